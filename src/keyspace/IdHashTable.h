@@ -1,0 +1,82 @@
+#pragma once
+
+// Private to the keyspace library: not installed, not included by other layers.
+
+#include <cstdint>
+#include <vector>
+
+namespace keylens::keyspace::detail {
+
+// An open-addressing set of 32-bit ids whose keys live elsewhere (in the store's arrays). The table
+// keeps only ids, 4 bytes a slot, so interning a segment or finding a child costs little memory; the
+// caller supplies the hash of what it looks for and an equality test on ids. No deletion: the store
+// only grows during a scan, and a rescan builds a new store.
+class IdHashTable {
+public:
+    static constexpr std::uint32_t Empty = 0xffffffffu;
+
+    template<typename Matches> std::uint32_t find(std::size_t hash, Matches&& matches) const {
+        if (m_slots.empty())
+            return Empty;
+        const std::size_t mask = m_slots.size() - 1;
+        for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+            const std::uint32_t id = m_slots[i];
+            if (id == Empty || matches(id))
+                return id;
+        }
+    }
+
+    // Inserts an id known to be absent. `hashOf(id)` rehashes existing ids when the table grows.
+    template<typename HashOf> void insert(std::size_t hash, std::uint32_t id, HashOf&& hashOf) {
+        if ((m_size + 1) * 10 > m_slots.size() * 7)
+            rehash(m_slots.empty() ? 16 : m_slots.size() * 2, hashOf);
+        place(hash, id);
+        ++m_size;
+    }
+
+    template<typename HashOf> void reserve(std::size_t count, HashOf&& hashOf) {
+        std::size_t capacity = 16;
+        while (capacity * 7 < count * 10)
+            capacity *= 2;
+        if (capacity > m_slots.size())
+            rehash(capacity, hashOf);
+    }
+
+    std::size_t memoryBytes() const { return m_slots.capacity() * sizeof(std::uint32_t); }
+
+private:
+    void place(std::size_t hash, std::uint32_t id) {
+        const std::size_t mask = m_slots.size() - 1;
+        std::size_t i = hash & mask;
+        while (m_slots[i] != Empty)
+            i = (i + 1) & mask;
+        m_slots[i] = id;
+    }
+
+    template<typename HashOf> void rehash(std::size_t capacity, HashOf&& hashOf) {
+        std::vector<std::uint32_t> old(capacity, Empty);
+        old.swap(m_slots);
+        for (const std::uint32_t id : old) {
+            if (id != Empty)
+                place(hashOf(id), id);
+        }
+    }
+
+    std::vector<std::uint32_t> m_slots;
+    std::size_t m_size = 0;
+};
+
+// A fast, well-mixed hash of a byte string (64-bit FNV-1a would be too slow on long keys; this reads
+// 8 bytes at a time and finishes with a murmur-style avalanche).
+std::size_t hashBytes(const char* data, std::size_t size);
+
+inline std::size_t mix64(std::uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return static_cast<std::size_t>(x);
+}
+
+} // namespace keylens::keyspace::detail

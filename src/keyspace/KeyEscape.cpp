@@ -1,0 +1,105 @@
+#include "keyspace/KeyEscape.h"
+
+#include <QUtf8StringView>
+
+namespace keylens::keyspace {
+
+namespace {
+
+// Decodes one UTF-8 sequence at `i`; returns its length, or 0 when it is malformed, overlong,
+// a surrogate, or beyond U+10FFFF. Writes the code point to `codePoint`.
+int decodeUtf8(QByteArrayView bytes, qsizetype i, char32_t* codePoint) {
+    const auto byte = [&](qsizetype k) { return static_cast<unsigned char>(bytes[k]); };
+    const unsigned char lead = byte(i);
+    int length = 0;
+    char32_t value = 0;
+    char32_t minimum = 0;
+    if (lead < 0x80) {
+        *codePoint = lead;
+        return 1;
+    } else if ((lead & 0xe0) == 0xc0) {
+        length = 2, value = lead & 0x1f, minimum = 0x80;
+    } else if ((lead & 0xf0) == 0xe0) {
+        length = 3, value = lead & 0x0f, minimum = 0x800;
+    } else if ((lead & 0xf8) == 0xf0) {
+        length = 4, value = lead & 0x07, minimum = 0x10000;
+    } else {
+        return 0;
+    }
+    if (i + length > bytes.size())
+        return 0;
+    for (int k = 1; k < length; ++k) {
+        const unsigned char next = byte(i + k);
+        if ((next & 0xc0) != 0x80)
+            return 0;
+        value = (value << 6) | (next & 0x3f);
+    }
+    if (value < minimum || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff))
+        return 0;
+    *codePoint = value;
+    return length;
+}
+
+bool isControl(char32_t codePoint) {
+    return codePoint < 0x20 || codePoint == 0x7f || (codePoint >= 0x80 && codePoint < 0xa0);
+}
+
+} // namespace
+
+bool isPrintableUtf8(QByteArrayView bytes) {
+    for (qsizetype i = 0; i < bytes.size();) {
+        char32_t codePoint = 0;
+        const int length = decodeUtf8(bytes, i, &codePoint);
+        if (length == 0 || isControl(codePoint))
+            return false;
+        i += length;
+    }
+    return true;
+}
+
+QByteArray escapeLikeRedisCli(QByteArrayView bytes) {
+    static constexpr char hexDigits[] = "0123456789abcdef";
+    QByteArray out;
+    out.reserve(bytes.size() + 8);
+    for (const char c : bytes) {
+        const auto u = static_cast<unsigned char>(c);
+        switch (c) {
+        case '\\':
+            out.append("\\\\");
+            break;
+        case '"':
+            out.append("\\\"");
+            break;
+        case '\n':
+            out.append("\\n");
+            break;
+        case '\r':
+            out.append("\\r");
+            break;
+        case '\t':
+            out.append("\\t");
+            break;
+        case '\a':
+            out.append("\\a");
+            break;
+        case '\b':
+            out.append("\\b");
+            break;
+        default:
+            if (u >= 0x20 && u < 0x7f) {
+                out.append(c);
+            } else {
+                out.append("\\x");
+                out.append(hexDigits[u >> 4]);
+                out.append(hexDigits[u & 0xf]);
+            }
+        }
+    }
+    return out;
+}
+
+QByteArray displayBytes(QByteArrayView bytes) {
+    return isPrintableUtf8(bytes) ? bytes.toByteArray() : escapeLikeRedisCli(bytes);
+}
+
+} // namespace keylens::keyspace

@@ -1,0 +1,100 @@
+#pragma once
+
+#include "keyspace/NamespaceStats.h"
+#include "keyspace/PagedArray.h"
+#include "keyspace/SegmentPool.h"
+
+#include <QByteArray>
+#include <QByteArrayView>
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace keylens::keyspace {
+
+using NodeId = std::uint32_t;
+inline constexpr NodeId InvalidNode = 0xffffffffu;
+
+// The key store: a trie of key segments split on one delimiter byte.
+//
+// Node 0 is the root (the empty prefix). Every other node is a segment under its parent; its path is
+// the segments from the root joined with the delimiter, and equals the exact key bytes when the node
+// is a key. A node can be a key and a namespace at once (`user:1` and `user:1:profile`).
+//
+// Namespace semantics: the aggregates of node N count exactly the keys that start with N's path
+// followed by the delimiter — what `SCAN MATCH <path>:*` returns. N's own key is not among them; the
+// root's aggregates count every key.
+//
+// Node ids are stable for the life of the store. Per-node data lives in parallel arrays, full
+// aggregates only on nodes that have children, so a million keys cost roughly 100 bytes each.
+//
+// Not thread-safe: one thread (the GUI thread, or the CLI's main thread) owns a Keyspace.
+class Keyspace {
+public:
+    explicit Keyspace(char delimiter = ':');
+
+    char delimiter() const { return m_delimiter; }
+
+    // A hint from DBSIZE, so the hash tables do not rehash again and again during a scan.
+    void reserve(std::size_t keys);
+
+    enum class Insert { Added, Duplicate };
+    // Adds a key; a key already present (SCAN may return a key twice) is left as it was.
+    Insert insert(QByteArrayView key, const KeyInfo& info);
+
+    static constexpr NodeId root() { return 0; }
+    std::size_t nodeCount() const { return m_parent.size(); }
+    std::uint64_t keyCount() const { return stats(root()).keys; }
+
+    NodeId parent(NodeId node) const { return m_parent[node]; }
+    QByteArrayView segment(NodeId node) const { return m_segments.view(m_segment[node]); }
+    std::uint32_t depth(NodeId node) const;
+
+    bool isKey(NodeId node) const { return m_flags[node] & IsKey; }
+    KeyInfo keyInfo(NodeId node) const;
+
+    bool hasChildren(NodeId node) const { return m_firstChild[node] != InvalidNode; }
+    // Empty aggregates for a node without children.
+    const NamespaceStats& stats(NodeId node) const;
+    std::vector<NodeId> children(NodeId node) const;
+    NodeId findChild(NodeId parent, QByteArrayView segment) const;
+    // The node whose path is `path` (a key or a namespace without its trailing delimiter), or InvalidNode.
+    NodeId find(QByteArrayView path) const;
+
+    // The node's path: for a key node, the exact key bytes.
+    QByteArray path(NodeId node) const;
+    // The prefix its namespace stands for: path + delimiter; empty for the root.
+    QByteArray namespacePrefix(NodeId node) const;
+
+    // Bytes held by the store's own arrays and tables (capacity, not size), for the memory benchmark.
+    std::size_t memoryBytes() const;
+
+private:
+    enum Flag : std::uint8_t { IsKey = 1, MemoryMeasured = 2 };
+    static constexpr std::uint32_t MemoryOverflow = 0xffffffffu;
+
+    NodeId addChild(NodeId parent, SegmentId segment, std::size_t hash);
+    NamespaceStats& mutableStats(NodeId node);
+    std::size_t childHash(NodeId parent, SegmentId segment) const;
+
+    char m_delimiter;
+    SegmentPool m_segments;
+    detail::IdHashTable m_childIndex; // (parent, segment) -> child
+
+    // Parallel per-node arrays.
+    detail::PagedArray<NodeId> m_parent;
+    detail::PagedArray<SegmentId> m_segment;
+    detail::PagedArray<NodeId> m_firstChild;
+    detail::PagedArray<NodeId> m_nextSibling;
+    detail::PagedArray<std::uint32_t> m_statsIndex; // into m_stats, or InvalidNode for a node without children
+    detail::PagedArray<std::uint8_t> m_flags;
+    detail::PagedArray<KeyType> m_type;
+    detail::PagedArray<std::uint32_t> m_memory; // MemoryOverflow: look in m_bigMemory
+    detail::PagedArray<std::int64_t> m_expiry;
+    std::unordered_map<NodeId, std::uint64_t> m_bigMemory; // the rare key of 4 GiB or more
+
+    detail::PagedArray<NamespaceStats, 12> m_stats;
+};
+
+} // namespace keylens::keyspace

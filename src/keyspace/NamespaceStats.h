@@ -1,0 +1,39 @@
+#pragma once
+
+#include "keyspace/KeyType.h"
+
+#include <cstdint>
+#include <limits>
+
+namespace keylens::keyspace {
+
+// Expiry times are absolute (ms since the Unix epoch), so a TTL keeps counting down after the scan.
+inline constexpr std::int64_t NoExpiry = -1;
+
+// What the scan learned about one key.
+struct KeyInfo {
+    KeyType type = KeyType::Unknown;
+    std::int64_t expiresAtMs = NoExpiry;
+    std::uint64_t memoryBytes = 0;
+    bool memoryMeasured =
+        false; // false when MEMORY USAGE was skipped or denied: memoryBytes is then 0, not a measurement
+};
+
+// Aggregates over every key below a namespace node. Kept compact (it exists once per namespace node,
+// and an id level such as `user:<id>:` has one per id).
+struct NamespaceStats {
+    std::uint64_t memoryBytes = 0; // sum over keys whose memory was measured
+    std::int64_t soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
+    std::int64_t latestExpiryMs = std::numeric_limits<std::int64_t>::min();
+    std::uint32_t keys = 0;
+    std::uint32_t keysWithTtl = 0;
+    std::uint32_t keysMemoryUnmeasured = 0;
+    std::uint32_t childCount = 0; // direct children in the tree (namespaces and keys)
+    PerKeyType<std::uint32_t> types{};
+
+    void add(const KeyInfo& key);
+    std::uint32_t keysWithoutTtl() const { return keys - keysWithTtl; }
+    bool hasExpiringKeys() const { return keysWithTtl > 0; }
+};
+
+} // namespace keylens::keyspace

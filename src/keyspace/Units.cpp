@@ -1,0 +1,73 @@
+#include "keyspace/Units.h"
+
+#include <array>
+#include <cstdio>
+
+namespace keylens::keyspace {
+
+QByteArray formatBytes(std::uint64_t bytes) {
+    static constexpr std::array<const char*, 6> units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    if (bytes < 1024)
+        return QByteArray::number(bytes).append(" B");
+    double value = static_cast<double>(bytes);
+    std::size_t unit = 0;
+    while (value >= 1024.0 && unit + 1 < units.size()) {
+        value /= 1024.0;
+        ++unit;
+    }
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer,
+                  value < 10    ? "%.2f %s"
+                  : value < 100 ? "%.1f %s"
+                                : "%.0f %s",
+                  value, units[unit]);
+    return buffer;
+}
+
+QByteArray formatCount(std::uint64_t count) {
+    QByteArray digits = QByteArray::number(count);
+    for (qsizetype i = digits.size() - 3; i > 0; i -= 3)
+        digits.insert(i, ',');
+    return digits;
+}
+
+QByteArray formatDuration(std::int64_t milliseconds) {
+    if (milliseconds < 0)
+        return QByteArray("-").append(formatDuration(-milliseconds));
+    if (milliseconds < 1000)
+        return QByteArray::number(milliseconds).append("ms");
+    if (milliseconds < 10'000) {
+        char buffer[16];
+        std::snprintf(buffer, sizeof buffer, "%.1fs", static_cast<double>(milliseconds) / 1000.0);
+        return buffer;
+    }
+    struct Unit {
+        std::int64_t ms;
+        const char* name;
+    };
+    static constexpr std::array<Unit, 4> units = {Unit{86'400'000, "d"}, Unit{3'600'000, "h"}, Unit{60'000, "m"},
+                                                  Unit{1000, "s"}};
+    for (std::size_t i = 0; i < units.size(); ++i) {
+        if (milliseconds >= units[i].ms) {
+            const std::int64_t major = milliseconds / units[i].ms;
+            QByteArray out = QByteArray::number(major).append(units[i].name);
+            if (i + 1 < units.size()) {
+                const std::int64_t minor = (milliseconds % units[i].ms) / units[i + 1].ms;
+                if (minor > 0)
+                    out.append(' ').append(QByteArray::number(minor)).append(units[i + 1].name);
+            }
+            return out;
+        }
+    }
+    return "0s";
+}
+
+QByteArray formatPercent(double fraction) {
+    if (fraction > 0 && fraction < 0.001)
+        return "<0.1%";
+    char buffer[16];
+    std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100.0);
+    return buffer;
+}
+
+} // namespace keylens::keyspace

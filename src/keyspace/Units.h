@@ -1,0 +1,16 @@
+#pragma once
+
+#include <QByteArray>
+
+#include <cstdint>
+
+namespace keylens::keyspace {
+
+// Human units shared by the CLI report and the GUI. Binary prefixes for bytes ("1.5 MiB"),
+// thousands separators for counts ("1,234,567"), and the largest two units for durations ("2h 5m").
+QByteArray formatBytes(std::uint64_t bytes);
+QByteArray formatCount(std::uint64_t count);
+QByteArray formatDuration(std::int64_t milliseconds);
+QByteArray formatPercent(double fraction); // 0.4567 -> "45.7%", tiny non-zero shares -> "<0.1%"
+
+} // namespace keylens::keyspace
