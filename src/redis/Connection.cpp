@@ -1,0 +1,172 @@
+#include "redis/Connection.h"
+
+#include "redis/Transport.h"
+
+#include <hiredis/hiredis.h>
+
+namespace keylens::redis {
+
+namespace {
+constexpr qsizetype ReadChunk = 256 * 1024;
+}
+
+Connection::Connection(ConnectionOptions options, std::unique_ptr<Transport> transport)
+    : m_options(std::move(options))
+    , m_transport(std::move(transport))
+    , m_reader(redisReaderCreate())
+    , m_input(ReadChunk) {
+    // Keep the reader's buffer between replies instead of freeing it after every batch.
+    m_reader->maxbuf = 0;
+}
+
+Connection::~Connection() {
+    redisReaderFree(m_reader);
+}
+
+Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& options) {
+    Result<std::unique_ptr<Transport>> transport = Transport::connect(options);
+    if (!transport)
+        return transport.error();
+    std::unique_ptr<Connection> connection(new Connection(options, std::move(*transport)));
+    if (Status status = connection->handshake(); !status)
+        return status.error();
+    return connection;
+}
+
+Status Connection::handshake() {
+    const bool authenticate = m_options.hasPassword;
+    if (authenticate) {
+        if (m_options.user.isEmpty())
+            append({"AUTH", m_options.password});
+        else
+            append({"AUTH", m_options.user, m_options.password});
+    }
+    append({"CLIENT", "SETNAME", "keylens"});
+    const QByteArray db = QByteArray::number(m_options.db);
+    if (m_options.db != 0)
+        append({"SELECT", db});
+    append({"PING"});
+
+    // Read every reply even after a failure, so the first failure is the one reported.
+    std::optional<Error> failure;
+    const auto note = [&](Error error) {
+        if (!failure)
+            failure = std::move(error);
+    };
+    if (authenticate) {
+        Result<Reply> reply = read();
+        if (!reply)
+            return reply.error();
+        if (reply->isError())
+            note(errorFromReply(reply->bytes(), "AUTH"));
+    }
+    // CLIENT SETNAME only helps people reading CLIENT LIST; a denial is no reason to fail.
+    if (Result<Reply> reply = read(); !reply)
+        return reply.error();
+    if (m_options.db != 0) {
+        Result<Reply> reply = read();
+        if (!reply)
+            return reply.error();
+        if (reply->isError()) {
+            Error error = errorFromReply(reply->bytes(), "SELECT");
+            if (error.kind == ErrorKind::Server)
+                error.message = QStringLiteral("cannot use database %1: %2")
+                                    .arg(m_options.db)
+                                    .arg(QString::fromUtf8(reply->bytes()));
+            note(std::move(error));
+        }
+    }
+    Result<Reply> ping = read();
+    if (!ping)
+        return ping.error();
+    if (ping->isError()) {
+        const ErrorKind kind = classifyErrorReply(ping->bytes());
+        if (kind == ErrorKind::AuthRequired || kind == ErrorKind::Loading)
+            note(errorFromReply(ping->bytes(), "PING"));
+    }
+    if (failure)
+        return *failure;
+    return {};
+}
+
+void Connection::append(std::initializer_list<QByteArrayView> arguments) {
+    append(std::span<const QByteArrayView>(arguments.begin(), arguments.size()));
+}
+
+void Connection::append(std::span<const QByteArrayView> arguments) {
+    constexpr std::size_t Inline = 8;
+    const char* pointers[Inline];
+    std::size_t lengths[Inline];
+    std::vector<const char*> morePointers;
+    std::vector<std::size_t> moreLengths;
+    const char** argv = pointers;
+    std::size_t* argvlen = lengths;
+    if (arguments.size() > Inline) {
+        morePointers.resize(arguments.size());
+        moreLengths.resize(arguments.size());
+        argv = morePointers.data();
+        argvlen = moreLengths.data();
+    }
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        // hiredis reads argvlen bytes; an empty view may have a null pointer, which it must not see.
+        argv[i] = arguments[i].data() ? arguments[i].data() : "";
+        argvlen[i] = static_cast<std::size_t>(arguments[i].size());
+    }
+    char* encoded = nullptr;
+    const int length = redisFormatCommandArgv(&encoded, static_cast<int>(arguments.size()), argv, argvlen);
+    if (length > 0)
+        m_output.append(encoded, length);
+    redisFreeCommand(encoded);
+    ++m_pending;
+}
+
+Status Connection::flush() {
+    if (m_output.isEmpty())
+        return {};
+    Status status = m_transport->writeAll(m_output, m_options.commandTimeoutMs);
+    m_output.clear();
+    return status;
+}
+
+Result<Reply> Connection::read() {
+    if (Status status = flush(); !status)
+        return status.error();
+    for (;;) {
+        void* reply = nullptr;
+        if (redisReaderGetReply(m_reader, &reply) != REDIS_OK)
+            return Error{ErrorKind::Protocol, QStringLiteral("protocol error from %1: %2")
+                                                  .arg(m_options.address(), QString::fromUtf8(m_reader->errstr))};
+        if (reply) {
+            --m_pending;
+            return Reply(static_cast<redisReply*>(reply));
+        }
+        Result<qsizetype> received = m_transport->readSome(m_input.data(), ReadChunk, m_options.commandTimeoutMs);
+        if (!received)
+            return received.error();
+        redisReaderFeed(m_reader, m_input.data(), static_cast<std::size_t>(*received));
+    }
+}
+
+Result<Reply> Connection::command(std::initializer_list<QByteArrayView> arguments) {
+    append(arguments);
+    return read();
+}
+
+Result<std::vector<Reply>> Connection::pipeline(const std::vector<std::vector<QByteArray>>& commands) {
+    std::vector<QByteArrayView> views;
+    for (const auto& command : commands) {
+        views.assign(command.begin(), command.end());
+        append(views);
+    }
+    std::vector<Reply> replies;
+    replies.reserve(commands.size());
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        Result<Reply> reply = read();
+        if (!reply)
+            return reply.error();
+        replies.push_back(std::move(*reply));
+    }
+    return replies;
+}
+
+} // namespace keylens::redis

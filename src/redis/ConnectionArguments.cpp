@@ -1,0 +1,103 @@
+#include "redis/ConnectionArguments.h"
+
+namespace keylens::redis {
+
+namespace {
+
+Error usage(const QString& message) {
+    return {ErrorKind::Usage, message};
+}
+
+bool parseSeconds(const QString& text, int* milliseconds) {
+    bool ok = false;
+    const double seconds = text.toDouble(&ok);
+    if (!ok || seconds <= 0 || seconds > 86400)
+        return false;
+    *milliseconds = static_cast<int>(seconds * 1000.0 + 0.5);
+    return true;
+}
+
+} // namespace
+
+void addConnectionOptions(QCommandLineParser& parser) {
+    parser.addOptions({
+        {QStringList{QStringLiteral("h"), QStringLiteral("host")}, QStringLiteral("Server host (default 127.0.0.1)."),
+         QStringLiteral("host")},
+        {QStringList{QStringLiteral("p"), QStringLiteral("port")}, QStringLiteral("Server port (default 6379)."),
+         QStringLiteral("port")},
+        {QStringList{QStringLiteral("a"), QStringLiteral("pass")},
+         QStringLiteral("Password (the REDISCLI_AUTH environment variable is safer)."), QStringLiteral("password")},
+        {QStringLiteral("user"), QStringLiteral("ACL user name."), QStringLiteral("name")},
+        {QStringLiteral("n"), QStringLiteral("Database number."), QStringLiteral("db")},
+        {QStringLiteral("s"), QStringLiteral("Unix socket path (overrides host and port)."), QStringLiteral("socket")},
+        {QStringLiteral("u"),
+         QStringLiteral("Server URI: redis://[user[:password]@]host[:port][/db] or "
+                        "unix:///path/redis.sock[?db=N]."),
+         QStringLiteral("uri")},
+        {QStringLiteral("t"), QStringLiteral("Connect timeout in seconds (default 5)."), QStringLiteral("seconds")},
+        {QStringLiteral("command-timeout"), QStringLiteral("Longest wait for a reply, in seconds (default 30)."),
+         QStringLiteral("seconds")},
+    });
+}
+
+Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser, const QString& positionalUri,
+                                                const QProcessEnvironment& environment) {
+    QString uri = parser.isSet(QStringLiteral("u")) ? parser.value(QStringLiteral("u")) : positionalUri;
+    const bool placeGiven =
+        parser.isSet(QStringLiteral("h")) || parser.isSet(QStringLiteral("p")) || parser.isSet(QStringLiteral("s"));
+    if (uri.isEmpty() && !placeGiven)
+        uri = environment.value(QStringLiteral("REDIS_URL"));
+
+    ConnectionOptions options;
+    if (!uri.isEmpty()) {
+        Result<ConnectionOptions> parsed = parseRedisUri(uri.toUtf8());
+        if (!parsed)
+            return parsed.error();
+        options = *parsed;
+    }
+
+    if (parser.isSet(QStringLiteral("h"))) {
+        options.host = parser.value(QStringLiteral("h"));
+        options.transport = ConnectionOptions::Transport::Tcp;
+    }
+    if (parser.isSet(QStringLiteral("p"))) {
+        bool ok = false;
+        const uint port = parser.value(QStringLiteral("p")).toUInt(&ok);
+        if (!ok || port == 0 || port > 65535)
+            return usage(QStringLiteral("-p takes a port number, not '%1'").arg(parser.value(QStringLiteral("p"))));
+        options.port = static_cast<quint16>(port);
+        options.transport = ConnectionOptions::Transport::Tcp;
+    }
+    if (parser.isSet(QStringLiteral("s"))) {
+        options.socketPath = parser.value(QStringLiteral("s"));
+        options.transport = ConnectionOptions::Transport::Unix;
+    }
+    if (parser.isSet(QStringLiteral("n"))) {
+        bool ok = false;
+        const int db = parser.value(QStringLiteral("n")).toInt(&ok);
+        if (!ok || db < 0)
+            return usage(QStringLiteral("-n takes a database number, not '%1'").arg(parser.value(QStringLiteral("n"))));
+        options.db = db;
+    }
+    if (parser.isSet(QStringLiteral("user")))
+        options.user = parser.value(QStringLiteral("user")).toUtf8();
+    if (parser.isSet(QStringLiteral("a"))) {
+        options.password = parser.value(QStringLiteral("a")).toUtf8();
+        options.hasPassword = true;
+    } else if (!options.hasPassword && environment.contains(QStringLiteral("REDISCLI_AUTH"))) {
+        options.password = environment.value(QStringLiteral("REDISCLI_AUTH")).toUtf8();
+        options.hasPassword = true;
+    }
+    if (parser.isSet(QStringLiteral("t")) &&
+        !parseSeconds(parser.value(QStringLiteral("t")), &options.connectTimeoutMs))
+        return usage(QStringLiteral("-t takes a timeout in seconds, not '%1'").arg(parser.value(QStringLiteral("t"))));
+    if (parser.isSet(QStringLiteral("command-timeout")) &&
+        !parseSeconds(parser.value(QStringLiteral("command-timeout")), &options.commandTimeoutMs))
+        return usage(QStringLiteral("--command-timeout takes seconds, not '%1'")
+                         .arg(parser.value(QStringLiteral("command-timeout"))));
+    if (!options.user.isEmpty() && !options.hasPassword)
+        return usage(QStringLiteral("--user needs a password: give -a, REDISCLI_AUTH, or a URI with one"));
+    return options;
+}
+
+} // namespace keylens::redis

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "redis/ConnectionOptions.h"
+
+#include <QCommandLineParser>
+#include <QProcessEnvironment>
+#include <QStringList>
+
+namespace keylens::redis {
+
+// The redis-cli connection flags, shared by keylens-cli and keylens:
+//   -h HOST  -p PORT  -a PASSWORD  --user NAME  -n DB  -s SOCKET  -u URI  -t SECONDS  --command-timeout SECONDS
+// Does not add -h as help: like redis-cli, -h is the host.
+void addConnectionOptions(QCommandLineParser& parser);
+
+// Resolves the flags after parser.process()/parse(), as redis-cli does: a URI (from -u or the first
+// positional argument) is the base, explicit flags override it, REDISCLI_AUTH supplies a password nobody
+// gave, and with no URI, host, port or socket at all, REDIS_URL, else 127.0.0.1:6379.
+Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser, const QString& positionalUri,
+                                                const QProcessEnvironment& environment);
+
+} // namespace keylens::redis

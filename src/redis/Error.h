@@ -1,0 +1,79 @@
+#pragma once
+
+#include <QByteArrayView>
+#include <QString>
+
+#include <optional>
+#include <utility>
+#include <variant>
+
+namespace keylens::redis {
+
+enum class ErrorKind {
+    Usage,       // a URI or flag that does not parse
+    Unsupported, // something we do not do yet (rediss://)
+    HostNotFound,
+    Refused,        // nothing listens there
+    Timeout,        // connect or command took longer than allowed
+    ConnectionLost, // the socket failed or closed while we used it
+    AuthFailed,     // WRONGPASS, invalid password
+    AuthRequired,   // NOAUTH: the server wants a password we did not give
+    NoPermission,   // NOPERM: an ACL denies the command or the key
+    UnknownCommand, // renamed, disabled, or too new for this server
+    Loading,        // the server is still loading its dataset
+    Protocol,       // bytes that are not RESP
+    Server,         // any other error reply
+};
+
+// Errors are values: every failure carries its kind and a sentence a user can act on.
+struct Error {
+    ErrorKind kind = ErrorKind::Server;
+    QString message;
+
+    // Failures of reaching or logging in to the server (keylens-cli exits 3 on these).
+    bool isConnectionError() const;
+};
+
+// Sorts an error reply ("NOPERM ...", "ERR unknown command ...") into a kind.
+ErrorKind classifyErrorReply(QByteArrayView reply);
+
+// An Error for an error reply to `command`, with a message that names the command.
+Error errorFromReply(QByteArrayView reply, QByteArrayView command);
+
+// A value or an Error.
+template<typename T> class Result {
+public:
+    Result(T value)
+        : m_value(std::move(value)) {}
+    Result(Error error)
+        : m_value(std::move(error)) {}
+
+    bool ok() const { return m_value.index() == 0; }
+    explicit operator bool() const { return ok(); }
+    T& value() { return std::get<0>(m_value); }
+    const T& value() const { return std::get<0>(m_value); }
+    T* operator->() { return &value(); }
+    const T* operator->() const { return &value(); }
+    T& operator*() { return value(); }
+    const T& operator*() const { return value(); }
+    const Error& error() const { return std::get<1>(m_value); }
+
+private:
+    std::variant<T, Error> m_value;
+};
+
+// Success or an Error, for operations with no value.
+class Status {
+public:
+    Status() = default;
+    Status(Error error)
+        : m_error(std::move(error)) {}
+    bool ok() const { return !m_error; }
+    explicit operator bool() const { return ok(); }
+    const Error& error() const { return *m_error; }
+
+private:
+    std::optional<Error> m_error;
+};
+
+} // namespace keylens::redis

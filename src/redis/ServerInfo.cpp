@@ -1,0 +1,59 @@
+#include "redis/ServerInfo.h"
+
+#include "redis/Connection.h"
+
+namespace keylens::redis {
+
+QByteArrayView infoField(QByteArrayView info, QByteArrayView field) {
+    qsizetype from = 0;
+    while (from < info.size()) {
+        qsizetype end = info.indexOf('\n', from);
+        if (end < 0)
+            end = info.size();
+        QByteArrayView line = info.sliced(from, end - from);
+        if (line.endsWith('\r'))
+            line.chop(1);
+        if (line.size() > field.size() && line.startsWith(field) && line[field.size()] == ':')
+            return line.sliced(field.size() + 1);
+        from = end + 1;
+    }
+    return {};
+}
+
+ServerInfo queryServerInfo(Connection& connection) {
+    ServerInfo info;
+    info.address = connection.options().address();
+    info.db = connection.options().db;
+    connection.append({"INFO", "server"});
+    connection.append({"INFO", "memory"});
+    connection.append({"DBSIZE"});
+    const auto denied = [&](QByteArrayView command, const Result<Reply>& reply) {
+        const QString why = reply ? QString::fromUtf8(reply->bytes()) : reply.error().message;
+        info.notices << QStringLiteral("%1 failed (%2)").arg(QString::fromUtf8(command), why);
+    };
+
+    Result<Reply> server = connection.read();
+    if (server && server->isString())
+        info.redisVersion = QString::fromUtf8(infoField(server->bytes(), "redis_version"));
+    else
+        denied("INFO server", server);
+
+    Result<Reply> memory = connection.read();
+    if (memory && memory->isString()) {
+        bool ok = false;
+        const qint64 used = infoField(memory->bytes(), "used_memory").toByteArray().toLongLong(&ok);
+        if (ok)
+            info.usedMemory = used;
+    } else {
+        denied("INFO memory", memory);
+    }
+
+    Result<Reply> dbsize = connection.read();
+    if (dbsize && dbsize->isInteger())
+        info.dbsize = dbsize->integer();
+    else
+        denied("DBSIZE", dbsize);
+    return info;
+}
+
+} // namespace keylens::redis

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace keylens::redis {
+
+class Connection;
+
+// What a report says about the server. Fields stay empty when the server denied the command.
+struct ServerInfo {
+    QString address;
+    int db = 0;
+    QString redisVersion;
+    std::optional<qint64> dbsize;
+    std::optional<qint64> usedMemory;
+    QStringList notices; // why a field is missing
+};
+
+// The value of `field` in an INFO reply ("redis_version:7.0.15\r\n..."), or an empty view.
+QByteArrayView infoField(QByteArrayView info, QByteArrayView field);
+
+// Asks INFO server, INFO memory and DBSIZE in one pipeline. Connection failures propagate as notices
+// too: the caller's next command will report them properly.
+ServerInfo queryServerInfo(Connection& connection);
+
+} // namespace keylens::redis

@@ -1,0 +1,106 @@
+#include "redis/Transport.h"
+
+#include <QLocalSocket>
+#include <QTcpSocket>
+
+namespace keylens::redis {
+
+namespace {
+
+// Both QTcpSocket and QLocalSocket are QIODevices with blocking waitFor* calls, which is what a worker
+// thread without an event loop needs.
+class SocketTransport final : public Transport {
+public:
+    SocketTransport(std::unique_ptr<QIODevice> socket, QString address)
+        : m_socket(std::move(socket))
+        , m_address(std::move(address)) {}
+
+    Status writeAll(QByteArrayView bytes, int timeoutMs) override {
+        if (m_socket->write(bytes.data(), bytes.size()) != bytes.size())
+            return lost();
+        while (m_socket->bytesToWrite() > 0) {
+            if (!m_socket->waitForBytesWritten(timeoutMs))
+                return failure(QStringLiteral("sending to"));
+        }
+        return {};
+    }
+
+    Result<qsizetype> readSome(char* buffer, qsizetype capacity, int timeoutMs) override {
+        if (m_socket->bytesAvailable() == 0 && !m_socket->waitForReadyRead(timeoutMs))
+            return failure(QStringLiteral("waiting for"));
+        const qsizetype read = m_socket->read(buffer, capacity);
+        if (read < 0)
+            return lost();
+        return read;
+    }
+
+private:
+    bool timedOut() const {
+        if (auto* tcp = qobject_cast<QAbstractSocket*>(m_socket.get()))
+            return tcp->error() == QAbstractSocket::SocketTimeoutError &&
+                   tcp->state() == QAbstractSocket::ConnectedState;
+        if (auto* local = qobject_cast<QLocalSocket*>(m_socket.get()))
+            return local->error() == QLocalSocket::SocketTimeoutError && local->state() == QLocalSocket::ConnectedState;
+        return false;
+    }
+
+    Error failure(const QString& doing) const {
+        if (timedOut())
+            return {ErrorKind::Timeout, QStringLiteral("timed out %1 %2").arg(doing, m_address)};
+        return lost();
+    }
+
+    Error lost() const {
+        return {ErrorKind::ConnectionLost,
+                QStringLiteral("connection to %1 lost: %2").arg(m_address, m_socket->errorString())};
+    }
+
+    std::unique_ptr<QIODevice> m_socket;
+    QString m_address;
+};
+
+Error connectError(const ConnectionOptions& options, bool timedOut, bool refused, bool notFound,
+                   const QString& detail) {
+    const QString address = options.address();
+    if (timedOut)
+        return {
+            ErrorKind::Timeout,
+            QStringLiteral("could not connect to %1 within %2 s").arg(address).arg(options.connectTimeoutMs / 1000.0)};
+    if (refused)
+        return {ErrorKind::Refused,
+                QStringLiteral("could not connect to %1: connection refused (is redis-server running there?)")
+                    .arg(address)};
+    if (notFound)
+        return {ErrorKind::HostNotFound, QStringLiteral("could not connect to %1: %2").arg(address, detail)};
+    return {ErrorKind::ConnectionLost, QStringLiteral("could not connect to %1: %2").arg(address, detail)};
+}
+
+} // namespace
+
+Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& options) {
+    if (options.transport == ConnectionOptions::Transport::Unix) {
+        auto socket = std::make_unique<QLocalSocket>();
+        socket->connectToServer(options.socketPath);
+        if (!socket->waitForConnected(options.connectTimeoutMs)) {
+            const auto error = socket->error();
+            return connectError(options, error == QLocalSocket::SocketTimeoutError,
+                                error == QLocalSocket::ConnectionRefusedError,
+                                error == QLocalSocket::ServerNotFoundError, socket->errorString());
+        }
+        return std::unique_ptr<Transport>(std::make_unique<SocketTransport>(std::move(socket), options.address()));
+    }
+
+    auto socket = std::make_unique<QTcpSocket>();
+    socket->connectToHost(options.host, options.port);
+    if (!socket->waitForConnected(options.connectTimeoutMs)) {
+        const auto error = socket->error();
+        return connectError(options, error == QAbstractSocket::SocketTimeoutError,
+                            error == QAbstractSocket::ConnectionRefusedError,
+                            error == QAbstractSocket::HostNotFoundError, socket->errorString());
+    }
+    // We pipeline and flush whole batches ourselves; Nagle would only add latency between them.
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    return std::unique_ptr<Transport>(std::make_unique<SocketTransport>(std::move(socket), options.address()));
+}
+
+} // namespace keylens::redis
