@@ -1,0 +1,324 @@
+#include "scan/ScanLoop.h"
+
+#include "redis/Connection.h"
+
+#include <QDateTime>
+
+#include <chrono>
+#include <deque>
+#include <set>
+
+namespace keylens::scan {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using keyspace::KeyInfo;
+using keyspace::KeyType;
+using redis::Connection;
+using redis::Error;
+using redis::ErrorKind;
+using redis::Reply;
+using redis::ReplyView;
+using redis::Result;
+
+// Time spent scanning, with pauses left out, so keys/s and the ETA mean something after a pause.
+class ActiveClock {
+public:
+    ActiveClock()
+        : m_start(Clock::now()) {}
+    void pauseStarted() { m_pausedAt = Clock::now(); }
+    void pauseEnded() { m_pausedTotal += Clock::now() - m_pausedAt; }
+    std::int64_t elapsedMs() const {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - m_start - m_pausedTotal).count();
+    }
+
+private:
+    Clock::time_point m_start;
+    Clock::time_point m_pausedAt;
+    Clock::duration m_pausedTotal{};
+};
+
+class ScanRun {
+public:
+    ScanRun(std::uint64_t jobId, const ScanOptions& options, ScanControl& control, ScanSink& sink)
+        : m_options(options)
+        , m_control(control)
+        , m_sink(sink) {
+        m_summary.jobId = jobId;
+        m_summary.memoryMeasured = options.measureMemory;
+    }
+
+    ScanSummary run();
+
+private:
+    // A request in flight: a SCAN, or the TYPE/PTTL/MEMORY questions about the keys of an earlier SCAN
+    // reply (which we keep, so the key bytes are not copied until they go into a batch).
+    struct Request {
+        bool isScan = true;
+        std::shared_ptr<Reply> scanReply;
+    };
+
+    void probeMemory(Connection& connection);
+    void sendScan(Connection& connection, const QByteArray& cursor);
+    void sendQuestions(Connection& connection, const std::shared_ptr<Reply>& scanReply);
+    std::optional<Error> readScanReply(Connection& connection);
+    std::optional<Error> readAnswers(Connection& connection, const Reply& scanReply);
+    void throttle(std::size_t keys);
+    void reportProgress(bool force);
+    void notice(const QString& text);
+    void fail(Error error) { m_summary.error = std::move(error); }
+
+    const ScanOptions& m_options;
+    ScanControl& m_control;
+    ScanSink& m_sink;
+    ScanSummary m_summary;
+    ActiveClock m_clock;
+    std::deque<Request> m_inFlight;
+    std::optional<QByteArray> m_nextCursor = QByteArray("0");
+    std::shared_ptr<Reply> m_keysToInspect;
+    bool m_cursorDone = false;
+    bool m_measureMemory = true;
+    std::uint64_t m_keysQuestioned = 0;
+    std::int64_t m_lastProgressMs = -1000;
+    std::set<QString> m_noticesSeen;
+};
+
+void ScanRun::notice(const QString& text) {
+    if (m_noticesSeen.insert(text).second)
+        m_summary.notices << text;
+}
+
+void ScanRun::probeMemory(Connection& connection) {
+    m_measureMemory = m_options.measureMemory;
+    if (!m_measureMemory) {
+        notice(QStringLiteral("memory was not measured (--no-memory)"));
+        return;
+    }
+    // Any key name will do: a missing key answers nil, a denied or disabled command answers an error.
+    Result<Reply> reply = connection.command({"MEMORY", "USAGE", "keylens:probe"});
+    if (reply && reply->isError()) {
+        m_measureMemory = false;
+        m_summary.memoryMeasured = false;
+        notice(redis::errorFromReply(reply->bytes(), "MEMORY USAGE").message +
+               QStringLiteral("; the scan goes on without memory figures"));
+    }
+}
+
+void ScanRun::sendScan(Connection& connection, const QByteArray& cursor) {
+    const QByteArray count = QByteArray::number(m_options.count);
+    std::vector<QByteArrayView> arguments = {"SCAN", cursor, "COUNT", count};
+    if (!m_options.match.isEmpty()) {
+        arguments.push_back("MATCH");
+        arguments.push_back(m_options.match);
+    }
+    if (!m_options.type.isEmpty()) {
+        arguments.push_back("TYPE");
+        arguments.push_back(m_options.type);
+    }
+    connection.append(arguments);
+    m_inFlight.push_back({true, nullptr});
+}
+
+void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>& scanReply) {
+    const ReplyView keys = scanReply->at(1);
+    throttle(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const QByteArrayView key = keys.at(i).bytes();
+        connection.append({"TYPE", key});
+        connection.append({"PTTL", key});
+        if (m_measureMemory)
+            connection.append({"MEMORY", "USAGE", key});
+    }
+    m_keysQuestioned += keys.size();
+    m_inFlight.push_back({false, scanReply});
+}
+
+void ScanRun::throttle(std::size_t keys) {
+    if (m_options.maxKeysPerSecond <= 0)
+        return;
+    // The moment these keys are due at the requested rate, measured from the scan's start.
+    const double dueMs = static_cast<double>(m_keysQuestioned + keys) * 1000.0 / m_options.maxKeysPerSecond;
+    const auto wait = std::chrono::milliseconds(static_cast<std::int64_t>(dueMs) - m_clock.elapsedMs());
+    if (wait.count() > 0)
+        m_control.sleepUntil(Clock::now() + wait);
+}
+
+std::optional<Error> ScanRun::readScanReply(Connection& connection) {
+    Result<Reply> reply = connection.read();
+    if (!reply)
+        return reply.error();
+    if (reply->isError())
+        return redis::errorFromReply(reply->bytes(), "SCAN");
+    if (reply->size() != 2 || !reply->at(0).isString() || !reply->at(1).isArray())
+        return Error{ErrorKind::Protocol, QStringLiteral("SCAN answered with something that is not a cursor and keys")};
+    const QByteArrayView cursor = reply->at(0).bytes();
+    const std::size_t count = reply->at(1).size();
+    m_summary.keysSeen += count;
+    if (cursor == "0")
+        m_cursorDone = true;
+    else
+        m_nextCursor = cursor.toByteArray();
+    if (count > 0)
+        m_keysToInspect = std::make_shared<Reply>(std::move(*reply));
+    return std::nullopt;
+}
+
+std::optional<Error> ScanRun::readAnswers(Connection& connection, const Reply& scanReply) {
+    const ReplyView keys = scanReply.at(1);
+    KeyBatch batch;
+    batch.jobId = m_summary.jobId;
+    batch.entries.reserve(keys.size());
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        Result<Reply> type = connection.read();
+        if (!type)
+            return type.error();
+        Result<Reply> pttl = connection.read();
+        if (!pttl)
+            return pttl.error();
+        std::optional<Reply> memory;
+        if (m_measureMemory) {
+            Result<Reply> reply = connection.read();
+            if (!reply)
+                return reply.error();
+            memory.emplace(std::move(*reply));
+        }
+
+        KeyInfo info;
+        bool vanished = false;
+        bool inspected = true;
+        if (type->isError()) {
+            inspected = false;
+            notice(redis::errorFromReply(type->bytes(), "TYPE").message);
+        } else if (type->bytes() == "none") {
+            vanished = true;
+        } else {
+            info.type = keyspace::keyTypeFromName(type->bytes());
+        }
+        if (pttl->isError()) {
+            inspected = false;
+            notice(redis::errorFromReply(pttl->bytes(), "PTTL").message);
+        } else if (pttl->integer() == -2) {
+            vanished = true;
+        } else if (pttl->integer() >= 0) {
+            info.expiresAtMs = now + pttl->integer();
+        }
+        if (memory) {
+            if (memory->isNil()) {
+                vanished = true;
+            } else if (memory->isInteger()) {
+                info.memoryBytes = static_cast<std::uint64_t>(memory->integer());
+                info.memoryMeasured = true;
+            } else if (memory->isError()) {
+                notice(redis::errorFromReply(memory->bytes(), "MEMORY USAGE").message);
+            }
+        }
+        if (vanished) {
+            ++batch.vanished;
+            continue;
+        }
+        if (!inspected) {
+            info.type = KeyType::Unknown;
+            ++m_summary.keysNotInspected;
+        }
+        if (!info.memoryMeasured)
+            ++m_summary.memoryNotMeasured;
+        batch.add(keys.at(i).bytes(), info);
+    }
+    m_summary.vanished += batch.vanished;
+    m_sink.batch(std::move(batch));
+    return std::nullopt;
+}
+
+void ScanRun::reportProgress(bool force) {
+    const std::int64_t elapsed = m_clock.elapsedMs();
+    if (!force && elapsed - m_lastProgressMs < 100)
+        return;
+    m_lastProgressMs = elapsed;
+    ScanProgress progress;
+    progress.jobId = m_summary.jobId;
+    progress.keysSeen = m_summary.keysSeen;
+    progress.vanished = m_summary.vanished;
+    progress.dbsize = m_summary.server.dbsize.value_or(-1);
+    progress.elapsedMs = elapsed;
+    progress.paused = m_control.isPaused();
+    progress.keysPerSecond =
+        elapsed > 0 ? static_cast<double>(m_summary.keysSeen) * 1000.0 / static_cast<double>(elapsed) : 0;
+    if (progress.dbsize >= 0 && progress.keysPerSecond > 0 && !m_cursorDone) {
+        const double remaining =
+            std::max<double>(0, static_cast<double>(progress.dbsize) - static_cast<double>(progress.keysSeen));
+        progress.etaMs = static_cast<std::int64_t>(remaining * 1000.0 / progress.keysPerSecond);
+    } else if (m_cursorDone) {
+        progress.etaMs = 0;
+    }
+    m_sink.progress(progress);
+}
+
+ScanSummary ScanRun::run() {
+    m_summary.server.address = m_options.connection.address();
+    m_summary.server.db = m_options.connection.db;
+    Result<std::unique_ptr<Connection>> opened = Connection::open(m_options.connection);
+    if (!opened) {
+        fail(opened.error());
+        return m_summary;
+    }
+    Connection& connection = **opened;
+    m_summary.server = redis::queryServerInfo(connection);
+    for (const QString& text : std::as_const(m_summary.server.notices))
+        notice(text);
+    m_sink.serverInfo(m_summary.server);
+    probeMemory(connection);
+    m_clock = ActiveClock();
+
+    for (;;) {
+        if (m_control.isCancelled()) {
+            m_summary.cancelled = true;
+            break;
+        }
+        if (!m_control.isPaused()) {
+            // SCAN n+1 goes out before batch n's questions, and both before batch n-1's answers are read.
+            if (m_nextCursor) {
+                sendScan(connection, *m_nextCursor);
+                m_nextCursor.reset();
+            }
+            if (m_keysToInspect) {
+                sendQuestions(connection, m_keysToInspect);
+                m_keysToInspect.reset();
+            }
+        }
+        if (m_inFlight.empty()) {
+            if (m_cursorDone && !m_keysToInspect) {
+                m_summary.complete = true;
+                break;
+            }
+            // Paused with nothing in flight: wait here until resumed or cancelled.
+            reportProgress(true);
+            m_clock.pauseStarted();
+            m_control.waitWhilePaused(); // a cancel ends the wait too; the loop head records it
+            m_clock.pauseEnded();
+            continue;
+        }
+        const Request request = std::move(m_inFlight.front());
+        m_inFlight.pop_front();
+        const std::optional<Error> error =
+            request.isScan ? readScanReply(connection) : readAnswers(connection, *request.scanReply);
+        if (error) {
+            fail(*error);
+            break;
+        }
+        reportProgress(false);
+    }
+    m_summary.durationMs = m_clock.elapsedMs();
+    reportProgress(true);
+    return m_summary;
+}
+
+} // namespace
+
+ScanSummary runScan(std::uint64_t jobId, const ScanOptions& options, ScanControl& control, ScanSink& sink) {
+    ScanRun run(jobId, options, control, sink);
+    return run.run();
+}
+
+} // namespace keylens::scan

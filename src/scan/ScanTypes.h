@@ -1,0 +1,53 @@
+#pragma once
+
+#include "redis/ConnectionOptions.h"
+#include "redis/ServerInfo.h"
+
+#include <QByteArray>
+#include <QMetaType>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+
+namespace keylens::scan {
+
+struct ScanOptions {
+    redis::ConnectionOptions connection;
+    QByteArray match;            // SCAN MATCH glob; empty for every key
+    QByteArray type;             // SCAN TYPE; empty for every type
+    int count = 1000;            // SCAN COUNT: above ~1000 keys a batch got slower in our measurements
+    bool measureMemory = true;   // MEMORY USAGE per key (with the server's default sampling, never SAMPLES 0)
+    double maxKeysPerSecond = 0; // 0: as fast as the server answers
+};
+
+struct ScanProgress {
+    std::uint64_t jobId = 0;
+    std::uint64_t keysSeen = 0; // keys SCAN returned so far (a key returned twice counts twice)
+    std::uint64_t vanished = 0;
+    std::int64_t dbsize = -1;   // -1 when DBSIZE was denied
+    std::int64_t elapsedMs = 0; // time spent scanning, pauses excluded
+    double keysPerSecond = 0;
+    std::int64_t etaMs = -1; // -1 when unknown
+    bool paused = false;
+};
+
+struct ScanSummary {
+    std::uint64_t jobId = 0;
+    bool complete = false; // the SCAN cursor came back to 0
+    bool cancelled = false;
+    std::uint64_t keysSeen = 0;
+    std::uint64_t vanished = 0;
+    std::uint64_t keysNotInspected = 0; // TYPE or PTTL answered with an error (ACL key patterns, ...)
+    std::uint64_t memoryNotMeasured = 0;
+    std::int64_t durationMs = 0;
+    bool memoryMeasured = true; // false when MEMORY USAGE was turned off, denied or missing
+    QStringList notices;        // what a reader of the results must know (denied commands, ...)
+    redis::ServerInfo server;
+    std::optional<redis::Error> error; // why the scan stopped early, when it did
+};
+
+} // namespace keylens::scan
+
+Q_DECLARE_METATYPE(keylens::scan::ScanProgress)
+Q_DECLARE_METATYPE(keylens::scan::ScanSummary)
