@@ -1,0 +1,154 @@
+#include "report/JsonReport.h"
+
+#include "keyspace/KeyEscape.h"
+#include "report/JsonWriter.h"
+
+namespace keylens::report {
+
+namespace {
+
+using keyspace::KeyType;
+using keyspace::NamespaceStats;
+
+// A key, path or name: as it is when printable UTF-8, else redis-cli escaped plus the exact bytes.
+void writeBytes(JsonWriter& json, QByteArrayView field, QByteArrayView bytes) {
+    if (keyspace::isPrintableUtf8(bytes)) {
+        json.key(field).value(bytes);
+        return;
+    }
+    json.key(field).value(keyspace::escapeLikeRedisCli(bytes));
+    json.key(QByteArray(field.toByteArray()).append("_base64")).value(bytes.toByteArray().toBase64());
+}
+
+void writeMemory(JsonWriter& json, const ScanReport& report, std::uint64_t bytes) {
+    json.key("memory_bytes");
+    if (report.summary.memoryMeasured)
+        json.value(bytes);
+    else
+        json.null(); // not measured is not zero
+}
+
+void writeTypes(JsonWriter& json, const NamespaceStats& stats) {
+    const auto count = [&](KeyType type) { return stats.types[static_cast<std::size_t>(type)]; };
+    json.key("types").beginObject();
+    for (const KeyType type :
+         {KeyType::String, KeyType::Hash, KeyType::List, KeyType::Set, KeyType::ZSet, KeyType::Stream})
+        json.key(keyspace::keyTypeName(type)).value(count(type));
+    // Module types and keys we were not allowed to ask about both land in "other".
+    json.key("other").value(std::uint64_t(count(KeyType::Other)) + count(KeyType::Unknown));
+    json.endObject();
+}
+
+void writeRemaining(JsonWriter& json, QByteArrayView field, std::int64_t expiryMs, const ScanReport& report,
+                    bool present) {
+    json.key(field);
+    if (present)
+        json.value(std::max<std::int64_t>(0, expiryMs - report.generatedAtMs));
+    else
+        json.null();
+}
+
+void writeOthers(JsonWriter& json, const ScanReport& report, const Others& others) {
+    json.key("others").beginObject();
+    json.key("namespaces").value(others.namespaces);
+    json.key("keys").value(others.keys);
+    writeMemory(json, report, others.memoryBytes);
+    json.endObject();
+}
+
+void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceEntry& entry) {
+    const NamespaceStats& stats = entry.stats;
+    json.beginObject();
+    writeBytes(json, "path", entry.path);
+    writeBytes(json, "name", entry.name);
+    json.key("keys").value(stats.keys);
+    writeMemory(json, report, stats.memoryBytes);
+    json.key("keys_with_ttl").value(stats.keysWithTtl);
+    json.key("keys_without_ttl").value(stats.keysWithoutTtl());
+    writeRemaining(json, "ttl_min_ms", stats.soonestExpiryMs, report, stats.hasExpiringKeys());
+    writeRemaining(json, "ttl_max_ms", stats.latestExpiryMs, report, stats.hasExpiringKeys());
+    writeTypes(json, stats);
+    json.key("children").beginArray();
+    for (const NamespaceEntry& child : entry.children)
+        writeNamespace(json, report, child);
+    json.endArray();
+    writeOthers(json, report, entry.others);
+    json.endObject();
+}
+
+} // namespace
+
+QByteArray toJson(const ScanReport& report) {
+    const scan::ScanSummary& summary = report.summary;
+    QByteArray out;
+    JsonWriter json(&out);
+    json.beginObject();
+    json.key("tool").value("keylens");
+    json.key("version").value(KEYLENS_VERSION);
+    json.key("schema").value(1);
+
+    json.key("server").beginObject();
+    json.key("address").value(summary.server.address.toUtf8());
+    json.key("redis_version");
+    summary.server.redisVersion.isEmpty() ? json.null() : json.value(summary.server.redisVersion.toUtf8());
+    json.key("db").value(summary.server.db);
+    json.key("dbsize");
+    summary.server.dbsize ? json.value(std::int64_t(*summary.server.dbsize)) : json.null();
+    json.key("used_memory");
+    summary.server.usedMemory ? json.value(std::int64_t(*summary.server.usedMemory)) : json.null();
+    json.endObject();
+
+    json.key("scan").beginObject();
+    json.key("complete").value(summary.complete);
+    json.key("keys").value(std::uint64_t(report.totals.keys));
+    json.key("vanished").value(summary.vanished);
+    json.key("duration_ms").value(summary.durationMs);
+    json.key("keys_per_second")
+        .value(summary.durationMs > 0 ? std::uint64_t(summary.keysSeen * 1000 / std::uint64_t(summary.durationMs))
+                                      : std::uint64_t(summary.keysSeen));
+    json.key("memory_measured").value(summary.memoryMeasured);
+    json.key("notices").beginArray();
+    for (const QString& notice : summary.notices)
+        json.value(notice.toUtf8());
+    json.endArray();
+    json.key("cancelled").value(summary.cancelled);
+    json.key("error");
+    summary.error ? json.value(summary.error->message.toUtf8()) : json.null();
+    json.key("keys_seen").value(summary.keysSeen);
+    json.key("duplicates").value(report.duplicates);
+    json.key("keys_not_inspected").value(summary.keysNotInspected);
+    json.key("delimiter").value(QByteArrayView(&report.delimiter, 1));
+    json.endObject();
+
+    json.key("totals").beginObject();
+    json.key("keys").value(report.totals.keys);
+    writeMemory(json, report, report.totals.memoryBytes);
+    json.key("keys_with_ttl").value(report.totals.keysWithTtl);
+    json.key("keys_without_ttl").value(report.totals.keysWithoutTtl());
+    writeTypes(json, report.totals);
+    json.key("keys_without_delimiter").value(report.keysWithoutDelimiter.keys);
+    json.endObject();
+
+    json.key("namespaces").beginArray();
+    for (const NamespaceEntry& entry : report.namespaces)
+        writeNamespace(json, report, entry);
+    json.endArray();
+    writeOthers(json, report, report.others);
+
+    json.key("top_keys").beginArray();
+    for (const TopKey& top : report.topKeys) {
+        json.beginObject();
+        writeBytes(json, "key", top.key);
+        json.key("type").value(keyspace::keyTypeName(top.info.type));
+        json.key("memory_bytes").value(top.info.memoryBytes);
+        json.key("ttl_ms").value(top.info.expiresAtMs == keyspace::NoExpiry
+                                     ? std::int64_t(-1)
+                                     : std::max<std::int64_t>(0, top.info.expiresAtMs - report.generatedAtMs));
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+    return out;
+}
+
+} // namespace keylens::report

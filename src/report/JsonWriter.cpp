@@ -1,0 +1,132 @@
+#include "report/JsonWriter.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace keylens::report {
+
+QByteArray JsonWriter::quoted(QByteArrayView utf8) {
+    static constexpr char hexDigits[] = "0123456789abcdef";
+    QByteArray out;
+    out.reserve(utf8.size() + 2);
+    out.append('"');
+    for (const char c : utf8) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out.append('\\').append(c);
+        } else if (c == '\n') {
+            out.append("\\n");
+        } else if (c == '\t') {
+            out.append("\\t");
+        } else if (c == '\r') {
+            out.append("\\r");
+        } else if (u < 0x20 || u == 0x7f) {
+            out.append("\\u00").append(hexDigits[u >> 4]).append(hexDigits[u & 0xf]);
+        } else {
+            out.append(c);
+        }
+    }
+    out.append('"');
+    return out;
+}
+
+void JsonWriter::newline() {
+    m_out->append('\n');
+    m_out->append(QByteArray(static_cast<qsizetype>(m_hasItems.size()) * 2, ' '));
+}
+
+void JsonWriter::beforeValue() {
+    if (m_afterKey) {
+        m_afterKey = false;
+        return;
+    }
+    if (!m_hasItems.empty()) {
+        if (m_hasItems.back())
+            m_out->append(',');
+        m_hasItems.back() = true;
+        newline();
+    }
+}
+
+JsonWriter& JsonWriter::beginObject() {
+    beforeValue();
+    m_out->append('{');
+    m_hasItems.push_back(false);
+    return *this;
+}
+
+JsonWriter& JsonWriter::endObject() {
+    const bool hadItems = m_hasItems.back();
+    m_hasItems.pop_back();
+    if (hadItems)
+        newline();
+    m_out->append('}');
+    if (m_hasItems.empty())
+        m_out->append('\n');
+    return *this;
+}
+
+JsonWriter& JsonWriter::beginArray() {
+    beforeValue();
+    m_out->append('[');
+    m_hasItems.push_back(false);
+    return *this;
+}
+
+JsonWriter& JsonWriter::endArray() {
+    const bool hadItems = m_hasItems.back();
+    m_hasItems.pop_back();
+    if (hadItems)
+        newline();
+    m_out->append(']');
+    return *this;
+}
+
+JsonWriter& JsonWriter::key(QByteArrayView name) {
+    beforeValue();
+    m_out->append(quoted(name)).append(": ");
+    m_afterKey = true;
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(QByteArrayView text) {
+    beforeValue();
+    m_out->append(quoted(text));
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(std::int64_t number) {
+    beforeValue();
+    m_out->append(QByteArray::number(static_cast<qint64>(number)));
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(std::uint64_t number) {
+    beforeValue();
+    m_out->append(QByteArray::number(static_cast<quint64>(number)));
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(double number) {
+    if (!std::isfinite(number))
+        return null();
+    beforeValue();
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f", number);
+    m_out->append(buffer);
+    return *this;
+}
+
+JsonWriter& JsonWriter::value(bool flag) {
+    beforeValue();
+    m_out->append(flag ? "true" : "false");
+    return *this;
+}
+
+JsonWriter& JsonWriter::null() {
+    beforeValue();
+    m_out->append("null");
+    return *this;
+}
+
+} // namespace keylens::report

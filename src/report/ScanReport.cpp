@@ -1,0 +1,79 @@
+#include "report/ScanReport.h"
+
+#include "keyspace/TopKeys.h"
+
+#include <algorithm>
+
+namespace keylens::report {
+
+namespace {
+
+using keyspace::Keyspace;
+using keyspace::NodeId;
+
+// Biggest first: memory, then keys, then name, so the order is the same on every run.
+void sortBySize(const Keyspace& keyspace, std::vector<NodeId>& nodes) {
+    std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) {
+        const auto& sa = keyspace.stats(a);
+        const auto& sb = keyspace.stats(b);
+        if (sa.memoryBytes != sb.memoryBytes)
+            return sa.memoryBytes > sb.memoryBytes;
+        if (sa.keys != sb.keys)
+            return sa.keys > sb.keys;
+        return keyspace.segment(a) < keyspace.segment(b);
+    });
+}
+
+void listNamespaces(const Keyspace& keyspace, NodeId parent, int level, const ReportOptions& options,
+                    std::vector<NamespaceEntry>* entries, Others* others) {
+    std::vector<NodeId> namespaces;
+    for (const NodeId child : keyspace.children(parent)) {
+        if (keyspace.hasChildren(child))
+            namespaces.push_back(child);
+    }
+    sortBySize(keyspace, namespaces);
+    const std::size_t shown =
+        std::min<std::size_t>(namespaces.size(), static_cast<std::size_t>(std::max(0, options.width)));
+    for (std::size_t i = 0; i < namespaces.size(); ++i) {
+        const NodeId node = namespaces[i];
+        const auto& stats = keyspace.stats(node);
+        if (i >= shown) {
+            ++others->namespaces;
+            others->keys += stats.keys;
+            others->memoryBytes += stats.memoryBytes;
+            continue;
+        }
+        NamespaceEntry entry;
+        entry.node = node;
+        entry.path = keyspace.namespacePrefix(node);
+        entry.name = keyspace.segment(node).toByteArray();
+        entry.stats = stats;
+        if (level + 1 < options.depth)
+            listNamespaces(keyspace, node, level + 1, options, &entry.children, &entry.others);
+        entries->push_back(std::move(entry));
+    }
+}
+
+} // namespace
+
+ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,
+                       const ReportOptions& options, std::int64_t nowMs) {
+    ScanReport report;
+    report.summary = summary;
+    report.generatedAtMs = nowMs;
+    report.delimiter = keyspace.delimiter();
+    report.totals = keyspace.stats(Keyspace::root());
+    report.duplicates = duplicates;
+    report.options = options;
+    for (const NodeId child : keyspace.children(Keyspace::root())) {
+        if (keyspace.isKey(child))
+            report.keysWithoutDelimiter.add(keyspace.keyInfo(child));
+    }
+    if (options.depth > 0)
+        listNamespaces(keyspace, Keyspace::root(), 0, options, &report.namespaces, &report.others);
+    for (const NodeId node : keyspace::topKeysByMemory(keyspace, static_cast<std::size_t>(std::max(0, options.top))))
+        report.topKeys.push_back({keyspace.path(node), keyspace.keyInfo(node)});
+    return report;
+}
+
+} // namespace keylens::report

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "keyspace/Keyspace.h"
+#include "scan/ScanTypes.h"
+
+#include <QByteArray>
+
+#include <cstdint>
+#include <vector>
+
+namespace keylens::report {
+
+struct ReportOptions {
+    int depth = 2;  // namespace levels to list
+    int width = 50; // namespaces per level before the rest are summed into "others"
+    int top = 20;   // biggest keys to list
+};
+
+// Namespaces past --width at one level, summed.
+struct Others {
+    std::uint64_t namespaces = 0;
+    std::uint64_t keys = 0;
+    std::uint64_t memoryBytes = 0;
+};
+
+struct NamespaceEntry {
+    keyspace::NodeId node = keyspace::InvalidNode;
+    QByteArray path; // with the trailing delimiter: what SCAN MATCH <path>* returns
+    QByteArray name; // the segment
+    keyspace::NamespaceStats stats;
+    std::vector<NamespaceEntry> children; // down to ReportOptions::depth
+    Others others;
+};
+
+struct TopKey {
+    QByteArray key;
+    keyspace::KeyInfo info;
+};
+
+// Everything a report says, taken from the store once; the writers only format it.
+struct ScanReport {
+    scan::ScanSummary summary;
+    std::int64_t generatedAtMs = 0; // TTLs are reported relative to this
+    char delimiter = ':';
+    keyspace::NamespaceStats totals;
+    std::uint64_t duplicates = 0; // keys SCAN returned more than once
+    keyspace::NamespaceStats keysWithoutDelimiter;
+    std::vector<NamespaceEntry> namespaces;
+    Others others;
+    std::vector<TopKey> topKeys;
+    ReportOptions options;
+};
+
+ScanReport buildReport(const keyspace::Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,
+                       const ReportOptions& options, std::int64_t nowMs);
+
+} // namespace keylens::report

@@ -1,0 +1,229 @@
+#include "report/TextReport.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
+
+#include <algorithm>
+#include <array>
+
+namespace keylens::report {
+
+namespace {
+
+using keyspace::formatBytes;
+using keyspace::formatCount;
+using keyspace::formatDuration;
+using keyspace::formatPercent;
+using keyspace::KeyType;
+using keyspace::NamespaceStats;
+
+constexpr int MaxNameWidth = 56;
+
+// Terminal columns taken by UTF-8 text (one per code point; wide CJK glyphs are not worth a table here).
+int displayWidth(QByteArrayView utf8) {
+    int width = 0;
+    for (const char c : utf8) {
+        if ((static_cast<unsigned char>(c) & 0xc0) != 0x80)
+            ++width;
+    }
+    return width;
+}
+
+QByteArray truncated(const QByteArray& utf8, int width) {
+    if (displayWidth(utf8) <= width)
+        return utf8;
+    QByteArray out;
+    int taken = 0;
+    for (const char c : utf8) {
+        const bool starts = (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+        if (starts && ++taken > width - 1)
+            break;
+        out.append(c);
+    }
+    return out.append("…");
+}
+
+QByteArray padRight(const QByteArray& text, int width) {
+    return text + QByteArray(std::max(0, width - displayWidth(text)), ' ');
+}
+
+QByteArray padLeft(const QByteArray& text, int width) {
+    return QByteArray(std::max(0, width - displayWidth(text)), ' ') + text;
+}
+
+QByteArray typeMix(const NamespaceStats& stats) {
+    std::array<std::pair<std::uint32_t, KeyType>, keyspace::KeyTypeCount> counts;
+    for (int i = 0; i < keyspace::KeyTypeCount; ++i)
+        counts[static_cast<std::size_t>(i)] = {stats.types[static_cast<std::size_t>(i)], static_cast<KeyType>(i)};
+    std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    if (counts[0].first == stats.keys)
+        return keyspace::keyTypeName(counts[0].second).toByteArray();
+    QByteArray out;
+    for (std::size_t i = 0; i < 3 && counts[i].first > 0; ++i) {
+        if (!out.isEmpty())
+            out.append(' ');
+        // Never round a minority to 0% or a majority to 100%: both would misstate the mix.
+        const int percent = std::min(99, static_cast<int>(100.0 * counts[i].first / stats.keys + 0.5));
+        out.append(keyspace::keyTypeName(counts[i].second)).append(' ');
+        out.append(percent < 1 ? QByteArray("<1%") : QByteArray::number(percent).append('%'));
+    }
+    return out;
+}
+
+class Table {
+public:
+    explicit Table(const ScanReport& report)
+        : m_report(report) {}
+
+    void row(const QByteArray& name, const NamespaceStats& stats) {
+        m_rows.push_back({name, formatCount(stats.keys), memory(stats.memoryBytes), share(stats.memoryBytes),
+                          stats.keys ? formatPercent(double(stats.keysWithTtl) / stats.keys) : QByteArray("-"),
+                          expiries(stats), typeMix(stats)});
+    }
+
+    void othersRow(const QByteArray& indent, const Others& others) {
+        if (others.namespaces == 0)
+            return;
+        m_rows.push_back({indent + "… " + formatCount(others.namespaces) + " more namespaces",
+                          formatCount(others.keys),
+                          memory(others.memoryBytes),
+                          share(others.memoryBytes),
+                          {},
+                          {},
+                          {}});
+    }
+
+    QByteArray render() const {
+        static const std::array<QByteArray, 7> headers = {"NAMESPACE", "KEYS",       "MEMORY", "%MEM",
+                                                          "TTL",       "EXPIRES IN", "TYPES"};
+        std::array<int, 7> widths{};
+        for (std::size_t c = 0; c < headers.size(); ++c)
+            widths[c] = displayWidth(headers[c]);
+        for (const auto& row : m_rows) {
+            widths[0] = std::max(widths[0], std::min(MaxNameWidth, displayWidth(row[0])));
+            for (std::size_t c = 1; c < row.size(); ++c)
+                widths[c] = std::max(widths[c], displayWidth(row[c]));
+        }
+        QByteArray out;
+        const auto line = [&](const std::array<QByteArray, 7>& cells) {
+            QByteArray text = padRight(truncated(cells[0], widths[0]), widths[0]);
+            for (std::size_t c = 1; c < 5; ++c)
+                text.append("  ").append(padLeft(cells[c], widths[c]));
+            text.append("  ").append(padRight(cells[5], widths[5])).append("  ").append(cells[6]);
+            while (text.endsWith(' '))
+                text.chop(1);
+            out.append(text).append('\n');
+        };
+        line(headers);
+        for (const auto& row : m_rows)
+            line(row);
+        return out;
+    }
+
+private:
+    QByteArray memory(std::uint64_t bytes) const {
+        return m_report.summary.memoryMeasured ? formatBytes(bytes) : QByteArray("n/a");
+    }
+    QByteArray share(std::uint64_t bytes) const {
+        if (!m_report.summary.memoryMeasured || m_report.totals.memoryBytes == 0)
+            return "-";
+        return formatPercent(double(bytes) / double(m_report.totals.memoryBytes));
+    }
+    QByteArray expiries(const NamespaceStats& stats) const {
+        if (!stats.hasExpiringKeys())
+            return "-";
+        const auto soonest = std::max<std::int64_t>(0, stats.soonestExpiryMs - m_report.generatedAtMs);
+        const auto latest = std::max<std::int64_t>(0, stats.latestExpiryMs - m_report.generatedAtMs);
+        const QByteArray first = formatDuration(soonest);
+        const QByteArray last = formatDuration(latest);
+        return first == last ? first : first + "–" + last;
+    }
+
+    const ScanReport& m_report;
+    std::vector<std::array<QByteArray, 7>> m_rows;
+};
+
+void addNamespaces(Table& table, const std::vector<NamespaceEntry>& entries, const Others& others, int level) {
+    const QByteArray indent(level * 2, ' ');
+    for (const NamespaceEntry& entry : entries) {
+        table.row(indent + keyspace::displayBytes(entry.path), entry.stats);
+        addNamespaces(table, entry.children, entry.others, level + 1);
+    }
+    table.othersRow(indent, others);
+}
+
+QByteArray header(const ScanReport& report) {
+    const scan::ScanSummary& summary = report.summary;
+    const redis::ServerInfo& server = summary.server;
+    QByteArray out = "Keylens " KEYLENS_VERSION " — " + server.address.toUtf8() + " db" + QByteArray::number(server.db);
+    if (!server.redisVersion.isEmpty())
+        out += ", Redis " + server.redisVersion.toUtf8();
+    out += '\n';
+
+    QByteArray state = summary.complete    ? QByteArray("Scanned")
+                       : summary.cancelled ? QByteArray("Cancelled after")
+                                           : QByteArray("Stopped after");
+    out += state + ' ' + formatCount(report.totals.keys) + " keys in " + formatDuration(summary.durationMs);
+    if (summary.durationMs > 0)
+        out += " (" + formatCount(summary.keysSeen * 1000 / std::uint64_t(summary.durationMs)) + " keys/s)";
+    if (server.dbsize)
+        out += "; DBSIZE " + formatCount(std::uint64_t(*server.dbsize));
+    if (server.usedMemory)
+        out += "; used_memory " + formatBytes(std::uint64_t(*server.usedMemory));
+    out += '\n';
+
+    const NamespaceStats& totals = report.totals;
+    if (summary.memoryMeasured)
+        out += "Memory in keys (MEMORY USAGE): " + formatBytes(totals.memoryBytes);
+    else
+        out += "Memory: not measured";
+    if (totals.keys) {
+        out += "; " + formatPercent(double(totals.keysWithTtl) / totals.keys) + " of keys have a TTL";
+        out += "; types: " + typeMix(totals);
+    }
+    out += '\n';
+    if (summary.vanished || report.duplicates)
+        out += formatCount(summary.vanished) + " keys vanished during the scan; " + formatCount(report.duplicates) +
+               " duplicates from SCAN ignored\n";
+    if (summary.error)
+        out += "! " + summary.error->message.toUtf8() + '\n';
+    for (const QString& notice : summary.notices)
+        out += "! " + notice.toUtf8() + '\n';
+    return out;
+}
+
+QByteArray topKeys(const ScanReport& report) {
+    if (report.topKeys.empty() || !report.summary.memoryMeasured)
+        return {};
+    QByteArray out = "\nBiggest keys\n";
+    int memoryWidth = 6;
+    for (const TopKey& top : report.topKeys)
+        memoryWidth = std::max(memoryWidth, displayWidth(formatBytes(top.info.memoryBytes)));
+    for (const TopKey& top : report.topKeys) {
+        const QByteArray ttl =
+            top.info.expiresAtMs == keyspace::NoExpiry
+                ? QByteArray("no TTL")
+                : "TTL " + formatDuration(std::max<std::int64_t>(0, top.info.expiresAtMs - report.generatedAtMs));
+        out += padLeft(formatBytes(top.info.memoryBytes), memoryWidth) + "  " +
+               padRight(keyspace::keyTypeName(top.info.type).toByteArray(), 7) + padRight(ttl, 12) +
+               truncated(keyspace::displayBytes(top.key), 100) + '\n';
+    }
+    return out;
+}
+
+} // namespace
+
+QByteArray toText(const ScanReport& report) {
+    QByteArray out = header(report);
+    out += '\n';
+    Table table(report);
+    table.row("(all keys)", report.totals);
+    addNamespaces(table, report.namespaces, report.others, 0);
+    if (report.keysWithoutDelimiter.keys > 0)
+        table.row("(keys without '" + QByteArray(1, report.delimiter) + "')", report.keysWithoutDelimiter);
+    out += table.render();
+    out += topKeys(report);
+    return out;
+}
+
+} // namespace keylens::report
