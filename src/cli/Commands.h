@@ -1,0 +1,11 @@
+#pragma once
+
+#include <QStringList>
+
+namespace keylens::cli {
+
+// arguments[0] is the program name; the command word itself is already removed.
+int runScanCommand(const QStringList& arguments);
+int runDemoCommand(const QStringList& arguments);
+
+} // namespace keylens::cli

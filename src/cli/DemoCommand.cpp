@@ -1,0 +1,93 @@
+#include "cli/Commands.h"
+#include "cli/ExitCode.h"
+#include "cli/Output.h"
+#include "cli/ReportArguments.h"
+#include "demo/DemoKeyspace.h"
+#include "demo/RedisServerProcess.h"
+#include "keyspace/Units.h"
+#include "redis/Connection.h"
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+
+namespace keylens::cli {
+
+int runDemoCommand(const QStringList& arguments) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Start a private redis-server, fill it with a realistic, messy keyspace, scan it and print the report."));
+    const QCommandLineOption help(QStringLiteral("help"), QStringLiteral("Show this help."));
+    const QCommandLineOption keys(QStringLiteral("keys"), QStringLiteral("How many keys to create (default 200000)."),
+                                  QStringLiteral("n"));
+    const QCommandLineOption seed(QStringLiteral("seed"),
+                                  QStringLiteral("Random seed, for another keyspace of the same shape."),
+                                  QStringLiteral("n"));
+    const QCommandLineOption keep(QStringLiteral("keep"),
+                                  QStringLiteral("Leave the server running and print its URI."));
+    parser.addOptions({help, keys, seed, keep});
+    addScanOptions(parser);
+    addReportOptions(parser);
+    if (!parser.parse(arguments))
+        return usageError(parser, parser.errorText());
+    if (parser.isSet(help)) {
+        writeStdout(parser.helpText().replace(QStringLiteral("[options]"), QStringLiteral("demo [options]")).toUtf8());
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return usageError(parser, QStringLiteral("demo takes no URI: it starts its own server"));
+
+    demo::DemoOptions demoOptions;
+    if (parser.isSet(keys)) {
+        bool ok = false;
+        demoOptions.keys = parser.value(keys).toULongLong(&ok);
+        if (!ok || demoOptions.keys == 0 || demoOptions.keys > 50'000'000)
+            return usageError(
+                parser, QStringLiteral("--keys takes a number from 1 to 50000000, not '%1'").arg(parser.value(keys)));
+    }
+    if (parser.isSet(seed)) {
+        bool ok = false;
+        demoOptions.seed = parser.value(seed).toULongLong(&ok);
+        if (!ok)
+            return usageError(parser, QStringLiteral("--seed takes a number, not '%1'").arg(parser.value(seed)));
+    }
+    scan::ScanOptions scanOptions;
+    char delimiter = ':';
+    ReportRequest request;
+    QString problem;
+    if (!readScanOptions(parser, &scanOptions, &delimiter, &problem) || !readReportRequest(parser, &request, &problem))
+        return usageError(parser, problem);
+
+    demo::RedisServerProcess server;
+    demo::RedisServerProcess::Options serverOptions;
+    serverOptions.survivesUs = parser.isSet(keep);
+    if (redis::Status started = server.start(serverOptions); !started) {
+        writeStderr("keylens-cli: " + started.error().message.toUtf8() + '\n');
+        return ExitFailure;
+    }
+    scanOptions.connection = server.connectionOptions();
+
+    QElapsedTimer seeding;
+    seeding.start();
+    {
+        redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(scanOptions.connection);
+        redis::Status seeded =
+            connection ? demo::seedDemoKeyspace(**connection, demoOptions) : redis::Status(connection.error());
+        if (!seeded) {
+            writeStderr("keylens-cli: seeding the demo keyspace failed: " + seeded.error().message.toUtf8() + '\n');
+            return ExitFailure;
+        }
+    }
+    writeStderr("Demo keyspace: " + keyspace::formatCount(demoOptions.keys) + " keys written to " +
+                server.uri().toUtf8() + " in " + keyspace::formatDuration(seeding.elapsed()) + "\n");
+
+    keyspace::Keyspace keyspace(delimiter);
+    const ScanOutcome outcome = runScanJob(scanOptions, keyspace);
+    const int exitCode = finishScan(outcome, keyspace, request);
+    if (parser.isSet(keep)) {
+        writeStderr("The demo server keeps running at " + server.uri().toUtf8() + " (stop it with: redis-cli -p " +
+                    QByteArray::number(server.port()) + " shutdown nosave)\n");
+    }
+    return exitCode;
+}
+
+} // namespace keylens::cli

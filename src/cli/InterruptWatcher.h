@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QObject>
+
+#include <functional>
+
+class QSocketNotifier;
+
+namespace keylens::cli {
+
+// Turns SIGINT and SIGTERM into a call on the event loop, so a scan can stop cleanly, print what it has
+// and let destructors stop a demo server. Restores the default handlers when destroyed.
+class InterruptWatcher : public QObject {
+    Q_OBJECT
+public:
+    explicit InterruptWatcher(std::function<void()> onInterrupt);
+    ~InterruptWatcher() override;
+
+private:
+    std::function<void()> m_onInterrupt;
+    QSocketNotifier* m_notifier = nullptr;
+};
+
+} // namespace keylens::cli

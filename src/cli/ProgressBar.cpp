@@ -1,0 +1,47 @@
+#include "cli/ProgressBar.h"
+
+#include "cli/Output.h"
+#include "keyspace/Units.h"
+
+#include <unistd.h>
+
+namespace keylens::cli {
+
+ProgressBar::ProgressBar()
+    : m_enabled(::isatty(STDERR_FILENO) == 1) {}
+
+ProgressBar::~ProgressBar() {
+    clear();
+}
+
+void ProgressBar::update(const scan::ScanProgress& progress) {
+    if (!m_enabled)
+        return;
+    using keyspace::formatCount;
+    constexpr int Width = 24;
+    QByteArray line = "\r\033[K";
+    if (progress.dbsize > 0) {
+        const double fraction = std::min(1.0, double(progress.keysSeen) / double(progress.dbsize));
+        const int filled = static_cast<int>(fraction * Width);
+        line += '[' + QByteArray(filled, '#') + QByteArray(Width - filled, '.') + "] " +
+                QByteArray::number(static_cast<int>(fraction * 100)) + "%  " + formatCount(progress.keysSeen) + " / " +
+                formatCount(std::uint64_t(progress.dbsize)) + " keys";
+    } else {
+        line += formatCount(progress.keysSeen) + " keys";
+    }
+    line += "  " + formatCount(std::uint64_t(progress.keysPerSecond)) + " keys/s";
+    if (progress.etaMs > 0)
+        line += "  ETA " + keyspace::formatDuration(progress.etaMs);
+    if (progress.paused)
+        line += "  (paused)";
+    writeStderr(line);
+    m_drawn = true;
+}
+
+void ProgressBar::clear() {
+    if (m_drawn)
+        writeStderr("\r\033[K");
+    m_drawn = false;
+}
+
+} // namespace keylens::cli

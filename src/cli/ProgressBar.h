@@ -1,0 +1,20 @@
+#pragma once
+
+#include "scan/ScanTypes.h"
+
+namespace keylens::cli {
+
+// A one-line progress bar on stderr, drawn only when stderr is a terminal, so pipes and CI logs stay clean.
+class ProgressBar {
+public:
+    ProgressBar();
+    ~ProgressBar();
+    void update(const scan::ScanProgress& progress);
+    void clear();
+
+private:
+    bool m_enabled;
+    bool m_drawn = false;
+};
+
+} // namespace keylens::cli

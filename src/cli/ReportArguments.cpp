@@ -1,0 +1,140 @@
+#include "cli/ReportArguments.h"
+
+#include "cli/ExitCode.h"
+#include "cli/Output.h"
+#include "keyspace/KeyPath.h"
+#include "report/JsonReport.h"
+#include "report/TextReport.h"
+
+#include <QDateTime>
+#include <QSaveFile>
+
+namespace keylens::cli {
+
+namespace {
+
+bool readPositive(const QCommandLineParser& parser, const QString& name, int minimum, int* value, QString* problem) {
+    if (!parser.isSet(name))
+        return true;
+    bool ok = false;
+    const int parsed = parser.value(name).toInt(&ok);
+    if (!ok || parsed < minimum) {
+        *problem = QStringLiteral("--%1 takes a whole number of at least %2, not '%3'")
+                       .arg(name)
+                       .arg(minimum)
+                       .arg(parser.value(name));
+        return false;
+    }
+    *value = parsed;
+    return true;
+}
+
+} // namespace
+
+void addScanOptions(QCommandLineParser& parser) {
+    parser.addOptions({
+        {QStringLiteral("delimiter"), QStringLiteral("Namespace delimiter: one byte, or \\t / \\xHH (default ':')."),
+         QStringLiteral("byte")},
+        {QStringLiteral("match"), QStringLiteral("Only keys matching this glob (SCAN MATCH)."), QStringLiteral("glob")},
+        {QStringLiteral("type"),
+         QStringLiteral("Only keys of this type (SCAN TYPE: string, hash, list, set, zset, stream)."),
+         QStringLiteral("type")},
+        {QStringLiteral("count"), QStringLiteral("Keys per SCAN call (default 1000)."), QStringLiteral("n")},
+        {QStringLiteral("no-memory"), QStringLiteral("Do not ask MEMORY USAGE (faster; memory columns show n/a).")},
+        {QStringLiteral("max-rate"), QStringLiteral("At most this many keys per second, to spare a busy server."),
+         QStringLiteral("keys/s")},
+    });
+}
+
+void addReportOptions(QCommandLineParser& parser) {
+    parser.addOptions({
+        {QStringLiteral("depth"), QStringLiteral("Namespace levels to list (default 2)."), QStringLiteral("n")},
+        {QStringLiteral("width"),
+         QStringLiteral("Namespaces per level before the rest are summed (default 50 for json, 10 for text)."),
+         QStringLiteral("n")},
+        {QStringLiteral("top"), QStringLiteral("Biggest keys to list (default 20)."), QStringLiteral("n")},
+        {QStringLiteral("format"), QStringLiteral("text or json (default text)."), QStringLiteral("format")},
+        {QStringLiteral("output"), QStringLiteral("Write the report to this file instead of stdout."),
+         QStringLiteral("file")},
+    });
+}
+
+bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, char* delimiter, QString* problem) {
+    if (parser.isSet(QStringLiteral("delimiter")) &&
+        !keyspace::parseDelimiter(parser.value(QStringLiteral("delimiter")).toUtf8(), delimiter)) {
+        *problem = QStringLiteral("--delimiter takes one byte (or \\t, \\xHH), not '%1'")
+                       .arg(parser.value(QStringLiteral("delimiter")));
+        return false;
+    }
+    options->match = parser.value(QStringLiteral("match")).toUtf8();
+    options->type = parser.value(QStringLiteral("type")).toUtf8();
+    options->measureMemory = !parser.isSet(QStringLiteral("no-memory"));
+    if (!readPositive(parser, QStringLiteral("count"), 1, &options->count, problem))
+        return false;
+    if (parser.isSet(QStringLiteral("max-rate"))) {
+        bool ok = false;
+        options->maxKeysPerSecond = parser.value(QStringLiteral("max-rate")).toDouble(&ok);
+        if (!ok || options->maxKeysPerSecond <= 0) {
+            *problem = QStringLiteral("--max-rate takes keys per second, not '%1'")
+                           .arg(parser.value(QStringLiteral("max-rate")));
+            return false;
+        }
+    }
+    return true;
+}
+
+bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request, QString* problem) {
+    if (!readPositive(parser, QStringLiteral("depth"), 0, &request->options.depth, problem) ||
+        !readPositive(parser, QStringLiteral("width"), 0, &request->options.width, problem) ||
+        !readPositive(parser, QStringLiteral("top"), 0, &request->options.top, problem))
+        return false;
+    const QString format = parser.value(QStringLiteral("format"));
+    if (!format.isEmpty() && format != QLatin1String("text") && format != QLatin1String("json")) {
+        *problem = QStringLiteral("--format takes text or json, not '%1'").arg(format);
+        return false;
+    }
+    request->json = format == QLatin1String("json");
+    // A table of 50 x 50 rows is not readable; JSON consumers get the wider default the schema promises.
+    if (!request->json && !parser.isSet(QStringLiteral("width")))
+        request->options.width = 10;
+    request->outputPath = parser.value(QStringLiteral("output"));
+    return true;
+}
+
+int usageError(const QCommandLineParser& parser, const QString& problem) {
+    Q_UNUSED(parser);
+    writeStderr("keylens-cli: " + problem.toUtf8() + "\nTry 'keylens-cli <command> --help'.\n");
+    return ExitUsage;
+}
+
+int finishScan(const ScanOutcome& outcome, const keyspace::Keyspace& keyspace, const ReportRequest& request) {
+    const scan::ScanSummary& summary = outcome.summary;
+    const bool neverStarted = summary.error && summary.keysSeen == 0;
+    if (neverStarted) {
+        writeStderr("keylens-cli: " + summary.error->message.toUtf8() + '\n');
+        return summary.error->isConnectionError() ? ExitConnection : ExitFailure;
+    }
+
+    const report::ScanReport scanReport = report::buildReport(keyspace, summary, outcome.duplicates, request.options,
+                                                              QDateTime::currentMSecsSinceEpoch());
+    const QByteArray document = request.json ? report::toJson(scanReport) : report::toText(scanReport);
+    if (request.outputPath.isEmpty()) {
+        writeStdout(document);
+    } else {
+        QSaveFile file(request.outputPath);
+        if (!file.open(QIODevice::WriteOnly) || file.write(document) != document.size() || !file.commit()) {
+            writeStderr("keylens-cli: cannot write " + request.outputPath.toUtf8() + ": " +
+                        file.errorString().toUtf8() + '\n');
+            return ExitFailure;
+        }
+    }
+    if (outcome.interrupted)
+        return ExitInterrupted;
+    if (summary.error) {
+        writeStderr("keylens-cli: the scan stopped early: " + summary.error->message.toUtf8() + '\n');
+        return ExitFailure;
+    }
+    return ExitOk;
+}
+
+} // namespace keylens::cli

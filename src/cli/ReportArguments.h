@@ -1,0 +1,32 @@
+#pragma once
+
+#include "cli/ScanJob.h"
+#include "report/ScanReport.h"
+#include "scan/ScanTypes.h"
+
+#include <QCommandLineParser>
+
+namespace keylens::cli {
+
+// Options shared by `scan` and `demo`: what to scan, and how to report it.
+void addScanOptions(QCommandLineParser& parser);
+void addReportOptions(QCommandLineParser& parser);
+
+struct ReportRequest {
+    report::ReportOptions options;
+    bool json = false;
+    QString outputPath; // empty: stdout
+};
+
+// Fill in from a parsed command line; on a bad value, return false with a message in `problem`.
+bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, char* delimiter, QString* problem);
+bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request, QString* problem);
+
+// Prints a usage error the same way for every command, and returns ExitUsage.
+int usageError(const QCommandLineParser& parser, const QString& problem);
+
+// Writes the report of a finished scan and returns the exit code it deserves. A scan that never
+// connected prints nothing on stdout and returns ExitConnection.
+int finishScan(const ScanOutcome& outcome, const keyspace::Keyspace& keyspace, const ReportRequest& request);
+
+} // namespace keylens::cli
