@@ -1,0 +1,203 @@
+// keylens-cli as scripts use it: exit codes, stdout/stderr discipline, and the JSON report's numbers
+// against the server's own.
+#include "CliRunner.h"
+#include "PlainClient.h"
+#include "TestServer.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace keylens;
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+    demo::RedisServerProcess m_server;
+    QString m_port;
+
+private Q_SLOTS:
+    void initTestCase() {
+        KEYLENS_START_SERVER(m_server);
+        m_port = QString::number(m_server.port());
+        test::PlainClient client(m_server.port());
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 0; i < 3000; ++i)
+            commands.push_back(
+                {"HSET", "user:" + QByteArray::number(i) + ":profile", "name", QByteArray(i % 200, 'n')});
+        for (int i = 0; i < 1500; ++i)
+            commands.push_back({"SET", "session:" + QByteArray::number(i), "x", "EX", "600"});
+        for (int i = 0; i < 200; ++i)
+            commands.push_back({"RPUSH", "queue:" + QByteArray::number(i % 4) + ":" + QByteArray::number(i), "job"});
+        commands.push_back({"SET",
+                            QByteArray("\xff\x00"
+                                       "bin:1",
+                                       7),
+                            "binary"}); // a namespace with a binary name
+        commands.push_back({"SET", "plain", "no delimiter"});
+        commands.push_back({"ZADD", "big:zset", "1", "a", "2", "b"});
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+    }
+
+    void jsonMatchesTheServer() {
+        const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("--format"),
+                                       QStringLiteral("json"), QStringLiteral("--top"), QStringLiteral("5")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.err.isEmpty()); // no progress bar when stderr is not a terminal
+        QJsonParseError error;
+        const QJsonObject root = QJsonDocument::fromJson(run.out, &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+
+        test::PlainClient truth(m_server.port());
+        const long long dbsize = truth.integer({"DBSIZE"});
+        QCOMPARE(root[QStringLiteral("server")].toObject()[QStringLiteral("dbsize")].toInteger(), dbsize);
+        QCOMPARE(root[QStringLiteral("scan")].toObject()[QStringLiteral("keys")].toInteger(), dbsize);
+        QVERIFY(root[QStringLiteral("scan")].toObject()[QStringLiteral("complete")].toBool());
+        QCOMPARE(root[QStringLiteral("totals")].toObject()[QStringLiteral("keys")].toInteger(), dbsize);
+        QCOMPARE(root[QStringLiteral("totals")].toObject()[QStringLiteral("keys_with_ttl")].toInteger(), 1500);
+
+        const QJsonArray namespaces = root[QStringLiteral("namespaces")].toArray();
+        qint64 previousMemory = std::numeric_limits<qint64>::max();
+        bool sawBinary = false;
+        for (const QJsonValue& value : namespaces) {
+            const QJsonObject entry = value.toObject();
+            const qint64 memory = entry[QStringLiteral("memory_bytes")].toInteger();
+            QVERIFY(memory <= previousMemory); // sorted by memory, biggest first
+            previousMemory = memory;
+            QByteArray path = entry[QStringLiteral("path")].toString().toUtf8();
+            if (entry.contains(QStringLiteral("path_base64"))) {
+                path = QByteArray::fromBase64(entry[QStringLiteral("path_base64")].toString().toLatin1());
+                sawBinary = true;
+            }
+            // Keys and memory per namespace equal what the server reports key by key.
+            std::vector<QByteArray> keys = truth.allKeys(path + '*');
+            qint64 truthMemory = 0;
+            for (const QByteArray& key : keys)
+                truthMemory += truth.integer({"MEMORY", "USAGE", key});
+            QCOMPARE(entry[QStringLiteral("keys")].toInteger(), qint64(keys.size()));
+            QCOMPARE(memory, truthMemory);
+        }
+        QVERIFY(sawBinary);
+        QCOMPARE(namespaces.first().toObject()[QStringLiteral("path")].toString(), QStringLiteral("user:"));
+        const QJsonArray top = root[QStringLiteral("top_keys")].toArray();
+        QCOMPARE(top.size(), 5);
+        QCOMPARE(top[0].toObject()[QStringLiteral("memory_bytes")].toInteger(),
+                 truth.integer({"MEMORY", "USAGE", top[0].toObject()[QStringLiteral("key")].toString().toUtf8()}));
+    }
+
+    void textReport() {
+        const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("redis://127.0.0.1:") + m_port});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.contains("NAMESPACE"));
+        QVERIFY(run.out.contains("user:"));
+        QVERIFY(run.out.contains("\\xff\\x00bin:"));
+        QVERIFY(run.out.contains("Biggest keys"));
+    }
+
+    void outputFileAndDepth() {
+        QTemporaryDir directory;
+        const QString path = directory.filePath(QStringLiteral("report.json"));
+        const auto run =
+            test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("--format"),
+                          QStringLiteral("json"), QStringLiteral("--output"), path, QStringLiteral("--depth"),
+                          QStringLiteral("1"), QStringLiteral("--width"), QStringLiteral("2")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.isEmpty());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        const QJsonArray namespaces = root[QStringLiteral("namespaces")].toArray();
+        QCOMPARE(namespaces.size(), 2);
+        QVERIFY(namespaces[0].toObject()[QStringLiteral("children")].toArray().isEmpty());
+        // user, session, queue, bin and big: two shown, three summed.
+        QCOMPARE(root[QStringLiteral("others")].toObject()[QStringLiteral("namespaces")].toInt(), 3);
+    }
+
+    void delimiterAndFilters() {
+        const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("--format"),
+                                       QStringLiteral("json"), QStringLiteral("--match"), QStringLiteral("queue:*"),
+                                       QStringLiteral("--type"), QStringLiteral("list"), QStringLiteral("--count"),
+                                       QStringLiteral("50"), QStringLiteral("--no-memory")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(root[QStringLiteral("totals")].toObject()[QStringLiteral("keys")].toInteger(), 200);
+        QVERIFY(root[QStringLiteral("totals")].toObject()[QStringLiteral("memory_bytes")].isNull());
+        QVERIFY(!root[QStringLiteral("scan")].toObject()[QStringLiteral("memory_measured")].toBool());
+        const QJsonObject queue = root[QStringLiteral("namespaces")].toArray()[0].toObject();
+        QCOMPARE(queue[QStringLiteral("children")].toArray().size(), 4);
+    }
+
+    void usageErrorsExitTwo_data() {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")};
+        QTest::newRow("no command") << QStringList{};
+        QTest::newRow("unknown flag") << QStringList{QStringLiteral("scan"), QStringLiteral("--bogus")};
+        QTest::newRow("bad format") << QStringList{QStringLiteral("scan"), QStringLiteral("--format"),
+                                                   QStringLiteral("xml")};
+        QTest::newRow("bad delimiter") << QStringList{QStringLiteral("scan"), QStringLiteral("--delimiter"),
+                                                      QStringLiteral("::")};
+        QTest::newRow("bad depth") << QStringList{QStringLiteral("scan"), QStringLiteral("--depth"),
+                                                  QStringLiteral("-1")};
+        QTest::newRow("bad uri") << QStringList{QStringLiteral("scan"), QStringLiteral("http://x")};
+        QTest::newRow("bad keys") << QStringList{QStringLiteral("demo"), QStringLiteral("--keys"),
+                                                 QStringLiteral("many")};
+    }
+    void usageErrorsExitTwo() {
+        QFETCH(QStringList, arguments);
+        const auto run = test::runCli(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY(!run.err.isEmpty());
+    }
+
+    void connectionErrorsExitThree() {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        const QString deadPort = QString::number(probe.serverPort());
+        probe.close();
+        const auto dead = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), deadPort});
+        QCOMPARE(dead.exitCode, 3);
+        QVERIFY(dead.out.isEmpty());
+        QVERIFY(dead.err.contains("connection refused"));
+
+        const auto tls = test::runCli({QStringLiteral("scan"), QStringLiteral("rediss://127.0.0.1:") + m_port});
+        QCOMPARE(tls.exitCode, 3);
+        QVERIFY(tls.out.isEmpty());
+        QVERIFY(tls.err.contains("TLS is not supported yet"));
+    }
+
+    void wrongPasswordExitsThree() {
+        demo::RedisServerProcess locked;
+        demo::RedisServerProcess::Options options;
+        options.configText = "requirepass right\n";
+        KEYLENS_START_SERVER(locked, options);
+        const QString port = QString::number(locked.port());
+        const auto wrong = test::runCli(
+            {QStringLiteral("scan"), QStringLiteral("-p"), port, QStringLiteral("-a"), QStringLiteral("wrong")});
+        QCOMPARE(wrong.exitCode, 3);
+        QVERIFY(wrong.out.isEmpty());
+        QVERIFY(wrong.err.contains("authentication failed"));
+
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("REDISCLI_AUTH"), QStringLiteral("right"));
+        const auto viaEnvironment = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), port}, environment);
+        QCOMPARE(viaEnvironment.exitCode, 0);
+
+        environment.remove(QStringLiteral("REDISCLI_AUTH"));
+        environment.insert(QStringLiteral("REDIS_URL"), QStringLiteral("redis://:right@127.0.0.1:") + port);
+        const auto viaUrl =
+            test::runCli({QStringLiteral("scan"), QStringLiteral("--format"), QStringLiteral("json")}, environment);
+        QCOMPARE(viaUrl.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(viaUrl.out)
+                     .object()[QStringLiteral("server")]
+                     .toObject()[QStringLiteral("address")]
+                     .toString(),
+                 QStringLiteral("127.0.0.1:") + port);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

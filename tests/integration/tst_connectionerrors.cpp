@@ -1,0 +1,162 @@
+// Reaching and logging in to a server: every failure comes back as a clear Error, never a crash.
+#include "PlainClient.h"
+#include "ScanHelper.h"
+#include "TestServer.h"
+#include "keyspace/Keyspace.h"
+#include "redis/Connection.h"
+
+#include <QTcpServer>
+#include <QTest>
+
+using namespace keylens;
+using redis::Connection;
+using redis::ErrorKind;
+
+class TestConnectionErrors : public QObject {
+    Q_OBJECT
+
+    demo::RedisServerProcess m_server;
+
+    redis::ConnectionOptions withPassword(const QByteArray& user, const QByteArray& password) const {
+        redis::ConnectionOptions options = m_server.connectionOptions();
+        options.user = user;
+        options.password = password;
+        options.hasPassword = true;
+        return options;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        demo::RedisServerProcess::Options options;
+        options.configText = "requirepass s3cret\nuser alice on >alicepw ~* &* +@all\n";
+        options.extraArguments << QStringLiteral("--unixsocket") << QStringLiteral("redis.sock")
+                               << QStringLiteral("--unixsocketperm") << QStringLiteral("700");
+        KEYLENS_START_SERVER(m_server, options);
+    }
+
+    void rightPasswordWorks() {
+        auto connection = Connection::open(withPassword({}, "s3cret"));
+        QVERIFY2(connection.ok(), connection.ok() ? "" : qPrintable(connection.error().message));
+        auto reply = (*connection)->command({"PING"});
+        QVERIFY(reply.ok());
+        QCOMPARE(reply->bytes(), QByteArrayView("PONG"));
+    }
+
+    void aclUserWorks() {
+        auto connection = Connection::open(withPassword("alice", "alicepw"));
+        QVERIFY(connection.ok());
+        auto whoami = (*connection)->command({"ACL", "WHOAMI"});
+        QCOMPARE(whoami->bytes(), QByteArrayView("alice"));
+    }
+
+    void wrongPassword() {
+        auto connection = Connection::open(withPassword({}, "wrong"));
+        QVERIFY(!connection.ok());
+        QCOMPARE(connection.error().kind, ErrorKind::AuthFailed);
+        QVERIFY(connection.error().message.contains(QStringLiteral("authentication failed")));
+        QVERIFY(!connection.error().message.contains(QStringLiteral("wrong\""))); // never echo the password
+        QVERIFY(connection.error().isConnectionError());
+
+        auto wrongUser = Connection::open(withPassword("alice", "nope"));
+        QVERIFY(!wrongUser.ok());
+        QCOMPARE(wrongUser.error().kind, ErrorKind::AuthFailed);
+    }
+
+    void missingPassword() {
+        auto connection = Connection::open(m_server.connectionOptions());
+        QVERIFY(!connection.ok());
+        QCOMPARE(connection.error().kind, ErrorKind::AuthRequired);
+        QVERIFY(connection.error().message.contains(QStringLiteral("requires a password")));
+    }
+
+    void deadPort() {
+        quint16 port = 0;
+        {
+            QTcpServer probe; // a port that was free a moment ago, with nothing listening now
+            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+            port = probe.serverPort();
+        }
+        redis::ConnectionOptions options;
+        options.port = port;
+        auto connection = Connection::open(options);
+        QVERIFY(!connection.ok());
+        QCOMPARE(connection.error().kind, ErrorKind::Refused);
+        QVERIFY(connection.error().message.contains(QString::number(port)));
+
+        keyspace::Keyspace store;
+        scan::ScanOptions scanOptions;
+        scanOptions.connection = options;
+        const auto result = test::scanInto(store, scanOptions);
+        QVERIFY(result.finished);
+        QVERIFY(result.summary.error);
+        QCOMPARE(result.summary.error->kind, ErrorKind::Refused);
+        QCOMPARE(result.summary.keysSeen, 0u);
+    }
+
+    void silentServerTimesOut() {
+        QTcpServer silent; // accepts (the kernel does) and never answers
+        QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+        redis::ConnectionOptions options;
+        options.port = silent.serverPort();
+        options.commandTimeoutMs = 300;
+        auto connection = Connection::open(options);
+        QVERIFY(!connection.ok());
+        QCOMPARE(connection.error().kind, ErrorKind::Timeout);
+    }
+
+    void notRedisIsAProtocolError() {
+        QTcpServer http;
+        QVERIFY(http.listen(QHostAddress::LocalHost, 0));
+        connect(&http, &QTcpServer::newConnection, this, [&] {
+            QTcpSocket* socket = http.nextPendingConnection();
+            socket->write("HTTP/1.1 400 Bad Request\r\n\r\n");
+        });
+        redis::ConnectionOptions options;
+        options.port = http.serverPort();
+        options.commandTimeoutMs = 2000;
+        // The answer arrives only while the event loop runs: open the connection on another thread.
+        redis::Result<std::unique_ptr<Connection>> result = redis::Error{};
+        QThread* thread = QThread::create([&] { result = Connection::open(options); });
+        thread->start();
+        QTRY_VERIFY_WITH_TIMEOUT(thread->isFinished(), 5000);
+        delete thread;
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().kind, ErrorKind::Protocol);
+    }
+
+    void unixSocket() {
+        redis::ConnectionOptions options = withPassword({}, "s3cret");
+        options.transport = redis::ConnectionOptions::Transport::Unix;
+        options.socketPath = m_server.directory() + QStringLiteral("/redis.sock");
+        auto connection = Connection::open(options);
+        QVERIFY2(connection.ok(), connection.ok() ? "" : qPrintable(connection.error().message));
+        QCOMPARE((*connection)->command({"PING"})->bytes(), QByteArrayView("PONG"));
+
+        options.socketPath = m_server.directory() + QStringLiteral("/missing.sock");
+        auto missing = Connection::open(options);
+        QVERIFY(!missing.ok());
+        QVERIFY(missing.error().isConnectionError());
+    }
+
+    void databaseOutOfRange() {
+        redis::ConnectionOptions options = withPassword({}, "s3cret");
+        options.db = 99;
+        auto connection = Connection::open(options);
+        QVERIFY(!connection.ok());
+        QVERIFY(connection.error().message.contains(QStringLiteral("database 99")));
+    }
+
+    void pipelineKeepsOrderAndErrors() {
+        auto connection = Connection::open(withPassword({}, "s3cret"));
+        QVERIFY(connection.ok());
+        auto replies = (*connection)->pipeline({{"SET", "a", "1"}, {"INCR", "a"}, {"HGET", "a", "x"}, {"GET", "a"}});
+        QVERIFY(replies.ok());
+        QCOMPARE(replies->size(), 4u);
+        QCOMPARE((*replies)[1].integer(), 2);
+        QVERIFY((*replies)[2].isError()); // WRONGTYPE is a reply, not a broken connection
+        QCOMPARE((*replies)[3].bytes(), QByteArrayView("2"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConnectionErrors)
+#include "tst_connectionerrors.moc"

@@ -1,0 +1,187 @@
+// Keys deleted and added while a scan runs, and the scan's pause, resume, cancel and rate limit.
+#include "PlainClient.h"
+#include "TestServer.h"
+#include "keyspace/Keyspace.h"
+#include "scan/Scanner.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+
+#include <set>
+
+using namespace keylens;
+
+class TestScanMutation : public QObject {
+    Q_OBJECT
+
+    demo::RedisServerProcess m_server;
+
+    void fill(const QByteArray& prefix, int count) {
+        test::PlainClient client(m_server.port());
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 0; i < count; ++i)
+            commands.push_back({"SET", prefix + QByteArray::number(i), "v"});
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+    }
+
+    scan::ScanOptions options(int count) const {
+        scan::ScanOptions result;
+        result.connection = m_server.connectionOptions();
+        result.count = count;
+        return result;
+    }
+
+private Q_SLOTS:
+    void init() { KEYLENS_START_SERVER(m_server); }
+    void cleanup() { m_server.stop(); }
+
+    // Pause after the first batch: the scanner then holds keys that SCAN returned but it has not asked
+    // about yet. Delete every even key and add new ones, resume, and check what SCAN guarantees.
+    void keysChangeDuringTheScan() {
+        fill("k:", 20000);
+        keyspace::Keyspace store;
+        scan::Scanner scanner;
+        bool pausedOnce = false;
+        bool deletedDuringPause = false;
+        std::uint64_t duplicates = 0;
+        QEventLoop loop;
+        scan::ScanSummary summary;
+        connect(&scanner, &scan::Scanner::batchReady, &loop, [&](const scan::KeyBatch& batch) {
+            for (std::size_t i = 0; i < batch.size(); ++i)
+                duplicates +=
+                    store.insert(batch.key(i), batch.entries[i].info) == keyspace::Keyspace::Insert::Duplicate;
+            if (!pausedOnce) {
+                pausedOnce = true;
+                scanner.pause();
+            }
+        });
+        connect(&scanner, &scan::Scanner::progressChanged, &loop, [&](const scan::ScanProgress& progress) {
+            if (!progress.paused || deletedDuringPause)
+                return;
+            deletedDuringPause = true;
+            test::PlainClient client(m_server.port());
+            std::vector<std::vector<QByteArray>> commands;
+            for (int i = 0; i < 20000; i += 2)
+                commands.push_back({"DEL", "k:" + QByteArray::number(i)});
+            for (int i = 0; i < 3000; ++i)
+                commands.push_back({"SET", "new:" + QByteArray::number(i), "v"});
+            QCOMPARE(client.pipeline(commands), std::size_t(0));
+            scanner.resume();
+        });
+        connect(&scanner, &scan::Scanner::finished, &loop, [&](const scan::ScanSummary& result) {
+            summary = result;
+            loop.quit();
+        });
+        QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+        scanner.start(options(100));
+        loop.exec();
+
+        QVERIFY(deletedDuringPause);
+        QVERIFY(summary.complete);
+        QVERIFY(!summary.error);
+        // The keys SCAN returned before the pause but that were deleted before TYPE: vanished, not stored.
+        QVERIFY(summary.vanished > 0);
+        test::PlainClient client(m_server.port());
+        for (int i = 1; i < 20000; i += 2) // present from start to end: SCAN must return them
+            QVERIFY(store.isKey(store.find(QByteArray("k:" + QByteArray::number(i)))));
+        // Nothing stored that never existed, and no key twice.
+        std::uint64_t stored = 0;
+        for (keyspace::NodeId node = 1; node < store.nodeCount(); ++node) {
+            if (!store.isKey(node))
+                continue;
+            ++stored;
+            const QByteArray key = store.path(node);
+            QVERIFY(key.startsWith("k:") || key.startsWith("new:"));
+        }
+        QCOMPARE(stored, store.keyCount());
+        QVERIFY(store.keyCount() + summary.vanished <= 23000u);
+        QVERIFY(store.keyCount() >= 10000u);
+        Q_UNUSED(duplicates);
+    }
+
+    void pauseStopsAndResumeContinues() {
+        fill("p:", 30000);
+        keyspace::Keyspace store;
+        scan::Scanner scanner;
+        scan::ScanOptions slow = options(100);
+        slow.maxKeysPerSecond = 20000;
+        std::uint64_t batches = 0;
+        connect(&scanner, &scan::Scanner::batchReady, this, [&](const scan::KeyBatch&) { ++batches; });
+        QSignalSpy finished(&scanner, &scan::Scanner::finished);
+        scanner.start(slow);
+        QTRY_VERIFY(batches > 2);
+        scanner.pause();
+        QTest::qWait(300); // in-flight answers drain within a round trip
+        const std::uint64_t whilePaused = batches;
+        QTest::qWait(400);
+        QCOMPARE(batches, whilePaused); // nothing new while paused
+        QVERIFY(finished.isEmpty());
+        scanner.resume();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
+        const auto summary = finished.first().first().value<scan::ScanSummary>();
+        QVERIFY(summary.complete);
+        QCOMPARE(summary.keysSeen, 30000u);
+    }
+
+    void cancelStopsPromptly() {
+        fill("c:", 50000);
+        scan::Scanner scanner;
+        scan::ScanOptions slow = options(200);
+        slow.maxKeysPerSecond = 10000; // 5 s if left alone
+        std::uint64_t batches = 0;
+        connect(&scanner, &scan::Scanner::batchReady, this, [&](const scan::KeyBatch&) { ++batches; });
+        QSignalSpy finished(&scanner, &scan::Scanner::finished);
+        scanner.start(slow);
+        QTRY_VERIFY(batches > 0);
+        QElapsedTimer timer;
+        timer.start();
+        scanner.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 5000);
+        const auto summary = finished.first().first().value<scan::ScanSummary>();
+        QVERIFY(summary.cancelled);
+        QVERIFY(!summary.complete);
+        QVERIFY(summary.keysSeen < 50000u);
+        QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+    }
+
+    void rateLimitHolds() {
+        fill("r:", 3000);
+        keyspace::Keyspace store;
+        scan::Scanner scanner;
+        scan::ScanOptions limited = options(100);
+        limited.maxKeysPerSecond = 5000; // 3000 keys take at least ~0.5 s
+        QSignalSpy finished(&scanner, &scan::Scanner::finished);
+        scanner.start(limited);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
+        const auto summary = finished.first().first().value<scan::ScanSummary>();
+        QVERIFY(summary.complete);
+        QVERIFY2(summary.durationMs >= 450, qPrintable(QString::number(summary.durationMs)));
+    }
+
+    void aNewScanSupersedesTheOld() {
+        fill("s:", 20000);
+        scan::Scanner scanner;
+        scan::ScanOptions slow = options(100);
+        slow.maxKeysPerSecond = 5000;
+        std::set<std::uint64_t> jobsSeen;
+        connect(&scanner, &scan::Scanner::batchReady, this,
+                [&](const scan::KeyBatch& batch) { jobsSeen.insert(batch.jobId); });
+        QSignalSpy finished(&scanner, &scan::Scanner::finished);
+        const auto first = scanner.start(slow);
+        QTRY_VERIFY(!jobsSeen.empty());
+        scan::ScanOptions fast = options(1000);
+        fast.match = "s:1*";
+        const auto second = scanner.start(fast);
+        jobsSeen.clear();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
+        QCOMPARE(finished.size(), 1); // the superseded job reports nothing
+        QCOMPARE(finished.first().first().value<scan::ScanSummary>().jobId, second);
+        QVERIFY(!jobsSeen.count(first));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScanMutation)
+#include "tst_scanmutation.moc"

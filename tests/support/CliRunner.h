@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QStringList>
+
+namespace keylens::test {
+
+struct CliRun {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+// Runs the built keylens-cli with `arguments` and waits for it.
+inline CliRun runCli(const QStringList& arguments,
+                     const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment(),
+                     int timeoutMs = 120000) {
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(KEYLENS_CLI_PATH), arguments);
+    process.waitForFinished(timeoutMs);
+    CliRun run;
+    run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+} // namespace keylens::test

@@ -1,0 +1,142 @@
+#include "PlainClient.h"
+
+#include <hiredis/hiredis.h>
+
+#include <algorithm>
+
+namespace keylens::test {
+
+namespace {
+struct ReplyDeleter {
+    void operator()(redisReply* reply) const { freeReplyObject(reply); }
+};
+using ReplyPtr = std::unique_ptr<redisReply, ReplyDeleter>;
+
+void appendArgv(redisContext* context, const std::vector<QByteArray>& arguments) {
+    std::vector<const char*> argv;
+    std::vector<size_t> lengths;
+    for (const QByteArray& argument : arguments) {
+        argv.push_back(argument.constData());
+        lengths.push_back(static_cast<size_t>(argument.size()));
+    }
+    redisAppendCommandArgv(context, static_cast<int>(argv.size()), argv.data(), lengths.data());
+}
+} // namespace
+
+PlainClient::PlainClient(quint16 port, const QByteArray& user, const QByteArray& password) {
+    m_context = redisConnect("127.0.0.1", port);
+    if (!m_context || m_context->err) {
+        m_lastError = m_context ? QByteArray(m_context->errstr) : QByteArray("out of memory");
+        return;
+    }
+    if (!password.isEmpty()) {
+        const QByteArray reply = user.isEmpty() ? command({"AUTH", password}) : command({"AUTH", user, password});
+        if (reply != "OK")
+            m_lastError = reply;
+    }
+}
+
+PlainClient::~PlainClient() {
+    if (m_context)
+        redisFree(m_context);
+}
+
+bool PlainClient::isConnected() const {
+    return m_context && !m_context->err && m_lastError.isEmpty();
+}
+
+redisReply* PlainClient::run(const std::vector<QByteArray>& arguments) {
+    appendArgv(m_context, arguments);
+    void* reply = nullptr;
+    if (redisGetReply(m_context, &reply) != REDIS_OK) {
+        m_lastError = m_context->errstr;
+        return nullptr;
+    }
+    return static_cast<redisReply*>(reply);
+}
+
+QByteArray PlainClient::command(const std::vector<QByteArray>& arguments) {
+    ReplyPtr reply(run(arguments));
+    if (!reply)
+        return {};
+    if (reply->type == REDIS_REPLY_INTEGER)
+        return QByteArray::number(reply->integer);
+    if (reply->str)
+        return QByteArray(reply->str, static_cast<qsizetype>(reply->len));
+    return {};
+}
+
+long long PlainClient::integer(const std::vector<QByteArray>& arguments) {
+    ReplyPtr reply(run(arguments));
+    return reply && reply->type == REDIS_REPLY_INTEGER ? reply->integer : -999;
+}
+
+std::size_t PlainClient::pipeline(const std::vector<std::vector<QByteArray>>& commands) {
+    for (const auto& command : commands)
+        appendArgv(m_context, command);
+    std::size_t errors = 0;
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        void* reply = nullptr;
+        if (redisGetReply(m_context, &reply) != REDIS_OK)
+            return commands.size();
+        ReplyPtr owned(static_cast<redisReply*>(reply));
+        if (owned->type == REDIS_REPLY_ERROR)
+            ++errors;
+    }
+    return errors;
+}
+
+std::vector<QByteArray> PlainClient::allKeys(const QByteArray& match) {
+    std::vector<QByteArray> keys;
+    QByteArray cursor = "0";
+    do {
+        std::vector<QByteArray> arguments = {"SCAN", cursor, "COUNT", "1000"};
+        if (!match.isEmpty()) {
+            arguments.push_back("MATCH");
+            arguments.push_back(match);
+        }
+        ReplyPtr reply(run(arguments));
+        if (!reply || reply->type != REDIS_REPLY_ARRAY)
+            return keys;
+        cursor = QByteArray(reply->element[0]->str, static_cast<qsizetype>(reply->element[0]->len));
+        for (size_t i = 0; i < reply->element[1]->elements; ++i) {
+            const redisReply* key = reply->element[1]->element[i];
+            keys.emplace_back(key->str, static_cast<qsizetype>(key->len));
+        }
+    } while (cursor != "0");
+    return keys;
+}
+
+std::map<QByteArray, PlainClient::KeyFacts> PlainClient::inspectAll() {
+    std::vector<QByteArray> keys = allKeys();
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end()); // SCAN may repeat a key
+    std::map<QByteArray, KeyFacts> facts;
+    // A plain hiredis pipeline per 500 keys, so 100k keys do not take 300k round trips.
+    for (std::size_t start = 0; start < keys.size(); start += 500) {
+        const std::size_t end = std::min(keys.size(), start + 500);
+        for (std::size_t i = start; i < end; ++i) {
+            appendArgv(m_context, {"TYPE", keys[i]});
+            appendArgv(m_context, {"PTTL", keys[i]});
+            appendArgv(m_context, {"MEMORY", "USAGE", keys[i]});
+        }
+        for (std::size_t i = start; i < end; ++i) {
+            void* replies[3] = {};
+            for (void*& reply : replies) {
+                if (redisGetReply(m_context, &reply) != REDIS_OK)
+                    return facts;
+            }
+            ReplyPtr type(static_cast<redisReply*>(replies[0]));
+            ReplyPtr pttl(static_cast<redisReply*>(replies[1]));
+            ReplyPtr memory(static_cast<redisReply*>(replies[2]));
+            KeyFacts fact;
+            fact.type = QByteArray(type->str, static_cast<qsizetype>(type->len));
+            fact.pttl = pttl->type == REDIS_REPLY_INTEGER ? pttl->integer : -999;
+            fact.memory = memory->type == REDIS_REPLY_INTEGER ? memory->integer : -1;
+            facts.emplace(keys[i], fact);
+        }
+    }
+    return facts;
+}
+
+} // namespace keylens::test

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QByteArray>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+struct redisContext;
+struct redisReply;
+
+namespace keylens::test {
+
+// The independent source of truth for tests: hiredis's own blocking client, one plain command at a time
+// (or a plain hiredis pipeline), sharing none of Keylens's connection, scan or store code.
+class PlainClient {
+public:
+    explicit PlainClient(quint16 port, const QByteArray& user = {}, const QByteArray& password = {});
+    ~PlainClient();
+
+    bool isConnected() const;
+    QByteArray lastError() const { return m_lastError; }
+
+    // Runs one command and returns its reply as text (bulk/status/error), or its integer as text.
+    QByteArray command(const std::vector<QByteArray>& arguments);
+    long long integer(const std::vector<QByteArray>& arguments);
+
+    // Sends all commands as one hiredis pipeline; returns how many answered with an error.
+    std::size_t pipeline(const std::vector<std::vector<QByteArray>>& commands);
+
+    // Every key, by a plain SCAN loop.
+    std::vector<QByteArray> allKeys(const QByteArray& match = {});
+
+    struct KeyFacts {
+        QByteArray type;
+        long long pttl = -1;
+        long long memory = -1;
+    };
+    // TYPE, PTTL and MEMORY USAGE of every key, asked one key at a time.
+    std::map<QByteArray, KeyFacts> inspectAll();
+
+private:
+    redisReply* run(const std::vector<QByteArray>& arguments);
+
+    redisContext* m_context = nullptr;
+    QByteArray m_lastError;
+};
+
+} // namespace keylens::test

@@ -1,0 +1,177 @@
+#include "redis/ConnectionArguments.h"
+
+#include <QTest>
+
+using namespace keylens::redis;
+
+class TestConnectionOptions : public QObject {
+    Q_OBJECT
+
+    static Result<ConnectionOptions> fromFlags(const QStringList& flags, const QProcessEnvironment& environment = {}) {
+        QCommandLineParser parser;
+        addConnectionOptions(parser);
+        parser.addPositionalArgument(QStringLiteral("uri"), QString());
+        if (!parser.parse(QStringList{QStringLiteral("keylens-cli")} + flags))
+            return Error{ErrorKind::Usage, parser.errorText()};
+        return connectionOptionsFrom(parser, parser.positionalArguments().value(0), environment);
+    }
+
+private Q_SLOTS:
+    void uris() {
+        auto plain = parseRedisUri("redis://cache.internal:6380/3");
+        QVERIFY(plain.ok());
+        QCOMPARE(plain->host, QStringLiteral("cache.internal"));
+        QCOMPARE(plain->port, quint16(6380));
+        QCOMPARE(plain->db, 3);
+        QVERIFY(!plain->hasPassword);
+
+        auto acl = parseRedisUri("redis://alice:s%40cr%3At@10.0.0.5");
+        QVERIFY(acl.ok());
+        QCOMPARE(acl->user, QByteArray("alice"));
+        QCOMPARE(acl->password, QByteArray("s@cr:t"));
+        QCOMPARE(acl->port, quint16(6379));
+        QCOMPARE(acl->db, 0);
+
+        auto passwordOnly = parseRedisUri("redis://:hunter2@localhost");
+        QVERIFY(passwordOnly.ok());
+        QVERIFY(passwordOnly->user.isEmpty());
+        QCOMPARE(passwordOnly->password, QByteArray("hunter2"));
+
+        auto legacy = parseRedisUri("redis://hunter2@localhost"); // redis-cli: no ':' means a password
+        QVERIFY(legacy.ok());
+        QCOMPARE(legacy->password, QByteArray("hunter2"));
+
+        auto binaryPassword = parseRedisUri("redis://u:%00%FF@h");
+        QVERIFY(binaryPassword.ok());
+        QCOMPARE(binaryPassword->password, QByteArray("\x00\xff", 2));
+
+        auto ipv6 = parseRedisUri("redis://[::1]:7000");
+        QVERIFY(ipv6.ok());
+        QCOMPARE(ipv6->host, QStringLiteral("::1"));
+        QCOMPARE(ipv6->port, quint16(7000));
+        QCOMPARE(ipv6->address(), QStringLiteral("[::1]:7000"));
+
+        auto hostOnly = parseRedisUri("redis://");
+        QVERIFY(hostOnly.ok());
+        QCOMPARE(hostOnly->host, QStringLiteral("127.0.0.1"));
+
+        auto unix = parseRedisUri("unix:///run/redis/redis.sock?db=2");
+        QVERIFY(unix.ok());
+        QCOMPARE(unix->transport, ConnectionOptions::Transport::Unix);
+        QCOMPARE(unix->socketPath, QStringLiteral("/run/redis/redis.sock"));
+        QCOMPARE(unix->db, 2);
+
+        auto unixAuth = parseRedisUri("unix://bob:pw@/tmp/r.sock");
+        QVERIFY(unixAuth.ok());
+        QCOMPARE(unixAuth->user, QByteArray("bob"));
+        QCOMPARE(unixAuth->socketPath, QStringLiteral("/tmp/r.sock"));
+    }
+
+    void badUris_data() {
+        QTest::addColumn<QByteArray>("uri");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("tls") << QByteArray("rediss://host:6380") << int(ErrorKind::Unsupported);
+        QTest::newRow("scheme") << QByteArray("http://host") << int(ErrorKind::Usage);
+        QTest::newRow("port") << QByteArray("redis://host:99999") << int(ErrorKind::Usage);
+        QTest::newRow("port text") << QByteArray("redis://host:abc") << int(ErrorKind::Usage);
+        QTest::newRow("db") << QByteArray("redis://host/zero") << int(ErrorKind::Usage);
+        QTest::newRow("unix relative") << QByteArray("unix://relative.sock") << int(ErrorKind::Usage);
+        QTest::newRow("bracket") << QByteArray("redis://[::1") << int(ErrorKind::Usage);
+    }
+    void badUris() {
+        QFETCH(QByteArray, uri);
+        QFETCH(int, kind);
+        auto parsed = parseRedisUri(uri);
+        QVERIFY(!parsed.ok());
+        QCOMPARE(int(parsed.error().kind), kind);
+        QVERIFY(!parsed.error().message.isEmpty());
+        if (kind == int(ErrorKind::Unsupported))
+            QVERIFY(parsed.error().message.contains(QStringLiteral("TLS is not supported yet")));
+    }
+
+    void redisCliFlags() {
+        auto options =
+            fromFlags({QStringLiteral("-h"), QStringLiteral("db.local"), QStringLiteral("-p"), QStringLiteral("6390"),
+                       QStringLiteral("-a"), QStringLiteral("pw"), QStringLiteral("--user"), QStringLiteral("app"),
+                       QStringLiteral("-n"), QStringLiteral("4")});
+        QVERIFY2(options.ok(), qPrintable(options.ok() ? QString() : options.error().message));
+        QCOMPARE(options->host, QStringLiteral("db.local"));
+        QCOMPARE(options->port, quint16(6390));
+        QCOMPARE(options->password, QByteArray("pw"));
+        QCOMPARE(options->user, QByteArray("app"));
+        QCOMPARE(options->db, 4);
+
+        auto socket = fromFlags({QStringLiteral("-s"), QStringLiteral("/tmp/redis.sock")});
+        QVERIFY(socket.ok());
+        QCOMPARE(socket->transport, ConnectionOptions::Transport::Unix);
+
+        // Flags override the URI they come with.
+        auto overridden = fromFlags(
+            {QStringLiteral("-u"), QStringLiteral("redis://a:b@h1:1/1"), QStringLiteral("-n"), QStringLiteral("7")});
+        QVERIFY(overridden.ok());
+        QCOMPARE(overridden->host, QStringLiteral("h1"));
+        QCOMPARE(overridden->db, 7);
+        QCOMPARE(overridden->password, QByteArray("b"));
+
+        auto positional = fromFlags({QStringLiteral("redis://h2:2")});
+        QVERIFY(positional.ok());
+        QCOMPARE(positional->host, QStringLiteral("h2"));
+
+        auto timeouts = fromFlags(
+            {QStringLiteral("-t"), QStringLiteral("1.5"), QStringLiteral("--command-timeout"), QStringLiteral("2")});
+        QVERIFY(timeouts.ok());
+        QCOMPARE(timeouts->connectTimeoutMs, 1500);
+        QCOMPARE(timeouts->commandTimeoutMs, 2000);
+    }
+
+    void environment() {
+        QProcessEnvironment environment;
+        environment.insert(QStringLiteral("REDISCLI_AUTH"), QStringLiteral("from-env"));
+        environment.insert(QStringLiteral("REDIS_URL"), QStringLiteral("redis://envhost:6400/2"));
+
+        auto defaults = fromFlags({}, environment);
+        QVERIFY(defaults.ok());
+        QCOMPARE(defaults->host, QStringLiteral("envhost")); // REDIS_URL when nothing else is given
+        QCOMPARE(defaults->db, 2);
+        QCOMPARE(defaults->password, QByteArray("from-env")); // REDISCLI_AUTH fills in the password
+
+        auto explicitHost = fromFlags({QStringLiteral("-p"), QStringLiteral("7000")}, environment);
+        QVERIFY(explicitHost.ok());
+        QCOMPARE(explicitHost->host, QStringLiteral("127.0.0.1")); // REDIS_URL is ignored once -h/-p/-s is given
+        QCOMPARE(explicitHost->port, quint16(7000));
+
+        auto explicitPassword = fromFlags({QStringLiteral("-a"), QStringLiteral("flag")}, environment);
+        QVERIFY(explicitPassword.ok());
+        QCOMPARE(explicitPassword->password, QByteArray("flag")); // -a beats REDISCLI_AUTH
+
+        auto nothing = fromFlags({}, QProcessEnvironment());
+        QVERIFY(nothing.ok());
+        QCOMPARE(nothing->address(), QStringLiteral("127.0.0.1:6379"));
+        QVERIFY(!nothing->hasPassword);
+    }
+
+    void badFlags_data() {
+        QTest::addColumn<QStringList>("flags");
+        QTest::newRow("port") << QStringList{QStringLiteral("-p"), QStringLiteral("http")};
+        QTest::newRow("db") << QStringList{QStringLiteral("-n"), QStringLiteral("-1")};
+        QTest::newRow("timeout") << QStringList{QStringLiteral("-t"), QStringLiteral("0")};
+        QTest::newRow("user without password") << QStringList{QStringLiteral("--user"), QStringLiteral("x")};
+    }
+    void badFlags() {
+        QFETCH(QStringList, flags);
+        auto options = fromFlags(flags, QProcessEnvironment());
+        QVERIFY(!options.ok());
+        QCOMPARE(options.error().kind, ErrorKind::Usage);
+    }
+
+    void addressNeverShowsThePassword() {
+        auto options = parseRedisUri("redis://alice:topsecret@h:1/2");
+        QVERIFY(options.ok());
+        QVERIFY(!options->address().contains(QStringLiteral("topsecret")));
+        QVERIFY(!options->uriWithoutPassword().contains(QStringLiteral("topsecret")));
+        QCOMPARE(options->uriWithoutPassword(), QStringLiteral("redis://alice@h:1/2"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestConnectionOptions)
+#include "tst_connectionoptions.moc"

@@ -1,0 +1,161 @@
+#include "keyspace/Keyspace.h"
+#include "keyspace/TopKeys.h"
+
+#include <QRandomGenerator>
+#include <QTest>
+
+#include <map>
+#include <set>
+
+using namespace keylens::keyspace;
+
+namespace {
+KeyInfo info(KeyType type, std::uint64_t memory, std::int64_t expiresAt = NoExpiry) {
+    KeyInfo result;
+    result.type = type;
+    result.memoryBytes = memory;
+    result.memoryMeasured = true;
+    result.expiresAtMs = expiresAt;
+    return result;
+}
+} // namespace
+
+class TestKeyspace : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void namespaceCountsKeysWithItsPrefix() {
+        Keyspace keyspace;
+        keyspace.insert("user:1", info(KeyType::Hash, 100));
+        keyspace.insert("user:1:profile", info(KeyType::Hash, 50));
+        keyspace.insert("user:2:profile", info(KeyType::String, 30, 5000));
+        keyspace.insert("user", info(KeyType::String, 7)); // a key named like the namespace
+        keyspace.insert("users:all", info(KeyType::Set, 1));
+
+        const NodeId user = keyspace.find("user");
+        QVERIFY(user != InvalidNode);
+        QVERIFY(keyspace.isKey(user));
+        QVERIFY(keyspace.hasChildren(user));
+        // `user:` holds exactly the keys starting with "user:": not "user" itself, not "users:all".
+        QCOMPARE(keyspace.stats(user).keys, 3u);
+        QCOMPARE(keyspace.stats(user).memoryBytes, 180u);
+        QCOMPARE(keyspace.stats(user).keysWithTtl, 1u);
+        QCOMPARE(keyspace.stats(user).soonestExpiryMs, 5000);
+        QCOMPARE(keyspace.stats(user).types[static_cast<int>(KeyType::Hash)], 2u);
+
+        const NodeId user1 = keyspace.find("user:1");
+        QVERIFY(keyspace.isKey(user1) && keyspace.hasChildren(user1));
+        QCOMPARE(keyspace.stats(user1).keys, 1u);
+        QCOMPARE(keyspace.keyInfo(user1).memoryBytes, 100u);
+
+        QCOMPARE(keyspace.keyCount(), 5u);
+        QCOMPARE(keyspace.stats(Keyspace::root()).memoryBytes, 188u);
+        QCOMPARE(keyspace.namespacePrefix(user), QByteArray("user:"));
+    }
+
+    void duplicatesAreIgnored() {
+        Keyspace keyspace;
+        QCOMPARE(keyspace.insert("a:b", info(KeyType::String, 10)), Keyspace::Insert::Added);
+        QCOMPARE(keyspace.insert("a:b", info(KeyType::String, 99)), Keyspace::Insert::Duplicate);
+        QCOMPARE(keyspace.keyCount(), 1u);
+        QCOMPARE(keyspace.stats(Keyspace::root()).memoryBytes, 10u);
+    }
+
+    void unmeasuredMemoryIsNotZero() {
+        Keyspace keyspace;
+        KeyInfo unmeasured;
+        unmeasured.type = KeyType::String;
+        keyspace.insert("a:x", unmeasured);
+        keyspace.insert("a:y", info(KeyType::String, 40));
+        const auto& stats = keyspace.stats(keyspace.find("a"));
+        QCOMPARE(stats.keys, 2u);
+        QCOMPARE(stats.keysMemoryUnmeasured, 1u);
+        QCOMPARE(stats.memoryBytes, 40u);
+        QVERIFY(!keyspace.keyInfo(keyspace.find("a:x")).memoryMeasured);
+    }
+
+    void otherDelimiter() {
+        Keyspace keyspace('/');
+        keyspace.insert("a/b/c", info(KeyType::String, 1));
+        keyspace.insert("a:b", info(KeyType::String, 1));
+        QCOMPARE(keyspace.stats(keyspace.find("a")).keys, 1u);
+        QVERIFY(keyspace.find("a:b") != InvalidNode);
+    }
+
+    // Against a brute-force truth: every key's path is its exact bytes, and every namespace's aggregates
+    // equal a direct count over the keys that start with its prefix.
+    void randomKeysMatchBruteForce() {
+        QRandomGenerator random(99);
+        const std::vector<QByteArray> words = {"user", "cache", "", "1", "2", "profile", QByteArray("\xff\x00", 2),
+                                               "x:y"};
+        std::map<QByteArray, KeyInfo> keys;
+        Keyspace keyspace;
+        for (int i = 0; i < 4000; ++i) {
+            QByteArray key;
+            const int parts = random.bounded(1, 5);
+            for (int p = 0; p < parts; ++p) {
+                if (p)
+                    key.append(':');
+                key.append(words[random.bounded(int(words.size()))]);
+            }
+            const KeyInfo keyInfo = info(static_cast<KeyType>(random.bounded(6)), random.bounded(1, 1000),
+                                         random.bounded(2) ? NoExpiry : random.bounded(1, 100000));
+            const bool fresh = keys.emplace(key, keyInfo).second;
+            QCOMPARE(keyspace.insert(key, keyInfo) == Keyspace::Insert::Added, fresh);
+        }
+        QCOMPARE(keyspace.keyCount(), keys.size());
+
+        std::set<QByteArray> prefixes;
+        for (const auto& [key, keyInfo] : keys) {
+            const NodeId node = keyspace.find(key);
+            QVERIFY(node != InvalidNode);
+            QVERIFY(keyspace.isKey(node));
+            QCOMPARE(keyspace.path(node), key);
+            QCOMPARE(keyspace.keyInfo(node).memoryBytes, keyInfo.memoryBytes);
+            for (qsizetype at = key.indexOf(':'); at >= 0; at = key.indexOf(':', at + 1))
+                prefixes.insert(key.left(at));
+        }
+        for (const QByteArray& prefix : prefixes) {
+            std::uint64_t count = 0, memory = 0, withTtl = 0;
+            for (const auto& [key, keyInfo] : keys) {
+                if (key.startsWith(QByteArray(prefix + ':'))) {
+                    ++count;
+                    memory += keyInfo.memoryBytes;
+                    withTtl += keyInfo.expiresAtMs != NoExpiry;
+                }
+            }
+            const NodeId node = keyspace.find(prefix);
+            QVERIFY(node != InvalidNode);
+            QCOMPARE(keyspace.namespacePrefix(node), prefix + ':');
+            QCOMPARE(std::uint64_t(keyspace.stats(node).keys), count);
+            QCOMPARE(keyspace.stats(node).memoryBytes, memory);
+            QCOMPARE(std::uint64_t(keyspace.stats(node).keysWithTtl), withTtl);
+        }
+    }
+
+    void topKeysAreTheBiggest() {
+        Keyspace keyspace;
+        for (int i = 0; i < 1000; ++i)
+            keyspace.insert(QByteArray("k:" + QByteArray::number(i)),
+                            info(KeyType::String, std::uint64_t((i * 7919) % 1000)));
+        const auto top = topKeysByMemory(keyspace, 5);
+        QCOMPARE(top.size(), 5u);
+        QCOMPARE(keyspace.keyInfo(top[0]).memoryBytes, 999u);
+        for (std::size_t i = 1; i < top.size(); ++i)
+            QVERIFY(keyspace.keyInfo(top[i - 1]).memoryBytes >= keyspace.keyInfo(top[i]).memoryBytes);
+        const auto under = topKeysByMemory(keyspace, 3, keyspace.find("k"));
+        QCOMPARE(under.size(), 3u);
+        QCOMPARE(keyspace.keyInfo(under[0]).memoryBytes, 999u);
+    }
+
+    void findsNothingUnknown() {
+        Keyspace keyspace;
+        keyspace.insert("a:b", info(KeyType::String, 1));
+        QCOMPARE(keyspace.find("a:c"), InvalidNode);
+        QCOMPARE(keyspace.find("zzz"), InvalidNode);
+        QCOMPARE(keyspace.find("a:b:c"), InvalidNode);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestKeyspace)
+#include "tst_keyspace.moc"

@@ -1,0 +1,164 @@
+#include "report/JsonReport.h"
+#include "report/TextReport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace keylens;
+using keyspace::KeyInfo;
+using keyspace::KeyType;
+
+namespace {
+
+KeyInfo key(KeyType type, std::uint64_t memory, std::int64_t expiresAt = keyspace::NoExpiry) {
+    KeyInfo info;
+    info.type = type;
+    info.memoryBytes = memory;
+    info.memoryMeasured = true;
+    info.expiresAtMs = expiresAt;
+    return info;
+}
+
+// 30 namespaces n0..n29 where n<i> holds i+1 keys of 100 bytes; plus a binary namespace and loose keys.
+keyspace::Keyspace sampleKeyspace() {
+    keyspace::Keyspace store;
+    for (int i = 0; i < 30; ++i) {
+        for (int k = 0; k <= i; ++k)
+            store.insert(QByteArray("n" + QByteArray::number(i) + ":sub" + QByteArray::number(k % 3) + ":" +
+                                    QByteArray::number(k)),
+                         key(KeyType::Hash, 100, k % 2 ? 1'000'000 + k * 1000 : keyspace::NoExpiry));
+    }
+    store.insert(QByteArray("bin\xff:1", 6), key(KeyType::String, 10'000'000));
+    store.insert("loose", key(KeyType::String, 5));
+    store.insert("another", key(KeyType::List, 7));
+    return store;
+}
+
+scan::ScanSummary summary() {
+    scan::ScanSummary result;
+    result.complete = true;
+    result.server.address = QStringLiteral("127.0.0.1:6379");
+    result.server.redisVersion = QStringLiteral("7.0.15");
+    result.server.dbsize = 468;
+    result.durationMs = 100;
+    result.keysSeen = 468;
+    return result;
+}
+
+} // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void widthSumsTheRestIntoOthers() {
+        const auto store = sampleKeyspace();
+        report::ReportOptions options;
+        options.width = 5;
+        options.depth = 2;
+        const auto built = report::buildReport(store, summary(), 0, options, 0);
+        QCOMPARE(built.namespaces.size(), 5u);
+        QCOMPARE(QByteArray(built.namespaces[0].path), QByteArray("bin\xff:", 5)); // biggest by memory first
+        QCOMPARE(built.namespaces[1].path, QByteArray("n29:"));
+        QCOMPARE(built.others.namespaces, 26u); // 31 namespaces, 5 shown
+        std::uint64_t shownKeys = 0;
+        for (const auto& entry : built.namespaces)
+            shownKeys += entry.stats.keys;
+        QCOMPARE(shownKeys + built.others.keys + built.keysWithoutDelimiter.keys, std::uint64_t(store.keyCount()));
+        // Depth 2: n29: lists its sub-namespaces, which list nothing further.
+        QCOMPARE(built.namespaces[1].children.size(), 3u);
+        QVERIFY(built.namespaces[1].children[0].children.empty());
+        QCOMPARE(built.keysWithoutDelimiter.keys, 2u);
+    }
+
+    void jsonHasTheDocumentedFields() {
+        const auto store = sampleKeyspace();
+        report::ReportOptions options;
+        options.top = 3;
+        const auto built = report::buildReport(store, summary(), 2, options, 1'000'000);
+        QJsonParseError error;
+        const QJsonDocument document = QJsonDocument::fromJson(report::toJson(built), &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        const QJsonObject root = document.object();
+        QCOMPARE(root[QStringLiteral("tool")].toString(), QStringLiteral("keylens"));
+        QCOMPARE(root[QStringLiteral("schema")].toInt(), 1);
+        for (const char* field : {"address", "redis_version", "db", "dbsize", "used_memory"})
+            QVERIFY2(root[QStringLiteral("server")].toObject().contains(QLatin1String(field)), field);
+        for (const char* field :
+             {"complete", "keys", "vanished", "duration_ms", "keys_per_second", "memory_measured", "notices"})
+            QVERIFY2(root[QStringLiteral("scan")].toObject().contains(QLatin1String(field)), field);
+        const QJsonObject totals = root[QStringLiteral("totals")].toObject();
+        QCOMPARE(totals[QStringLiteral("keys")].toInteger(), qint64(store.keyCount()));
+        QCOMPARE(totals[QStringLiteral("keys_with_ttl")].toInteger() +
+                     totals[QStringLiteral("keys_without_ttl")].toInteger(),
+                 qint64(store.keyCount()));
+        QCOMPARE(totals[QStringLiteral("types")].toObject()[QStringLiteral("hash")].toInteger(), 465);
+        QCOMPARE(root[QStringLiteral("scan")].toObject()[QStringLiteral("duplicates")].toInteger(), 2);
+
+        const QJsonArray namespaces = root[QStringLiteral("namespaces")].toArray();
+        QVERIFY(!namespaces.isEmpty());
+        const QJsonObject binary = namespaces[0].toObject();
+        QCOMPARE(binary[QStringLiteral("path")].toString(), QStringLiteral("bin\\xff:"));
+        QCOMPARE(QByteArray::fromBase64(binary[QStringLiteral("path_base64")].toString().toLatin1()),
+                 QByteArray("bin\xff:", 5));
+        const QJsonObject n29 = namespaces[1].toObject();
+        QCOMPARE(n29[QStringLiteral("name")].toString(), QStringLiteral("n29"));
+        QCOMPARE(n29[QStringLiteral("keys")].toInteger(), 30);
+        QCOMPARE(n29[QStringLiteral("memory_bytes")].toInteger(), 3000);
+        QCOMPARE(n29[QStringLiteral("keys_with_ttl")].toInteger(), 15);
+        QCOMPARE(n29[QStringLiteral("ttl_min_ms")].toInteger(), 1000); // expiry 1,001,000 reported at 1,000,000
+        QVERIFY(n29[QStringLiteral("children")].isArray());
+        QVERIFY(!binary.contains(QStringLiteral("ttl_min_ms")) || binary[QStringLiteral("ttl_min_ms")].isNull());
+        for (int i = 1; i < namespaces.size(); ++i)
+            QVERIFY(namespaces[i - 1].toObject()[QStringLiteral("memory_bytes")].toInteger() >=
+                    namespaces[i].toObject()[QStringLiteral("memory_bytes")].toInteger());
+
+        const QJsonArray top = root[QStringLiteral("top_keys")].toArray();
+        QCOMPARE(top.size(), 3);
+        QCOMPARE(top[0].toObject()[QStringLiteral("memory_bytes")].toInteger(), 10'000'000);
+        QCOMPARE(top[0].toObject()[QStringLiteral("ttl_ms")].toInteger(), -1);
+        QCOMPARE(QByteArray::fromBase64(top[0].toObject()[QStringLiteral("key_base64")].toString().toLatin1()),
+                 QByteArray("bin\xff:1", 6));
+    }
+
+    void unmeasuredMemoryIsNull() {
+        const auto store = sampleKeyspace();
+        auto noMemory = summary();
+        noMemory.memoryMeasured = false;
+        const auto built = report::buildReport(store, noMemory, 0, {}, 0);
+        const QJsonObject root = QJsonDocument::fromJson(report::toJson(built)).object();
+        QVERIFY(root[QStringLiteral("totals")].toObject()[QStringLiteral("memory_bytes")].isNull());
+        QVERIFY(root[QStringLiteral("namespaces")].toArray()[0].toObject()[QStringLiteral("memory_bytes")].isNull());
+        QVERIFY(report::toText(built).contains("Memory: not measured"));
+    }
+
+    void textTableIsSortedAndAligned() {
+        const auto store = sampleKeyspace();
+        report::ReportOptions options;
+        options.width = 3;
+        const QByteArray text = report::toText(report::buildReport(store, summary(), 0, options, 0));
+        QVERIFY(text.contains("NAMESPACE"));
+        const qsizetype binary = text.indexOf("bin\\xff:");
+        const qsizetype n29 = text.indexOf("n29:");
+        const qsizetype n28 = text.indexOf("n28:");
+        QVERIFY(binary > 0 && n29 > binary && n28 > n29);
+        QVERIFY(text.contains("… 28 more namespaces"));
+        QVERIFY(text.contains("(keys without ':')"));
+        // Numbers are right-aligned: the KEYS column ends at the same offset on every table row.
+        const QList<QByteArray> lines = text.split('\n');
+        qsizetype headerAt = -1;
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            if (lines[i].startsWith("NAMESPACE"))
+                headerAt = i;
+        }
+        QVERIFY(headerAt >= 0);
+        const qsizetype keysEnd = lines[headerAt].indexOf("KEYS") + 4;
+        QVERIFY(lines[headerAt + 1].startsWith("(all keys)"));
+        QCOMPARE(lines[headerAt + 1].mid(keysEnd - 3, 3), QByteArray("468"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestReport)
+#include "tst_report.moc"
