@@ -12,7 +12,8 @@
 
 extern char** environ;
 
-ProcessRun runMeasured(const QString& program, const QStringList& arguments) {
+ProcessRun runMeasured(const QString& program, const QStringList& arguments)
+{
     std::vector<QByteArray> storage;
     storage.push_back(program.toLocal8Bit());
     for (const QString& argument : arguments)
@@ -41,13 +42,15 @@ ProcessRun runMeasured(const QString& program, const QStringList& arguments) {
     return run;
 }
 
-long selfPeakRssKb() {
+long selfPeakRssKb()
+{
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return usage.ru_maxrss;
 }
 
-long selfRssKb() {
+long selfRssKb()
+{
     QFile status(QStringLiteral("/proc/self/status"));
     if (!status.open(QIODevice::ReadOnly))
         return 0;

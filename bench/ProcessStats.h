@@ -3,7 +3,8 @@
 #include <QStringList>
 
 // Runs a program with stdout to /dev/null and reports its wall time and peak RSS (from wait4).
-struct ProcessRun {
+struct ProcessRun
+{
     int exitCode = -1;
     double seconds = 0;
     long peakRssKb = 0;

@@ -13,7 +13,8 @@
 
 using namespace keylens;
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
     QCoreApplication app(argc, argv);
     const std::uint64_t count = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1'000'000;
     std::mt19937_64 random(7);

@@ -20,7 +20,8 @@ using namespace keylens;
 
 namespace {
 
-long long dbsize(const redis::ConnectionOptions& options) {
+long long dbsize(const redis::ConnectionOptions& options)
+{
     auto connection = redis::Connection::open(options);
     if (!connection)
         return -1;
@@ -28,14 +29,16 @@ long long dbsize(const redis::ConnectionOptions& options) {
     return reply ? reply->integer() : -1;
 }
 
-void printRow(const char* name, const ProcessRun& run, long long keys) {
+void printRow(const char* name, const ProcessRun& run, long long keys)
+{
     std::printf("%-34s %8.2f s %12.0f keys/s %9.1f MiB peak RSS  (exit %d)\n", name, run.seconds,
                 static_cast<double>(keys) / run.seconds, static_cast<double>(run.peakRssKb) / 1024.0, run.exitCode);
 }
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
     QCoreApplication app(argc, argv);
     const QStringList arguments = app.arguments();
     std::uint64_t keys = 1'000'000;

@@ -18,7 +18,8 @@ const char usage[] = "Usage: keylens-cli <command> [options]\n"
 
 } // namespace
 
-int run(const QStringList& arguments) {
+int run(const QStringList& arguments)
+{
     const QString command = arguments.value(1);
     const QStringList rest = arguments.mid(0, 1) + arguments.mid(2);
     if (command == QLatin1String("scan"))

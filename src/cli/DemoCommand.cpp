@@ -1,5 +1,6 @@
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
+#include "cli/InterruptWatcher.h"
 #include "cli/Output.h"
 #include "cli/ReportArguments.h"
 #include "demo/DemoKeyspace.h"
@@ -12,7 +13,8 @@
 
 namespace keylens::cli {
 
-int runDemoCommand(const QStringList& arguments) {
+int runDemoCommand(const QStringList& arguments)
+{
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Start a private redis-server, fill it with a realistic, messy keyspace, scan it and print the report."));
@@ -66,19 +68,28 @@ int runDemoCommand(const QStringList& arguments) {
     }
     scanOptions.connection = server.connectionOptions();
 
+    writeStderr("Demo server at " + server.uri().toUtf8() + " (directory " + server.directory().toUtf8() +
+                "): writing " + keyspace::formatCount(demoOptions.keys) + " keys…\n");
     QElapsedTimer seeding;
     seeding.start();
     {
+        // Ctrl-C while seeding stops it; returning lets the destructors stop the server and remove its
+        // directory. (Were we killed outright, the server would still stop: it dies with its parent.)
+        const InterruptWatcher interrupts;
+        demoOptions.shouldStop = [&interrupts] { return interrupts.hasFired(); };
         redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(scanOptions.connection);
         redis::Status seeded =
             connection ? demo::seedDemoKeyspace(**connection, demoOptions) : redis::Status(connection.error());
+        if (!seeded && seeded.error().kind == redis::ErrorKind::Cancelled) {
+            writeStderr("keylens-cli: interrupted while writing the demo keyspace; the demo server is stopped.\n");
+            return ExitInterrupted;
+        }
         if (!seeded) {
             writeStderr("keylens-cli: seeding the demo keyspace failed: " + seeded.error().message.toUtf8() + '\n');
             return ExitFailure;
         }
     }
-    writeStderr("Demo keyspace: " + keyspace::formatCount(demoOptions.keys) + " keys written to " +
-                server.uri().toUtf8() + " in " + keyspace::formatDuration(seeding.elapsed()) + "\n");
+    writeStderr("Written in " + keyspace::formatDuration(seeding.elapsed()) + "; scanning.\n");
 
     keyspace::Keyspace keyspace(delimiter);
     const ScanOutcome outcome = runScanJob(scanOptions, keyspace);

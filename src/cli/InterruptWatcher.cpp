@@ -2,6 +2,7 @@
 
 #include <QSocketNotifier>
 
+#include <atomic>
 #include <csignal>
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,8 +12,12 @@ namespace keylens::cli {
 namespace {
 
 int wakePipe[2] = {-1, -1};
+std::atomic<bool> fired{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
 
-extern "C" void onSignal(int) {
+extern "C" void onSignal(int)
+{
+    fired.store(true);
     const char byte = 1;
     [[maybe_unused]] const auto written = ::write(wakePipe[1], &byte, 1); // async-signal-safe
 }
@@ -20,7 +25,9 @@ extern "C" void onSignal(int) {
 } // namespace
 
 InterruptWatcher::InterruptWatcher(std::function<void()> onInterrupt)
-    : m_onInterrupt(std::move(onInterrupt)) {
+    : m_onInterrupt(std::move(onInterrupt))
+{
+    fired = false;
     if (wakePipe[0] < 0 && ::pipe2(wakePipe, O_CLOEXEC | O_NONBLOCK) != 0)
         return;
     m_notifier = new QSocketNotifier(wakePipe[0], QSocketNotifier::Read, this);
@@ -39,7 +46,13 @@ InterruptWatcher::InterruptWatcher(std::function<void()> onInterrupt)
     ::sigaction(SIGTERM, &action, nullptr);
 }
 
-InterruptWatcher::~InterruptWatcher() {
+bool InterruptWatcher::hasFired() const
+{
+    return fired.load();
+}
+
+InterruptWatcher::~InterruptWatcher()
+{
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 }

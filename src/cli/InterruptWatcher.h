@@ -10,11 +10,15 @@ namespace keylens::cli {
 
 // Turns SIGINT and SIGTERM into a call on the event loop, so a scan can stop cleanly, print what it has
 // and let destructors stop a demo server. Restores the default handlers when destroyed.
-class InterruptWatcher : public QObject {
+class InterruptWatcher : public QObject
+{
     Q_OBJECT
 public:
-    explicit InterruptWatcher(std::function<void()> onInterrupt);
+    explicit InterruptWatcher(std::function<void()> onInterrupt = {});
     ~InterruptWatcher() override;
+
+    // True once a signal arrived; usable by code that blocks the event loop (the demo's seeding).
+    bool hasFired() const;
 
 private:
     std::function<void()> m_onInterrupt;

@@ -8,13 +8,16 @@
 namespace keylens::cli {
 
 ProgressBar::ProgressBar()
-    : m_enabled(::isatty(STDERR_FILENO) == 1) {}
+    : m_enabled(::isatty(STDERR_FILENO) == 1)
+{}
 
-ProgressBar::~ProgressBar() {
+ProgressBar::~ProgressBar()
+{
     clear();
 }
 
-void ProgressBar::update(const scan::ScanProgress& progress) {
+void ProgressBar::update(const scan::ScanProgress& progress)
+{
     if (!m_enabled)
         return;
     using keyspace::formatCount;
@@ -38,7 +41,8 @@ void ProgressBar::update(const scan::ScanProgress& progress) {
     m_drawn = true;
 }
 
-void ProgressBar::clear() {
+void ProgressBar::clear()
+{
     if (m_drawn)
         writeStderr("\r\033[K");
     m_drawn = false;

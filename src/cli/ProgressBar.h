@@ -5,7 +5,8 @@
 namespace keylens::cli {
 
 // A one-line progress bar on stderr, drawn only when stderr is a terminal, so pipes and CI logs stay clean.
-class ProgressBar {
+class ProgressBar
+{
 public:
     ProgressBar();
     ~ProgressBar();

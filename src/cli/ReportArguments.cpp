@@ -13,7 +13,8 @@ namespace keylens::cli {
 
 namespace {
 
-bool readPositive(const QCommandLineParser& parser, const QString& name, int minimum, int* value, QString* problem) {
+bool readPositive(const QCommandLineParser& parser, const QString& name, int minimum, int* value, QString* problem)
+{
     if (!parser.isSet(name))
         return true;
     bool ok = false;
@@ -31,7 +32,8 @@ bool readPositive(const QCommandLineParser& parser, const QString& name, int min
 
 } // namespace
 
-void addScanOptions(QCommandLineParser& parser) {
+void addScanOptions(QCommandLineParser& parser)
+{
     parser.addOptions({
         {QStringLiteral("delimiter"), QStringLiteral("Namespace delimiter: one byte, or \\t / \\xHH (default ':')."),
          QStringLiteral("byte")},
@@ -46,7 +48,8 @@ void addScanOptions(QCommandLineParser& parser) {
     });
 }
 
-void addReportOptions(QCommandLineParser& parser) {
+void addReportOptions(QCommandLineParser& parser)
+{
     parser.addOptions({
         {QStringLiteral("depth"), QStringLiteral("Namespace levels to list (default 2)."), QStringLiteral("n")},
         {QStringLiteral("width"),
@@ -59,7 +62,8 @@ void addReportOptions(QCommandLineParser& parser) {
     });
 }
 
-bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, char* delimiter, QString* problem) {
+bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, char* delimiter, QString* problem)
+{
     if (parser.isSet(QStringLiteral("delimiter")) &&
         !keyspace::parseDelimiter(parser.value(QStringLiteral("delimiter")).toUtf8(), delimiter)) {
         *problem = QStringLiteral("--delimiter takes one byte (or \\t, \\xHH), not '%1'")
@@ -83,7 +87,8 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     return true;
 }
 
-bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request, QString* problem) {
+bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request, QString* problem)
+{
     if (!readPositive(parser, QStringLiteral("depth"), 0, &request->options.depth, problem) ||
         !readPositive(parser, QStringLiteral("width"), 0, &request->options.width, problem) ||
         !readPositive(parser, QStringLiteral("top"), 0, &request->options.top, problem))
@@ -101,13 +106,15 @@ bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request,
     return true;
 }
 
-int usageError(const QCommandLineParser& parser, const QString& problem) {
+int usageError(const QCommandLineParser& parser, const QString& problem)
+{
     Q_UNUSED(parser);
     writeStderr("keylens-cli: " + problem.toUtf8() + "\nTry 'keylens-cli <command> --help'.\n");
     return ExitUsage;
 }
 
-int finishScan(const ScanOutcome& outcome, const keyspace::Keyspace& keyspace, const ReportRequest& request) {
+int finishScan(const ScanOutcome& outcome, const keyspace::Keyspace& keyspace, const ReportRequest& request)
+{
     const scan::ScanSummary& summary = outcome.summary;
     const bool neverStarted = summary.error && summary.keysSeen == 0;
     if (neverStarted) {

@@ -12,7 +12,8 @@ namespace keylens::cli {
 void addScanOptions(QCommandLineParser& parser);
 void addReportOptions(QCommandLineParser& parser);
 
-struct ReportRequest {
+struct ReportRequest
+{
     report::ReportOptions options;
     bool json = false;
     QString outputPath; // empty: stdout

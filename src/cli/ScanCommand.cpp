@@ -9,7 +9,8 @@
 
 namespace keylens::cli {
 
-int runScanCommand(const QStringList& arguments) {
+int runScanCommand(const QStringList& arguments)
+{
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Scan a Redis keyspace and report its namespaces, memory and TTLs."));

@@ -8,7 +8,8 @@
 
 namespace keylens::cli {
 
-ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace) {
+ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace)
+{
     ScanOutcome outcome;
     scan::Scanner scanner;
     ProgressBar progressBar;

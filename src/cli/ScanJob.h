@@ -5,7 +5,8 @@
 
 namespace keylens::cli {
 
-struct ScanOutcome {
+struct ScanOutcome
+{
     scan::ScanSummary summary;
     std::uint64_t duplicates = 0;
     bool interrupted = false;

@@ -14,11 +14,14 @@ namespace keylens::demo {
 namespace {
 
 // splitmix64: fast, and good enough to make ids and values look random yet reproducible.
-class Random {
+class Random
+{
 public:
     explicit Random(std::uint64_t seed)
-        : m_state(seed) {}
-    std::uint64_t next() {
+        : m_state(seed)
+    {}
+    std::uint64_t next()
+    {
         std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -31,11 +34,13 @@ private:
     std::uint64_t m_state;
 };
 
-QByteArray number(std::uint64_t value) {
+QByteArray number(std::uint64_t value)
+{
     return QByteArray::number(value);
 }
 
-QByteArray hex(Random& random, int digits) {
+QByteArray hex(Random& random, int digits)
+{
     static constexpr char alphabet[] = "0123456789abcdef";
     QByteArray out(digits, Qt::Uninitialized);
     for (int i = 0; i < digits; ++i)
@@ -43,7 +48,8 @@ QByteArray hex(Random& random, int digits) {
     return out;
 }
 
-QByteArray token(Random& random, int length) {
+QByteArray token(Random& random, int length)
+{
     static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     QByteArray out(length, Qt::Uninitialized);
     for (int i = 0; i < length; ++i)
@@ -51,19 +57,23 @@ QByteArray token(Random& random, int length) {
     return out;
 }
 
-QByteArray uuid(Random& random) {
+QByteArray uuid(Random& random)
+{
     return hex(random, 8) + '-' + hex(random, 4) + '-' + hex(random, 4) + '-' + hex(random, 4) + '-' + hex(random, 12);
 }
 
-QByteArray pick(Random& random, std::initializer_list<const char*> choices) {
+QByteArray pick(Random& random, std::initializer_list<const char*> choices)
+{
     return QByteArray(*(choices.begin() + random.below(choices.size())));
 }
 
-QByteArray seconds(std::uint64_t base, std::uint64_t jitter, Random& random) {
+QByteArray seconds(std::uint64_t base, std::uint64_t jitter, Random& random)
+{
     return number(base + (jitter ? random.below(jitter) : 0));
 }
 
-QByteArray userJson(Random& random, std::uint64_t id) {
+QByteArray userJson(Random& random, std::uint64_t id)
+{
     char buffer[256];
     std::snprintf(buffer, sizeof buffer,
                   R"({"id":%llu,"name":"User %llu","email":"user%llu@example.com","plan":"%s","created_at":%llu})",
@@ -74,23 +84,27 @@ QByteArray userJson(Random& random, std::uint64_t id) {
 }
 
 // Demo writes build their arguments with QByteArray concatenation; this takes them as they come.
-void put(PipelineWriter& writer, std::initializer_list<QByteArray> arguments) {
+void put(PipelineWriter& writer, std::initializer_list<QByteArray> arguments)
+{
     std::vector<QByteArrayView> views(arguments.begin(), arguments.end());
     writer.command(views);
 }
 
-QByteArray filler(Random& random, int length) {
+QByteArray filler(Random& random, int length)
+{
     QByteArray out = token(random, length);
     return out;
 }
 
 // One kind of key, generated `count` times with index 0..count-1. `index` keeps keys unique.
-struct Family {
+struct Family
+{
     double weight;
     std::function<void(PipelineWriter&, Random&, std::uint64_t index)> write;
 };
 
-std::vector<Family> families() {
+std::vector<Family> families()
+{
     using W = PipelineWriter;
     using R = Random;
     return {
@@ -279,7 +293,8 @@ std::vector<Family> families() {
 }
 
 // Keys every demo has once: big keys, queues of popular libraries, placeholders, odd and binary names.
-std::vector<std::function<void(PipelineWriter&, Random&)>> fixedKeys() {
+std::vector<std::function<void(PipelineWriter&, Random&)>> fixedKeys()
+{
     using W = PipelineWriter;
     using R = Random;
     const auto list = [](QByteArray key, int items, const char* prefix) {
@@ -406,11 +421,13 @@ std::vector<std::function<void(PipelineWriter&, Random&)>> fixedKeys() {
 
 } // namespace
 
-std::uint64_t demoFixedKeyCount() {
+std::uint64_t demoFixedKeyCount()
+{
     return fixedKeys().size();
 }
 
-redis::Status seedDemoKeyspace(redis::Connection& connection, const DemoOptions& options) {
+redis::Status seedDemoKeyspace(redis::Connection& connection, const DemoOptions& options)
+{
     Random random(options.seed);
     PipelineWriter writer(connection);
     const auto fixed = fixedKeys();
@@ -430,9 +447,13 @@ redis::Status seedDemoKeyspace(redis::Connection& connection, const DemoOptions&
         assigned += counts.back();
     }
     counts.front() += scaled - assigned; // rounding leftovers go to the biggest family
+    const auto stopped = [&] { return options.shouldStop && options.shouldStop(); };
     for (std::size_t f = 0; f < kinds.size(); ++f) {
-        for (std::uint64_t i = 0; i < counts[f]; ++i)
+        for (std::uint64_t i = 0; i < counts[f]; ++i) {
+            if (i % 4096 == 0 && stopped())
+                return redis::Error{redis::ErrorKind::Cancelled, QStringLiteral("seeding was interrupted")};
             kinds[f].write(writer, random, i);
+        }
     }
     return writer.finish();
 }

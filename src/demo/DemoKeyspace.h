@@ -3,12 +3,15 @@
 #include "redis/Connection.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace keylens::demo {
 
-struct DemoOptions {
+struct DemoOptions
+{
     std::uint64_t keys = 200'000; // exactly this many keys (at least the fixed ones, about 70)
     std::uint64_t seed = 20261129;
+    std::function<bool()> shouldStop; // polled every few thousand keys; true ends seeding with ErrorKind::Cancelled
 };
 
 // Writes a realistic, messy keyspace into the connection's database: what an app that grew for a few

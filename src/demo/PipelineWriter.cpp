@@ -4,13 +4,16 @@ namespace keylens::demo {
 
 PipelineWriter::PipelineWriter(redis::Connection& connection, std::size_t window)
     : m_connection(connection)
-    , m_window(window) {}
+    , m_window(window)
+{}
 
-void PipelineWriter::command(std::initializer_list<QByteArrayView> arguments) {
+void PipelineWriter::command(std::initializer_list<QByteArrayView> arguments)
+{
     command(std::span<const QByteArrayView>(arguments.begin(), arguments.size()));
 }
 
-void PipelineWriter::command(std::span<const QByteArrayView> arguments) {
+void PipelineWriter::command(std::span<const QByteArrayView> arguments)
+{
     if (m_error)
         return;
     m_connection.append(arguments);
@@ -19,7 +22,8 @@ void PipelineWriter::command(std::span<const QByteArrayView> arguments) {
         drain();
 }
 
-void PipelineWriter::drain() {
+void PipelineWriter::drain()
+{
     while (m_connection.pendingReplies() > 0) {
         redis::Result<redis::Reply> reply = m_connection.read();
         if (!reply) {
@@ -31,7 +35,8 @@ void PipelineWriter::drain() {
     }
 }
 
-redis::Status PipelineWriter::finish() {
+redis::Status PipelineWriter::finish()
+{
     drain();
     if (m_error)
         return *m_error;

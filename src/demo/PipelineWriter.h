@@ -11,7 +11,8 @@ namespace keylens::demo {
 
 // Sends many write commands with few round trips: replies are read every `window` commands.
 // The first error (a failed connection or an error reply) is kept and reported by finish().
-class PipelineWriter {
+class PipelineWriter
+{
 public:
     explicit PipelineWriter(redis::Connection& connection, std::size_t window = 1000);
 

@@ -17,14 +17,16 @@ namespace keylens::demo {
 
 namespace {
 
-quint16 freeLoopbackPort() {
+quint16 freeLoopbackPort()
+{
     QTcpServer probe;
     if (!probe.listen(QHostAddress::LocalHost, 0))
         return 0;
     return probe.serverPort();
 }
 
-redis::Error environmentError(const QString& message) {
+redis::Error environmentError(const QString& message)
+{
     return {redis::ErrorKind::Refused, message};
 }
 
@@ -32,15 +34,18 @@ redis::Error environmentError(const QString& message) {
 
 RedisServerProcess::RedisServerProcess() = default;
 
-RedisServerProcess::~RedisServerProcess() {
+RedisServerProcess::~RedisServerProcess()
+{
     stop();
 }
 
-QString RedisServerProcess::findExecutable() {
+QString RedisServerProcess::findExecutable()
+{
     return QStandardPaths::findExecutable(QStringLiteral("redis-server"));
 }
 
-redis::Status RedisServerProcess::start(const Options& options) {
+redis::Status RedisServerProcess::start(const Options& options)
+{
     if (findExecutable().isEmpty())
         return environmentError(QStringLiteral("redis-server was not found on PATH; install it with "
                                                "'sudo apt-get install redis-server' (Debian package redis-server)"));
@@ -66,7 +71,8 @@ redis::Status RedisServerProcess::start(const Options& options) {
     return status;
 }
 
-redis::Status RedisServerProcess::startOnce(const Options& options, quint16 port) {
+redis::Status RedisServerProcess::startOnce(const Options& options, quint16 port)
+{
     QStringList arguments;
     if (!options.configText.isEmpty()) {
         QFile config(m_directory->filePath(QStringLiteral("redis.conf")));
@@ -106,7 +112,8 @@ redis::Status RedisServerProcess::startOnce(const Options& options, quint16 port
     return waitUntilReady(20000);
 }
 
-redis::Status RedisServerProcess::waitUntilReady(int timeoutMs) {
+redis::Status RedisServerProcess::waitUntilReady(int timeoutMs)
+{
     redis::ConnectionOptions options = connectionOptions();
     options.connectTimeoutMs = 500;
     options.commandTimeoutMs = 2000;
@@ -129,7 +136,8 @@ redis::Status RedisServerProcess::waitUntilReady(int timeoutMs) {
     return environmentError(QStringLiteral("redis-server did not become ready: %1; %2").arg(lastProblem, logTail()));
 }
 
-QString RedisServerProcess::logTail() const {
+QString RedisServerProcess::logTail() const
+{
     QFile log(m_directory ? m_directory->filePath(QStringLiteral("redis.log")) : QString());
     if (!log.open(QIODevice::ReadOnly))
         return QStringLiteral("(no log)");
@@ -141,7 +149,8 @@ QString RedisServerProcess::logTail() const {
     return tail.join(QStringLiteral(" | "));
 }
 
-void RedisServerProcess::stop() {
+void RedisServerProcess::stop()
+{
     if (m_process) {
         if (m_process->state() != QProcess::NotRunning) {
             m_process->terminate();
@@ -154,18 +163,21 @@ void RedisServerProcess::stop() {
     }
 }
 
-redis::ConnectionOptions RedisServerProcess::connectionOptions() const {
+redis::ConnectionOptions RedisServerProcess::connectionOptions() const
+{
     redis::ConnectionOptions options;
     options.host = QStringLiteral("127.0.0.1");
     options.port = m_port;
     return options;
 }
 
-QString RedisServerProcess::uri() const {
+QString RedisServerProcess::uri() const
+{
     return connectionOptions().uriWithoutPassword();
 }
 
-QString RedisServerProcess::directory() const {
+QString RedisServerProcess::directory() const
+{
     return m_directory ? m_directory->path() : QString();
 }
 

@@ -14,9 +14,11 @@ namespace keylens::demo {
 // A private redis-server on a free loopback port, in a temporary directory, with persistence off.
 // Used by `keylens-cli demo`, `keylens --demo`, the integration tests and the benchmarks.
 // The server stops when this object is destroyed, and (on Linux) when this process dies.
-class RedisServerProcess {
+class RedisServerProcess
+{
 public:
-    struct Options {
+    struct Options
+    {
         QByteArray configText;      // written to redis.conf and loaded first (rename-command, ACL users...)
         QStringList extraArguments; // appended after our own, so they win
         QString rdbDirectory;       // load dbFilename from here instead of starting empty

@@ -11,11 +11,13 @@ namespace keylens::keyspace::detail {
 // keeps only ids, 4 bytes a slot, so interning a segment or finding a child costs little memory; the
 // caller supplies the hash of what it looks for and an equality test on ids. No deletion: the store
 // only grows during a scan, and a rescan builds a new store.
-class IdHashTable {
+class IdHashTable
+{
 public:
     static constexpr std::uint32_t Empty = 0xffffffffu;
 
-    template<typename Matches> std::uint32_t find(std::size_t hash, Matches&& matches) const {
+    template<typename Matches> std::uint32_t find(std::size_t hash, Matches&& matches) const
+    {
         if (m_slots.empty())
             return Empty;
         const std::size_t mask = m_slots.size() - 1;
@@ -27,14 +29,16 @@ public:
     }
 
     // Inserts an id known to be absent. `hashOf(id)` rehashes existing ids when the table grows.
-    template<typename HashOf> void insert(std::size_t hash, std::uint32_t id, HashOf&& hashOf) {
+    template<typename HashOf> void insert(std::size_t hash, std::uint32_t id, HashOf&& hashOf)
+    {
         if ((m_size + 1) * 10 > m_slots.size() * 7)
             rehash(m_slots.empty() ? 16 : m_slots.size() * 2, hashOf);
         place(hash, id);
         ++m_size;
     }
 
-    template<typename HashOf> void reserve(std::size_t count, HashOf&& hashOf) {
+    template<typename HashOf> void reserve(std::size_t count, HashOf&& hashOf)
+    {
         std::size_t capacity = 16;
         while (capacity * 7 < count * 10)
             capacity *= 2;
@@ -45,7 +49,8 @@ public:
     std::size_t memoryBytes() const { return m_slots.capacity() * sizeof(std::uint32_t); }
 
 private:
-    void place(std::size_t hash, std::uint32_t id) {
+    void place(std::size_t hash, std::uint32_t id)
+    {
         const std::size_t mask = m_slots.size() - 1;
         std::size_t i = hash & mask;
         while (m_slots[i] != Empty)
@@ -53,7 +58,8 @@ private:
         m_slots[i] = id;
     }
 
-    template<typename HashOf> void rehash(std::size_t capacity, HashOf&& hashOf) {
+    template<typename HashOf> void rehash(std::size_t capacity, HashOf&& hashOf)
+    {
         std::vector<std::uint32_t> old(capacity, Empty);
         old.swap(m_slots);
         for (const std::uint32_t id : old) {
@@ -70,7 +76,8 @@ private:
 // 8 bytes at a time and finishes with a murmur-style avalanche).
 std::size_t hashBytes(const char* data, std::size_t size);
 
-inline std::size_t mix64(std::uint64_t x) {
+inline std::size_t mix64(std::uint64_t x)
+{
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdULL;
     x ^= x >> 33;

@@ -8,7 +8,8 @@ namespace {
 
 // Decodes one UTF-8 sequence at `i`; returns its length, or 0 when it is malformed, overlong,
 // a surrogate, or beyond U+10FFFF. Writes the code point to `codePoint`.
-int decodeUtf8(QByteArrayView bytes, qsizetype i, char32_t* codePoint) {
+int decodeUtf8(QByteArrayView bytes, qsizetype i, char32_t* codePoint)
+{
     const auto byte = [&](qsizetype k) { return static_cast<unsigned char>(bytes[k]); };
     const unsigned char lead = byte(i);
     int length = 0;
@@ -40,13 +41,15 @@ int decodeUtf8(QByteArrayView bytes, qsizetype i, char32_t* codePoint) {
     return length;
 }
 
-bool isControl(char32_t codePoint) {
+bool isControl(char32_t codePoint)
+{
     return codePoint < 0x20 || codePoint == 0x7f || (codePoint >= 0x80 && codePoint < 0xa0);
 }
 
 } // namespace
 
-bool isPrintableUtf8(QByteArrayView bytes) {
+bool isPrintableUtf8(QByteArrayView bytes)
+{
     for (qsizetype i = 0; i < bytes.size();) {
         char32_t codePoint = 0;
         const int length = decodeUtf8(bytes, i, &codePoint);
@@ -57,7 +60,8 @@ bool isPrintableUtf8(QByteArrayView bytes) {
     return true;
 }
 
-QByteArray escapeLikeRedisCli(QByteArrayView bytes) {
+QByteArray escapeLikeRedisCli(QByteArrayView bytes)
+{
     static constexpr char hexDigits[] = "0123456789abcdef";
     QByteArray out;
     out.reserve(bytes.size() + 8);
@@ -98,7 +102,8 @@ QByteArray escapeLikeRedisCli(QByteArrayView bytes) {
     return out;
 }
 
-QByteArray displayBytes(QByteArrayView bytes) {
+QByteArray displayBytes(QByteArrayView bytes)
+{
     return isPrintableUtf8(bytes) ? bytes.toByteArray() : escapeLikeRedisCli(bytes);
 }
 

@@ -2,7 +2,8 @@
 
 namespace keylens::keyspace {
 
-QByteArray joinSegments(std::span<const QByteArrayView> segments, char delimiter) {
+QByteArray joinSegments(std::span<const QByteArrayView> segments, char delimiter)
+{
     QByteArray out;
     for (std::size_t i = 0; i < segments.size(); ++i) {
         if (i > 0)
@@ -12,7 +13,8 @@ QByteArray joinSegments(std::span<const QByteArrayView> segments, char delimiter
     return out;
 }
 
-bool parseDelimiter(QByteArrayView text, char* delimiter) {
+bool parseDelimiter(QByteArrayView text, char* delimiter)
+{
     if (text.size() == 1) {
         *delimiter = text.front();
         return true;

@@ -10,7 +10,8 @@ namespace keylens::keyspace {
 // Splits `key` on `delimiter`, keeping empty segments, and calls `onSegment(QByteArrayView)` for each.
 // A key always has at least one segment (the empty key has one empty segment), so joining the
 // segments with the delimiter gives back the exact key bytes.
-template<typename Callback> void forEachSegment(QByteArrayView key, char delimiter, Callback&& onSegment) {
+template<typename Callback> void forEachSegment(QByteArrayView key, char delimiter, Callback&& onSegment)
+{
     qsizetype start = 0;
     for (;;) {
         const qsizetype end = key.indexOf(delimiter, start);

@@ -9,11 +9,13 @@ constexpr std::array<QByteArrayView, KeyTypeCount> typeNames = {
 };
 }
 
-QByteArrayView keyTypeName(KeyType type) {
+QByteArrayView keyTypeName(KeyType type)
+{
     return typeNames[static_cast<std::size_t>(type)];
 }
 
-KeyType keyTypeFromName(QByteArrayView name) {
+KeyType keyTypeFromName(QByteArrayView name)
+{
     // Only the six core types are recognised; "other"/"unknown" are our own labels, not server replies.
     for (int i = 0; i <= static_cast<int>(KeyType::Stream); ++i) {
         if (name == typeNames[static_cast<std::size_t>(i)])

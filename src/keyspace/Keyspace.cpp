@@ -11,7 +11,8 @@ const NamespaceStats emptyStats;
 }
 
 Keyspace::Keyspace(char delimiter)
-    : m_delimiter(delimiter) {
+    : m_delimiter(delimiter)
+{
     const SegmentId empty = m_segments.intern({});
     m_parent.push_back(InvalidNode);
     m_segment.push_back(empty);
@@ -25,18 +26,21 @@ Keyspace::Keyspace(char delimiter)
     m_stats.push_back({}); // the root always has aggregates: they are the totals
 }
 
-void Keyspace::reserve(std::size_t keys) {
+void Keyspace::reserve(std::size_t keys)
+{
     // Real keyspaces have a little more than one node per key (the id levels of `user:<id>:...`).
     const std::size_t nodes = keys + keys / 4 + 16;
     m_childIndex.reserve(nodes, [this](NodeId node) { return childHash(m_parent[node], m_segment[node]); });
     m_segments.reserve(keys);
 }
 
-std::size_t Keyspace::childHash(NodeId parent, SegmentId segment) const {
+std::size_t Keyspace::childHash(NodeId parent, SegmentId segment) const
+{
     return detail::mix64((std::uint64_t(parent) << 32) | segment);
 }
 
-NodeId Keyspace::findChild(NodeId parent, QByteArrayView segmentBytes) const {
+NodeId Keyspace::findChild(NodeId parent, QByteArrayView segmentBytes) const
+{
     // A segment that was never interned is nobody's child: look it up without interning it.
     const SegmentId segment = m_segments.find(segmentBytes);
     if (segment == detail::IdHashTable::Empty)
@@ -46,7 +50,8 @@ NodeId Keyspace::findChild(NodeId parent, QByteArrayView segmentBytes) const {
     });
 }
 
-NodeId Keyspace::find(QByteArrayView path) const {
+NodeId Keyspace::find(QByteArrayView path) const
+{
     NodeId node = root();
     forEachSegment(path, m_delimiter, [&](QByteArrayView segmentBytes) {
         if (node != InvalidNode)
@@ -55,7 +60,8 @@ NodeId Keyspace::find(QByteArrayView path) const {
     return node;
 }
 
-NodeId Keyspace::addChild(NodeId parent, SegmentId segment, std::size_t hash) {
+NodeId Keyspace::addChild(NodeId parent, SegmentId segment, std::size_t hash)
+{
     const auto node = static_cast<NodeId>(m_parent.size());
     m_parent.push_back(parent);
     m_segment.push_back(segment);
@@ -72,7 +78,8 @@ NodeId Keyspace::addChild(NodeId parent, SegmentId segment, std::size_t hash) {
     return node;
 }
 
-NamespaceStats& Keyspace::mutableStats(NodeId node) {
+NamespaceStats& Keyspace::mutableStats(NodeId node)
+{
     if (m_statsIndex[node] == InvalidNode) {
         m_statsIndex[node] = static_cast<std::uint32_t>(m_stats.size());
         m_stats.push_back({});
@@ -80,7 +87,8 @@ NamespaceStats& Keyspace::mutableStats(NodeId node) {
     return m_stats[m_statsIndex[node]];
 }
 
-Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info) {
+Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info)
+{
     NodeId node = root();
     forEachSegment(key, m_delimiter, [&](QByteArrayView segmentBytes) {
         const SegmentId segment = m_segments.intern(segmentBytes);
@@ -109,7 +117,8 @@ Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info) {
     return Insert::Added;
 }
 
-KeyInfo Keyspace::keyInfo(NodeId node) const {
+KeyInfo Keyspace::keyInfo(NodeId node) const
+{
     KeyInfo info;
     info.type = m_type[node];
     info.expiresAtMs = m_expiry[node];
@@ -118,12 +127,14 @@ KeyInfo Keyspace::keyInfo(NodeId node) const {
     return info;
 }
 
-const NamespaceStats& Keyspace::stats(NodeId node) const {
+const NamespaceStats& Keyspace::stats(NodeId node) const
+{
     const std::uint32_t index = m_statsIndex[node];
     return index == InvalidNode ? emptyStats : m_stats[index];
 }
 
-std::vector<NodeId> Keyspace::children(NodeId node) const {
+std::vector<NodeId> Keyspace::children(NodeId node) const
+{
     std::vector<NodeId> out;
     out.reserve(stats(node).childCount);
     for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child])
@@ -133,14 +144,16 @@ std::vector<NodeId> Keyspace::children(NodeId node) const {
     return out;
 }
 
-std::uint32_t Keyspace::depth(NodeId node) const {
+std::uint32_t Keyspace::depth(NodeId node) const
+{
     std::uint32_t depth = 0;
     for (; node != root(); node = m_parent[node])
         ++depth;
     return depth;
 }
 
-QByteArray Keyspace::path(NodeId node) const {
+QByteArray Keyspace::path(NodeId node) const
+{
     std::vector<QByteArrayView> segments;
     for (; node != root(); node = m_parent[node])
         segments.push_back(segment(node));
@@ -148,13 +161,15 @@ QByteArray Keyspace::path(NodeId node) const {
     return joinSegments(segments, m_delimiter);
 }
 
-QByteArray Keyspace::namespacePrefix(NodeId node) const {
+QByteArray Keyspace::namespacePrefix(NodeId node) const
+{
     if (node == root())
         return {};
     return path(node).append(m_delimiter);
 }
 
-std::size_t Keyspace::memoryBytes() const {
+std::size_t Keyspace::memoryBytes() const
+{
     return m_parent.memoryBytes() + m_segment.memoryBytes() + m_firstChild.memoryBytes() + m_nextSibling.memoryBytes() +
            m_statsIndex.memoryBytes() + m_flags.memoryBytes() + m_type.memoryBytes() + m_memory.memoryBytes() +
            m_expiry.memoryBytes() + m_stats.memoryBytes() + m_childIndex.memoryBytes() + m_segments.memoryBytes() +

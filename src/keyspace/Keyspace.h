@@ -30,7 +30,8 @@ inline constexpr NodeId InvalidNode = 0xffffffffu;
 // aggregates only on nodes that have children, so a million keys cost roughly 100 bytes each.
 //
 // Not thread-safe: one thread (the GUI thread, or the CLI's main thread) owns a Keyspace.
-class Keyspace {
+class Keyspace
+{
 public:
     explicit Keyspace(char delimiter = ':');
 

@@ -4,7 +4,8 @@
 
 namespace keylens::keyspace {
 
-void NamespaceStats::add(const KeyInfo& key) {
+void NamespaceStats::add(const KeyInfo& key)
+{
     ++keys;
     ++types[static_cast<std::size_t>(key.type)];
     if (key.memoryMeasured)

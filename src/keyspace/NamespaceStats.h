@@ -11,7 +11,8 @@ namespace keylens::keyspace {
 inline constexpr std::int64_t NoExpiry = -1;
 
 // What the scan learned about one key.
-struct KeyInfo {
+struct KeyInfo
+{
     KeyType type = KeyType::Unknown;
     std::int64_t expiresAtMs = NoExpiry;
     std::uint64_t memoryBytes = 0;
@@ -21,7 +22,8 @@ struct KeyInfo {
 
 // Aggregates over every key below a namespace node. Kept compact (it exists once per namespace node,
 // and an id level such as `user:<id>:` has one per id).
-struct NamespaceStats {
+struct NamespaceStats
+{
     std::uint64_t memoryBytes = 0; // sum over keys whose memory was measured
     std::int64_t soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
     std::int64_t latestExpiryMs = std::numeric_limits<std::int64_t>::min();

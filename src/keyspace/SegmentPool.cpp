@@ -5,7 +5,8 @@
 namespace keylens::keyspace {
 
 namespace detail {
-std::size_t hashBytes(const char* data, std::size_t size) {
+std::size_t hashBytes(const char* data, std::size_t size)
+{
     std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ size;
     std::size_t i = 0;
     for (; i + 8 <= size; i += 8) {
@@ -24,7 +25,8 @@ namespace {
 
 constexpr std::size_t BlockSize = 1 << 20;
 
-std::size_t varintSize(std::uint64_t value) {
+std::size_t varintSize(std::uint64_t value)
+{
     std::size_t bytes = 1;
     while (value >= 0x80) {
         value >>= 7;
@@ -37,7 +39,8 @@ std::size_t varintSize(std::uint64_t value) {
 
 SegmentPool::SegmentPool() = default;
 
-std::uint64_t SegmentPool::store(QByteArrayView segment) {
+std::uint64_t SegmentPool::store(QByteArrayView segment)
+{
     const auto length = static_cast<std::uint64_t>(segment.size());
     const std::size_t needed = varintSize(length) + static_cast<std::size_t>(length);
     if (m_blocks.empty() || m_lastBlockUsed + needed > m_lastBlockSize) {
@@ -61,7 +64,8 @@ std::uint64_t SegmentPool::store(QByteArrayView segment) {
     return location;
 }
 
-QByteArrayView SegmentPool::view(SegmentId id) const {
+QByteArrayView SegmentPool::view(SegmentId id) const
+{
     const std::uint64_t location = m_locations[id];
     const char* in = m_blocks[location >> 32].get() + (location & 0xffffffffu);
     std::uint64_t length = 0;
@@ -74,12 +78,14 @@ QByteArrayView SegmentPool::view(SegmentId id) const {
     return QByteArrayView(in, static_cast<qsizetype>(length));
 }
 
-SegmentId SegmentPool::find(QByteArrayView segment) const {
+SegmentId SegmentPool::find(QByteArrayView segment) const
+{
     const std::size_t hash = detail::hashBytes(segment.data(), static_cast<std::size_t>(segment.size()));
     return m_index.find(hash, [&](SegmentId id) { return view(id) == segment; });
 }
 
-SegmentId SegmentPool::intern(QByteArrayView segment) {
+SegmentId SegmentPool::intern(QByteArrayView segment)
+{
     const std::size_t hash = detail::hashBytes(segment.data(), static_cast<std::size_t>(segment.size()));
     const SegmentId found = m_index.find(hash, [&](SegmentId id) { return view(id) == segment; });
     if (found != detail::IdHashTable::Empty)
@@ -90,15 +96,18 @@ SegmentId SegmentPool::intern(QByteArrayView segment) {
     return id;
 }
 
-void SegmentPool::reserve(std::size_t segments) {
+void SegmentPool::reserve(std::size_t segments)
+{
     m_index.reserve(segments, [this](SegmentId other) { return hashOf(other); });
 }
 
-std::size_t SegmentPool::memoryBytes() const {
+std::size_t SegmentPool::memoryBytes() const
+{
     return m_blockBytes + m_locations.memoryBytes() + m_index.memoryBytes();
 }
 
-std::size_t SegmentPool::hashOf(SegmentId id) const {
+std::size_t SegmentPool::hashOf(SegmentId id) const
+{
     const QByteArrayView bytes = view(id);
     return detail::hashBytes(bytes.data(), static_cast<std::size_t>(bytes.size()));
 }

@@ -16,7 +16,8 @@ using SegmentId = std::uint32_t;
 // Stores every distinct segment once ("profile", "settings", and each id) so a million
 // `user:<id>:profile` keys hold the word "profile" once. Segments live in 1 MiB blocks, each prefixed
 // with its length as a varint; a segment is found by one 64-bit location. Ids are dense and stable.
-class SegmentPool {
+class SegmentPool
+{
 public:
     SegmentPool();
 

@@ -4,7 +4,8 @@
 
 namespace keylens::keyspace {
 
-std::vector<NodeId> topKeysByMemory(const Keyspace& keyspace, std::size_t count, NodeId under) {
+std::vector<NodeId> topKeysByMemory(const Keyspace& keyspace, std::size_t count, NodeId under)
+{
     if (count == 0)
         return {};
     const auto bigger = [&](NodeId a, NodeId b) {

@@ -5,7 +5,8 @@
 
 namespace keylens::keyspace {
 
-QByteArray formatBytes(std::uint64_t bytes) {
+QByteArray formatBytes(std::uint64_t bytes)
+{
     static constexpr std::array<const char*, 6> units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     if (bytes < 1024)
         return QByteArray::number(bytes).append(" B");
@@ -24,14 +25,16 @@ QByteArray formatBytes(std::uint64_t bytes) {
     return buffer;
 }
 
-QByteArray formatCount(std::uint64_t count) {
+QByteArray formatCount(std::uint64_t count)
+{
     QByteArray digits = QByteArray::number(count);
     for (qsizetype i = digits.size() - 3; i > 0; i -= 3)
         digits.insert(i, ',');
     return digits;
 }
 
-QByteArray formatDuration(std::int64_t milliseconds) {
+QByteArray formatDuration(std::int64_t milliseconds)
+{
     if (milliseconds < 0)
         return QByteArray("-").append(formatDuration(-milliseconds));
     if (milliseconds < 1000)
@@ -41,7 +44,8 @@ QByteArray formatDuration(std::int64_t milliseconds) {
         std::snprintf(buffer, sizeof buffer, "%.1fs", static_cast<double>(milliseconds) / 1000.0);
         return buffer;
     }
-    struct Unit {
+    struct Unit
+    {
         std::int64_t ms;
         const char* name;
     };
@@ -62,7 +66,8 @@ QByteArray formatDuration(std::int64_t milliseconds) {
     return "0s";
 }
 
-QByteArray formatPercent(double fraction) {
+QByteArray formatPercent(double fraction)
+{
     if (fraction > 0 && fraction < 0.001)
         return "<0.1%";
     char buffer[16];

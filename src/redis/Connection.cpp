@@ -14,16 +14,19 @@ Connection::Connection(ConnectionOptions options, std::unique_ptr<Transport> tra
     : m_options(std::move(options))
     , m_transport(std::move(transport))
     , m_reader(redisReaderCreate())
-    , m_input(ReadChunk) {
+    , m_input(ReadChunk)
+{
     // Keep the reader's buffer between replies instead of freeing it after every batch.
     m_reader->maxbuf = 0;
 }
 
-Connection::~Connection() {
+Connection::~Connection()
+{
     redisReaderFree(m_reader);
 }
 
-Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& options) {
+Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& options)
+{
     Result<std::unique_ptr<Transport>> transport = Transport::connect(options);
     if (!transport)
         return transport.error();
@@ -33,7 +36,8 @@ Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& op
     return connection;
 }
 
-Status Connection::handshake() {
+Status Connection::handshake()
+{
     const bool authenticate = m_options.hasPassword;
     if (authenticate) {
         if (m_options.user.isEmpty())
@@ -89,11 +93,13 @@ Status Connection::handshake() {
     return {};
 }
 
-void Connection::append(std::initializer_list<QByteArrayView> arguments) {
+void Connection::append(std::initializer_list<QByteArrayView> arguments)
+{
     append(std::span<const QByteArrayView>(arguments.begin(), arguments.size()));
 }
 
-void Connection::append(std::span<const QByteArrayView> arguments) {
+void Connection::append(std::span<const QByteArrayView> arguments)
+{
     constexpr std::size_t Inline = 8;
     const char* pointers[Inline];
     std::size_t lengths[Inline];
@@ -120,7 +126,8 @@ void Connection::append(std::span<const QByteArrayView> arguments) {
     ++m_pending;
 }
 
-Status Connection::flush() {
+Status Connection::flush()
+{
     if (m_output.isEmpty())
         return {};
     Status status = m_transport->writeAll(m_output, m_options.commandTimeoutMs);
@@ -128,7 +135,8 @@ Status Connection::flush() {
     return status;
 }
 
-Result<Reply> Connection::read() {
+Result<Reply> Connection::read()
+{
     if (Status status = flush(); !status)
         return status.error();
     for (;;) {
@@ -147,12 +155,14 @@ Result<Reply> Connection::read() {
     }
 }
 
-Result<Reply> Connection::command(std::initializer_list<QByteArrayView> arguments) {
+Result<Reply> Connection::command(std::initializer_list<QByteArrayView> arguments)
+{
     append(arguments);
     return read();
 }
 
-Result<std::vector<Reply>> Connection::pipeline(const std::vector<std::vector<QByteArray>>& commands) {
+Result<std::vector<Reply>> Connection::pipeline(const std::vector<std::vector<QByteArray>>& commands)
+{
     std::vector<QByteArrayView> views;
     for (const auto& command : commands) {
         views.assign(command.begin(), command.end());

@@ -23,7 +23,8 @@ class Transport;
 // hiredis into one output buffer), then read() their replies in order; read() sends what is buffered
 // first. Error replies to a command are ordinary replies (check isError()); only failures of the
 // connection itself come back as Error.
-class Connection {
+class Connection
+{
 public:
     ~Connection();
     Connection(const Connection&) = delete;

@@ -4,11 +4,13 @@ namespace keylens::redis {
 
 namespace {
 
-Error usage(const QString& message) {
+Error usage(const QString& message)
+{
     return {ErrorKind::Usage, message};
 }
 
-bool parseSeconds(const QString& text, int* milliseconds) {
+bool parseSeconds(const QString& text, int* milliseconds)
+{
     bool ok = false;
     const double seconds = text.toDouble(&ok);
     if (!ok || seconds <= 0 || seconds > 86400)
@@ -19,7 +21,8 @@ bool parseSeconds(const QString& text, int* milliseconds) {
 
 } // namespace
 
-void addConnectionOptions(QCommandLineParser& parser) {
+void addConnectionOptions(QCommandLineParser& parser)
+{
     parser.addOptions({
         {QStringList{QStringLiteral("h"), QStringLiteral("host")}, QStringLiteral("Server host (default 127.0.0.1)."),
          QStringLiteral("host")},
@@ -41,7 +44,8 @@ void addConnectionOptions(QCommandLineParser& parser) {
 }
 
 Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser, const QString& positionalUri,
-                                                const QProcessEnvironment& environment) {
+                                                const QProcessEnvironment& environment)
+{
     QString uri = parser.isSet(QStringLiteral("u")) ? parser.value(QStringLiteral("u")) : positionalUri;
     const bool placeGiven =
         parser.isSet(QStringLiteral("h")) || parser.isSet(QStringLiteral("p")) || parser.isSet(QStringLiteral("s"));

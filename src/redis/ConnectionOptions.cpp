@@ -6,11 +6,13 @@ namespace keylens::redis {
 
 namespace {
 
-Error usage(const QString& message) {
+Error usage(const QString& message)
+{
     return {ErrorKind::Usage, message};
 }
 
-bool parseDb(QByteArrayView text, int* db) {
+bool parseDb(QByteArrayView text, int* db)
+{
     bool ok = false;
     const int value = text.toByteArray().toInt(&ok);
     if (!ok || value < 0)
@@ -20,7 +22,8 @@ bool parseDb(QByteArrayView text, int* db) {
 }
 
 // Reads `db=N` out of a query string; other parameters are ignored as other clients do.
-bool parseQuery(QByteArrayView query, ConnectionOptions* options, QString* problem) {
+bool parseQuery(QByteArrayView query, ConnectionOptions* options, QString* problem)
+{
     for (const QByteArrayView pair : QByteArrayView(query).toByteArray().split('&')) {
         if (pair.startsWith("db=") && !parseDb(pair.sliced(3), &options->db)) {
             *problem = QStringLiteral("the database in the URI must be a number, not '%1'")
@@ -31,7 +34,8 @@ bool parseQuery(QByteArrayView query, ConnectionOptions* options, QString* probl
     return true;
 }
 
-void parseUserInfo(QByteArrayView userInfo, ConnectionOptions* options) {
+void parseUserInfo(QByteArrayView userInfo, ConnectionOptions* options)
+{
     const qsizetype colon = userInfo.indexOf(':');
     if (colon < 0) {
         options->password = QByteArray::fromPercentEncoding(userInfo.toByteArray());
@@ -44,14 +48,16 @@ void parseUserInfo(QByteArrayView userInfo, ConnectionOptions* options) {
 
 } // namespace
 
-QString ConnectionOptions::address() const {
+QString ConnectionOptions::address() const
+{
     if (transport == Transport::Unix)
         return socketPath;
     const QString shownHost = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
     return shownHost + QLatin1Char(':') + QString::number(port);
 }
 
-QString ConnectionOptions::uriWithoutPassword() const {
+QString ConnectionOptions::uriWithoutPassword() const
+{
     const QString userPart =
         user.isEmpty() ? QString() : QString::fromUtf8(QByteArray(user).toPercentEncoding()) + QLatin1Char('@');
     if (transport == Transport::Unix) {
@@ -61,7 +67,8 @@ QString ConnectionOptions::uriWithoutPassword() const {
     return QStringLiteral("redis://") + userPart + address() + (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
 }
 
-Result<ConnectionOptions> parseRedisUri(QByteArrayView uri) {
+Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
+{
     ConnectionOptions options;
     QByteArrayView rest;
     if (uri.startsWith("redis://")) {

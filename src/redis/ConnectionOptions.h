@@ -8,7 +8,8 @@
 namespace keylens::redis {
 
 // Where and how to connect. Credentials are bytes: a password may hold any byte a URI can percent-encode.
-struct ConnectionOptions {
+struct ConnectionOptions
+{
     enum class Transport { Tcp, Unix };
 
     Transport transport = Transport::Tcp;

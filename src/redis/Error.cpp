@@ -2,7 +2,8 @@
 
 namespace keylens::redis {
 
-bool Error::isConnectionError() const {
+bool Error::isConnectionError() const
+{
     switch (kind) {
     case ErrorKind::HostNotFound:
     case ErrorKind::Refused:
@@ -19,7 +20,8 @@ bool Error::isConnectionError() const {
     }
 }
 
-ErrorKind classifyErrorReply(QByteArrayView reply) {
+ErrorKind classifyErrorReply(QByteArrayView reply)
+{
     if (reply.startsWith("WRONGPASS") || reply.startsWith("ERR invalid password") ||
         reply.startsWith("ERR invalid username-password pair") ||
         (reply.startsWith("ERR AUTH") && reply.contains("without any password configured")))
@@ -35,7 +37,8 @@ ErrorKind classifyErrorReply(QByteArrayView reply) {
     return ErrorKind::Server;
 }
 
-Error errorFromReply(QByteArrayView reply, QByteArrayView command) {
+Error errorFromReply(QByteArrayView reply, QByteArrayView command)
+{
     const QString text = QString::fromUtf8(reply);
     const QString name = QString::fromUtf8(command);
     const ErrorKind kind = classifyErrorReply(reply);

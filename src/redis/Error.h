@@ -23,10 +23,12 @@ enum class ErrorKind {
     Loading,        // the server is still loading its dataset
     Protocol,       // bytes that are not RESP
     Server,         // any other error reply
+    Cancelled,      // the user stopped it
 };
 
 // Errors are values: every failure carries its kind and a sentence a user can act on.
-struct Error {
+struct Error
+{
     ErrorKind kind = ErrorKind::Server;
     QString message;
 
@@ -41,12 +43,15 @@ ErrorKind classifyErrorReply(QByteArrayView reply);
 Error errorFromReply(QByteArrayView reply, QByteArrayView command);
 
 // A value or an Error.
-template<typename T> class Result {
+template<typename T> class Result
+{
 public:
     Result(T value)
-        : m_value(std::move(value)) {}
+        : m_value(std::move(value))
+    {}
     Result(Error error)
-        : m_value(std::move(error)) {}
+        : m_value(std::move(error))
+    {}
 
     bool ok() const { return m_value.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -63,11 +68,13 @@ private:
 };
 
 // Success or an Error, for operations with no value.
-class Status {
+class Status
+{
 public:
     Status() = default;
     Status(Error error)
-        : m_error(std::move(error)) {}
+        : m_error(std::move(error))
+    {}
     bool ok() const { return !m_error; }
     explicit operator bool() const { return ok(); }
     const Error& error() const { return *m_error; }

@@ -11,10 +11,12 @@ namespace keylens::redis {
 
 // A read-only look at one RESP2 reply (or an element of an array reply). Valid while the Reply
 // that owns it lives.
-class ReplyView {
+class ReplyView
+{
 public:
     explicit ReplyView(const redisReply* reply = nullptr)
-        : m_reply(reply) {}
+        : m_reply(reply)
+    {}
 
     bool isNull() const { return m_reply == nullptr; }
     bool isString() const; // bulk string
@@ -35,12 +37,14 @@ private:
 };
 
 // An owned reply from hiredis's reader.
-class Reply : public ReplyView {
+class Reply : public ReplyView
+{
 public:
     explicit Reply(redisReply* reply);
 
 private:
-    struct Free {
+    struct Free
+    {
         void operator()(redisReply* reply) const;
     };
     std::unique_ptr<redisReply, Free> m_owner;

@@ -4,7 +4,8 @@
 
 namespace keylens::redis {
 
-QByteArrayView infoField(QByteArrayView info, QByteArrayView field) {
+QByteArrayView infoField(QByteArrayView info, QByteArrayView field)
+{
     qsizetype from = 0;
     while (from < info.size()) {
         qsizetype end = info.indexOf('\n', from);
@@ -20,7 +21,8 @@ QByteArrayView infoField(QByteArrayView info, QByteArrayView field) {
     return {};
 }
 
-ServerInfo queryServerInfo(Connection& connection) {
+ServerInfo queryServerInfo(Connection& connection)
+{
     ServerInfo info;
     info.address = connection.options().address();
     info.db = connection.options().db;

@@ -12,7 +12,8 @@ namespace keylens::redis {
 class Connection;
 
 // What a report says about the server. Fields stay empty when the server denied the command.
-struct ServerInfo {
+struct ServerInfo
+{
     QString address;
     int db = 0;
     QString redisVersion;

@@ -9,13 +9,16 @@ namespace {
 
 // Both QTcpSocket and QLocalSocket are QIODevices with blocking waitFor* calls, which is what a worker
 // thread without an event loop needs.
-class SocketTransport final : public Transport {
+class SocketTransport final : public Transport
+{
 public:
     SocketTransport(std::unique_ptr<QIODevice> socket, QString address)
         : m_socket(std::move(socket))
-        , m_address(std::move(address)) {}
+        , m_address(std::move(address))
+    {}
 
-    Status writeAll(QByteArrayView bytes, int timeoutMs) override {
+    Status writeAll(QByteArrayView bytes, int timeoutMs) override
+    {
         if (m_socket->write(bytes.data(), bytes.size()) != bytes.size())
             return lost();
         while (m_socket->bytesToWrite() > 0) {
@@ -25,7 +28,8 @@ public:
         return {};
     }
 
-    Result<qsizetype> readSome(char* buffer, qsizetype capacity, int timeoutMs) override {
+    Result<qsizetype> readSome(char* buffer, qsizetype capacity, int timeoutMs) override
+    {
         if (m_socket->bytesAvailable() == 0 && !m_socket->waitForReadyRead(timeoutMs))
             return failure(QStringLiteral("waiting for"));
         const qsizetype read = m_socket->read(buffer, capacity);
@@ -35,7 +39,8 @@ public:
     }
 
 private:
-    bool timedOut() const {
+    bool timedOut() const
+    {
         if (auto* tcp = qobject_cast<QAbstractSocket*>(m_socket.get()))
             return tcp->error() == QAbstractSocket::SocketTimeoutError &&
                    tcp->state() == QAbstractSocket::ConnectedState;
@@ -44,13 +49,15 @@ private:
         return false;
     }
 
-    Error failure(const QString& doing) const {
+    Error failure(const QString& doing) const
+    {
         if (timedOut())
             return {ErrorKind::Timeout, QStringLiteral("timed out %1 %2").arg(doing, m_address)};
         return lost();
     }
 
-    Error lost() const {
+    Error lost() const
+    {
         return {ErrorKind::ConnectionLost,
                 QStringLiteral("connection to %1 lost: %2").arg(m_address, m_socket->errorString())};
     }
@@ -59,8 +66,8 @@ private:
     QString m_address;
 };
 
-Error connectError(const ConnectionOptions& options, bool timedOut, bool refused, bool notFound,
-                   const QString& detail) {
+Error connectError(const ConnectionOptions& options, bool timedOut, bool refused, bool notFound, const QString& detail)
+{
     const QString address = options.address();
     if (timedOut)
         return {
@@ -77,7 +84,8 @@ Error connectError(const ConnectionOptions& options, bool timedOut, bool refused
 
 } // namespace
 
-Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& options) {
+Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& options)
+{
     if (options.transport == ConnectionOptions::Transport::Unix) {
         auto socket = std::make_unique<QLocalSocket>();
         socket->connectToServer(options.socketPath);

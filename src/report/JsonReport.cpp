@@ -11,7 +11,8 @@ using keyspace::KeyType;
 using keyspace::NamespaceStats;
 
 // A key, path or name: as it is when printable UTF-8, else redis-cli escaped plus the exact bytes.
-void writeBytes(JsonWriter& json, QByteArrayView field, QByteArrayView bytes) {
+void writeBytes(JsonWriter& json, QByteArrayView field, QByteArrayView bytes)
+{
     if (keyspace::isPrintableUtf8(bytes)) {
         json.key(field).value(bytes);
         return;
@@ -20,7 +21,8 @@ void writeBytes(JsonWriter& json, QByteArrayView field, QByteArrayView bytes) {
     json.key(QByteArray(field.toByteArray()).append("_base64")).value(bytes.toByteArray().toBase64());
 }
 
-void writeMemory(JsonWriter& json, const ScanReport& report, std::uint64_t bytes) {
+void writeMemory(JsonWriter& json, const ScanReport& report, std::uint64_t bytes)
+{
     json.key("memory_bytes");
     if (report.summary.memoryMeasured)
         json.value(bytes);
@@ -28,7 +30,8 @@ void writeMemory(JsonWriter& json, const ScanReport& report, std::uint64_t bytes
         json.null(); // not measured is not zero
 }
 
-void writeTypes(JsonWriter& json, const NamespaceStats& stats) {
+void writeTypes(JsonWriter& json, const NamespaceStats& stats)
+{
     const auto count = [&](KeyType type) { return stats.types[static_cast<std::size_t>(type)]; };
     json.key("types").beginObject();
     for (const KeyType type :
@@ -40,7 +43,8 @@ void writeTypes(JsonWriter& json, const NamespaceStats& stats) {
 }
 
 void writeRemaining(JsonWriter& json, QByteArrayView field, std::int64_t expiryMs, const ScanReport& report,
-                    bool present) {
+                    bool present)
+{
     json.key(field);
     if (present)
         json.value(std::max<std::int64_t>(0, expiryMs - report.generatedAtMs));
@@ -48,7 +52,8 @@ void writeRemaining(JsonWriter& json, QByteArrayView field, std::int64_t expiryM
         json.null();
 }
 
-void writeOthers(JsonWriter& json, const ScanReport& report, const Others& others) {
+void writeOthers(JsonWriter& json, const ScanReport& report, const Others& others)
+{
     json.key("others").beginObject();
     json.key("namespaces").value(others.namespaces);
     json.key("keys").value(others.keys);
@@ -56,7 +61,8 @@ void writeOthers(JsonWriter& json, const ScanReport& report, const Others& other
     json.endObject();
 }
 
-void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceEntry& entry) {
+void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceEntry& entry)
+{
     const NamespaceStats& stats = entry.stats;
     json.beginObject();
     writeBytes(json, "path", entry.path);
@@ -78,7 +84,8 @@ void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceE
 
 } // namespace
 
-QByteArray toJson(const ScanReport& report) {
+QByteArray toJson(const ScanReport& report)
+{
     const scan::ScanSummary& summary = report.summary;
     QByteArray out;
     JsonWriter json(&out);

@@ -5,7 +5,8 @@
 
 namespace keylens::report {
 
-QByteArray JsonWriter::quoted(QByteArrayView utf8) {
+QByteArray JsonWriter::quoted(QByteArrayView utf8)
+{
     static constexpr char hexDigits[] = "0123456789abcdef";
     QByteArray out;
     out.reserve(utf8.size() + 2);
@@ -30,12 +31,14 @@ QByteArray JsonWriter::quoted(QByteArrayView utf8) {
     return out;
 }
 
-void JsonWriter::newline() {
+void JsonWriter::newline()
+{
     m_out->append('\n');
     m_out->append(QByteArray(static_cast<qsizetype>(m_hasItems.size()) * 2, ' '));
 }
 
-void JsonWriter::beforeValue() {
+void JsonWriter::beforeValue()
+{
     if (m_afterKey) {
         m_afterKey = false;
         return;
@@ -48,14 +51,16 @@ void JsonWriter::beforeValue() {
     }
 }
 
-JsonWriter& JsonWriter::beginObject() {
+JsonWriter& JsonWriter::beginObject()
+{
     beforeValue();
     m_out->append('{');
     m_hasItems.push_back(false);
     return *this;
 }
 
-JsonWriter& JsonWriter::endObject() {
+JsonWriter& JsonWriter::endObject()
+{
     const bool hadItems = m_hasItems.back();
     m_hasItems.pop_back();
     if (hadItems)
@@ -66,14 +71,16 @@ JsonWriter& JsonWriter::endObject() {
     return *this;
 }
 
-JsonWriter& JsonWriter::beginArray() {
+JsonWriter& JsonWriter::beginArray()
+{
     beforeValue();
     m_out->append('[');
     m_hasItems.push_back(false);
     return *this;
 }
 
-JsonWriter& JsonWriter::endArray() {
+JsonWriter& JsonWriter::endArray()
+{
     const bool hadItems = m_hasItems.back();
     m_hasItems.pop_back();
     if (hadItems)
@@ -82,32 +89,37 @@ JsonWriter& JsonWriter::endArray() {
     return *this;
 }
 
-JsonWriter& JsonWriter::key(QByteArrayView name) {
+JsonWriter& JsonWriter::key(QByteArrayView name)
+{
     beforeValue();
     m_out->append(quoted(name)).append(": ");
     m_afterKey = true;
     return *this;
 }
 
-JsonWriter& JsonWriter::value(QByteArrayView text) {
+JsonWriter& JsonWriter::value(QByteArrayView text)
+{
     beforeValue();
     m_out->append(quoted(text));
     return *this;
 }
 
-JsonWriter& JsonWriter::value(std::int64_t number) {
+JsonWriter& JsonWriter::value(std::int64_t number)
+{
     beforeValue();
     m_out->append(QByteArray::number(static_cast<qint64>(number)));
     return *this;
 }
 
-JsonWriter& JsonWriter::value(std::uint64_t number) {
+JsonWriter& JsonWriter::value(std::uint64_t number)
+{
     beforeValue();
     m_out->append(QByteArray::number(static_cast<quint64>(number)));
     return *this;
 }
 
-JsonWriter& JsonWriter::value(double number) {
+JsonWriter& JsonWriter::value(double number)
+{
     if (!std::isfinite(number))
         return null();
     beforeValue();
@@ -117,13 +129,15 @@ JsonWriter& JsonWriter::value(double number) {
     return *this;
 }
 
-JsonWriter& JsonWriter::value(bool flag) {
+JsonWriter& JsonWriter::value(bool flag)
+{
     beforeValue();
     m_out->append(flag ? "true" : "false");
     return *this;
 }
 
-JsonWriter& JsonWriter::null() {
+JsonWriter& JsonWriter::null()
+{
     beforeValue();
     m_out->append("null");
     return *this;

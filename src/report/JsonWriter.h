@@ -10,10 +10,12 @@ namespace keylens::report {
 
 // A small streaming JSON writer that keeps fields in the order they are written (QJsonObject sorts
 // them) and writes 64-bit integers exactly. Strings must be UTF-8; callers escape binary keys first.
-class JsonWriter {
+class JsonWriter
+{
 public:
     explicit JsonWriter(QByteArray* out)
-        : m_out(out) {}
+        : m_out(out)
+    {}
 
     JsonWriter& beginObject();
     JsonWriter& endObject();

@@ -12,7 +12,8 @@ using keyspace::Keyspace;
 using keyspace::NodeId;
 
 // Biggest first: memory, then keys, then name, so the order is the same on every run.
-void sortBySize(const Keyspace& keyspace, std::vector<NodeId>& nodes) {
+void sortBySize(const Keyspace& keyspace, std::vector<NodeId>& nodes)
+{
     std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) {
         const auto& sa = keyspace.stats(a);
         const auto& sb = keyspace.stats(b);
@@ -25,7 +26,8 @@ void sortBySize(const Keyspace& keyspace, std::vector<NodeId>& nodes) {
 }
 
 void listNamespaces(const Keyspace& keyspace, NodeId parent, int level, const ReportOptions& options,
-                    std::vector<NamespaceEntry>* entries, Others* others) {
+                    std::vector<NamespaceEntry>* entries, Others* others)
+{
     std::vector<NodeId> namespaces;
     for (const NodeId child : keyspace.children(parent)) {
         if (keyspace.hasChildren(child))
@@ -57,7 +59,8 @@ void listNamespaces(const Keyspace& keyspace, NodeId parent, int level, const Re
 } // namespace
 
 ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,
-                       const ReportOptions& options, std::int64_t nowMs) {
+                       const ReportOptions& options, std::int64_t nowMs)
+{
     ScanReport report;
     report.summary = summary;
     report.generatedAtMs = nowMs;

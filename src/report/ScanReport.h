@@ -10,20 +10,23 @@
 
 namespace keylens::report {
 
-struct ReportOptions {
+struct ReportOptions
+{
     int depth = 2;  // namespace levels to list
     int width = 50; // namespaces per level before the rest are summed into "others"
     int top = 20;   // biggest keys to list
 };
 
 // Namespaces past --width at one level, summed.
-struct Others {
+struct Others
+{
     std::uint64_t namespaces = 0;
     std::uint64_t keys = 0;
     std::uint64_t memoryBytes = 0;
 };
 
-struct NamespaceEntry {
+struct NamespaceEntry
+{
     keyspace::NodeId node = keyspace::InvalidNode;
     QByteArray path; // with the trailing delimiter: what SCAN MATCH <path>* returns
     QByteArray name; // the segment
@@ -32,13 +35,15 @@ struct NamespaceEntry {
     Others others;
 };
 
-struct TopKey {
+struct TopKey
+{
     QByteArray key;
     keyspace::KeyInfo info;
 };
 
 // Everything a report says, taken from the store once; the writers only format it.
-struct ScanReport {
+struct ScanReport
+{
     scan::ScanSummary summary;
     std::int64_t generatedAtMs = 0; // TTLs are reported relative to this
     char delimiter = ':';

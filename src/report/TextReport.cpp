@@ -20,7 +20,8 @@ using keyspace::NamespaceStats;
 constexpr int MaxNameWidth = 56;
 
 // Terminal columns taken by UTF-8 text (one per code point; wide CJK glyphs are not worth a table here).
-int displayWidth(QByteArrayView utf8) {
+int displayWidth(QByteArrayView utf8)
+{
     int width = 0;
     for (const char c : utf8) {
         if ((static_cast<unsigned char>(c) & 0xc0) != 0x80)
@@ -29,7 +30,8 @@ int displayWidth(QByteArrayView utf8) {
     return width;
 }
 
-QByteArray truncated(const QByteArray& utf8, int width) {
+QByteArray truncated(const QByteArray& utf8, int width)
+{
     if (displayWidth(utf8) <= width)
         return utf8;
     QByteArray out;
@@ -43,15 +45,18 @@ QByteArray truncated(const QByteArray& utf8, int width) {
     return out.append("…");
 }
 
-QByteArray padRight(const QByteArray& text, int width) {
+QByteArray padRight(const QByteArray& text, int width)
+{
     return text + QByteArray(std::max(0, width - displayWidth(text)), ' ');
 }
 
-QByteArray padLeft(const QByteArray& text, int width) {
+QByteArray padLeft(const QByteArray& text, int width)
+{
     return QByteArray(std::max(0, width - displayWidth(text)), ' ') + text;
 }
 
-QByteArray typeMix(const NamespaceStats& stats) {
+QByteArray typeMix(const NamespaceStats& stats)
+{
     std::array<std::pair<std::uint32_t, KeyType>, keyspace::KeyTypeCount> counts;
     for (int i = 0; i < keyspace::KeyTypeCount; ++i)
         counts[static_cast<std::size_t>(i)] = {stats.types[static_cast<std::size_t>(i)], static_cast<KeyType>(i)};
@@ -70,18 +75,22 @@ QByteArray typeMix(const NamespaceStats& stats) {
     return out;
 }
 
-class Table {
+class Table
+{
 public:
     explicit Table(const ScanReport& report)
-        : m_report(report) {}
+        : m_report(report)
+    {}
 
-    void row(const QByteArray& name, const NamespaceStats& stats) {
+    void row(const QByteArray& name, const NamespaceStats& stats)
+    {
         m_rows.push_back({name, formatCount(stats.keys), memory(stats.memoryBytes), share(stats.memoryBytes),
                           stats.keys ? formatPercent(double(stats.keysWithTtl) / stats.keys) : QByteArray("-"),
                           expiries(stats), typeMix(stats)});
     }
 
-    void othersRow(const QByteArray& indent, const Others& others) {
+    void othersRow(const QByteArray& indent, const Others& others)
+    {
         if (others.namespaces == 0)
             return;
         m_rows.push_back({indent + "… " + formatCount(others.namespaces) + " more namespaces",
@@ -93,7 +102,8 @@ public:
                           {}});
     }
 
-    QByteArray render() const {
+    QByteArray render() const
+    {
         static const std::array<QByteArray, 7> headers = {"NAMESPACE", "KEYS",       "MEMORY", "%MEM",
                                                           "TTL",       "EXPIRES IN", "TYPES"};
         std::array<int, 7> widths{};
@@ -121,15 +131,18 @@ public:
     }
 
 private:
-    QByteArray memory(std::uint64_t bytes) const {
+    QByteArray memory(std::uint64_t bytes) const
+    {
         return m_report.summary.memoryMeasured ? formatBytes(bytes) : QByteArray("n/a");
     }
-    QByteArray share(std::uint64_t bytes) const {
+    QByteArray share(std::uint64_t bytes) const
+    {
         if (!m_report.summary.memoryMeasured || m_report.totals.memoryBytes == 0)
             return "-";
         return formatPercent(double(bytes) / double(m_report.totals.memoryBytes));
     }
-    QByteArray expiries(const NamespaceStats& stats) const {
+    QByteArray expiries(const NamespaceStats& stats) const
+    {
         if (!stats.hasExpiringKeys())
             return "-";
         const auto soonest = std::max<std::int64_t>(0, stats.soonestExpiryMs - m_report.generatedAtMs);
@@ -143,7 +156,8 @@ private:
     std::vector<std::array<QByteArray, 7>> m_rows;
 };
 
-void addNamespaces(Table& table, const std::vector<NamespaceEntry>& entries, const Others& others, int level) {
+void addNamespaces(Table& table, const std::vector<NamespaceEntry>& entries, const Others& others, int level)
+{
     const QByteArray indent(level * 2, ' ');
     for (const NamespaceEntry& entry : entries) {
         table.row(indent + keyspace::displayBytes(entry.path), entry.stats);
@@ -152,7 +166,8 @@ void addNamespaces(Table& table, const std::vector<NamespaceEntry>& entries, con
     table.othersRow(indent, others);
 }
 
-QByteArray header(const ScanReport& report) {
+QByteArray header(const ScanReport& report)
+{
     const scan::ScanSummary& summary = report.summary;
     const redis::ServerInfo& server = summary.server;
     QByteArray out = "Keylens " KEYLENS_VERSION " — " + server.address.toUtf8() + " db" + QByteArray::number(server.db);
@@ -192,7 +207,8 @@ QByteArray header(const ScanReport& report) {
     return out;
 }
 
-QByteArray topKeys(const ScanReport& report) {
+QByteArray topKeys(const ScanReport& report)
+{
     if (report.topKeys.empty() || !report.summary.memoryMeasured)
         return {};
     QByteArray out = "\nBiggest keys\n";
@@ -213,7 +229,8 @@ QByteArray topKeys(const ScanReport& report) {
 
 } // namespace
 
-QByteArray toText(const ScanReport& report) {
+QByteArray toText(const ScanReport& report)
+{
     QByteArray out = header(report);
     out += '\n';
     Table table(report);

@@ -13,8 +13,10 @@ namespace keylens::scan {
 
 // One pipeline's worth of inspected keys, handed from the scan thread to the thread that owns the
 // store. A value type: all key bytes in one buffer, so a batch of 1000 keys is two allocations.
-struct KeyBatch {
-    struct Entry {
+struct KeyBatch
+{
+    struct Entry
+    {
         std::uint32_t offset = 0;
         std::uint32_t length = 0;
         keyspace::KeyInfo info;
@@ -26,7 +28,8 @@ struct KeyBatch {
     std::uint32_t vanished = 0; // keys SCAN returned that were gone by the time we asked about them
 
     void add(QByteArrayView key, const keyspace::KeyInfo& info);
-    QByteArrayView key(std::size_t index) const {
+    QByteArrayView key(std::size_t index) const
+    {
         return QByteArrayView(keyBytes.constData() + entries[index].offset, entries[index].length);
     }
     std::size_t size() const { return entries.size(); }

@@ -2,7 +2,8 @@
 
 namespace keylens::scan {
 
-void ScanControl::cancel() {
+void ScanControl::cancel()
+{
     {
         std::lock_guard lock(m_mutex);
         m_cancelled = true;
@@ -10,12 +11,14 @@ void ScanControl::cancel() {
     m_wake.notify_all();
 }
 
-void ScanControl::pause() {
+void ScanControl::pause()
+{
     std::lock_guard lock(m_mutex);
     m_paused = true;
 }
 
-void ScanControl::resume() {
+void ScanControl::resume()
+{
     {
         std::lock_guard lock(m_mutex);
         m_paused = false;
@@ -23,13 +26,15 @@ void ScanControl::resume() {
     m_wake.notify_all();
 }
 
-bool ScanControl::sleepUntil(std::chrono::steady_clock::time_point deadline) {
+bool ScanControl::sleepUntil(std::chrono::steady_clock::time_point deadline)
+{
     std::unique_lock lock(m_mutex);
     m_wake.wait_until(lock, deadline, [this] { return m_cancelled.load(); });
     return !m_cancelled;
 }
 
-bool ScanControl::waitWhilePaused() {
+bool ScanControl::waitWhilePaused()
+{
     std::unique_lock lock(m_mutex);
     m_wake.wait(lock, [this] { return m_cancelled.load() || !m_paused.load(); });
     return !m_cancelled;

@@ -9,7 +9,8 @@ namespace keylens::scan {
 
 // Pause, resume and cancel requests from any thread to a running scan. The scan loop polls it between
 // pipeline rounds (a round takes a few milliseconds), so each request takes effect well within 100 ms.
-class ScanControl {
+class ScanControl
+{
 public:
     void cancel();
     void pause();

@@ -23,13 +23,16 @@ using redis::ReplyView;
 using redis::Result;
 
 // Time spent scanning, with pauses left out, so keys/s and the ETA mean something after a pause.
-class ActiveClock {
+class ActiveClock
+{
 public:
     ActiveClock()
-        : m_start(Clock::now()) {}
+        : m_start(Clock::now())
+    {}
     void pauseStarted() { m_pausedAt = Clock::now(); }
     void pauseEnded() { m_pausedTotal += Clock::now() - m_pausedAt; }
-    std::int64_t elapsedMs() const {
+    std::int64_t elapsedMs() const
+    {
         return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - m_start - m_pausedTotal).count();
     }
 
@@ -39,12 +42,14 @@ private:
     Clock::duration m_pausedTotal{};
 };
 
-class ScanRun {
+class ScanRun
+{
 public:
     ScanRun(std::uint64_t jobId, const ScanOptions& options, ScanControl& control, ScanSink& sink)
         : m_options(options)
         , m_control(control)
-        , m_sink(sink) {
+        , m_sink(sink)
+    {
         m_summary.jobId = jobId;
         m_summary.memoryMeasured = options.measureMemory;
     }
@@ -54,7 +59,8 @@ public:
 private:
     // A request in flight: a SCAN, or the TYPE/PTTL/MEMORY questions about the keys of an earlier SCAN
     // reply (which we keep, so the key bytes are not copied until they go into a batch).
-    struct Request {
+    struct Request
+    {
         bool isScan = true;
         std::shared_ptr<Reply> scanReply;
     };
@@ -84,12 +90,14 @@ private:
     std::set<QString> m_noticesSeen;
 };
 
-void ScanRun::notice(const QString& text) {
+void ScanRun::notice(const QString& text)
+{
     if (m_noticesSeen.insert(text).second)
         m_summary.notices << text;
 }
 
-void ScanRun::probeMemory(Connection& connection) {
+void ScanRun::probeMemory(Connection& connection)
+{
     m_measureMemory = m_options.measureMemory;
     if (!m_measureMemory) {
         notice(QStringLiteral("memory was not measured (--no-memory)"));
@@ -105,7 +113,8 @@ void ScanRun::probeMemory(Connection& connection) {
     }
 }
 
-void ScanRun::sendScan(Connection& connection, const QByteArray& cursor) {
+void ScanRun::sendScan(Connection& connection, const QByteArray& cursor)
+{
     const QByteArray count = QByteArray::number(m_options.count);
     std::vector<QByteArrayView> arguments = {"SCAN", cursor, "COUNT", count};
     if (!m_options.match.isEmpty()) {
@@ -120,7 +129,8 @@ void ScanRun::sendScan(Connection& connection, const QByteArray& cursor) {
     m_inFlight.push_back({true, nullptr});
 }
 
-void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>& scanReply) {
+void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>& scanReply)
+{
     const ReplyView keys = scanReply->at(1);
     throttle(keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -134,7 +144,8 @@ void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>
     m_inFlight.push_back({false, scanReply});
 }
 
-void ScanRun::throttle(std::size_t keys) {
+void ScanRun::throttle(std::size_t keys)
+{
     if (m_options.maxKeysPerSecond <= 0)
         return;
     // The moment these keys are due at the requested rate, measured from the scan's start.
@@ -144,7 +155,8 @@ void ScanRun::throttle(std::size_t keys) {
         m_control.sleepUntil(Clock::now() + wait);
 }
 
-std::optional<Error> ScanRun::readScanReply(Connection& connection) {
+std::optional<Error> ScanRun::readScanReply(Connection& connection)
+{
     Result<Reply> reply = connection.read();
     if (!reply)
         return reply.error();
@@ -164,7 +176,8 @@ std::optional<Error> ScanRun::readScanReply(Connection& connection) {
     return std::nullopt;
 }
 
-std::optional<Error> ScanRun::readAnswers(Connection& connection, const Reply& scanReply) {
+std::optional<Error> ScanRun::readAnswers(Connection& connection, const Reply& scanReply)
+{
     const ReplyView keys = scanReply.at(1);
     KeyBatch batch;
     batch.jobId = m_summary.jobId;
@@ -231,7 +244,8 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Reply& s
     return std::nullopt;
 }
 
-void ScanRun::reportProgress(bool force) {
+void ScanRun::reportProgress(bool force)
+{
     const std::int64_t elapsed = m_clock.elapsedMs();
     if (!force && elapsed - m_lastProgressMs < 100)
         return;
@@ -255,7 +269,8 @@ void ScanRun::reportProgress(bool force) {
     m_sink.progress(progress);
 }
 
-ScanSummary ScanRun::run() {
+ScanSummary ScanRun::run()
+{
     m_summary.server.address = m_options.connection.address();
     m_summary.server.db = m_options.connection.db;
     Result<std::unique_ptr<Connection>> opened = Connection::open(m_options.connection);
@@ -316,7 +331,8 @@ ScanSummary ScanRun::run() {
 
 } // namespace
 
-ScanSummary runScan(std::uint64_t jobId, const ScanOptions& options, ScanControl& control, ScanSink& sink) {
+ScanSummary runScan(std::uint64_t jobId, const ScanOptions& options, ScanControl& control, ScanSink& sink)
+{
     ScanRun run(jobId, options, control, sink);
     return run.run();
 }

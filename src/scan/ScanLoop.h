@@ -7,7 +7,8 @@
 namespace keylens::scan {
 
 // Where a scan's results go. Called on the scanning thread.
-class ScanSink {
+class ScanSink
+{
 public:
     virtual ~ScanSink() = default;
     virtual void serverInfo(const redis::ServerInfo& info) = 0;

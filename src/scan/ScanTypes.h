@@ -12,7 +12,8 @@
 
 namespace keylens::scan {
 
-struct ScanOptions {
+struct ScanOptions
+{
     redis::ConnectionOptions connection;
     QByteArray match;            // SCAN MATCH glob; empty for every key
     QByteArray type;             // SCAN TYPE; empty for every type
@@ -21,7 +22,8 @@ struct ScanOptions {
     double maxKeysPerSecond = 0; // 0: as fast as the server answers
 };
 
-struct ScanProgress {
+struct ScanProgress
+{
     std::uint64_t jobId = 0;
     std::uint64_t keysSeen = 0; // keys SCAN returned so far (a key returned twice counts twice)
     std::uint64_t vanished = 0;
@@ -32,7 +34,8 @@ struct ScanProgress {
     bool paused = false;
 };
 
-struct ScanSummary {
+struct ScanSummary
+{
     std::uint64_t jobId = 0;
     bool complete = false; // the SCAN cursor came back to 0
     bool cancelled = false;

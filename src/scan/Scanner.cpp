@@ -8,16 +8,20 @@
 namespace keylens::scan {
 
 // Forwards a scan's results as the Scanner's worker signals. Used on the worker thread.
-class WorkerSink final : public ScanSink {
+class WorkerSink final : public ScanSink
+{
 public:
     WorkerSink(Scanner* scanner, std::uint64_t jobId)
         : m_scanner(scanner)
-        , m_jobId(jobId) {}
-    void serverInfo(const redis::ServerInfo& info) override {
+        , m_jobId(jobId)
+    {}
+    void serverInfo(const redis::ServerInfo& info) override
+    {
         Q_EMIT m_scanner->workerServerInfo(m_jobId, info, Scanner::QPrivateSignal());
     }
     void batch(KeyBatch&& batch) override { Q_EMIT m_scanner->workerBatch(batch, Scanner::QPrivateSignal()); }
-    void progress(const ScanProgress& progress) override {
+    void progress(const ScanProgress& progress) override
+    {
         Q_EMIT m_scanner->workerProgress(progress, Scanner::QPrivateSignal());
     }
     void finished(const ScanSummary& summary) { Q_EMIT m_scanner->workerFinished(summary, Scanner::QPrivateSignal()); }
@@ -29,7 +33,8 @@ private:
 
 namespace {
 
-void registerTypes() {
+void registerTypes()
+{
     static const bool registered = [] {
         qRegisterMetaType<KeyBatch>();
         qRegisterMetaType<ScanProgress>();
@@ -43,7 +48,8 @@ void registerTypes() {
 } // namespace
 
 Scanner::Scanner(QObject* parent)
-    : QObject(parent) {
+    : QObject(parent)
+{
     registerTypes();
     connect(
         this, &Scanner::workerServerInfo, this,
@@ -77,11 +83,13 @@ Scanner::Scanner(QObject* parent)
         Qt::QueuedConnection);
 }
 
-Scanner::~Scanner() {
+Scanner::~Scanner()
+{
     stopWorker();
 }
 
-std::uint64_t Scanner::start(const ScanOptions& options) {
+std::uint64_t Scanner::start(const ScanOptions& options)
+{
     stopWorker();
     const std::uint64_t jobId = ++m_jobId;
     m_running = true;
@@ -97,23 +105,27 @@ std::uint64_t Scanner::start(const ScanOptions& options) {
     return jobId;
 }
 
-void Scanner::pause() {
+void Scanner::pause()
+{
     if (m_control)
         m_control->pause();
 }
 
-void Scanner::resume() {
+void Scanner::resume()
+{
     if (m_control)
         m_control->resume();
 }
 
-void Scanner::cancel() {
+void Scanner::cancel()
+{
     if (m_control)
         m_control->cancel();
     m_cancelled = true; // batches still queued from this job are dropped from here on
 }
 
-void Scanner::stopWorker() {
+void Scanner::stopWorker()
+{
     if (m_control)
         m_control->cancel();
     if (m_thread) {

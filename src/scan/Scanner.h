@@ -19,7 +19,8 @@ class WorkerSink;
 //
 // Every scan is a job with an id. Starting a new scan cancels the running one, and results of a
 // cancelled or superseded job are dropped before they reach the signals below.
-class Scanner : public QObject {
+class Scanner : public QObject
+{
     Q_OBJECT
 public:
     explicit Scanner(QObject* parent = nullptr);

@@ -11,16 +11,20 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+
 using namespace keylens;
 
-class TestCli : public QObject {
+class TestCli : public QObject
+{
     Q_OBJECT
 
     demo::RedisServerProcess m_server;
     QString m_port;
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         KEYLENS_START_SERVER(m_server);
         m_port = QString::number(m_server.port());
         test::PlainClient client(m_server.port());
@@ -42,7 +46,8 @@ private Q_SLOTS:
         QCOMPARE(client.pipeline(commands), std::size_t(0));
     }
 
-    void jsonMatchesTheServer() {
+    void jsonMatchesTheServer()
+    {
         const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("--format"),
                                        QStringLiteral("json"), QStringLiteral("--top"), QStringLiteral("5")});
         QCOMPARE(run.exitCode, 0);
@@ -88,7 +93,8 @@ private Q_SLOTS:
                  truth.integer({"MEMORY", "USAGE", top[0].toObject()[QStringLiteral("key")].toString().toUtf8()}));
     }
 
-    void textReport() {
+    void textReport()
+    {
         const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("redis://127.0.0.1:") + m_port});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("NAMESPACE"));
@@ -97,7 +103,8 @@ private Q_SLOTS:
         QVERIFY(run.out.contains("Biggest keys"));
     }
 
-    void outputFileAndDepth() {
+    void outputFileAndDepth()
+    {
         QTemporaryDir directory;
         const QString path = directory.filePath(QStringLiteral("report.json"));
         const auto run =
@@ -116,7 +123,8 @@ private Q_SLOTS:
         QCOMPARE(root[QStringLiteral("others")].toObject()[QStringLiteral("namespaces")].toInt(), 3);
     }
 
-    void delimiterAndFilters() {
+    void delimiterAndFilters()
+    {
         const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("--format"),
                                        QStringLiteral("json"), QStringLiteral("--match"), QStringLiteral("queue:*"),
                                        QStringLiteral("--type"), QStringLiteral("list"), QStringLiteral("--count"),
@@ -130,7 +138,8 @@ private Q_SLOTS:
         QCOMPARE(queue[QStringLiteral("children")].toArray().size(), 4);
     }
 
-    void usageErrorsExitTwo_data() {
+    void usageErrorsExitTwo_data()
+    {
         QTest::addColumn<QStringList>("arguments");
         QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")};
         QTest::newRow("no command") << QStringList{};
@@ -145,7 +154,8 @@ private Q_SLOTS:
         QTest::newRow("bad keys") << QStringList{QStringLiteral("demo"), QStringLiteral("--keys"),
                                                  QStringLiteral("many")};
     }
-    void usageErrorsExitTwo() {
+    void usageErrorsExitTwo()
+    {
         QFETCH(QStringList, arguments);
         const auto run = test::runCli(arguments);
         QCOMPARE(run.exitCode, 2);
@@ -153,7 +163,8 @@ private Q_SLOTS:
         QVERIFY(!run.err.isEmpty());
     }
 
-    void connectionErrorsExitThree() {
+    void connectionErrorsExitThree()
+    {
         QTcpServer probe;
         QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
         const QString deadPort = QString::number(probe.serverPort());
@@ -169,7 +180,51 @@ private Q_SLOTS:
         QVERIFY(tls.err.contains("TLS is not supported yet"));
     }
 
-    void wrongPasswordExitsThree() {
+    // Ctrl-C (or SIGTERM) mid-scan: what was scanned is printed, marked incomplete, exit 130.
+    void interruptPrintsThePartialReport()
+    {
+        QProcess process;
+        test::startCli(process, {QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("--format"),
+                                 QStringLiteral("json"), QStringLiteral("--count"), QStringLiteral("100"),
+                                 QStringLiteral("--max-rate"), QStringLiteral("1000")});
+        QTest::qWait(1500);
+        ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+        const auto run = test::finishCli(process);
+        QCOMPARE(run.exitCode, 130);
+        const QJsonObject scan = QJsonDocument::fromJson(run.out).object()[QStringLiteral("scan")].toObject();
+        QVERIFY(!scan[QStringLiteral("complete")].toBool());
+        QVERIFY(scan[QStringLiteral("cancelled")].toBool());
+        QVERIFY(scan[QStringLiteral("keys")].toInteger() > 0);
+        QVERIFY(scan[QStringLiteral("keys")].toInteger() < 4703);
+    }
+
+    // The server dies mid-scan: the partial report, the error on stderr, exit 1.
+    void serverLostMidScanExitsOne()
+    {
+        demo::RedisServerProcess doomed;
+        KEYLENS_START_SERVER(doomed);
+        test::PlainClient client(doomed.port());
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 0; i < 20000; ++i)
+            commands.push_back({"SET", "d:" + QByteArray::number(i), "v"});
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+        QProcess process;
+        test::startCli(process, {QStringLiteral("scan"), QStringLiteral("-p"), QString::number(doomed.port()),
+                                 QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--count"),
+                                 QStringLiteral("100"), QStringLiteral("--max-rate"), QStringLiteral("4000")});
+        QTest::qWait(1000);
+        doomed.stop();
+        const auto run = test::finishCli(process);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.err.contains("stopped early"));
+        const QJsonObject scan = QJsonDocument::fromJson(run.out).object()[QStringLiteral("scan")].toObject();
+        QVERIFY(!scan[QStringLiteral("complete")].toBool());
+        QVERIFY(!scan[QStringLiteral("error")].toString().isEmpty());
+        QVERIFY(scan[QStringLiteral("keys")].toInteger() > 0);
+    }
+
+    void wrongPasswordExitsThree()
+    {
         demo::RedisServerProcess locked;
         demo::RedisServerProcess::Options options;
         options.configText = "requirepass right\n";

@@ -12,12 +12,14 @@ using namespace keylens;
 using redis::Connection;
 using redis::ErrorKind;
 
-class TestConnectionErrors : public QObject {
+class TestConnectionErrors : public QObject
+{
     Q_OBJECT
 
     demo::RedisServerProcess m_server;
 
-    redis::ConnectionOptions withPassword(const QByteArray& user, const QByteArray& password) const {
+    redis::ConnectionOptions withPassword(const QByteArray& user, const QByteArray& password) const
+    {
         redis::ConnectionOptions options = m_server.connectionOptions();
         options.user = user;
         options.password = password;
@@ -26,7 +28,8 @@ class TestConnectionErrors : public QObject {
     }
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         demo::RedisServerProcess::Options options;
         options.configText = "requirepass s3cret\nuser alice on >alicepw ~* &* +@all\n";
         options.extraArguments << QStringLiteral("--unixsocket") << QStringLiteral("redis.sock")
@@ -34,7 +37,8 @@ private Q_SLOTS:
         KEYLENS_START_SERVER(m_server, options);
     }
 
-    void rightPasswordWorks() {
+    void rightPasswordWorks()
+    {
         auto connection = Connection::open(withPassword({}, "s3cret"));
         QVERIFY2(connection.ok(), connection.ok() ? "" : qPrintable(connection.error().message));
         auto reply = (*connection)->command({"PING"});
@@ -42,14 +46,16 @@ private Q_SLOTS:
         QCOMPARE(reply->bytes(), QByteArrayView("PONG"));
     }
 
-    void aclUserWorks() {
+    void aclUserWorks()
+    {
         auto connection = Connection::open(withPassword("alice", "alicepw"));
         QVERIFY(connection.ok());
         auto whoami = (*connection)->command({"ACL", "WHOAMI"});
         QCOMPARE(whoami->bytes(), QByteArrayView("alice"));
     }
 
-    void wrongPassword() {
+    void wrongPassword()
+    {
         auto connection = Connection::open(withPassword({}, "wrong"));
         QVERIFY(!connection.ok());
         QCOMPARE(connection.error().kind, ErrorKind::AuthFailed);
@@ -62,14 +68,16 @@ private Q_SLOTS:
         QCOMPARE(wrongUser.error().kind, ErrorKind::AuthFailed);
     }
 
-    void missingPassword() {
+    void missingPassword()
+    {
         auto connection = Connection::open(m_server.connectionOptions());
         QVERIFY(!connection.ok());
         QCOMPARE(connection.error().kind, ErrorKind::AuthRequired);
         QVERIFY(connection.error().message.contains(QStringLiteral("requires a password")));
     }
 
-    void deadPort() {
+    void deadPort()
+    {
         quint16 port = 0;
         {
             QTcpServer probe; // a port that was free a moment ago, with nothing listening now
@@ -93,7 +101,8 @@ private Q_SLOTS:
         QCOMPARE(result.summary.keysSeen, 0u);
     }
 
-    void silentServerTimesOut() {
+    void silentServerTimesOut()
+    {
         QTcpServer silent; // accepts (the kernel does) and never answers
         QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
         redis::ConnectionOptions options;
@@ -104,7 +113,8 @@ private Q_SLOTS:
         QCOMPARE(connection.error().kind, ErrorKind::Timeout);
     }
 
-    void notRedisIsAProtocolError() {
+    void notRedisIsAProtocolError()
+    {
         QTcpServer http;
         QVERIFY(http.listen(QHostAddress::LocalHost, 0));
         connect(&http, &QTcpServer::newConnection, this, [&] {
@@ -124,7 +134,8 @@ private Q_SLOTS:
         QCOMPARE(result.error().kind, ErrorKind::Protocol);
     }
 
-    void unixSocket() {
+    void unixSocket()
+    {
         redis::ConnectionOptions options = withPassword({}, "s3cret");
         options.transport = redis::ConnectionOptions::Transport::Unix;
         options.socketPath = m_server.directory() + QStringLiteral("/redis.sock");
@@ -138,7 +149,8 @@ private Q_SLOTS:
         QVERIFY(missing.error().isConnectionError());
     }
 
-    void databaseOutOfRange() {
+    void databaseOutOfRange()
+    {
         redis::ConnectionOptions options = withPassword({}, "s3cret");
         options.db = 99;
         auto connection = Connection::open(options);
@@ -146,7 +158,8 @@ private Q_SLOTS:
         QVERIFY(connection.error().message.contains(QStringLiteral("database 99")));
     }
 
-    void pipelineKeepsOrderAndErrors() {
+    void pipelineKeepsOrderAndErrors()
+    {
         auto connection = Connection::open(withPassword({}, "s3cret"));
         QVERIFY(connection.ok());
         auto replies = (*connection)->pipeline({{"SET", "a", "1"}, {"INCR", "a"}, {"HGET", "a", "x"}, {"GET", "a"}});

@@ -8,10 +8,12 @@
 
 using namespace keylens;
 
-class TestDegradedScan : public QObject {
+class TestDegradedScan : public QObject
+{
     Q_OBJECT
 
-    static void fill(quint16 port, const QByteArray& password = {}) {
+    static void fill(quint16 port, const QByteArray& password = {})
+    {
         test::PlainClient client(port, {}, password);
         QVERIFY(client.isConnected());
         std::vector<std::vector<QByteArray>> commands;
@@ -20,7 +22,8 @@ class TestDegradedScan : public QObject {
         QCOMPARE(client.pipeline(commands), std::size_t(0));
     }
 
-    static bool mentions(const scan::ScanSummary& summary, const QString& text) {
+    static bool mentions(const scan::ScanSummary& summary, const QString& text)
+    {
         for (const QString& notice : summary.notices) {
             if (notice.contains(text))
                 return true;
@@ -29,7 +32,8 @@ class TestDegradedScan : public QObject {
     }
 
 private Q_SLOTS:
-    void aclDeniesMemory() {
+    void aclDeniesMemory()
+    {
         demo::RedisServerProcess server;
         demo::RedisServerProcess::Options options;
         options.configText = "user limited on >pw ~* &* +@all -memory\n";
@@ -54,7 +58,8 @@ private Q_SLOTS:
         QCOMPARE(store.stats(keyspace::Keyspace::root()).memoryBytes, 0u);
     }
 
-    void memoryRenamedAway() {
+    void memoryRenamedAway()
+    {
         demo::RedisServerProcess server;
         demo::RedisServerProcess::Options options;
         options.configText = "rename-command MEMORY \"\"\n";
@@ -71,7 +76,8 @@ private Q_SLOTS:
         QCOMPARE(store.keyCount(), 3000u);
     }
 
-    void scanRenamedAwayIsAClearError() {
+    void scanRenamedAwayIsAClearError()
+    {
         demo::RedisServerProcess server;
         demo::RedisServerProcess::Options options;
         options.configText = "rename-command SCAN \"\"\n";
@@ -89,7 +95,8 @@ private Q_SLOTS:
         QVERIFY(result.summary.error->message.contains(QStringLiteral("SCAN")));
     }
 
-    void aclKeyPatternsLeaveKeysUninspected() {
+    void aclKeyPatternsLeaveKeysUninspected()
+    {
         demo::RedisServerProcess server;
         demo::RedisServerProcess::Options options;
         options.configText = "user partial on >pw ~allowed:* &* +@all -dbsize -info\n";

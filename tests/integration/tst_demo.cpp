@@ -5,19 +5,23 @@
 #include "demo/DemoKeyspace.h"
 #include "redis/Connection.h"
 
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <set>
 
 using namespace keylens;
 
-class TestDemo : public QObject {
+class TestDemo : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
-    void seedsExactlyTheKeysAskedFor() {
+    void seedsExactlyTheKeysAskedFor()
+    {
         demo::RedisServerProcess server;
         KEYLENS_START_SERVER(server);
         auto connection = redis::Connection::open(server.connectionOptions());
@@ -68,7 +72,8 @@ private Q_SLOTS:
         QVERIFY(sixteenKilobyteName);
     }
 
-    void demoCommandStopsItsServer() {
+    void demoCommandStopsItsServer()
+    {
         const auto run = test::runCli({QStringLiteral("demo"), QStringLiteral("--keys"), QStringLiteral("2000"),
                                        QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(run.exitCode, 0);
@@ -83,7 +88,8 @@ private Q_SLOTS:
         QCOMPARE(gone.error().kind, redis::ErrorKind::Refused);
     }
 
-    void demoKeepLeavesItRunning() {
+    void demoKeepLeavesItRunning()
+    {
         const auto run = test::runCli(
             {QStringLiteral("demo"), QStringLiteral("--keys"), QStringLiteral("500"), QStringLiteral("--keep")});
         QCOMPARE(run.exitCode, 0);
@@ -97,7 +103,49 @@ private Q_SLOTS:
         client.command({"SHUTDOWN", "NOSAVE"});
     }
 
-    void withoutRedisServerSaysWhatToInstall() {
+    // Ctrl-C during the scan and during the seeding: either way the private server goes away.
+    void interruptStopsTheServer_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("while scanning") << QStringList{QStringLiteral("--keys"),     QStringLiteral("20000"),
+                                                       QStringLiteral("--max-rate"), QStringLiteral("2000"),
+                                                       QStringLiteral("--count"),    QStringLiteral("100")}
+                                        << 130;
+        QTest::newRow("while seeding") << QStringList{QStringLiteral("--keys"), QStringLiteral("5000000")} << 130;
+    }
+    void interruptStopsTheServer()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QProcess process;
+        test::startCli(process, QStringList{QStringLiteral("demo")} + arguments);
+        QByteArray err;
+        const QRegularExpression announced(QStringLiteral("127\\.0\\.0\\.1:(\\d+)"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (err += process.readAllStandardError(), announced.match(QString::fromUtf8(err)).hasMatch()), 20000);
+        if (arguments.contains(QStringLiteral("--max-rate"))) // wait until the scan runs
+            QTRY_VERIFY_WITH_TIMEOUT((err += process.readAllStandardError(), err.contains("scanning")), 20000);
+        else
+            QTest::qWait(500);
+        ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+        const auto run = test::finishCli(process);
+        QCOMPARE(run.exitCode, exitCode);
+        err += run.err;
+        // The temporary directory the server ran in is gone too.
+        const QRegularExpressionMatch directory =
+            QRegularExpression(QStringLiteral("directory (\\S+)\\)")).match(QString::fromUtf8(err));
+        QVERIFY(directory.hasMatch());
+        QVERIFY(!QFileInfo::exists(directory.captured(1)));
+        redis::ConnectionOptions options;
+        options.port = static_cast<quint16>(announced.match(QString::fromUtf8(err)).captured(1).toUInt());
+        options.connectTimeoutMs = 500;
+        // The server may need a moment to notice its parent is gone.
+        QTRY_VERIFY_WITH_TIMEOUT(!redis::Connection::open(options).ok(), 5000);
+    }
+
+    void withoutRedisServerSaysWhatToInstall()
+    {
         QTemporaryDir emptyPath;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("PATH"), emptyPath.path());

@@ -12,13 +12,15 @@
 
 using namespace keylens;
 
-class TestRdbFixtures : public QObject {
+class TestRdbFixtures : public QObject
+{
     Q_OBJECT
 
     static QString fixture(const QString& name) { return QStringLiteral(KEYLENS_FIXTURES_DIR "/rdb/") + name; }
 
 private Q_SLOTS:
-    void scansEveryLoadableFixture_data() {
+    void scansEveryLoadableFixture_data()
+    {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("db");
         QTest::addColumn<int>("expectedKeys"); // from the fixture's MANIFEST; -1: ask the server only
@@ -36,7 +38,8 @@ private Q_SLOTS:
         QTest::newRow("zipmap big values") << QStringLiteral("rdbtools_zipmap_with_big_values.rdb") << 0 << -1;
         QTest::newRow("empty aggregates") << QStringLiteral("redis_corrupt_empty_keys.rdb") << 0 << 0;
     }
-    void scansEveryLoadableFixture() {
+    void scansEveryLoadableFixture()
+    {
         QFETCH(QString, file);
         QFETCH(int, db);
         QFETCH(int, expectedKeys);
@@ -75,7 +78,8 @@ private Q_SLOTS:
         }
     }
 
-    void refusedFixturesGiveAClearError() {
+    void refusedFixturesGiveAClearError()
+    {
         const QString file = QStringLiteral("redis_corrupt_ziplist.rdb");
         if (!QFile::exists(fixture(file)))
             QSKIP("the shared fixtures are not next to this checkout");

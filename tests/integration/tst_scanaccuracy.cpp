@@ -12,13 +12,15 @@
 
 using namespace keylens;
 
-class TestScanAccuracy : public QObject {
+class TestScanAccuracy : public QObject
+{
     Q_OBJECT
 
     demo::RedisServerProcess m_server;
     QByteArray m_hugeKey;
 
-    void seed() {
+    void seed()
+    {
         test::PlainClient client(m_server.port());
         QVERIFY(client.isConnected());
         std::vector<std::vector<QByteArray>> commands;
@@ -74,12 +76,14 @@ class TestScanAccuracy : public QObject {
     }
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         KEYLENS_START_SERVER(m_server);
         seed();
     }
 
-    void scanMatchesTheServerKeyByKey() {
+    void scanMatchesTheServerKeyByKey()
+    {
         test::PlainClient truthClient(m_server.port());
         const long long dbsize = truthClient.integer({"DBSIZE"});
         QVERIFY(dbsize >= 100000);
@@ -145,7 +149,8 @@ private Q_SLOTS:
         QCOMPARE(store.path(store.find(m_hugeKey)).size(), m_hugeKey.size());
     }
 
-    void matchAndTypeFilters() {
+    void matchAndTypeFilters()
+    {
         keyspace::Keyspace store;
         scan::ScanOptions options;
         options.connection = m_server.connectionOptions();
@@ -159,7 +164,8 @@ private Q_SLOTS:
                  std::uint32_t(store.keyCount()));
     }
 
-    void withoutMemory() {
+    void withoutMemory()
+    {
         keyspace::Keyspace store;
         scan::ScanOptions options;
         options.connection = m_server.connectionOptions();
@@ -173,7 +179,8 @@ private Q_SLOTS:
         QCOMPARE(store.keyCount(), 5000u);
     }
 
-    void otherDatabase() {
+    void otherDatabase()
+    {
         test::PlainClient client(m_server.port());
         QCOMPARE(client.command({"SELECT", "3"}), QByteArray("OK"));
         QCOMPARE(client.command({"SET", "only:in:three", "1"}), QByteArray("OK"));

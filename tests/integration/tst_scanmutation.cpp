@@ -14,12 +14,14 @@
 
 using namespace keylens;
 
-class TestScanMutation : public QObject {
+class TestScanMutation : public QObject
+{
     Q_OBJECT
 
     demo::RedisServerProcess m_server;
 
-    void fill(const QByteArray& prefix, int count) {
+    void fill(const QByteArray& prefix, int count)
+    {
         test::PlainClient client(m_server.port());
         std::vector<std::vector<QByteArray>> commands;
         for (int i = 0; i < count; ++i)
@@ -27,7 +29,8 @@ class TestScanMutation : public QObject {
         QCOMPARE(client.pipeline(commands), std::size_t(0));
     }
 
-    scan::ScanOptions options(int count) const {
+    scan::ScanOptions options(int count) const
+    {
         scan::ScanOptions result;
         result.connection = m_server.connectionOptions();
         result.count = count;
@@ -40,7 +43,8 @@ private Q_SLOTS:
 
     // Pause after the first batch: the scanner then holds keys that SCAN returned but it has not asked
     // about yet. Delete every even key and add new ones, resume, and check what SCAN guarantees.
-    void keysChangeDuringTheScan() {
+    void keysChangeDuringTheScan()
+    {
         fill("k:", 20000);
         keyspace::Keyspace store;
         scan::Scanner scanner;
@@ -102,7 +106,8 @@ private Q_SLOTS:
         Q_UNUSED(duplicates);
     }
 
-    void pauseStopsAndResumeContinues() {
+    void pauseStopsAndResumeContinues()
+    {
         fill("p:", 30000);
         keyspace::Keyspace store;
         scan::Scanner scanner;
@@ -126,7 +131,8 @@ private Q_SLOTS:
         QCOMPARE(summary.keysSeen, 30000u);
     }
 
-    void cancelStopsPromptly() {
+    void cancelStopsPromptly()
+    {
         fill("c:", 50000);
         scan::Scanner scanner;
         scan::ScanOptions slow = options(200);
@@ -147,7 +153,34 @@ private Q_SLOTS:
         QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
     }
 
-    void rateLimitHolds() {
+    // The server goes away mid-scan: the scan ends with the error, and what it had is kept.
+    void connectionLostMidScan()
+    {
+        fill("l:", 20000);
+        keyspace::Keyspace store;
+        scan::Scanner scanner;
+        scan::ScanOptions slow = options(100);
+        slow.maxKeysPerSecond = 20000;
+        connect(&scanner, &scan::Scanner::batchReady, this, [&](const scan::KeyBatch& batch) {
+            for (std::size_t i = 0; i < batch.size(); ++i)
+                store.insert(batch.key(i), batch.entries[i].info);
+        });
+        QSignalSpy finished(&scanner, &scan::Scanner::finished);
+        scanner.start(slow);
+        QTRY_VERIFY(store.keyCount() > 500);
+        m_server.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 10000);
+        const auto summary = finished.first().first().value<scan::ScanSummary>();
+        QVERIFY(!summary.complete);
+        QVERIFY(summary.error);
+        QCOMPARE(summary.error->kind, redis::ErrorKind::ConnectionLost);
+        QVERIFY(summary.keysSeen > 500);
+        QVERIFY(store.keyCount() > 500);
+        QVERIFY(store.keyCount() < 20000u);
+    }
+
+    void rateLimitHolds()
+    {
         fill("r:", 3000);
         keyspace::Keyspace store;
         scan::Scanner scanner;
@@ -161,7 +194,8 @@ private Q_SLOTS:
         QVERIFY2(summary.durationMs >= 450, qPrintable(QString::number(summary.durationMs)));
     }
 
-    void aNewScanSupersedesTheOld() {
+    void aNewScanSupersedesTheOld()
+    {
         fill("s:", 20000);
         scan::Scanner scanner;
         scan::ScanOptions slow = options(100);

@@ -7,12 +7,14 @@
 namespace keylens::test {
 
 namespace {
-struct ReplyDeleter {
+struct ReplyDeleter
+{
     void operator()(redisReply* reply) const { freeReplyObject(reply); }
 };
 using ReplyPtr = std::unique_ptr<redisReply, ReplyDeleter>;
 
-void appendArgv(redisContext* context, const std::vector<QByteArray>& arguments) {
+void appendArgv(redisContext* context, const std::vector<QByteArray>& arguments)
+{
     std::vector<const char*> argv;
     std::vector<size_t> lengths;
     for (const QByteArray& argument : arguments) {
@@ -23,7 +25,8 @@ void appendArgv(redisContext* context, const std::vector<QByteArray>& arguments)
 }
 } // namespace
 
-PlainClient::PlainClient(quint16 port, const QByteArray& user, const QByteArray& password) {
+PlainClient::PlainClient(quint16 port, const QByteArray& user, const QByteArray& password)
+{
     m_context = redisConnect("127.0.0.1", port);
     if (!m_context || m_context->err) {
         m_lastError = m_context ? QByteArray(m_context->errstr) : QByteArray("out of memory");
@@ -36,16 +39,19 @@ PlainClient::PlainClient(quint16 port, const QByteArray& user, const QByteArray&
     }
 }
 
-PlainClient::~PlainClient() {
+PlainClient::~PlainClient()
+{
     if (m_context)
         redisFree(m_context);
 }
 
-bool PlainClient::isConnected() const {
+bool PlainClient::isConnected() const
+{
     return m_context && !m_context->err && m_lastError.isEmpty();
 }
 
-redisReply* PlainClient::run(const std::vector<QByteArray>& arguments) {
+redisReply* PlainClient::run(const std::vector<QByteArray>& arguments)
+{
     appendArgv(m_context, arguments);
     void* reply = nullptr;
     if (redisGetReply(m_context, &reply) != REDIS_OK) {
@@ -55,7 +61,8 @@ redisReply* PlainClient::run(const std::vector<QByteArray>& arguments) {
     return static_cast<redisReply*>(reply);
 }
 
-QByteArray PlainClient::command(const std::vector<QByteArray>& arguments) {
+QByteArray PlainClient::command(const std::vector<QByteArray>& arguments)
+{
     ReplyPtr reply(run(arguments));
     if (!reply)
         return {};
@@ -66,12 +73,14 @@ QByteArray PlainClient::command(const std::vector<QByteArray>& arguments) {
     return {};
 }
 
-long long PlainClient::integer(const std::vector<QByteArray>& arguments) {
+long long PlainClient::integer(const std::vector<QByteArray>& arguments)
+{
     ReplyPtr reply(run(arguments));
     return reply && reply->type == REDIS_REPLY_INTEGER ? reply->integer : -999;
 }
 
-std::size_t PlainClient::pipeline(const std::vector<std::vector<QByteArray>>& commands) {
+std::size_t PlainClient::pipeline(const std::vector<std::vector<QByteArray>>& commands)
+{
     for (const auto& command : commands)
         appendArgv(m_context, command);
     std::size_t errors = 0;
@@ -86,7 +95,8 @@ std::size_t PlainClient::pipeline(const std::vector<std::vector<QByteArray>>& co
     return errors;
 }
 
-std::vector<QByteArray> PlainClient::allKeys(const QByteArray& match) {
+std::vector<QByteArray> PlainClient::allKeys(const QByteArray& match)
+{
     std::vector<QByteArray> keys;
     QByteArray cursor = "0";
     do {
@@ -107,7 +117,8 @@ std::vector<QByteArray> PlainClient::allKeys(const QByteArray& match) {
     return keys;
 }
 
-std::map<QByteArray, PlainClient::KeyFacts> PlainClient::inspectAll() {
+std::map<QByteArray, PlainClient::KeyFacts> PlainClient::inspectAll()
+{
     std::vector<QByteArray> keys = allKeys();
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end()); // SCAN may repeat a key

@@ -13,7 +13,8 @@ namespace keylens::test {
 
 // The independent source of truth for tests: hiredis's own blocking client, one plain command at a time
 // (or a plain hiredis pipeline), sharing none of Keylens's connection, scan or store code.
-class PlainClient {
+class PlainClient
+{
 public:
     explicit PlainClient(quint16 port, const QByteArray& user = {}, const QByteArray& password = {});
     ~PlainClient();
@@ -31,7 +32,8 @@ public:
     // Every key, by a plain SCAN loop.
     std::vector<QByteArray> allKeys(const QByteArray& match = {});
 
-    struct KeyFacts {
+    struct KeyFacts
+    {
         QByteArray type;
         long long pttl = -1;
         long long memory = -1;

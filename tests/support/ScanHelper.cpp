@@ -7,7 +7,8 @@
 
 namespace keylens::test {
 
-ScanResult scanInto(keyspace::Keyspace& keyspace, const scan::ScanOptions& options, int timeoutMs) {
+ScanResult scanInto(keyspace::Keyspace& keyspace, const scan::ScanOptions& options, int timeoutMs)
+{
     ScanResult result;
     scan::Scanner scanner;
     QEventLoop loop;

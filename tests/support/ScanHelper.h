@@ -5,7 +5,8 @@
 
 namespace keylens::test {
 
-struct ScanResult {
+struct ScanResult
+{
     scan::ScanSummary summary;
     std::uint64_t duplicates = 0;
     std::uint64_t batches = 0;

@@ -4,10 +4,12 @@
 
 using namespace keylens::redis;
 
-class TestConnectionOptions : public QObject {
+class TestConnectionOptions : public QObject
+{
     Q_OBJECT
 
-    static Result<ConnectionOptions> fromFlags(const QStringList& flags, const QProcessEnvironment& environment = {}) {
+    static Result<ConnectionOptions> fromFlags(const QStringList& flags, const QProcessEnvironment& environment = {})
+    {
         QCommandLineParser parser;
         addConnectionOptions(parser);
         parser.addPositionalArgument(QStringLiteral("uri"), QString());
@@ -17,7 +19,8 @@ class TestConnectionOptions : public QObject {
     }
 
 private Q_SLOTS:
-    void uris() {
+    void uris()
+    {
         auto plain = parseRedisUri("redis://cache.internal:6380/3");
         QVERIFY(plain.ok());
         QCOMPARE(plain->host, QStringLiteral("cache.internal"));
@@ -67,7 +70,8 @@ private Q_SLOTS:
         QCOMPARE(unixAuth->socketPath, QStringLiteral("/tmp/r.sock"));
     }
 
-    void badUris_data() {
+    void badUris_data()
+    {
         QTest::addColumn<QByteArray>("uri");
         QTest::addColumn<int>("kind");
         QTest::newRow("tls") << QByteArray("rediss://host:6380") << int(ErrorKind::Unsupported);
@@ -78,7 +82,8 @@ private Q_SLOTS:
         QTest::newRow("unix relative") << QByteArray("unix://relative.sock") << int(ErrorKind::Usage);
         QTest::newRow("bracket") << QByteArray("redis://[::1") << int(ErrorKind::Usage);
     }
-    void badUris() {
+    void badUris()
+    {
         QFETCH(QByteArray, uri);
         QFETCH(int, kind);
         auto parsed = parseRedisUri(uri);
@@ -89,7 +94,8 @@ private Q_SLOTS:
             QVERIFY(parsed.error().message.contains(QStringLiteral("TLS is not supported yet")));
     }
 
-    void redisCliFlags() {
+    void redisCliFlags()
+    {
         auto options =
             fromFlags({QStringLiteral("-h"), QStringLiteral("db.local"), QStringLiteral("-p"), QStringLiteral("6390"),
                        QStringLiteral("-a"), QStringLiteral("pw"), QStringLiteral("--user"), QStringLiteral("app"),
@@ -124,7 +130,8 @@ private Q_SLOTS:
         QCOMPARE(timeouts->commandTimeoutMs, 2000);
     }
 
-    void environment() {
+    void environment()
+    {
         QProcessEnvironment environment;
         environment.insert(QStringLiteral("REDISCLI_AUTH"), QStringLiteral("from-env"));
         environment.insert(QStringLiteral("REDIS_URL"), QStringLiteral("redis://envhost:6400/2"));
@@ -150,21 +157,24 @@ private Q_SLOTS:
         QVERIFY(!nothing->hasPassword);
     }
 
-    void badFlags_data() {
+    void badFlags_data()
+    {
         QTest::addColumn<QStringList>("flags");
         QTest::newRow("port") << QStringList{QStringLiteral("-p"), QStringLiteral("http")};
         QTest::newRow("db") << QStringList{QStringLiteral("-n"), QStringLiteral("-1")};
         QTest::newRow("timeout") << QStringList{QStringLiteral("-t"), QStringLiteral("0")};
         QTest::newRow("user without password") << QStringList{QStringLiteral("--user"), QStringLiteral("x")};
     }
-    void badFlags() {
+    void badFlags()
+    {
         QFETCH(QStringList, flags);
         auto options = fromFlags(flags, QProcessEnvironment());
         QVERIFY(!options.ok());
         QCOMPARE(options.error().kind, ErrorKind::Usage);
     }
 
-    void addressNeverShowsThePassword() {
+    void addressNeverShowsThePassword()
+    {
         auto options = parseRedisUri("redis://alice:topsecret@h:1/2");
         QVERIFY(options.ok());
         QVERIFY(!options->address().contains(QStringLiteral("topsecret")));

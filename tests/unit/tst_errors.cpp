@@ -4,11 +4,13 @@
 
 using namespace keylens::redis;
 
-class TestErrors : public QObject {
+class TestErrors : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
-    void classifies_data() {
+    void classifies_data()
+    {
         QTest::addColumn<QByteArray>("reply");
         QTest::addColumn<int>("kind");
         // Error replies as Redis 6 and 7 send them.
@@ -29,7 +31,8 @@ private Q_SLOTS:
                                  << int(ErrorKind::Loading);
         QTest::newRow("other") << QByteArray("ERR syntax error") << int(ErrorKind::Server);
     }
-    void classifies() {
+    void classifies()
+    {
         QFETCH(QByteArray, reply);
         QFETCH(int, kind);
         QCOMPARE(int(classifyErrorReply(reply)), kind);
@@ -38,7 +41,8 @@ private Q_SLOTS:
         QVERIFY(error.message.contains(QString::fromUtf8(reply))); // the server's own words stay in the message
     }
 
-    void connectionErrorsAreTheOnesThatStopAConnect() {
+    void connectionErrorsAreTheOnesThatStopAConnect()
+    {
         QVERIFY((Error{ErrorKind::Refused, {}}).isConnectionError());
         QVERIFY((Error{ErrorKind::AuthFailed, {}}).isConnectionError());
         QVERIFY((Error{ErrorKind::Timeout, {}}).isConnectionError());

@@ -4,11 +4,13 @@
 
 using namespace keylens::keyspace;
 
-class TestKeyEscape : public QObject {
+class TestKeyEscape : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
-    void printableUtf8() {
+    void printableUtf8()
+    {
         QVERIFY(isPrintableUtf8("user:1001:profile"));
         QVERIFY(isPrintableUtf8("用户:1001:资料"));
         QVERIFY(isPrintableUtf8("emoji:🚀"));
@@ -24,7 +26,8 @@ private Q_SLOTS:
     }
 
     // The escaping redis-cli uses for binary-safe strings (sdscatrepr), quotes left off.
-    void escapesLikeRedisCli() {
+    void escapesLikeRedisCli()
+    {
         QCOMPARE(escapeLikeRedisCli(QByteArray("bin:\xff\xfe\x00\x01", 8)), QByteArray("bin:\\xff\\xfe\\x00\\x01"));
         QCOMPARE(escapeLikeRedisCli("a\"b\\c"), QByteArray("a\\\"b\\\\c"));
         QCOMPARE(escapeLikeRedisCli("\n\r\t\a\b"), QByteArray("\\n\\r\\t\\a\\b"));
@@ -32,7 +35,8 @@ private Q_SLOTS:
         QCOMPARE(escapeLikeRedisCli("caf\xc3\xa9"), QByteArray("caf\\xc3\\xa9"));
     }
 
-    void displayKeepsPrintableKeys() {
+    void displayKeepsPrintableKeys()
+    {
         QCOMPARE(displayBytes("用户:1"), QByteArray("用户:1"));
         QCOMPARE(displayBytes("tab\tkey"), QByteArray("tab\\tkey"));
     }

@@ -7,23 +7,27 @@
 
 using namespace keylens::keyspace;
 
-class TestKeyPath : public QObject {
+class TestKeyPath : public QObject
+{
     Q_OBJECT
 
-    static std::vector<QByteArray> split(QByteArrayView key, char delimiter) {
+    static std::vector<QByteArray> split(QByteArrayView key, char delimiter)
+    {
         std::vector<QByteArray> segments;
         forEachSegment(key, delimiter, [&](QByteArrayView segment) { segments.push_back(segment.toByteArray()); });
         return segments;
     }
 
-    static QByteArray roundTrip(QByteArrayView key, char delimiter) {
+    static QByteArray roundTrip(QByteArrayView key, char delimiter)
+    {
         const auto segments = split(key, delimiter);
         std::vector<QByteArrayView> views(segments.begin(), segments.end());
         return joinSegments(views, delimiter);
     }
 
 private Q_SLOTS:
-    void keepsEmptySegments_data() {
+    void keepsEmptySegments_data()
+    {
         QTest::addColumn<QByteArray>("key");
         QTest::addColumn<int>("segments");
         QTest::newRow("plain") << QByteArray("user:1:profile") << 3;
@@ -34,14 +38,16 @@ private Q_SLOTS:
         QTest::newRow("doubled") << QByteArray("a::b") << 3;
         QTest::newRow("no delimiter") << QByteArray("user_123") << 1;
     }
-    void keepsEmptySegments() {
+    void keepsEmptySegments()
+    {
         QFETCH(QByteArray, key);
         QFETCH(int, segments);
         QCOMPARE(static_cast<int>(split(key, ':').size()), segments);
         QCOMPARE(roundTrip(key, ':'), key);
     }
 
-    void randomBytesRoundTrip() {
+    void randomBytesRoundTrip()
+    {
         // Random byte strings over a small alphabet full of delimiters, NULs and high bytes.
         QRandomGenerator random(1234);
         const char alphabet[] = {':', ':', 'a', 'b', '\0', '\xff', '\n', '/', '\x80'};
@@ -55,7 +61,8 @@ private Q_SLOTS:
         }
     }
 
-    void sixteenKilobyteKey() {
+    void sixteenKilobyteKey()
+    {
         QByteArray key = "blob:";
         for (int i = 0; i < 16 * 1024; ++i)
             key.append(static_cast<char>(i % 251));
@@ -63,7 +70,8 @@ private Q_SLOTS:
         QVERIFY(split(key, ':').size() > 2);
     }
 
-    void parsesDelimiters() {
+    void parsesDelimiters()
+    {
         char delimiter = 0;
         QVERIFY(parseDelimiter("/", &delimiter));
         QCOMPARE(delimiter, '/');

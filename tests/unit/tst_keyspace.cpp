@@ -10,7 +10,8 @@
 using namespace keylens::keyspace;
 
 namespace {
-KeyInfo info(KeyType type, std::uint64_t memory, std::int64_t expiresAt = NoExpiry) {
+KeyInfo info(KeyType type, std::uint64_t memory, std::int64_t expiresAt = NoExpiry)
+{
     KeyInfo result;
     result.type = type;
     result.memoryBytes = memory;
@@ -20,11 +21,13 @@ KeyInfo info(KeyType type, std::uint64_t memory, std::int64_t expiresAt = NoExpi
 }
 } // namespace
 
-class TestKeyspace : public QObject {
+class TestKeyspace : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
-    void namespaceCountsKeysWithItsPrefix() {
+    void namespaceCountsKeysWithItsPrefix()
+    {
         Keyspace keyspace;
         keyspace.insert("user:1", info(KeyType::Hash, 100));
         keyspace.insert("user:1:profile", info(KeyType::Hash, 50));
@@ -53,7 +56,8 @@ private Q_SLOTS:
         QCOMPARE(keyspace.namespacePrefix(user), QByteArray("user:"));
     }
 
-    void duplicatesAreIgnored() {
+    void duplicatesAreIgnored()
+    {
         Keyspace keyspace;
         QCOMPARE(keyspace.insert("a:b", info(KeyType::String, 10)), Keyspace::Insert::Added);
         QCOMPARE(keyspace.insert("a:b", info(KeyType::String, 99)), Keyspace::Insert::Duplicate);
@@ -61,7 +65,8 @@ private Q_SLOTS:
         QCOMPARE(keyspace.stats(Keyspace::root()).memoryBytes, 10u);
     }
 
-    void unmeasuredMemoryIsNotZero() {
+    void unmeasuredMemoryIsNotZero()
+    {
         Keyspace keyspace;
         KeyInfo unmeasured;
         unmeasured.type = KeyType::String;
@@ -74,7 +79,8 @@ private Q_SLOTS:
         QVERIFY(!keyspace.keyInfo(keyspace.find("a:x")).memoryMeasured);
     }
 
-    void otherDelimiter() {
+    void otherDelimiter()
+    {
         Keyspace keyspace('/');
         keyspace.insert("a/b/c", info(KeyType::String, 1));
         keyspace.insert("a:b", info(KeyType::String, 1));
@@ -84,7 +90,8 @@ private Q_SLOTS:
 
     // Against a brute-force truth: every key's path is its exact bytes, and every namespace's aggregates
     // equal a direct count over the keys that start with its prefix.
-    void randomKeysMatchBruteForce() {
+    void randomKeysMatchBruteForce()
+    {
         QRandomGenerator random(99);
         const std::vector<QByteArray> words = {"user", "cache", "", "1", "2", "profile", QByteArray("\xff\x00", 2),
                                                "x:y"};
@@ -133,7 +140,8 @@ private Q_SLOTS:
         }
     }
 
-    void topKeysAreTheBiggest() {
+    void topKeysAreTheBiggest()
+    {
         Keyspace keyspace;
         for (int i = 0; i < 1000; ++i)
             keyspace.insert(QByteArray("k:" + QByteArray::number(i)),
@@ -148,7 +156,8 @@ private Q_SLOTS:
         QCOMPARE(keyspace.keyInfo(under[0]).memoryBytes, 999u);
     }
 
-    void findsNothingUnknown() {
+    void findsNothingUnknown()
+    {
         Keyspace keyspace;
         keyspace.insert("a:b", info(KeyType::String, 1));
         QCOMPARE(keyspace.find("a:c"), InvalidNode);

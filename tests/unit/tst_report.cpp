@@ -12,7 +12,8 @@ using keyspace::KeyType;
 
 namespace {
 
-KeyInfo key(KeyType type, std::uint64_t memory, std::int64_t expiresAt = keyspace::NoExpiry) {
+KeyInfo key(KeyType type, std::uint64_t memory, std::int64_t expiresAt = keyspace::NoExpiry)
+{
     KeyInfo info;
     info.type = type;
     info.memoryBytes = memory;
@@ -22,7 +23,8 @@ KeyInfo key(KeyType type, std::uint64_t memory, std::int64_t expiresAt = keyspac
 }
 
 // 30 namespaces n0..n29 where n<i> holds i+1 keys of 100 bytes; plus a binary namespace and loose keys.
-keyspace::Keyspace sampleKeyspace() {
+keyspace::Keyspace sampleKeyspace()
+{
     keyspace::Keyspace store;
     for (int i = 0; i < 30; ++i) {
         for (int k = 0; k <= i; ++k)
@@ -36,7 +38,8 @@ keyspace::Keyspace sampleKeyspace() {
     return store;
 }
 
-scan::ScanSummary summary() {
+scan::ScanSummary summary()
+{
     scan::ScanSummary result;
     result.complete = true;
     result.server.address = QStringLiteral("127.0.0.1:6379");
@@ -49,11 +52,13 @@ scan::ScanSummary summary() {
 
 } // namespace
 
-class TestReport : public QObject {
+class TestReport : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
-    void widthSumsTheRestIntoOthers() {
+    void widthSumsTheRestIntoOthers()
+    {
         const auto store = sampleKeyspace();
         report::ReportOptions options;
         options.width = 5;
@@ -73,7 +78,8 @@ private Q_SLOTS:
         QCOMPARE(built.keysWithoutDelimiter.keys, 2u);
     }
 
-    void jsonHasTheDocumentedFields() {
+    void jsonHasTheDocumentedFields()
+    {
         const auto store = sampleKeyspace();
         report::ReportOptions options;
         options.top = 3;
@@ -123,7 +129,8 @@ private Q_SLOTS:
                  QByteArray("bin\xff:1", 6));
     }
 
-    void unmeasuredMemoryIsNull() {
+    void unmeasuredMemoryIsNull()
+    {
         const auto store = sampleKeyspace();
         auto noMemory = summary();
         noMemory.memoryMeasured = false;
@@ -134,7 +141,8 @@ private Q_SLOTS:
         QVERIFY(report::toText(built).contains("Memory: not measured"));
     }
 
-    void textTableIsSortedAndAligned() {
+    void textTableIsSortedAndAligned()
+    {
         const auto store = sampleKeyspace();
         report::ReportOptions options;
         options.width = 3;

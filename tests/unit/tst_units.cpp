@@ -4,11 +4,13 @@
 
 using namespace keylens::keyspace;
 
-class TestUnits : public QObject {
+class TestUnits : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
-    void bytes() {
+    void bytes()
+    {
         QCOMPARE(formatBytes(0), QByteArray("0 B"));
         QCOMPARE(formatBytes(1023), QByteArray("1023 B"));
         QCOMPARE(formatBytes(1024), QByteArray("1.00 KiB"));
@@ -16,13 +18,15 @@ private Q_SLOTS:
         QCOMPARE(formatBytes(50 * 1024 * 1024), QByteArray("50.0 MiB"));
         QCOMPARE(formatBytes(300ULL * 1024 * 1024 * 1024), QByteArray("300 GiB"));
     }
-    void counts() {
+    void counts()
+    {
         QCOMPARE(formatCount(0), QByteArray("0"));
         QCOMPARE(formatCount(999), QByteArray("999"));
         QCOMPARE(formatCount(1000), QByteArray("1,000"));
         QCOMPARE(formatCount(1234567), QByteArray("1,234,567"));
     }
-    void durations() {
+    void durations()
+    {
         QCOMPARE(formatDuration(450), QByteArray("450ms"));
         QCOMPARE(formatDuration(1500), QByteArray("1.5s"));
         QCOMPARE(formatDuration(59'000), QByteArray("59s"));
@@ -30,7 +34,8 @@ private Q_SLOTS:
         QCOMPARE(formatDuration(3'600'000), QByteArray("1h"));
         QCOMPARE(formatDuration(90'000'000), QByteArray("1d 1h"));
     }
-    void percents() {
+    void percents()
+    {
         QCOMPARE(formatPercent(0.4567), QByteArray("45.7%"));
         QCOMPARE(formatPercent(0.0001), QByteArray("<0.1%"));
         QCOMPARE(formatPercent(0), QByteArray("0.0%"));
