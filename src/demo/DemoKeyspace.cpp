@@ -39,22 +39,23 @@ QByteArray number(std::uint64_t value)
     return QByteArray::number(value);
 }
 
-QByteArray hex(Random& random, int digits)
+QByteArray randomString(Random& random, QByteArrayView alphabet, int length)
 {
-    static constexpr char alphabet[] = "0123456789abcdef";
-    QByteArray out(digits, Qt::Uninitialized);
-    for (int i = 0; i < digits; ++i)
-        out[i] = alphabet[random.below(16)];
+    QByteArray out(length, Qt::Uninitialized);
+    for (int i = 0; i < length; ++i)
+        out[i] = alphabet[static_cast<qsizetype>(random.below(static_cast<std::uint64_t>(alphabet.size())))];
     return out;
 }
 
+QByteArray hex(Random& random, int digits)
+{
+    return randomString(random, "0123456789abcdef", digits);
+}
+
+// Session ids and API tokens: base64url-ish.
 QByteArray token(Random& random, int length)
 {
-    static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    QByteArray out(length, Qt::Uninitialized);
-    for (int i = 0; i < length; ++i)
-        out[i] = alphabet[random.below(64)];
-    return out;
+    return randomString(random, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", length);
 }
 
 QByteArray uuid(Random& random)
@@ -88,12 +89,6 @@ void put(PipelineWriter& writer, std::initializer_list<QByteArray> arguments)
 {
     std::vector<QByteArrayView> views(arguments.begin(), arguments.end());
     writer.command(views);
-}
-
-QByteArray filler(Random& random, int length)
-{
-    QByteArray out = token(random, length);
-    return out;
 }
 
 // One kind of key, generated `count` times with index 0..count-1. `index` keeps keys unique.
@@ -161,7 +156,7 @@ std::vector<Family> families()
          [](W& w, R& r, std::uint64_t) {
              // A query cache where somebody forgot the TTL on a third of the writes.
              const QByteArray key = "cache:db:query:" + hex(r, 40);
-             const QByteArray value = filler(r, 80 + static_cast<int>(r.below(600)));
+             const QByteArray value = token(r, 80 + static_cast<int>(r.below(600)));
              if (r.chance(0.3))
                  put(w, {"SET", key, value});
              else
@@ -279,7 +274,7 @@ std::vector<Family> families()
          }},
         {1,
          [](W& w, R& r, std::uint64_t i) {
-             put(w, {"SET", "temp:import:" + number(i), filler(r, 120)});
+             put(w, {"SET", "temp:import:" + number(i), token(r, 120)});
          }},
         {2,
          [](W& w, R& r, std::uint64_t i) {
@@ -287,7 +282,7 @@ std::vector<Family> families()
          }},
         {0.5,
          [](W& w, R& r, std::uint64_t i) { // thumbnails: a few big strings, none with a TTL
-             put(w, {"SET", "img:thumb:" + number(i), filler(r, 2000 + static_cast<int>(r.below(14000)))});
+             put(w, {"SET", "img:thumb:" + number(i), token(r, 2000 + static_cast<int>(r.below(14000)))});
          }},
     };
 }

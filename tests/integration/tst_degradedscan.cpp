@@ -12,9 +12,9 @@ class TestDegradedScan : public QObject
 {
     Q_OBJECT
 
-    static void fill(quint16 port, const QByteArray& password = {})
+    static void fill(quint16 port)
     {
-        test::PlainClient client(port, {}, password);
+        test::PlainClient client(port);
         QVERIFY(client.isConnected());
         std::vector<std::vector<QByteArray>> commands;
         for (int i = 0; i < 3000; ++i)
@@ -31,63 +31,60 @@ class TestDegradedScan : public QObject
         return false;
     }
 
+    // A server with `config`, filled with 3000 keys (1000 secret:*, 2000 allowed:*), scanned as `user`.
+    test::ScanResult scanServerWith(const QByteArray& config, const QByteArray& user = {},
+                                    const QByteArray& password = {})
+    {
+        m_server = std::make_unique<demo::RedisServerProcess>();
+        m_store = std::make_unique<keyspace::Keyspace>();
+        demo::RedisServerProcess::Options options;
+        options.configText = config;
+        const redis::Status started = m_server->start(options);
+        if (!started) {
+            QTest::qFail(qPrintable(started.error().message), __FILE__, __LINE__);
+            return {};
+        }
+        fill(m_server->port());
+        scan::ScanOptions scan;
+        scan.connection = m_server->connectionOptions();
+        if (!user.isEmpty()) {
+            scan.connection.user = user;
+            scan.connection.password = password;
+            scan.connection.hasPassword = true;
+        }
+        return test::scanInto(*m_store, scan);
+    }
+
+    std::unique_ptr<demo::RedisServerProcess> m_server;
+    std::unique_ptr<keyspace::Keyspace> m_store;
+
 private Q_SLOTS:
     void aclDeniesMemory()
     {
-        demo::RedisServerProcess server;
-        demo::RedisServerProcess::Options options;
-        options.configText = "user limited on >pw ~* &* +@all -memory\n";
-        KEYLENS_START_SERVER(server, options);
-        fill(server.port());
-
-        keyspace::Keyspace store;
-        scan::ScanOptions scan;
-        scan.connection = server.connectionOptions();
-        scan.connection.user = "limited";
-        scan.connection.password = "pw";
-        scan.connection.hasPassword = true;
-        const auto result = test::scanInto(store, scan);
+        const auto result = scanServerWith("user limited on >pw ~* &* +@all -memory\n", "limited", "pw");
         QVERIFY(result.summary.complete);
         QVERIFY(!result.summary.error);
         QVERIFY(!result.summary.memoryMeasured);
         QVERIFY(mentions(result.summary, QStringLiteral("NOPERM")));
         QVERIFY(mentions(result.summary, QStringLiteral("MEMORY USAGE")));
-        QCOMPARE(store.keyCount(), 3000u);
+        QCOMPARE(m_store->keyCount(), 3000u);
         // Not measured is not zero: every key is counted as unmeasured.
-        QCOMPARE(store.stats(keyspace::Keyspace::root()).keysMemoryUnmeasured, 3000u);
-        QCOMPARE(store.stats(keyspace::Keyspace::root()).memoryBytes, 0u);
+        QCOMPARE(m_store->stats(keyspace::Keyspace::root()).keysMemoryUnmeasured, 3000u);
+        QCOMPARE(m_store->stats(keyspace::Keyspace::root()).memoryBytes, 0u);
     }
 
     void memoryRenamedAway()
     {
-        demo::RedisServerProcess server;
-        demo::RedisServerProcess::Options options;
-        options.configText = "rename-command MEMORY \"\"\n";
-        KEYLENS_START_SERVER(server, options);
-        fill(server.port());
-
-        keyspace::Keyspace store;
-        scan::ScanOptions scan;
-        scan.connection = server.connectionOptions();
-        const auto result = test::scanInto(store, scan);
+        const auto result = scanServerWith("rename-command MEMORY \"\"\n");
         QVERIFY(result.summary.complete);
         QVERIFY(!result.summary.memoryMeasured);
         QVERIFY(mentions(result.summary, QStringLiteral("does not offer MEMORY USAGE")));
-        QCOMPARE(store.keyCount(), 3000u);
+        QCOMPARE(m_store->keyCount(), 3000u);
     }
 
     void scanRenamedAwayIsAClearError()
     {
-        demo::RedisServerProcess server;
-        demo::RedisServerProcess::Options options;
-        options.configText = "rename-command SCAN \"\"\n";
-        KEYLENS_START_SERVER(server, options);
-        fill(server.port());
-
-        keyspace::Keyspace store;
-        scan::ScanOptions scan;
-        scan.connection = server.connectionOptions();
-        const auto result = test::scanInto(store, scan);
+        const auto result = scanServerWith("rename-command SCAN \"\"\n");
         QVERIFY(result.finished);
         QVERIFY(!result.summary.complete);
         QVERIFY(result.summary.error);
@@ -97,25 +94,13 @@ private Q_SLOTS:
 
     void aclKeyPatternsLeaveKeysUninspected()
     {
-        demo::RedisServerProcess server;
-        demo::RedisServerProcess::Options options;
-        options.configText = "user partial on >pw ~allowed:* &* +@all -dbsize -info\n";
-        KEYLENS_START_SERVER(server, options);
-        fill(server.port());
-
-        keyspace::Keyspace store;
-        scan::ScanOptions scan;
-        scan.connection = server.connectionOptions();
-        scan.connection.user = "partial";
-        scan.connection.password = "pw";
-        scan.connection.hasPassword = true;
-        const auto result = test::scanInto(store, scan);
+        const auto result = scanServerWith("user partial on >pw ~allowed:* &* +@all -dbsize -info\n", "partial", "pw");
         QVERIFY(result.summary.complete);
         // SCAN lists every key; TYPE and PTTL are denied for the 1000 secret:* keys.
-        QCOMPARE(store.keyCount(), 3000u);
+        QCOMPARE(m_store->keyCount(), 3000u);
         QCOMPARE(result.summary.keysNotInspected, 1000u);
-        QCOMPARE(store.stats(store.find("secret")).types[std::size_t(keyspace::KeyType::Unknown)], 1000u);
-        QCOMPARE(store.stats(store.find("allowed")).types[std::size_t(keyspace::KeyType::String)], 2000u);
+        QCOMPARE(m_store->stats(m_store->find("secret")).types[std::size_t(keyspace::KeyType::Unknown)], 1000u);
+        QCOMPARE(m_store->stats(m_store->find("allowed")).types[std::size_t(keyspace::KeyType::String)], 2000u);
         QVERIFY(mentions(result.summary, QStringLiteral("TYPE is denied")));
         // DBSIZE and INFO were denied too: missing, with a notice, not zero.
         QVERIFY(!result.summary.server.dbsize);

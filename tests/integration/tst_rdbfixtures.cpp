@@ -16,6 +16,18 @@ class TestRdbFixtures : public QObject
 {
     Q_OBJECT
 
+    // Starts `server` on a copy of the fixture: the server must not touch the shared folder (it may be
+    // read-only). Skips the test when the fixtures are not beside this checkout.
+    static redis::Status startOnFixture(demo::RedisServerProcess& server, QTemporaryDir& directory, const QString& file)
+    {
+        if (!QFile::copy(fixture(file), directory.filePath(QStringLiteral("dump.rdb"))))
+            return redis::Error{redis::ErrorKind::Usage, QStringLiteral("cannot copy ") + fixture(file)};
+        demo::RedisServerProcess::Options options;
+        options.rdbDirectory = directory.path();
+        options.rdbFilename = QStringLiteral("dump.rdb");
+        return server.start(options);
+    }
+
     static QString fixture(const QString& name) { return QStringLiteral(KEYLENS_FIXTURES_DIR "/rdb/") + name; }
 
 private Q_SLOTS:
@@ -45,15 +57,10 @@ private Q_SLOTS:
         QFETCH(int, expectedKeys);
         if (!QFile::exists(fixture(file)))
             QSKIP("the shared fixtures are not next to this checkout");
-
-        // Copy it: the server must not touch the shared folder (it may be read-only).
         QTemporaryDir directory;
-        QVERIFY(QFile::copy(fixture(file), directory.filePath(QStringLiteral("dump.rdb"))));
         demo::RedisServerProcess server;
-        demo::RedisServerProcess::Options options;
-        options.rdbDirectory = directory.path();
-        options.rdbFilename = QStringLiteral("dump.rdb");
-        KEYLENS_START_SERVER(server, options);
+        const redis::Status started = startOnFixture(server, directory, file);
+        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
 
         test::PlainClient truth(server.port());
         QCOMPARE(truth.command({"SELECT", QByteArray::number(db)}), QByteArray("OK"));
@@ -84,12 +91,8 @@ private Q_SLOTS:
         if (!QFile::exists(fixture(file)))
             QSKIP("the shared fixtures are not next to this checkout");
         QTemporaryDir directory;
-        QVERIFY(QFile::copy(fixture(file), directory.filePath(QStringLiteral("dump.rdb"))));
         demo::RedisServerProcess server;
-        demo::RedisServerProcess::Options options;
-        options.rdbDirectory = directory.path();
-        options.rdbFilename = QStringLiteral("dump.rdb");
-        const redis::Status started = server.start(options);
+        const redis::Status started = startOnFixture(server, directory, file);
         QVERIFY(!started.ok());
         QVERIFY(started.error().message.contains(QStringLiteral("redis-server exited")));
     }

@@ -1,3 +1,4 @@
+#include "TestKeys.h"
 #include "keyspace/Keyspace.h"
 #include "keyspace/TopKeys.h"
 
@@ -10,15 +11,7 @@
 using namespace keylens::keyspace;
 
 namespace {
-KeyInfo info(KeyType type, std::uint64_t memory, std::int64_t expiresAt = NoExpiry)
-{
-    KeyInfo result;
-    result.type = type;
-    result.memoryBytes = memory;
-    result.memoryMeasured = true;
-    result.expiresAtMs = expiresAt;
-    return result;
-}
+using keylens::test::measuredKey;
 } // namespace
 
 class TestKeyspace : public QObject
@@ -29,11 +22,11 @@ private Q_SLOTS:
     void namespaceCountsKeysWithItsPrefix()
     {
         Keyspace keyspace;
-        keyspace.insert("user:1", info(KeyType::Hash, 100));
-        keyspace.insert("user:1:profile", info(KeyType::Hash, 50));
-        keyspace.insert("user:2:profile", info(KeyType::String, 30, 5000));
-        keyspace.insert("user", info(KeyType::String, 7)); // a key named like the namespace
-        keyspace.insert("users:all", info(KeyType::Set, 1));
+        keyspace.insert("user:1", measuredKey(KeyType::Hash, 100));
+        keyspace.insert("user:1:profile", measuredKey(KeyType::Hash, 50));
+        keyspace.insert("user:2:profile", measuredKey(KeyType::String, 30, 5000));
+        keyspace.insert("user", measuredKey(KeyType::String, 7)); // a key named like the namespace
+        keyspace.insert("users:all", measuredKey(KeyType::Set, 1));
 
         const NodeId user = keyspace.find("user");
         QVERIFY(user != InvalidNode);
@@ -59,8 +52,8 @@ private Q_SLOTS:
     void duplicatesAreIgnored()
     {
         Keyspace keyspace;
-        QCOMPARE(keyspace.insert("a:b", info(KeyType::String, 10)), Keyspace::Insert::Added);
-        QCOMPARE(keyspace.insert("a:b", info(KeyType::String, 99)), Keyspace::Insert::Duplicate);
+        QCOMPARE(keyspace.insert("a:b", measuredKey(KeyType::String, 10)), Keyspace::Insert::Added);
+        QCOMPARE(keyspace.insert("a:b", measuredKey(KeyType::String, 99)), Keyspace::Insert::Duplicate);
         QCOMPARE(keyspace.keyCount(), 1u);
         QCOMPARE(keyspace.stats(Keyspace::root()).memoryBytes, 10u);
     }
@@ -71,7 +64,7 @@ private Q_SLOTS:
         KeyInfo unmeasured;
         unmeasured.type = KeyType::String;
         keyspace.insert("a:x", unmeasured);
-        keyspace.insert("a:y", info(KeyType::String, 40));
+        keyspace.insert("a:y", measuredKey(KeyType::String, 40));
         const auto& stats = keyspace.stats(keyspace.find("a"));
         QCOMPARE(stats.keys, 2u);
         QCOMPARE(stats.keysMemoryUnmeasured, 1u);
@@ -82,8 +75,8 @@ private Q_SLOTS:
     void otherDelimiter()
     {
         Keyspace keyspace('/');
-        keyspace.insert("a/b/c", info(KeyType::String, 1));
-        keyspace.insert("a:b", info(KeyType::String, 1));
+        keyspace.insert("a/b/c", measuredKey(KeyType::String, 1));
+        keyspace.insert("a:b", measuredKey(KeyType::String, 1));
         QCOMPARE(keyspace.stats(keyspace.find("a")).keys, 1u);
         QVERIFY(keyspace.find("a:b") != InvalidNode);
     }
@@ -105,8 +98,8 @@ private Q_SLOTS:
                     key.append(':');
                 key.append(words[random.bounded(int(words.size()))]);
             }
-            const KeyInfo keyInfo = info(static_cast<KeyType>(random.bounded(6)), random.bounded(1, 1000),
-                                         random.bounded(2) ? NoExpiry : random.bounded(1, 100000));
+            const KeyInfo keyInfo = measuredKey(static_cast<KeyType>(random.bounded(6)), random.bounded(1, 1000),
+                                                random.bounded(2) ? NoExpiry : random.bounded(1, 100000));
             const bool fresh = keys.emplace(key, keyInfo).second;
             QCOMPARE(keyspace.insert(key, keyInfo) == Keyspace::Insert::Added, fresh);
         }
@@ -145,7 +138,7 @@ private Q_SLOTS:
         Keyspace keyspace;
         for (int i = 0; i < 1000; ++i)
             keyspace.insert(QByteArray("k:" + QByteArray::number(i)),
-                            info(KeyType::String, std::uint64_t((i * 7919) % 1000)));
+                            measuredKey(KeyType::String, std::uint64_t((i * 7919) % 1000)));
         const auto top = topKeysByMemory(keyspace, 5);
         QCOMPARE(top.size(), 5u);
         QCOMPARE(keyspace.keyInfo(top[0]).memoryBytes, 999u);
@@ -159,7 +152,7 @@ private Q_SLOTS:
     void findsNothingUnknown()
     {
         Keyspace keyspace;
-        keyspace.insert("a:b", info(KeyType::String, 1));
+        keyspace.insert("a:b", measuredKey(KeyType::String, 1));
         QCOMPARE(keyspace.find("a:c"), InvalidNode);
         QCOMPARE(keyspace.find("zzz"), InvalidNode);
         QCOMPARE(keyspace.find("a:b:c"), InvalidNode);

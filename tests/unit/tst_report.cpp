@@ -1,3 +1,4 @@
+#include "TestKeys.h"
 #include "report/JsonReport.h"
 #include "report/TextReport.h"
 
@@ -12,15 +13,7 @@ using keyspace::KeyType;
 
 namespace {
 
-KeyInfo key(KeyType type, std::uint64_t memory, std::int64_t expiresAt = keyspace::NoExpiry)
-{
-    KeyInfo info;
-    info.type = type;
-    info.memoryBytes = memory;
-    info.memoryMeasured = true;
-    info.expiresAtMs = expiresAt;
-    return info;
-}
+using keylens::test::measuredKey;
 
 // 30 namespaces n0..n29 where n<i> holds i+1 keys of 100 bytes; plus a binary namespace and loose keys.
 keyspace::Keyspace sampleKeyspace()
@@ -30,11 +23,11 @@ keyspace::Keyspace sampleKeyspace()
         for (int k = 0; k <= i; ++k)
             store.insert(QByteArray("n" + QByteArray::number(i) + ":sub" + QByteArray::number(k % 3) + ":" +
                                     QByteArray::number(k)),
-                         key(KeyType::Hash, 100, k % 2 ? 1'000'000 + k * 1000 : keyspace::NoExpiry));
+                         measuredKey(KeyType::Hash, 100, k % 2 ? 1'000'000 + k * 1000 : keyspace::NoExpiry));
     }
-    store.insert(QByteArray("bin\xff:1", 6), key(KeyType::String, 10'000'000));
-    store.insert("loose", key(KeyType::String, 5));
-    store.insert("another", key(KeyType::List, 7));
+    store.insert(QByteArray("bin\xff:1", 6), measuredKey(KeyType::String, 10'000'000));
+    store.insert("loose", measuredKey(KeyType::String, 5));
+    store.insert("another", measuredKey(KeyType::List, 7));
     return store;
 }
 
