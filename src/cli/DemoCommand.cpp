@@ -1,8 +1,8 @@
+#include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
 #include "cli/InterruptWatcher.h"
 #include "cli/Output.h"
-#include "cli/ReportArguments.h"
 #include "demo/DemoKeyspace.h"
 #include "demo/RedisServerProcess.h"
 #include "keyspace/Units.h"
@@ -18,7 +18,6 @@ int runDemoCommand(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Start a private redis-server, fill it with a realistic, messy keyspace, scan it and print the report."));
-    const QCommandLineOption help(QStringLiteral("help"), QStringLiteral("Show this help."));
     const QCommandLineOption keys(QStringLiteral("keys"), QStringLiteral("How many keys to create (default 200000)."),
                                   QStringLiteral("n"));
     const QCommandLineOption seed(QStringLiteral("seed"),
@@ -26,17 +25,13 @@ int runDemoCommand(const QStringList& arguments)
                                   QStringLiteral("n"));
     const QCommandLineOption keep(QStringLiteral("keep"),
                                   QStringLiteral("Leave the server running and print its URI."));
-    parser.addOptions({help, keys, seed, keep});
+    parser.addOptions({keys, seed, keep});
     addScanOptions(parser);
     addReportOptions(parser);
-    if (!parser.parse(arguments))
-        return usageError(parser, parser.errorText());
-    if (parser.isSet(help)) {
-        writeStdout(parser.helpText().replace(QStringLiteral("[options]"), QStringLiteral("demo [options]")).toUtf8());
-        return ExitOk;
-    }
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("demo")))
+        return *done;
     if (!parser.positionalArguments().isEmpty())
-        return usageError(parser, QStringLiteral("demo takes no URI: it starts its own server"));
+        return usageError(QStringLiteral("demo takes no URI: it starts its own server"));
 
     demo::DemoOptions demoOptions;
     if (parser.isSet(keys)) {
@@ -44,20 +39,20 @@ int runDemoCommand(const QStringList& arguments)
         demoOptions.keys = parser.value(keys).toULongLong(&ok);
         if (!ok || demoOptions.keys == 0 || demoOptions.keys > 50'000'000)
             return usageError(
-                parser, QStringLiteral("--keys takes a number from 1 to 50000000, not '%1'").arg(parser.value(keys)));
+                QStringLiteral("--keys takes a number from 1 to 50000000, not '%1'").arg(parser.value(keys)));
     }
     if (parser.isSet(seed)) {
         bool ok = false;
         demoOptions.seed = parser.value(seed).toULongLong(&ok);
         if (!ok)
-            return usageError(parser, QStringLiteral("--seed takes a number, not '%1'").arg(parser.value(seed)));
+            return usageError(QStringLiteral("--seed takes a number, not '%1'").arg(parser.value(seed)));
     }
     scan::ScanOptions scanOptions;
     char delimiter = ':';
     ReportRequest request;
     QString problem;
     if (!readScanOptions(parser, &scanOptions, &delimiter, &problem) || !readReportRequest(parser, &request, &problem))
-        return usageError(parser, problem);
+        return usageError(problem);
 
     demo::RedisServerProcess server;
     demo::RedisServerProcess::Options serverOptions;

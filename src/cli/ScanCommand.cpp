@@ -1,7 +1,7 @@
+#include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
 #include "cli/Output.h"
-#include "cli/ReportArguments.h"
 #include "redis/ConnectionArguments.h"
 
 #include <QCommandLineParser>
@@ -16,19 +16,13 @@ int runScanCommand(const QStringList& arguments)
         QStringLiteral("Scan a Redis keyspace and report its namespaces, memory and TTLs."));
     parser.addPositionalArgument(QStringLiteral("uri"), QStringLiteral("redis://… or unix://… (optional)"),
                                  QStringLiteral("[URI]"));
-    const QCommandLineOption help(QStringLiteral("help"), QStringLiteral("Show this help."));
-    parser.addOption(help);
     redis::addConnectionOptions(parser);
     addScanOptions(parser);
     addReportOptions(parser);
-    if (!parser.parse(arguments))
-        return usageError(parser, parser.errorText());
-    if (parser.isSet(help)) {
-        writeStdout(parser.helpText().replace(QStringLiteral("[options]"), QStringLiteral("scan [options]")).toUtf8());
-        return ExitOk;
-    }
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("scan")))
+        return *done;
     if (parser.positionalArguments().size() > 1)
-        return usageError(parser, QStringLiteral("scan takes at most one URI"));
+        return usageError(QStringLiteral("scan takes at most one URI"));
 
     redis::Result<redis::ConnectionOptions> connection = redis::connectionOptionsFrom(
         parser, parser.positionalArguments().value(0), QProcessEnvironment::systemEnvironment());
@@ -37,7 +31,7 @@ int runScanCommand(const QStringList& arguments)
             writeStderr("keylens-cli: " + connection.error().message.toUtf8() + '\n');
             return ExitConnection;
         }
-        return usageError(parser, connection.error().message);
+        return usageError(connection.error().message);
     }
     scan::ScanOptions options;
     options.connection = *connection;
@@ -45,7 +39,7 @@ int runScanCommand(const QStringList& arguments)
     ReportRequest request;
     QString problem;
     if (!readScanOptions(parser, &options, &delimiter, &problem) || !readReportRequest(parser, &request, &problem))
-        return usageError(parser, problem);
+        return usageError(problem);
 
     keyspace::Keyspace keyspace(delimiter);
     const ScanOutcome outcome = runScanJob(options, keyspace);

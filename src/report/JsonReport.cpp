@@ -69,6 +69,7 @@ void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceE
     writeBytes(json, "name", entry.name);
     json.key("keys").value(stats.keys);
     writeMemory(json, report, stats.memoryBytes);
+    json.key("keys_memory_unmeasured").value(stats.keysMemoryUnmeasured);
     json.key("keys_with_ttl").value(stats.keysWithTtl);
     json.key("keys_without_ttl").value(stats.keysWithoutTtl());
     writeRemaining(json, "ttl_min_ms", stats.soonestExpiryMs, report, stats.hasExpiringKeys());
@@ -125,11 +126,14 @@ QByteArray toJson(const ScanReport& report)
     json.key("duplicates").value(report.duplicates);
     json.key("keys_not_inspected").value(summary.keysNotInspected);
     json.key("delimiter").value(QByteArrayView(&report.delimiter, 1));
+    json.key("suggested_delimiter");
+    report.suggestedDelimiter ? json.value(QByteArrayView(&report.suggestedDelimiter, 1)) : json.null();
     json.endObject();
 
     json.key("totals").beginObject();
     json.key("keys").value(report.totals.keys);
     writeMemory(json, report, report.totals.memoryBytes);
+    json.key("keys_memory_unmeasured").value(report.totals.keysMemoryUnmeasured);
     json.key("keys_with_ttl").value(report.totals.keysWithTtl);
     json.key("keys_without_ttl").value(report.totals.keysWithoutTtl());
     writeTypes(json, report.totals);

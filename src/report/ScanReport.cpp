@@ -3,6 +3,7 @@
 #include "keyspace/TopKeys.h"
 
 #include <algorithm>
+#include <array>
 
 namespace keylens::report {
 
@@ -56,6 +57,22 @@ void listNamespaces(const Keyspace& keyspace, NodeId parent, int level, const Re
     }
 }
 
+// Among keys without the delimiter, the separator most of them contain, if any.
+char suggestDelimiter(const Keyspace& keyspace, const std::vector<NodeId>& keysWithoutDelimiter, std::uint64_t totalKeys)
+{
+    static constexpr std::array<char, 5> candidates = {'_', '.', '/', '-', '|'};
+    if (keysWithoutDelimiter.size() < 10 || keysWithoutDelimiter.size() * 2 < totalKeys)
+        return 0;
+    std::array<std::size_t, candidates.size()> counts{};
+    for (const NodeId node : keysWithoutDelimiter) {
+        const QByteArrayView key = keyspace.segment(node);
+        for (std::size_t i = 0; i < candidates.size(); ++i)
+            counts[i] += key.contains(candidates[i]);
+    }
+    const auto best = std::max_element(counts.begin(), counts.end());
+    return *best * 2 > keysWithoutDelimiter.size() ? candidates[std::size_t(best - counts.begin())] : 0;
+}
+
 } // namespace
 
 ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,
@@ -68,10 +85,14 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
     report.totals = keyspace.stats(Keyspace::root());
     report.duplicates = duplicates;
     report.options = options;
+    std::vector<NodeId> keysWithoutDelimiter;
     for (const NodeId child : keyspace.children(Keyspace::root())) {
-        if (keyspace.isKey(child))
+        if (keyspace.isKey(child)) {
             report.keysWithoutDelimiter.add(keyspace.keyInfo(child));
+            keysWithoutDelimiter.push_back(child);
+        }
     }
+    report.suggestedDelimiter = suggestDelimiter(keyspace, keysWithoutDelimiter, report.totals.keys);
     if (options.depth > 0)
         listNamespaces(keyspace, Keyspace::root(), 0, options, &report.namespaces, &report.others);
     for (const NodeId node : keyspace::topKeysByMemory(keyspace, static_cast<std::size_t>(std::max(0, options.top))))

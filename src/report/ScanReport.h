@@ -54,6 +54,9 @@ struct ScanReport
     Others others;
     std::vector<TopKey> topKeys;
     ReportOptions options;
+    // When most keys lack the delimiter but share another separator ('_', '.', '/', '-', '|'), that byte;
+    // else 0. Real keyspaces often use another one (`user_123_profile`).
+    char suggestedDelimiter = 0;
 };
 
 ScanReport buildReport(const keyspace::Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,

@@ -104,8 +104,10 @@ void ScanRun::probeMemory(Connection& connection)
         return;
     }
     // Any key name will do: a missing key answers nil, a denied or disabled command answers an error.
+    // A user whose ACL key patterns exclude the probe key is denied the key, not the command: memory is
+    // then still measured where allowed, and the keys it is denied for are counted.
     Result<Reply> reply = connection.command({"MEMORY", "USAGE", "keylens:probe"});
-    if (reply && reply->isError()) {
+    if (reply && reply->isError() && !reply->bytes().contains("access one of the keys")) {
         m_measureMemory = false;
         m_summary.memoryMeasured = false;
         notice(redis::errorFromReply(reply->bytes(), "MEMORY USAGE").message +
@@ -325,6 +327,9 @@ ScanSummary ScanRun::run()
         reportProgress(false);
     }
     m_summary.durationMs = m_clock.elapsedMs();
+    if (m_measureMemory && m_summary.memoryNotMeasured > 0)
+        notice(QStringLiteral("the memory of %1 keys could not be measured; memory sums leave them out")
+                   .arg(m_summary.memoryNotMeasured));
     reportProgress(true);
     return m_summary;
 }

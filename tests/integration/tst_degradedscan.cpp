@@ -102,6 +102,12 @@ private Q_SLOTS:
         QCOMPARE(m_store->stats(m_store->find("secret")).types[std::size_t(keyspace::KeyType::Unknown)], 1000u);
         QCOMPARE(m_store->stats(m_store->find("allowed")).types[std::size_t(keyspace::KeyType::String)], 2000u);
         QVERIFY(mentions(result.summary, QStringLiteral("TYPE is denied")));
+        // MEMORY is allowed for the keys the user may see: measured there, counted as unmeasured elsewhere.
+        QVERIFY(result.summary.memoryMeasured);
+        QVERIFY(m_store->stats(m_store->find("allowed")).memoryBytes > 0);
+        QCOMPARE(m_store->stats(m_store->find("allowed")).keysMemoryUnmeasured, 0u);
+        QCOMPARE(m_store->stats(m_store->find("secret")).keysMemoryUnmeasured, 1000u);
+        QVERIFY(mentions(result.summary, QStringLiteral("memory of 1000 keys could not be measured")));
         // DBSIZE and INFO were denied too: missing, with a notice, not zero.
         QVERIFY(!result.summary.server.dbsize);
         QVERIFY(result.summary.server.redisVersion.isEmpty());

@@ -134,6 +134,21 @@ private Q_SLOTS:
         QVERIFY(report::toText(built).contains("Memory: not measured"));
     }
 
+    void suggestsAnotherDelimiter()
+    {
+        keyspace::Keyspace store;
+        for (int i = 0; i < 40; ++i)
+            store.insert(QByteArray("user_" + QByteArray::number(i) + "_profile"), measuredKey(KeyType::Hash, 10));
+        for (int i = 0; i < 10; ++i)
+            store.insert(QByteArray("user:" + QByteArray::number(i)), measuredKey(KeyType::Hash, 10));
+        const auto built = report::buildReport(store, summary(), 0, {}, 0);
+        QCOMPARE(built.suggestedDelimiter, '_');
+        QVERIFY(report::toText(built).contains("try --delimiter '_'"));
+
+        const auto wellKept = report::buildReport(sampleKeyspace(), summary(), 0, {}, 0);
+        QCOMPARE(wellKept.suggestedDelimiter, '\0');
+    }
+
     void textTableIsSortedAndAligned()
     {
         const auto store = sampleKeyspace();

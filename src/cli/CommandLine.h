@@ -6,6 +6,8 @@
 
 #include <QCommandLineParser>
 
+#include <optional>
+
 namespace keylens::cli {
 
 // Options shared by `scan` and `demo`: what to scan, and how to report it.
@@ -23,8 +25,12 @@ struct ReportRequest
 bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, char* delimiter, QString* problem);
 bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request, QString* problem);
 
+// Adds --help, parses `arguments`, and deals with --help and parse errors itself: it then returns the
+// exit code the command ends with; otherwise nothing, and the command goes on.
+std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, const QString& command);
+
 // Prints a usage error the same way for every command, and returns ExitUsage.
-int usageError(const QCommandLineParser& parser, const QString& problem);
+int usageError(const QString& problem);
 
 // Writes the report of a finished scan and returns the exit code it deserves. A scan that never
 // connected prints nothing on stdout and returns ExitConnection.

@@ -1,4 +1,4 @@
-#include "cli/ReportArguments.h"
+#include "cli/CommandLine.h"
 
 #include "cli/ExitCode.h"
 #include "cli/Output.h"
@@ -106,9 +106,22 @@ bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request,
     return true;
 }
 
-int usageError(const QCommandLineParser& parser, const QString& problem)
+std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, const QString& command)
 {
-    Q_UNUSED(parser);
+    const QCommandLineOption help(QStringLiteral("help"), QStringLiteral("Show this help."));
+    parser.addOption(help);
+    if (!parser.parse(arguments))
+        return usageError(parser.errorText());
+    if (parser.isSet(help)) {
+        writeStdout(
+            parser.helpText().replace(QStringLiteral("[options]"), command + QStringLiteral(" [options]")).toUtf8());
+        return ExitOk;
+    }
+    return std::nullopt;
+}
+
+int usageError(const QString& problem)
+{
     writeStderr("keylens-cli: " + problem.toUtf8() + "\nTry 'keylens-cli <command> --help'.\n");
     return ExitUsage;
 }
