@@ -92,7 +92,7 @@ redis::Status RedisServerProcess::startOnce(const Options& options, quint16 port
     m_port = port;
 
     if (options.survivesUs) {
-        if (!QProcess::startDetached(findExecutable(), arguments, m_directory->path(), &m_detachedPid))
+        if (!QProcess::startDetached(findExecutable(), arguments, m_directory->path()))
             return environmentError(QStringLiteral("could not start %1").arg(findExecutable()));
     } else {
         m_process = std::make_unique<QProcess>();

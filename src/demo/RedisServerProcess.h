@@ -50,7 +50,6 @@ private:
 
     std::unique_ptr<QTemporaryDir> m_directory;
     std::unique_ptr<QProcess> m_process;
-    qint64 m_detachedPid = 0;
     quint16 m_port = 0;
 };
 

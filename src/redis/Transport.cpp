@@ -23,7 +23,7 @@ public:
             return lost();
         while (m_socket->bytesToWrite() > 0) {
             if (!m_socket->waitForBytesWritten(timeoutMs))
-                return failure(QStringLiteral("sending to"));
+                return failure(QStringLiteral("sending to"), timeoutMs);
         }
         return {};
     }
@@ -31,7 +31,7 @@ public:
     Result<qsizetype> readSome(char* buffer, qsizetype capacity, int timeoutMs) override
     {
         if (m_socket->bytesAvailable() == 0 && !m_socket->waitForReadyRead(timeoutMs))
-            return failure(QStringLiteral("waiting for"));
+            return failure(QStringLiteral("waiting for"), timeoutMs);
         const qsizetype read = m_socket->read(buffer, capacity);
         if (read < 0)
             return lost();
@@ -49,10 +49,13 @@ private:
         return false;
     }
 
-    Error failure(const QString& doing) const
+    Error failure(const QString& doing, int timeoutMs) const
     {
         if (timedOut())
-            return {ErrorKind::Timeout, QStringLiteral("timed out %1 %2").arg(doing, m_address)};
+            return {ErrorKind::Timeout, QStringLiteral("timed out after %1 s %2 %3 (a slow server may need a longer "
+                                                       "--command-timeout)")
+                                            .arg(timeoutMs / 1000.0)
+                                            .arg(doing, m_address)};
         return lost();
     }
 

@@ -111,6 +111,7 @@ private Q_SLOTS:
         auto connection = Connection::open(options);
         QVERIFY(!connection.ok());
         QCOMPARE(connection.error().kind, ErrorKind::Timeout);
+        QVERIFY(connection.error().message.contains(QStringLiteral("--command-timeout")));
     }
 
     void notRedisIsAProtocolError()
