@@ -27,6 +27,7 @@ ProcessRun runMeasured(const QString& program, const QStringList& arguments)
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
     ProcessRun run;
+    run.rssFloorKb = selfPeakRssKb();
     QElapsedTimer timer;
     timer.start();
     pid_t pid = 0;
