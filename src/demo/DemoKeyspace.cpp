@@ -207,9 +207,12 @@ std::vector<Family> families()
          }},
         {4,
          [](W& w, R& r, std::uint64_t) {
-             put(w, {"HSET", "cart:" + uuid(r), "sku:" + number(r.below(90000)), number(1 + r.below(3)), "updated_at",
+             const QByteArray key = "cart:" + uuid(r);
+             put(w, {"HSET", key, "sku:" + number(r.below(90000)), number(1 + r.below(3)), "updated_at",
                      number(1700000000 + r.below(30000000))});
-             // The cart TTL is set in a second command, as many apps do.
+             // The TTL comes in a second command, as many apps do it, and one code path forgot it.
+             if (!r.chance(0.25))
+                 put(w, {"EXPIRE", key, seconds(7 * 86400, 3600, r)});
          }},
         {5,
          [](W& w, R& r, std::uint64_t i) {
