@@ -135,6 +135,33 @@ private Q_SLOTS:
         QCOMPARE(result.error().kind, ErrorKind::Protocol);
     }
 
+    // A server still loading its dataset answers every command with -LOADING: a clear error at connect.
+    void loadingServer()
+    {
+        QTcpServer loading;
+        QVERIFY(loading.listen(QHostAddress::LocalHost, 0));
+        connect(&loading, &QTcpServer::newConnection, this, [&] {
+            QTcpSocket* socket = loading.nextPendingConnection();
+            connect(socket, &QTcpSocket::readyRead, socket, [socket] {
+                const QByteArray request = socket->readAll();
+                // One error per command: every RESP command starts with '*'.
+                for (qsizetype i = 0; i < request.count('*'); ++i)
+                    socket->write("-LOADING Redis is loading the dataset in memory\r\n");
+            });
+        });
+        redis::ConnectionOptions options;
+        options.port = loading.serverPort();
+        redis::Result<std::unique_ptr<Connection>> result = redis::Error{};
+        QThread* thread = QThread::create([&] { result = Connection::open(options); });
+        thread->start();
+        QTRY_VERIFY_WITH_TIMEOUT(thread->isFinished(), 5000);
+        delete thread;
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().kind, ErrorKind::Loading);
+        QVERIFY(result.error().message.contains(QStringLiteral("still loading")));
+        QVERIFY(result.error().isConnectionError());
+    }
+
     void unixSocket()
     {
         redis::ConnectionOptions options = withPassword({}, "s3cret");
