@@ -58,7 +58,8 @@ void listNamespaces(const Keyspace& keyspace, NodeId parent, int level, const Re
 }
 
 // Among keys without the delimiter, the separator most of them contain, if any.
-char suggestDelimiter(const Keyspace& keyspace, const std::vector<NodeId>& keysWithoutDelimiter, std::uint64_t totalKeys)
+char suggestDelimiter(const Keyspace& keyspace, const std::vector<NodeId>& keysWithoutDelimiter,
+                      std::uint64_t totalKeys)
 {
     static constexpr std::array<char, 5> candidates = {'_', '.', '/', '-', '|'};
     if (keysWithoutDelimiter.size() < 10 || keysWithoutDelimiter.size() * 2 < totalKeys)

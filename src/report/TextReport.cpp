@@ -206,9 +206,9 @@ QByteArray header(const ScanReport& report)
     for (const QString& notice : summary.notices)
         out += "! " + notice.toUtf8() + '\n';
     if (report.suggestedDelimiter) {
-        out += "Most keys contain no '" + QByteArray(1, report.delimiter) + "' but do contain '"
-            + QByteArray(1, report.suggestedDelimiter) + "': try --delimiter '" + QByteArray(1, report.suggestedDelimiter)
-            + "'\n";
+        out += "Most keys contain no '" + QByteArray(1, report.delimiter) + "' but do contain '" +
+               QByteArray(1, report.suggestedDelimiter) + "': try --delimiter '" +
+               QByteArray(1, report.suggestedDelimiter) + "'\n";
     }
     return out;
 }
