@@ -40,4 +40,20 @@ bool ScanControl::waitWhilePaused()
     return !m_cancelled;
 }
 
+bool ScanControl::waitForRoom(int limit)
+{
+    std::unique_lock lock(m_mutex);
+    m_wake.wait(lock, [&] { return m_cancelled.load() || m_undelivered.load() < limit; });
+    return !m_cancelled;
+}
+
+void ScanControl::batchDelivered()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        --m_undelivered;
+    }
+    m_wake.notify_all();
+}
+
 } // namespace keylens::scan

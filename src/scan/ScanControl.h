@@ -24,9 +24,18 @@ public:
     // Blocks while paused; returns false if cancelled.
     bool waitWhilePaused();
 
+    // Backpressure between the scan thread and the thread that consumes its batches: the scan waits
+    // while `limit` batches are handed over but not yet delivered, so a busy consumer never lets them
+    // pile up in its event queue. Returns false if cancelled.
+    bool waitForRoom(int limit);
+    void batchHandedOver() { ++m_undelivered; }
+    void batchDelivered();
+    int undeliveredBatches() const { return m_undelivered.load(); }
+
 private:
     std::atomic<bool> m_cancelled{false};
     std::atomic<bool> m_paused{false};
+    std::atomic<int> m_undelivered{0};
     std::mutex m_mutex;
     std::condition_variable m_wake;
 };

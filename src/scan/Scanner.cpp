@@ -11,15 +11,22 @@ namespace keylens::scan {
 class WorkerSink final : public ScanSink
 {
 public:
-    WorkerSink(Scanner* scanner, std::uint64_t jobId)
+    WorkerSink(Scanner* scanner, std::uint64_t jobId, ScanControl& control)
         : m_scanner(scanner)
         , m_jobId(jobId)
+        , m_control(control)
     {}
     void serverInfo(const redis::ServerInfo& info) override
     {
         Q_EMIT m_scanner->workerServerInfo(m_jobId, info, Scanner::QPrivateSignal());
     }
-    void batch(KeyBatch&& batch) override { Q_EMIT m_scanner->workerBatch(batch, Scanner::QPrivateSignal()); }
+    void batch(KeyBatch&& batch) override
+    {
+        if (!m_control.waitForRoom(Scanner::MaxUndeliveredBatches))
+            return; // cancelled: nobody wants it
+        m_control.batchHandedOver();
+        Q_EMIT m_scanner->workerBatch(batch, Scanner::QPrivateSignal());
+    }
     void progress(const ScanProgress& progress) override
     {
         Q_EMIT m_scanner->workerProgress(progress, Scanner::QPrivateSignal());
@@ -29,6 +36,7 @@ public:
 private:
     Scanner* m_scanner;
     std::uint64_t m_jobId;
+    ScanControl& m_control;
 };
 
 namespace {
@@ -61,8 +69,11 @@ Scanner::Scanner(QObject* parent)
     connect(
         this, &Scanner::workerBatch, this,
         [this](const KeyBatch& batch) {
+            if (batch.jobId != m_jobId)
+                return; // a superseded job's: its worker no longer waits for room
             if (wantsData(batch.jobId))
-                Q_EMIT batchReady(batch);
+                Q_EMIT batchReady(batch); // receivers here run now, so the batch is consumed when this returns
+            m_control->batchDelivered();
         },
         Qt::QueuedConnection);
     connect(
@@ -85,23 +96,32 @@ Scanner::Scanner(QObject* parent)
 
 Scanner::~Scanner()
 {
-    stopWorker();
+    // Workers emit through this object: all of them must be gone before it is.
+    if (m_control)
+        m_control->cancel();
+    for (QThread* worker : m_workers) {
+        worker->wait();
+        delete worker;
+    }
 }
 
 std::uint64_t Scanner::start(const ScanOptions& options)
 {
-    stopWorker();
+    if (m_control)
+        m_control->cancel();
+    deleteFinishedWorkers();
     const std::uint64_t jobId = ++m_jobId;
     m_running = true;
     m_cancelled = false;
     m_control = std::make_shared<ScanControl>();
     auto control = m_control;
-    m_thread = QThread::create([this, jobId, options, control] {
-        WorkerSink sink(this, jobId);
+    QThread* worker = QThread::create([this, jobId, options, control] {
+        WorkerSink sink(this, jobId, *control);
         sink.finished(runScan(jobId, options, *control, sink));
     });
-    m_thread->setObjectName(QStringLiteral("keylens-scan-%1").arg(jobId));
-    m_thread->start();
+    worker->setObjectName(QStringLiteral("keylens-scan-%1").arg(jobId));
+    worker->start();
+    m_workers.push_back(worker);
     return jobId;
 }
 
@@ -124,16 +144,15 @@ void Scanner::cancel()
     m_cancelled = true; // batches still queued from this job are dropped from here on
 }
 
-void Scanner::stopWorker()
+void Scanner::deleteFinishedWorkers()
 {
-    if (m_control)
-        m_control->cancel();
-    if (m_thread) {
-        m_thread->wait();
-        delete m_thread;
-        m_thread = nullptr;
-    }
-    m_running = false;
+    std::erase_if(m_workers, [](QThread* worker) {
+        if (!worker->isFinished())
+            return false;
+        worker->wait();
+        delete worker;
+        return true;
+    });
 }
 
 } // namespace keylens::scan

@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include <memory>
+#include <vector>
 
 class QThread;
 
@@ -17,14 +18,16 @@ class WorkerSink;
 // Runs scans on a worker thread of its own, with its own connection, and delivers their results as
 // queued signals to the thread that owns the Scanner (the GUI or the CLI's main thread).
 //
-// Every scan is a job with an id. Starting a new scan cancels the running one, and results of a
-// cancelled or superseded job are dropped before they reach the signals below.
+// Every scan is a job with an id. Starting a new scan cancels the running one without waiting for it
+// (a worker blocked in a slow read must not block this thread), and results of a cancelled or superseded
+// job are dropped before they reach the signals below. A worker waits while 16 of its batches are
+// undelivered, so a busy receiver never lets batches pile up in its event queue.
 class Scanner : public QObject
 {
     Q_OBJECT
 public:
     explicit Scanner(QObject* parent = nullptr);
-    ~Scanner() override; // cancels a running scan and waits for its thread
+    ~Scanner() override; // cancels a running scan and waits for every worker thread
 
     std::uint64_t start(const ScanOptions& options);
     void pause();
@@ -49,14 +52,15 @@ Q_SIGNALS:
 
 private:
     friend class WorkerSink;
-    void stopWorker();
+    static constexpr int MaxUndeliveredBatches = 16;
+    void deleteFinishedWorkers();
     bool wantsData(std::uint64_t jobId) const { return m_running && !m_cancelled && jobId == m_jobId; }
 
     std::uint64_t m_jobId = 0;
     bool m_running = false;
     bool m_cancelled = false;
-    std::shared_ptr<ScanControl> m_control;
-    QThread* m_thread = nullptr;
+    std::shared_ptr<ScanControl> m_control; // the current job's
+    std::vector<QThread*> m_workers;        // the current job's and superseded ones still finishing
 };
 
 } // namespace keylens::scan

@@ -7,9 +7,12 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTest>
+#include <QThread>
 #include <QTimer>
 
+#include <atomic>
 #include <set>
 
 using namespace keylens;
@@ -172,6 +175,54 @@ private Q_SLOTS:
         QVERIFY(summary.keysSeen > 500);
         QVERIFY(store.keyCount() > 500);
         QVERIFY(store.keyCount() < 20000u);
+    }
+
+    // A receiver that does not get to its event loop: the worker stops handing over batches at the limit
+    // instead of queueing the whole keyspace.
+    void backpressure()
+    {
+        fill("b:", 50000);
+        scan::Scanner scanner;
+        std::atomic<int> handedOver{0};
+        // Counted on the worker thread as it hands each batch over.
+        connect(
+            &scanner, &scan::Scanner::workerBatch, &scanner, [&](const scan::KeyBatch&) { ++handedOver; },
+            Qt::DirectConnection);
+        std::uint64_t delivered = 0;
+        connect(&scanner, &scan::Scanner::batchReady, this, [&](const scan::KeyBatch&) { ++delivered; });
+        QSignalSpy finished(&scanner, &scan::Scanner::finished);
+        scanner.start(options(100)); // hundreds of batches
+        QThread::msleep(1500);       // this thread is busy: nothing is delivered
+        QCOMPARE(handedOver.load(), 16);
+        QCOMPARE(delivered, 0u);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
+        QCOMPARE(delivered, std::uint64_t(handedOver.load()));
+        QVERIFY(delivered > 16u); // delivery resumed once this thread got to its event loop
+        QCOMPARE(finished.first().first().value<scan::ScanSummary>().keysSeen, 50000u);
+    }
+
+    // A new scan does not wait for the old worker, even one stuck waiting for a server that never answers.
+    void restartDoesNotBlock()
+    {
+        fill("n:", 1000);
+        QTcpServer silent;
+        QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+        scan::ScanOptions stuck = options(100);
+        stuck.connection.port = silent.serverPort();
+        stuck.connection.commandTimeoutMs = 3000;
+        scan::Scanner scanner;
+        QSignalSpy finished(&scanner, &scan::Scanner::finished);
+        scanner.start(stuck);
+        QTest::qWait(200); // the worker is now blocked reading the handshake reply
+        QElapsedTimer timer;
+        timer.start();
+        const auto second = scanner.start(options(100));
+        QVERIFY2(timer.elapsed() < 500, qPrintable(QString::number(timer.elapsed())));
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 10000);
+        const auto summary = finished.first().first().value<scan::ScanSummary>();
+        QCOMPARE(summary.jobId, second);
+        QVERIFY(summary.complete);
+        QCOMPARE(summary.keysSeen, 1000u);
     }
 
     void rateLimitHolds()
