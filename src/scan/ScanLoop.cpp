@@ -71,6 +71,7 @@ private:
     std::optional<Error> readScanReply(Connection& connection);
     std::optional<Error> readAnswers(Connection& connection, const Reply& scanReply);
     void throttle(std::size_t keys);
+    void holdWhilePaused();
     void reportProgress(bool force);
     void notice(const QString& text);
     void fail(Error error) { m_summary.error = std::move(error); }
@@ -150,11 +151,25 @@ void ScanRun::throttle(std::size_t keys)
 {
     if (m_options.maxKeysPerSecond <= 0)
         return;
-    // The moment these keys are due at the requested rate, measured from the scan's start.
+    // The moment these keys are due at the requested rate, measured on the scan's active clock. Sleep in
+    // short slices, so a pause requested meanwhile holds the scan within 100 ms even at a low rate.
     const double dueMs = static_cast<double>(m_keysQuestioned + keys) * 1000.0 / m_options.maxKeysPerSecond;
-    const auto wait = std::chrono::milliseconds(static_cast<std::int64_t>(dueMs) - m_clock.elapsedMs());
-    if (wait.count() > 0)
-        m_control.sleepUntil(Clock::now() + wait);
+    while (!m_control.isCancelled()) {
+        if (m_control.isPaused())
+            holdWhilePaused();
+        const std::int64_t wait = static_cast<std::int64_t>(dueMs) - m_clock.elapsedMs();
+        if (wait <= 0)
+            return;
+        m_control.sleepUntil(Clock::now() + std::chrono::milliseconds(std::min<std::int64_t>(wait, 50)));
+    }
+}
+
+void ScanRun::holdWhilePaused()
+{
+    reportProgress(true);
+    m_clock.pauseStarted();
+    m_control.waitWhilePaused(); // a cancel ends the wait too; callers check for it
+    m_clock.pauseEnded();
 }
 
 std::optional<Error> ScanRun::readScanReply(Connection& connection)
@@ -310,10 +325,7 @@ ScanSummary ScanRun::run()
                 break;
             }
             // Paused with nothing in flight: wait here until resumed or cancelled.
-            reportProgress(true);
-            m_clock.pauseStarted();
-            m_control.waitWhilePaused(); // a cancel ends the wait too; the loop head records it
-            m_clock.pauseEnded();
+            holdWhilePaused();
             continue;
         }
         const Request request = std::move(m_inFlight.front());

@@ -131,6 +131,33 @@ private Q_SLOTS:
         QCOMPARE(summary.keysSeen, 30000u);
     }
 
+    // Pause while the scan waits out its rate limit (2 s a batch here): it holds within 100 ms, not when
+    // the wait ends.
+    void pauseHoldsDuringTheRateLimit()
+    {
+        fill("t:", 5000);
+        scan::Scanner scanner;
+        bool pausedSeen = false;
+        connect(&scanner, &scan::Scanner::progressChanged, this,
+                [&](const scan::ScanProgress& progress) { pausedSeen |= progress.paused; });
+        std::uint64_t batches = 0;
+        connect(&scanner, &scan::Scanner::batchReady, this, [&](const scan::KeyBatch&) { ++batches; });
+        QSignalSpy finished(&scanner, &scan::Scanner::finished);
+        scanner.start(options(1000, 500));
+        QTRY_VERIFY_WITH_TIMEOUT(batches > 0, 5000); // the first batch waits 2 s, then the next one
+        QTest::qWait(300);                           // ... well inside the next 2 s wait
+        QElapsedTimer timer;
+        timer.start();
+        scanner.pause();
+        QTRY_VERIFY_WITH_TIMEOUT(pausedSeen, 1500);
+        QVERIFY2(timer.elapsed() < 500, qPrintable(QString::number(timer.elapsed())));
+        const std::uint64_t held = batches;
+        QTest::qWait(2500); // longer than the rate-limit wait: nothing may arrive while paused
+        QCOMPARE(batches, held);
+        scanner.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 5000);
+    }
+
     void cancelStopsPromptly()
     {
         fill("c:", 50000);
