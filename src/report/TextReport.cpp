@@ -58,6 +58,8 @@ QByteArray padLeft(const QByteArray& text, int width)
 // "hash 71% set 14% list 11%": the `limit` biggest types of a namespace, biggest first.
 QByteArray typeMix(const NamespaceStats& stats, std::size_t limit = 3)
 {
+    if (stats.keys == 0)
+        return "-";
     std::array<std::pair<std::uint32_t, KeyType>, keyspace::KeyTypeCount> counts;
     for (int i = 0; i < keyspace::KeyTypeCount; ++i)
         counts[static_cast<std::size_t>(i)] = {stats.types[static_cast<std::size_t>(i)], static_cast<KeyType>(i)};
@@ -239,6 +241,16 @@ QByteArray toText(const ScanReport& report)
 {
     QByteArray out = header(report);
     out += '\n';
+    if (report.totals.keys == 0) {
+        // A table of zeros says less than a sentence.
+        if (!report.summary.complete)
+            out += "No keys were scanned.\n";
+        else if (report.summary.server.dbsize.value_or(0) > 0)
+            out += "No key matched the --match / --type filters.\n";
+        else
+            out += "No keys: the database is empty.\n";
+        return out;
+    }
     Table table(report);
     table.row("(all keys)", report.totals);
     addNamespaces(table, report.namespaces, report.others, 0);

@@ -149,6 +149,20 @@ private Q_SLOTS:
         QCOMPARE(wellKept.suggestedDelimiter, '\0');
     }
 
+    void emptyKeyspaceSaysSo()
+    {
+        const keyspace::Keyspace empty;
+        auto emptyServer = summary();
+        emptyServer.server.dbsize = 0;
+        const QByteArray text = report::toText(report::buildReport(empty, emptyServer, 0, {}, 0));
+        QVERIFY(text.contains("No keys: the database is empty."));
+        QVERIFY(!text.contains("NAMESPACE"));
+        QVERIFY(!text.contains("string")); // no type mix made up for zero keys
+
+        auto filtered = summary(); // DBSIZE 468, but nothing matched
+        QVERIFY(report::toText(report::buildReport(empty, filtered, 0, {}, 0)).contains("No key matched"));
+    }
+
     void textTableIsSortedAndAligned()
     {
         const auto store = sampleKeyspace();
