@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -136,6 +137,25 @@ private Q_SLOTS:
         QVERIFY(!root[QStringLiteral("scan")].toObject()[QStringLiteral("memory_measured")].toBool());
         const QJsonObject queue = root[QStringLiteral("namespaces")].toArray()[0].toObject();
         QCOMPARE(queue[QStringLiteral("children")].toArray().size(), 4);
+    }
+
+    // On a terminal, stderr shows a progress bar that ends cleared; elsewhere (all the tests above) nothing.
+    void progressBarOnATerminal()
+    {
+        const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
+        if (script.isEmpty())
+            QSKIP("script(1) from bsdutils is needed to give keylens-cli a terminal");
+        const QString command = QStringLiteral(KEYLENS_CLI_PATH) + QStringLiteral(" scan -p ") + m_port +
+                                QStringLiteral(" --count 100 --max-rate 5000 --output /dev/null");
+        QProcess process;
+        process.start(script, {QStringLiteral("-qfec"), command, QStringLiteral("/dev/null")});
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitCode(), 0);
+        const QByteArray terminal = process.readAllStandardOutput();
+        QVERIFY2(terminal.contains("keys/s"), terminal.constData());
+        QVERIFY(terminal.contains("/ 4,703 keys")); // keys seen of DBSIZE
+        QVERIFY(terminal.contains("ETA"));
+        QVERIFY(terminal.endsWith("\r\033[K")); // the bar is gone when the scan is done
     }
 
     void usageErrorsExitTwo_data()
