@@ -27,6 +27,21 @@ class TestConnectionErrors : public QObject
         return options;
     }
 
+    // Connects to a fake server of this test, whose answers are written by this thread's event loop: the
+    // connection is opened on another thread while this one keeps serving.
+    static redis::Result<std::unique_ptr<Connection>> openWhileServing(quint16 port)
+    {
+        redis::ConnectionOptions options;
+        options.port = port;
+        options.commandTimeoutMs = 2000;
+        redis::Result<std::unique_ptr<Connection>> result = redis::Error{};
+        std::unique_ptr<QThread> thread(QThread::create([&] { result = Connection::open(options); }));
+        thread->start();
+        if (!QTest::qWaitFor([&] { return thread->isFinished(); }, 5000))
+            thread->wait();
+        return result;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -122,15 +137,7 @@ private Q_SLOTS:
             QTcpSocket* socket = http.nextPendingConnection();
             socket->write("HTTP/1.1 400 Bad Request\r\n\r\n");
         });
-        redis::ConnectionOptions options;
-        options.port = http.serverPort();
-        options.commandTimeoutMs = 2000;
-        // The answer arrives only while the event loop runs: open the connection on another thread.
-        redis::Result<std::unique_ptr<Connection>> result = redis::Error{};
-        QThread* thread = QThread::create([&] { result = Connection::open(options); });
-        thread->start();
-        QTRY_VERIFY_WITH_TIMEOUT(thread->isFinished(), 5000);
-        delete thread;
+        const auto result = openWhileServing(http.serverPort());
         QVERIFY(!result.ok());
         QCOMPARE(result.error().kind, ErrorKind::Protocol);
     }
@@ -149,13 +156,7 @@ private Q_SLOTS:
                     socket->write("-LOADING Redis is loading the dataset in memory\r\n");
             });
         });
-        redis::ConnectionOptions options;
-        options.port = loading.serverPort();
-        redis::Result<std::unique_ptr<Connection>> result = redis::Error{};
-        QThread* thread = QThread::create([&] { result = Connection::open(options); });
-        thread->start();
-        QTRY_VERIFY_WITH_TIMEOUT(thread->isFinished(), 5000);
-        delete thread;
+        const auto result = openWhileServing(loading.serverPort());
         QVERIFY(!result.ok());
         QCOMPARE(result.error().kind, ErrorKind::Loading);
         QVERIFY(result.error().message.contains(QStringLiteral("still loading")));
