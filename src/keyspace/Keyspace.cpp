@@ -30,7 +30,7 @@ void Keyspace::reserve(std::size_t keys)
 {
     // Real keyspaces have a little more than one node per key (the id levels of `user:<id>:...`).
     const std::size_t nodes = keys + keys / 4 + 16;
-    m_childIndex.reserve(nodes, [this](NodeId node) { return childHash(m_parent[node], m_segment[node]); });
+    m_childIndex.reserve(nodes, [this](NodeId node) { return nodeHash(node); });
     m_segments.reserve(keys);
 }
 
@@ -45,9 +45,13 @@ NodeId Keyspace::findChild(NodeId parent, QByteArrayView segmentBytes) const
     const SegmentId segment = m_segments.find(segmentBytes);
     if (segment == detail::IdHashTable::Empty)
         return InvalidNode;
-    return m_childIndex.find(childHash(parent, segment), [&](NodeId candidate) {
-        return m_parent[candidate] == parent && m_segment[candidate] == segment;
-    });
+    return lookupChild(parent, segment, childHash(parent, segment));
+}
+
+NodeId Keyspace::lookupChild(NodeId parent, SegmentId segment, std::size_t hash) const
+{
+    return m_childIndex.find(
+        hash, [&](NodeId candidate) { return m_parent[candidate] == parent && m_segment[candidate] == segment; });
 }
 
 NodeId Keyspace::find(QByteArrayView path) const
@@ -73,7 +77,7 @@ NodeId Keyspace::addChild(NodeId parent, SegmentId segment, std::size_t hash)
     m_type.push_back(KeyType::Unknown);
     m_memory.push_back(0);
     m_expiry.push_back(NoExpiry);
-    m_childIndex.insert(hash, node, [this](NodeId other) { return childHash(m_parent[other], m_segment[other]); });
+    m_childIndex.insert(hash, node, [this](NodeId other) { return nodeHash(other); });
     ++mutableStats(parent).childCount;
     return node;
 }
@@ -94,9 +98,8 @@ Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info)
         const SegmentId segment = m_segments.intern(segmentBytes);
         const std::size_t hash = childHash(node, segment);
         const NodeId parent = node;
-        node = m_childIndex.find(
-            hash, [&](NodeId candidate) { return m_parent[candidate] == parent && m_segment[candidate] == segment; });
-        if (node == detail::IdHashTable::Empty)
+        node = lookupChild(parent, segment, hash);
+        if (node == InvalidNode)
             node = addChild(parent, segment, hash);
     });
     if (m_flags[node] & IsKey)
@@ -142,14 +145,6 @@ std::vector<NodeId> Keyspace::children(NodeId node) const
     // Siblings are linked newest first; hand them out in the order they were found.
     std::reverse(out.begin(), out.end());
     return out;
-}
-
-std::uint32_t Keyspace::depth(NodeId node) const
-{
-    std::uint32_t depth = 0;
-    for (; node != root(); node = m_parent[node])
-        ++depth;
-    return depth;
 }
 
 QByteArray Keyspace::path(NodeId node) const

@@ -50,7 +50,6 @@ public:
 
     NodeId parent(NodeId node) const { return m_parent[node]; }
     QByteArrayView segment(NodeId node) const { return m_segments.view(m_segment[node]); }
-    std::uint32_t depth(NodeId node) const;
 
     bool isKey(NodeId node) const { return m_flags[node] & IsKey; }
     KeyInfo keyInfo(NodeId node) const;
@@ -76,6 +75,9 @@ private:
     static constexpr std::uint32_t MemoryOverflow = 0xffffffffu;
 
     NodeId addChild(NodeId parent, SegmentId segment, std::size_t hash);
+    // The child of `parent` with `segment` (hash: childHash(parent, segment)), or InvalidNode.
+    NodeId lookupChild(NodeId parent, SegmentId segment, std::size_t hash) const;
+    std::size_t nodeHash(NodeId node) const { return childHash(m_parent[node], m_segment[node]); }
     NamespaceStats& mutableStats(NodeId node);
     std::size_t childHash(NodeId parent, SegmentId segment) const;
 
