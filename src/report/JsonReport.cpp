@@ -47,7 +47,7 @@ void writeRemaining(JsonWriter& json, QByteArrayView field, std::int64_t expiryM
 {
     json.key(field);
     if (present)
-        json.value(std::max<std::int64_t>(0, expiryMs - report.generatedAtMs));
+        json.value(report.remainingMs(expiryMs));
     else
         json.null();
 }
@@ -111,9 +111,7 @@ QByteArray toJson(const ScanReport& report)
     json.key("keys").value(std::uint64_t(report.totals.keys));
     json.key("vanished").value(summary.vanished);
     json.key("duration_ms").value(summary.durationMs);
-    json.key("keys_per_second")
-        .value(summary.durationMs > 0 ? std::uint64_t(summary.keysSeen * 1000 / std::uint64_t(summary.durationMs))
-                                      : std::uint64_t(summary.keysSeen));
+    json.key("keys_per_second").value(summary.keysPerSecond());
     json.key("memory_measured").value(summary.memoryMeasured);
     json.key("notices").beginArray();
     for (const QString& notice : summary.notices)
@@ -152,9 +150,8 @@ QByteArray toJson(const ScanReport& report)
         writeBytes(json, "key", top.key);
         json.key("type").value(keyspace::keyTypeName(top.info.type));
         json.key("memory_bytes").value(top.info.memoryBytes);
-        json.key("ttl_ms").value(top.info.expiresAtMs == keyspace::NoExpiry
-                                     ? std::int64_t(-1)
-                                     : std::max<std::int64_t>(0, top.info.expiresAtMs - report.generatedAtMs));
+        json.key("ttl_ms").value(top.info.expiresAtMs == keyspace::NoExpiry ? std::int64_t(-1)
+                                                                            : report.remainingMs(top.info.expiresAtMs));
         json.endObject();
     }
     json.endArray();

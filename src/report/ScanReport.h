@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -57,6 +58,12 @@ struct ScanReport
     // When most keys lack the delimiter but share another separator ('_', '.', '/', '-', '|'), that byte;
     // else 0. Real keyspaces often use another one (`user_123_profile`).
     char suggestedDelimiter = 0;
+
+    // Time left until an absolute expiry, as of generatedAtMs; 0 when it has passed.
+    std::int64_t remainingMs(std::int64_t expiresAtMs) const
+    {
+        return std::max<std::int64_t>(0, expiresAtMs - generatedAtMs);
+    }
 };
 
 ScanReport buildReport(const keyspace::Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,

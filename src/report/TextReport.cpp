@@ -148,10 +148,8 @@ private:
     {
         if (!stats.hasExpiringKeys())
             return "-";
-        const auto soonest = std::max<std::int64_t>(0, stats.soonestExpiryMs - m_report.generatedAtMs);
-        const auto latest = std::max<std::int64_t>(0, stats.latestExpiryMs - m_report.generatedAtMs);
-        const QByteArray first = formatDuration(soonest);
-        const QByteArray last = formatDuration(latest);
+        const QByteArray first = formatDuration(m_report.remainingMs(stats.soonestExpiryMs));
+        const QByteArray last = formatDuration(m_report.remainingMs(stats.latestExpiryMs));
         return first == last ? first : first + "–" + last;
     }
 
@@ -183,7 +181,7 @@ QByteArray header(const ScanReport& report)
                                            : QByteArray("Stopped after");
     out += state + ' ' + formatCount(report.totals.keys) + " keys in " + formatDuration(summary.durationMs);
     if (summary.durationMs > 0)
-        out += " (" + formatCount(summary.keysSeen * 1000 / std::uint64_t(summary.durationMs)) + " keys/s)";
+        out += " (" + formatCount(summary.keysPerSecond()) + " keys/s)";
     if (server.dbsize)
         out += "; DBSIZE " + formatCount(std::uint64_t(*server.dbsize));
     if (server.usedMemory)
@@ -224,10 +222,9 @@ QByteArray topKeys(const ScanReport& report)
     for (const TopKey& top : report.topKeys)
         memoryWidth = std::max(memoryWidth, displayWidth(formatBytes(top.info.memoryBytes)));
     for (const TopKey& top : report.topKeys) {
-        const QByteArray ttl =
-            top.info.expiresAtMs == keyspace::NoExpiry
-                ? QByteArray("no TTL")
-                : "TTL " + formatDuration(std::max<std::int64_t>(0, top.info.expiresAtMs - report.generatedAtMs));
+        const QByteArray ttl = top.info.expiresAtMs == keyspace::NoExpiry
+                                   ? QByteArray("no TTL")
+                                   : "TTL " + formatDuration(report.remainingMs(top.info.expiresAtMs));
         out += padLeft(formatBytes(top.info.memoryBytes), memoryWidth) + "  " +
                padRight(keyspace::keyTypeName(top.info.type).toByteArray(), 7) + padRight(ttl, 12) +
                truncated(keyspace::displayBytes(top.key), 100) + '\n';

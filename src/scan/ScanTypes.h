@@ -48,6 +48,12 @@ struct ScanSummary
     QStringList notices;        // what a reader of the results must know (denied commands, ...)
     redis::ServerInfo server;
     std::optional<redis::Error> error; // why the scan stopped early, when it did
+
+    // Keys SCAN returned per second of scanning; the key count itself for a scan too short to time.
+    std::uint64_t keysPerSecond() const
+    {
+        return durationMs > 0 ? keysSeen * 1000 / std::uint64_t(durationMs) : keysSeen;
+    }
 };
 
 } // namespace keylens::scan
