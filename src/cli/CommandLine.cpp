@@ -13,7 +13,7 @@ namespace keylens::cli {
 
 namespace {
 
-bool readPositive(const QCommandLineParser& parser, const QString& name, int minimum, int* value, QString* problem)
+bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int minimum, int* value, QString* problem)
 {
     if (!parser.isSet(name))
         return true;
@@ -73,7 +73,7 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     options->match = parser.value(QStringLiteral("match")).toUtf8();
     options->type = parser.value(QStringLiteral("type")).toUtf8();
     options->measureMemory = !parser.isSet(QStringLiteral("no-memory"));
-    if (!readPositive(parser, QStringLiteral("count"), 1, &options->count, problem))
+    if (!readWholeNumber(parser, QStringLiteral("count"), 1, &options->count, problem))
         return false;
     if (parser.isSet(QStringLiteral("max-rate"))) {
         bool ok = false;
@@ -89,9 +89,9 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
 
 bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request, QString* problem)
 {
-    if (!readPositive(parser, QStringLiteral("depth"), 0, &request->options.depth, problem) ||
-        !readPositive(parser, QStringLiteral("width"), 0, &request->options.width, problem) ||
-        !readPositive(parser, QStringLiteral("top"), 0, &request->options.top, problem))
+    if (!readWholeNumber(parser, QStringLiteral("depth"), 0, &request->options.depth, problem) ||
+        !readWholeNumber(parser, QStringLiteral("width"), 0, &request->options.width, problem) ||
+        !readWholeNumber(parser, QStringLiteral("top"), 0, &request->options.top, problem))
         return false;
     const QString format = parser.value(QStringLiteral("format"));
     if (!format.isEmpty() && format != QLatin1String("text") && format != QLatin1String("json")) {
