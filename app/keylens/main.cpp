@@ -1,0 +1,48 @@
+#include "ui/AppPalette.h"
+#include "ui/GuiCommandLine.h"
+#include "ui/MainWindow.h"
+
+#include <QApplication>
+#include <QSettings>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("keylens"));
+    QApplication::setOrganizationName(QStringLiteral("keylens"));
+    QApplication::setApplicationVersion(QStringLiteral(KEYLENS_VERSION));
+
+    const keylens::ui::GuiCommandResult parsed = keylens::ui::parseGuiCommandLine(QApplication::arguments());
+    if (!parsed.command) {
+        std::fputs(qPrintable(parsed.output), parsed.exitCode == 0 ? stdout : stderr);
+        return parsed.exitCode;
+    }
+    const keylens::ui::GuiCommand& command = *parsed.command;
+    keylens::ui::applyPalette(command.palette);
+
+    QSettings settings;
+    keylens::ui::MainWindow window(&settings);
+    if (!command.screenshotFile.isEmpty()) {
+        window.resize(command.windowSize);
+        window.requestScreenshot(command.screenshotFile, command.selectPath);
+    }
+    window.show();
+    switch (command.start) {
+    case keylens::ui::GuiCommand::Start::Demo:
+        window.startDemo(command.demoKeys);
+        break;
+    case keylens::ui::GuiCommand::Start::Target:
+        window.connectTo(command.target);
+        break;
+    case keylens::ui::GuiCommand::Start::Saved:
+        window.openSavedConnection(command.savedConnection);
+        break;
+    case keylens::ui::GuiCommand::Start::Dialog:
+        QTimer::singleShot(0, &window, &keylens::ui::MainWindow::openConnectionDialog);
+        break;
+    }
+    return QApplication::exec();
+}

@@ -1,0 +1,220 @@
+#include "inspect/KeyReader.h"
+
+namespace keylens::inspect {
+
+using keyspace::KeyType;
+using redis::Error;
+using redis::ErrorKind;
+using redis::Reply;
+using redis::ReplyView;
+
+namespace {
+
+QByteArrayView lengthCommand(KeyType type)
+{
+    switch (type) {
+    case KeyType::String:
+        return "STRLEN";
+    case KeyType::Hash:
+        return "HLEN";
+    case KeyType::List:
+        return "LLEN";
+    case KeyType::Set:
+        return "SCARD";
+    case KeyType::ZSet:
+        return "ZCARD";
+    case KeyType::Stream:
+        return "XLEN";
+    case KeyType::Other:
+    case KeyType::Unknown:
+        break;
+    }
+    return {};
+}
+
+QString refusal(const ReplyView& reply, const char* command)
+{
+    return redis::errorFromReply(reply.bytes(), command).message;
+}
+
+// A stream id one step after `id` ("1-5" -> "1-6"), so XRANGE can continue without repeating it.
+// XRANGE's exclusive "(" form needs Redis 6.2; this works on every version.
+QByteArray nextStreamId(const QByteArray& id)
+{
+    const qsizetype dash = id.indexOf('-');
+    if (dash < 0)
+        return id;
+    bool ok = false;
+    const quint64 sequence = id.mid(dash + 1).toULongLong(&ok);
+    if (!ok)
+        return id;
+    if (sequence == std::numeric_limits<quint64>::max())
+        return QByteArray::number(id.left(dash).toULongLong() + 1) + "-0";
+    return id.left(dash + 1) + QByteArray::number(sequence + 1);
+}
+
+QByteArray joinStreamFields(const ReplyView& fields)
+{
+    QByteArray out;
+    for (std::size_t i = 0; i + 1 < fields.size(); i += 2) {
+        if (!out.isEmpty())
+            out += ", ";
+        out += fields.at(i).bytes();
+        out += '=';
+        out += fields.at(i + 1).bytes();
+    }
+    return out;
+}
+
+} // namespace
+
+std::pair<QString, QString> valueColumnNames(KeyType type)
+{
+    switch (type) {
+    case KeyType::Hash:
+        return {QStringLiteral("Field"), QStringLiteral("Value")};
+    case KeyType::List:
+        return {QStringLiteral("Index"), QStringLiteral("Element")};
+    case KeyType::Set:
+        return {QStringLiteral("Member"), QString()};
+    case KeyType::ZSet:
+        return {QStringLiteral("Member"), QStringLiteral("Score")};
+    case KeyType::Stream:
+        return {QStringLiteral("Entry id"), QStringLiteral("Fields")};
+    default:
+        return {QStringLiteral("Value"), QString()};
+    }
+}
+
+Result<KeyOverview> readKeyOverview(redis::Connection& connection, const QByteArray& key, qsizetype valueLimit)
+{
+    KeyOverview overview;
+    overview.key = key;
+    connection.append({"TYPE", key});
+    connection.append({"OBJECT", "ENCODING", key});
+    connection.append({"PTTL", key});
+    connection.append({"MEMORY", "USAGE", key});
+    std::vector<Reply> replies;
+    for (int i = 0; i < 4; ++i) {
+        Result<Reply> reply = connection.read();
+        if (!reply)
+            return reply.error();
+        replies.push_back(std::move(*reply));
+    }
+    const Reply& type = replies[0];
+    if (type.isError()) {
+        overview.problems << refusal(type, "TYPE");
+    } else if (type.bytes() == "none") {
+        overview.exists = false;
+        return overview;
+    } else {
+        overview.typeName = type.bytes().toByteArray();
+        overview.type = keyspace::keyTypeFromName(type.bytes());
+    }
+    if (replies[1].isError())
+        overview.problems << refusal(replies[1], "OBJECT ENCODING");
+    else
+        overview.encoding = replies[1].bytes().toByteArray();
+    if (replies[2].isError())
+        overview.problems << refusal(replies[2], "PTTL");
+    else
+        overview.pttlMs = replies[2].integer() >= 0 ? replies[2].integer() : -1;
+    if (replies[3].isError())
+        overview.problems << refusal(replies[3], "MEMORY USAGE");
+    else if (replies[3].isInteger())
+        overview.memoryBytes = std::uint64_t(replies[3].integer());
+
+    const QByteArrayView length = lengthCommand(overview.type);
+    if (length.isEmpty())
+        return overview;
+    connection.append({length, key});
+    const bool isString = overview.type == KeyType::String;
+    if (isString)
+        connection.append({"GETRANGE", key, "0", QByteArray::number(valueLimit - 1)});
+    Result<Reply> lengthReply = connection.read();
+    if (!lengthReply)
+        return lengthReply.error();
+    if (lengthReply->isError())
+        overview.problems << refusal(*lengthReply, length.toByteArray().constData());
+    else if (lengthReply->isInteger())
+        overview.length = std::uint64_t(lengthReply->integer());
+    if (isString) {
+        Result<Reply> value = connection.read();
+        if (!value)
+            return value.error();
+        if (value->isError()) {
+            overview.problems << refusal(*value, "GETRANGE");
+        } else {
+            overview.valuePrefix = value->bytes().toByteArray();
+            overview.valueTruncated = overview.length && *overview.length > std::uint64_t(overview.valuePrefix.size());
+        }
+    }
+    return overview;
+}
+
+Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray& key, KeyType type,
+                                const QByteArray& position, int pageSize)
+{
+    const QByteArray count = QByteArray::number(pageSize);
+    Result<Reply> reply = Error{ErrorKind::Protocol, QStringLiteral("this type has no pages")};
+    switch (type) {
+    case KeyType::Hash:
+        reply = connection.command({"HSCAN", key, position.isEmpty() ? "0" : position, "COUNT", count});
+        break;
+    case KeyType::Set:
+        reply = connection.command({"SSCAN", key, position.isEmpty() ? "0" : position, "COUNT", count});
+        break;
+    case KeyType::ZSet:
+        reply = connection.command({"ZSCAN", key, position.isEmpty() ? "0" : position, "COUNT", count});
+        break;
+    case KeyType::List: {
+        const qint64 start = position.isEmpty() ? 0 : position.toLongLong();
+        reply = connection.command(
+            {"LRANGE", key, QByteArray::number(start), QByteArray::number(start + pageSize - 1)});
+        break;
+    }
+    case KeyType::Stream:
+        reply = connection.command({"XRANGE", key, position.isEmpty() ? "-" : position, "+", "COUNT", count});
+        break;
+    default:
+        break;
+    }
+    if (!reply)
+        return reply.error();
+    if (reply->isError())
+        return redis::errorFromReply(reply->bytes(), "reading the value");
+
+    ValuePage page;
+    if (type == KeyType::Hash || type == KeyType::Set || type == KeyType::ZSet) {
+        // [cursor, [elements...]]: hashes and sorted sets come in pairs.
+        if (!reply->isArray() || reply->size() != 2)
+            return Error{ErrorKind::Protocol, QStringLiteral("unexpected SCAN reply")};
+        page.nextPosition = reply->at(0).bytes().toByteArray();
+        page.done = page.nextPosition == "0";
+        const ReplyView elements = reply->at(1);
+        const std::size_t step = type == KeyType::Set ? 1 : 2;
+        for (std::size_t i = 0; i + step - 1 < elements.size(); i += step) {
+            ValueRow row{elements.at(i).bytes().toByteArray(), {}};
+            if (step == 2)
+                row.second = elements.at(i + 1).bytes().toByteArray();
+            page.rows.push_back(std::move(row));
+        }
+    } else if (type == KeyType::List) {
+        const qint64 start = position.isEmpty() ? 0 : position.toLongLong();
+        for (std::size_t i = 0; i < reply->size(); ++i)
+            page.rows.push_back({QByteArray::number(start + qint64(i)), reply->at(i).bytes().toByteArray()});
+        page.nextPosition = QByteArray::number(start + qint64(reply->size()));
+        page.done = reply->size() < std::size_t(pageSize);
+    } else {
+        for (std::size_t i = 0; i < reply->size(); ++i) {
+            const ReplyView entry = reply->at(i);
+            page.rows.push_back({entry.at(0).bytes().toByteArray(), joinStreamFields(entry.at(1))});
+        }
+        page.done = reply->size() < std::size_t(pageSize);
+        if (!page.rows.empty())
+            page.nextPosition = nextStreamId(page.rows.back().first);
+    }
+    return page;
+}
+
+} // namespace keylens::inspect

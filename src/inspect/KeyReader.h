@@ -1,0 +1,63 @@
+#pragma once
+
+#include "keyspace/KeyType.h"
+#include "redis/Connection.h"
+
+#include <QByteArray>
+#include <QStringList>
+
+#include <limits>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace keylens::inspect {
+
+using redis::Result;
+
+// Everything the details pane shows about one key, read with a handful of cheap commands (never a
+// command whose cost grows with the value, except GETRANGE of a capped prefix).
+struct KeyOverview
+{
+    QByteArray key;
+    bool exists = true;
+    keyspace::KeyType type = keyspace::KeyType::Unknown;
+    QByteArray typeName; // as TYPE answered (module types keep their own name)
+    QByteArray encoding; // OBJECT ENCODING
+    std::int64_t pttlMs = -1; // -1: no TTL
+    std::optional<std::uint64_t> memoryBytes;
+    std::optional<std::uint64_t> length; // STRLEN, HLEN, LLEN, SCARD, ZCARD or XLEN
+    QByteArray valuePrefix;              // a string's first bytes (all of it when not truncated)
+    bool valueTruncated = false;
+    QStringList problems; // commands the server refused, said in words
+};
+
+// The first `valueLimit` bytes of a string are read; bigger strings show that prefix.
+Result<KeyOverview> readKeyOverview(redis::Connection& connection, const QByteArray& key,
+                                    qsizetype valueLimit = 4 * 1024 * 1024);
+
+// One page of a collection, fetched the way that never blocks the server: HSCAN, SSCAN and ZSCAN with
+// a cursor, LRANGE by index, XRANGE from the last id seen.
+struct ValueRow
+{
+    QByteArray first;  // hash field, list index, set member, zset member, stream entry id
+    QByteArray second; // hash value, list element, zset score, stream fields; empty for sets
+};
+
+struct ValuePage
+{
+    std::vector<ValueRow> rows;
+    QByteArray nextPosition; // where the next page starts: a cursor, an index or an exclusive id
+    bool done = false;
+};
+
+// `position` is empty for the first page. SCAN-style commands may return a few elements twice while
+// the key changes; that is their documented contract, and the rows say what the server said.
+Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray& key, keyspace::KeyType type,
+                                const QByteArray& position, int pageSize);
+
+// The names of a collection's two columns ("Field", "Value"...), or an empty second one for sets.
+std::pair<QString, QString> valueColumnNames(keyspace::KeyType type);
+
+} // namespace keylens::inspect

@@ -1,0 +1,118 @@
+#include "keyspace/KeyGlob.h"
+
+#include <utility>
+
+namespace keylens::keyspace {
+
+namespace {
+
+char fold(char c, KeyGlob::Case sensitivity)
+{
+    if (sensitivity == KeyGlob::Case::Insensitive && c >= 'A' && c <= 'Z')
+        return char(c - 'A' + 'a');
+    return c;
+}
+
+// Matches a bracket expression starting after '['; advances `p` past its closing ']'.
+bool matchBracket(const char*& p, const char* pEnd, char c, KeyGlob::Case sensitivity)
+{
+    bool negate = false;
+    if (p < pEnd && *p == '^') {
+        negate = true;
+        ++p;
+    }
+    bool matched = false;
+    while (p < pEnd && *p != ']') {
+        if (*p == '\\' && p + 1 < pEnd) {
+            ++p;
+            matched |= fold(*p, sensitivity) == c;
+            ++p;
+        } else if (p + 2 < pEnd && p[1] == '-' && p[2] != ']') {
+            char low = fold(p[0], sensitivity);
+            char high = fold(p[2], sensitivity);
+            if (static_cast<unsigned char>(low) > static_cast<unsigned char>(high))
+                std::swap(low, high);
+            const auto u = static_cast<unsigned char>(c);
+            matched |= u >= static_cast<unsigned char>(low) && u <= static_cast<unsigned char>(high);
+            p += 3;
+        } else {
+            matched |= fold(*p, sensitivity) == c;
+            ++p;
+        }
+    }
+    if (p < pEnd)
+        ++p; // the ']'
+    return matched != negate;
+}
+
+} // namespace
+
+KeyGlob::KeyGlob(QByteArray pattern, Case sensitivity)
+    : m_pattern(std::move(pattern))
+    , m_case(sensitivity)
+{}
+
+KeyGlob KeyGlob::fromFilterText(QByteArrayView text)
+{
+    const QByteArray trimmed = text.trimmed().toByteArray();
+    if (trimmed.isEmpty())
+        return {};
+    const bool isGlob = trimmed.contains('*') || trimmed.contains('?') || trimmed.contains('[');
+    return KeyGlob(isGlob ? trimmed : QByteArray("*").append(trimmed).append('*'), Case::Insensitive);
+}
+
+bool KeyGlob::matches(QByteArrayView key) const
+{
+    // Iterative matching with one backtrack point for the last '*': linear for the patterns people
+    // type, and never recursive, so a 16 KB key cannot blow the stack.
+    const char* p = m_pattern.constData();
+    const char* const pEnd = p + m_pattern.size();
+    const char* s = key.data();
+    const char* const sEnd = s + key.size();
+    const char* starP = nullptr;
+    const char* starS = nullptr;
+
+    while (s < sEnd) {
+        if (p < pEnd && *p == '*') {
+            while (p < pEnd && *p == '*')
+                ++p;
+            if (p == pEnd)
+                return true;
+            starP = p;
+            starS = s;
+            continue;
+        }
+        bool stepMatched = false;
+        const char* next = p;
+        if (p < pEnd) {
+            const char c = fold(*s, m_case);
+            if (*p == '?') {
+                stepMatched = true;
+                next = p + 1;
+            } else if (*p == '[') {
+                next = p + 1;
+                stepMatched = matchBracket(next, pEnd, c, m_case);
+            } else if (*p == '\\' && p + 1 < pEnd) {
+                stepMatched = fold(p[1], m_case) == c;
+                next = p + 2;
+            } else {
+                stepMatched = fold(*p, m_case) == c;
+                next = p + 1;
+            }
+        }
+        if (stepMatched) {
+            p = next;
+            ++s;
+        } else if (starP) {
+            p = starP;
+            s = ++starS;
+        } else {
+            return false;
+        }
+    }
+    while (p < pEnd && *p == '*')
+        ++p;
+    return p == pEnd;
+}
+
+} // namespace keylens::keyspace

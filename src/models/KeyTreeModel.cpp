@@ -1,0 +1,731 @@
+#include "models/KeyTreeModel.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
+#include "models/DisplayText.h"
+
+#include <QDateTime>
+#include <QFont>
+#include <QThread>
+
+#include <algorithm>
+
+namespace keylens::models {
+
+using keyspace::KeyType;
+using keyspace::NoExpiry;
+
+namespace {
+
+constexpr std::int64_t Never = std::numeric_limits<std::int64_t>::max();
+// Parents with more rows than this are re-sorted when the scan ends rather than on every publish: a
+// full sort of a 1M-row parent ten times a second would be most of the GUI thread's time.
+constexpr std::size_t LiveResortLimit = 20'000;
+
+std::int64_t nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+// Sort keys are computed once per row, so a sort compares integers, not QVariants.
+struct SortEntry
+{
+    std::uint64_t primary;
+    NodeId node;
+    std::uint8_t rank;
+};
+
+bool isDigits(QByteArrayView bytes)
+{
+    return !bytes.isEmpty() && bytes.size() <= 19 &&
+           std::all_of(bytes.begin(), bytes.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+char lower(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
+}
+
+// Names sort naturally: ids as numbers (2 before 10) ahead of words; words case-insensitively, so
+// `User` and `user` sit together and the inconsistency shows.
+SortEntry nameKey(QByteArrayView segment, NodeId node)
+{
+    if (isDigits(segment))
+        return {segment.toULongLong(), node, 0};
+    std::uint64_t prefix = 0;
+    for (qsizetype i = 0; i < 8; ++i)
+        prefix = (prefix << 8) | (i < segment.size() ? static_cast<unsigned char>(lower(segment[i])) : 0u);
+    return {prefix, node, 1};
+}
+
+int compareNames(QByteArrayView a, QByteArrayView b)
+{
+    const qsizetype n = std::min(a.size(), b.size());
+    for (qsizetype i = 0; i < n; ++i) {
+        const auto x = static_cast<unsigned char>(lower(a[i]));
+        const auto y = static_cast<unsigned char>(lower(b[i]));
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    if (a.size() != b.size())
+        return a.size() < b.size() ? -1 : 1;
+    return a.compare(b) < 0 ? -1 : (a == b ? 0 : 1);
+}
+
+KeyType dominantType(const KeyTreeModel::Totals& totals)
+{
+    const auto top = std::max_element(totals.types.begin(), totals.types.end());
+    return KeyType(top - totals.types.begin());
+}
+
+QString typeMix(const KeyTreeModel::Totals& totals)
+{
+    std::vector<std::pair<std::uint64_t, int>> present;
+    for (int i = 0; i < keyspace::KeyTypeCount; ++i) {
+        if (totals.types[std::size_t(i)] > 0)
+            present.emplace_back(totals.types[std::size_t(i)], i);
+    }
+    std::sort(present.begin(), present.end(), std::greater<>());
+    if (present.size() == 1)
+        return displayText(keyspace::keyTypeName(KeyType(present[0].second)).toByteArray());
+    QStringList parts;
+    for (std::size_t i = 0; i < present.size() && i < 3; ++i) {
+        parts << displayText(keyspace::keyTypeName(KeyType(present[i].second)).toByteArray()) + u' ' +
+                     displayText(keyspace::formatPercent(double(present[i].first) / double(totals.keys)));
+    }
+    if (present.size() > 3)
+        parts << QStringLiteral("…");
+    return parts.join(QStringLiteral(" · "));
+}
+
+} // namespace
+
+KeyTreeModel::KeyTreeModel(QObject* parent)
+    : QAbstractItemModel(parent)
+{}
+
+KeyTreeModel::~KeyTreeModel() = default;
+
+void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
+{
+    beginResetModel();
+    m_keyspace = keyspace;
+    m_publishedNodes = keyspace ? keyspace->nodeCount() : 1;
+    m_rows.clear();
+    m_rowNumber.assign(m_publishedNodes, 0);
+    m_elementCounts.clear();
+    m_deleted.clear();
+    m_visibility.clear();
+    m_filterMatches = 0;
+    if (!m_filter.isEmpty())
+        applyFilterToNewNodes(1, m_publishedNodes, nullptr);
+    endResetModel();
+}
+
+bool KeyTreeModel::isVisible(NodeId node) const
+{
+    return m_filter.isEmpty() || m_visibility[node] != 0;
+}
+
+bool KeyTreeModel::hasVisibleChildren(NodeId node) const
+{
+    if (!m_filter.isEmpty())
+        return m_visibility[node] & MatchesBelow;
+    return m_keyspace->hasChildren(node);
+}
+
+const KeyTreeModel::Rows& KeyTreeModel::rowsOf(NodeId parent) const
+{
+    if (auto it = m_rows.find(parent); it != m_rows.end())
+        return it->second;
+    Rows rows;
+    if (m_keyspace && hasVisibleChildren(parent)) {
+        rows = m_keyspace->children(parent);
+        std::erase_if(rows, [this](NodeId child) { return child >= m_publishedNodes || !isVisible(child); });
+        sortRows(rows);
+    }
+    setRowNumbers(rows);
+    return m_rows.emplace(parent, std::move(rows)).first->second;
+}
+
+void KeyTreeModel::setRowNumbers(const Rows& rows) const
+{
+    if (m_rowNumber.size() < m_publishedNodes)
+        m_rowNumber.resize(m_publishedNodes, 0);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        m_rowNumber[rows[i]] = std::uint32_t(i);
+}
+
+NodeId KeyTreeModel::nodeOf(const QModelIndex& index) const
+{
+    return index.isValid() ? NodeId(index.internalId()) : keyspace::Keyspace::root();
+}
+
+QModelIndex KeyTreeModel::indexForRow(NodeId node, int column) const
+{
+    if (node == keyspace::Keyspace::root())
+        return {};
+    return createIndex(int(m_rowNumber[node]), column, quintptr(node));
+}
+
+QModelIndex KeyTreeModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (!m_keyspace || row < 0 || column < 0 || column >= ColumnCount || parent.column() > 0)
+        return {};
+    const Rows& rows = rowsOf(nodeOf(parent));
+    if (std::size_t(row) >= rows.size())
+        return {};
+    return createIndex(row, column, quintptr(rows[std::size_t(row)]));
+}
+
+QModelIndex KeyTreeModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid())
+        return {};
+    return indexForRow(m_keyspace->parent(nodeOf(child)));
+}
+
+int KeyTreeModel::rowCount(const QModelIndex& parent) const
+{
+    if (!m_keyspace || parent.column() > 0)
+        return 0;
+    return int(rowsOf(nodeOf(parent)).size());
+}
+
+int KeyTreeModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.column() > 0 ? 0 : ColumnCount;
+}
+
+bool KeyTreeModel::hasChildren(const QModelIndex& parent) const
+{
+    if (!m_keyspace || parent.column() > 0)
+        return false;
+    const NodeId node = nodeOf(parent);
+    // Asking must not materialise: a view asks this for every visible row, and a row may stand for a
+    // namespace of a million keys that nobody expands.
+    if (auto it = m_rows.find(node); it != m_rows.end())
+        return !it->second.empty();
+    return hasVisibleChildren(node);
+}
+
+Qt::ItemFlags KeyTreeModel::flags(const QModelIndex& index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    return Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+}
+
+QModelIndex KeyTreeModel::indexOfNode(NodeId node, int column)
+{
+    if (!m_keyspace || node >= m_publishedNodes || !isVisible(node))
+        return {};
+    std::vector<NodeId> chain;
+    for (NodeId n = node; n != keyspace::Keyspace::root(); n = m_keyspace->parent(n))
+        chain.push_back(n);
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+        rowsOf(m_keyspace->parent(*it));
+    return indexForRow(node, column);
+}
+
+// ---- totals, overlays and display ----
+
+KeyTreeModel::Totals KeyTreeModel::totalsOf(NodeId node) const
+{
+    Totals totals;
+    const keyspace::NamespaceStats& stats = m_keyspace->stats(node);
+    totals.keys = stats.keys;
+    totals.memoryBytes = stats.memoryBytes;
+    totals.keysWithTtl = stats.keysWithTtl;
+    totals.keysMemoryUnmeasured = stats.keysMemoryUnmeasured;
+    if (stats.keysWithTtl > 0)
+        totals.soonestExpiryMs = stats.soonestExpiryMs;
+    for (int i = 0; i < keyspace::KeyTypeCount; ++i)
+        totals.types[std::size_t(i)] = stats.types[std::size_t(i)];
+    if (m_keyspace->isKey(node)) {
+        const keyspace::KeyInfo info = m_keyspace->keyInfo(node);
+        ++totals.keys;
+        totals.memoryBytes += info.memoryMeasured ? info.memoryBytes : 0;
+        totals.keysMemoryUnmeasured += info.memoryMeasured ? 0 : 1;
+        if (info.expiresAtMs != NoExpiry) {
+            ++totals.keysWithTtl;
+            totals.soonestExpiryMs = std::min(totals.soonestExpiryMs, info.expiresAtMs);
+        }
+        ++totals.types[std::size_t(info.type)];
+    }
+    return totals;
+}
+
+double KeyTreeModel::memoryFraction(NodeId node) const
+{
+    const NodeId parent = m_keyspace->parent(node);
+    const Totals mine = totalsOf(node);
+    const Totals theirs = totalsOf(parent);
+    if (theirs.memoryBytes > 0)
+        return double(mine.memoryBytes) / double(theirs.memoryBytes);
+    return theirs.keys > 0 ? double(mine.keys) / double(theirs.keys) : 0.0;
+}
+
+int KeyTreeModel::overlaysOf(NodeId node, std::int64_t now) const
+{
+    int overlays = 0;
+    const Totals totals = totalsOf(node);
+    if (m_deleted.count(node))
+        overlays |= Deleted;
+    if (totals.keysMemoryUnmeasured > 0)
+        overlays |= MemoryUnmeasured;
+    if (totals.keysWithTtl > 0 && totals.soonestExpiryMs != Never) {
+        if (totals.soonestExpiryMs <= now && m_keyspace->isKey(node) && !m_keyspace->hasChildren(node))
+            overlays |= Expired;
+        else if (totals.soonestExpiryMs - now <= 60'000)
+            overlays |= ExpiringSoon;
+    }
+    if (m_keyspace->isKey(node)) {
+        const keyspace::KeyInfo info = m_keyspace->keyInfo(node);
+        if (info.type == KeyType::String && info.memoryMeasured && info.memoryBytes > BigStringBytes)
+            overlays |= BigKey;
+        if (auto it = m_elementCounts.find(node); it != m_elementCounts.end() && it->second > BigCollectionElements)
+            overlays |= BigKey;
+        // A key without TTL among siblings that mostly expire: the classic forgotten cache entry.
+        const keyspace::NamespaceStats& siblings = m_keyspace->stats(m_keyspace->parent(node));
+        if (info.expiresAtMs == NoExpiry && m_keyspace->parent(node) != keyspace::Keyspace::root() &&
+            siblings.keysWithTtl * 2 > siblings.keys)
+            overlays |= NoTtlAmongExpiring;
+    }
+    if (m_keyspace->hasChildren(node)) {
+        const keyspace::NamespaceStats& stats = m_keyspace->stats(node);
+        if (stats.keysWithTtl * 2 > stats.keys && stats.keysWithoutTtl() > 0)
+            overlays |= NoTtlAmongExpiring;
+    }
+    return overlays;
+}
+
+QVariant KeyTreeModel::displayData(NodeId node, int column, std::int64_t now) const
+{
+    const Totals totals = totalsOf(node);
+    switch (column) {
+    case NameColumn: {
+        const QByteArrayView segment = m_keyspace->segment(node);
+        return segment.isEmpty() ? QStringLiteral("\"\"") : displayText(keyspace::displayBytes(segment));
+    }
+    case KeysColumn:
+        return displayText(keyspace::formatCount(totals.keys));
+    case MemoryColumn:
+        if (totals.keysMemoryUnmeasured == totals.keys)
+            return QStringLiteral("–");
+        return displayText(keyspace::formatBytes(totals.memoryBytes));
+    case ShareColumn:
+        return displayText(keyspace::formatPercent(memoryFraction(node)));
+    case TtlColumn: {
+        const bool leafKey = m_keyspace->isKey(node) && !m_keyspace->hasChildren(node);
+        if (totals.keysWithTtl == 0)
+            return leafKey ? QStringLiteral("no TTL") : QStringLiteral("–");
+        const std::int64_t left = totals.soonestExpiryMs - now;
+        const QString remaining = left <= 0 ? QStringLiteral("expired") : displayText(keyspace::formatDuration(left));
+        if (leafKey)
+            return remaining;
+        return QString(displayText(keyspace::formatPercent(double(totals.keysWithTtl) / double(totals.keys))) +
+                       QStringLiteral(" · ") + remaining);
+    }
+    case TypeColumn:
+        if (m_deleted.count(node))
+            return QStringLiteral("deleted");
+        if (totals.keys == 0)
+            return QString();
+        return typeMix(totals);
+    }
+    return {};
+}
+
+QVariant KeyTreeModel::sortData(NodeId node, int column, std::int64_t) const
+{
+    const Totals totals = totalsOf(node);
+    switch (column) {
+    case NameColumn:
+        return m_keyspace->segment(node).toByteArray();
+    case KeysColumn:
+        return qulonglong(totals.keys);
+    case MemoryColumn:
+    case ShareColumn:
+        return qulonglong(totals.memoryBytes);
+    case TtlColumn:
+        return qlonglong(totals.soonestExpiryMs);
+    case TypeColumn:
+        return int(dominantType(totals));
+    }
+    return {};
+}
+
+QString KeyTreeModel::toolTip(NodeId node, int column, std::int64_t now) const
+{
+    const Totals totals = totalsOf(node);
+    const int overlays = overlaysOf(node, now);
+    QStringList lines;
+    const bool isKey = m_keyspace->isKey(node);
+    if (column == NameColumn) {
+        lines << displayText(keyspace::displayBytes(m_keyspace->path(node)));
+        if (isKey && m_keyspace->hasChildren(node))
+            lines << QStringLiteral("A key and a namespace at once: the row counts both.");
+    }
+    if (column == MemoryColumn || column == ShareColumn || column == NameColumn) {
+        lines << QStringLiteral("%1 in %2 keys, %3 of the parent's memory")
+                     .arg(displayText(keyspace::formatBytes(totals.memoryBytes)), displayText(keyspace::formatCount(totals.keys)),
+                          displayText(keyspace::formatPercent(memoryFraction(node))));
+        if (overlays & MemoryUnmeasured)
+            lines << QStringLiteral("Memory not measured for %1 keys (MEMORY USAGE denied or skipped)")
+                         .arg(displayText(keyspace::formatCount(totals.keysMemoryUnmeasured)));
+    }
+    if (overlays & BigKey) {
+        lines << QStringLiteral("Big key: strings above 10 KB and collections above 5,000 elements slow the server "
+                                "down and block it while they are read, copied or deleted.");
+    }
+    if (column == TtlColumn || column == NameColumn) {
+        if (totals.keysWithTtl > 0)
+            lines << QStringLiteral("%1 of %2 keys have a TTL; the soonest expires in %3")
+                         .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),
+                              displayText(keyspace::formatCount(totals.keys)),
+                              displayText(keyspace::formatDuration(std::max<std::int64_t>(0, totals.soonestExpiryMs - now))));
+        if (overlays & NoTtlAmongExpiring)
+            lines << QStringLiteral("Missing TTL: most keys here expire, these do not. A cache entry without a TTL "
+                                    "stays until memory runs out.");
+        if (overlays & ExpiringSoon)
+            lines << QStringLiteral("Expires within a minute.");
+        if (overlays & Expired)
+            lines << QStringLiteral("Its TTL ran out after the scan saw it; the key is gone.");
+    }
+    if (column == TypeColumn && totals.keys > 0)
+        lines << typeMix(totals);
+    if (overlays & Deleted)
+        lines << QStringLiteral("Deleted from this window; rescan (F5) to refresh the totals.");
+    return lines.join(u'\n');
+}
+
+QVariant KeyTreeModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || !m_keyspace)
+        return {};
+    const NodeId node = nodeOf(index);
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayData(node, column, nowMs());
+    case Qt::ToolTipRole:
+        return toolTip(node, column, nowMs());
+    case Qt::TextAlignmentRole:
+        if (column == NameColumn || column == TypeColumn)
+            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::FontRole:
+        if (m_deleted.count(node)) {
+            QFont font;
+            font.setStrikeOut(true);
+            return font;
+        }
+        return {};
+    case SortRole:
+        return sortData(node, column, nowMs());
+    case NodeRole:
+        return qulonglong(node);
+    case KeyBytesRole:
+        return m_keyspace->isKey(node) ? m_keyspace->path(node) : QByteArray();
+    case PathRole:
+        return m_keyspace->path(node);
+    case IsKeyRole:
+        return m_keyspace->isKey(node);
+    case MemoryFractionRole:
+        return memoryFraction(node);
+    case OverlayRole:
+        return overlaysOf(node, nowMs());
+    }
+    return {};
+}
+
+QVariant KeyTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case NameColumn:
+            return QStringLiteral("Name");
+        case KeysColumn:
+            return QStringLiteral("Keys");
+        case MemoryColumn:
+            return QStringLiteral("Memory");
+        case ShareColumn:
+            return QStringLiteral("% of parent");
+        case TtlColumn:
+            return QStringLiteral("TTL");
+        case TypeColumn:
+            return QStringLiteral("Type");
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case KeysColumn:
+            return QStringLiteral("Keys in this subtree");
+        case MemoryColumn:
+            return QStringLiteral("MEMORY USAGE summed over the subtree; the bar is the share of the parent");
+        case ShareColumn:
+            return QStringLiteral("Share of the parent's memory (of its keys when memory was not measured)");
+        case TtlColumn:
+            return QStringLiteral("For a namespace: share of keys with a TTL and the soonest expiry. For a key: time "
+                                  "left.");
+        case TypeColumn:
+            return QStringLiteral("For a key: its type. For a namespace: its mix of types");
+        }
+    }
+    if (role == Qt::TextAlignmentRole && section != NameColumn && section != TypeColumn)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+// ---- sorting ----
+
+void KeyTreeModel::sortRows(Rows& rows) const
+{
+    if (m_sortColumn < 0 || rows.size() < 2)
+        return;
+    std::vector<SortEntry> entries;
+    entries.reserve(rows.size());
+    const std::int64_t now = nowMs();
+    for (const NodeId node : rows) {
+        if (m_sortColumn == NameColumn) {
+            entries.push_back(nameKey(m_keyspace->segment(node), node));
+            continue;
+        }
+        const Totals totals = totalsOf(node);
+        switch (m_sortColumn) {
+        case KeysColumn:
+            entries.push_back({totals.keys, node, 0});
+            break;
+        case MemoryColumn:
+        case ShareColumn:
+            entries.push_back({totals.memoryBytes, node, 0});
+            break;
+        case TtlColumn:
+            // Soonest expiry first; keys without TTL last. Expired keys count as "now".
+            entries.push_back({std::uint64_t(std::max(totals.soonestExpiryMs, now)), node, 0});
+            break;
+        case TypeColumn:
+            entries.push_back({totals.keys, node, std::uint8_t(dominantType(totals))});
+            break;
+        }
+    }
+    const bool descending = m_sortOrder == Qt::DescendingOrder;
+    const bool byName = m_sortColumn == NameColumn;
+    auto less = [&](const SortEntry& a, const SortEntry& b) {
+        if (a.rank != b.rank)
+            return descending && !byName && m_sortColumn != TypeColumn ? a.rank > b.rank : a.rank < b.rank;
+        if (a.primary != b.primary)
+            return descending ? a.primary > b.primary : a.primary < b.primary;
+        if (byName) {
+            const int c = compareNames(m_keyspace->segment(a.node), m_keyspace->segment(b.node));
+            if (c != 0)
+                return descending ? c > 0 : c < 0;
+        }
+        return a.node < b.node;
+    };
+    std::sort(entries.begin(), entries.end(), less);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        rows[i] = entries[i].node;
+}
+
+void KeyTreeModel::reorder(NodeId parent, Rows newRows)
+{
+    const QModelIndex parentIndex = indexForRow(parent);
+    const QList<QPersistentModelIndex> parents =
+        parentIndex.isValid() ? QList<QPersistentModelIndex>{parentIndex} : QList<QPersistentModelIndex>{};
+    Q_EMIT layoutAboutToBeChanged(parents, QAbstractItemModel::VerticalSortHint);
+
+    QModelIndexList from;
+    for (const QModelIndex& index : persistentIndexList()) {
+        if (index.isValid() && m_keyspace->parent(nodeOf(index)) == parent)
+            from << index;
+    }
+    Rows& rows = m_rows[parent];
+    rows = std::move(newRows);
+    setRowNumbers(rows);
+    QModelIndexList to;
+    to.reserve(from.size());
+    for (const QModelIndex& index : std::as_const(from))
+        to << indexForRow(nodeOf(index), index.column());
+    changePersistentIndexList(from, to);
+
+    Q_EMIT layoutChanged(parents, QAbstractItemModel::VerticalSortHint);
+}
+
+void KeyTreeModel::sort(int column, Qt::SortOrder order)
+{
+    Q_ASSERT(thread() == QThread::currentThread());
+    if (column >= ColumnCount)
+        return;
+    m_sortColumn = column;
+    m_sortOrder = order;
+    if (!m_keyspace)
+        return;
+    std::vector<NodeId> parents;
+    parents.reserve(m_rows.size());
+    for (const auto& [parent, rows] : m_rows)
+        parents.push_back(parent);
+    for (const NodeId parent : parents) {
+        Rows rows = m_rows[parent];
+        sortRows(rows);
+        if (rows != m_rows[parent])
+            reorder(parent, std::move(rows));
+    }
+}
+
+// ---- live updates ----
+
+void KeyTreeModel::appendRows(NodeId parent, const Rows& added)
+{
+    Rows& rows = m_rows[parent];
+    const int first = int(rows.size());
+    beginInsertRows(indexForRow(parent), first, first + int(added.size()) - 1);
+    rows.insert(rows.end(), added.begin(), added.end());
+    for (std::size_t i = std::size_t(first); i < rows.size(); ++i)
+        m_rowNumber[rows[i]] = std::uint32_t(i);
+    endInsertRows();
+    // publish() puts them in sort order next, in one layout change per parent.
+}
+
+void KeyTreeModel::markMatch(NodeId node, std::vector<NodeId>* newlyVisible)
+{
+    if (m_visibility[node] & Matches)
+        return;
+    ++m_filterMatches;
+    if (m_visibility[node] == 0 && newlyVisible)
+        newlyVisible->push_back(node);
+    m_visibility[node] |= Matches;
+    for (NodeId n = node; n != keyspace::Keyspace::root();) {
+        const NodeId parent = m_keyspace->parent(n);
+        if (m_visibility[parent] & MatchesBelow)
+            break;
+        if (m_visibility[parent] == 0 && newlyVisible && parent != keyspace::Keyspace::root())
+            newlyVisible->push_back(parent);
+        m_visibility[parent] |= MatchesBelow;
+        n = parent;
+    }
+}
+
+void KeyTreeModel::applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible)
+{
+    m_visibility.resize(to, 0);
+    for (std::size_t node = from; node < to; ++node) {
+        if (m_keyspace->isKey(NodeId(node)) && m_filter.matches(m_keyspace->path(NodeId(node))))
+            markMatch(NodeId(node), newlyVisible);
+    }
+}
+
+void KeyTreeModel::setFilter(const keyspace::KeyGlob& filter)
+{
+    Q_ASSERT(thread() == QThread::currentThread());
+    // A new filter changes which rows exist almost everywhere: a reset is honest and cheaper than
+    // thousands of remove/insert signals. The window keeps the expansion by path across it.
+    beginResetModel();
+    m_filter = filter;
+    m_rows.clear();
+    m_visibility.clear();
+    m_filterMatches = 0;
+    if (m_keyspace && !m_filter.isEmpty())
+        applyFilterToNewNodes(1, m_publishedNodes, nullptr);
+    endResetModel();
+}
+
+void KeyTreeModel::publish(bool final)
+{
+    Q_ASSERT(thread() == QThread::currentThread());
+    if (!m_keyspace)
+        return;
+    const std::size_t oldPublished = m_publishedNodes;
+    const std::size_t nodeCount = m_keyspace->nodeCount();
+
+    // The nodes that become rows: new nodes, and under a filter, older ancestors of new matches.
+    std::vector<NodeId> candidates;
+    if (m_filter.isEmpty()) {
+        candidates.reserve(nodeCount - oldPublished);
+        for (std::size_t node = oldPublished; node < nodeCount; ++node)
+            candidates.push_back(NodeId(node));
+    } else {
+        applyFilterToNewNodes(oldPublished, nodeCount, &candidates);
+    }
+    m_publishedNodes = nodeCount;
+    if (m_rowNumber.size() < nodeCount)
+        m_rowNumber.resize(nodeCount, 0);
+
+    // Group them by parent; only parents a view has seen need to hear about them.
+    std::unordered_map<NodeId, Rows> added;
+    for (const NodeId node : candidates) {
+        const NodeId parent = m_keyspace->parent(node);
+        if (isMaterialised(parent)) {
+            added[parent].push_back(node);
+        } else if (parent < oldPublished && parent != keyspace::Keyspace::root() &&
+                   isMaterialised(m_keyspace->parent(parent))) {
+            // A row that was a plain key gets its first children: materialise it empty so the view
+            // hears about them and draws the expand arrow.
+            if (auto it = added.find(parent); it != added.end()) {
+                it->second.push_back(node);
+            } else if (m_keyspace->stats(parent).childCount <= 64) {
+                bool allNew = true;
+                for (const NodeId child : m_keyspace->children(parent))
+                    allNew &= child >= oldPublished || !isVisible(child);
+                if (allNew) {
+                    m_rows.emplace(parent, Rows{});
+                    added[parent].push_back(node);
+                }
+            }
+        }
+    }
+    for (auto& [parent, nodes] : added) {
+        std::sort(nodes.begin(), nodes.end());
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+        appendRows(parent, nodes);
+    }
+
+    // Aggregates changed everywhere keys landed: one dataChanged per materialised parent, and the
+    // parents whose order those changes broke get re-sorted (big ones only at the end).
+    std::vector<NodeId> parents;
+    parents.reserve(m_rows.size());
+    for (const auto& [parent, rows] : m_rows) {
+        if (!rows.empty())
+            parents.push_back(parent);
+    }
+    for (const NodeId parent : parents) {
+        const Rows& rows = m_rows[parent];
+        // Names never change, so a name order only breaks where rows arrived; totals change anywhere.
+        const bool orderMayBreak = m_sortColumn > NameColumn || added.count(parent) != 0;
+        if (m_sortColumn >= 0 && orderMayBreak && (final || rows.size() <= LiveResortLimit)) {
+            Rows sorted = rows;
+            sortRows(sorted);
+            if (sorted != rows)
+                reorder(parent, std::move(sorted));
+        }
+        const Rows& current = m_rows[parent];
+        Q_EMIT dataChanged(indexForRow(current.front(), KeysColumn), indexForRow(current.back(), TypeColumn));
+    }
+}
+
+void KeyTreeModel::refreshCountdowns()
+{
+    for (const auto& [parent, rows] : m_rows) {
+        if (!rows.empty())
+            Q_EMIT dataChanged(indexForRow(rows.front(), TtlColumn), indexForRow(rows.back(), TtlColumn));
+    }
+}
+
+void KeyTreeModel::setElementCount(NodeId node, std::uint64_t elements)
+{
+    m_elementCounts[node] = elements;
+    if (node < m_publishedNodes && isMaterialised(m_keyspace->parent(node)) && isVisible(node))
+        Q_EMIT dataChanged(indexForRow(node, NameColumn), indexForRow(node, TypeColumn));
+}
+
+void KeyTreeModel::markDeleted(NodeId node)
+{
+    m_deleted.insert(node);
+    if (node < m_publishedNodes && isMaterialised(m_keyspace->parent(node)) && isVisible(node))
+        Q_EMIT dataChanged(indexForRow(node, NameColumn), indexForRow(node, TypeColumn));
+}
+
+} // namespace keylens::models

@@ -1,0 +1,153 @@
+#pragma once
+
+#include "keyspace/KeyGlob.h"
+#include "keyspace/Keyspace.h"
+
+#include <QAbstractItemModel>
+
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace keylens::models {
+
+using keyspace::NodeId;
+
+// The key tree: a QAbstractItemModel over a Keyspace that keeps growing while a scan runs.
+//
+// Rows exist only for parents a view asked about (their child list is "materialised" on the first
+// rowCount()), so a store of ten million keys costs the model nothing until someone expands a node.
+// The scan session ingests into the store and calls publish() every ~100 ms: that announces the new
+// children of materialised parents (beginInsertRows at the end, then a layout change to put them in
+// sort order; parents above 20,000 rows only when the scan ends) and coalesces the aggregate changes
+// into one dataChanged per materialised parent. The
+// model is only reset when a new store arrives or the filter changes; expansion, selection and scroll
+// position survive a live scan.
+//
+// Sorting and filtering live here rather than in a QSortFilterProxyModel: a proxy compares through
+// QModelIndex and QVariant and keeps its own mapping per parent, which is seconds, not milliseconds,
+// for a node with a million children. Here a sort builds compact (key, node) pairs and sorts them.
+//
+// Every row totals its whole subtree: a node that is a key and a namespace at once (`user:1` beside
+// `user:1:profile`) counts its own key as well, so a parent's children (and its own key) add up to it.
+//
+// GUI thread only.
+class KeyTreeModel : public QAbstractItemModel
+{
+    Q_OBJECT
+public:
+    enum Column { NameColumn, KeysColumn, MemoryColumn, ShareColumn, TtlColumn, TypeColumn, ColumnCount };
+    enum Role {
+        SortRole = Qt::UserRole + 1, // the raw number (or name) the column sorts by
+        NodeRole,                    // NodeId in the store
+        KeyBytesRole,                // the exact key bytes (QByteArray) of a key node; empty for a namespace
+        PathRole,                    // the node's path bytes (QByteArray)
+        IsKeyRole,
+        MemoryFractionRole, // double 0..1: this row's memory relative to its parent's (the inline bar)
+        OverlayRole,        // Overlay flags
+    };
+    enum Overlay {
+        BigKey = 1,                // a string above 10 KB, or a collection above 5,000 elements
+        NoTtlAmongExpiring = 2,    // keys without TTL where most keys of the namespace have one
+        ExpiringSoon = 4,          // expires (or has keys that expire) within a minute
+        Expired = 8,               // its TTL ran out after the scan saw it
+        MemoryUnmeasured = 16,     // MEMORY USAGE was denied or skipped for (some of) its keys
+        Deleted = 32,              // deleted from this window
+    };
+    static constexpr std::uint64_t BigStringBytes = 10 * 1024;
+    static constexpr std::uint64_t BigCollectionElements = 5000;
+
+    explicit KeyTreeModel(QObject* parent = nullptr);
+    ~KeyTreeModel() override;
+
+    // A fresh store (or none): resets the model. The store must outlive the model or the next call.
+    void setKeyspace(const keyspace::Keyspace* keyspace);
+    const keyspace::Keyspace* keyspace() const { return m_keyspace; }
+
+    // Brings the views up to date with what was ingested since the last call. `final` also re-sorts
+    // big parents, which the live updates leave to the end of the scan.
+    void publish(bool final = false);
+    // The TTL column counts down: one dataChanged per materialised parent.
+    void refreshCountdowns();
+
+    // Shows only keys matching the glob, with their ancestors. An empty glob shows everything.
+    void setFilter(const keyspace::KeyGlob& filter);
+    const keyspace::KeyGlob& filter() const { return m_filter; }
+    std::uint64_t filterMatches() const { return m_filterMatches; }
+
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    int sortColumn() const { return m_sortColumn; }
+    Qt::SortOrder sortOrder() const { return m_sortOrder; }
+
+    // The index of a node (materialising its ancestors), or an invalid index when it is filtered out.
+    QModelIndex indexOfNode(NodeId node, int column = NameColumn);
+    NodeId nodeOf(const QModelIndex& index) const;
+
+    // What the details pane learned about a key, kept so the overlays can use it.
+    void setElementCount(NodeId node, std::uint64_t elements);
+    void markDeleted(NodeId node);
+    bool isDeleted(NodeId node) const { return m_deleted.count(node) != 0; }
+    int overlaysOf(NodeId node, std::int64_t nowMs) const;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    bool hasChildren(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+
+    // The totals of a row's subtree (its namespace aggregates plus its own key).
+    struct Totals
+    {
+        std::uint64_t keys = 0;
+        std::uint64_t memoryBytes = 0;
+        std::uint64_t keysWithTtl = 0;
+        std::uint64_t keysMemoryUnmeasured = 0;
+        std::int64_t soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
+        keyspace::PerKeyType<std::uint64_t> types{};
+    };
+    Totals totalsOf(NodeId node) const;
+
+private:
+    using Rows = std::vector<NodeId>;
+
+    const Rows& rowsOf(NodeId parent) const; // materialises
+    bool isMaterialised(NodeId parent) const { return m_rows.count(parent) != 0; }
+    bool isVisible(NodeId node) const;
+    bool hasVisibleChildren(NodeId node) const;
+    QModelIndex indexForRow(NodeId node, int column = NameColumn) const;
+
+    void sortRows(Rows& rows) const;
+    void setRowNumbers(const Rows& rows) const;
+    // Replaces a parent's row order with a permutation of it, keeping persistent indexes in place.
+    void reorder(NodeId parent, Rows newRows);
+    void appendRows(NodeId parent, const Rows& added);
+
+    void applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible);
+    void markMatch(NodeId node, std::vector<NodeId>* newlyVisible);
+
+    QVariant displayData(NodeId node, int column, std::int64_t nowMs) const;
+    QVariant sortData(NodeId node, int column, std::int64_t nowMs) const;
+    QString toolTip(NodeId node, int column, std::int64_t nowMs) const;
+    double memoryFraction(NodeId node) const;
+
+    const keyspace::Keyspace* m_keyspace = nullptr;
+    std::size_t m_publishedNodes = 1; // nodes below this id are in the model; the rest wait for publish()
+    mutable std::unordered_map<NodeId, Rows> m_rows; // materialised parents -> children in display order
+    mutable std::vector<std::uint32_t> m_rowNumber;  // a node's row in its parent, valid while the parent is materialised
+
+    int m_sortColumn = MemoryColumn;
+    Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
+
+    keyspace::KeyGlob m_filter;
+    enum Visibility : std::uint8_t { Matches = 1, MatchesBelow = 2 };
+    std::vector<std::uint8_t> m_visibility; // only while a filter is set
+    std::uint64_t m_filterMatches = 0;
+
+    std::unordered_map<NodeId, std::uint64_t> m_elementCounts;
+    std::unordered_set<NodeId> m_deleted;
+};
+
+} // namespace keylens::models

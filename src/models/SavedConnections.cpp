@@ -1,0 +1,215 @@
+#include "models/SavedConnections.h"
+
+#include <QSettings>
+#include <QUuid>
+
+namespace keylens::models {
+
+namespace {
+
+QString kindName(ConnectionProfile::Kind kind)
+{
+    switch (kind) {
+    case ConnectionProfile::Kind::Socket:
+        return QStringLiteral("socket");
+    case ConnectionProfile::Kind::Uri:
+        return QStringLiteral("uri");
+    case ConnectionProfile::Kind::HostPort:
+        break;
+    }
+    return QStringLiteral("host");
+}
+
+QString passwordModeName(ConnectionProfile::PasswordMode mode)
+{
+    switch (mode) {
+    case ConnectionProfile::PasswordMode::Keychain:
+        return QStringLiteral("keychain");
+    case ConnectionProfile::PasswordMode::AskEveryTime:
+        return QStringLiteral("ask");
+    case ConnectionProfile::PasswordMode::None:
+        break;
+    }
+    return QStringLiteral("none");
+}
+
+} // namespace
+
+redis::Result<redis::ConnectionOptions> ConnectionProfile::connectionOptions(const QByteArray& password) const
+{
+    redis::ConnectionOptions options;
+    if (kind == Kind::Uri) {
+        redis::Result<redis::ConnectionOptions> parsed = redis::parseRedisUri(uri.toUtf8());
+        if (!parsed)
+            return parsed;
+        options = *parsed;
+    } else if (kind == Kind::Socket) {
+        options.transport = redis::ConnectionOptions::Transport::Unix;
+        options.socketPath = socketPath;
+        options.db = db;
+    } else {
+        options.host = host;
+        options.port = port;
+        options.db = db;
+    }
+    if (!user.isEmpty())
+        options.user = user;
+    if (!password.isEmpty()) {
+        options.password = password;
+        options.hasPassword = true;
+    }
+    return options;
+}
+
+QString ConnectionProfile::address() const
+{
+    switch (kind) {
+    case Kind::Socket:
+        return socketPath;
+    case Kind::Uri:
+        return uri;
+    case Kind::HostPort:
+        break;
+    }
+    return host + u':' + QString::number(port);
+}
+
+SavedConnections::SavedConnections(QSettings* settings, QObject* parent)
+    : QAbstractListModel(parent)
+    , m_settings(settings)
+{
+    reload();
+}
+
+void SavedConnections::reload()
+{
+    beginResetModel();
+    m_profiles.clear();
+    const int count = m_settings->beginReadArray(QStringLiteral("connections"));
+    for (int i = 0; i < count; ++i) {
+        m_settings->setArrayIndex(i);
+        ConnectionProfile profile;
+        profile.id = m_settings->value(QStringLiteral("id")).toString();
+        profile.name = m_settings->value(QStringLiteral("name")).toString();
+        const QString kind = m_settings->value(QStringLiteral("kind")).toString();
+        profile.kind = kind == QStringLiteral("socket") ? ConnectionProfile::Kind::Socket
+                       : kind == QStringLiteral("uri")  ? ConnectionProfile::Kind::Uri
+                                                        : ConnectionProfile::Kind::HostPort;
+        profile.host = m_settings->value(QStringLiteral("host"), profile.host).toString();
+        profile.port = quint16(m_settings->value(QStringLiteral("port"), profile.port).toUInt());
+        profile.socketPath = m_settings->value(QStringLiteral("socket")).toString();
+        profile.uri = m_settings->value(QStringLiteral("uri")).toString();
+        profile.user = m_settings->value(QStringLiteral("user")).toByteArray();
+        profile.db = m_settings->value(QStringLiteral("db"), 0).toInt();
+        const QByteArray delimiter = m_settings->value(QStringLiteral("delimiter"), QByteArray(":")).toByteArray();
+        profile.delimiter = delimiter.isEmpty() ? ':' : delimiter[0];
+        profile.readOnly = m_settings->value(QStringLiteral("readOnly"), false).toBool();
+        profile.colour = QColor(m_settings->value(QStringLiteral("colour")).toString());
+        const QString mode = m_settings->value(QStringLiteral("password")).toString();
+        profile.passwordMode = mode == QStringLiteral("keychain") ? ConnectionProfile::PasswordMode::Keychain
+                               : mode == QStringLiteral("ask")    ? ConnectionProfile::PasswordMode::AskEveryTime
+                                                                  : ConnectionProfile::PasswordMode::None;
+        if (!profile.id.isEmpty())
+            m_profiles.push_back(std::move(profile));
+    }
+    m_settings->endArray();
+    endResetModel();
+}
+
+void SavedConnections::write()
+{
+    m_settings->remove(QStringLiteral("connections"));
+    m_settings->beginWriteArray(QStringLiteral("connections"), int(m_profiles.size()));
+    for (int i = 0; i < int(m_profiles.size()); ++i) {
+        const ConnectionProfile& profile = m_profiles[std::size_t(i)];
+        m_settings->setArrayIndex(i);
+        m_settings->setValue(QStringLiteral("id"), profile.id);
+        m_settings->setValue(QStringLiteral("name"), profile.name);
+        m_settings->setValue(QStringLiteral("kind"), kindName(profile.kind));
+        m_settings->setValue(QStringLiteral("host"), profile.host);
+        m_settings->setValue(QStringLiteral("port"), profile.port);
+        m_settings->setValue(QStringLiteral("socket"), profile.socketPath);
+        m_settings->setValue(QStringLiteral("uri"), profile.uri);
+        m_settings->setValue(QStringLiteral("user"), profile.user);
+        m_settings->setValue(QStringLiteral("db"), profile.db);
+        m_settings->setValue(QStringLiteral("delimiter"), QByteArray(1, profile.delimiter));
+        m_settings->setValue(QStringLiteral("readOnly"), profile.readOnly);
+        m_settings->setValue(QStringLiteral("colour"), profile.colour.isValid() ? profile.colour.name() : QString());
+        m_settings->setValue(QStringLiteral("password"), passwordModeName(profile.passwordMode));
+    }
+    m_settings->endArray();
+    m_settings->sync();
+}
+
+const ConnectionProfile* SavedConnections::find(const QString& idOrName) const
+{
+    for (const ConnectionProfile& profile : m_profiles) {
+        if (profile.id == idOrName)
+            return &profile;
+    }
+    for (const ConnectionProfile& profile : m_profiles) {
+        if (profile.name == idOrName)
+            return &profile;
+    }
+    return nullptr;
+}
+
+QString SavedConnections::save(ConnectionProfile profile)
+{
+    if (profile.id.isEmpty())
+        profile.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    if (profile.name.trimmed().isEmpty())
+        profile.name = profile.address();
+    const QString id = profile.id;
+    auto it = std::find_if(m_profiles.begin(), m_profiles.end(),
+                           [&](const ConnectionProfile& existing) { return existing.id == id; });
+    if (it != m_profiles.end()) {
+        *it = std::move(profile);
+        const int row = int(it - m_profiles.begin());
+        Q_EMIT dataChanged(index(row), index(row));
+    } else {
+        beginInsertRows({}, int(m_profiles.size()), int(m_profiles.size()));
+        m_profiles.push_back(std::move(profile));
+        endInsertRows();
+    }
+    write();
+    return id;
+}
+
+void SavedConnections::remove(const QString& id)
+{
+    auto it = std::find_if(m_profiles.begin(), m_profiles.end(),
+                           [&](const ConnectionProfile& existing) { return existing.id == id; });
+    if (it == m_profiles.end())
+        return;
+    const int row = int(it - m_profiles.begin());
+    beginRemoveRows({}, row, row);
+    m_profiles.erase(it);
+    endRemoveRows();
+    write();
+}
+
+int SavedConnections::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_profiles.size());
+}
+
+QVariant SavedConnections::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || std::size_t(index.row()) >= m_profiles.size())
+        return {};
+    const ConnectionProfile& profile = m_profiles[std::size_t(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        return profile.name;
+    case Qt::ToolTipRole:
+        return QString(profile.address() + (profile.readOnly ? QStringLiteral(" (read-only)") : QString()));
+    case Qt::DecorationRole:
+        return profile.colour.isValid() ? QVariant(profile.colour) : QVariant();
+    case IdRole:
+        return profile.id;
+    }
+    return {};
+}
+
+} // namespace keylens::models

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "redis/ConnectionOptions.h"
+
+#include <QAbstractListModel>
+#include <QColor>
+#include <QString>
+
+#include <vector>
+
+class QSettings;
+
+namespace keylens::models {
+
+// A saved connection. The password is never part of it: it lives in the OS keychain (or is asked for
+// every time), so the settings file can be shared or backed up without leaking credentials.
+struct ConnectionProfile
+{
+    enum class Kind { HostPort, Socket, Uri };
+    enum class PasswordMode { None, Keychain, AskEveryTime };
+
+    QString id; // stable across renames; the keychain entry is keyed by it
+    QString name;
+    Kind kind = Kind::HostPort;
+    QString host = QStringLiteral("127.0.0.1");
+    quint16 port = 6379;
+    QString socketPath;
+    QString uri; // without its password
+    QByteArray user;
+    int db = 0;
+    char delimiter = ':';
+    bool readOnly = false;
+    QColor colour; // invalid: no colour tag
+    PasswordMode passwordMode = PasswordMode::None;
+
+    // Where to connect, with the password given (empty when there is none).
+    redis::Result<redis::ConnectionOptions> connectionOptions(const QByteArray& password) const;
+    QString address() const; // host:port, the socket path or the URI, for lists and titles
+};
+
+// The saved connections, kept in QSettings under "connections/". A list model for the dialog.
+class SavedConnections : public QAbstractListModel
+{
+    Q_OBJECT
+public:
+    enum Role { IdRole = Qt::UserRole + 1 };
+
+    explicit SavedConnections(QSettings* settings, QObject* parent = nullptr);
+
+    void reload();
+    const std::vector<ConnectionProfile>& profiles() const { return m_profiles; }
+    const ConnectionProfile* find(const QString& idOrName) const;
+    // Adds or replaces (by id) and writes the settings at once. A profile without id gets one.
+    QString save(ConnectionProfile profile);
+    void remove(const QString& id);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+
+private:
+    void write();
+
+    QSettings* m_settings;
+    std::vector<ConnectionProfile> m_profiles;
+};
+
+} // namespace keylens::models

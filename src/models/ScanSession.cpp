@@ -1,0 +1,141 @@
+#include "models/ScanSession.h"
+
+#include "models/KeyTreeModel.h"
+#include "scan/Scanner.h"
+
+namespace keylens::models {
+
+ScanSession::ScanSession(QObject* parent)
+    : QObject(parent)
+    , m_scanner(new scan::Scanner(this))
+    , m_model(new KeyTreeModel(this))
+    , m_keyspace(std::make_unique<keyspace::Keyspace>())
+{
+    m_model->setKeyspace(m_keyspace.get());
+    m_ingestTimer.setInterval(0);
+    connect(&m_ingestTimer, &QTimer::timeout, this, &ScanSession::ingestSlice);
+    m_publishTimer.setInterval(PublishIntervalMs);
+    connect(&m_publishTimer, &QTimer::timeout, this, &ScanSession::publishNow);
+
+    connect(m_scanner, &scan::Scanner::batchReady, this, &ScanSession::takeBatch);
+    connect(m_scanner, &scan::Scanner::serverInfoReady, this,
+            [this](std::uint64_t, const redis::ServerInfo& info) {
+                m_serverInfo = info;
+                if (info.dbsize && *info.dbsize > 0)
+                    m_keyspace->reserve(std::size_t(*info.dbsize));
+                Q_EMIT serverInfoReady(info);
+            });
+    connect(m_scanner, &scan::Scanner::progressChanged, this, [this](const scan::ScanProgress& progress) {
+        m_progress = progress;
+        m_paused = progress.paused;
+        Q_EMIT progressChanged(progress);
+    });
+    connect(m_scanner, &scan::Scanner::finished, this, [this](const scan::ScanSummary& summary) {
+        m_finishing = summary;
+        finishIfDrained();
+    });
+}
+
+ScanSession::~ScanSession()
+{
+    // The model refers to the store: detach it before the store goes.
+    m_model->setKeyspace(nullptr);
+}
+
+void ScanSession::start(const scan::ScanOptions& options, char delimiter)
+{
+    m_scanner->cancel();
+    m_pending.clear();
+    m_pendingIndex = 0;
+    m_ingestTimer.stop();
+    m_summary.reset();
+    m_finishing.reset();
+    m_progress.reset();
+    m_serverInfo.reset();
+    m_paused = false;
+    m_options = options;
+
+    auto fresh = std::make_unique<keyspace::Keyspace>(delimiter);
+    m_model->setKeyspace(fresh.get());
+    m_keyspace = std::move(fresh);
+
+    m_scanner->start(options);
+    m_publishTimer.start();
+    Q_EMIT started();
+}
+
+void ScanSession::pause()
+{
+    m_scanner->pause();
+    m_paused = true;
+}
+
+void ScanSession::resume()
+{
+    m_scanner->resume();
+    m_paused = false;
+}
+
+void ScanSession::cancel()
+{
+    m_scanner->cancel();
+}
+
+bool ScanSession::isRunning() const
+{
+    return m_scanner->isRunning() || m_finishing.has_value();
+}
+
+void ScanSession::takeBatch(const scan::KeyBatch& batch)
+{
+    // Taking the batch (not ingesting it) is what the scanner's backpressure counts as delivered.
+    m_pending.push_back(batch);
+    if (!m_ingestTimer.isActive())
+        m_ingestTimer.start();
+}
+
+void ScanSession::ingestSlice()
+{
+    QElapsedTimer slice;
+    slice.start();
+    while (!m_pending.empty()) {
+        const scan::KeyBatch& batch = m_pending.front();
+        // Check the clock every 256 keys: reading it per key would cost more than the inserts.
+        const std::size_t end = std::min(batch.size(), m_pendingIndex + 256);
+        for (; m_pendingIndex < end; ++m_pendingIndex)
+            m_keyspace->insert(batch.key(m_pendingIndex), batch.entries[m_pendingIndex].info);
+        m_ingestedSincePublish = true;
+        if (m_pendingIndex == batch.size()) {
+            m_pending.pop_front();
+            m_pendingIndex = 0;
+        }
+        if (slice.elapsed() >= IngestSliceMs)
+            return; // the timer calls us again on the next turn of the event loop
+    }
+    m_ingestTimer.stop();
+    finishIfDrained();
+}
+
+void ScanSession::publishNow()
+{
+    if (!m_ingestedSincePublish)
+        return;
+    m_ingestedSincePublish = false;
+    m_model->publish(false);
+    Q_EMIT published();
+}
+
+void ScanSession::finishIfDrained()
+{
+    if (!m_finishing || !m_pending.empty())
+        return;
+    m_publishTimer.stop();
+    m_ingestedSincePublish = false;
+    m_model->publish(true);
+    Q_EMIT published();
+    m_summary = std::move(m_finishing);
+    m_finishing.reset();
+    Q_EMIT finished(*m_summary);
+}
+
+} // namespace keylens::models

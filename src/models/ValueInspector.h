@@ -1,0 +1,65 @@
+#pragma once
+
+#include "inspect/KeyReader.h"
+#include "inspect/PayloadDecoder.h"
+#include "redis/ConnectionOptions.h"
+
+#include <QObject>
+
+#include <memory>
+
+class QThread;
+
+namespace keylens::models {
+
+// Reads single keys for the details pane on a thread of its own, with its own connection, so a slow
+// server or a big value never freezes the window. Requests get ids; only the answer to the latest
+// request of each kind is delivered (clicking through keys quickly shows the last one, not a queue).
+class ValueInspector : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ValueInspector(QObject* parent = nullptr);
+    ~ValueInspector() override; // waits for the worker thread
+
+    // Later requests use this server; the connection opens on the first request.
+    void setConnection(const redis::ConnectionOptions& options);
+    void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
+    bool isReadOnly() const { return m_readOnly; }
+
+    struct Overview
+    {
+        std::uint64_t request = 0;
+        inspect::KeyOverview key;
+        inspect::DecodedValue value; // for strings
+        QString error;               // the connection failed: nothing else is filled in
+    };
+    struct Page
+    {
+        std::uint64_t request = 0;
+        QByteArray key;
+        inspect::ValuePage page;
+        QString error;
+    };
+
+    std::uint64_t requestOverview(const QByteArray& key);
+    std::uint64_t requestPage(const QByteArray& key, keyspace::KeyType type, const QByteArray& position, int size);
+    // UNLINK, refused on a read-only connection. The caller asks the user first.
+    std::uint64_t requestDelete(const QByteArray& key);
+
+Q_SIGNALS:
+    void overviewReady(const keylens::models::ValueInspector::Overview& overview);
+    void pageReady(const keylens::models::ValueInspector::Page& page);
+    void deleteDone(std::uint64_t request, const QByteArray& key, const QString& error);
+
+private:
+    class Worker;
+    QThread* m_thread;
+    Worker* m_worker;
+    std::uint64_t m_nextRequest = 0;
+    std::uint64_t m_latestOverview = 0;
+    std::uint64_t m_latestPage = 0;
+    bool m_readOnly = false;
+};
+
+} // namespace keylens::models

@@ -1,0 +1,354 @@
+#include "ui/ConnectionDialog.h"
+
+#include "redis/Connection.h"
+#include "ui/PasswordVault.h"
+
+#include <QCheckBox>
+#include <QColorDialog>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QThread>
+#include <QVBoxLayout>
+
+namespace keylens::ui {
+
+using models::ConnectionProfile;
+
+namespace {
+
+enum PasswordModeIndex { NoPasswordIndex, KeychainIndex, AskIndex };
+
+void paintColourButton(QPushButton* button, const QColor& colour)
+{
+    QPixmap swatch(16, 16);
+    swatch.fill(colour.isValid() ? colour : QColor(Qt::transparent));
+    button->setIcon(QIcon(swatch));
+    button->setText(colour.isValid() ? colour.name() : QStringLiteral("None"));
+}
+
+} // namespace
+
+ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVault* vault, QWidget* parent)
+    : QDialog(parent)
+    , m_saved(saved)
+    , m_vault(vault)
+{
+    setWindowTitle(QStringLiteral("Connect to Redis"));
+
+    m_list = new QListView;
+    m_list->setModel(saved);
+    m_list->setMinimumWidth(180);
+    auto* newButton = new QPushButton(QStringLiteral("New"));
+    auto* removeButton = new QPushButton(QStringLiteral("Delete"));
+    auto* listButtons = new QHBoxLayout;
+    listButtons->addWidget(newButton);
+    listButtons->addWidget(removeButton);
+    auto* listColumn = new QVBoxLayout;
+    listColumn->addWidget(new QLabel(QStringLiteral("Saved connections")));
+    listColumn->addWidget(m_list, 1);
+    listColumn->addLayout(listButtons);
+
+    m_name = new QLineEdit;
+    m_name->setPlaceholderText(QStringLiteral("e.g. staging cache"));
+    m_kind = new QComboBox;
+    m_kind->addItems({QStringLiteral("Host and port"), QStringLiteral("Unix socket"), QStringLiteral("URI")});
+    m_host = new QLineEdit(QStringLiteral("127.0.0.1"));
+    m_port = new QSpinBox;
+    m_port->setRange(1, 65535);
+    m_port->setValue(6379);
+    auto* hostRow = new QWidget;
+    auto* hostLayout = new QHBoxLayout(hostRow);
+    hostLayout->setContentsMargins(0, 0, 0, 0);
+    hostLayout->addWidget(m_host, 1);
+    hostLayout->addWidget(new QLabel(QStringLiteral("Port")));
+    hostLayout->addWidget(m_port);
+    m_socket = new QLineEdit;
+    m_socket->setPlaceholderText(QStringLiteral("/run/redis/redis-server.sock"));
+    m_uri = new QLineEdit;
+    m_uri->setPlaceholderText(QStringLiteral("redis://user@host:6379/0"));
+    m_kindPages = new QStackedWidget;
+    m_kindPages->addWidget(hostRow);
+    m_kindPages->addWidget(m_socket);
+    m_kindPages->addWidget(m_uri);
+    m_kindPages->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+
+    m_user = new QLineEdit;
+    m_user->setPlaceholderText(QStringLiteral("default"));
+    m_password = new QLineEdit;
+    m_password->setEchoMode(QLineEdit::Password);
+    m_passwordMode = new QComboBox;
+    m_passwordMode->addItems({QStringLiteral("No password"), QStringLiteral("Remember in the keychain"),
+                              QStringLiteral("Ask every time")});
+    m_db = new QSpinBox;
+    m_db->setRange(0, 65535);
+    m_delimiter = new QLineEdit(QStringLiteral(":"));
+    m_delimiter->setMaxLength(1);
+    m_delimiter->setMaximumWidth(40);
+    m_readOnly = new QCheckBox(QStringLiteral("Read-only: never change or delete anything"));
+    m_colour = new QPushButton;
+    paintColourButton(m_colour, {});
+    m_status = new QLabel;
+    m_status->setWordWrap(true);
+
+    auto* form = new QFormLayout;
+    form->addRow(QStringLiteral("Name"), m_name);
+    form->addRow(QStringLiteral("Connect by"), m_kind);
+    form->addRow(QStringLiteral("Address"), m_kindPages);
+    form->addRow(QStringLiteral("ACL user"), m_user);
+    form->addRow(QStringLiteral("Password"), m_password);
+    form->addRow(QString(), m_passwordMode);
+    form->addRow(QStringLiteral("Database"), m_db);
+    form->addRow(QStringLiteral("Delimiter"), m_delimiter);
+    form->addRow(QString(), m_readOnly);
+    form->addRow(QStringLiteral("Colour tag"), m_colour);
+
+    auto* buttons = new QDialogButtonBox;
+    auto* testButton = buttons->addButton(QStringLiteral("Test"), QDialogButtonBox::ActionRole);
+    auto* saveButton = buttons->addButton(QStringLiteral("Save"), QDialogButtonBox::ActionRole);
+    auto* connectButton = buttons->addButton(QStringLiteral("Connect"), QDialogButtonBox::AcceptRole);
+    buttons->addButton(QDialogButtonBox::Cancel);
+    connectButton->setDefault(true);
+
+    auto* formColumn = new QVBoxLayout;
+    formColumn->addLayout(form);
+    formColumn->addWidget(m_status);
+    formColumn->addStretch(1);
+    auto* columns = new QHBoxLayout;
+    columns->addLayout(listColumn);
+    columns->addLayout(formColumn, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(columns, 1);
+    layout->addWidget(buttons);
+
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &ConnectionDialog::updateKind);
+    connect(newButton, &QPushButton::clicked, this, &ConnectionDialog::newProfile);
+    connect(removeButton, &QPushButton::clicked, this, &ConnectionDialog::removeCurrent);
+    connect(testButton, &QPushButton::clicked, this, &ConnectionDialog::testConnection);
+    connect(saveButton, &QPushButton::clicked, this, &ConnectionDialog::saveCurrent);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_colour, &QPushButton::clicked, this, [this] {
+        const QColor chosen = QColorDialog::getColor(m_colourValue.isValid() ? m_colourValue : QColor(Qt::red), this,
+                                                     QStringLiteral("Colour tag"));
+        if (chosen.isValid()) {
+            m_colourValue = chosen;
+            paintColourButton(m_colour, chosen);
+        }
+    });
+    connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
+        if (const ConnectionProfile* profile =
+                m_saved->find(current.data(models::SavedConnections::IdRole).toString()))
+            loadProfile(*profile);
+    });
+    connect(m_password, &QLineEdit::textEdited, this, [this] {
+        if (m_passwordMode->currentIndex() == NoPasswordIndex && !m_password->text().isEmpty())
+            m_passwordMode->setCurrentIndex(KeychainIndex);
+    });
+    updateKind();
+}
+
+void ConnectionDialog::updateKind()
+{
+    m_kindPages->setCurrentIndex(m_kind->currentIndex());
+    const bool uri = m_kind->currentIndex() == int(ConnectionProfile::Kind::Uri);
+    m_db->setEnabled(!uri);
+}
+
+void ConnectionDialog::selectProfile(const QString& id)
+{
+    for (int row = 0; row < m_saved->rowCount(); ++row) {
+        const QModelIndex index = m_saved->index(row);
+        if (index.data(models::SavedConnections::IdRole).toString() == id)
+            m_list->setCurrentIndex(index);
+    }
+}
+
+void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
+{
+    m_currentId = profile.id;
+    m_name->setText(profile.name);
+    m_kind->setCurrentIndex(int(profile.kind));
+    m_host->setText(profile.host);
+    m_port->setValue(profile.port);
+    m_socket->setText(profile.socketPath);
+    m_uri->setText(profile.uri);
+    m_user->setText(QString::fromUtf8(profile.user));
+    m_db->setValue(profile.db);
+    m_delimiter->setText(QString(QLatin1Char(profile.delimiter)));
+    m_readOnly->setChecked(profile.readOnly);
+    m_colourValue = profile.colour;
+    paintColourButton(m_colour, profile.colour);
+    m_password->clear();
+    m_status->clear();
+    switch (profile.passwordMode) {
+    case ConnectionProfile::PasswordMode::None:
+        m_passwordMode->setCurrentIndex(NoPasswordIndex);
+        break;
+    case ConnectionProfile::PasswordMode::AskEveryTime:
+        m_passwordMode->setCurrentIndex(AskIndex);
+        m_password->setPlaceholderText(QStringLiteral("asked when connecting"));
+        break;
+    case ConnectionProfile::PasswordMode::Keychain: {
+        m_passwordMode->setCurrentIndex(KeychainIndex);
+        m_password->setPlaceholderText(QStringLiteral("reading the keychain…"));
+        const QString id = profile.id;
+        QPointer<ConnectionDialog> self(this);
+        m_vault->read(id, [self, id](const QByteArray& password, const QString& error) {
+            if (!self || self->m_currentId != id)
+                return;
+            self->m_password->setPlaceholderText(QString());
+            if (error.isEmpty())
+                self->m_password->setText(QString::fromUtf8(password));
+            else
+                self->m_status->setText(QStringLiteral("The keychain did not give the password: %1").arg(error));
+        });
+        break;
+    }
+    }
+    updateKind();
+}
+
+void ConnectionDialog::newProfile()
+{
+    m_list->clearSelection();
+    loadProfile(ConnectionProfile{});
+    m_name->setFocus();
+}
+
+void ConnectionDialog::removeCurrent()
+{
+    if (m_currentId.isEmpty())
+        return;
+    const ConnectionProfile* profile = m_saved->find(m_currentId);
+    if (!profile)
+        return;
+    if (QMessageBox::question(this, QStringLiteral("Delete connection"),
+                              QStringLiteral("Delete the saved connection '%1'? The server is not touched.")
+                                  .arg(profile->name)) != QMessageBox::Yes)
+        return;
+    if (profile->passwordMode == ConnectionProfile::PasswordMode::Keychain)
+        m_vault->remove(m_currentId);
+    m_saved->remove(m_currentId);
+    newProfile();
+}
+
+ConnectionProfile ConnectionDialog::profile() const
+{
+    ConnectionProfile profile;
+    profile.id = m_currentId;
+    profile.name = m_name->text().trimmed();
+    profile.kind = ConnectionProfile::Kind(m_kind->currentIndex());
+    profile.host = m_host->text().trimmed();
+    profile.port = quint16(m_port->value());
+    profile.socketPath = m_socket->text().trimmed();
+    profile.uri = m_uri->text().trimmed();
+    // A password typed into the URI moves to the password field's care: the URI is saved without it.
+    if (profile.kind == ConnectionProfile::Kind::Uri) {
+        if (redis::Result<redis::ConnectionOptions> parsed = redis::parseRedisUri(profile.uri.toUtf8()); parsed)
+            profile.uri = parsed->uriWithoutPassword();
+    }
+    profile.user = m_user->text().toUtf8();
+    profile.db = m_db->value();
+    const QByteArray delimiter = m_delimiter->text().toUtf8();
+    profile.delimiter = delimiter.size() == 1 ? delimiter[0] : ':';
+    profile.readOnly = m_readOnly->isChecked();
+    profile.colour = m_colourValue;
+    switch (m_passwordMode->currentIndex()) {
+    case KeychainIndex:
+        profile.passwordMode = ConnectionProfile::PasswordMode::Keychain;
+        break;
+    case AskIndex:
+        profile.passwordMode = ConnectionProfile::PasswordMode::AskEveryTime;
+        break;
+    default:
+        profile.passwordMode = ConnectionProfile::PasswordMode::None;
+    }
+    return profile;
+}
+
+QByteArray ConnectionDialog::password() const
+{
+    if (!m_password->text().isEmpty())
+        return m_password->text().toUtf8();
+    if (m_kind->currentIndex() == int(ConnectionProfile::Kind::Uri)) {
+        if (redis::Result<redis::ConnectionOptions> parsed = redis::parseRedisUri(m_uri->text().trimmed().toUtf8());
+            parsed && parsed->hasPassword)
+            return parsed->password;
+    }
+    return {};
+}
+
+void ConnectionDialog::saveCurrent()
+{
+    ConnectionProfile current = profile();
+    const QByteArray secret = password();
+    if (current.passwordMode == ConnectionProfile::PasswordMode::Keychain && secret.isEmpty())
+        current.passwordMode = ConnectionProfile::PasswordMode::None;
+    m_currentId = m_saved->save(current);
+    selectProfile(m_currentId);
+    if (current.passwordMode != ConnectionProfile::PasswordMode::Keychain) {
+        m_status->setText(QStringLiteral("Saved."));
+        return;
+    }
+    m_status->setText(QStringLiteral("Saved; storing the password in the keychain…"));
+    const QString id = m_currentId;
+    QPointer<ConnectionDialog> self(this);
+    m_vault->store(id, secret, [self, id](const QString& error) {
+        if (!self)
+            return;
+        if (error.isEmpty()) {
+            self->m_status->setText(QStringLiteral("Saved; the password is in the keychain."));
+            return;
+        }
+        // No keychain: do not keep a plain-text copy anywhere. Ask every time instead, and say so.
+        if (const ConnectionProfile* saved = self->m_saved->find(id)) {
+            ConnectionProfile fallback = *saved;
+            fallback.passwordMode = ConnectionProfile::PasswordMode::AskEveryTime;
+            self->m_saved->save(fallback);
+        }
+        if (self->m_currentId == id)
+            self->m_passwordMode->setCurrentIndex(AskIndex);
+        const QString reason =
+            QStringLiteral("No keychain service answered (%1). The password was not saved anywhere; Keylens will ask "
+                           "for it every time you connect.")
+                .arg(error);
+        self->m_status->setText(reason);
+        Q_EMIT self->keychainProblem(reason);
+    });
+}
+
+void ConnectionDialog::testConnection()
+{
+    redis::Result<redis::ConnectionOptions> options = profile().connectionOptions(password());
+    if (!options) {
+        m_status->setText(options.error().message);
+        return;
+    }
+    m_status->setText(QStringLiteral("Connecting to %1…").arg(options->address()));
+    // Off the GUI thread: a dead host takes the whole connect timeout.
+    QPointer<ConnectionDialog> self(this);
+    QThread* thread = QThread::create([self, options = *options] {
+        redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(options);
+        const QString message = opened ? QStringLiteral("Connected to %1.").arg(options.address())
+                                       : opened.error().message;
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, message] {
+            if (self)
+                self->m_status->setText(message);
+        });
+    });
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    thread->start();
+}
+
+} // namespace keylens::ui

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "models/SavedConnections.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListView;
+class QPushButton;
+class QSpinBox;
+class QStackedWidget;
+
+namespace keylens::ui {
+
+class PasswordVault;
+
+// Connect to a server, and keep the connections one uses. The password of a saved connection goes to
+// the OS keychain, or is asked for every time; it is never written to the settings file.
+class ConnectionDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    ConnectionDialog(models::SavedConnections* saved, PasswordVault* vault, QWidget* parent = nullptr);
+
+    void selectProfile(const QString& id);
+    // What the user chose, after exec() returned Accepted.
+    models::ConnectionProfile profile() const;
+    QByteArray password() const;
+
+    // Saves the form as a connection (and its password where the mode says). Public for tests.
+    void saveCurrent();
+
+Q_SIGNALS:
+    void keychainProblem(const QString& reason);
+
+private:
+    void loadProfile(const models::ConnectionProfile& profile);
+    void newProfile();
+    void removeCurrent();
+    void testConnection();
+    void updateKind();
+
+    models::SavedConnections* m_saved;
+    PasswordVault* m_vault;
+    QString m_currentId;
+
+    QListView* m_list;
+    QLineEdit* m_name;
+    QComboBox* m_kind;
+    QStackedWidget* m_kindPages;
+    QLineEdit* m_host;
+    QSpinBox* m_port;
+    QLineEdit* m_socket;
+    QLineEdit* m_uri;
+    QLineEdit* m_user;
+    QLineEdit* m_password;
+    QComboBox* m_passwordMode;
+    QSpinBox* m_db;
+    QLineEdit* m_delimiter;
+    QCheckBox* m_readOnly;
+    QPushButton* m_colour;
+    QColor m_colourValue;
+    QLabel* m_status;
+};
+
+} // namespace keylens::ui

@@ -1,0 +1,126 @@
+#include "ui/GuiCommandLine.h"
+
+#include "redis/ConnectionArguments.h"
+
+#include <QCommandLineParser>
+#include <QProcessEnvironment>
+
+namespace keylens::ui {
+
+GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Keylens: a desktop browser for Redis keyspaces. With no connection given, it opens the "
+                       "connection dialog."));
+    parser.addPositionalArgument(QStringLiteral("uri"), QStringLiteral("redis://[user[:password]@]host[:port][/db]"),
+                                 QStringLiteral("[uri]"));
+    redis::addConnectionOptions(parser);
+    const QCommandLineOption demo(QStringLiteral("demo"),
+                                  QStringLiteral("Start a private redis-server with a realistic, messy keyspace and "
+                                                 "browse it. The server stops when the window closes."));
+    const QCommandLineOption demoKeys(QStringLiteral("demo-keys"),
+                                      QStringLiteral("Keys in the demo keyspace (default 200000)."),
+                                      QStringLiteral("n"));
+    const QCommandLineOption connection(QStringLiteral("connection"),
+                                        QStringLiteral("Open a saved connection by name."), QStringLiteral("name"));
+    const QCommandLineOption delimiter(QStringLiteral("delimiter"),
+                                       QStringLiteral("The byte that splits key names into namespaces (default :)."),
+                                       QStringLiteral("d"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("After the scan, render the window to a PNG file and exit."),
+                                        QStringLiteral("file"));
+    const QCommandLineOption select(QStringLiteral("select"),
+                                    QStringLiteral("With --screenshot: the namespace or key to expand and select."),
+                                    QStringLiteral("path"));
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QStringLiteral("Window size for --screenshot (default 1280x800)."),
+                                  QStringLiteral("WxH"));
+    const QCommandLineOption palette(QStringLiteral("palette"),
+                                     QStringLiteral("dark or light instead of the system's palette."),
+                                     QStringLiteral("name"));
+    const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("?")},
+                                  QStringLiteral("Show this help."));
+    const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Show the version."));
+    parser.addOptions({demo, demoKeys, connection, delimiter, screenshot, select, size, palette, help, version});
+
+    GuiCommandResult result;
+    auto usage = [&](const QString& message) {
+        result.exitCode = 2;
+        result.output = QStringLiteral("keylens: %1\nTry 'keylens --help'.\n").arg(message);
+        return result;
+    };
+    if (!parser.parse(arguments))
+        return usage(parser.errorText());
+    if (parser.isSet(help)) {
+        result.output = parser.helpText();
+        return result;
+    }
+    if (parser.isSet(version)) {
+        result.output = QStringLiteral("keylens %1\n").arg(QStringLiteral(KEYLENS_VERSION));
+        return result;
+    }
+
+    GuiCommand command;
+    if (parser.isSet(delimiter)) {
+        const QByteArray d = parser.value(delimiter).toUtf8();
+        if (d.size() != 1)
+            return usage(QStringLiteral("--delimiter takes one byte, not '%1'").arg(parser.value(delimiter)));
+        command.target.delimiter = d[0];
+    }
+    if (parser.isSet(size)) {
+        const QStringList parts = parser.value(size).split(u'x');
+        bool okW = false;
+        bool okH = false;
+        const int w = parts.size() == 2 ? parts[0].toInt(&okW) : 0;
+        const int h = parts.size() == 2 ? parts[1].toInt(&okH) : 0;
+        if (!okW || !okH || w < 400 || h < 300 || w > 8000 || h > 8000)
+            return usage(QStringLiteral("--size takes WIDTHxHEIGHT (at least 400x300), not '%1'").arg(parser.value(size)));
+        command.windowSize = QSize(w, h);
+    }
+    if (parser.isSet(palette)) {
+        command.palette = parser.value(palette);
+        if (command.palette != QStringLiteral("dark") && command.palette != QStringLiteral("light"))
+            return usage(QStringLiteral("--palette takes dark or light"));
+    }
+    if (parser.isSet(select) && !parser.isSet(screenshot))
+        return usage(QStringLiteral("--select goes with --screenshot"));
+    command.screenshotFile = parser.value(screenshot);
+    command.selectPath = parser.value(select).toUtf8();
+
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1)
+        return usage(QStringLiteral("one URI at most, not %1 arguments").arg(positional.size()));
+    const bool connectionFlags = !positional.isEmpty() || parser.isSet(QStringLiteral("h")) ||
+                                 parser.isSet(QStringLiteral("p")) || parser.isSet(QStringLiteral("s")) ||
+                                 parser.isSet(QStringLiteral("u")) || parser.isSet(QStringLiteral("a")) ||
+                                 parser.isSet(QStringLiteral("n")) || parser.isSet(QStringLiteral("user"));
+    if (parser.isSet(demo) + connectionFlags + parser.isSet(connection) > 1)
+        return usage(QStringLiteral("choose one of --demo, --connection and a server to connect to"));
+
+    if (parser.isSet(demo)) {
+        command.start = GuiCommand::Start::Demo;
+        if (parser.isSet(demoKeys)) {
+            bool ok = false;
+            command.demoKeys = parser.value(demoKeys).toULongLong(&ok);
+            if (!ok || command.demoKeys == 0 || command.demoKeys > 50'000'000)
+                return usage(QStringLiteral("--demo-keys takes a number from 1 to 50000000"));
+        }
+    } else if (parser.isSet(connection)) {
+        command.start = GuiCommand::Start::Saved;
+        command.savedConnection = parser.value(connection);
+    } else if (connectionFlags || !QProcessEnvironment::systemEnvironment().value(QStringLiteral("REDIS_URL")).isEmpty()) {
+        redis::Result<redis::ConnectionOptions> options = redis::connectionOptionsFrom(
+            parser, positional.value(0), QProcessEnvironment::systemEnvironment());
+        if (!options)
+            return usage(options.error().message);
+        command.start = GuiCommand::Start::Target;
+        command.target.options = *options;
+    }
+    if (!command.screenshotFile.isEmpty() && command.start == GuiCommand::Start::Dialog)
+        return usage(QStringLiteral("--screenshot needs a server (a URI, the connection flags or --demo)"));
+    result.command = command;
+    return result;
+}
+
+} // namespace keylens::ui

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "ui/MainWindow.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace keylens::ui {
+
+// What `keylens` was asked to do: the connection flags of keylens-cli and redis-cli, --demo, a saved
+// connection, and --screenshot for docs and tests.
+struct GuiCommand
+{
+    enum class Start { Dialog, Target, Demo, Saved };
+    Start start = Start::Dialog;
+    MainWindow::Target target;
+    QString savedConnection;
+    std::uint64_t demoKeys = 200'000;
+    QString screenshotFile;
+    QByteArray selectPath;
+    QSize windowSize{1280, 800};
+    QString palette; // "dark", "light" or empty for the system's
+};
+
+struct GuiCommandResult
+{
+    std::optional<GuiCommand> command;
+    int exitCode = 0; // when there is no command: 0 after --help/--version, 2 on a usage error
+    QString output;   // what to print (help, version, or the error)
+};
+
+GuiCommandResult parseGuiCommandLine(const QStringList& arguments);
+
+} // namespace keylens::ui

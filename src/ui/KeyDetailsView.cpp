@@ -1,0 +1,279 @@
+#include "ui/KeyDetailsView.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
+#include "models/DisplayText.h"
+#include "models/KeyTreeModel.h"
+#include "models/ValueTableModel.h"
+
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace keylens::ui {
+
+using models::displayText;
+
+using keyspace::KeyType;
+
+namespace {
+
+enum ValuePage { TextPage, TablePage, MessagePage };
+
+} // namespace
+
+KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* parent)
+    : QWidget(parent)
+    , m_inspector(inspector)
+    , m_tableModel(new models::ValueTableModel(inspector, this))
+{
+    m_title = new QLabel;
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setWordWrap(true);
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    m_title->setFont(titleFont);
+
+    m_form = new QFormLayout;
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_type = addField(QStringLiteral("Type"));
+    m_encoding = addField(QStringLiteral("Encoding"));
+    m_ttl = addField(QStringLiteral("TTL"));
+    m_memory = addField(QStringLiteral("Memory"));
+    m_length = addField(QStringLiteral("Length"));
+    m_problems = new QLabel;
+    m_problems->setWordWrap(true);
+    m_problems->setVisible(false);
+
+    const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+
+    // Strings: a mode switch, a line about the payload, the text.
+    m_mode = new QComboBox;
+    m_mode->addItems({QStringLiteral("Auto"), QStringLiteral("Text"), QStringLiteral("JSON"), QStringLiteral("Hex")});
+    m_mode->setToolTip(QStringLiteral("How to show the value; Auto picks JSON, text or hex from its bytes"));
+    m_valueInfo = new QLabel;
+    m_valueInfo->setWordWrap(true);
+    m_text = new QPlainTextEdit;
+    m_text->setReadOnly(true);
+    m_text->setFont(fixed);
+    m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    auto* textPage = new QWidget;
+    auto* modeRow = new QHBoxLayout;
+    modeRow->addWidget(new QLabel(QStringLiteral("Show as")));
+    modeRow->addWidget(m_mode);
+    modeRow->addWidget(m_valueInfo, 1);
+    auto* textLayout = new QVBoxLayout(textPage);
+    textLayout->setContentsMargins(0, 0, 0, 0);
+    textLayout->addLayout(modeRow);
+    textLayout->addWidget(m_text, 1);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &KeyDetailsView::showString);
+
+    // Collections: a paged table.
+    m_table = new QTableView;
+    m_table->setModel(m_tableModel);
+    m_table->setFont(fixed);
+    m_table->setAlternatingRowColors(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+    m_tableStatus = new QLabel;
+    auto* tablePage = new QWidget;
+    auto* tableLayout = new QVBoxLayout(tablePage);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addWidget(m_tableStatus);
+    tableLayout->addWidget(m_table, 1);
+    connect(m_tableModel, &models::ValueTableModel::pageLoaded, this, &KeyDetailsView::updateTableStatus);
+    connect(m_tableModel, &models::ValueTableModel::failed, this, &KeyDetailsView::updateTableStatus);
+
+    m_message = new QLabel;
+    m_message->setWordWrap(true);
+    m_message->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+    m_valuePages = new QStackedWidget;
+    m_valuePages->insertWidget(TextPage, textPage);
+    m_valuePages->insertWidget(TablePage, tablePage);
+    m_valuePages->insertWidget(MessagePage, m_message);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addLayout(m_form);
+    layout->addWidget(m_problems);
+    layout->addWidget(m_valuePages, 1);
+
+    connect(inspector, &models::ValueInspector::overviewReady, this, &KeyDetailsView::takeOverview);
+}
+
+QLabel* KeyDetailsView::addField(const QString& name)
+{
+    auto* label = new QLabel;
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_form->addRow(name + u':', label);
+    label->setObjectName(name);
+    return label;
+}
+
+QString KeyDetailsView::fieldText(const QString& field) const
+{
+    const auto* label = findChild<QLabel*>(field);
+    return label ? label->text() : QString();
+}
+
+QString KeyDetailsView::valueText() const
+{
+    return m_valuePages->currentIndex() == MessagePage ? m_message->text() : m_text->toPlainText();
+}
+
+void KeyDetailsView::showKey(const QByteArray& key, keyspace::NodeId node)
+{
+    m_key = key;
+    m_node = node;
+    m_loaded = false;
+    m_title->setText(displayText(keyspace::displayBytes(key)));
+    m_title->setToolTip(keyspace::isPrintableUtf8(key)
+                            ? QString()
+                            : QStringLiteral("Shown escaped the way redis-cli does: the key has bytes that are not "
+                                             "printable UTF-8. Copy (Ctrl+C) copies it escaped."));
+    for (QLabel* label : {m_type, m_encoding, m_ttl, m_memory, m_length})
+        label->setText(QStringLiteral("…"));
+    m_problems->setVisible(false);
+    m_tableModel->clear();
+    m_message->setText(QStringLiteral("Loading…"));
+    m_valuePages->setCurrentIndex(MessagePage);
+    m_inspector->requestOverview(key);
+}
+
+void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overview)
+{
+    if (overview.key.key != m_key && overview.error.isEmpty())
+        return;
+    m_overview = overview;
+    m_loaded = true;
+    if (!overview.error.isEmpty()) {
+        m_message->setText(QStringLiteral("Could not read the key: %1").arg(overview.error));
+        m_valuePages->setCurrentIndex(MessagePage);
+        Q_EMIT loaded();
+        return;
+    }
+    const inspect::KeyOverview& key = overview.key;
+    if (!key.exists) {
+        for (QLabel* label : {m_type, m_encoding, m_ttl, m_memory, m_length})
+            label->setText(QStringLiteral("–"));
+        m_message->setText(QStringLiteral("The key no longer exists: it expired or was deleted after the scan."));
+        m_valuePages->setCurrentIndex(MessagePage);
+        Q_EMIT loaded();
+        return;
+    }
+    m_type->setText(key.typeName.isEmpty() ? QStringLiteral("unknown") : displayText(key.typeName));
+    m_encoding->setText(key.encoding.isEmpty() ? QStringLiteral("–") : displayText(key.encoding));
+    m_ttl->setText(key.pttlMs < 0 ? QStringLiteral("no TTL")
+                                  : displayText(keyspace::formatDuration(key.pttlMs)) +
+                                        QStringLiteral(" (%1 ms)").arg(key.pttlMs));
+    m_memory->setText(key.memoryBytes ? displayText(keyspace::formatBytes(*key.memoryBytes)) : QStringLiteral("–"));
+    QString length = key.length ? displayText(keyspace::formatCount(*key.length)) : QStringLiteral("–");
+    if (key.length && key.type == KeyType::String)
+        length += QStringLiteral(" bytes");
+    else if (key.length)
+        length += QStringLiteral(" elements");
+    const bool big = key.length && ((key.type == KeyType::String &&
+                                     *key.length > models::KeyTreeModel::BigStringBytes) ||
+                                    (key.type != KeyType::String &&
+                                     *key.length > models::KeyTreeModel::BigCollectionElements));
+    if (big)
+        length += QStringLiteral("  — a big key");
+    m_length->setText(length);
+    m_problems->setText(key.problems.join(u'\n'));
+    m_problems->setVisible(!key.problems.isEmpty());
+
+    switch (key.type) {
+    case KeyType::String:
+        m_valuePages->setCurrentIndex(TextPage);
+        showString();
+        break;
+    case KeyType::Hash:
+    case KeyType::List:
+    case KeyType::Set:
+    case KeyType::ZSet:
+    case KeyType::Stream:
+        if (key.length)
+            Q_EMIT elementCountKnown(m_node, *key.length);
+        m_tableModel->setKey(key.key, key.type, key.length.value_or(0));
+        m_valuePages->setCurrentIndex(TablePage);
+        updateTableStatus();
+        break;
+    case KeyType::Other:
+    case KeyType::Unknown:
+        m_message->setText(QStringLiteral("Keylens cannot show values of type '%1' yet.").arg(displayText(key.typeName)));
+        m_valuePages->setCurrentIndex(MessagePage);
+        break;
+    }
+    Q_EMIT loaded();
+}
+
+void KeyDetailsView::showString()
+{
+    const inspect::DecodedValue& value = m_overview.value;
+    Mode mode = Mode(m_mode->currentIndex());
+    if (mode == Mode::Auto) {
+        mode = value.kind == inspect::ContentKind::Json     ? Mode::Json
+               : value.kind == inspect::ContentKind::Binary ? Mode::Hex
+                                                            : Mode::Text;
+    }
+    QStringList info;
+    if (value.compression != inspect::Compression::None) {
+        info << QStringLiteral("%1-compressed: %2 stored, %3 decompressed")
+                    .arg(inspect::compressionName(value.compression),
+                         displayText(keyspace::formatBytes(std::uint64_t(m_overview.key.valuePrefix.size()))),
+                         displayText(keyspace::formatBytes(std::uint64_t(value.bytes.size()))));
+    }
+    if (!value.problem.isEmpty())
+        info << value.problem;
+    if (m_overview.key.valueTruncated)
+        info << QStringLiteral("showing the first %1").arg(displayText(keyspace::formatBytes(
+                    std::uint64_t(m_overview.key.valuePrefix.size()))));
+    if (value.kind == inspect::ContentKind::Empty)
+        info << QStringLiteral("empty string");
+    const char* kindName = mode == Mode::Json ? "JSON" : mode == Mode::Hex ? "hex" : "text";
+    info.prepend(QString::fromLatin1(kindName));
+    m_valueInfo->setText(info.join(QStringLiteral(" · ")));
+
+    switch (mode) {
+    case Mode::Json:
+        m_text->setPlainText(displayText(value.prettyJson.isEmpty() ? value.bytes : value.prettyJson));
+        break;
+    case Mode::Hex:
+        m_text->setPlainText(displayText(inspect::hexDump(value.bytes)));
+        break;
+    case Mode::Text:
+    case Mode::Auto:
+        m_text->setPlainText(inspect::isReadableText(value.bytes) ? displayText(value.bytes)
+                                                                  : displayText(keyspace::escapeLikeRedisCli(value.bytes)));
+        break;
+    }
+}
+
+void KeyDetailsView::updateTableStatus()
+{
+    if (!m_tableModel->lastError().isEmpty()) {
+        m_tableStatus->setText(QStringLiteral("Reading the value failed: %1").arg(m_tableModel->lastError()));
+        return;
+    }
+    const auto loaded = std::uint64_t(m_tableModel->rowCount());
+    const std::uint64_t total = m_tableModel->expectedElements();
+    if (m_tableModel->isComplete())
+        m_tableStatus->setText(QStringLiteral("All %1 elements").arg(displayText(keyspace::formatCount(loaded))));
+    else
+        m_tableStatus->setText(QStringLiteral("%1 of %2 elements loaded; scroll for more")
+                                   .arg(displayText(keyspace::formatCount(loaded)), displayText(keyspace::formatCount(total))));
+}
+
+} // namespace keylens::ui

@@ -1,0 +1,90 @@
+#include "ui/KeyTreeDelegate.h"
+
+#include "models/KeyTreeModel.h"
+#include "ui/OverlayColours.h"
+
+#include <QApplication>
+#include <QPainter>
+
+namespace keylens::ui {
+
+using models::KeyTreeModel;
+
+namespace {
+
+void drawBadge(QPainter* painter, const QRect& rect, const QString& label, const QColor& colour)
+{
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(colour);
+    painter->drawRoundedRect(rect, 3, 3);
+    QFont font = painter->font();
+    font.setPointSizeF(font.pointSizeF() * 0.75);
+    font.setBold(true);
+    painter->setFont(font);
+    painter->setPen(Qt::white);
+    painter->drawText(rect, Qt::AlignCenter, label);
+    painter->restore();
+}
+
+} // namespace
+
+void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const
+{
+    const int overlays = index.data(KeyTreeModel::OverlayRole).toInt();
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+
+    if (index.column() == KeyTreeModel::MemoryColumn) {
+        // Background and selection first, then the bar, then the text on top.
+        const QString text = opt.text;
+        opt.text.clear();
+        QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        const double fraction = index.data(KeyTreeModel::MemoryFractionRole).toDouble();
+        QRect bar = opt.rect.adjusted(2, 3, -2, -3);
+        bar.setWidth(std::max(fraction > 0 ? 2 : 0, int(bar.width() * std::clamp(fraction, 0.0, 1.0))));
+        painter->fillRect(bar, overlay::memoryHeat(fraction, opt.palette));
+        painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
+                                                                             : QPalette::Text));
+        painter->drawText(opt.rect.adjusted(4, 0, -6, 0), Qt::AlignRight | Qt::AlignVCenter, text);
+        return;
+    }
+
+    if (index.column() == KeyTreeModel::TtlColumn) {
+        QColor tint;
+        if (overlays & KeyTreeModel::NoTtlAmongExpiring)
+            tint = overlay::missingTtl();
+        else if (overlays & KeyTreeModel::ExpiringSoon)
+            tint = overlay::expiringSoon();
+        if (tint.isValid() && !(opt.state & QStyle::State_Selected)) {
+            tint.setAlphaF(0.28f);
+            opt.backgroundBrush = tint;
+        }
+        if (overlays & KeyTreeModel::Expired)
+            opt.palette.setColor(QPalette::Text, overlay::expired(opt.palette));
+        QStyledItemDelegate::paint(painter, opt, index);
+        return;
+    }
+
+    if (index.column() == KeyTreeModel::NameColumn && (overlays & KeyTreeModel::BigKey)) {
+        const int badgeWidth = opt.fontMetrics.horizontalAdvance(QStringLiteral("BIG")) + 8;
+        QStyledItemDelegate::paint(painter, option, index);
+        const QRect badge(opt.rect.right() - badgeWidth - 2, opt.rect.top() + 3, badgeWidth, opt.rect.height() - 6);
+        drawBadge(painter, badge, QStringLiteral("BIG"), overlay::bigKey());
+        return;
+    }
+    QStyledItemDelegate::paint(painter, option, index);
+}
+
+QSize KeyTreeDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const
+{
+    QSize size = QStyledItemDelegate::sizeHint(option, index);
+    if (index.column() == KeyTreeModel::NameColumn)
+        size.rwidth() += option.fontMetrics.horizontalAdvance(QStringLiteral("BIG")) + 12;
+    size.setHeight(std::max(size.height(), option.fontMetrics.height() + 6));
+    return size;
+}
+
+} // namespace keylens::ui

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QStyledItemDelegate>
+
+namespace keylens::ui {
+
+// Draws the key tree's overlays from the model's roles (so it works on any model that gives them):
+// the memory bar and its heat in the Memory column, a BIG badge beside big keys' names, and the TTL
+// state as a tinted chip in the TTL column.
+class KeyTreeDelegate : public QStyledItemDelegate
+{
+    Q_OBJECT
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+};
+
+} // namespace keylens::ui

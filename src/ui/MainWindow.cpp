@@ -1,0 +1,677 @@
+#include "ui/MainWindow.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/KeyGlob.h"
+#include "keyspace/Units.h"
+#include "models/DisplayText.h"
+#include "models/KeyTreeModel.h"
+#include "models/SavedConnections.h"
+#include "models/ScanSession.h"
+#include "models/ValueInspector.h"
+#include "ui/ConnectionDialog.h"
+#include "ui/DemoLauncher.h"
+#include "ui/KeyDetailsView.h"
+#include "ui/KeyTreeDelegate.h"
+#include "ui/LegendDialog.h"
+#include "ui/NamespaceDetailsView.h"
+#include "ui/PasswordVault.h"
+#include "ui/ScanStatusBar.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <cstdio>
+
+// The icons are compiled into this static library; a static library's resources must be registered
+// by hand, at global scope.
+static void registerResources()
+{
+    Q_INIT_RESOURCE(keylens);
+}
+
+namespace keylens::ui {
+
+using models::displayText;
+
+using models::KeyTreeModel;
+
+namespace {
+
+QIcon icon(const char* name)
+{
+    return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
+}
+
+enum DetailsPage { PlaceholderPage, KeyPage, NamespacePage };
+
+} // namespace
+
+MainWindow::MainWindow(QSettings* settings, QWidget* parent)
+    : QMainWindow(parent)
+    , m_settings(settings)
+    , m_saved(new models::SavedConnections(settings, this))
+    , m_vault(new PasswordVault(this))
+    , m_session(new models::ScanSession(this))
+    , m_inspector(new models::ValueInspector(this))
+{
+    registerResources();
+    setWindowTitle(QStringLiteral("Keylens"));
+    setWindowIcon(icon("keylens"));
+    createActions();
+    createLayout();
+    restoreSettings();
+
+    connect(m_session, &models::ScanSession::progressChanged, m_status, &ScanStatusBar::showProgress);
+    connect(m_session, &models::ScanSession::finished, this, &MainWindow::scanDone);
+    connect(m_session, &models::ScanSession::published, this, [this] {
+        if (m_shownNamespace != keyspace::InvalidNode && !m_namespaceRefresh.isActive())
+            m_namespaceRefresh.start();
+    });
+    m_namespaceRefresh.setSingleShot(true);
+    m_namespaceRefresh.setInterval(1000);
+    connect(&m_namespaceRefresh, &QTimer::timeout, this, &MainWindow::refreshNamespaceDetails);
+
+    m_filterDebounce.setSingleShot(true);
+    m_filterDebounce.setInterval(250);
+    connect(&m_filterDebounce, &QTimer::timeout, this, &MainWindow::applyFilter);
+    connect(m_filter, &QLineEdit::textChanged, this, [this] { m_filterDebounce.start(); });
+
+    m_countdown.setInterval(1000);
+    connect(&m_countdown, &QTimer::timeout, treeModel(), &KeyTreeModel::refreshCountdowns);
+    m_countdown.start();
+
+    connect(m_keyDetails, &KeyDetailsView::elementCountKnown, treeModel(), &KeyTreeModel::setElementCount);
+    connect(m_keyDetails, &KeyDetailsView::loaded, this, [this] {
+        if (m_screenshotPending)
+            QTimer::singleShot(150, this, &MainWindow::takeScreenshot);
+    });
+    connect(m_namespaceDetails, &NamespaceDetailsView::keyActivated, this, [this](keyspace::NodeId node) {
+        const QModelIndex index = treeModel()->indexOfNode(node);
+        if (index.isValid()) {
+            m_tree->scrollTo(index);
+            m_tree->setCurrentIndex(index);
+        }
+    });
+    connect(m_inspector, &models::ValueInspector::deleteDone, this,
+            [this](std::uint64_t, const QByteArray& key, const QString& error) {
+                if (!error.isEmpty()) {
+                    QMessageBox::warning(this, QStringLiteral("Delete"),
+                                         QStringLiteral("%1 was not deleted: %2").arg(displayText(keyspace::displayBytes(key)), error));
+                    return;
+                }
+                const keyspace::NodeId node = m_session->keyspace().find(key);
+                if (node != keyspace::InvalidNode)
+                    treeModel()->markDeleted(node);
+                m_status->showMessage(QStringLiteral("Deleted %1. Rescan (F5) to refresh the totals.")
+                                          .arg(displayText(keyspace::displayBytes(key))));
+            });
+    updateScanActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+KeyTreeModel* MainWindow::treeModel() const
+{
+    return m_session->model();
+}
+
+QString MainWindow::statusText() const
+{
+    return m_status->text();
+}
+
+void MainWindow::createActions()
+{
+    auto* fileMenu = menuBar()->addMenu(QStringLiteral("&File"));
+    QAction* connectAction = fileMenu->addAction(icon("connect"), QStringLiteral("&Connect…"), this,
+                                                 &MainWindow::openConnectionDialog);
+    connectAction->setShortcut(QKeySequence::Open);
+    fileMenu->addSeparator();
+    QAction* quit = fileMenu->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    auto* editMenu = menuBar()->addMenu(QStringLiteral("&Edit"));
+    m_copyAction = editMenu->addAction(icon("copy"), QStringLiteral("&Copy key"), this, &MainWindow::copySelectedKey);
+    m_copyAction->setShortcut(QKeySequence::Copy);
+    m_deleteAction =
+        editMenu->addAction(icon("delete"), QStringLiteral("&Delete key…"), this, &MainWindow::deleteSelectedKey);
+    m_deleteAction->setShortcut(QKeySequence::Delete);
+    editMenu->addSeparator();
+    QAction* find = editMenu->addAction(icon("filter"), QStringLiteral("&Filter keys"), this, [this] {
+        m_filter->setFocus();
+        m_filter->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+
+    auto* scanMenu = menuBar()->addMenu(QStringLiteral("&Scan"));
+    m_pauseAction = scanMenu->addAction(icon("pause"), QStringLiteral("&Pause"), this, [this] {
+        m_session->pause();
+        updateScanActions();
+    });
+    m_resumeAction = scanMenu->addAction(icon("resume"), QStringLiteral("&Resume"), this, [this] {
+        m_session->resume();
+        updateScanActions();
+    });
+    m_cancelAction = scanMenu->addAction(icon("cancel"), QStringLiteral("&Cancel"), this, [this] {
+        m_session->cancel();
+    });
+    m_rescanAction = scanMenu->addAction(icon("rescan"), QStringLiteral("Re&scan"), this, [this] {
+        if (m_hasTarget)
+            connectTo(m_target);
+    });
+    m_rescanAction->setShortcuts({QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
+
+    auto* viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
+    viewMenu->addAction(icon("legend"), QStringLiteral("&Legend…"), this, [this] {
+        auto* legend = new LegendDialog(this);
+        legend->setAttribute(Qt::WA_DeleteOnClose);
+        legend->show();
+    });
+    viewMenu->addAction(QStringLiteral("&Collapse all"), this, [this] { m_tree->collapseAll(); });
+
+    auto* helpMenu = menuBar()->addMenu(QStringLiteral("&Help"));
+    helpMenu->addAction(QStringLiteral("&About Keylens"), this, [this] {
+        QMessageBox::about(this, QStringLiteral("About Keylens"),
+                           QStringLiteral("<b>Keylens %1</b><p>A desktop browser for Redis keyspaces: where the "
+                                          "memory, the TTLs and the naming conventions go.</p>")
+                               .arg(QStringLiteral(KEYLENS_VERSION)));
+    });
+}
+
+void MainWindow::createLayout()
+{
+    auto* bar = addToolBar(QStringLiteral("Connection"));
+    bar->setObjectName(QStringLiteral("connectionBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_connectionLabel = new QLabel(QStringLiteral("Not connected"));
+    m_connectionLabel->setContentsMargins(6, 0, 10, 0);
+    m_connectionLabel->setTextFormat(Qt::RichText);
+    bar->addWidget(m_connectionLabel);
+    bar->addAction(icon("connect"), QStringLiteral("Connect…"), this, &MainWindow::openConnectionDialog);
+    bar->addSeparator();
+    bar->addAction(m_pauseAction);
+    bar->addAction(m_resumeAction);
+    bar->addAction(m_cancelAction);
+    bar->addAction(m_rescanAction);
+    auto* spacer = new QWidget;
+    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    bar->addWidget(spacer);
+    m_filterInfo = new QLabel;
+    m_filterInfo->setContentsMargins(0, 0, 6, 0);
+    bar->addWidget(m_filterInfo);
+    m_filter = new QLineEdit;
+    m_filter->setPlaceholderText(QStringLiteral("Filter keys (glob, e.g. session:* or a word)  Ctrl+F"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->addAction(icon("filter"), QLineEdit::LeadingPosition);
+    m_filter->setMinimumWidth(320);
+    bar->addWidget(m_filter);
+
+    m_tree = new QTreeView;
+    m_tree->setModel(treeModel());
+    m_tree->setItemDelegate(new KeyTreeDelegate(m_tree));
+    m_tree->setUniformRowHeights(true); // the view then never measures a million rows
+    m_tree->setSortingEnabled(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_tree->addActions({m_copyAction, m_deleteAction});
+    QHeaderView* header = m_tree->header();
+    header->setSortIndicator(KeyTreeModel::MemoryColumn, Qt::DescendingOrder);
+    header->setStretchLastSection(true);
+    header->setSectionsMovable(true);
+    header->resizeSection(KeyTreeModel::NameColumn, 250);
+    header->resizeSection(KeyTreeModel::KeysColumn, 80);
+    header->resizeSection(KeyTreeModel::MemoryColumn, 140);
+    header->resizeSection(KeyTreeModel::ShareColumn, 85);
+    header->resizeSection(KeyTreeModel::TtlColumn, 120);
+    header->resizeSection(KeyTreeModel::TypeColumn, 150);
+    // Cost columns start descending: one click on Memory shows the biggest first.
+    connect(header, &QHeaderView::sortIndicatorChanged, this, [this, header](int section, Qt::SortOrder order) {
+        static int previous = KeyTreeModel::MemoryColumn;
+        const bool cost = section != KeyTreeModel::NameColumn && section != KeyTreeModel::TypeColumn &&
+                          section != KeyTreeModel::TtlColumn;
+        if (section != previous && cost && order == Qt::AscendingOrder) {
+            previous = section;
+            header->setSortIndicator(section, Qt::DescendingOrder);
+            return;
+        }
+        previous = section;
+    });
+    connect(m_tree, &QTreeView::expanded, this, [this] { m_userExpanded = true; });
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
+
+    m_banner = new QLabel;
+    m_banner->setWordWrap(true);
+    m_banner->setVisible(false);
+    m_banner->setMargin(8);
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: rgba(214, 69, 69, 0.18); border-radius: 4px; }"));
+
+    m_placeholder = new QLabel(QStringLiteral("Select a namespace or a key."));
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setEnabled(false);
+    m_keyDetails = new KeyDetailsView(m_inspector);
+    m_namespaceDetails = new NamespaceDetailsView;
+    m_details = new QStackedWidget;
+    m_details->insertWidget(PlaceholderPage, m_placeholder);
+    m_details->insertWidget(KeyPage, m_keyDetails);
+    m_details->insertWidget(NamespacePage, m_namespaceDetails);
+
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_banner);
+    leftLayout->addWidget(m_tree, 1);
+
+    m_splitter = new QSplitter;
+    m_splitter->addWidget(left);
+    m_splitter->addWidget(m_details);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    setCentralWidget(m_splitter);
+
+    m_status = new ScanStatusBar;
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->setSizeGripEnabled(true);
+}
+
+void MainWindow::restoreSettings()
+{
+    resize(1280, 800);
+    m_splitter->setSizes({870, 410});
+    restoreGeometry(m_settings->value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(m_settings->value(QStringLiteral("window/state")).toByteArray());
+    m_splitter->restoreState(m_settings->value(QStringLiteral("window/splitter")).toByteArray());
+    const QByteArray header = m_settings->value(QStringLiteral("tree/header")).toByteArray();
+    if (!header.isEmpty())
+        m_tree->header()->restoreState(header);
+}
+
+void MainWindow::saveSettings()
+{
+    m_settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
+    m_settings->setValue(QStringLiteral("window/state"), saveState());
+    m_settings->setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
+    m_settings->setValue(QStringLiteral("tree/header"), m_tree->header()->saveState());
+    m_settings->sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_screenshotFile.isEmpty())
+        saveSettings();
+    m_session->cancel();
+    event->accept();
+}
+
+void MainWindow::updateScanActions()
+{
+    const bool running = m_session->isRunning();
+    m_pauseAction->setEnabled(running && !m_session->isPaused());
+    m_resumeAction->setEnabled(running && m_session->isPaused());
+    m_cancelAction->setEnabled(running);
+    m_rescanAction->setEnabled(m_hasTarget);
+    m_deleteAction->setEnabled(!m_target.readOnly);
+}
+
+void MainWindow::connectTo(const Target& target)
+{
+    m_target = target;
+    m_hasTarget = true;
+    const QString name = target.name.isEmpty() ? target.options.address() : target.name;
+    QString label = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
+    if (target.options.db != 0)
+        label += QStringLiteral(" db%1").arg(target.options.db);
+    if (target.readOnly)
+        label += QStringLiteral(" · read-only");
+    if (target.colour.isValid())
+        label = QStringLiteral("<span style='color:%1'>■</span> ").arg(target.colour.name()) + label;
+    m_connectionLabel->setText(label);
+    setWindowTitle(QStringLiteral("%1 — Keylens").arg(name));
+    m_banner->setVisible(false);
+    m_details->setCurrentIndex(PlaceholderPage);
+    m_shownNamespace = keyspace::InvalidNode;
+    m_userExpanded = false;
+
+    m_inspector->setConnection(target.options);
+    m_inspector->setReadOnly(target.readOnly);
+    scan::ScanOptions options;
+    options.connection = target.options;
+    m_session->start(options, target.delimiter);
+    m_tree->sortByColumn(m_tree->header()->sortIndicatorSection(), m_tree->header()->sortIndicatorOrder());
+    m_status->showStarting(QStringLiteral("Connecting to %1…").arg(target.options.address()));
+    updateScanActions();
+}
+
+void MainWindow::startDemo(std::uint64_t keys)
+{
+    delete m_demo;
+    m_demo = new DemoLauncher(this);
+    m_connectionLabel->setText(QStringLiteral("<b>Demo server</b>"));
+    m_status->showStarting(QStringLiteral("Starting the demo server and writing %1 keys…")
+                               .arg(displayText(keyspace::formatCount(keys))));
+    connect(m_demo, &DemoLauncher::ready, this, [this](const redis::ConnectionOptions& options) {
+        Target target;
+        target.options = options;
+        target.name = QStringLiteral("Demo server (%1)").arg(options.address());
+        connectTo(target);
+    });
+    connect(m_demo, &DemoLauncher::failed, this, [this](const QString& reason) {
+        showConnectionProblem(reason);
+        if (m_screenshotPending) {
+            std::fprintf(stderr, "keylens: %s\n", qPrintable(reason));
+            QApplication::exit(1);
+        }
+    });
+    m_demo->start(keys);
+}
+
+void MainWindow::openConnectionDialog()
+{
+    ConnectionDialog dialog(m_saved, m_vault, this);
+    connect(&dialog, &ConnectionDialog::keychainProblem, this, [this](const QString& reason) {
+        QMessageBox::warning(this, QStringLiteral("No keychain"), reason);
+    });
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const models::ConnectionProfile profile = dialog.profile();
+    QByteArray password = dialog.password();
+    if (password.isEmpty() && profile.passwordMode == models::ConnectionProfile::PasswordMode::AskEveryTime) {
+        bool ok = false;
+        password = QInputDialog::getText(this, QStringLiteral("Password"),
+                                         QStringLiteral("Password for %1:").arg(profile.address()),
+                                         QLineEdit::Password, QString(), &ok)
+                       .toUtf8();
+        if (!ok)
+            return;
+    }
+    redis::Result<redis::ConnectionOptions> options = profile.connectionOptions(password);
+    if (!options) {
+        showConnectionProblem(options.error().message);
+        return;
+    }
+    Target target;
+    target.options = *options;
+    target.delimiter = profile.delimiter;
+    target.name = profile.name;
+    target.colour = profile.colour;
+    target.readOnly = profile.readOnly;
+    connectTo(target);
+}
+
+void MainWindow::openSavedConnection(const QString& idOrName)
+{
+    const models::ConnectionProfile* profile = m_saved->find(idOrName);
+    if (!profile) {
+        showConnectionProblem(QStringLiteral("There is no saved connection named '%1'.").arg(idOrName));
+        return;
+    }
+    const models::ConnectionProfile copy = *profile;
+    auto connectWith = [this, copy](const QByteArray& password) {
+        redis::Result<redis::ConnectionOptions> options = copy.connectionOptions(password);
+        if (!options) {
+            showConnectionProblem(options.error().message);
+            return;
+        }
+        Target target;
+        target.options = *options;
+        target.delimiter = copy.delimiter;
+        target.name = copy.name;
+        target.colour = copy.colour;
+        target.readOnly = copy.readOnly;
+        connectTo(target);
+    };
+    switch (copy.passwordMode) {
+    case models::ConnectionProfile::PasswordMode::None:
+        connectWith({});
+        break;
+    case models::ConnectionProfile::PasswordMode::AskEveryTime: {
+        bool ok = false;
+        const QString password =
+            QInputDialog::getText(this, QStringLiteral("Password"), QStringLiteral("Password for %1:").arg(copy.name),
+                                  QLineEdit::Password, QString(), &ok);
+        if (ok)
+            connectWith(password.toUtf8());
+        break;
+    }
+    case models::ConnectionProfile::PasswordMode::Keychain:
+        m_vault->read(copy.id, [this, connectWith](const QByteArray& password, const QString& error) {
+            if (!error.isEmpty())
+                showConnectionProblem(QStringLiteral("The keychain did not give the password: %1").arg(error));
+            else
+                connectWith(password);
+        });
+        break;
+    }
+}
+
+void MainWindow::showConnectionProblem(const QString& message)
+{
+    m_banner->setText(message);
+    m_banner->setVisible(true);
+    m_status->showMessage(message);
+}
+
+void MainWindow::scanDone(const scan::ScanSummary& summary)
+{
+    const keyspace::Keyspace& keyspace = m_session->keyspace();
+    m_status->showFinished(summary, keyspace.keyCount(), keyspace.stats(keyspace::Keyspace::root()).memoryBytes);
+    if (summary.error && summary.keysSeen == 0)
+        showConnectionProblem(summary.error->message);
+    // A newcomer sees inside the biggest namespace without a click.
+    if (!m_userExpanded && treeModel()->rowCount() > 0) {
+        const QModelIndex first = treeModel()->index(0, 0);
+        if (treeModel()->hasChildren(first))
+            m_tree->expand(first);
+        m_userExpanded = false;
+    }
+    refreshNamespaceDetails();
+    updateScanActions();
+    Q_EMIT scanFinished(summary);
+
+    if (m_screenshotPending) {
+        if (summary.error && summary.keysSeen == 0) {
+            std::fprintf(stderr, "keylens: %s\n", qPrintable(summary.error->message));
+            QApplication::exit(1);
+            return;
+        }
+        if (!m_screenshotPath.isEmpty() && !selectPath(m_screenshotPath)) {
+            std::fprintf(stderr, "keylens: --select: no key or namespace '%s'\n", m_screenshotPath.constData());
+            QApplication::exit(1);
+            return;
+        }
+        if (m_screenshotPath.isEmpty() && treeModel()->rowCount() > 0)
+            m_tree->setCurrentIndex(treeModel()->index(0, 0));
+        // A key's details arrive from the server first; a namespace's are there at once.
+        if (m_details->currentIndex() != KeyPage || m_keyDetails->isLoaded())
+            QTimer::singleShot(150, this, &MainWindow::takeScreenshot);
+    }
+}
+
+void MainWindow::requestScreenshot(const QString& file, const QByteArray& path)
+{
+    m_screenshotFile = file;
+    m_screenshotPath = path;
+    m_screenshotPending = true;
+}
+
+void MainWindow::takeScreenshot()
+{
+    if (!m_screenshotPending)
+        return;
+    m_screenshotPending = false;
+    const QPixmap image = grab();
+    if (!image.save(m_screenshotFile, "PNG")) {
+        std::fprintf(stderr, "keylens: could not write %s\n", qPrintable(m_screenshotFile));
+        QApplication::exit(1);
+        return;
+    }
+    QApplication::exit(0);
+}
+
+bool MainWindow::selectPath(const QByteArray& path)
+{
+    const keyspace::NodeId node = m_session->keyspace().find(path);
+    if (node == keyspace::InvalidNode)
+        return false;
+    const QModelIndex index = treeModel()->indexOfNode(node);
+    if (!index.isValid())
+        return false;
+    for (QModelIndex parent = index.parent(); parent.isValid(); parent = parent.parent())
+        m_tree->expand(parent);
+    if (treeModel()->hasChildren(index))
+        m_tree->expand(index);
+    m_tree->setCurrentIndex(index);
+    m_tree->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    return true;
+}
+
+keyspace::NodeId MainWindow::selectedNode() const
+{
+    const QModelIndex current = m_tree->currentIndex();
+    return current.isValid() ? treeModel()->nodeOf(current) : keyspace::InvalidNode;
+}
+
+void MainWindow::showSelection()
+{
+    const keyspace::NodeId node = selectedNode();
+    if (node == keyspace::InvalidNode) {
+        m_details->setCurrentIndex(PlaceholderPage);
+        m_shownNamespace = keyspace::InvalidNode;
+        return;
+    }
+    const keyspace::Keyspace& keyspace = m_session->keyspace();
+    if (keyspace.isKey(node)) {
+        m_shownNamespace = keyspace::InvalidNode;
+        m_keyDetails->showKey(keyspace.path(node), node);
+        m_details->setCurrentIndex(KeyPage);
+    } else {
+        m_shownNamespace = node;
+        m_namespaceDetails->showNamespace(*treeModel(), node);
+        m_details->setCurrentIndex(NamespacePage);
+    }
+    m_deleteAction->setEnabled(!m_target.readOnly && keyspace.isKey(node));
+}
+
+void MainWindow::refreshNamespaceDetails()
+{
+    if (m_shownNamespace != keyspace::InvalidNode && m_details->currentIndex() == NamespacePage)
+        m_namespaceDetails->showNamespace(*treeModel(), m_shownNamespace);
+}
+
+void MainWindow::setFilterText(const QString& filterText)
+{
+    m_filter->setText(filterText);
+    applyFilter();
+}
+
+void MainWindow::applyFilter()
+{
+    m_filterDebounce.stop();
+    KeyTreeModel* model = treeModel();
+    // Node ids outlive the reset a filter change makes: remember what was open and selected by id.
+    std::vector<keyspace::NodeId> expanded;
+    std::vector<QModelIndex> stack{QModelIndex()};
+    while (!stack.empty()) {
+        const QModelIndex parent = stack.back();
+        stack.pop_back();
+        if (parent.isValid() && !m_tree->isExpanded(parent))
+            continue;
+        if (parent.isValid())
+            expanded.push_back(model->nodeOf(parent));
+        // Only look inside what is expanded: a collapsed parent's children were never materialised.
+        const int rows = model->rowCount(parent);
+        for (int row = 0; row < rows && row < 10'000; ++row) {
+            const QModelIndex child = model->index(row, 0, parent);
+            if (m_tree->isExpanded(child))
+                stack.push_back(child);
+        }
+    }
+    const keyspace::NodeId selected = selectedNode();
+
+    model->setFilter(keyspace::KeyGlob::fromFilterText(m_filter->text().toUtf8()));
+
+    for (const keyspace::NodeId node : expanded) {
+        const QModelIndex index = model->indexOfNode(node);
+        if (index.isValid())
+            m_tree->expand(index);
+    }
+    if (!model->filter().isEmpty()) {
+        const std::uint64_t matches = model->filterMatches();
+        m_filterInfo->setText(QStringLiteral("%1 matching keys").arg(displayText(keyspace::formatCount(matches))));
+        // Few matches: open the way to all of them.
+        if (matches <= 500)
+            m_tree->expandRecursively(QModelIndex(), 16);
+    } else {
+        m_filterInfo->clear();
+    }
+    if (selected != keyspace::InvalidNode) {
+        const QModelIndex index = model->indexOfNode(selected);
+        if (index.isValid()) {
+            m_tree->setCurrentIndex(index);
+            m_tree->scrollTo(index);
+        }
+    }
+}
+
+void MainWindow::copySelectedKey()
+{
+    const keyspace::NodeId node = selectedNode();
+    if (node == keyspace::InvalidNode)
+        return;
+    const keyspace::Keyspace& keyspace = m_session->keyspace();
+    const QByteArray path = keyspace.isKey(node) ? keyspace.path(node) : keyspace.namespacePrefix(node) + '*';
+    auto* mime = new QMimeData;
+    // Text as one would type it into redis-cli; the exact bytes for programs that take them.
+    mime->setText(displayText(keyspace::displayBytes(path)));
+    mime->setData(QStringLiteral("application/x-redis-key"), path);
+    QApplication::clipboard()->setMimeData(mime);
+    m_status->showMessage(QStringLiteral("Copied %1").arg(displayText(keyspace::displayBytes(path))));
+}
+
+void MainWindow::deleteSelectedKey()
+{
+    const keyspace::NodeId node = selectedNode();
+    if (node == keyspace::InvalidNode)
+        return;
+    const keyspace::Keyspace& keyspace = m_session->keyspace();
+    if (!keyspace.isKey(node)) {
+        m_status->showMessage(QStringLiteral("Only single keys can be deleted; select a key."));
+        return;
+    }
+    if (m_target.readOnly) {
+        QMessageBox::information(this, QStringLiteral("Read-only"),
+                                 QStringLiteral("This connection is read-only; nothing was deleted."));
+        return;
+    }
+    const QByteArray key = keyspace.path(node);
+    QMessageBox confirm(QMessageBox::Warning, QStringLiteral("Delete key"),
+                        QStringLiteral("Delete the key %1 from %2?\n\nThis cannot be undone.")
+                            .arg(displayText(keyspace::displayBytes(key)), m_target.options.address()),
+                        QMessageBox::Cancel, this);
+    QPushButton* deleteButton = confirm.addButton(QStringLiteral("Delete"), QMessageBox::DestructiveRole);
+    confirm.setDefaultButton(QMessageBox::Cancel);
+    confirm.exec();
+    if (confirm.clickedButton() != deleteButton)
+        return;
+    m_inspector->requestDelete(key);
+}
+
+} // namespace keylens::ui

@@ -1,0 +1,133 @@
+#pragma once
+
+#include "keyspace/Keyspace.h"
+#include "redis/ConnectionOptions.h"
+#include "scan/ScanTypes.h"
+
+#include <QColor>
+#include <QMainWindow>
+#include <QTimer>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QSettings;
+class QSplitter;
+class QStackedWidget;
+class QTreeView;
+
+namespace keylens::models {
+class KeyTreeModel;
+class SavedConnections;
+class ScanSession;
+class ValueInspector;
+} // namespace keylens::models
+
+namespace keylens::ui {
+
+class DemoLauncher;
+class KeyDetailsView;
+class NamespaceDetailsView;
+class PasswordVault;
+class ScanStatusBar;
+
+// The browser: a connection bar, the live key tree, the details of the selected node, and the scan's
+// progress with Pause / Resume / Cancel / Rescan.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    struct Target
+    {
+        redis::ConnectionOptions options;
+        char delimiter = ':';
+        QString name; // shown in the connection bar; the address when empty
+        QColor colour;
+        bool readOnly = false;
+    };
+
+    explicit MainWindow(QSettings* settings, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void connectTo(const Target& target);
+    void startDemo(std::uint64_t keys);
+    void openConnectionDialog();
+    void openSavedConnection(const QString& idOrName);
+
+    // After the scan, select `path` (or the biggest namespace), render the window to `file` and quit
+    // the application with 0 (1 when the scan or the file failed).
+    void requestScreenshot(const QString& file, const QByteArray& path);
+
+    // Expands to and selects a key or namespace by its path; false when there is no such node.
+    bool selectPath(const QByteArray& path);
+    void setFilterText(const QString& text);
+
+    // For tests and the benchmark.
+    models::ScanSession* session() const { return m_session; }
+    models::KeyTreeModel* treeModel() const;
+    QTreeView* tree() const { return m_tree; }
+    KeyDetailsView* keyDetails() const { return m_keyDetails; }
+    NamespaceDetailsView* namespaceDetails() const { return m_namespaceDetails; }
+    QString statusText() const;
+
+Q_SIGNALS:
+    void scanFinished(const keylens::scan::ScanSummary& summary);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void createLayout();
+    void restoreSettings();
+    void saveSettings();
+    void updateScanActions();
+    void showSelection();
+    void refreshNamespaceDetails();
+    void applyFilter();
+    void copySelectedKey();
+    void deleteSelectedKey();
+    void scanDone(const scan::ScanSummary& summary);
+    void takeScreenshot();
+    void showConnectionProblem(const QString& message);
+    keyspace::NodeId selectedNode() const;
+
+    QSettings* m_settings;
+    models::SavedConnections* m_saved;
+    PasswordVault* m_vault;
+    models::ScanSession* m_session;
+    models::ValueInspector* m_inspector;
+    DemoLauncher* m_demo = nullptr;
+    Target m_target;
+    bool m_hasTarget = false;
+
+    QTreeView* m_tree;
+    QSplitter* m_splitter;
+    QStackedWidget* m_details;
+    QLabel* m_placeholder;
+    KeyDetailsView* m_keyDetails;
+    NamespaceDetailsView* m_namespaceDetails;
+    ScanStatusBar* m_status;
+    QLabel* m_connectionLabel;
+    QLabel* m_banner;
+    QLineEdit* m_filter;
+    QLabel* m_filterInfo;
+    QTimer m_filterDebounce;
+    QTimer m_countdown;
+    QTimer m_namespaceRefresh;
+    bool m_userExpanded = false;
+    keyspace::NodeId m_shownNamespace = keyspace::InvalidNode;
+
+    QAction* m_pauseAction;
+    QAction* m_resumeAction;
+    QAction* m_cancelAction;
+    QAction* m_rescanAction;
+    QAction* m_copyAction;
+    QAction* m_deleteAction;
+
+    QString m_screenshotFile;
+    QByteArray m_screenshotPath;
+    bool m_screenshotPending = false;
+};
+
+} // namespace keylens::ui

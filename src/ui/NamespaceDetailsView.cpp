@@ -1,0 +1,161 @@
+#include "ui/NamespaceDetailsView.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/TopKeys.h"
+#include "keyspace/Units.h"
+#include "models/DisplayText.h"
+#include "models/KeyTreeModel.h"
+
+#include <QDateTime>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace keylens::ui {
+
+using models::displayText;
+
+using models::KeyTreeModel;
+
+namespace {
+
+constexpr int NodeIdRole = Qt::UserRole + 1;
+
+} // namespace
+
+NamespaceDetailsView::NamespaceDetailsView(QWidget* parent)
+    : QWidget(parent)
+{
+    m_title = new QLabel;
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setWordWrap(true);
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    m_title->setFont(titleFont);
+
+    m_form = new QFormLayout;
+    m_keys = addField(QStringLiteral("Keys"));
+    m_memory = addField(QStringLiteral("Memory"));
+    m_share = addField(QStringLiteral("Share of parent"));
+    m_ttl = addField(QStringLiteral("With TTL"));
+    m_expiry = addField(QStringLiteral("Expiries"));
+    m_types = addField(QStringLiteral("Types"));
+    m_children = addField(QStringLiteral("Children"));
+    m_notes = new QLabel;
+    m_notes->setWordWrap(true);
+
+    m_topKeys = new QTreeWidget;
+    m_topKeys->setRootIsDecorated(false);
+    m_topKeys->setUniformRowHeights(true);
+    m_topKeys->setAlternatingRowColors(true);
+    m_topKeys->setHeaderLabels({QStringLiteral("Biggest keys"), QStringLiteral("Memory"), QStringLiteral("Type"),
+                                QStringLiteral("TTL")});
+    m_topKeys->header()->setStretchLastSection(false);
+    m_topKeys->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int column = 1; column < 4; ++column)
+        m_topKeys->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    connect(m_topKeys, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        Q_EMIT keyActivated(keyspace::NodeId(item->data(0, NodeIdRole).toULongLong()));
+    });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addLayout(m_form);
+    layout->addWidget(m_notes);
+    layout->addWidget(m_topKeys, 1);
+}
+
+QLabel* NamespaceDetailsView::addField(const QString& name)
+{
+    auto* label = new QLabel;
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setObjectName(name);
+    m_form->addRow(name + u':', label);
+    return label;
+}
+
+QString NamespaceDetailsView::fieldText(const QString& field) const
+{
+    const auto* label = findChild<QLabel*>(field);
+    return label ? label->text() : QString();
+}
+
+void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::NodeId node)
+{
+    const keyspace::Keyspace& keyspace = *model.keyspace();
+    const KeyTreeModel::Totals totals = model.totalsOf(node);
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    m_title->setText(node == keyspace::Keyspace::root()
+                         ? QStringLiteral("All keys")
+                         : displayText(keyspace::displayBytes(keyspace.namespacePrefix(node))) + u'*');
+    m_keys->setText(displayText(keyspace::formatCount(totals.keys)));
+    m_memory->setText(displayText(keyspace::formatBytes(totals.memoryBytes)) +
+                      (totals.keys ? QStringLiteral("  (%1 per key)")
+                                         .arg(displayText(keyspace::formatBytes(totals.memoryBytes / totals.keys)))
+                                   : QString()));
+    if (node == keyspace::Keyspace::root()) {
+        m_share->setText(QStringLiteral("–"));
+    } else {
+        const KeyTreeModel::Totals parent = model.totalsOf(keyspace.parent(node));
+        m_share->setText(QStringLiteral("%1 of memory, %2 of keys")
+                             .arg(displayText(keyspace::formatPercent(parent.memoryBytes ? double(totals.memoryBytes) /
+                                                                                        double(parent.memoryBytes)
+                                                                                  : 0.0)),
+                                  displayText(keyspace::formatPercent(parent.keys ? double(totals.keys) / double(parent.keys)
+                                                                           : 0.0))));
+    }
+    m_ttl->setText(QStringLiteral("%1 keys (%2)")
+                       .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),
+                            displayText(keyspace::formatPercent(totals.keys ? double(totals.keysWithTtl) / double(totals.keys)
+                                                                     : 0.0))));
+    const keyspace::NamespaceStats& stats = keyspace.stats(node);
+    if (totals.keysWithTtl > 0) {
+        const std::int64_t latest = std::max(stats.latestExpiryMs, totals.soonestExpiryMs);
+        m_expiry->setText(QStringLiteral("soonest in %1, latest in %2")
+                              .arg(displayText(keyspace::formatDuration(std::max<std::int64_t>(0, totals.soonestExpiryMs - now))),
+                                   displayText(keyspace::formatDuration(std::max<std::int64_t>(0, latest - now)))));
+    } else {
+        m_expiry->setText(QStringLiteral("no key expires"));
+    }
+    QStringList types;
+    for (int i = 0; i < keyspace::KeyTypeCount; ++i) {
+        if (const std::uint64_t count = totals.types[std::size_t(i)])
+            types << displayText(keyspace::keyTypeName(keyspace::KeyType(i)).toByteArray()) + u' ' +
+                         displayText(keyspace::formatCount(count));
+    }
+    m_types->setText(types.join(QStringLiteral(", ")));
+    m_children->setText(displayText(keyspace::formatCount(stats.childCount)));
+    QStringList notes;
+    if (totals.keysMemoryUnmeasured)
+        notes << QStringLiteral("Memory was not measured for %1 keys (MEMORY USAGE denied or skipped); the sum "
+                                "leaves them out.")
+                     .arg(displayText(keyspace::formatCount(totals.keysMemoryUnmeasured)));
+    if (keyspace.isKey(node))
+        notes << QStringLiteral("%1 is also a key itself; the totals include it.")
+                     .arg(displayText(keyspace::displayBytes(keyspace.path(node))));
+    m_notes->setText(notes.join(u'\n'));
+    m_notes->setVisible(!notes.isEmpty());
+
+    // The subtree walk is linear in its size: a few milliseconds per 100k keys, on a click.
+    m_topKeys->clear();
+    QList<QTreeWidgetItem*> items;
+    for (const keyspace::NodeId key : keyspace::topKeysByMemory(keyspace, TopKeyCount, node)) {
+        const keyspace::KeyInfo info = keyspace.keyInfo(key);
+        auto* item = new QTreeWidgetItem;
+        item->setText(0, displayText(keyspace::displayBytes(keyspace.path(key))));
+        item->setText(1, displayText(keyspace::formatBytes(info.memoryBytes)));
+        item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+        item->setText(2, displayText(keyspace::keyTypeName(info.type).toByteArray()));
+        item->setText(3, info.expiresAtMs == keyspace::NoExpiry
+                             ? QStringLiteral("no TTL")
+                             : displayText(keyspace::formatDuration(std::max<std::int64_t>(0, info.expiresAtMs - now))));
+        item->setData(0, NodeIdRole, qulonglong(key));
+        items << item;
+    }
+    m_topKeys->addTopLevelItems(items);
+}
+
+} // namespace keylens::ui

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "keyspace/Keyspace.h"
+
+#include <QWidget>
+
+class QFormLayout;
+class QLabel;
+class QTreeWidget;
+
+namespace keylens::models {
+class KeyTreeModel;
+}
+
+namespace keylens::ui {
+
+// One namespace: its aggregates and its biggest keys. Clicking a top key selects it in the tree.
+class NamespaceDetailsView : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int TopKeyCount = 25;
+
+    explicit NamespaceDetailsView(QWidget* parent = nullptr);
+
+    void showNamespace(const models::KeyTreeModel& model, keyspace::NodeId node);
+    QString fieldText(const QString& field) const;
+    QTreeWidget* topKeys() const { return m_topKeys; }
+
+Q_SIGNALS:
+    void keyActivated(keyspace::NodeId node);
+
+private:
+    QLabel* addField(const QString& name);
+
+    QLabel* m_title;
+    QFormLayout* m_form;
+    QLabel* m_keys;
+    QLabel* m_memory;
+    QLabel* m_share;
+    QLabel* m_ttl;
+    QLabel* m_expiry;
+    QLabel* m_types;
+    QLabel* m_children;
+    QLabel* m_notes;
+    QTreeWidget* m_topKeys;
+};
+
+} // namespace keylens::ui

@@ -1,0 +1,38 @@
+#include "ui/OverlayColours.h"
+
+#include <algorithm>
+
+namespace keylens::ui::overlay {
+
+QColor memoryHeat(double fraction, const QPalette& palette)
+{
+    const double f = std::clamp(fraction, 0.0, 1.0);
+    // Hue slides from amber (40°) to red (0°); the bar gets more opaque as it grows, so a big share
+    // stands out even before one reads the number.
+    QColor colour = QColor::fromHsvF(float((1.0 - f) * 40.0 / 360.0), float(0.55 + 0.35 * f), 0.92f);
+    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    colour.setAlphaF(float((dark ? 0.45 : 0.35) + 0.4 * f));
+    return colour;
+}
+
+QColor bigKey()
+{
+    return QColor(0xd6, 0x45, 0x45);
+}
+
+QColor missingTtl()
+{
+    return QColor(0xe8, 0x83, 0x3a);
+}
+
+QColor expiringSoon()
+{
+    return QColor(0x3a, 0x7b, 0xd5);
+}
+
+QColor expired(const QPalette& palette)
+{
+    return palette.color(QPalette::Disabled, QPalette::Text);
+}
+
+} // namespace keylens::ui::overlay

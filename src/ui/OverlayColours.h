@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QColor>
+#include <QPalette>
+
+namespace keylens::ui {
+
+// The colours of the overlays, in one place so the tree, the details pane and the legend agree.
+// Each is translucent over the palette's base colour, so it reads on a light and a dark palette.
+namespace overlay {
+
+// Memory heat: the share of the parent's memory, from a pale amber (small) to a deep red (all of it).
+QColor memoryHeat(double fraction, const QPalette& palette);
+QColor bigKey();
+QColor missingTtl();   // no TTL where most siblings have one
+QColor expiringSoon(); // within a minute
+QColor expired(const QPalette& palette);
+
+} // namespace overlay
+} // namespace keylens::ui

@@ -1,0 +1,95 @@
+#include "ui/ScanStatusBar.h"
+
+#include "keyspace/Units.h"
+#include "models/DisplayText.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+
+namespace keylens::ui {
+
+using models::displayText;
+
+ScanStatusBar::ScanStatusBar(QWidget* parent)
+    : QWidget(parent)
+    , m_label(new QLabel)
+    , m_bar(new QProgressBar)
+    , m_notices(new QLabel)
+{
+    m_bar->setRange(0, 1000);
+    m_bar->setTextVisible(false);
+    m_bar->setMaximumWidth(220);
+    m_bar->setMaximumHeight(14);
+    m_bar->setVisible(false);
+    m_notices->setVisible(false);
+    m_notices->setStyleSheet(QStringLiteral("QLabel { color: #d9822b; font-weight: bold; }"));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 0, 4, 0);
+    layout->addWidget(m_bar);
+    layout->addWidget(m_label, 1);
+    layout->addWidget(m_notices);
+}
+
+QString ScanStatusBar::text() const
+{
+    return m_label->text();
+}
+
+void ScanStatusBar::showStarting(const QString& what)
+{
+    m_bar->setVisible(true);
+    m_bar->setRange(0, 0); // busy until DBSIZE is known
+    m_notices->setVisible(false);
+    m_label->setText(what);
+}
+
+void ScanStatusBar::showMessage(const QString& message)
+{
+    m_bar->setVisible(false);
+    m_label->setText(message);
+}
+
+void ScanStatusBar::showProgress(const scan::ScanProgress& progress)
+{
+    m_bar->setVisible(true);
+    QString line = progress.paused ? QStringLiteral("Paused at ") : QStringLiteral("Scanning: ");
+    line += displayText(keyspace::formatCount(progress.keysSeen));
+    if (progress.dbsize >= 0) {
+        line += QStringLiteral(" of %1 keys").arg(displayText(keyspace::formatCount(std::uint64_t(progress.dbsize))));
+        m_bar->setRange(0, 1000);
+        const double done = progress.dbsize > 0 ? double(progress.keysSeen) / double(progress.dbsize) : 1.0;
+        m_bar->setValue(int(std::min(1.0, done) * 1000));
+    } else {
+        line += QStringLiteral(" keys (DBSIZE denied: total unknown)");
+    }
+    if (!progress.paused) {
+        line += QStringLiteral(" · %1 keys/s").arg(displayText(keyspace::formatCount(std::uint64_t(progress.keysPerSecond))));
+        if (progress.etaMs >= 0)
+            line += QStringLiteral(" · %1 left").arg(displayText(keyspace::formatDuration(progress.etaMs)));
+    }
+    m_label->setText(line);
+}
+
+void ScanStatusBar::showFinished(const scan::ScanSummary& summary, std::uint64_t keys, std::uint64_t memoryBytes)
+{
+    m_bar->setVisible(false);
+    QString line;
+    if (summary.error)
+        line = QStringLiteral("Scan stopped: %1. ").arg(summary.error->message);
+    else if (summary.cancelled)
+        line = QStringLiteral("Scan cancelled. ");
+    line += QStringLiteral("%1 keys, %2").arg(displayText(keyspace::formatCount(keys)), displayText(keyspace::formatBytes(memoryBytes)));
+    if (summary.complete)
+        line += QStringLiteral(" · scanned in %1 (%2 keys/s)")
+                    .arg(displayText(keyspace::formatDuration(summary.durationMs)),
+                         displayText(keyspace::formatCount(summary.keysPerSecond())));
+    if (summary.vanished > 0)
+        line += QStringLiteral(" · %1 vanished during the scan").arg(displayText(keyspace::formatCount(summary.vanished)));
+    m_label->setText(line);
+    m_notices->setVisible(!summary.notices.isEmpty());
+    m_notices->setText(QStringLiteral("⚠ %1 notice(s)").arg(summary.notices.size()));
+    m_notices->setToolTip(summary.notices.join(u'\n'));
+}
+
+} // namespace keylens::ui

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "scan/ScanTypes.h"
+
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+
+namespace keylens::ui {
+
+// The scan's progress in the status bar: keys scanned of DBSIZE, keys per second, time left, and
+// afterwards what the scan found and anything the reader must know (denied commands...).
+class ScanStatusBar : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ScanStatusBar(QWidget* parent = nullptr);
+
+    void showStarting(const QString& what);
+    void showProgress(const scan::ScanProgress& progress);
+    void showFinished(const scan::ScanSummary& summary, std::uint64_t keys, std::uint64_t memoryBytes);
+    void showMessage(const QString& message);
+    QString text() const;
+
+private:
+    QLabel* m_label;
+    QProgressBar* m_bar;
+    QLabel* m_notices;
+};
+
+} // namespace keylens::ui
