@@ -1,0 +1,215 @@
+// The key tree model while a real scan streams into it, under QAbstractItemModelTester (attached before
+// the first row), with sorting and filtering changed mid-scan; its rows checked against the server.
+#include "PlainClient.h"
+#include "TestServer.h"
+#include "keyspace/KeyGlob.h"
+#include "models/KeyTreeModel.h"
+#include "models/ScanSession.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <map>
+#include <set>
+
+using namespace keylens;
+using models::KeyTreeModel;
+
+class TestKeyTreeModel : public QObject
+{
+    Q_OBJECT
+
+    demo::RedisServerProcess m_server;
+
+    // `scale` 1 is ~30k keys; the model tester walks the whole model on every signal, so its runs get
+    // a small keyspace (in db 1) and the numeric checks the big one.
+    void seed(int db, int scale)
+    {
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"SELECT", QByteArray::number(db)}), QByteArray("OK"));
+        std::vector<std::vector<QByteArray>> commands;
+        const auto add = [&](std::vector<QByteArray> command) {
+            commands.push_back(std::move(command));
+            if (commands.size() >= 5000) {
+                QCOMPARE(client.pipeline(commands), std::size_t(0));
+                commands.clear();
+            }
+        };
+        for (int i = 0; i < 6000 / scale; ++i)
+            add({"HSET", "user:" + QByteArray::number(i) + ":profile", "name", QByteArray(i % 200, 'n')});
+        for (int i = 0; i < 3000 / scale; ++i)
+            add({"SET", "user:" + QByteArray::number(i) + ":token", "t", "EX", "3600"});
+        for (int i = 0; i < 8000 / scale; ++i)
+            add({"SET", "session:" + QByteArray::number(i), QByteArray(i % 90, 's'), "EX", "600"});
+        for (int i = 0; i < 12000 / scale; ++i) // a wide fan-out: one parent with 12k children
+            add({"SET", "flat:" + QByteArray::number(i), "x"});
+        for (int i = 0; i < 500 / scale; ++i)
+            add({"RPUSH", "queue:" + QByteArray::number(i % 5) + ":jobs:" + QByteArray::number(i), "j"});
+        add({"SET", "user", "a key that is also a namespace"});
+        add({"SET", QByteArray("bin\xff\x00", 5) + ":k", "b"});
+        add({"SET", "plain", QByteArray(20000, 'p')}); // a big string
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+    }
+
+    // The server's count of keys at or below a top-level name: the key itself plus SCAN MATCH name:*.
+    static scan::ScanOptions scanOf(const redis::ConnectionOptions& connection, int db)
+    {
+        scan::ScanOptions options;
+        options.connection = connection;
+        options.connection.db = db;
+        return options;
+    }
+
+    static std::uint64_t serverKeysUnder(test::PlainClient& client, const QByteArray& name)
+    {
+        QByteArray escaped;
+        for (const char c : name) {
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\')
+                escaped += '\\';
+            escaped += c;
+        }
+        std::uint64_t keys = client.allKeys(escaped + ":*").size();
+        keys += std::uint64_t(client.integer({"EXISTS", name}));
+        return keys;
+    }
+
+    static void waitForFinish(models::ScanSession& session)
+    {
+        QSignalSpy finished(&session, &models::ScanSession::finished);
+        QVERIFY(finished.wait(120000));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        KEYLENS_START_SERVER(m_server);
+        seed(0, 1);
+        seed(1, 20);
+    }
+
+    void liveScanUnderTheModelTester()
+    {
+        models::ScanSession session;
+        KeyTreeModel* model = session.model();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        scan::ScanOptions options = scanOf(m_server.connectionOptions(), 1);
+        options.count = 20;
+        options.maxKeysPerSecond = 600; // over two seconds: many publishes, so rows arrive while we watch
+        int publishes = 0;
+        QPersistentModelIndex userRow;
+        connect(&session, &models::ScanSession::published, this, [&] {
+            ++publishes;
+            // Behave like a view: look into every top-level row (materialising it) and keep one open.
+            for (int row = 0; row < model->rowCount(); ++row) {
+                const QModelIndex index = model->index(row, 0);
+                model->rowCount(index);
+                if (index.data(KeyTreeModel::PathRole).toByteArray() == "user" && !userRow.isValid())
+                    userRow = index;
+            }
+            if (publishes == 3)
+                model->sort(KeyTreeModel::NameColumn, Qt::AscendingOrder);
+            if (publishes == 5)
+                model->setFilter(keyspace::KeyGlob::fromFilterText("session:*"));
+            if (publishes == 7)
+                model->setFilter({});
+            if (publishes == 8)
+                model->sort(KeyTreeModel::MemoryColumn, Qt::DescendingOrder);
+        });
+        session.start(options, ':');
+        waitForFinish(session);
+        QVERIFY2(publishes >= 9, qPrintable(QString::number(publishes)));
+        QVERIFY(session.summary()->complete);
+
+        // A persistent index taken mid-scan still points at the same node after sorts and growth.
+        if (userRow.isValid())
+            QCOMPARE(userRow.data(KeyTreeModel::PathRole).toByteArray(), QByteArray("user"));
+
+        // Top-level rows: the server's first segments, each with the server's key count.
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"SELECT", "1"}), QByteArray("OK"));
+        std::set<QByteArray> firstSegments;
+        for (const QByteArray& key : client.allKeys())
+            firstSegments.insert(key.left(key.indexOf(':') < 0 ? key.size() : key.indexOf(':')));
+        std::set<QByteArray> rows;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex index = model->index(row, KeyTreeModel::KeysColumn);
+            const QByteArray name = index.data(KeyTreeModel::PathRole).toByteArray();
+            rows.insert(name);
+            QCOMPARE(index.data(KeyTreeModel::SortRole).toULongLong(), serverKeysUnder(client, name));
+        }
+        QCOMPARE(rows, firstSegments);
+    }
+
+    void memoryAndOrderMatchTheServer()
+    {
+        models::ScanSession session;
+        KeyTreeModel* model = session.model();
+        session.start(scanOf(m_server.connectionOptions(), 0), ':');
+        waitForFinish(session);
+
+        test::PlainClient client(m_server.port());
+        std::map<QByteArray, std::uint64_t> memoryBySegment;
+        for (const auto& [key, facts] : client.inspectAll())
+            memoryBySegment[key.left(key.indexOf(':') < 0 ? key.size() : key.indexOf(':'))] +=
+                std::uint64_t(facts.memory);
+        // Sorted by memory, biggest first (the default), with the server's sums.
+        std::uint64_t previous = std::numeric_limits<std::uint64_t>::max();
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex index = model->index(row, KeyTreeModel::MemoryColumn);
+            const std::uint64_t memory = index.data(KeyTreeModel::SortRole).toULongLong();
+            QCOMPARE(memory, memoryBySegment[index.data(KeyTreeModel::PathRole).toByteArray()]);
+            QVERIFY(memory <= previous);
+            previous = memory;
+        }
+        // The wide parent: 12k children, sorted by name naturally (2 before 10).
+        const QModelIndex flat = model->indexOfNode(session.keyspace().find("flat"));
+        QVERIFY(flat.isValid());
+        model->sort(KeyTreeModel::NameColumn, Qt::AscendingOrder);
+        QCOMPARE(model->rowCount(flat), 12000);
+        for (int row = 0; row < 12000; row += 997)
+            QCOMPARE(model->index(row, 0, flat).data().toString(), QString::number(row));
+        model->sort(KeyTreeModel::NameColumn, Qt::DescendingOrder);
+        QCOMPARE(model->index(0, 0, flat).data().toString(), QStringLiteral("11999"));
+
+        // Overlays from the server's facts: the 20 KB string is big; session keys expire, 'user' itself
+        // has no TTL while most of user:* do not either (no flag), the binary name is escaped.
+        const QModelIndex plain = model->indexOfNode(session.keyspace().find("plain"));
+        QVERIFY(plain.data(KeyTreeModel::OverlayRole).toInt() & KeyTreeModel::BigKey);
+        const QModelIndex session0 = model->indexOfNode(session.keyspace().find("session:0"));
+        QVERIFY(session0.isValid());
+        QVERIFY(!(session0.data(KeyTreeModel::OverlayRole).toInt() & KeyTreeModel::NoTtlAmongExpiring));
+        const QModelIndex bin = model->indexOfNode(session.keyspace().find(QByteArray("bin\xff\x00", 5)));
+        QCOMPARE(bin.data().toString(), QStringLiteral("bin\\xff\\x00"));
+    }
+
+    void filterShowsMatchesWithTheirAncestors()
+    {
+        models::ScanSession session;
+        KeyTreeModel* model = session.model();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model->setFilter(keyspace::KeyGlob::fromFilterText("user:1?:*")); // set before the scan: applies as keys arrive
+        session.start(scanOf(m_server.connectionOptions(), 1), ':');
+        waitForFinish(session);
+
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"SELECT", "1"}), QByteArray("OK"));
+        const std::vector<QByteArray> expected = client.allKeys("user:1?:*");
+        QCOMPARE(model->filterMatches(), std::uint64_t(expected.size()));
+        QCOMPARE(model->rowCount(), 1); // only 'user', as the ancestor of the matches
+        const QModelIndex user = model->index(0, 0);
+        QCOMPARE(user.data(KeyTreeModel::PathRole).toByteArray(), QByteArray("user"));
+        QCOMPARE(model->rowCount(user), 10); // user:10 .. user:19
+        std::set<QByteArray> shown;
+        for (int row = 0; row < model->rowCount(user); ++row) {
+            const QModelIndex id = model->index(row, 0, user);
+            for (int leaf = 0; leaf < model->rowCount(id); ++leaf)
+                shown.insert(model->index(leaf, 0, id).data(KeyTreeModel::KeyBytesRole).toByteArray());
+        }
+        QCOMPARE(shown, std::set<QByteArray>(expected.begin(), expected.end()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKeyTreeModel)
+#include "tst_keytreemodel.moc"
