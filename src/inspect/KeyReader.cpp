@@ -169,8 +169,8 @@ Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray&
         break;
     case KeyType::List: {
         const qint64 start = position.isEmpty() ? 0 : position.toLongLong();
-        reply = connection.command(
-            {"LRANGE", key, QByteArray::number(start), QByteArray::number(start + pageSize - 1)});
+        reply =
+            connection.command({"LRANGE", key, QByteArray::number(start), QByteArray::number(start + pageSize - 1)});
         break;
     }
     case KeyType::Stream:

@@ -6,9 +6,8 @@
 #include <QByteArray>
 #include <QStringList>
 
-#include <limits>
-
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -23,8 +22,8 @@ struct KeyOverview
     QByteArray key;
     bool exists = true;
     keyspace::KeyType type = keyspace::KeyType::Unknown;
-    QByteArray typeName; // as TYPE answered (module types keep their own name)
-    QByteArray encoding; // OBJECT ENCODING
+    QByteArray typeName;      // as TYPE answered (module types keep their own name)
+    QByteArray encoding;      // OBJECT ENCODING
     std::int64_t pttlMs = -1; // -1: no TTL
     std::optional<std::uint64_t> memoryBytes;
     std::optional<std::uint64_t> length; // STRLEN, HLEN, LLEN, SCARD, ZCARD or XLEN

@@ -4,12 +4,11 @@
 #include <QJsonParseError>
 #include <QStringDecoder>
 
+#include <cstring>
 #include <lz4frame.h>
 #include <snappy-c.h>
 #include <zlib.h>
 #include <zstd.h>
-
-#include <cstring>
 
 namespace keylens::inspect {
 

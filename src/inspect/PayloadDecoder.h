@@ -17,8 +17,8 @@ struct DecodedValue
     Compression compression = Compression::None;
     QByteArray bytes; // decompressed when a compression was recognised, else the raw bytes
     ContentKind kind = ContentKind::Empty;
-    QByteArray prettyJson;   // indented JSON when kind is Json
-    QString problem;         // why a payload that looked compressed could not be decompressed
+    QByteArray prettyJson;     // indented JSON when kind is Json
+    QString problem;           // why a payload that looked compressed could not be decompressed
     bool outputCapped = false; // decompression stopped at the output limit
 };
 

@@ -369,7 +369,8 @@ QString KeyTreeModel::toolTip(NodeId node, int column, std::int64_t now) const
     }
     if (column == MemoryColumn || column == ShareColumn || column == NameColumn) {
         lines << QStringLiteral("%1 in %2 keys, %3 of the parent's memory")
-                     .arg(displayText(keyspace::formatBytes(totals.memoryBytes)), displayText(keyspace::formatCount(totals.keys)),
+                     .arg(displayText(keyspace::formatBytes(totals.memoryBytes)),
+                          displayText(keyspace::formatCount(totals.keys)),
                           displayText(keyspace::formatPercent(memoryFraction(node))));
         if (overlays & MemoryUnmeasured)
             lines << QStringLiteral("Memory not measured for %1 keys (MEMORY USAGE denied or skipped)")
@@ -384,7 +385,8 @@ QString KeyTreeModel::toolTip(NodeId node, int column, std::int64_t now) const
             lines << QStringLiteral("%1 of %2 keys have a TTL; the soonest expires in %3")
                          .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),
                               displayText(keyspace::formatCount(totals.keys)),
-                              displayText(keyspace::formatDuration(std::max<std::int64_t>(0, totals.soonestExpiryMs - now))));
+                              displayText(
+                                  keyspace::formatDuration(std::max<std::int64_t>(0, totals.soonestExpiryMs - now))));
         if (overlays & NoTtlAmongExpiring)
             lines << QStringLiteral("Missing TTL: most keys here expire, these do not. A cache entry without a TTL "
                                     "stays until memory runs out.");

@@ -47,12 +47,12 @@ public:
         OverlayRole,        // Overlay flags
     };
     enum Overlay {
-        BigKey = 1,                // a string above 10 KB, or a collection above 5,000 elements
-        NoTtlAmongExpiring = 2,    // keys without TTL where most keys of the namespace have one
-        ExpiringSoon = 4,          // expires (or has keys that expire) within a minute
-        Expired = 8,               // its TTL ran out after the scan saw it
-        MemoryUnmeasured = 16,     // MEMORY USAGE was denied or skipped for (some of) its keys
-        Deleted = 32,              // deleted from this window
+        BigKey = 1,             // a string above 10 KB, or a collection above 5,000 elements
+        NoTtlAmongExpiring = 2, // keys without TTL where most keys of the namespace have one
+        ExpiringSoon = 4,       // expires (or has keys that expire) within a minute
+        Expired = 8,            // its TTL ran out after the scan saw it
+        MemoryUnmeasured = 16,  // MEMORY USAGE was denied or skipped for (some of) its keys
+        Deleted = 32,           // deleted from this window
     };
     static constexpr std::uint64_t BigStringBytes = 10 * 1024;
     static constexpr std::uint64_t BigCollectionElements = 5000;
@@ -136,7 +136,8 @@ private:
     const keyspace::Keyspace* m_keyspace = nullptr;
     std::size_t m_publishedNodes = 1; // nodes below this id are in the model; the rest wait for publish()
     mutable std::unordered_map<NodeId, Rows> m_rows; // materialised parents -> children in display order
-    mutable std::vector<std::uint32_t> m_rowNumber;  // a node's row in its parent, valid while the parent is materialised
+    mutable std::vector<std::uint32_t>
+        m_rowNumber; // a node's row in its parent, valid while the parent is materialised
 
     int m_sortColumn = MemoryColumn;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;

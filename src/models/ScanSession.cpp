@@ -18,13 +18,12 @@ ScanSession::ScanSession(QObject* parent)
     connect(&m_publishTimer, &QTimer::timeout, this, &ScanSession::publishNow);
 
     connect(m_scanner, &scan::Scanner::batchReady, this, &ScanSession::takeBatch);
-    connect(m_scanner, &scan::Scanner::serverInfoReady, this,
-            [this](std::uint64_t, const redis::ServerInfo& info) {
-                m_serverInfo = info;
-                if (info.dbsize && *info.dbsize > 0)
-                    m_keyspace->reserve(std::size_t(*info.dbsize));
-                Q_EMIT serverInfoReady(info);
-            });
+    connect(m_scanner, &scan::Scanner::serverInfoReady, this, [this](std::uint64_t, const redis::ServerInfo& info) {
+        m_serverInfo = info;
+        if (info.dbsize && *info.dbsize > 0)
+            m_keyspace->reserve(std::size_t(*info.dbsize));
+        Q_EMIT serverInfoReady(info);
+    });
     connect(m_scanner, &scan::Scanner::progressChanged, this, [this](const scan::ScanProgress& progress) {
         m_progress = progress;
         m_paused = progress.paused;

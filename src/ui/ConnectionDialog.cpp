@@ -88,8 +88,8 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     m_password = new QLineEdit;
     m_password->setEchoMode(QLineEdit::Password);
     m_passwordMode = new QComboBox;
-    m_passwordMode->addItems({QStringLiteral("No password"), QStringLiteral("Remember in the keychain"),
-                              QStringLiteral("Ask every time")});
+    m_passwordMode->addItems(
+        {QStringLiteral("No password"), QStringLiteral("Remember in the keychain"), QStringLiteral("Ask every time")});
     m_db = new QSpinBox;
     m_db->setRange(0, 65535);
     m_delimiter = new QLineEdit(QStringLiteral(":"));
@@ -147,8 +147,7 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
         }
     });
     connect(m_list->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
-        if (const ConnectionProfile* profile =
-                m_saved->find(current.data(models::SavedConnections::IdRole).toString()))
+        if (const ConnectionProfile* profile = m_saved->find(current.data(models::SavedConnections::IdRole).toString()))
             loadProfile(*profile);
     });
     connect(m_password, &QLineEdit::textEdited, this, [this] {
@@ -219,6 +218,13 @@ void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
     updateKind();
 }
 
+void ConnectionDialog::edit(const ConnectionProfile& profile, const QByteArray& password)
+{
+    loadProfile(profile);
+    if (!password.isEmpty())
+        m_password->setText(QString::fromUtf8(password));
+}
+
 void ConnectionDialog::newProfile()
 {
     m_list->clearSelection();
@@ -233,9 +239,10 @@ void ConnectionDialog::removeCurrent()
     const ConnectionProfile* profile = m_saved->find(m_currentId);
     if (!profile)
         return;
-    if (QMessageBox::question(this, QStringLiteral("Delete connection"),
-                              QStringLiteral("Delete the saved connection '%1'? The server is not touched.")
-                                  .arg(profile->name)) != QMessageBox::Yes)
+    if (QMessageBox::question(
+            this, QStringLiteral("Delete connection"),
+            QStringLiteral("Delete the saved connection '%1'? The server is not touched.").arg(profile->name)) !=
+        QMessageBox::Yes)
         return;
     if (profile->passwordMode == ConnectionProfile::PasswordMode::Keychain)
         m_vault->remove(m_currentId);
@@ -253,12 +260,17 @@ ConnectionProfile ConnectionDialog::profile() const
     profile.port = quint16(m_port->value());
     profile.socketPath = m_socket->text().trimmed();
     profile.uri = m_uri->text().trimmed();
-    // A password typed into the URI moves to the password field's care: the URI is saved without it.
-    if (profile.kind == ConnectionProfile::Kind::Uri) {
-        if (redis::Result<redis::ConnectionOptions> parsed = redis::parseRedisUri(profile.uri.toUtf8()); parsed)
-            profile.uri = parsed->uriWithoutPassword();
-    }
     profile.user = m_user->text().toUtf8();
+    // Credentials typed into the URI move to their own fields: the password to the keychain (or to
+    // nowhere), the ACL user to the user field. The URI is saved with neither.
+    if (profile.kind == ConnectionProfile::Kind::Uri) {
+        if (redis::Result<redis::ConnectionOptions> parsed = redis::parseRedisUri(profile.uri.toUtf8()); parsed) {
+            if (profile.user.isEmpty())
+                profile.user = parsed->user;
+            parsed->user.clear();
+            profile.uri = parsed->uriWithoutPassword();
+        }
+    }
     profile.db = m_db->value();
     const QByteArray delimiter = m_delimiter->text().toUtf8();
     profile.delimiter = delimiter.size() == 1 ? delimiter[0] : ':';
@@ -340,8 +352,8 @@ void ConnectionDialog::testConnection()
     QPointer<ConnectionDialog> self(this);
     QThread* thread = QThread::create([self, options = *options] {
         redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(options);
-        const QString message = opened ? QStringLiteral("Connected to %1.").arg(options.address())
-                                       : opened.error().message;
+        const QString message =
+            opened ? QStringLiteral("Connected to %1.").arg(options.address()) : opened.error().message;
         QMetaObject::invokeMethod(QCoreApplication::instance(), [self, message] {
             if (self)
                 self->m_status->setText(message);

@@ -26,6 +26,8 @@ public:
     ConnectionDialog(models::SavedConnections* saved, PasswordVault* vault, QWidget* parent = nullptr);
 
     void selectProfile(const QString& id);
+    // Fills the form (a profile to edit; the password field too, when given).
+    void edit(const models::ConnectionProfile& profile, const QByteArray& password = {});
     // What the user chose, after exec() returned Accepted.
     models::ConnectionProfile profile() const;
     QByteArray password() const;

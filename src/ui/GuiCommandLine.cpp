@@ -75,7 +75,8 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         const int w = parts.size() == 2 ? parts[0].toInt(&okW) : 0;
         const int h = parts.size() == 2 ? parts[1].toInt(&okH) : 0;
         if (!okW || !okH || w < 400 || h < 300 || w > 8000 || h > 8000)
-            return usage(QStringLiteral("--size takes WIDTHxHEIGHT (at least 400x300), not '%1'").arg(parser.value(size)));
+            return usage(
+                QStringLiteral("--size takes WIDTHxHEIGHT (at least 400x300), not '%1'").arg(parser.value(size)));
         command.windowSize = QSize(w, h);
     }
     if (parser.isSet(palette)) {
@@ -109,9 +110,10 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     } else if (parser.isSet(connection)) {
         command.start = GuiCommand::Start::Saved;
         command.savedConnection = parser.value(connection);
-    } else if (connectionFlags || !QProcessEnvironment::systemEnvironment().value(QStringLiteral("REDIS_URL")).isEmpty()) {
-        redis::Result<redis::ConnectionOptions> options = redis::connectionOptionsFrom(
-            parser, positional.value(0), QProcessEnvironment::systemEnvironment());
+    } else if (connectionFlags ||
+               !QProcessEnvironment::systemEnvironment().value(QStringLiteral("REDIS_URL")).isEmpty()) {
+        redis::Result<redis::ConnectionOptions> options =
+            redis::connectionOptionsFrom(parser, positional.value(0), QProcessEnvironment::systemEnvironment());
         if (!options)
             return usage(options.error().message);
         command.start = GuiCommand::Start::Target;

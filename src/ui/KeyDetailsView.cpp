@@ -184,10 +184,9 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
         length += QStringLiteral(" bytes");
     else if (key.length)
         length += QStringLiteral(" elements");
-    const bool big = key.length && ((key.type == KeyType::String &&
-                                     *key.length > models::KeyTreeModel::BigStringBytes) ||
-                                    (key.type != KeyType::String &&
-                                     *key.length > models::KeyTreeModel::BigCollectionElements));
+    const bool big =
+        key.length && ((key.type == KeyType::String && *key.length > models::KeyTreeModel::BigStringBytes) ||
+                       (key.type != KeyType::String && *key.length > models::KeyTreeModel::BigCollectionElements));
     if (big)
         length += QStringLiteral("  — a big key");
     m_length->setText(length);
@@ -212,7 +211,8 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
         break;
     case KeyType::Other:
     case KeyType::Unknown:
-        m_message->setText(QStringLiteral("Keylens cannot show values of type '%1' yet.").arg(displayText(key.typeName)));
+        m_message->setText(
+            QStringLiteral("Keylens cannot show values of type '%1' yet.").arg(displayText(key.typeName)));
         m_valuePages->setCurrentIndex(MessagePage);
         break;
     }
@@ -238,8 +238,8 @@ void KeyDetailsView::showString()
     if (!value.problem.isEmpty())
         info << value.problem;
     if (m_overview.key.valueTruncated)
-        info << QStringLiteral("showing the first %1").arg(displayText(keyspace::formatBytes(
-                    std::uint64_t(m_overview.key.valuePrefix.size()))));
+        info << QStringLiteral("showing the first %1")
+                    .arg(displayText(keyspace::formatBytes(std::uint64_t(m_overview.key.valuePrefix.size()))));
     if (value.kind == inspect::ContentKind::Empty)
         info << QStringLiteral("empty string");
     const char* kindName = mode == Mode::Json ? "JSON" : mode == Mode::Hex ? "hex" : "text";
@@ -255,8 +255,9 @@ void KeyDetailsView::showString()
         break;
     case Mode::Text:
     case Mode::Auto:
-        m_text->setPlainText(inspect::isReadableText(value.bytes) ? displayText(value.bytes)
-                                                                  : displayText(keyspace::escapeLikeRedisCli(value.bytes)));
+        m_text->setPlainText(inspect::isReadableText(value.bytes)
+                                 ? displayText(value.bytes)
+                                 : displayText(keyspace::escapeLikeRedisCli(value.bytes)));
         break;
     }
 }
@@ -272,8 +273,9 @@ void KeyDetailsView::updateTableStatus()
     if (m_tableModel->isComplete())
         m_tableStatus->setText(QStringLiteral("All %1 elements").arg(displayText(keyspace::formatCount(loaded))));
     else
-        m_tableStatus->setText(QStringLiteral("%1 of %2 elements loaded; scroll for more")
-                                   .arg(displayText(keyspace::formatCount(loaded)), displayText(keyspace::formatCount(total))));
+        m_tableStatus->setText(
+            QStringLiteral("%1 of %2 elements loaded; scroll for more")
+                .arg(displayText(keyspace::formatCount(loaded)), displayText(keyspace::formatCount(total))));
 }
 
 } // namespace keylens::ui

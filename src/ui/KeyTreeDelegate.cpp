@@ -46,8 +46,8 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         QRect bar = opt.rect.adjusted(2, 3, -2, -3);
         bar.setWidth(std::max(fraction > 0 ? 2 : 0, int(bar.width() * std::clamp(fraction, 0.0, 1.0))));
         painter->fillRect(bar, overlay::memoryHeat(fraction, opt.palette));
-        painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
-                                                                             : QPalette::Text));
+        painter->setPen(
+            opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
         painter->drawText(opt.rect.adjusted(4, 0, -6, 0), Qt::AlignRight | Qt::AlignVCenter, text);
         return;
     }

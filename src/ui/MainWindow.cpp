@@ -112,8 +112,9 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(m_inspector, &models::ValueInspector::deleteDone, this,
             [this](std::uint64_t, const QByteArray& key, const QString& error) {
                 if (!error.isEmpty()) {
-                    QMessageBox::warning(this, QStringLiteral("Delete"),
-                                         QStringLiteral("%1 was not deleted: %2").arg(displayText(keyspace::displayBytes(key)), error));
+                    QMessageBox::warning(
+                        this, QStringLiteral("Delete"),
+                        QStringLiteral("%1 was not deleted: %2").arg(displayText(keyspace::displayBytes(key)), error));
                     return;
                 }
                 const keyspace::NodeId node = m_session->keyspace().find(key);
@@ -122,6 +123,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
                 m_status->showMessage(QStringLiteral("Deleted %1. Rescan (F5) to refresh the totals.")
                                           .arg(displayText(keyspace::displayBytes(key))));
             });
+    m_deleteAction->setEnabled(false); // until a key is selected
     updateScanActions();
 }
 
@@ -140,8 +142,8 @@ QString MainWindow::statusText() const
 void MainWindow::createActions()
 {
     auto* fileMenu = menuBar()->addMenu(QStringLiteral("&File"));
-    QAction* connectAction = fileMenu->addAction(icon("connect"), QStringLiteral("&Connect…"), this,
-                                                 &MainWindow::openConnectionDialog);
+    QAction* connectAction =
+        fileMenu->addAction(icon("connect"), QStringLiteral("&Connect…"), this, &MainWindow::openConnectionDialog);
     connectAction->setShortcut(QKeySequence::Open);
     fileMenu->addSeparator();
     QAction* quit = fileMenu->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
@@ -169,9 +171,8 @@ void MainWindow::createActions()
         m_session->resume();
         updateScanActions();
     });
-    m_cancelAction = scanMenu->addAction(icon("cancel"), QStringLiteral("&Cancel"), this, [this] {
-        m_session->cancel();
-    });
+    m_cancelAction =
+        scanMenu->addAction(icon("cancel"), QStringLiteral("&Cancel"), this, [this] { m_session->cancel(); });
     m_rescanAction = scanMenu->addAction(icon("rescan"), QStringLiteral("Re&scan"), this, [this] {
         if (m_hasTarget)
             connectTo(m_target);
@@ -328,7 +329,6 @@ void MainWindow::updateScanActions()
     m_resumeAction->setEnabled(running && m_session->isPaused());
     m_cancelAction->setEnabled(running);
     m_rescanAction->setEnabled(m_hasTarget);
-    m_deleteAction->setEnabled(!m_target.readOnly);
 }
 
 void MainWindow::connectTo(const Target& target)
@@ -365,8 +365,8 @@ void MainWindow::startDemo(std::uint64_t keys)
     delete m_demo;
     m_demo = new DemoLauncher(this);
     m_connectionLabel->setText(QStringLiteral("<b>Demo server</b>"));
-    m_status->showStarting(QStringLiteral("Starting the demo server and writing %1 keys…")
-                               .arg(displayText(keyspace::formatCount(keys))));
+    m_status->showStarting(
+        QStringLiteral("Starting the demo server and writing %1 keys…").arg(displayText(keyspace::formatCount(keys))));
     connect(m_demo, &DemoLauncher::ready, this, [this](const redis::ConnectionOptions& options) {
         Target target;
         target.options = options;
@@ -386,9 +386,8 @@ void MainWindow::startDemo(std::uint64_t keys)
 void MainWindow::openConnectionDialog()
 {
     ConnectionDialog dialog(m_saved, m_vault, this);
-    connect(&dialog, &ConnectionDialog::keychainProblem, this, [this](const QString& reason) {
-        QMessageBox::warning(this, QStringLiteral("No keychain"), reason);
-    });
+    connect(&dialog, &ConnectionDialog::keychainProblem, this,
+            [this](const QString& reason) { QMessageBox::warning(this, QStringLiteral("No keychain"), reason); });
     if (dialog.exec() != QDialog::Accepted)
         return;
     const models::ConnectionProfile profile = dialog.profile();
@@ -396,8 +395,8 @@ void MainWindow::openConnectionDialog()
     if (password.isEmpty() && profile.passwordMode == models::ConnectionProfile::PasswordMode::AskEveryTime) {
         bool ok = false;
         password = QInputDialog::getText(this, QStringLiteral("Password"),
-                                         QStringLiteral("Password for %1:").arg(profile.address()),
-                                         QLineEdit::Password, QString(), &ok)
+                                         QStringLiteral("Password for %1:").arg(profile.address()), QLineEdit::Password,
+                                         QString(), &ok)
                        .toUtf8();
         if (!ok)
             return;
@@ -567,7 +566,8 @@ void MainWindow::showSelection()
         m_namespaceDetails->showNamespace(*treeModel(), node);
         m_details->setCurrentIndex(NamespacePage);
     }
-    m_deleteAction->setEnabled(!m_target.readOnly && keyspace.isKey(node));
+    // Enabled on a read-only connection too: pressing Delete there says why nothing happens.
+    m_deleteAction->setEnabled(keyspace.isKey(node));
 }
 
 void MainWindow::refreshNamespaceDetails()

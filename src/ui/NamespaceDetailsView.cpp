@@ -51,8 +51,8 @@ NamespaceDetailsView::NamespaceDetailsView(QWidget* parent)
     m_topKeys->setRootIsDecorated(false);
     m_topKeys->setUniformRowHeights(true);
     m_topKeys->setAlternatingRowColors(true);
-    m_topKeys->setHeaderLabels({QStringLiteral("Biggest keys"), QStringLiteral("Memory"), QStringLiteral("Type"),
-                                QStringLiteral("TTL")});
+    m_topKeys->setHeaderLabels(
+        {QStringLiteral("Biggest keys"), QStringLiteral("Memory"), QStringLiteral("Type"), QStringLiteral("TTL")});
     m_topKeys->header()->setStretchLastSection(false);
     m_topKeys->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     for (int column = 1; column < 4; ++column)
@@ -100,23 +100,24 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
         m_share->setText(QStringLiteral("–"));
     } else {
         const KeyTreeModel::Totals parent = model.totalsOf(keyspace.parent(node));
-        m_share->setText(QStringLiteral("%1 of memory, %2 of keys")
-                             .arg(displayText(keyspace::formatPercent(parent.memoryBytes ? double(totals.memoryBytes) /
-                                                                                        double(parent.memoryBytes)
-                                                                                  : 0.0)),
-                                  displayText(keyspace::formatPercent(parent.keys ? double(totals.keys) / double(parent.keys)
-                                                                           : 0.0))));
+        m_share->setText(
+            QStringLiteral("%1 of memory, %2 of keys")
+                .arg(displayText(keyspace::formatPercent(
+                         parent.memoryBytes ? double(totals.memoryBytes) / double(parent.memoryBytes) : 0.0)),
+                     displayText(
+                         keyspace::formatPercent(parent.keys ? double(totals.keys) / double(parent.keys) : 0.0))));
     }
     m_ttl->setText(QStringLiteral("%1 keys (%2)")
                        .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),
-                            displayText(keyspace::formatPercent(totals.keys ? double(totals.keysWithTtl) / double(totals.keys)
-                                                                     : 0.0))));
+                            displayText(keyspace::formatPercent(
+                                totals.keys ? double(totals.keysWithTtl) / double(totals.keys) : 0.0))));
     const keyspace::NamespaceStats& stats = keyspace.stats(node);
     if (totals.keysWithTtl > 0) {
         const std::int64_t latest = std::max(stats.latestExpiryMs, totals.soonestExpiryMs);
-        m_expiry->setText(QStringLiteral("soonest in %1, latest in %2")
-                              .arg(displayText(keyspace::formatDuration(std::max<std::int64_t>(0, totals.soonestExpiryMs - now))),
-                                   displayText(keyspace::formatDuration(std::max<std::int64_t>(0, latest - now)))));
+        m_expiry->setText(
+            QStringLiteral("soonest in %1, latest in %2")
+                .arg(displayText(keyspace::formatDuration(std::max<std::int64_t>(0, totals.soonestExpiryMs - now))),
+                     displayText(keyspace::formatDuration(std::max<std::int64_t>(0, latest - now)))));
     } else {
         m_expiry->setText(QStringLiteral("no key expires"));
     }
@@ -149,9 +150,10 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
         item->setText(1, displayText(keyspace::formatBytes(info.memoryBytes)));
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
         item->setText(2, displayText(keyspace::keyTypeName(info.type).toByteArray()));
-        item->setText(3, info.expiresAtMs == keyspace::NoExpiry
-                             ? QStringLiteral("no TTL")
-                             : displayText(keyspace::formatDuration(std::max<std::int64_t>(0, info.expiresAtMs - now))));
+        item->setText(3,
+                      info.expiresAtMs == keyspace::NoExpiry
+                          ? QStringLiteral("no TTL")
+                          : displayText(keyspace::formatDuration(std::max<std::int64_t>(0, info.expiresAtMs - now))));
         item->setData(0, NodeIdRole, qulonglong(key));
         items << item;
     }

@@ -64,7 +64,8 @@ void ScanStatusBar::showProgress(const scan::ScanProgress& progress)
         line += QStringLiteral(" keys (DBSIZE denied: total unknown)");
     }
     if (!progress.paused) {
-        line += QStringLiteral(" · %1 keys/s").arg(displayText(keyspace::formatCount(std::uint64_t(progress.keysPerSecond))));
+        line += QStringLiteral(" · %1 keys/s")
+                    .arg(displayText(keyspace::formatCount(std::uint64_t(progress.keysPerSecond))));
         if (progress.etaMs >= 0)
             line += QStringLiteral(" · %1 left").arg(displayText(keyspace::formatDuration(progress.etaMs)));
     }
@@ -79,13 +80,15 @@ void ScanStatusBar::showFinished(const scan::ScanSummary& summary, std::uint64_t
         line = QStringLiteral("Scan stopped: %1. ").arg(summary.error->message);
     else if (summary.cancelled)
         line = QStringLiteral("Scan cancelled. ");
-    line += QStringLiteral("%1 keys, %2").arg(displayText(keyspace::formatCount(keys)), displayText(keyspace::formatBytes(memoryBytes)));
+    line += QStringLiteral("%1 keys, %2")
+                .arg(displayText(keyspace::formatCount(keys)), displayText(keyspace::formatBytes(memoryBytes)));
     if (summary.complete)
         line += QStringLiteral(" · scanned in %1 (%2 keys/s)")
                     .arg(displayText(keyspace::formatDuration(summary.durationMs)),
                          displayText(keyspace::formatCount(summary.keysPerSecond())));
     if (summary.vanished > 0)
-        line += QStringLiteral(" · %1 vanished during the scan").arg(displayText(keyspace::formatCount(summary.vanished)));
+        line +=
+            QStringLiteral(" · %1 vanished during the scan").arg(displayText(keyspace::formatCount(summary.vanished)));
     m_label->setText(line);
     m_notices->setVisible(!summary.notices.isEmpty());
     m_notices->setText(QStringLiteral("⚠ %1 notice(s)").arg(summary.notices.size()));

@@ -20,10 +20,14 @@ private Q_SLOTS:
     void initTestCase()
     {
         KEYLENS_START_SERVER(m_server);
-        m_keys = {"user:1",     "user:12",       "user:1:profile", "User:7",      "USER_9",   "session:abc",
-                  "session:",   "cache:q:9",     "a*b",            "a?b",         "a[b]c",    "abc",
-                  "a\\b",       "x-1",           "x]1",            "",            "café:1",   QByteArray("bin\xff\x00z", 6),
-                  "user:1:a:b", "user::double",  "^caret",         "[bracket",    "zzz",      "ab"};
+        m_keys = {"user:1",     "user:12",      "user:1:profile",
+                  "User:7",     "USER_9",       "session:abc",
+                  "session:",   "cache:q:9",    "a*b",
+                  "a?b",        "a[b]c",        "abc",
+                  "a\\b",       "x-1",          "x]1",
+                  "",           "café:1",       QByteArray("bin\xff\x00z", 6),
+                  "user:1:a:b", "user::double", "^caret",
+                  "[bracket",   "zzz",          "ab"};
         test::PlainClient client(m_server.port());
         std::vector<std::vector<QByteArray>> commands;
         for (const QByteArray& key : m_keys)
@@ -34,10 +38,12 @@ private Q_SLOTS:
     void matchesLikeScanMatch_data()
     {
         QTest::addColumn<QByteArray>("pattern");
-        for (const char* pattern : {"*", "user:*", "user:?", "user:??", "*:*:*", "u*1", "[uU]ser*", "[^u]*", "[a-c]*",
-                                    "[c-a]*", "a\\*b", "a\\?b", "a[[]b]c", "a\\[b\\]c", "*\\\\*", "x[]-]1", "session:",
-                                    "session:*", "*e*e*", "?", "", "caf*", "bin*z", "bin?\\x00z", "user:1*", "*[", "[bracket",
-                                    "a[bc", "\\^caret", "[\\^]caret", "*z", "zz?", "???", "*:"})
+        for (const char* pattern :
+             {"*",        "user:*",     "user:?",     "user:??",   "*:*:*", "u*1",      "[uU]ser*",
+              "[^u]*",    "[a-c]*",     "[c-a]*",     "a\\*b",     "a\\?b", "a[[]b]c",  "a\\[b\\]c",
+              "*\\\\*",   "x[]-]1",     "session:",   "session:*", "*e*e*", "?",        "",
+              "caf*",     "bin*z",      "bin?\\x00z", "user:1*",   "*[",    "[bracket", "a[bc",
+              "\\^caret", "[\\^]caret", "*z",         "zz?",       "???",   "*:"})
             QTest::newRow(pattern) << QByteArray(pattern);
     }
 

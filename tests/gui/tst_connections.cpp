@@ -1,0 +1,142 @@
+// Saved connections: every field survives a restart, passwords never reach the settings file, and
+// without a keychain the dialog says so and falls back to asking every time.
+#include "TestServer.h"
+#include "models/SavedConnections.h"
+#include "redis/Connection.h"
+#include "ui/ConnectionDialog.h"
+#include "ui/PasswordVault.h"
+
+#include <QFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace keylens;
+using models::ConnectionProfile;
+
+class TestConnections : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString settingsPath() const { return m_dir.filePath(QStringLiteral("keylens.ini")); }
+
+    static ConnectionProfile sample()
+    {
+        ConnectionProfile profile;
+        profile.name = QStringLiteral("staging cache");
+        profile.kind = ConnectionProfile::Kind::HostPort;
+        profile.host = QStringLiteral("cache.internal");
+        profile.port = 6380;
+        profile.user = "reader";
+        profile.db = 3;
+        profile.delimiter = '|';
+        profile.readOnly = true;
+        profile.colour = QColor(0x22, 0x88, 0xcc);
+        profile.passwordMode = ConnectionProfile::PasswordMode::AskEveryTime;
+        return profile;
+    }
+
+private Q_SLOTS:
+    void everyFieldSurvivesARestart()
+    {
+        QString id;
+        {
+            QSettings settings(settingsPath(), QSettings::IniFormat);
+            models::SavedConnections saved(&settings);
+            id = saved.save(sample());
+            QVERIFY(!id.isEmpty());
+        }
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        models::SavedConnections saved(&settings);
+        QCOMPARE(saved.rowCount(), 1);
+        const ConnectionProfile* profile = saved.find(QStringLiteral("staging cache"));
+        QVERIFY(profile);
+        const ConnectionProfile expected = sample();
+        QCOMPARE(profile->id, id);
+        QCOMPARE(profile->host, expected.host);
+        QCOMPARE(profile->port, expected.port);
+        QCOMPARE(profile->user, expected.user);
+        QCOMPARE(profile->db, expected.db);
+        QCOMPARE(profile->delimiter, expected.delimiter);
+        QCOMPARE(profile->readOnly, expected.readOnly);
+        QCOMPARE(profile->colour, expected.colour);
+        QCOMPARE(profile->passwordMode, expected.passwordMode);
+        saved.remove(id);
+        QCOMPARE(saved.rowCount(), 0);
+    }
+
+    void passwordNeverReachesTheSettingsFile()
+    {
+        const QByteArray secret = "s3cret-Pa55word";
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        models::SavedConnections saved(&settings);
+        ui::PasswordVault vault;
+        ui::ConnectionDialog dialog(&saved, &vault);
+        ConnectionProfile profile = sample();
+        profile.name = QStringLiteral("with password");
+        profile.passwordMode = ConnectionProfile::PasswordMode::Keychain;
+        dialog.edit(profile, secret);
+        QSignalSpy problem(&dialog, &ui::ConnectionDialog::keychainProblem);
+        dialog.saveCurrent();
+        // Either a keychain answers, or the dialog says none did; both within the D-Bus timeout.
+        QTRY_VERIFY_WITH_TIMEOUT(problem.count() > 0 || saved.find(QStringLiteral("with password")), 30000);
+        QTest::qWait(problem.count() > 0 ? 0 : 3000);
+        const ConnectionProfile* stored = saved.find(QStringLiteral("with password"));
+        QVERIFY(stored);
+        qInfo("keychain: %s",
+              problem.isEmpty() ? "a keychain service answered" : qPrintable(problem.first().first().toString()));
+        if (!problem.isEmpty()) {
+            QVERIFY(problem.first().first().toString().contains(QStringLiteral("ask for it every time")));
+            QCOMPARE(stored->passwordMode, ConnectionProfile::PasswordMode::AskEveryTime);
+        }
+        settings.sync();
+        QFile file(settingsPath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray contents = file.readAll();
+        QVERIFY(contents.contains("with password"));
+        QVERIFY(!contents.contains(secret));
+    }
+
+    void uriPasswordMovesOutOfTheUri()
+    {
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        models::SavedConnections saved(&settings);
+        ui::PasswordVault vault;
+        ui::ConnectionDialog dialog(&saved, &vault);
+        ConnectionProfile profile;
+        profile.kind = ConnectionProfile::Kind::Uri;
+        profile.uri = QStringLiteral("redis://app:hunter2@10.0.0.5:6390/4");
+        dialog.edit(profile);
+        QCOMPARE(dialog.password(), QByteArray("hunter2"));
+        QVERIFY(!dialog.profile().uri.contains(QStringLiteral("hunter2")));
+        redis::Result<redis::ConnectionOptions> options = dialog.profile().connectionOptions(dialog.password());
+        QVERIFY(options.ok());
+        QCOMPARE(options->port, quint16(6390));
+        QCOMPARE(options->db, 4);
+        QCOMPARE(options->user, QByteArray("app"));
+        QCOMPARE(options->password, QByteArray("hunter2"));
+    }
+
+    void profileConnectsWithItsPasswordOnly()
+    {
+        demo::RedisServerProcess server;
+        demo::RedisServerProcess::Options serverOptions;
+        serverOptions.extraArguments = {QStringLiteral("--requirepass"), QStringLiteral("letmein")};
+        KEYLENS_START_SERVER(server, serverOptions);
+        ConnectionProfile profile;
+        profile.port = server.port();
+        QVERIFY(redis::Connection::open(*profile.connectionOptions("letmein")).ok());
+        const auto wrong = redis::Connection::open(*profile.connectionOptions("nope"));
+        QVERIFY(!wrong.ok());
+        QCOMPARE(wrong.error().kind, redis::ErrorKind::AuthFailed);
+        const auto none = redis::Connection::open(*profile.connectionOptions({}));
+        QVERIFY(!none.ok());
+        QCOMPARE(none.error().kind, redis::ErrorKind::AuthRequired);
+    }
+};
+
+QTEST_MAIN(TestConnections)
+#include "tst_connections.moc"

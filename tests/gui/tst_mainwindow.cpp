@@ -1,0 +1,330 @@
+// The real main window, offscreen, against a test server: the tree's top namespaces with the server's
+// counts, a 100k-element hash paged in the viewer, a non-UTF-8 key shown escaped and opened, copy and
+// delete manners, a dead server, and `keylens --screenshot`.
+#include "PlainClient.h"
+#include "TestServer.h"
+#include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
+#include "models/KeyTreeModel.h"
+#include "models/ScanSession.h"
+#include "models/ValueTableModel.h"
+#include "ui/KeyDetailsView.h"
+#include "ui/MainWindow.h"
+#include "ui/NamespaceDetailsView.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QImage>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QTreeView>
+#include <QTreeWidget>
+
+#include <set>
+#include <zlib.h>
+
+using namespace keylens;
+using models::KeyTreeModel;
+
+namespace {
+
+const QByteArray BinaryKey("bin:\xff\xfe\x00k\x01", 9);
+
+QByteArray gzip(const QByteArray& input)
+{
+    z_stream stream{};
+    deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    QByteArray out(int(deflateBound(&stream, uLong(input.size()))) + 32, '\0');
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.constData()));
+    stream.avail_in = uInt(input.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = uInt(out.size());
+    deflate(&stream, Z_FINISH);
+    out.resize(qsizetype(stream.total_out));
+    deflateEnd(&stream);
+    return out;
+}
+
+// Clicks a button of the next modal message box, once it is up; the flag says whether one was.
+std::shared_ptr<bool> answerNextMessageBox(const QString& buttonText)
+{
+    auto answered = std::make_shared<bool>(false);
+    QTimer::singleShot(100, [buttonText, answered] {
+        for (QWidget* widget : QApplication::topLevelWidgets()) {
+            auto* box = qobject_cast<QMessageBox*>(widget);
+            if (!box || !box->isVisible())
+                continue;
+            for (QAbstractButton* button : box->buttons()) {
+                if (button->text().remove(u'&') == buttonText) {
+                    *answered = true;
+                    button->click();
+                    return;
+                }
+            }
+        }
+    });
+    return answered;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+    demo::RedisServerProcess m_server;
+    QTemporaryDir m_settingsDir;
+    std::unique_ptr<QSettings> m_settings;
+    std::unique_ptr<ui::MainWindow> m_window;
+
+    ui::MainWindow::Target target(bool readOnly = false) const
+    {
+        ui::MainWindow::Target target;
+        target.options = m_server.connectionOptions();
+        target.readOnly = readOnly;
+        return target;
+    }
+
+    void scan(ui::MainWindow& window, bool readOnly = false)
+    {
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(target(readOnly));
+        QVERIFY(finished.wait(60000));
+    }
+
+    void selectAndLoad(ui::MainWindow& window, const QByteArray& path)
+    {
+        QSignalSpy loaded(window.keyDetails(), &ui::KeyDetailsView::loaded);
+        QVERIFY(window.selectPath(path));
+        if (!window.keyDetails()->isLoaded())
+            QVERIFY(loaded.wait(10000));
+        QCOMPARE(window.keyDetails()->key(), path);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        KEYLENS_START_SERVER(m_server);
+        test::PlainClient client(m_server.port());
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 0; i < 300; ++i)
+            commands.push_back({"SET", "alpha:" + QByteArray::number(i), QByteArray(100, 'a')});
+        for (int i = 0; i < 200; ++i)
+            commands.push_back({"SET", "beta:" + QByteArray::number(i) + ":x", "b", "EX", "3600"});
+        for (int i = 0; i < 100; ++i)
+            commands.push_back({"SET", "gamma:" + QByteArray::number(i), "g"});
+        // A hash of 100,000 fields, written 1,000 fields per command.
+        for (int i = 0; i < 100; ++i) {
+            std::vector<QByteArray> hset{"HSET", "big:hash"};
+            for (int j = 0; j < 1000; ++j) {
+                hset.push_back("field:" + QByteArray::number(i * 1000 + j));
+                hset.push_back("value-" + QByteArray::number(i * 1000 + j));
+            }
+            commands.push_back(std::move(hset));
+        }
+        commands.push_back({"SET", BinaryKey, "binary key, readable value"});
+        commands.push_back({"SET", "doc:gz", gzip(R"({"compressed":true,"items":[1,2,3]})")});
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+
+        QVERIFY(m_settingsDir.isValid());
+        m_settings =
+            std::make_unique<QSettings>(m_settingsDir.filePath(QStringLiteral("keylens.ini")), QSettings::IniFormat);
+        m_window = std::make_unique<ui::MainWindow>(m_settings.get());
+        m_window->resize(1280, 800);
+        m_window->show();
+        scan(*m_window);
+    }
+
+    void treeShowsTopNamespacesWithServerCounts()
+    {
+        KeyTreeModel* model = m_window->treeModel();
+        test::PlainClient client(m_server.port());
+        std::map<QString, QString> shown;
+        for (int row = 0; row < model->rowCount(); ++row)
+            shown[model->index(row, KeyTreeModel::NameColumn).data().toString()] =
+                model->index(row, KeyTreeModel::KeysColumn).data().toString();
+        for (const char* name : {"alpha", "beta", "gamma", "big", "bin", "doc"}) {
+            const std::uint64_t keys = client.allKeys(QByteArray(name) + ":*").size();
+            QCOMPARE(shown[QString::fromLatin1(name)], QString::fromUtf8(keyspace::formatCount(keys)));
+        }
+        QCOMPARE(shown.size(), std::size_t(6));
+        // The biggest namespace (the 100k hash) comes first: memory, descending, by default.
+        QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("big"));
+        QVERIFY(m_window->statusText().contains(QStringLiteral("scanned in")));
+    }
+
+    void hashOf100kElementsPagesInTheViewer()
+    {
+        selectAndLoad(*m_window, "big:hash");
+        QCOMPARE(m_window->keyDetails()->fieldText(QStringLiteral("Type")), QStringLiteral("hash"));
+        QVERIFY(m_window->keyDetails()->fieldText(QStringLiteral("Length")).startsWith(QStringLiteral("100,000")));
+        models::ValueTableModel* table = m_window->keyDetails()->valueTable();
+        // The first page comes alone; the rest only as asked for (the view asks when scrolled).
+        QTRY_VERIFY_WITH_TIMEOUT(table->rowCount() > 0 && !table->isLoading(), 10000);
+        QVERIFY(table->rowCount() < 100000);
+        QVERIFY(!table->isComplete());
+        int pages = 1;
+        while (!table->isComplete()) {
+            QVERIFY(table->canFetchMore({}));
+            table->fetchMore({});
+            QTRY_VERIFY_WITH_TIMEOUT(!table->isLoading(), 10000);
+            ++pages;
+        }
+        QVERIFY2(pages >= 20, qPrintable(QString::number(pages)));
+        // Every field once, each with the server's value.
+        std::set<QByteArray> fields;
+        test::PlainClient client(m_server.port());
+        for (int row = 0; row < table->rowCount(); ++row) {
+            const QByteArray field = table->index(row, 0).data(models::ValueTableModel::RawBytesRole).toByteArray();
+            fields.insert(field);
+            if (row % 5000 == 0)
+                QCOMPARE(table->index(row, 1).data(models::ValueTableModel::RawBytesRole).toByteArray(),
+                         client.command({"HGET", "big:hash", field}));
+        }
+        QCOMPARE(fields.size(), std::size_t(client.integer({"HLEN", "big:hash"})));
+    }
+
+    void binaryKeyIsEscapedAndOpens()
+    {
+        KeyTreeModel* model = m_window->treeModel();
+        const QModelIndex index = model->indexOfNode(m_window->session()->keyspace().find(BinaryKey));
+        QVERIFY(index.isValid());
+        QCOMPARE(index.data().toString(), QStringLiteral("\\xff\\xfe\\x00k\\x01"));
+        selectAndLoad(*m_window, BinaryKey);
+        QCOMPARE(m_window->keyDetails()->fieldText(QStringLiteral("Type")), QStringLiteral("string"));
+        QCOMPARE(m_window->keyDetails()->valueText(), QStringLiteral("binary key, readable value"));
+
+        // Ctrl+C: redis-cli's escaping as text, the exact bytes for programs.
+        QTest::keyClick(m_window->tree(), Qt::Key_C, Qt::ControlModifier);
+        const QMimeData* copied = QApplication::clipboard()->mimeData();
+        QVERIFY(copied);
+        QCOMPARE(copied->text(), QString::fromUtf8(keyspace::escapeLikeRedisCli(BinaryKey)));
+        QCOMPARE(copied->data(QStringLiteral("application/x-redis-key")), BinaryKey);
+    }
+
+    void compressedJsonIsShownDecompressedAndPretty()
+    {
+        selectAndLoad(*m_window, "doc:gz");
+        const QString value = m_window->keyDetails()->valueText();
+        QVERIFY2(value.contains(QStringLiteral("\"compressed\": true")), qPrintable(value));
+        QVERIFY(value.contains(u'\n'));
+    }
+
+    void namespaceShowsAggregatesAndTopKeys()
+    {
+        QVERIFY(m_window->selectPath("alpha"));
+        ui::NamespaceDetailsView* details = m_window->namespaceDetails();
+        QCOMPARE(details->fieldText(QStringLiteral("Keys")), QStringLiteral("300"));
+        test::PlainClient client(m_server.port());
+        long long memory = 0;
+        for (const QByteArray& key : client.allKeys("alpha:*"))
+            memory += client.integer({"MEMORY", "USAGE", key});
+        QVERIFY(details->fieldText(QStringLiteral("Memory"))
+                    .startsWith(QString::fromUtf8(keyspace::formatBytes(std::uint64_t(memory)))));
+        QCOMPARE(details->topKeys()->topLevelItemCount(), ui::NamespaceDetailsView::TopKeyCount);
+    }
+
+    void filterShowsOnlyMatches()
+    {
+        m_window->setFilterText(QStringLiteral("beta:1?:*"));
+        KeyTreeModel* model = m_window->treeModel();
+        QCOMPARE(model->rowCount(), 1);
+        QCOMPARE(model->filterMatches(), std::uint64_t(10));
+        m_window->setFilterText(QString());
+        QCOMPARE(model->rowCount(), 6);
+    }
+
+    void deleteAsksFirstAndRespectsReadOnly()
+    {
+        test::PlainClient client(m_server.port());
+        // Cancel in the confirmation: nothing happens.
+        QVERIFY(m_window->selectPath("gamma:1"));
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        auto cancelled = answerNextMessageBox(QStringLiteral("Cancel"));
+        QTest::keyClick(m_window->tree(), Qt::Key_Delete);
+        QTRY_VERIFY(*cancelled);
+        QTest::qWait(300);
+        QCOMPARE(client.integer({"EXISTS", "gamma:1"}), 1LL);
+        // Delete in the confirmation: UNLINK, and the row says so. (The closed box took the focus with it.)
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        auto confirmed = answerNextMessageBox(QStringLiteral("Delete"));
+        QTest::keyClick(m_window->tree(), Qt::Key_Delete);
+        QTRY_VERIFY(*confirmed);
+        QTRY_COMPARE_WITH_TIMEOUT(client.integer({"EXISTS", "gamma:1"}), 0LL, 5000);
+        const QModelIndex deleted = m_window->treeModel()->indexOfNode(m_window->session()->keyspace().find("gamma:1"));
+        QTRY_VERIFY(deleted.data(KeyTreeModel::OverlayRole).toInt() & KeyTreeModel::Deleted);
+
+        // A read-only connection never deletes, confirmation or not.
+        ui::MainWindow readOnly(m_settings.get());
+        readOnly.show();
+        scan(readOnly, true);
+        QVERIFY(readOnly.selectPath("gamma:2"));
+        readOnly.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&readOnly));
+        auto refused = answerNextMessageBox(QStringLiteral("OK"));
+        QTest::keyClick(readOnly.tree(), Qt::Key_Delete);
+        QTRY_VERIFY(*refused); // "This connection is read-only; nothing was deleted."
+        QTest::qWait(300);
+        QCOMPARE(client.integer({"EXISTS", "gamma:2"}), 1LL);
+    }
+
+    void deadServerSaysWhy()
+    {
+        ui::MainWindow window(m_settings.get());
+        window.show();
+        ui::MainWindow::Target dead;
+        dead.options.port = 1; // nothing listens on port 1
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(dead);
+        QVERIFY(finished.wait(15000));
+        QVERIFY2(window.statusText().contains(QStringLiteral("127.0.0.1:1")), qPrintable(window.statusText()));
+        QCOMPARE(window.treeModel()->rowCount(), 0);
+    }
+
+    void screenshotWritesAPngOfTheWindowSize()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("shot.png"));
+        QProcess keylens;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());
+        keylens.setProcessEnvironment(environment);
+        keylens.start(QStringLiteral(KEYLENS_GUI_PATH),
+                      {m_server.uri(), QStringLiteral("--screenshot"), file, QStringLiteral("--select"),
+                       QStringLiteral("alpha:7"), QStringLiteral("--size"), QStringLiteral("1100x700")});
+        QVERIFY(keylens.waitForFinished(60000));
+        QCOMPARE(keylens.exitCode(), 0);
+        const QImage image(file);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(1100, 700));
+        // Not a blank canvas: the tree and the details drew something.
+        std::set<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY(colours.size() > 20);
+
+        // A path that does not exist: exit 1 and a sentence on stderr, no file.
+        const QString missing = dir.filePath(QStringLiteral("missing.png"));
+        keylens.start(QStringLiteral(KEYLENS_GUI_PATH), {m_server.uri(), QStringLiteral("--screenshot"), missing,
+                                                         QStringLiteral("--select"), QStringLiteral("no:such:key")});
+        QVERIFY(keylens.waitForFinished(60000));
+        QCOMPARE(keylens.exitCode(), 1);
+        QVERIFY(keylens.readAllStandardError().contains("no:such:key"));
+        QVERIFY(!QFile::exists(missing));
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
