@@ -4,7 +4,8 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config ccache clang-format
-  qt6-base-dev libhiredis-dev
+  qt6-base-dev qt6-svg-dev qtkeychain-qt6-dev libhiredis-dev
+  zlib1g-dev liblz4-dev libsnappy-dev libzstd-dev
   redis-server redis-tools
 )
 

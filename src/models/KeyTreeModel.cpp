@@ -3,6 +3,7 @@
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
+#include "models/SortKeys.h"
 
 #include <QDateTime>
 #include <QFont>
@@ -27,14 +28,6 @@ std::int64_t nowMs()
     return QDateTime::currentMSecsSinceEpoch();
 }
 
-// Sort keys are computed once per row, so a sort compares integers, not QVariants.
-struct SortEntry
-{
-    std::uint64_t primary;
-    NodeId node;
-    std::uint8_t rank;
-};
-
 bool isDigits(QByteArrayView bytes)
 {
     return !bytes.isEmpty() && bytes.size() <= 19 &&
@@ -50,8 +43,12 @@ char lower(char c)
 // `User` and `user` sit together and the inconsistency shows.
 SortEntry nameKey(QByteArrayView segment, NodeId node)
 {
-    if (isDigits(segment))
-        return {segment.toULongLong(), node, 0};
+    if (isDigits(segment)) {
+        std::uint64_t value = 0;
+        for (const char c : segment)
+            value = value * 10 + std::uint64_t(c - '0');
+        return {value, node, 0};
+    }
     std::uint64_t prefix = 0;
     for (qsizetype i = 0; i < 8; ++i)
         prefix = (prefix << 8) | (i < segment.size() ? static_cast<unsigned char>(lower(segment[i])) : 0u);
@@ -112,6 +109,10 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_keyspace = keyspace;
     m_publishedNodes = keyspace ? keyspace->nodeCount() : 1;
     m_rows.clear();
+    m_cachedRows = nullptr;
+    m_deferred.clear();
+    m_announced.clear();
+    m_clock.start();
     m_rowNumber.assign(m_publishedNodes, 0);
     m_elementCounts.clear();
     m_deleted.clear();
@@ -136,8 +137,15 @@ bool KeyTreeModel::hasVisibleChildren(NodeId node) const
 
 const KeyTreeModel::Rows& KeyTreeModel::rowsOf(NodeId parent) const
 {
-    if (auto it = m_rows.find(parent); it != m_rows.end())
+    // A view lays out a parent's rows one index() at a time: remember the last parent asked about.
+    // (Pointers into an unordered_map stay valid until the element is erased; every erase resets this.)
+    if (parent == m_cachedParent && m_cachedRows)
+        return *m_cachedRows;
+    if (auto it = m_rows.find(parent); it != m_rows.end()) {
+        m_cachedParent = parent;
+        m_cachedRows = &it->second;
         return it->second;
+    }
     Rows rows;
     if (m_keyspace && hasVisibleChildren(parent)) {
         rows = m_keyspace->children(parent);
@@ -204,9 +212,11 @@ bool KeyTreeModel::hasChildren(const QModelIndex& parent) const
     const NodeId node = nodeOf(parent);
     // Asking must not materialise: a view asks this for every visible row, and a row may stand for a
     // namespace of a million keys that nobody expands.
+    if (!hasVisibleChildren(node))
+        return false; // most rows are keys: one array lookup, no hash lookup
     if (auto it = m_rows.find(node); it != m_rows.end())
         return !it->second.empty();
-    return hasVisibleChildren(node);
+    return true;
 }
 
 Qt::ItemFlags KeyTreeModel::flags(const QModelIndex& index) const
@@ -223,8 +233,10 @@ QModelIndex KeyTreeModel::indexOfNode(NodeId node, int column)
     std::vector<NodeId> chain;
     for (NodeId n = node; n != keyspace::Keyspace::root(); n = m_keyspace->parent(n))
         chain.push_back(n);
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
         rowsOf(m_keyspace->parent(*it));
+        flushDeferred(m_keyspace->parent(*it)); // a row still waiting to be announced has no row number yet
+    }
     return indexForRow(node, column);
 }
 
@@ -477,6 +489,11 @@ QVariant KeyTreeModel::headerData(int section, Qt::Orientation orientation, int 
             return QStringLiteral("For a key: its type. For a namespace: its mix of types");
         }
     }
+    if (role == Qt::InitialSortOrderRole) {
+        // Cost columns start with the biggest: one click on Memory shows where it goes.
+        const bool cost = section == KeysColumn || section == MemoryColumn || section == ShareColumn;
+        return QVariant::fromValue(cost ? Qt::DescendingOrder : Qt::AscendingOrder);
+    }
     if (role == Qt::TextAlignmentRole && section != NameColumn && section != TypeColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     return {};
@@ -488,49 +505,99 @@ void KeyTreeModel::sortRows(Rows& rows) const
 {
     if (m_sortColumn < 0 || rows.size() < 2)
         return;
+    // Sort keys are computed once per row, so a sort orders integers, not QVariants.
+    // Visit the rows in node id order: ids follow insertion, so the store's arrays and the segment
+    // pool are then read sequentially instead of by cache misses (3x faster for a million rows).
+    std::vector<SortEntry> byNode;
+    byNode.reserve(rows.size());
+    for (const NodeId node : rows)
+        byNode.push_back({0, node, 0});
+    radixSort(byNode);
     std::vector<SortEntry> entries;
     entries.reserve(rows.size());
     const std::int64_t now = nowMs();
-    for (const NodeId node : rows) {
+    for (const SortEntry& visit : byNode) {
+        const NodeId node = visit.node;
         if (m_sortColumn == NameColumn) {
             entries.push_back(nameKey(m_keyspace->segment(node), node));
             continue;
         }
-        const Totals totals = totalsOf(node);
         switch (m_sortColumn) {
         case KeysColumn:
-            entries.push_back({totals.keys, node, 0});
+            entries.push_back({keysOf(node), node, 0});
             break;
         case MemoryColumn:
         case ShareColumn:
-            entries.push_back({totals.memoryBytes, node, 0});
+            entries.push_back({memoryOf(node), node, 0});
             break;
         case TtlColumn:
             // Soonest expiry first; keys without TTL last. Expired keys count as "now".
-            entries.push_back({std::uint64_t(std::max(totals.soonestExpiryMs, now)), node, 0});
+            entries.push_back({std::uint64_t(std::max(soonestExpiryOf(node), now)), node, 0});
             break;
-        case TypeColumn:
+        case TypeColumn: {
+            const Totals totals = totalsOf(node);
             entries.push_back({totals.keys, node, std::uint8_t(dominantType(totals))});
             break;
         }
+        }
     }
     const bool descending = m_sortOrder == Qt::DescendingOrder;
-    const bool byName = m_sortColumn == NameColumn;
-    auto less = [&](const SortEntry& a, const SortEntry& b) {
-        if (a.rank != b.rank)
-            return descending && !byName && m_sortColumn != TypeColumn ? a.rank > b.rank : a.rank < b.rank;
-        if (a.primary != b.primary)
-            return descending ? a.primary > b.primary : a.primary < b.primary;
-        if (byName) {
-            const int c = compareNames(m_keyspace->segment(a.node), m_keyspace->segment(b.node));
-            if (c != 0)
-                return descending ? c > 0 : c < 0;
+    if (descending) {
+        // Biggest first, ties still by node id (so equal rows keep a stable order in both directions).
+        // A type sort stays grouped by type in type order; only the counts within a type flip.
+        for (SortEntry& entry : entries) {
+            entry.key = ~entry.key;
+            if (m_sortColumn == NameColumn)
+                entry.rank = std::uint8_t(~entry.rank);
         }
-        return a.node < b.node;
-    };
-    std::sort(entries.begin(), entries.end(), less);
+    }
+    radixSort(entries);
+    if (m_sortColumn == NameColumn) {
+        // Names that share their first eight bytes: order each such run by the whole name.
+        for (std::size_t begin = 0; begin < entries.size();) {
+            std::size_t end = begin + 1;
+            while (end < entries.size() && entries[end].key == entries[begin].key &&
+                   entries[end].rank == entries[begin].rank)
+                ++end;
+            if (end - begin > 1) {
+                std::sort(entries.begin() + qsizetype(begin), entries.begin() + qsizetype(end),
+                          [&](const SortEntry& a, const SortEntry& b) {
+                              const int c = compareNames(m_keyspace->segment(a.node), m_keyspace->segment(b.node));
+                              if (c != 0)
+                                  return descending ? c > 0 : c < 0;
+                              return a.node < b.node;
+                          });
+            }
+            begin = end;
+        }
+    }
     for (std::size_t i = 0; i < rows.size(); ++i)
         rows[i] = entries[i].node;
+}
+
+std::uint64_t KeyTreeModel::keysOf(NodeId node) const
+{
+    return m_keyspace->stats(node).keys + (m_keyspace->isKey(node) ? 1 : 0);
+}
+
+std::uint64_t KeyTreeModel::memoryOf(NodeId node) const
+{
+    std::uint64_t memory = m_keyspace->stats(node).memoryBytes;
+    if (m_keyspace->isKey(node))
+        memory += m_keyspace->keyInfo(node).memoryBytes; // 0 when not measured
+    return memory;
+}
+
+std::int64_t KeyTreeModel::soonestExpiryOf(NodeId node) const
+{
+    const keyspace::NamespaceStats& stats = m_keyspace->stats(node);
+    std::int64_t soonest = stats.keysWithTtl > 0 ? stats.soonestExpiryMs : Never;
+    if (m_keyspace->isKey(node)) {
+        const std::int64_t own = m_keyspace->keyInfo(node).expiresAtMs;
+        if (own != NoExpiry)
+            soonest = std::min(soonest, own);
+    }
+    return soonest;
 }
 
 void KeyTreeModel::reorder(NodeId parent, Rows newRows)
@@ -562,6 +629,11 @@ void KeyTreeModel::sort(int column, Qt::SortOrder order)
     Q_ASSERT(thread() == QThread::currentThread());
     if (column >= ColumnCount)
         return;
+    // QTreeView::sortByColumn sorts, and so does the header's signal it triggers: the second call
+    // finds nothing to do unless totals moved in between.
+    if (column == m_sortColumn && order == m_sortOrder && !m_orderMayBeStale)
+        return;
+    m_orderMayBeStale = false;
     m_sortColumn = column;
     m_sortOrder = order;
     if (!m_keyspace)
@@ -590,6 +662,20 @@ void KeyTreeModel::appendRows(NodeId parent, const Rows& added)
         m_rowNumber[rows[i]] = std::uint32_t(i);
     endInsertRows();
     // publish() puts them in sort order next, in one layout change per parent.
+}
+
+void KeyTreeModel::flushDeferred(NodeId parent)
+{
+    auto it = m_deferred.find(parent);
+    if (it == m_deferred.end())
+        return;
+    Rows nodes = std::move(it->second);
+    m_deferred.erase(it);
+    if (nodes.empty())
+        return;
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    appendRows(parent, nodes);
 }
 
 void KeyTreeModel::markMatch(NodeId node, std::vector<NodeId>* newlyVisible)
@@ -628,6 +714,8 @@ void KeyTreeModel::setFilter(const keyspace::KeyGlob& filter)
     beginResetModel();
     m_filter = filter;
     m_rows.clear();
+    m_cachedRows = nullptr;
+    m_deferred.clear();
     m_visibility.clear();
     m_filterMatches = 0;
     if (m_keyspace && !m_filter.isEmpty())
@@ -642,6 +730,7 @@ void KeyTreeModel::publish(bool final)
         return;
     const std::size_t oldPublished = m_publishedNodes;
     const std::size_t nodeCount = m_keyspace->nodeCount();
+    m_orderMayBeStale = true;
 
     // The nodes that become rows: new nodes, and under a filter, older ancestors of new matches.
     std::vector<NodeId> candidates;
@@ -658,31 +747,43 @@ void KeyTreeModel::publish(bool final)
 
     // Group them by parent; only parents a view has seen need to hear about them.
     std::unordered_map<NodeId, Rows> added;
+    std::unordered_map<NodeId, std::uint32_t> firstChildren; // old rows without rows of their own
     for (const NodeId node : candidates) {
         const NodeId parent = m_keyspace->parent(node);
-        if (isMaterialised(parent)) {
+        if (isMaterialised(parent))
             added[parent].push_back(node);
-        } else if (parent < oldPublished && parent != keyspace::Keyspace::root() &&
-                   isMaterialised(m_keyspace->parent(parent))) {
-            // A row that was a plain key gets its first children: materialise it empty so the view
-            // hears about them and draws the expand arrow.
-            if (auto it = added.find(parent); it != added.end()) {
-                it->second.push_back(node);
-            } else if (m_keyspace->stats(parent).childCount <= 64) {
-                bool allNew = true;
-                for (const NodeId child : m_keyspace->children(parent))
-                    allNew &= child >= oldPublished || !isVisible(child);
-                if (allNew) {
-                    m_rows.emplace(parent, Rows{});
-                    added[parent].push_back(node);
-                }
-            }
+        else if (parent < oldPublished && parent != keyspace::Keyspace::root() &&
+                 isMaterialised(m_keyspace->parent(parent)))
+            ++firstChildren[parent];
+    }
+    // A row that was a plain key and got its first children: a one-cell dataChanged on its name makes
+    // a tree view ask hasChildren() again and draw the expand arrow. (A range starting at the Name
+    // column would make QTreeView re-ask it for every row of the range: slow on big parents.)
+    for (const auto& [row, count] : firstChildren) {
+        if (m_filter.isEmpty() ? m_keyspace->stats(row).childCount == count : true) {
+            const QModelIndex index = indexForRow(row, NameColumn);
+            Q_EMIT dataChanged(index, index);
         }
     }
+    const qint64 now = m_clock.elapsed();
+    std::unordered_set<NodeId> announced;
     for (auto& [parent, nodes] : added) {
-        std::sort(nodes.begin(), nodes.end());
-        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-        appendRows(parent, nodes);
+        // A big open parent makes a tree view lay out all its rows again on every insertion: tell it
+        // once a second, not ten times (the rows wait in m_deferred; the final publish flushes them).
+        Rows& waiting = m_deferred[parent];
+        waiting.insert(waiting.end(), nodes.begin(), nodes.end());
+        if (!final && m_rows[parent].size() > LiveResortLimit && now - m_announced[parent] < BigParentIntervalMs)
+            continue;
+        m_announced[parent] = now;
+        announced.insert(parent);
+        flushDeferred(parent);
+    }
+    if (final) {
+        std::vector<NodeId> waitingParents;
+        for (const auto& [parent, nodes] : m_deferred)
+            waitingParents.push_back(parent);
+        for (const NodeId parent : waitingParents)
+            flushDeferred(parent);
     }
 
     // Aggregates changed everywhere keys landed: one dataChanged per materialised parent, and the
@@ -695,6 +796,11 @@ void KeyTreeModel::publish(bool final)
     }
     for (const NodeId parent : parents) {
         const Rows& rows = m_rows[parent];
+        // QTreeView answers a dataChanged over a range by visiting every row of it (unless a relayout is
+        // pending anyway, as right after an insertion): a big parent hears about changed totals only
+        // when it announced rows, once a second, or at the end.
+        if (!final && rows.size() > LiveResortLimit && announced.count(parent) == 0)
+            continue;
         // Names never change, so a name order only breaks where rows arrived; totals change anywhere.
         const bool orderMayBreak = m_sortColumn > NameColumn || added.count(parent) != 0;
         if (m_sortColumn >= 0 && orderMayBreak && (final || rows.size() <= LiveResortLimit)) {
@@ -705,14 +811,6 @@ void KeyTreeModel::publish(bool final)
         }
         const Rows& current = m_rows[parent];
         Q_EMIT dataChanged(indexForRow(current.front(), KeysColumn), indexForRow(current.back(), TypeColumn));
-    }
-}
-
-void KeyTreeModel::refreshCountdowns()
-{
-    for (const auto& [parent, rows] : m_rows) {
-        if (!rows.empty())
-            Q_EMIT dataChanged(indexForRow(rows.front(), TtlColumn), indexForRow(rows.back(), TtlColumn));
     }
 }
 

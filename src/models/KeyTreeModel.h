@@ -4,6 +4,7 @@
 #include "keyspace/Keyspace.h"
 
 #include <QAbstractItemModel>
+#include <QElapsedTimer>
 
 #include <unordered_map>
 #include <unordered_set>
@@ -22,7 +23,8 @@ using keyspace::NodeId;
 // sort order; parents above 20,000 rows only when the scan ends) and coalesces the aggregate changes
 // into one dataChanged per materialised parent. The
 // model is only reset when a new store arrives or the filter changes; expansion, selection and scroll
-// position survive a live scan.
+// position survive a live scan. The TTL column is computed when asked, so it counts down in a view
+// that repaints (the window does every second); no signal is sent for the passing of time.
 //
 // Sorting and filtering live here rather than in a QSortFilterProxyModel: a proxy compares through
 // QModelIndex and QVariant and keeps its own mapping per parent, which is seconds, not milliseconds,
@@ -67,8 +69,6 @@ public:
     // Brings the views up to date with what was ingested since the last call. `final` also re-sorts
     // big parents, which the live updates leave to the end of the scan.
     void publish(bool final = false);
-    // The TTL column counts down: one dataChanged per materialised parent.
-    void refreshCountdowns();
 
     // Shows only keys matching the glob, with their ancestors. An empty glob shows everything.
     void setFilter(const keyspace::KeyGlob& filter);
@@ -120,10 +120,15 @@ private:
     QModelIndex indexForRow(NodeId node, int column = NameColumn) const;
 
     void sortRows(Rows& rows) const;
+    // The sort keys, without building a whole Totals per row.
+    std::uint64_t keysOf(NodeId node) const;
+    std::uint64_t memoryOf(NodeId node) const;
+    std::int64_t soonestExpiryOf(NodeId node) const;
     void setRowNumbers(const Rows& rows) const;
     // Replaces a parent's row order with a permutation of it, keeping persistent indexes in place.
     void reorder(NodeId parent, Rows newRows);
     void appendRows(NodeId parent, const Rows& added);
+    void flushDeferred(NodeId parent);
 
     void applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible);
     void markMatch(NodeId node, std::vector<NodeId>* newlyVisible);
@@ -138,9 +143,16 @@ private:
     mutable std::unordered_map<NodeId, Rows> m_rows; // materialised parents -> children in display order
     mutable std::vector<std::uint32_t>
         m_rowNumber; // a node's row in its parent, valid while the parent is materialised
+    mutable NodeId m_cachedParent = keyspace::InvalidNode; // the last rowsOf() answer, see there
+    mutable const Rows* m_cachedRows = nullptr;
+    std::unordered_map<NodeId, Rows> m_deferred;    // published rows a big parent has not announced yet
+    std::unordered_map<NodeId, qint64> m_announced; // when a big parent last announced rows (m_clock ms)
+    QElapsedTimer m_clock;
+    static constexpr qint64 BigParentIntervalMs = 1000;
 
     int m_sortColumn = MemoryColumn;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
+    bool m_orderMayBeStale = false; // totals changed since the last sort()
 
     keyspace::KeyGlob m_filter;
     enum Visibility : std::uint8_t { Matches = 1, MatchesBelow = 2 };

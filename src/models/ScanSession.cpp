@@ -12,6 +12,8 @@ ScanSession::ScanSession(QObject* parent)
     , m_keyspace(std::make_unique<keyspace::Keyspace>())
 {
     m_model->setKeyspace(m_keyspace.get());
+    m_ingestTimer.setObjectName(QStringLiteral("ingest"));
+    m_publishTimer.setObjectName(QStringLiteral("publish"));
     m_ingestTimer.setInterval(0);
     connect(&m_ingestTimer, &QTimer::timeout, this, &ScanSession::ingestSlice);
     m_publishTimer.setInterval(PublishIntervalMs);

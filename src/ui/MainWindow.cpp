@@ -84,17 +84,23 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
         if (m_shownNamespace != keyspace::InvalidNode && !m_namespaceRefresh.isActive())
             m_namespaceRefresh.start();
     });
+    m_namespaceRefresh.setObjectName(QStringLiteral("namespace refresh"));
     m_namespaceRefresh.setSingleShot(true);
     m_namespaceRefresh.setInterval(1000);
-    connect(&m_namespaceRefresh, &QTimer::timeout, this, &MainWindow::refreshNamespaceDetails);
+    connect(&m_namespaceRefresh, &QTimer::timeout, this, [this] {
+        if (m_shownNamespace != keyspace::InvalidNode && m_details->currentIndex() == NamespacePage)
+            m_namespaceDetails->showNamespace(*treeModel(), m_shownNamespace, !m_session->isRunning());
+    });
 
     m_filterDebounce.setSingleShot(true);
     m_filterDebounce.setInterval(250);
     connect(&m_filterDebounce, &QTimer::timeout, this, &MainWindow::applyFilter);
     connect(m_filter, &QLineEdit::textChanged, this, [this] { m_filterDebounce.start(); });
 
+    m_countdown.setObjectName(QStringLiteral("ttl countdown"));
     m_countdown.setInterval(1000);
-    connect(&m_countdown, &QTimer::timeout, treeModel(), &KeyTreeModel::refreshCountdowns);
+    // TTLs count down: the model computes them when painted, so a repaint is all it takes.
+    connect(&m_countdown, &QTimer::timeout, m_tree->viewport(), qOverload<>(&QWidget::update));
     m_countdown.start();
 
     connect(m_keyDetails, &KeyDetailsView::elementCountKnown, treeModel(), &KeyTreeModel::setElementCount);
@@ -244,18 +250,6 @@ void MainWindow::createLayout()
     header->resizeSection(KeyTreeModel::ShareColumn, 85);
     header->resizeSection(KeyTreeModel::TtlColumn, 120);
     header->resizeSection(KeyTreeModel::TypeColumn, 150);
-    // Cost columns start descending: one click on Memory shows the biggest first.
-    connect(header, &QHeaderView::sortIndicatorChanged, this, [this, header](int section, Qt::SortOrder order) {
-        static int previous = KeyTreeModel::MemoryColumn;
-        const bool cost = section != KeyTreeModel::NameColumn && section != KeyTreeModel::TypeColumn &&
-                          section != KeyTreeModel::TtlColumn;
-        if (section != previous && cost && order == Qt::AscendingOrder) {
-            previous = section;
-            header->setSortIndicator(section, Qt::DescendingOrder);
-            return;
-        }
-        previous = section;
-    });
     connect(m_tree, &QTreeView::expanded, this, [this] { m_userExpanded = true; });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
 

@@ -83,7 +83,7 @@ QString NamespaceDetailsView::fieldText(const QString& field) const
     return label ? label->text() : QString();
 }
 
-void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::NodeId node)
+void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::NodeId node, bool topKeys)
 {
     const keyspace::Keyspace& keyspace = *model.keyspace();
     const KeyTreeModel::Totals totals = model.totalsOf(node);
@@ -140,6 +140,8 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
     m_notes->setText(notes.join(u'\n'));
     m_notes->setVisible(!notes.isEmpty());
 
+    if (!topKeys)
+        return;
     // The subtree walk is linear in its size: a few milliseconds per 100k keys, on a click.
     m_topKeys->clear();
     QList<QTreeWidgetItem*> items;

@@ -23,7 +23,9 @@ public:
 
     explicit NamespaceDetailsView(QWidget* parent = nullptr);
 
-    void showNamespace(const models::KeyTreeModel& model, keyspace::NodeId node);
+    // `topKeys` false keeps the top-keys list as it is: walking a big subtree every second while a
+    // scan runs would stall the window, so a live refresh updates only the aggregates.
+    void showNamespace(const models::KeyTreeModel& model, keyspace::NodeId node, bool topKeys = true);
     QString fieldText(const QString& field) const;
     QTreeWidget* topKeys() const { return m_topKeys; }
 

@@ -1,0 +1,256 @@
+// The real main window, offscreen, over a scan of 1,000,000 keys of the demo mix: how long the GUI thread
+// ever stops answering (a 5 ms timer probe; a stall is a tick that came late), the 99th percentile of
+// those delays, peak RSS, and the GUI's scan time against `keylens-cli scan` on the same server.
+// Then a node with 1,000,000 children: expanding it, sorting it by every column, and scrolling it.
+// Floors from issue 3: longest stall <= 50 ms, p99 <= 16 ms, GUI scan <= 1.3x keylens-cli, sort < 300 ms.
+//
+//   build/bin/bench_gui [--keys N] [--wide N] [--runs N]
+#include "ProcessStats.h"
+#include "demo/DemoKeyspace.h"
+#include "demo/RedisServerProcess.h"
+#include "models/KeyTreeModel.h"
+#include "models/ScanSession.h"
+#include "redis/Connection.h"
+#include "ui/MainWindow.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QScrollBar>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QTreeView>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace keylens;
+
+namespace {
+
+// Times every event the GUI thread handles, so a stall can be traced to what caused it.
+class TimedApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+    struct Slow
+    {
+        double ms;
+        QString what;
+    };
+    std::vector<Slow> slow;
+
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        QElapsedTimer clock;
+        clock.start();
+        const bool result = QApplication::notify(receiver, event);
+        const double ms = double(clock.nsecsElapsed()) / 1e6;
+        if (ms > 10) {
+            slow.push_back(
+                {ms, QStringLiteral("%1 (%2) event %3")
+                         .arg(QString::fromLatin1(receiver->metaObject()->className()), receiver->objectName())
+                         .arg(int(event->type()))});
+        }
+        return result;
+    }
+};
+
+// Ticks every 5 ms and records how late each tick came: the time the event loop could not answer.
+class StallProbe
+{
+public:
+    static constexpr int IntervalMs = 5;
+
+    StallProbe()
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(IntervalMs);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            const qint64 now = m_clock.nsecsElapsed();
+            m_delaysMs.push_back(std::max<double>(0.0, double(now - m_last) / 1e6 - IntervalMs));
+            m_last = now;
+        });
+    }
+    void start()
+    {
+        m_delaysMs.clear();
+        m_clock.start();
+        m_last = 0;
+        m_timer.start();
+    }
+    void stop() { m_timer.stop(); }
+    double longest() const { return m_delaysMs.empty() ? 0 : *std::max_element(m_delaysMs.begin(), m_delaysMs.end()); }
+    double percentile(double p) const
+    {
+        if (m_delaysMs.empty())
+            return 0;
+        std::vector<double> sorted = m_delaysMs;
+        std::sort(sorted.begin(), sorted.end());
+        return sorted[std::min(sorted.size() - 1, std::size_t(p * double(sorted.size())))];
+    }
+    std::size_t samples() const { return m_delaysMs.size(); }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = 0;
+    std::vector<double> m_delaysMs;
+};
+
+double scanInWindow(ui::MainWindow& window, const redis::ConnectionOptions& options, StallProbe& probe)
+{
+    ui::MainWindow::Target target;
+    target.options = options;
+    QEventLoop loop;
+    QObject::connect(&window, &ui::MainWindow::scanFinished, &loop, &QEventLoop::quit);
+    // Like a user: a second in, open the biggest namespace and keep it open while rows stream in.
+    QTimer::singleShot(1000, &window, [&window] {
+        if (window.treeModel()->rowCount() > 0)
+            window.tree()->expand(window.treeModel()->index(0, 0));
+    });
+    QElapsedTimer clock;
+    probe.start();
+    clock.start();
+    window.connectTo(target);
+    loop.exec();
+    const double seconds = double(clock.nsecsElapsed()) / 1e9;
+    probe.stop();
+    return seconds;
+}
+
+void printStalls(const StallProbe& probe)
+{
+    auto* app = static_cast<TimedApplication*>(QCoreApplication::instance());
+    std::sort(app->slow.begin(), app->slow.end(), [](const auto& a, const auto& b) { return a.ms > b.ms; });
+    for (std::size_t i = 0; i < app->slow.size() && i < 8; ++i)
+        std::printf("  slow event: %5.1f ms in %s\n", app->slow[i].ms, qPrintable(app->slow[i].what));
+    app->slow.clear();
+    std::printf("  GUI-thread stalls: longest %.1f ms (floor 50), p99 %.1f ms (floor 16), p50 %.2f ms, %zu probes\n",
+                probe.longest(), probe.percentile(0.99), probe.percentile(0.50), probe.samples());
+}
+
+template<typename F> double millis(F&& work)
+{
+    QElapsedTimer clock;
+    clock.start();
+    work();
+    return double(clock.nsecsElapsed()) / 1e6;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    TimedApplication app(argc, argv);
+    const QStringList arguments = app.arguments();
+    auto option = [&](const char* name, std::uint64_t fallback) {
+        const qsizetype at = arguments.indexOf(QLatin1String(name));
+        return at > 0 && at + 1 < arguments.size() ? arguments[at + 1].toULongLong() : fallback;
+    };
+    const std::uint64_t keys = option("--keys", 1'000'000);
+    const std::uint64_t wide = option("--wide", 1'000'000);
+    const int runs = int(std::max<std::uint64_t>(1, option("--runs", 2)));
+
+    demo::RedisServerProcess server;
+    demo::RedisServerProcess::Options serverOptions;
+    serverOptions.extraArguments = {QStringLiteral("--enable-debug-command"), QStringLiteral("yes")};
+    if (redis::Status started = server.start(serverOptions); !started) {
+        std::fprintf(stderr, "%s\n", qPrintable(started.error().message));
+        return 1;
+    }
+    {
+        auto connection = redis::Connection::open(server.connectionOptions());
+        demo::DemoOptions demoOptions;
+        demoOptions.keys = keys;
+        if (!connection || !demo::seedDemoKeyspace(**connection, demoOptions)) {
+            std::fprintf(stderr, "seeding failed\n");
+            return 1;
+        }
+    }
+    std::printf("Keyspace: %llu keys of the demo mix; redis-server on loopback\n",
+                static_cast<unsigned long long>(keys));
+
+    double cliBest = 1e9;
+    for (int run = 0; run < runs; ++run) {
+        const ProcessRun cli =
+            runMeasured(QStringLiteral(KEYLENS_CLI_PATH),
+                        {QStringLiteral("scan"), server.uri(), QStringLiteral("--format"), QStringLiteral("json")});
+        std::printf("  keylens-cli scan run %d: %.2f s (exit %d)\n", run + 1, cli.seconds, cli.exitCode);
+        cliBest = std::min(cliBest, cli.seconds);
+    }
+
+    QTemporaryDir settingsDir;
+    QSettings settings(settingsDir.filePath(QStringLiteral("bench.ini")), QSettings::IniFormat);
+    const long rssBefore = selfRssKb();
+    {
+        ui::MainWindow window(&settings);
+        window.resize(1280, 800);
+        window.show();
+        StallProbe probe;
+        double guiBest = 1e9;
+        for (int run = 0; run < runs; ++run) {
+            const double seconds = scanInWindow(window, server.connectionOptions(), probe);
+            std::printf("\nGUI scan run %d: %.2f s, %.0f keys/s\n", run + 1, seconds, double(keys) / seconds);
+            printStalls(probe);
+            guiBest = std::min(guiBest, seconds);
+        }
+        std::printf("\nGUI scan best %.2f s vs keylens-cli best %.2f s: %.2fx (floor 1.3x)\n", guiBest, cliBest,
+                    guiBest / cliBest);
+        std::printf("Peak RSS %.1f MiB (%.1f MiB before the window): %.0f bytes per key\n",
+                    double(selfPeakRssKb()) / 1024.0, double(rssBefore) / 1024.0,
+                    double(selfPeakRssKb() - rssBefore) * 1024.0 / double(keys));
+    }
+    if (wide == 0)
+        return 0;
+
+    // One parent with `wide` children: DEBUG POPULATE writes flat:0 .. flat:N-1.
+    {
+        auto connection = redis::Connection::open(server.connectionOptions());
+        (*connection)->command({"FLUSHALL"});
+        (*connection)->command({"DEBUG", "POPULATE", QByteArray::number(wide), "flat"});
+    }
+    ui::MainWindow window(&settings);
+    window.resize(1280, 800);
+    window.show();
+    StallProbe probe;
+    const double seconds = scanInWindow(window, server.connectionOptions(), probe);
+    std::printf("\nWide node: %llu children of flat, scanned in %.2f s\n", static_cast<unsigned long long>(wide),
+                seconds);
+    printStalls(probe);
+    models::KeyTreeModel* model = window.treeModel();
+    QTreeView* tree = window.tree();
+    const QModelIndex flat = model->index(0, 0);
+    tree->expand(flat); // the window opened it at the end of the scan already (the biggest namespace)
+    std::printf("  flat is open with %d rows\n", model->rowCount(flat));
+    for (int column = 0; column < models::KeyTreeModel::ColumnCount; ++column) {
+        for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            const double sortMs = millis([&] { tree->sortByColumn(column, order); });
+            const double paintMs = millis([&] { tree->viewport()->repaint(); });
+            std::printf("  sort by %-12s %-4s %6.0f ms (floor 300): the model %4.0f ms, the view's relayout and paint "
+                        "%4.0f ms\n",
+                        qPrintable(model->headerData(column, Qt::Horizontal).toString()),
+                        order == Qt::AscendingOrder ? "asc" : "desc", sortMs + paintMs, sortMs, paintMs);
+        }
+    }
+    QScrollBar* bar = tree->verticalScrollBar();
+    double worst = 0;
+    double total = 0;
+    const int steps = 200;
+    for (int step = 0; step < steps; ++step) {
+        const int value = int(double(bar->maximum()) * double((step * 7919) % steps) / double(steps));
+        const double ms = millis([&] {
+            bar->setValue(value);
+            tree->viewport()->repaint();
+        });
+        worst = std::max(worst, ms);
+        total += ms;
+    }
+    std::printf("  scroll to %d random places: %.2f ms per repaint on average, %.1f ms at worst\n", steps,
+                total / steps, worst);
+    return 0;
+}
