@@ -70,6 +70,9 @@ QByteArray formatPercent(double fraction)
 {
     if (fraction > 0 && fraction < 0.001)
         return "<0.1%";
+    // 5,627 of 5,628 is not all of them: never round a part up to the whole.
+    if (fraction < 1.0 && fraction > 0.999)
+        return ">99.9%";
     char buffer[16];
     std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100.0);
     return buffer;

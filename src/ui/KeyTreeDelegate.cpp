@@ -45,7 +45,13 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         const double fraction = index.data(KeyTreeModel::MemoryFractionRole).toDouble();
         QRect bar = opt.rect.adjusted(2, 3, -2, -3);
         bar.setWidth(std::max(fraction > 0 ? 2 : 0, int(bar.width() * std::clamp(fraction, 0.0, 1.0))));
-        painter->fillRect(bar, overlay::memoryHeat(fraction, opt.palette));
+        QColor heat = overlay::memoryHeat(fraction, opt.palette);
+        if (opt.state & QStyle::State_Selected) {
+            // Over the highlight, a light bar keeps its length readable.
+            heat = opt.palette.color(QPalette::HighlightedText);
+            heat.setAlphaF(0.35f);
+        }
+        painter->fillRect(bar, heat);
         painter->setPen(
             opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText : QPalette::Text));
         painter->drawText(opt.rect.adjusted(4, 0, -6, 0), Qt::AlignRight | Qt::AlignVCenter, text);
@@ -59,8 +65,9 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         else if (overlays & KeyTreeModel::ExpiringSoon)
             tint = overlay::expiringSoon();
         if (tint.isValid() && !(opt.state & QStyle::State_Selected)) {
-            tint.setAlphaF(0.28f);
-            opt.backgroundBrush = tint;
+            // Painted under the item: the base class would reset a backgroundBrush from the model.
+            tint.setAlphaF(0.30f);
+            painter->fillRect(opt.rect, tint);
         }
         if (overlays & KeyTreeModel::Expired)
             opt.palette.setColor(QPalette::Text, overlay::expired(opt.palette));

@@ -244,12 +244,12 @@ void MainWindow::createLayout()
     header->setSortIndicator(KeyTreeModel::MemoryColumn, Qt::DescendingOrder);
     header->setStretchLastSection(true);
     header->setSectionsMovable(true);
-    header->resizeSection(KeyTreeModel::NameColumn, 250);
+    header->resizeSection(KeyTreeModel::NameColumn, 220);
     header->resizeSection(KeyTreeModel::KeysColumn, 80);
     header->resizeSection(KeyTreeModel::MemoryColumn, 140);
     header->resizeSection(KeyTreeModel::ShareColumn, 85);
     header->resizeSection(KeyTreeModel::TtlColumn, 120);
-    header->resizeSection(KeyTreeModel::TypeColumn, 150);
+    header->resizeSection(KeyTreeModel::TypeColumn, 200);
     connect(m_tree, &QTreeView::expanded, this, [this] { m_userExpanded = true; });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
 
@@ -468,12 +468,14 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     m_status->showFinished(summary, keyspace.keyCount(), keyspace.stats(keyspace::Keyspace::root()).memoryBytes);
     if (summary.error && summary.keysSeen == 0)
         showConnectionProblem(summary.error->message);
-    // A newcomer sees inside the biggest namespace without a click.
-    if (!m_userExpanded && treeModel()->rowCount() > 0) {
+    // A newcomer sees the biggest namespace selected (its details on the right) and, when it has few
+    // children, opened; an id level of thousands of rows would push every other namespace out of view.
+    if (!m_userExpanded && treeModel()->rowCount() > 0 && !m_tree->currentIndex().isValid()) {
         const QModelIndex first = treeModel()->index(0, 0);
-        if (treeModel()->hasChildren(first))
+        if (treeModel()->hasChildren(first) && m_session->keyspace().stats(treeModel()->nodeOf(first)).childCount <= 30)
             m_tree->expand(first);
         m_userExpanded = false;
+        m_tree->setCurrentIndex(first);
     }
     refreshNamespaceDetails();
     updateScanActions();

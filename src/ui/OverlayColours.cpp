@@ -1,12 +1,15 @@
 #include "ui/OverlayColours.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace keylens::ui::overlay {
 
 QColor memoryHeat(double fraction, const QPalette& palette)
 {
-    const double f = std::clamp(fraction, 0.0, 1.0);
+    // The square root lifts the small shares: a namespace with a sixth of its parent's memory is
+    // already worth a look and should not be the same beige as one with a hundredth.
+    const double f = std::sqrt(std::clamp(fraction, 0.0, 1.0));
     // Hue slides from amber (40°) to red (0°); the bar gets more opaque as it grows, so a big share
     // stands out even before one reads the number.
     QColor colour = QColor::fromHsvF(float((1.0 - f) * 40.0 / 360.0), float(0.55 + 0.35 * f), 0.92f);

@@ -39,6 +39,8 @@ private Q_SLOTS:
         QCOMPARE(formatPercent(0.4567), QByteArray("45.7%"));
         QCOMPARE(formatPercent(0.0001), QByteArray("<0.1%"));
         QCOMPARE(formatPercent(0), QByteArray("0.0%"));
+        QCOMPARE(formatPercent(5627.0 / 5628.0), QByteArray(">99.9%"));
+        QCOMPARE(formatPercent(1.0), QByteArray("100.0%"));
     }
 };
 
