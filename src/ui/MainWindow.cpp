@@ -362,6 +362,9 @@ void MainWindow::startDemo(std::uint64_t keys)
     m_status->showStarting(
         QStringLiteral("Starting the demo server and writing %1 keys…").arg(displayText(keyspace::formatCount(keys))));
     connect(m_demo, &DemoLauncher::ready, this, [this](const redis::ConnectionOptions& options) {
+        // Said on stderr too, so one can point redis-cli at it while the window is open.
+        std::fprintf(stderr, "keylens: demo server at %s; it stops when the window closes\n",
+                     qPrintable(options.uriWithoutPassword()));
         Target target;
         target.options = options;
         target.name = QStringLiteral("Demo server (%1)").arg(options.address());

@@ -82,10 +82,14 @@ void ScanStatusBar::showFinished(const scan::ScanSummary& summary, std::uint64_t
         line = QStringLiteral("Scan cancelled. ");
     line += QStringLiteral("%1 keys, %2")
                 .arg(displayText(keyspace::formatCount(keys)), displayText(keyspace::formatBytes(memoryBytes)));
-    if (summary.complete)
+    // A rate over less than a second is noise ("13 keys/s" for 13 keys in no time): leave it out.
+    if (summary.complete && summary.durationMs >= 1000)
         line += QStringLiteral(" · scanned in %1 (%2 keys/s)")
                     .arg(displayText(keyspace::formatDuration(summary.durationMs)),
                          displayText(keyspace::formatCount(summary.keysPerSecond())));
+    else if (summary.complete)
+        line += QStringLiteral(" · scanned in %1").arg(summary.durationMs < 1 ? QStringLiteral("under 1 ms")
+                                                                               : displayText(keyspace::formatDuration(summary.durationMs)));
     if (summary.vanished > 0)
         line +=
             QStringLiteral(" · %1 vanished during the scan").arg(displayText(keyspace::formatCount(summary.vanished)));
