@@ -50,6 +50,7 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
     m_memory = addField(QStringLiteral("Memory"));
     m_length = addField(QStringLiteral("Length"));
     m_problems = new QLabel;
+    m_problems->setObjectName(QStringLiteral("problems"));
     m_problems->setWordWrap(true);
     m_problems->setVisible(false);
 
@@ -138,7 +139,13 @@ void KeyDetailsView::showKey(const QByteArray& key, keyspace::NodeId node)
     m_key = key;
     m_node = node;
     m_loaded = false;
-    m_title->setText(displayText(keyspace::displayBytes(key)));
+    // A 16 KB key name would push everything else off the pane: show its start and say how long it is.
+    constexpr qsizetype TitleBytes = 300;
+    if (key.size() > TitleBytes)
+        m_title->setText(displayText(keyspace::displayBytes(QByteArrayView(key).first(TitleBytes))) +
+                         QStringLiteral("… (%1-byte key)").arg(displayText(keyspace::formatCount(std::uint64_t(key.size())))));
+    else
+        m_title->setText(displayText(keyspace::displayBytes(key)));
     m_title->setToolTip(keyspace::isPrintableUtf8(key)
                             ? QString()
                             : QStringLiteral("Shown escaped the way redis-cli does: the key has bytes that are not "

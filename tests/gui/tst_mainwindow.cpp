@@ -15,6 +15,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QImage>
+#include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
@@ -131,6 +132,7 @@ private Q_SLOTS:
         }
         commands.push_back({"SET", BinaryKey, "binary key, readable value"});
         commands.push_back({"SET", "doc:gz", gzip(R"({"compressed":true,"items":[1,2,3]})")});
+        commands.push_back({"SET", "long:" + QByteArray(16 * 1024, 'k'), "a value under a 16 KB name"});
         QCOMPARE(client.pipeline(commands), std::size_t(0));
 
         QVERIFY(m_settingsDir.isValid());
@@ -150,11 +152,11 @@ private Q_SLOTS:
         for (int row = 0; row < model->rowCount(); ++row)
             shown[model->index(row, KeyTreeModel::NameColumn).data().toString()] =
                 model->index(row, KeyTreeModel::KeysColumn).data().toString();
-        for (const char* name : {"alpha", "beta", "gamma", "big", "bin", "doc"}) {
+        for (const char* name : {"alpha", "beta", "gamma", "big", "bin", "doc", "long"}) {
             const std::uint64_t keys = client.allKeys(QByteArray(name) + ":*").size();
             QCOMPARE(shown[QString::fromLatin1(name)], QString::fromUtf8(keyspace::formatCount(keys)));
         }
-        QCOMPARE(shown.size(), std::size_t(6));
+        QCOMPARE(shown.size(), std::size_t(7));
         // The biggest namespace (the 100k hash) comes first: memory, descending, by default.
         QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("big"));
         QVERIFY(m_window->statusText().contains(QStringLiteral("scanned in")));
@@ -209,6 +211,13 @@ private Q_SLOTS:
         QCOMPARE(copied->data(QStringLiteral("application/x-redis-key")), BinaryKey);
     }
 
+    void keyOf16KbOpens()
+    {
+        const QByteArray key = "long:" + QByteArray(16 * 1024, 'k');
+        selectAndLoad(*m_window, key);
+        QCOMPARE(m_window->keyDetails()->valueText(), QStringLiteral("a value under a 16 KB name"));
+    }
+
     void compressedJsonIsShownDecompressedAndPretty()
     {
         selectAndLoad(*m_window, "doc:gz");
@@ -238,7 +247,7 @@ private Q_SLOTS:
         QCOMPARE(model->rowCount(), 1);
         QCOMPARE(model->filterMatches(), std::uint64_t(10));
         m_window->setFilterText(QString());
-        QCOMPARE(model->rowCount(), 6);
+        QCOMPARE(model->rowCount(), 7);
     }
 
     void deleteAsksFirstAndRespectsReadOnly()
@@ -287,6 +296,58 @@ private Q_SLOTS:
         QVERIFY(finished.wait(15000));
         QVERIFY2(window.statusText().contains(QStringLiteral("127.0.0.1:1")), qPrintable(window.statusText()));
         QCOMPARE(window.treeModel()->rowCount(), 0);
+    }
+
+    void wrongPasswordSaysSo()
+    {
+        demo::RedisServerProcess locked;
+        demo::RedisServerProcess::Options options;
+        options.extraArguments = {QStringLiteral("--requirepass"), QStringLiteral("right")};
+        KEYLENS_START_SERVER(locked, options);
+        ui::MainWindow window(m_settings.get());
+        window.show();
+        ui::MainWindow::Target wrong;
+        wrong.options = locked.connectionOptions();
+        wrong.options.password = "wrong";
+        wrong.options.hasPassword = true;
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(wrong);
+        QVERIFY(finished.wait(15000));
+        QVERIFY2(window.statusText().contains(QStringLiteral("password"), Qt::CaseInsensitive),
+                 qPrintable(window.statusText()));
+        QCOMPARE(window.treeModel()->rowCount(), 0);
+    }
+
+    void vanishedKeySaysItIsGone()
+    {
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.integer({"DEL", "gamma:3"}), 1LL); // gone after the scan saw it
+        selectAndLoad(*m_window, "gamma:3");
+        QVERIFY2(m_window->keyDetails()->valueText().contains(QStringLiteral("no longer exists")),
+                 qPrintable(m_window->keyDetails()->valueText()));
+    }
+
+    void deniedCommandsAreNamedNotHidden()
+    {
+        // An ACL user that may scan and inspect, but not read values or encodings.
+        test::PlainClient admin(m_server.port());
+        QCOMPARE(admin.command({"ACL", "SETUSER", "viewer", "on", ">pw", "~*", "+@all", "-getrange", "-object"}),
+                 QByteArray("OK"));
+        ui::MainWindow window(m_settings.get());
+        window.show();
+        ui::MainWindow::Target viewer = target();
+        viewer.options.user = "viewer";
+        viewer.options.password = "pw";
+        viewer.options.hasPassword = true;
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(viewer);
+        QVERIFY(finished.wait(60000));
+        selectAndLoad(window, "alpha:1");
+        QCOMPARE(window.keyDetails()->fieldText(QStringLiteral("Type")), QStringLiteral("string"));
+        QCOMPARE(window.keyDetails()->fieldText(QStringLiteral("Encoding")), QStringLiteral("–"));
+        const QString problems = window.keyDetails()->findChild<QLabel*>(QStringLiteral("problems"))->text();
+        QVERIFY2(problems.contains(QStringLiteral("GETRANGE")) && problems.contains(QStringLiteral("OBJECT")),
+                 qPrintable(problems));
     }
 
     void screenshotWritesAPngOfTheWindowSize()
