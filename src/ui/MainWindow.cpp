@@ -34,6 +34,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -184,6 +185,10 @@ void MainWindow::createActions()
             connectTo(m_target);
     });
     m_rescanAction->setShortcuts({QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
+    m_pauseAction->setToolTip(QStringLiteral("Pause the scan (the server is left alone until you resume)"));
+    m_resumeAction->setToolTip(QStringLiteral("Resume the scan where it paused"));
+    m_cancelAction->setToolTip(QStringLiteral("Stop the scan; what was scanned stays"));
+    m_rescanAction->setToolTip(QStringLiteral("Scan the server again (F5)"));
 
     auto* viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
     viewMenu->addAction(icon("legend"), QStringLiteral("&Legend…"), this, [this] {
@@ -284,6 +289,14 @@ void MainWindow::createLayout()
 
     m_status = new ScanStatusBar;
     statusBar()->addWidget(m_status, 1);
+    // The scan's controls sit beside its progress as well as in the connection bar.
+    for (QAction* action : {m_pauseAction, m_resumeAction, m_cancelAction, m_rescanAction}) {
+        auto* button = new QToolButton;
+        button->setDefaultAction(action);
+        button->setAutoRaise(true);
+        button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+        statusBar()->addPermanentWidget(button);
+    }
     statusBar()->setSizeGripEnabled(true);
 }
 

@@ -285,6 +285,22 @@ private Q_SLOTS:
         QCOMPARE(client.integer({"EXISTS", "gamma:2"}), 1LL);
     }
 
+    void shortcuts()
+    {
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        // Ctrl+F goes to the filter box.
+        QTest::keyClick(m_window->tree(), Qt::Key_F, Qt::ControlModifier);
+        QVERIFY(QApplication::focusWidget());
+        QCOMPARE(QApplication::focusWidget()->metaObject()->className(), "QLineEdit");
+        // F5 scans again (a fresh store with the server's current key count).
+        QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
+        QTest::keyClick(m_window.get(), Qt::Key_F5);
+        QVERIFY(finished.wait(60000));
+        test::PlainClient client(m_server.port());
+        QCOMPARE(m_window->session()->keyspace().keyCount(), std::uint64_t(client.integer({"DBSIZE"})));
+    }
+
     void deadServerSaysWhy()
     {
         ui::MainWindow window(m_settings.get());

@@ -184,6 +184,31 @@ private Q_SLOTS:
         QCOMPARE(bin.data().toString(), QStringLiteral("bin\\xff\\x00"));
     }
 
+    void pauseResumeAndCancel()
+    {
+        models::ScanSession session;
+        scan::ScanOptions options = scanOf(m_server.connectionOptions(), 0);
+        options.count = 100;
+        options.maxKeysPerSecond = 5000; // ~6 s for the whole of db 0: time to pause in the middle
+        session.start(options, ':');
+        QTRY_VERIFY_WITH_TIMEOUT(session.keyspace().keyCount() > 1000, 10000);
+        session.pause();
+        QTRY_VERIFY_WITH_TIMEOUT(session.lastProgress() && session.lastProgress()->paused, 3000);
+        QTest::qWait(300); // what was in flight lands
+        const std::uint64_t paused = session.keyspace().keyCount();
+        QTest::qWait(700);
+        QCOMPARE(session.keyspace().keyCount(), paused);
+        QVERIFY(session.isRunning());
+        session.resume();
+        QTRY_VERIFY_WITH_TIMEOUT(session.keyspace().keyCount() > paused, 5000);
+        QSignalSpy finished(&session, &models::ScanSession::finished);
+        session.cancel();
+        QVERIFY(finished.wait(3000));
+        QVERIFY(session.summary()->cancelled);
+        QVERIFY(!session.summary()->complete);
+        QVERIFY(!session.isRunning());
+    }
+
     void filterShowsMatchesWithTheirAncestors()
     {
         models::ScanSession session;
