@@ -142,8 +142,9 @@ void KeyDetailsView::showKey(const QByteArray& key, keyspace::NodeId node)
     // A 16 KB key name would push everything else off the pane: show its start and say how long it is.
     constexpr qsizetype TitleBytes = 300;
     if (key.size() > TitleBytes)
-        m_title->setText(displayText(keyspace::displayBytes(QByteArrayView(key).first(TitleBytes))) +
-                         QStringLiteral("… (%1-byte key)").arg(displayText(keyspace::formatCount(std::uint64_t(key.size())))));
+        m_title->setText(
+            displayText(keyspace::displayBytes(QByteArrayView(key).first(TitleBytes))) +
+            QStringLiteral("… (%1-byte key)").arg(displayText(keyspace::formatCount(std::uint64_t(key.size())))));
     else
         m_title->setText(displayText(keyspace::displayBytes(key)));
     m_title->setToolTip(keyspace::isPrintableUtf8(key)

@@ -88,8 +88,9 @@ void ScanStatusBar::showFinished(const scan::ScanSummary& summary, std::uint64_t
                     .arg(displayText(keyspace::formatDuration(summary.durationMs)),
                          displayText(keyspace::formatCount(summary.keysPerSecond())));
     else if (summary.complete)
-        line += QStringLiteral(" · scanned in %1").arg(summary.durationMs < 1 ? QStringLiteral("under 1 ms")
-                                                                               : displayText(keyspace::formatDuration(summary.durationMs)));
+        line += QStringLiteral(" · scanned in %1")
+                    .arg(summary.durationMs < 1 ? QStringLiteral("under 1 ms")
+                                                : displayText(keyspace::formatDuration(summary.durationMs)));
     if (summary.vanished > 0)
         line +=
             QStringLiteral(" · %1 vanished during the scan").arg(displayText(keyspace::formatCount(summary.vanished)));

@@ -56,13 +56,13 @@ private Q_SLOTS:
         environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path());
         keylens.setProcessEnvironment(environment);
-        keylens.start(QStringLiteral(KEYLENS_GUI_PATH), {QStringLiteral("--demo"), QStringLiteral("--demo-keys"),
-                                                           QStringLiteral("2000")});
+        keylens.start(QStringLiteral(KEYLENS_GUI_PATH),
+                      {QStringLiteral("--demo"), QStringLiteral("--demo-keys"), QStringLiteral("2000")});
         QVERIFY(keylens.waitForStarted());
         const QRegularExpression announced(QStringLiteral("demo server at redis://127\\.0\\.0\\.1:(\\d+)"));
         QByteArray err;
-        QTRY_VERIFY_WITH_TIMEOUT((err += keylens.readAllStandardError(), announced.match(QString::fromUtf8(err)).hasMatch()),
-                                 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (err += keylens.readAllStandardError(), announced.match(QString::fromUtf8(err)).hasMatch()), 30000);
         const auto port = quint16(announced.match(QString::fromUtf8(err)).captured(1).toUInt());
         QVERIFY(serverAnswers(port));
         keylens.kill(); // SIGKILL: no destructor runs; the server must still go
