@@ -5,6 +5,7 @@
 #include "models/DisplayText.h"
 #include "models/KeyTreeModel.h"
 #include "models/ValueTableModel.h"
+#include "ui/DetailsForm.h"
 
 #include <QComboBox>
 #include <QFontDatabase>
@@ -34,21 +35,15 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
     , m_inspector(inspector)
     , m_tableModel(new models::ValueTableModel(inspector, this))
 {
-    m_title = new QLabel;
-    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_title->setWordWrap(true);
-    QFont titleFont = m_title->font();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    m_title->setFont(titleFont);
+    m_title = createDetailsTitle();
 
     m_form = new QFormLayout;
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_type = addField(QStringLiteral("Type"));
-    m_encoding = addField(QStringLiteral("Encoding"));
-    m_ttl = addField(QStringLiteral("TTL"));
-    m_memory = addField(QStringLiteral("Memory"));
-    m_length = addField(QStringLiteral("Length"));
+    m_type = addDetailsField(m_form, QStringLiteral("Type"));
+    m_encoding = addDetailsField(m_form, QStringLiteral("Encoding"));
+    m_ttl = addDetailsField(m_form, QStringLiteral("TTL"));
+    m_memory = addDetailsField(m_form, QStringLiteral("Memory"));
+    m_length = addDetailsField(m_form, QStringLiteral("Length"));
     m_problems = new QLabel;
     m_problems->setObjectName(QStringLiteral("problems"));
     m_problems->setWordWrap(true);
@@ -114,19 +109,9 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
     connect(inspector, &models::ValueInspector::overviewReady, this, &KeyDetailsView::takeOverview);
 }
 
-QLabel* KeyDetailsView::addField(const QString& name)
-{
-    auto* label = new QLabel;
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_form->addRow(name + u':', label);
-    label->setObjectName(name);
-    return label;
-}
-
 QString KeyDetailsView::fieldText(const QString& field) const
 {
-    const auto* label = findChild<QLabel*>(field);
-    return label ? label->text() : QString();
+    return detailsFieldText(this, field);
 }
 
 QString KeyDetailsView::valueText() const

@@ -45,7 +45,6 @@ private:
     void takeOverview(const models::ValueInspector::Overview& overview);
     void showString();
     void updateTableStatus();
-    QLabel* addField(const QString& name);
 
     models::ValueInspector* m_inspector;
     models::ValueTableModel* m_tableModel;

@@ -411,6 +411,11 @@ void MainWindow::openConnectionDialog()
         if (!ok)
             return;
     }
+    connectToProfile(profile, password);
+}
+
+void MainWindow::connectToProfile(const models::ConnectionProfile& profile, const QByteArray& password)
+{
     redis::Result<redis::ConnectionOptions> options = profile.connectionOptions(password);
     if (!options) {
         showConnectionProblem(options.error().message);
@@ -433,20 +438,7 @@ void MainWindow::openSavedConnection(const QString& idOrName)
         return;
     }
     const models::ConnectionProfile copy = *profile;
-    auto connectWith = [this, copy](const QByteArray& password) {
-        redis::Result<redis::ConnectionOptions> options = copy.connectionOptions(password);
-        if (!options) {
-            showConnectionProblem(options.error().message);
-            return;
-        }
-        Target target;
-        target.options = *options;
-        target.delimiter = copy.delimiter;
-        target.name = copy.name;
-        target.colour = copy.colour;
-        target.readOnly = copy.readOnly;
-        connectTo(target);
-    };
+    auto connectWith = [this, copy](const QByteArray& password) { connectToProfile(copy, password); };
     switch (copy.passwordMode) {
     case models::ConnectionProfile::PasswordMode::None:
         connectWith({});

@@ -17,6 +17,7 @@ class QStackedWidget;
 class QTreeView;
 
 namespace keylens::models {
+struct ConnectionProfile;
 class KeyTreeModel;
 class SavedConnections;
 class ScanSession;
@@ -90,6 +91,7 @@ private:
     void scanDone(const scan::ScanSummary& summary);
     void takeScreenshot();
     void showConnectionProblem(const QString& message);
+    void connectToProfile(const models::ConnectionProfile& profile, const QByteArray& password);
     keyspace::NodeId selectedNode() const;
 
     QSettings* m_settings;

@@ -5,6 +5,7 @@
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
 #include "models/KeyTreeModel.h"
+#include "ui/DetailsForm.h"
 
 #include <QDateTime>
 #include <QFormLayout>
@@ -28,22 +29,16 @@ constexpr int NodeIdRole = Qt::UserRole + 1;
 NamespaceDetailsView::NamespaceDetailsView(QWidget* parent)
     : QWidget(parent)
 {
-    m_title = new QLabel;
-    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_title->setWordWrap(true);
-    QFont titleFont = m_title->font();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    m_title->setFont(titleFont);
+    m_title = createDetailsTitle();
 
     m_form = new QFormLayout;
-    m_keys = addField(QStringLiteral("Keys"));
-    m_memory = addField(QStringLiteral("Memory"));
-    m_share = addField(QStringLiteral("Share of parent"));
-    m_ttl = addField(QStringLiteral("With TTL"));
-    m_expiry = addField(QStringLiteral("Expiries"));
-    m_types = addField(QStringLiteral("Types"));
-    m_children = addField(QStringLiteral("Children"));
+    m_keys = addDetailsField(m_form, QStringLiteral("Keys"));
+    m_memory = addDetailsField(m_form, QStringLiteral("Memory"));
+    m_share = addDetailsField(m_form, QStringLiteral("Share of parent"));
+    m_ttl = addDetailsField(m_form, QStringLiteral("With TTL"));
+    m_expiry = addDetailsField(m_form, QStringLiteral("Expiries"));
+    m_types = addDetailsField(m_form, QStringLiteral("Types"));
+    m_children = addDetailsField(m_form, QStringLiteral("Children"));
     m_notes = new QLabel;
     m_notes->setWordWrap(true);
 
@@ -68,19 +63,9 @@ NamespaceDetailsView::NamespaceDetailsView(QWidget* parent)
     layout->addWidget(m_topKeys, 1);
 }
 
-QLabel* NamespaceDetailsView::addField(const QString& name)
-{
-    auto* label = new QLabel;
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    label->setObjectName(name);
-    m_form->addRow(name + u':', label);
-    return label;
-}
-
 QString NamespaceDetailsView::fieldText(const QString& field) const
 {
-    const auto* label = findChild<QLabel*>(field);
-    return label ? label->text() : QString();
+    return detailsFieldText(this, field);
 }
 
 void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::NodeId node, bool topKeys)

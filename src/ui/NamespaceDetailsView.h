@@ -33,8 +33,6 @@ Q_SIGNALS:
     void keyActivated(keyspace::NodeId node);
 
 private:
-    QLabel* addField(const QString& name);
-
     QLabel* m_title;
     QFormLayout* m_form;
     QLabel* m_keys;

@@ -1,5 +1,6 @@
 // `keylens --demo`: the private server lives exactly as long as the window (also when the app is
 // killed), and the window remembers its geometry and column widths.
+#include "GuiRunner.h"
 #include "PlainClient.h"
 #include "models/ScanSession.h"
 #include "ui/MainWindow.h"
@@ -52,12 +53,8 @@ private Q_SLOTS:
     void killingTheAppStopsTheServer()
     {
         QProcess keylens;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.path());
-        keylens.setProcessEnvironment(environment);
-        keylens.start(QStringLiteral(KEYLENS_GUI_PATH),
-                      {QStringLiteral("--demo"), QStringLiteral("--demo-keys"), QStringLiteral("2000")});
+        test::startGui(keylens, {QStringLiteral("--demo"), QStringLiteral("--demo-keys"), QStringLiteral("2000")},
+                       m_dir.path());
         QVERIFY(keylens.waitForStarted());
         const QRegularExpression announced(QStringLiteral("demo server at redis://127\\.0\\.0\\.1:(\\d+)"));
         QByteArray err;

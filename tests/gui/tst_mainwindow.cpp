@@ -1,6 +1,8 @@
 // The real main window, offscreen, against a test server: the tree's top namespaces with the server's
 // counts, a 100k-element hash paged in the viewer, a non-UTF-8 key shown escaped and opened, copy and
 // delete manners, a dead server, and `keylens --screenshot`.
+#include "Deflate.h"
+#include "GuiRunner.h"
 #include "PlainClient.h"
 #include "TestServer.h"
 #include "keyspace/KeyEscape.h"
@@ -29,7 +31,6 @@
 #include <QTreeWidget>
 
 #include <set>
-#include <zlib.h>
 
 using namespace keylens;
 using models::KeyTreeModel;
@@ -37,21 +38,6 @@ using models::KeyTreeModel;
 namespace {
 
 const QByteArray BinaryKey("bin:\xff\xfe\x00k\x01", 9);
-
-QByteArray gzip(const QByteArray& input)
-{
-    z_stream stream{};
-    deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    QByteArray out(int(deflateBound(&stream, uLong(input.size()))) + 32, '\0');
-    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.constData()));
-    stream.avail_in = uInt(input.size());
-    stream.next_out = reinterpret_cast<Bytef*>(out.data());
-    stream.avail_out = uInt(out.size());
-    deflate(&stream, Z_FINISH);
-    out.resize(qsizetype(stream.total_out));
-    deflateEnd(&stream);
-    return out;
-}
 
 // Clicks a button of the next modal message box, once it is up; the flag says whether one was.
 std::shared_ptr<bool> answerNextMessageBox(const QString& buttonText)
@@ -131,7 +117,7 @@ private Q_SLOTS:
             commands.push_back(std::move(hset));
         }
         commands.push_back({"SET", BinaryKey, "binary key, readable value"});
-        commands.push_back({"SET", "doc:gz", gzip(R"({"compressed":true,"items":[1,2,3]})")});
+        commands.push_back({"SET", "doc:gz", test::deflateBytes(R"({"compressed":true,"items":[1,2,3]})", 15 + 16)});
         commands.push_back({"SET", "long:" + QByteArray(16 * 1024, 'k'), "a value under a 16 KB name"});
         QCOMPARE(client.pipeline(commands), std::size_t(0));
 
@@ -371,13 +357,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("shot.png"));
         QProcess keylens;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());
-        keylens.setProcessEnvironment(environment);
-        keylens.start(QStringLiteral(KEYLENS_GUI_PATH),
-                      {m_server.uri(), QStringLiteral("--screenshot"), file, QStringLiteral("--select"),
-                       QStringLiteral("alpha:7"), QStringLiteral("--size"), QStringLiteral("1100x700")});
+        test::startGui(keylens,
+                       {m_server.uri(), QStringLiteral("--screenshot"), file, QStringLiteral("--select"),
+                        QStringLiteral("alpha:7"), QStringLiteral("--size"), QStringLiteral("1100x700")},
+                       dir.path());
         QVERIFY(keylens.waitForFinished(60000));
         QCOMPARE(keylens.exitCode(), 0);
         const QImage image(file);
@@ -392,8 +375,10 @@ private Q_SLOTS:
 
         // A path that does not exist: exit 1 and a sentence on stderr, no file.
         const QString missing = dir.filePath(QStringLiteral("missing.png"));
-        keylens.start(QStringLiteral(KEYLENS_GUI_PATH), {m_server.uri(), QStringLiteral("--screenshot"), missing,
-                                                         QStringLiteral("--select"), QStringLiteral("no:such:key")});
+        test::startGui(keylens,
+                       {m_server.uri(), QStringLiteral("--screenshot"), missing, QStringLiteral("--select"),
+                        QStringLiteral("no:such:key")},
+                       dir.path());
         QVERIFY(keylens.waitForFinished(60000));
         QCOMPARE(keylens.exitCode(), 1);
         QVERIFY(keylens.readAllStandardError().contains("no:such:key"));

@@ -1,12 +1,12 @@
 // Payload detection and decompression, checked against the compression libraries themselves: each test
 // compresses with the library's own encoder and expects the original bytes back.
+#include "Deflate.h"
 #include "inspect/PayloadDecoder.h"
 
 #include <QTest>
 
 #include <lz4frame.h>
 #include <snappy-c.h>
-#include <zlib.h>
 #include <zstd.h>
 
 using namespace keylens;
@@ -23,21 +23,6 @@ QByteArray original()
     json.chop(1);
     json += "]}";
     return json;
-}
-
-QByteArray deflateWith(const QByteArray& input, int windowBits)
-{
-    z_stream stream{};
-    deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY);
-    QByteArray out(int(deflateBound(&stream, uLong(input.size()))) + 32, '\0');
-    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.constData()));
-    stream.avail_in = uInt(input.size());
-    stream.next_out = reinterpret_cast<Bytef*>(out.data());
-    stream.avail_out = uInt(out.size());
-    deflate(&stream, Z_FINISH);
-    out.resize(qsizetype(stream.total_out));
-    deflateEnd(&stream);
-    return out;
 }
 
 QByteArray snappyRaw(const QByteArray& input)
@@ -61,8 +46,8 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("payload");
         QTest::addColumn<int>("compression");
         const QByteArray input = original();
-        QTest::newRow("gzip") << deflateWith(input, 15 + 16) << int(Compression::Gzip);
-        QTest::newRow("zlib") << deflateWith(input, 15) << int(Compression::Zlib);
+        QTest::newRow("gzip") << test::deflateBytes(input, 15 + 16) << int(Compression::Gzip);
+        QTest::newRow("zlib") << test::deflateBytes(input, 15) << int(Compression::Zlib);
         {
             QByteArray out(qsizetype(LZ4F_compressFrameBound(std::size_t(input.size()), nullptr)), '\0');
             const std::size_t n = LZ4F_compressFrame(out.data(), std::size_t(out.size()), input.constData(),
@@ -105,7 +90,7 @@ private Q_SLOTS:
 
     void truncatedPayloadSaysSo()
     {
-        const QByteArray gz = deflateWith(original(), 15 + 16);
+        const QByteArray gz = test::deflateBytes(original(), 15 + 16);
         const inspect::DecodedValue value = inspect::decodeValue(gz.left(gz.size() / 2));
         QCOMPARE(value.compression, Compression::Gzip);
         QVERIFY(!value.problem.isEmpty());
@@ -126,7 +111,7 @@ private Q_SLOTS:
     void decompressionBombStopsAtTheLimit()
     {
         const QByteArray zeros(20 * 1024 * 1024, '\0');
-        const QByteArray bomb = deflateWith(zeros, 15 + 16);
+        const QByteArray bomb = test::deflateBytes(zeros, 15 + 16);
         QVERIFY(bomb.size() < 100 * 1024);
         const inspect::DecodedValue value = inspect::decodeValue(bomb, 1024 * 1024);
         QVERIFY(value.outputCapped);

@@ -1,0 +1,35 @@
+#include "ui/DetailsForm.h"
+
+#include <QFormLayout>
+#include <QLabel>
+
+namespace keylens::ui {
+
+QLabel* createDetailsTitle()
+{
+    auto* title = new QLabel;
+    title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    title->setWordWrap(true);
+    QFont font = title->font();
+    font.setBold(true);
+    font.setPointSizeF(font.pointSizeF() * 1.15);
+    title->setFont(font);
+    return title;
+}
+
+QLabel* addDetailsField(QFormLayout* form, const QString& name)
+{
+    auto* label = new QLabel;
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setObjectName(name);
+    form->addRow(name + u':', label);
+    return label;
+}
+
+QString detailsFieldText(const QWidget* pane, const QString& name)
+{
+    const auto* label = pane->findChild<QLabel*>(name);
+    return label ? label->text() : QString();
+}
+
+} // namespace keylens::ui
