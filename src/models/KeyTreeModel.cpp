@@ -761,8 +761,13 @@ void KeyTreeModel::publish(bool final)
     // A row that was a plain key and got its first children: a one-cell dataChanged on its name makes
     // a tree view ask hasChildren() again and draw the expand arrow. (A range starting at the Name
     // column would make QTreeView re-ask it for every row of the range: slow on big parents.)
+    // (Under a filter, a row that starts to show children is inserted fresh and asked anyway.)
     for (const auto& [row, count] : firstChildren) {
-        if (m_filter.isEmpty() ? m_keyspace->stats(row).childCount == count : true) {
+        if (!m_filter.isEmpty() || m_keyspace->stats(row).childCount != count)
+            continue;
+        const Rows& siblings = m_rows[m_keyspace->parent(row)];
+        const std::uint32_t number = m_rowNumber[row];
+        if (number < siblings.size() && siblings[number] == row) { // not still waiting in m_deferred
             const QModelIndex index = indexForRow(row, NameColumn);
             Q_EMIT dataChanged(index, index);
         }

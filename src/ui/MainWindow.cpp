@@ -106,7 +106,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
 
     connect(m_keyDetails, &KeyDetailsView::elementCountKnown, treeModel(), &KeyTreeModel::setElementCount);
     connect(m_keyDetails, &KeyDetailsView::loaded, this, [this] {
-        if (m_screenshotPending)
+        if (m_screenshotPending && !m_session->isRunning())
             QTimer::singleShot(150, this, &MainWindow::takeScreenshot);
     });
     connect(m_namespaceDetails, &NamespaceDetailsView::keyActivated, this, [this](keyspace::NodeId node) {
