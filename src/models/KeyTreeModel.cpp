@@ -116,6 +116,9 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_announced.clear();
     m_clock.start();
     m_rowNumber.assign(m_publishedNodes, 0);
+    m_hasChildren.clear();
+    if (keyspace)
+        markParents(1, m_publishedNodes);
     m_elementCounts.clear();
     m_deleted.clear();
     m_visibility.clear();
@@ -134,7 +137,16 @@ bool KeyTreeModel::hasVisibleChildren(NodeId node) const
 {
     if (!m_filter.isEmpty())
         return m_visibility[node] & MatchesBelow;
-    return m_keyspace->hasChildren(node);
+    return (m_hasChildren[node >> 6] >> (node & 63)) & 1;
+}
+
+void KeyTreeModel::markParents(std::size_t from, std::size_t to)
+{
+    m_hasChildren.resize((to + 63) / 64, 0);
+    for (std::size_t node = std::max<std::size_t>(from, 1); node < to; ++node) {
+        const NodeId parent = m_keyspace->parent(NodeId(node));
+        m_hasChildren[parent >> 6] |= std::uint64_t(1) << (parent & 63);
+    }
 }
 
 const KeyTreeModel::Rows& KeyTreeModel::rowsOf(NodeId parent) const
@@ -733,6 +745,7 @@ void KeyTreeModel::publish(bool final)
     const std::size_t oldPublished = m_publishedNodes;
     const std::size_t nodeCount = m_keyspace->nodeCount();
     m_orderMayBeStale = true;
+    markParents(oldPublished, nodeCount);
 
     // The nodes that become rows: new nodes, and under a filter, older ancestors of new matches.
     std::vector<NodeId> candidates;

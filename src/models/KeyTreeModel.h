@@ -129,6 +129,7 @@ private:
     void reorder(NodeId parent, Rows newRows);
     void appendRows(NodeId parent, const Rows& added);
     void flushDeferred(NodeId parent);
+    void markParents(std::size_t fromNode, std::size_t toNode);
 
     void applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible);
     void markMatch(NodeId node, std::vector<NodeId>* newlyVisible);
@@ -143,6 +144,10 @@ private:
     mutable std::unordered_map<NodeId, Rows> m_rows; // materialised parents -> children in display order
     mutable std::vector<std::uint32_t>
         m_rowNumber; // a node's row in its parent, valid while the parent is materialised
+    // One bit per node: has published children. A view asks hasChildren() for every row it lays out, in
+    // sort order, i.e. all over the store; 128 KB of bits per million nodes stay in cache where the
+    // store's own arrays would not.
+    std::vector<std::uint64_t> m_hasChildren;
     mutable NodeId m_cachedParent = keyspace::InvalidNode; // the last rowsOf() answer, see there
     mutable const Rows* m_cachedRows = nullptr;
     std::unordered_map<NodeId, Rows> m_deferred;    // published rows a big parent has not announced yet
