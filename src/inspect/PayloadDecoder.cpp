@@ -179,6 +179,77 @@ Inflated decompressSnappyFramed(QByteArrayView raw, qsizetype maxOutput)
     return out;
 }
 
+// Re-indents JSON text as it is, four spaces a level. QJsonDocument::toJson would sort object keys and
+// turn every number into a double (a 64-bit id such as 1234567890123456789 would come back rounded);
+// a viewer must show the value the application wrote. Only called on text QJsonDocument accepted.
+QByteArray reindentJson(QByteArrayView json)
+{
+    QByteArray out;
+    out.reserve(json.size() * 2);
+    int depth = 0;
+    bool inString = false;
+    const auto newline = [&] {
+        out += '\n';
+        out += QByteArray(depth * 4, ' ');
+    };
+    const auto nextSignificant = [&](qsizetype from) {
+        while (from < json.size() &&
+               (json[from] == ' ' || json[from] == '\n' || json[from] == '\r' || json[from] == '\t'))
+            ++from;
+        return from < json.size() ? json[from] : '\0';
+    };
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < json.size())
+                out += json[++i];
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        switch (c) {
+        case '"':
+            inString = true;
+            out += c;
+            break;
+        case '{':
+        case '[':
+            out += c;
+            if (nextSignificant(i + 1) == (c == '{' ? '}' : ']')) {
+                out += c == '{' ? '}' : ']';
+                i = json.indexOf(c == '{' ? '}' : ']', i + 1);
+            } else {
+                ++depth;
+                newline();
+            }
+            break;
+        case '}':
+        case ']':
+            --depth;
+            newline();
+            out += c;
+            break;
+        case ',':
+            out += c;
+            newline();
+            break;
+        case ':':
+            out += ": ";
+            break;
+        case ' ':
+        case '\n':
+        case '\r':
+        case '\t':
+            break;
+        default:
+            out += c;
+        }
+    }
+    out += '\n';
+    return out;
+}
+
 ContentKind classify(QByteArrayView bytes, QByteArray* prettyJson)
 {
     if (bytes.isEmpty())
@@ -190,7 +261,7 @@ ContentKind classify(QByteArrayView bytes, QByteArray* prettyJson)
         QJsonParseError error{};
         const QJsonDocument document = QJsonDocument::fromJson(trimmed.toByteArray(), &error);
         if (error.error == QJsonParseError::NoError) {
-            *prettyJson = document.toJson(QJsonDocument::Indented);
+            *prettyJson = reindentJson(trimmed);
             return ContentKind::Json;
         }
     }

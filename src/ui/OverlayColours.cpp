@@ -25,7 +25,7 @@ QColor bigKey()
 
 QColor missingTtl()
 {
-    return QColor(0xe8, 0x83, 0x3a);
+    return QColor(0x9b, 0x59, 0xd0); // purple: apart from the amber-to-red memory heat
 }
 
 QColor expiringSoon()

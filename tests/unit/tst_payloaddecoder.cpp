@@ -88,6 +88,26 @@ private Q_SLOTS:
         QVERIFY(value.prettyJson.contains("\n    \"user\": {\n        \"id\": 123"));
     }
 
+    void jsonKeepsItsOrderAndItsNumbers()
+    {
+        const inspect::DecodedValue value = inspect::decodeValue(
+            " {\"z\":1234567890123456789,\"a\":[],\"m\":{\"s\":\"a,b:{c}\\\"]\"},\"n\":[1, {\"x\":null}]}");
+        QCOMPARE(value.kind, ContentKind::Json);
+        QCOMPARE(value.prettyJson, QByteArray("{\n"
+                                              "    \"z\": 1234567890123456789,\n"
+                                              "    \"a\": [],\n"
+                                              "    \"m\": {\n"
+                                              "        \"s\": \"a,b:{c}\\\"]\"\n"
+                                              "    },\n"
+                                              "    \"n\": [\n"
+                                              "        1,\n"
+                                              "        {\n"
+                                              "            \"x\": null\n"
+                                              "        }\n"
+                                              "    ]\n"
+                                              "}\n"));
+    }
+
     void truncatedPayloadSaysSo()
     {
         const QByteArray gz = test::deflateBytes(original(), 15 + 16);
