@@ -108,18 +108,20 @@ private Q_SLOTS:
                 if (index.data(KeyTreeModel::PathRole).toByteArray() == "user" && !userRow.isValid())
                     userRow = index;
             }
-            if (publishes == 3)
+            if (publishes == 1)
                 model->sort(KeyTreeModel::NameColumn, Qt::AscendingOrder);
-            if (publishes == 5)
+            if (publishes == 2)
                 model->setFilter(keyspace::KeyGlob::fromFilterText("session:*"));
-            if (publishes == 7)
+            if (publishes == 3)
                 model->setFilter({});
-            if (publishes == 8)
+            if (publishes == 4)
                 model->sort(KeyTreeModel::MemoryColumn, Qt::DescendingOrder);
         });
         session.start(options, ':');
         waitForFinish(session);
-        QVERIFY2(publishes >= 9, qPrintable(QString::number(publishes)));
+        // Rows kept arriving after the last change of order and filter (under a sanitizer, with the
+        // tester walking the whole model on every signal, publishes are fewer but never under five).
+        QVERIFY2(publishes >= 5, qPrintable(QString::number(publishes)));
         QVERIFY(session.summary()->complete);
 
         // A persistent index taken mid-scan still points at the same node after sorts and growth.
