@@ -478,14 +478,15 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
         showConnectionProblem(summary.error->message);
     // A newcomer sees the biggest namespace selected (its details on the right) and, when it has few
     // children, opened; an id level of thousands of rows would push every other namespace out of view.
+    // (The user's own selection gets its top keys now that the scan is over; it excludes the default.)
+    refreshNamespaceDetails();
     if (!m_userExpanded && treeModel()->rowCount() > 0 && !m_tree->currentIndex().isValid()) {
         const QModelIndex first = treeModel()->index(0, 0);
         if (treeModel()->hasChildren(first) && m_session->keyspace().stats(treeModel()->nodeOf(first)).childCount <= 30)
             m_tree->expand(first);
-        m_userExpanded = false;
+        m_userExpanded = false; // that expansion was ours, not the user's
         m_tree->setCurrentIndex(first);
     }
-    refreshNamespaceDetails();
     updateScanActions();
     Q_EMIT scanFinished(summary);
 
