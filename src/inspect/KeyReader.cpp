@@ -10,28 +10,6 @@ using redis::ReplyView;
 
 namespace {
 
-QByteArrayView lengthCommand(KeyType type)
-{
-    switch (type) {
-    case KeyType::String:
-        return "STRLEN";
-    case KeyType::Hash:
-        return "HLEN";
-    case KeyType::List:
-        return "LLEN";
-    case KeyType::Set:
-        return "SCARD";
-    case KeyType::ZSet:
-        return "ZCARD";
-    case KeyType::Stream:
-        return "XLEN";
-    case KeyType::Other:
-    case KeyType::Unknown:
-        break;
-    }
-    return {};
-}
-
 QString refusal(const ReplyView& reply, const char* command)
 {
     return redis::errorFromReply(reply.bytes(), command).message;
@@ -67,6 +45,28 @@ QByteArray joinStreamFields(const ReplyView& fields)
 }
 
 } // namespace
+
+QByteArrayView lengthCommand(KeyType type)
+{
+    switch (type) {
+    case KeyType::String:
+        return "STRLEN";
+    case KeyType::Hash:
+        return "HLEN";
+    case KeyType::List:
+        return "LLEN";
+    case KeyType::Set:
+        return "SCARD";
+    case KeyType::ZSet:
+        return "ZCARD";
+    case KeyType::Stream:
+        return "XLEN";
+    case KeyType::Other:
+    case KeyType::Unknown:
+        break;
+    }
+    return {};
+}
 
 std::pair<QString, QString> valueColumnNames(KeyType type)
 {
@@ -150,6 +150,28 @@ Result<KeyOverview> readKeyOverview(redis::Connection& connection, const QByteAr
         }
     }
     return overview;
+}
+
+Result<std::vector<std::optional<std::uint64_t>>> readLengths(redis::Connection& connection,
+                                                              const std::vector<std::pair<QByteArray, KeyType>>& keys)
+{
+    std::vector<std::optional<std::uint64_t>> lengths;
+    lengths.reserve(keys.size());
+    // Pipelined in chunks, so a long list neither waits a round trip per key nor builds a huge buffer.
+    constexpr std::size_t Chunk = 500;
+    for (std::size_t begin = 0; begin < keys.size(); begin += Chunk) {
+        const std::size_t end = std::min(keys.size(), begin + Chunk);
+        for (std::size_t i = begin; i < end; ++i)
+            connection.append({lengthCommand(keys[i].second), keys[i].first});
+        for (std::size_t i = begin; i < end; ++i) {
+            Result<Reply> reply = connection.read();
+            if (!reply)
+                return reply.error();
+            lengths.push_back(reply->isInteger() ? std::optional<std::uint64_t>(std::uint64_t(reply->integer()))
+                                                 : std::nullopt);
+        }
+    }
+    return lengths;
 }
 
 Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray& key, KeyType type,

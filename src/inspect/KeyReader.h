@@ -56,6 +56,14 @@ struct ValuePage
 Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray& key, keyspace::KeyType type,
                                 const QByteArray& position, int pageSize);
 
+// STRLEN, HLEN, LLEN, SCARD, ZCARD or XLEN; empty for a type without one.
+QByteArrayView lengthCommand(keyspace::KeyType type);
+
+// The length of each key (nullopt where the server refused or the key is gone), with one O(1) command
+// per key, pipelined. For marking big collections (> 5,000 elements) without opening them.
+Result<std::vector<std::optional<std::uint64_t>>>
+readLengths(redis::Connection& connection, const std::vector<std::pair<QByteArray, keyspace::KeyType>>& keys);
+
 // The names of a collection's two columns ("Field", "Value"...), or an empty second one for sets.
 std::pair<QString, QString> valueColumnNames(keyspace::KeyType type);
 

@@ -111,6 +111,30 @@ std::uint64_t ValueInspector::requestPage(const QByteArray& key, keyspace::KeyTy
     return request;
 }
 
+void ValueInspector::requestLengths(std::uint64_t tag, std::vector<std::uint32_t> ids,
+                                    std::vector<std::pair<QByteArray, keyspace::KeyType>> keys)
+{
+    Worker* worker = m_worker;
+    QMetaObject::invokeMethod(worker, [this, worker, tag, ids = std::move(ids), keys = std::move(keys)] {
+        QString error;
+        std::vector<std::pair<std::uint32_t, std::uint64_t>> lengths;
+        if (redis::Connection* connection = worker->ensureConnected(&error)) {
+            redis::Result<std::vector<std::optional<std::uint64_t>>> read = inspect::readLengths(*connection, keys);
+            if (read) {
+                for (std::size_t i = 0; i < read->size(); ++i) {
+                    if ((*read)[i])
+                        lengths.emplace_back(ids[i], *(*read)[i]);
+                }
+            } else {
+                worker->connection.reset();
+            }
+        }
+        // Lengths are a hint for the overlays: a failure here just leaves the big collections unmarked.
+        QMetaObject::invokeMethod(this,
+                                  [this, tag, lengths = std::move(lengths)] { Q_EMIT lengthsReady(tag, lengths); });
+    });
+}
+
 std::uint64_t ValueInspector::requestDelete(const QByteArray& key)
 {
     const std::uint64_t request = ++m_nextRequest;

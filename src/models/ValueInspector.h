@@ -46,11 +46,16 @@ public:
     std::uint64_t requestPage(const QByteArray& key, keyspace::KeyType type, const QByteArray& position, int size);
     // UNLINK, refused on a read-only connection. The caller asks the user first.
     std::uint64_t requestDelete(const QByteArray& key);
+    // The element counts of these keys. Ids and tag are the caller's, handed back with the counts (the
+    // tag tells a later scan's answer from an earlier one's).
+    void requestLengths(std::uint64_t tag, std::vector<std::uint32_t> ids,
+                        std::vector<std::pair<QByteArray, keyspace::KeyType>> keys);
 
 Q_SIGNALS:
     void overviewReady(const keylens::models::ValueInspector::Overview& overview);
     void pageReady(const keylens::models::ValueInspector::Page& page);
     void deleteDone(std::uint64_t request, const QByteArray& key, const QString& error);
+    void lengthsReady(std::uint64_t tag, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& lengths);
 
 private:
     class Worker;

@@ -64,8 +64,8 @@ LegendDialog::LegendDialog(QWidget* parent)
                        "looking here when the server uses more than it should."));
     add(swatch(overlay::bigKey(), QStringLiteral("BIG")),
         QStringLiteral("<b>Big key.</b> A string above 10 KB, or a hash, list, set, sorted set or stream above 5,000 "
-                       "elements. Big keys block the server while they are read, copied or deleted. Element "
-                       "counts are known once a key is opened."));
+                       "elements. Big keys block the server while they are read, copied or deleted. After a scan, "
+                       "collections above 10 KB are asked for their length (one O(1) command each)."));
     QColor missing = overlay::missingTtl();
     missing.setAlphaF(0.5f);
     add(swatch(missing), QStringLiteral("<b>Missing TTL</b> (TTL column). Most keys of this namespace expire, "

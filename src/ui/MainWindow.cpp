@@ -105,6 +105,13 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     m_countdown.start();
 
     connect(m_keyDetails, &KeyDetailsView::elementCountKnown, treeModel(), &KeyTreeModel::setElementCount);
+    connect(m_inspector, &models::ValueInspector::lengthsReady, this,
+            [this](std::uint64_t scan, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& lengths) {
+                if (scan != m_scanGeneration)
+                    return; // counted for a store that a rescan has replaced
+                for (const auto& [node, length] : lengths)
+                    treeModel()->setElementCount(node, length);
+            });
     connect(m_keyDetails, &KeyDetailsView::loaded, this, [this] {
         if (m_screenshotPending && !m_session->isRunning())
             QTimer::singleShot(150, this, &MainWindow::takeScreenshot);
@@ -359,6 +366,7 @@ void MainWindow::connectTo(const Target& target)
 
     m_inspector->setConnection(target.options);
     m_inspector->setReadOnly(target.readOnly);
+    ++m_scanGeneration;
     scan::ScanOptions options;
     options.connection = target.options;
     m_session->start(options, target.delimiter);
@@ -478,6 +486,7 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
         showConnectionProblem(summary.error->message);
     // A newcomer sees the biggest namespace selected (its details on the right) and, when it has few
     // children, opened; an id level of thousands of rows would push every other namespace out of view.
+    countBigCollectionCandidates();
     // (The user's own selection gets its top keys now that the scan is over; it excludes the default.)
     refreshNamespaceDetails();
     if (!m_userExpanded && treeModel()->rowCount() > 0 && !m_tree->currentIndex().isValid()) {
@@ -528,6 +537,32 @@ void MainWindow::takeScreenshot()
         return;
     }
     QApplication::exit(0);
+}
+
+void MainWindow::countBigCollectionCandidates()
+{
+    // A collection of more than 5,000 elements takes more than 10 KB however it is encoded (the most
+    // compact, a listpack of small integers, needs about 2 bytes an element), so only collections above
+    // 10 KB are asked for their length: usually a few dozen keys, one O(1) command each, pipelined.
+    constexpr std::uint64_t MinimumBytes = 10 * 1024;
+    constexpr std::size_t MaximumKeys = 100'000;
+    const keyspace::Keyspace& keyspace = m_session->keyspace();
+    std::vector<std::uint32_t> ids;
+    std::vector<std::pair<QByteArray, keyspace::KeyType>> keys;
+    for (keyspace::NodeId node = 1; node < keyspace.nodeCount() && keys.size() < MaximumKeys; ++node) {
+        if (!keyspace.isKey(node))
+            continue;
+        const keyspace::KeyInfo info = keyspace.keyInfo(node);
+        const bool collection = info.type == keyspace::KeyType::Hash || info.type == keyspace::KeyType::List ||
+                                info.type == keyspace::KeyType::Set || info.type == keyspace::KeyType::ZSet ||
+                                info.type == keyspace::KeyType::Stream;
+        if (collection && info.memoryMeasured && info.memoryBytes > MinimumBytes) {
+            ids.push_back(node);
+            keys.emplace_back(keyspace.path(node), info.type);
+        }
+    }
+    if (!keys.empty())
+        m_inspector->requestLengths(m_scanGeneration, std::move(ids), std::move(keys));
 }
 
 bool MainWindow::selectPath(const QByteArray& path)

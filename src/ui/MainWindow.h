@@ -89,6 +89,7 @@ private:
     void copySelectedKey();
     void deleteSelectedKey();
     void scanDone(const scan::ScanSummary& summary);
+    void countBigCollectionCandidates();
     void takeScreenshot();
     void showConnectionProblem(const QString& message);
     void connectToProfile(const models::ConnectionProfile& profile, const QByteArray& password);
@@ -118,6 +119,7 @@ private:
     QTimer m_countdown;
     QTimer m_namespaceRefresh;
     bool m_userExpanded = false;
+    std::uint64_t m_scanGeneration = 0; // one per connectTo(), to drop answers meant for an earlier store
     keyspace::NodeId m_shownNamespace = keyspace::InvalidNode;
 
     QAction* m_pauseAction;

@@ -143,6 +143,13 @@ private Q_SLOTS:
             QCOMPARE(shown[QString::fromLatin1(name)], QString::fromUtf8(keyspace::formatCount(keys)));
         }
         QCOMPARE(shown.size(), std::size_t(7));
+        // The 100k-field hash is marked big without being opened (its length asked after the scan);
+        // a 300-byte string is not.
+        const keyspace::Keyspace& keyspace = m_window->session()->keyspace();
+        QTRY_VERIFY(model->indexOfNode(keyspace.find("big:hash")).data(KeyTreeModel::OverlayRole).toInt() &
+                    KeyTreeModel::BigKey);
+        QVERIFY(!(model->indexOfNode(keyspace.find("alpha:1")).data(KeyTreeModel::OverlayRole).toInt() &
+                  KeyTreeModel::BigKey));
         // The biggest namespace (the 100k hash) comes first: memory, descending, by default.
         QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("big"));
         QVERIFY(m_window->statusText().contains(QStringLiteral("scanned in")));

@@ -171,6 +171,23 @@ private Q_SLOTS:
         QCOMPARE(*overview->length, std::uint64_t(300000));
     }
 
+    void lengthsArePipelined()
+    {
+        std::vector<std::pair<QByteArray, KeyType>> keys;
+        for (int i = 0; i < 700; ++i) // more than one pipeline chunk
+            keys.emplace_back(i % 2 ? QByteArray("l") : QByteArray("h"), i % 2 ? KeyType::List : KeyType::Hash);
+        keys.emplace_back("gone", KeyType::ZSet);
+        keys.emplace_back("str", KeyType::Set); // wrong type: the server refuses, the others stand
+        redis::Result<std::vector<std::optional<std::uint64_t>>> lengths = inspect::readLengths(*m_connection, keys);
+        QVERIFY(lengths.ok());
+        QCOMPARE(lengths->size(), keys.size());
+        test::PlainClient client(m_server.port());
+        QCOMPARE(qlonglong(*(*lengths)[0]), client.integer({"HLEN", "h"}));
+        QCOMPARE(qlonglong(*(*lengths)[699]), client.integer({"LLEN", "l"}));
+        QCOMPARE((*lengths)[700], std::optional<std::uint64_t>(0)); // ZCARD of a missing key is 0
+        QVERIFY(!(*lengths)[701]);
+    }
+
     void missingKeyIsNotAnError()
     {
         redis::Result<inspect::KeyOverview> overview = inspect::readKeyOverview(*m_connection, "no-such-key");
