@@ -284,12 +284,12 @@ KeyTreeModel::Totals KeyTreeModel::totalsOf(NodeId node) const
 
 double KeyTreeModel::memoryFraction(NodeId node) const
 {
+    // Painted for every row on screen: the sort keys' lean accessors, not two whole Totals.
     const NodeId parent = m_keyspace->parent(node);
-    const Totals mine = totalsOf(node);
-    const Totals theirs = totalsOf(parent);
-    if (theirs.memoryBytes > 0)
-        return double(mine.memoryBytes) / double(theirs.memoryBytes);
-    return theirs.keys > 0 ? double(mine.keys) / double(theirs.keys) : 0.0;
+    if (const std::uint64_t parentMemory = memoryOf(parent))
+        return double(memoryOf(node)) / double(parentMemory);
+    const std::uint64_t parentKeys = keysOf(parent);
+    return parentKeys > 0 ? double(keysOf(node)) / double(parentKeys) : 0.0;
 }
 
 int KeyTreeModel::overlaysOf(NodeId node, std::int64_t now) const
@@ -652,16 +652,29 @@ void KeyTreeModel::sort(int column, Qt::SortOrder order)
     m_sortOrder = order;
     if (!m_keyspace)
         return;
+    for (const NodeId parent : materialisedParents())
+        resort(parent);
+}
+
+std::vector<NodeId> KeyTreeModel::materialisedParents() const
+{
+    // A copy: the signals a re-sort emits let views ask for rows, which can materialise new parents
+    // and rehash m_rows under a loop over it.
     std::vector<NodeId> parents;
     parents.reserve(m_rows.size());
-    for (const auto& [parent, rows] : m_rows)
-        parents.push_back(parent);
-    for (const NodeId parent : parents) {
-        Rows rows = m_rows[parent];
-        sortRows(rows);
-        if (rows != m_rows[parent])
-            reorder(parent, std::move(rows));
+    for (const auto& [parent, rows] : m_rows) {
+        if (!rows.empty())
+            parents.push_back(parent);
     }
+    return parents;
+}
+
+void KeyTreeModel::resort(NodeId parent)
+{
+    Rows sorted = m_rows[parent];
+    sortRows(sorted);
+    if (sorted != m_rows[parent])
+        reorder(parent, std::move(sorted));
 }
 
 // ---- live updates ----
@@ -776,11 +789,7 @@ void KeyTreeModel::publish(bool final)
     // column would make QTreeView re-ask it for every row of the range: slow on big parents.)
     // (Under a filter, a row that starts to show children is inserted fresh and asked anyway.)
     for (const auto& [row, count] : firstChildren) {
-        if (!m_filter.isEmpty() || m_keyspace->stats(row).childCount != count)
-            continue;
-        const Rows& siblings = m_rows[m_keyspace->parent(row)];
-        const std::uint32_t number = m_rowNumber[row];
-        if (number < siblings.size() && siblings[number] == row) { // not still waiting in m_deferred
+        if (m_filter.isEmpty() && m_keyspace->stats(row).childCount == count && isRow(row)) {
             const QModelIndex index = indexForRow(row, NameColumn);
             Q_EMIT dataChanged(index, index);
         }
@@ -808,13 +817,7 @@ void KeyTreeModel::publish(bool final)
 
     // Aggregates changed everywhere keys landed: one dataChanged per materialised parent, and the
     // parents whose order those changes broke get re-sorted (big ones only at the end).
-    std::vector<NodeId> parents;
-    parents.reserve(m_rows.size());
-    for (const auto& [parent, rows] : m_rows) {
-        if (!rows.empty())
-            parents.push_back(parent);
-    }
-    for (const NodeId parent : parents) {
+    for (const NodeId parent : materialisedParents()) {
         const Rows& rows = m_rows[parent];
         // QTreeView answers a dataChanged over a range by visiting every row of it (unless a relayout is
         // pending anyway, as right after an insertion): a big parent hears about changed totals only
@@ -823,29 +826,42 @@ void KeyTreeModel::publish(bool final)
             continue;
         // Names never change, so a name order only breaks where rows arrived; totals change anywhere.
         const bool orderMayBreak = m_sortColumn > NameColumn || added.count(parent) != 0;
-        if (m_sortColumn >= 0 && orderMayBreak && (final || rows.size() <= LiveResortLimit)) {
-            Rows sorted = rows;
-            sortRows(sorted);
-            if (sorted != rows)
-                reorder(parent, std::move(sorted));
-        }
+        if (m_sortColumn >= 0 && orderMayBreak && (final || rows.size() <= LiveResortLimit))
+            resort(parent);
         const Rows& current = m_rows[parent];
         Q_EMIT dataChanged(indexForRow(current.front(), KeysColumn), indexForRow(current.back(), TypeColumn));
     }
 }
 
+bool KeyTreeModel::isRow(NodeId node) const
+{
+    // Materialised parent, and really among its rows: filtered out, or still waiting in m_deferred,
+    // a node has no row number to make an index from.
+    if (node >= m_publishedNodes)
+        return false;
+    auto it = m_rows.find(m_keyspace->parent(node));
+    if (it == m_rows.end())
+        return false;
+    const std::uint32_t number = m_rowNumber[node];
+    return number < it->second.size() && it->second[number] == node;
+}
+
+void KeyTreeModel::rowChanged(NodeId node)
+{
+    if (isRow(node))
+        Q_EMIT dataChanged(indexForRow(node, NameColumn), indexForRow(node, TypeColumn));
+}
+
 void KeyTreeModel::setElementCount(NodeId node, std::uint64_t elements)
 {
     m_elementCounts[node] = elements;
-    if (node < m_publishedNodes && isMaterialised(m_keyspace->parent(node)) && isVisible(node))
-        Q_EMIT dataChanged(indexForRow(node, NameColumn), indexForRow(node, TypeColumn));
+    rowChanged(node);
 }
 
 void KeyTreeModel::markDeleted(NodeId node)
 {
     m_deleted.insert(node);
-    if (node < m_publishedNodes && isMaterialised(m_keyspace->parent(node)) && isVisible(node))
-        Q_EMIT dataChanged(indexForRow(node, NameColumn), indexForRow(node, TypeColumn));
+    rowChanged(node);
 }
 
 } // namespace keylens::models

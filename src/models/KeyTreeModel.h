@@ -129,6 +129,10 @@ private:
     void reorder(NodeId parent, Rows newRows);
     void appendRows(NodeId parent, const Rows& added);
     void flushDeferred(NodeId parent);
+    std::vector<NodeId> materialisedParents() const; // those with rows
+    void resort(NodeId parent);                      // a layout change only when the order moved
+    bool isRow(NodeId node) const;                   // has a valid index right now
+    void rowChanged(NodeId node);                    // dataChanged over its row, when it is one
     void markParents(std::size_t fromNode, std::size_t toNode);
 
     void applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible);
