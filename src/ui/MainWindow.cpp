@@ -88,10 +88,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     m_namespaceRefresh.setObjectName(QStringLiteral("namespace refresh"));
     m_namespaceRefresh.setSingleShot(true);
     m_namespaceRefresh.setInterval(1000);
-    connect(&m_namespaceRefresh, &QTimer::timeout, this, [this] {
-        if (m_shownNamespace != keyspace::InvalidNode && m_details->currentIndex() == NamespacePage)
-            m_namespaceDetails->showNamespace(*treeModel(), m_shownNamespace, !m_session->isRunning());
-    });
+    connect(&m_namespaceRefresh, &QTimer::timeout, this, &MainWindow::refreshNamespaceDetails);
 
     m_filterDebounce.setSingleShot(true);
     m_filterDebounce.setInterval(250);
@@ -612,8 +609,9 @@ void MainWindow::showSelection()
 
 void MainWindow::refreshNamespaceDetails()
 {
+    // While the scan runs only the aggregates: the top keys wait for its end (see showNamespace).
     if (m_shownNamespace != keyspace::InvalidNode && m_details->currentIndex() == NamespacePage)
-        m_namespaceDetails->showNamespace(*treeModel(), m_shownNamespace);
+        m_namespaceDetails->showNamespace(*treeModel(), m_shownNamespace, !m_session->isRunning());
 }
 
 void MainWindow::setFilterText(const QString& filterText)
