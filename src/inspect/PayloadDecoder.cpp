@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <lz4frame.h>
+#include <optional>
 #include <snappy-c.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -250,11 +251,11 @@ QByteArray reindentJson(QByteArrayView json)
     return out;
 }
 
-ContentKind classify(QByteArrayView bytes, QByteArray* prettyJson)
+ContentKind classify(QByteArrayView bytes, bool readable, QByteArray* prettyJson)
 {
     if (bytes.isEmpty())
         return ContentKind::Empty;
-    if (!isReadableText(bytes))
+    if (!readable)
         return ContentKind::Binary;
     const QByteArrayView trimmed = bytes.trimmed();
     if (!trimmed.isEmpty() && (trimmed.front() == '{' || trimmed.front() == '[')) {
@@ -307,6 +308,9 @@ DecodedValue decodeValue(QByteArrayView raw, qsizetype maxOutput)
 {
     DecodedValue value;
     Inflated inflated;
+    // Whether the raw bytes are text: asked by the raw-Snappy test, kept for classifying an
+    // uncompressed value, so a 4 MB string is not decoded as UTF-8 twice.
+    std::optional<bool> rawReadable;
     if (startsWith(raw, "\x1f\x8b\x08", 3)) {
         value.compression = Compression::Gzip;
         inflated = inflateZlibOrGzip(raw, maxOutput);
@@ -323,7 +327,7 @@ DecodedValue decodeValue(QByteArrayView raw, qsizetype maxOutput)
     } else if (startsWith(raw, "\xff\x06\x00\x00sNaPpY", 10)) {
         value.compression = Compression::SnappyFramed;
         inflated = decompressSnappyFramed(raw.sliced(10), maxOutput);
-    } else if (raw.size() > 2 && !isReadableText(raw) &&
+    } else if (raw.size() > 2 && !*(rawReadable = isReadableText(raw)) &&
                snappy_validate_compressed_buffer(raw.data(), std::size_t(raw.size())) == SNAPPY_OK) {
         inflated = decompressSnappyRaw(raw, maxOutput);
         if (inflated.problem.isEmpty())
@@ -344,7 +348,9 @@ DecodedValue decodeValue(QByteArrayView raw, qsizetype maxOutput)
         if (!inflated.problem.isEmpty())
             value.problem = QStringLiteral("decompressed in part: %1").arg(inflated.problem);
     }
-    value.kind = classify(value.bytes, &value.prettyJson);
+    const bool rawShown = value.compression == Compression::None;
+    const bool readable = rawShown && rawReadable ? *rawReadable : isReadableText(value.bytes);
+    value.kind = classify(value.bytes, readable, &value.prettyJson);
     return value;
 }
 
