@@ -43,6 +43,15 @@ void addConnectionOptions(QCommandLineParser& parser)
     });
 }
 
+bool connectionArgumentsGiven(const QCommandLineParser& parser)
+{
+    for (const char* name : {"h", "p", "s", "u", "a", "n", "user"}) {
+        if (parser.isSet(QLatin1String(name)))
+            return true;
+    }
+    return false;
+}
+
 Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser, const QString& positionalUri,
                                                 const QProcessEnvironment& environment)
 {

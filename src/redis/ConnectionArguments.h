@@ -13,6 +13,10 @@ namespace keylens::redis {
 // Does not add -h as help: like redis-cli, -h is the host.
 void addConnectionOptions(QCommandLineParser& parser);
 
+// Whether any flag that says where or as whom to connect was given (-h -p -s -u -a -n --user); the
+// timeouts alone do not count. keylens opens its connection dialog when none was.
+bool connectionArgumentsGiven(const QCommandLineParser& parser);
+
 // Resolves the flags after parser.process()/parse(), as redis-cli does: a URI (from -u or the first
 // positional argument) is the base, explicit flags override it, REDISCLI_AUTH supplies a password nobody
 // gave, and with no URI, host, port or socket at all, REDIS_URL, else 127.0.0.1:6379.

@@ -92,10 +92,7 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1)
         return usage(QStringLiteral("one URI at most, not %1 arguments").arg(positional.size()));
-    const bool connectionFlags = !positional.isEmpty() || parser.isSet(QStringLiteral("h")) ||
-                                 parser.isSet(QStringLiteral("p")) || parser.isSet(QStringLiteral("s")) ||
-                                 parser.isSet(QStringLiteral("u")) || parser.isSet(QStringLiteral("a")) ||
-                                 parser.isSet(QStringLiteral("n")) || parser.isSet(QStringLiteral("user"));
+    const bool connectionFlags = !positional.isEmpty() || redis::connectionArgumentsGiven(parser);
     if (parser.isSet(demo) + connectionFlags + parser.isSet(connection) > 1)
         return usage(QStringLiteral("choose one of --demo, --connection and a server to connect to"));
 

@@ -173,6 +173,28 @@ private Q_SLOTS:
         QCOMPARE(options.error().kind, ErrorKind::Usage);
     }
 
+    void whichFlagsSayWhereToConnect_data()
+    {
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<bool>("given");
+        QTest::newRow("nothing") << QStringList{} << false;
+        QTest::newRow("timeouts only") << QStringList{QStringLiteral("-t"), QStringLiteral("2"),
+                                                      QStringLiteral("--command-timeout"), QStringLiteral("9")}
+                                       << false;
+        for (const char* flag : {"-h", "-p", "-s", "-u", "-a", "-n", "--user"})
+            QTest::newRow(flag) << QStringList{QString::fromLatin1(flag), QStringLiteral("1")} << true;
+    }
+
+    void whichFlagsSayWhereToConnect()
+    {
+        QFETCH(QStringList, flags);
+        QFETCH(bool, given);
+        QCommandLineParser parser;
+        addConnectionOptions(parser);
+        QVERIFY(parser.parse(QStringList{QStringLiteral("keylens")} + flags));
+        QCOMPARE(connectionArgumentsGiven(parser), given);
+    }
+
     void addressNeverShowsThePassword()
     {
         auto options = parseRedisUri("redis://alice:topsecret@h:1/2");
