@@ -5,7 +5,7 @@
 
 namespace keylens::keyspace {
 
-// A glob over key bytes with the syntax of SCAN MATCH and KEYS: `*`, `?`, `[abc]`, `[^a-z]` and `\`
+// A glob over key bytes with the syntax of SCAN MATCH: `*`, `?`, `[abc]`, `[^a-z]` and `\`
 // escapes. Matching is byte-wise, so binary keys filter like any other.
 class KeyGlob
 {
