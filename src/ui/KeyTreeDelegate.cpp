@@ -32,7 +32,9 @@ void drawBadge(QPainter* painter, const QRect& rect, const QString& label, const
 
 void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const
 {
-    const int overlays = index.data(KeyTreeModel::OverlayRole).toInt();
+    // Only the Name and TTL cells show overlays; the other four need not ask the model for them.
+    const bool showsOverlays = index.column() == KeyTreeModel::NameColumn || index.column() == KeyTreeModel::TtlColumn;
+    const int overlays = showsOverlays ? index.data(KeyTreeModel::OverlayRole).toInt() : 0;
     QStyleOptionViewItem opt = option;
     initStyleOption(&opt, index);
 
