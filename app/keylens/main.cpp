@@ -1,3 +1,4 @@
+#include "redis/ProcessArguments.h"
 #include "ui/AppPalette.h"
 #include "ui/GuiCommandLine.h"
 #include "ui/MainWindow.h"
@@ -11,11 +12,14 @@
 int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
+    keylens::redis::rememberProcessArguments(argc, argv);
     QApplication::setApplicationName(QStringLiteral("keylens"));
     QApplication::setOrganizationName(QStringLiteral("keylens"));
     QApplication::setApplicationVersion(QStringLiteral(KEYLENS_VERSION));
 
     const keylens::ui::GuiCommandResult parsed = keylens::ui::parseGuiCommandLine(QApplication::arguments());
+    if (!parsed.warning.isEmpty())
+        std::fprintf(stderr, "keylens: %s\n", qPrintable(parsed.warning));
     if (!parsed.command) {
         std::fputs(qPrintable(parsed.output), parsed.exitCode == 0 ? stdout : stderr);
         return parsed.exitCode;

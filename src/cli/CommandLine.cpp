@@ -2,28 +2,37 @@
 
 #include "cli/ExitCode.h"
 #include "cli/Output.h"
+#include "cli/ReportFile.h"
 #include "keyspace/KeyPath.h"
 #include "report/JsonReport.h"
 #include "report/TextReport.h"
 
 #include <QDateTime>
-#include <QSaveFile>
+
+#include <limits>
 
 namespace keylens::cli {
 
 namespace {
 
-bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int minimum, int* value, QString* problem)
+bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int minimum, int* value, QString* problem,
+                     int maximum = std::numeric_limits<int>::max())
 {
     if (!parser.isSet(name))
         return true;
     bool ok = false;
     const int parsed = parser.value(name).toInt(&ok);
-    if (!ok || parsed < minimum) {
-        *problem = QStringLiteral("--%1 takes a whole number of at least %2, not '%3'")
-                       .arg(name)
-                       .arg(minimum)
-                       .arg(parser.value(name));
+    if (!ok || parsed < minimum || parsed > maximum) {
+        *problem = maximum == std::numeric_limits<int>::max()
+                       ? QStringLiteral("--%1 takes a whole number of at least %2, not '%3'")
+                             .arg(name)
+                             .arg(minimum)
+                             .arg(parser.value(name))
+                       : QStringLiteral("--%1 takes a whole number from %2 to %3, not '%4'")
+                             .arg(name)
+                             .arg(minimum)
+                             .arg(maximum)
+                             .arg(parser.value(name));
         return false;
     }
     *value = parsed;
@@ -51,7 +60,9 @@ void addScanOptions(QCommandLineParser& parser)
 void addReportOptions(QCommandLineParser& parser)
 {
     parser.addOptions({
-        {QStringLiteral("depth"), QStringLiteral("Namespace levels to list (default 2)."), QStringLiteral("n")},
+        {QStringLiteral("depth"),
+         QStringLiteral("Namespace levels to list (default 2, at most %1).").arg(report::MaxDepth),
+         QStringLiteral("n")},
         {QStringLiteral("width"),
          QStringLiteral("Namespaces per level before the rest are summed (default 50 for json, 10 for text)."),
          QStringLiteral("n")},
@@ -89,7 +100,7 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
 
 bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request, QString* problem)
 {
-    if (!readWholeNumber(parser, QStringLiteral("depth"), 0, &request->options.depth, problem) ||
+    if (!readWholeNumber(parser, QStringLiteral("depth"), 0, &request->options.depth, problem, report::MaxDepth) ||
         !readWholeNumber(parser, QStringLiteral("width"), 0, &request->options.width, problem) ||
         !readWholeNumber(parser, QStringLiteral("top"), 0, &request->options.top, problem))
         return false;
@@ -103,7 +114,9 @@ bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request,
     if (!request->json && !parser.isSet(QStringLiteral("width")))
         request->options.width = 10;
     request->outputPath = parser.value(QStringLiteral("output"));
-    return true;
+    // Found out now, not after minutes of scanning.
+    *problem = checkReportDestination(request->outputPath);
+    return problem->isEmpty();
 }
 
 std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, const QString& command)
@@ -129,24 +142,20 @@ int usageError(const QString& problem)
 int finishScan(const ScanOutcome& outcome, const keyspace::Keyspace& keyspace, const ReportRequest& request)
 {
     const scan::ScanSummary& summary = outcome.summary;
-    const bool neverStarted = summary.error && summary.keysSeen == 0;
-    if (neverStarted) {
+    // Failing before a single SCAN reply (a refused connection, MASTERDOWN, a database out of range, a
+    // denied SCAN) leaves nothing to report: a connection error, with nothing on stdout. Exit 1 is kept
+    // for a scan that stopped midway, and always comes with the partial report.
+    if (summary.error && summary.scanCalls == 0) {
         writeStderr("keylens-cli: " + summary.error->message.toUtf8() + '\n');
-        return summary.error->isConnectionError() ? ExitConnection : ExitFailure;
+        return ExitConnection;
     }
 
     const report::ScanReport scanReport = report::buildReport(keyspace, summary, outcome.duplicates, request.options,
                                                               QDateTime::currentMSecsSinceEpoch());
     const QByteArray document = request.json ? report::toJson(scanReport) : report::toText(scanReport);
-    if (request.outputPath.isEmpty()) {
-        writeStdout(document);
-    } else {
-        QSaveFile file(request.outputPath);
-        if (!file.open(QIODevice::WriteOnly) || file.write(document) != document.size() || !file.commit()) {
-            writeStderr("keylens-cli: cannot write " + request.outputPath.toUtf8() + ": " +
-                        file.errorString().toUtf8() + '\n');
-            return ExitFailure;
-        }
+    if (QString problem; !writeReport(request.outputPath, document, &problem)) {
+        writeStderr("keylens-cli: " + problem.toUtf8() + '\n');
+        return ExitFailure;
     }
     if (outcome.interrupted)
         return ExitInterrupted;

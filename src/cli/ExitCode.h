@@ -5,9 +5,10 @@ namespace keylens::cli {
 // keylens-cli's exit codes; scripts depend on them.
 enum ExitCode : int {
     ExitOk = 0,
-    ExitFailure = 1, // the scan stopped early (connection lost mid-scan, a denied SCAN); the partial report is printed
-    ExitUsage = 2,   // bad arguments
-    ExitConnection = 3,    // could not connect or log in; message on stderr, nothing on stdout
+    ExitFailure = 1,       // the scan stopped early (connection lost mid-scan), the partial report is printed; or the
+                           // report could not be written (a full disk), with a message and no partial --output file
+    ExitUsage = 2,         // bad arguments, or an --output that cannot be written to
+    ExitConnection = 3,    // could not connect, log in or read a first SCAN reply; message on stderr, nothing on stdout
     ExitInterrupted = 130, // Ctrl-C: the partial report is printed
 };
 

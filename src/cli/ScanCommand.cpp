@@ -21,6 +21,8 @@ int runScanCommand(const QStringList& arguments)
     addReportOptions(parser);
     if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("scan")))
         return *done;
+    if (const QString warning = redis::hidePasswordsGivenOnCommandLine(parser); !warning.isEmpty())
+        writeStderr("keylens-cli: " + warning.toUtf8() + '\n');
     if (parser.positionalArguments().size() > 1)
         return usageError(QStringLiteral("scan takes at most one URI"));
 

@@ -22,7 +22,9 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
                          if (wholeKeyspace && info.dbsize && *info.dbsize > 0)
                              keyspace.reserve(static_cast<std::size_t>(*info.dbsize));
                      });
+    std::uint64_t received = 0;
     QObject::connect(&scanner, &scan::Scanner::batchReady, &loop, [&](const scan::KeyBatch& batch) {
+        received += batch.size();
         for (std::size_t i = 0; i < batch.size(); ++i) {
             if (keyspace.insert(batch.key(i), batch.entries[i].info) == keyspace::Keyspace::Insert::Duplicate)
                 ++outcome.duplicates;
@@ -32,6 +34,7 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
                      [&](const scan::ScanProgress& progress) { progressBar.update(progress); });
     QObject::connect(&scanner, &scan::Scanner::finished, &loop, [&](const scan::ScanSummary& summary) {
         outcome.summary = summary;
+        outcome.summary.settleInFlight(received);
         loop.quit();
     });
     InterruptWatcher interrupts([&] {

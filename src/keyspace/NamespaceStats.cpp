@@ -12,7 +12,9 @@ void NamespaceStats::add(const KeyInfo& key)
         memoryBytes += key.memoryBytes;
     else
         ++keysMemoryUnmeasured;
-    if (key.expiresAtMs != NoExpiry) {
+    if (key.expiresAtMs == ExpiryUnknown) {
+        ++keysTtlUnknown;
+    } else if (hasExpiry(key.expiresAtMs)) {
         ++keysWithTtl;
         soonestExpiryMs = std::min(soonestExpiryMs, key.expiresAtMs);
         latestExpiryMs = std::max(latestExpiryMs, key.expiresAtMs);

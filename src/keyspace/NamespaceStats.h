@@ -9,6 +9,12 @@ namespace keylens::keyspace {
 
 // Expiry times are absolute (ms since the Unix epoch), so a TTL keeps counting down after the scan.
 inline constexpr std::int64_t NoExpiry = -1;
+// PTTL was denied or failed: whether the key expires is not known, which is not "no TTL".
+inline constexpr std::int64_t ExpiryUnknown = -2;
+inline constexpr bool hasExpiry(std::int64_t expiresAtMs)
+{
+    return expiresAtMs >= 0;
+}
 
 // What the scan learned about one key.
 struct KeyInfo
@@ -30,11 +36,13 @@ struct NamespaceStats
     std::uint32_t keys = 0;
     std::uint32_t keysWithTtl = 0;
     std::uint32_t keysMemoryUnmeasured = 0;
+    std::uint32_t keysTtlUnknown = 0;
     std::uint32_t childCount = 0; // direct children in the tree (namespaces and keys)
     PerKeyType<std::uint32_t> types{};
 
     void add(const KeyInfo& key);
-    std::uint32_t keysWithoutTtl() const { return keys - keysWithTtl; }
+    std::uint32_t keysWithoutTtl() const { return keys - keysWithTtl - keysTtlUnknown; }
+    std::uint32_t keysTtlKnown() const { return keys - keysTtlUnknown; }
     bool hasExpiringKeys() const { return keysWithTtl > 0; }
 };
 

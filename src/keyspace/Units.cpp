@@ -1,5 +1,7 @@
 #include "keyspace/Units.h"
 
+#include "keyspace/NamespaceStats.h"
+
 #include <array>
 #include <cstdio>
 
@@ -76,6 +78,17 @@ QByteArray formatPercent(double fraction)
     char buffer[16];
     std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100.0);
     return buffer;
+}
+
+QByteArray formatTimeLeft(std::int64_t expiresAtMs, std::int64_t nowMs)
+{
+    if (expiresAtMs == ExpiryUnknown)
+        return "not measured";
+    if (!hasExpiry(expiresAtMs))
+        return "no TTL";
+    if (expiresAtMs <= nowMs)
+        return "expired";
+    return formatDuration(expiresAtMs - nowMs);
 }
 
 } // namespace keylens::keyspace

@@ -12,5 +12,7 @@ QByteArray formatBytes(std::uint64_t bytes);
 QByteArray formatCount(std::uint64_t count);
 QByteArray formatDuration(std::int64_t milliseconds);
 QByteArray formatPercent(double fraction); // 0.4567 -> "45.7%", tiny non-zero shares -> "<0.1%"
+// One key's TTL as of `nowMs`: "no TTL", "not measured" (PTTL denied), "expired", or the time left.
+QByteArray formatTimeLeft(std::int64_t expiresAtMs, std::int64_t nowMs);
 
 } // namespace keylens::keyspace

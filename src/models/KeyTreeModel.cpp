@@ -264,6 +264,7 @@ KeyTreeModel::Totals KeyTreeModel::totalsOf(NodeId node) const
     totals.memoryBytes = stats.memoryBytes;
     totals.keysWithTtl = stats.keysWithTtl;
     totals.keysMemoryUnmeasured = stats.keysMemoryUnmeasured;
+    totals.keysTtlUnknown = stats.keysTtlUnknown;
     if (stats.keysWithTtl > 0)
         totals.soonestExpiryMs = stats.soonestExpiryMs;
     for (int i = 0; i < keyspace::KeyTypeCount; ++i)
@@ -273,7 +274,8 @@ KeyTreeModel::Totals KeyTreeModel::totalsOf(NodeId node) const
         ++totals.keys;
         totals.memoryBytes += info.memoryMeasured ? info.memoryBytes : 0;
         totals.keysMemoryUnmeasured += info.memoryMeasured ? 0 : 1;
-        if (info.expiresAtMs != NoExpiry) {
+        totals.keysTtlUnknown += info.expiresAtMs == keyspace::ExpiryUnknown ? 1 : 0;
+        if (keyspace::hasExpiry(info.expiresAtMs)) {
             ++totals.keysWithTtl;
             totals.soonestExpiryMs = std::min(totals.soonestExpiryMs, info.expiresAtMs);
         }
@@ -301,9 +303,10 @@ int KeyTreeModel::overlaysOf(NodeId node, std::int64_t now) const
     if (totals.keysMemoryUnmeasured > 0)
         overlays |= MemoryUnmeasured;
     if (totals.keysWithTtl > 0 && totals.soonestExpiryMs != Never) {
+        // A soonest expiry that has passed says nothing of the next one: no "expiring soon" for it.
         if (totals.soonestExpiryMs <= now && m_keyspace->isKey(node) && !m_keyspace->hasChildren(node))
             overlays |= Expired;
-        else if (totals.soonestExpiryMs - now <= 60'000)
+        else if (totals.soonestExpiryMs > now && totals.soonestExpiryMs - now <= 60'000)
             overlays |= ExpiringSoon;
     }
     if (m_keyspace->isKey(node)) {
@@ -315,12 +318,12 @@ int KeyTreeModel::overlaysOf(NodeId node, std::int64_t now) const
         // A key without TTL among siblings that mostly expire: the classic forgotten cache entry.
         const keyspace::NamespaceStats& siblings = m_keyspace->stats(m_keyspace->parent(node));
         if (info.expiresAtMs == NoExpiry && m_keyspace->parent(node) != keyspace::Keyspace::root() &&
-            siblings.keysWithTtl * 2 > siblings.keys)
+            siblings.keysWithTtl * 2 > siblings.keysTtlKnown())
             overlays |= NoTtlAmongExpiring;
     }
     if (m_keyspace->hasChildren(node)) {
         const keyspace::NamespaceStats& stats = m_keyspace->stats(node);
-        if (stats.keysWithTtl * 2 > stats.keys && stats.keysWithoutTtl() > 0)
+        if (stats.keysWithTtl * 2 > stats.keysTtlKnown() && stats.keysWithoutTtl() > 0)
             overlays |= NoTtlAmongExpiring;
     }
     return overlays;
@@ -344,13 +347,18 @@ QVariant KeyTreeModel::displayData(NodeId node, int column, std::int64_t now) co
         return displayText(keyspace::formatPercent(memoryFraction(node)));
     case TtlColumn: {
         const bool leafKey = m_keyspace->isKey(node) && !m_keyspace->hasChildren(node);
-        if (totals.keysWithTtl == 0)
-            return leafKey ? QStringLiteral("no TTL") : QStringLiteral("–");
-        const std::int64_t left = totals.soonestExpiryMs - now;
-        const QString remaining = left <= 0 ? QStringLiteral("expired") : displayText(keyspace::formatDuration(left));
         if (leafKey)
-            return remaining;
-        return QString(displayText(keyspace::formatPercent(double(totals.keysWithTtl) / double(totals.keys))) +
+            return displayText(keyspace::formatTimeLeft(m_keyspace->keyInfo(node).expiresAtMs, now));
+        const std::uint64_t known = totals.keys - totals.keysTtlUnknown;
+        if (known == 0)
+            return QStringLiteral("not measured");
+        if (totals.keysWithTtl == 0)
+            return QStringLiteral("–");
+        const std::int64_t left = totals.soonestExpiryMs - now;
+        // Past the soonest expiry the next one is not known: say that some expired instead.
+        const QString remaining =
+            left <= 0 ? QStringLiteral("some expired") : displayText(keyspace::formatDuration(left));
+        return QString(displayText(keyspace::formatPercent(double(totals.keysWithTtl) / double(known))) +
                        QStringLiteral(" · ") + remaining);
     }
     case TypeColumn:
@@ -407,6 +415,9 @@ QString KeyTreeModel::toolTip(NodeId node, int column, std::int64_t now) const
                                 "down and block it while they are read, copied or deleted.");
     }
     if (column == TtlColumn || column == NameColumn) {
+        if (totals.keysTtlUnknown > 0)
+            lines << QStringLiteral("TTL not measured for %1 keys (PTTL denied)")
+                         .arg(displayText(keyspace::formatCount(totals.keysTtlUnknown)));
         if (totals.keysWithTtl > 0)
             lines << QStringLiteral("%1 of %2 keys have a TTL; the soonest expires in %3")
                          .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),
@@ -608,7 +619,7 @@ std::int64_t KeyTreeModel::soonestExpiryOf(NodeId node) const
     std::int64_t soonest = stats.keysWithTtl > 0 ? stats.soonestExpiryMs : Never;
     if (m_keyspace->isKey(node)) {
         const std::int64_t own = m_keyspace->keyInfo(node).expiresAtMs;
-        if (own != NoExpiry)
+        if (keyspace::hasExpiry(own))
             soonest = std::min(soonest, own);
     }
     return soonest;

@@ -105,6 +105,7 @@ public:
         std::uint64_t memoryBytes = 0;
         std::uint64_t keysWithTtl = 0;
         std::uint64_t keysMemoryUnmeasured = 0;
+        std::uint64_t keysTtlUnknown = 0;
         std::int64_t soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
         keyspace::PerKeyType<std::uint64_t> types{};
     };

@@ -33,6 +33,7 @@ ScanSession::ScanSession(QObject* parent)
     });
     connect(m_scanner, &scan::Scanner::finished, this, [this](const scan::ScanSummary& summary) {
         m_finishing = summary;
+        m_finishing->settleInFlight(m_received);
         finishIfDrained();
     });
 }
@@ -54,6 +55,7 @@ void ScanSession::start(const scan::ScanOptions& options, char delimiter)
     m_progress.reset();
     m_serverInfo.reset();
     m_paused = false;
+    m_received = 0;
     m_options = options;
 
     auto fresh = std::make_unique<keyspace::Keyspace>(delimiter);
@@ -91,6 +93,7 @@ void ScanSession::takeBatch(const scan::KeyBatch& batch)
 {
     // Taking the batch (not ingesting it) is what the scanner's backpressure counts as delivered.
     m_pending.push_back(batch);
+    m_received += batch.size();
     if (!m_ingestTimer.isActive())
         m_ingestTimer.start();
 }

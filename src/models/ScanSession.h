@@ -72,6 +72,7 @@ private:
     scan::ScanOptions m_options;
     std::deque<scan::KeyBatch> m_pending;
     std::size_t m_pendingIndex = 0; // entries of m_pending.front() already ingested
+    std::uint64_t m_received = 0;   // batch entries taken from this scan, for ScanSummary::settleInFlight
     QTimer m_ingestTimer;
     QTimer m_publishTimer;
     bool m_paused = false;

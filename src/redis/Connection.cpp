@@ -38,7 +38,8 @@ Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& op
 
 Status Connection::handshake()
 {
-    const bool authenticate = m_options.hasPassword;
+    // An empty password for the default user is no password: AUTH "" would only earn an error.
+    const bool authenticate = m_options.hasPassword && !(m_options.password.isEmpty() && m_options.user.isEmpty());
     if (authenticate) {
         if (m_options.user.isEmpty())
             append({"AUTH", m_options.password});
@@ -57,18 +58,34 @@ Status Connection::handshake()
         if (!failure)
             failure = std::move(error);
     };
-    if (authenticate) {
+    // A server that refuses a client answers with its reason and hangs up (protected mode, maxclients,
+    // an over-long argument): the reason is the news, not the closed socket after it.
+    QByteArray firstErrorReply;
+    const auto readHandshakeReply = [&]() -> Result<Reply> {
         Result<Reply> reply = read();
+        if (!reply) {
+            if (!firstErrorReply.isEmpty() && reply.error().kind == ErrorKind::ConnectionLost)
+                return Error{ErrorKind::ConnectionLost,
+                             QStringLiteral("%1 refused the connection: %2")
+                                 .arg(m_options.address(), QString::fromUtf8(firstErrorReply.left(300)))};
+            return reply;
+        }
+        if (reply->isError() && firstErrorReply.isEmpty())
+            firstErrorReply = reply->bytes().toByteArray();
+        return reply;
+    };
+    if (authenticate) {
+        Result<Reply> reply = readHandshakeReply();
         if (!reply)
             return reply.error();
         if (reply->isError())
             note(errorFromReply(reply->bytes(), "AUTH"));
     }
     // CLIENT SETNAME only helps people reading CLIENT LIST; a denial is no reason to fail.
-    if (Result<Reply> reply = read(); !reply)
+    if (Result<Reply> reply = readHandshakeReply(); !reply)
         return reply.error();
     if (m_options.db != 0) {
-        Result<Reply> reply = read();
+        Result<Reply> reply = readHandshakeReply();
         if (!reply)
             return reply.error();
         if (reply->isError()) {
@@ -80,13 +97,16 @@ Status Connection::handshake()
             note(std::move(error));
         }
     }
-    Result<Reply> ping = read();
+    Result<Reply> ping = readHandshakeReply();
     if (!ping)
         return ping.error();
     if (ping->isError()) {
         const ErrorKind kind = classifyErrorReply(ping->bytes());
         if (kind == ErrorKind::AuthRequired || kind == ErrorKind::Loading)
             note(errorFromReply(ping->bytes(), "PING"));
+        else if (firstErrorReply.startsWith("DENIED") || firstErrorReply.startsWith("ERR max number of clients"))
+            note(Error{ErrorKind::Refused, QStringLiteral("%1 refused the connection: %2")
+                                               .arg(m_options.address(), QString::fromUtf8(firstErrorReply))});
     }
     if (failure)
         return *failure;
@@ -141,16 +161,31 @@ Result<Reply> Connection::read()
         return status.error();
     for (;;) {
         void* reply = nullptr;
-        if (redisReaderGetReply(m_reader, &reply) != REDIS_OK)
+        if (redisReaderGetReply(m_reader, &reply) != REDIS_OK) {
+            // 0x15 and 0x16 open a TLS alert or handshake record: a TLS port answering plain text.
+            if (m_firstByte == 0x15 || m_firstByte == 0x16)
+                return Error{ErrorKind::Protocol,
+                             QStringLiteral("%1 answered with TLS: it looks like a TLS port (use rediss:// once "
+                                            "Keylens speaks TLS, or the server's plain port)")
+                                 .arg(m_options.address())};
             return Error{ErrorKind::Protocol, QStringLiteral("protocol error from %1: %2")
                                                   .arg(m_options.address(), QString::fromUtf8(m_reader->errstr))};
+        }
         if (reply) {
             --m_pending;
             return Reply(static_cast<redisReply*>(reply));
         }
         Result<qsizetype> received = m_transport->readSome(m_input.data(), ReadChunk, m_options.commandTimeoutMs);
-        if (!received)
+        if (!received) {
+            if (m_firstByte < 0 && received.error().kind == ErrorKind::ConnectionLost)
+                return Error{ErrorKind::ConnectionLost,
+                             QStringLiteral("%1 closed the connection without answering (is it a TLS port, or a "
+                                            "proxy that refused us?)")
+                                 .arg(m_options.address())};
             return received.error();
+        }
+        if (m_firstByte < 0 && *received > 0)
+            m_firstByte = static_cast<unsigned char>(m_input[0]);
         redisReaderFeed(m_reader, m_input.data(), static_cast<std::size_t>(*received));
     }
 }

@@ -60,6 +60,7 @@ private:
     QByteArray m_output;
     std::vector<char> m_input;
     std::size_t m_pending = 0;
+    int m_firstByte = -1; // of the server's first reply: tells a TLS port from a Redis one
 };
 
 } // namespace keylens::redis

@@ -1,5 +1,7 @@
 #include "redis/ConnectionArguments.h"
 
+#include "redis/ProcessArguments.h"
+
 namespace keylens::redis {
 
 namespace {
@@ -40,6 +42,8 @@ void addConnectionOptions(QCommandLineParser& parser)
         {QStringLiteral("t"), QStringLiteral("Connect timeout in seconds (default 5)."), QStringLiteral("seconds")},
         {QStringLiteral("command-timeout"), QStringLiteral("Longest wait for a reply, in seconds (default 30)."),
          QStringLiteral("seconds")},
+        {QStringLiteral("no-auth-warning"),
+         QStringLiteral("Do not warn that a password on the command line may be seen by others.")},
     });
 }
 
@@ -50,6 +54,14 @@ bool connectionArgumentsGiven(const QCommandLineParser& parser)
             return true;
     }
     return false;
+}
+
+QString hidePasswordsGivenOnCommandLine(const QCommandLineParser& parser)
+{
+    if (!hidePasswordsInProcessArguments() || parser.isSet(QStringLiteral("no-auth-warning")))
+        return {};
+    return QStringLiteral("warning: a password on the command line may be seen by other users of this machine; "
+                          "REDISCLI_AUTH is safer (--no-auth-warning hides this)");
 }
 
 Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser, const QString& positionalUri,

@@ -17,6 +17,10 @@ void addConnectionOptions(QCommandLineParser& parser);
 // timeouts alone do not count. keylens opens its connection dialog when none was.
 bool connectionArgumentsGiven(const QCommandLineParser& parser);
 
+// Overwrites the passwords of the process's argv (see ProcessArguments.h) once the parser has read them,
+// and returns the warning redis-cli gives for them, or nothing when none was given or --no-auth-warning.
+QString hidePasswordsGivenOnCommandLine(const QCommandLineParser& parser);
+
 // Resolves the flags after parser.process()/parse(), as redis-cli does: a URI (from -u or the first
 // positional argument) is the base, explicit flags override it, REDISCLI_AUTH supplies a password nobody
 // gave, and with no URI, host, port or socket at all, REDIS_URL, else 127.0.0.1:6379.

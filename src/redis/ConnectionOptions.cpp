@@ -67,6 +67,23 @@ QString ConnectionOptions::uriWithoutPassword() const
     return QStringLiteral("redis://") + userPart + address() + (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
 }
 
+QString redactUri(QByteArrayView uri)
+{
+    // Whatever stands before the last '@' (after a scheme, when there is one) may be a password, however
+    // malformed the rest is: `u:secret@host`, `redis//u:secret@host`, `http://u:secret@host`.
+    const qsizetype at = uri.lastIndexOf('@');
+    if (at < 0)
+        return QString::fromUtf8(uri);
+    qsizetype start = 0;
+    if (const qsizetype scheme = uri.indexOf("://"); scheme >= 0 && scheme < at)
+        start = scheme + 3;
+    else if (const qsizetype colonSlash = uri.indexOf(":/"); colonSlash >= 0 && colonSlash < at)
+        start = colonSlash + 2;
+    else if (const qsizetype slashes = uri.indexOf("//"); slashes >= 0 && slashes < at)
+        start = slashes + 2;
+    return QString::fromUtf8(uri.first(start)) + QStringLiteral("***") + QString::fromUtf8(uri.sliced(at));
+}
+
 Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
 {
     ConnectionOptions options;
@@ -80,10 +97,18 @@ Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
         return Error{ErrorKind::Unsupported, QStringLiteral("TLS is not supported yet (rediss:// URI)")};
     } else {
         return usage(QStringLiteral("'%1' is not a Redis URI: use redis://host:port/db or unix:///path/redis.sock")
-                         .arg(QString::fromUtf8(uri)));
+                         .arg(redactUri(uri)));
     }
 
+    // The user-info ends at the last '@', so a password may hold '@', '/', '?' or ':' unencoded; the
+    // messages below quote only what comes after it.
     QString problem;
+    if (options.transport == ConnectionOptions::Transport::Tcp) {
+        if (const qsizetype at = rest.lastIndexOf('@'); at >= 0) {
+            parseUserInfo(rest.first(at), &options);
+            rest = rest.sliced(at + 1);
+        }
+    }
     const qsizetype queryStart = rest.indexOf('?');
     if (queryStart >= 0) {
         if (!parseQuery(rest.sliced(queryStart + 1), &options, &problem))
@@ -107,28 +132,22 @@ Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
         return options;
     }
 
-    // redis://[userinfo@]host[:port][/db]; the last '@' ends the userinfo, so an unencoded '@' in a
-    // password still works.
+    // redis://[userinfo@]host[:port][/db]
     const qsizetype pathStart = rest.indexOf('/');
-    QByteArrayView authority = pathStart >= 0 ? rest.first(pathStart) : rest;
+    const QByteArrayView authority = pathStart >= 0 ? rest.first(pathStart) : rest;
     const QByteArrayView path = pathStart >= 0 ? rest.sliced(pathStart + 1) : QByteArrayView();
-    const qsizetype at = authority.lastIndexOf('@');
-    if (at >= 0) {
-        parseUserInfo(authority.first(at), &options);
-        authority = authority.sliced(at + 1);
-    }
 
     QByteArrayView host = authority;
     QByteArrayView port;
     if (authority.startsWith('[')) {
         const qsizetype close = authority.indexOf(']');
         if (close < 0)
-            return usage(QStringLiteral("unbalanced '[' in the host of '%1'").arg(QString::fromUtf8(uri)));
+            return usage(QStringLiteral("unbalanced '[' in the host of '%1'").arg(redactUri(uri)));
         host = authority.sliced(1, close - 1);
         const QByteArrayView after = authority.sliced(close + 1);
         if (!after.isEmpty()) {
             if (!after.startsWith(':'))
-                return usage(QStringLiteral("unexpected text after the host in '%1'").arg(QString::fromUtf8(uri)));
+                return usage(QStringLiteral("unexpected text after the host in '%1'").arg(redactUri(uri)));
             port = after.sliced(1);
         }
     } else if (const qsizetype colon = authority.lastIndexOf(':'); colon >= 0) {
@@ -137,6 +156,9 @@ Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
     }
     if (!host.isEmpty())
         options.host = QString::fromUtf8(host);
+    else if (options.hasPassword || !options.user.isEmpty())
+        return usage(
+            QStringLiteral("'%1' names no host: use redis://[user:password@]host[:port][/db]").arg(redactUri(uri)));
     if (!port.isEmpty()) {
         bool ok = false;
         const uint value = port.toByteArray().toUInt(&ok);

@@ -34,4 +34,8 @@ struct ConnectionOptions
 // until TLS lands.
 Result<ConnectionOptions> parseRedisUri(QByteArrayView uri);
 
+// The URI with whatever may be a password replaced by "***": everything between the scheme and the
+// last '@', however malformed the URI is. Every message that quotes a URI quotes this.
+QString redactUri(QByteArrayView uri);
+
 } // namespace keylens::redis

@@ -37,6 +37,29 @@ ErrorKind classifyErrorReply(QByteArrayView reply)
     return ErrorKind::Server;
 }
 
+Denial denialOf(QByteArrayView reply, QByteArrayView command)
+{
+    switch (classifyErrorReply(reply)) {
+    case ErrorKind::UnknownCommand:
+        return Denial::Command;
+    case ErrorKind::NoPermission:
+        break;
+    default:
+        return Denial::None;
+    }
+    // The command's first word, lower case, in quotes: 'pttl', or 'memory|usage' for a subcommand.
+    QByteArray name = command.toByteArray().toLower();
+    if (const qsizetype space = name.indexOf(' '); space >= 0)
+        name.truncate(space);
+    const QByteArray quoted = '\'' + name;
+    for (qsizetype at = reply.indexOf(quoted); at >= 0; at = reply.indexOf(quoted, at + 1)) {
+        const qsizetype after = at + quoted.size();
+        if (after < reply.size() && (reply[after] == '\'' || reply[after] == '|'))
+            return Denial::Command;
+    }
+    return Denial::Key;
+}
+
 Error errorFromReply(QByteArrayView reply, QByteArrayView command)
 {
     const QString text = QString::fromUtf8(reply);

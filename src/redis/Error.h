@@ -39,6 +39,14 @@ struct Error
 // Sorts an error reply ("NOPERM ...", "ERR unknown command ...") into a kind.
 ErrorKind classifyErrorReply(QByteArrayView reply);
 
+// What an error reply to a command about one key denies. Told apart by the error code and the message's
+// shape, not its English: a command denial (ACL command rules) names the command in quotes, as every
+// Redis since 6.0 does ('pttl', 'memory|usage'); a key denial (ACL key patterns) names none, whatever its
+// wording ("...access one of the keys used as arguments" in 7.0, "No permissions to access a key" later).
+// A renamed or disabled command is denied for the whole connection too.
+enum class Denial { None, Key, Command };
+Denial denialOf(QByteArrayView reply, QByteArrayView command);
+
 // An Error for an error reply to `command`, with a message that names the command.
 Error errorFromReply(QByteArrayView reply, QByteArrayView command);
 

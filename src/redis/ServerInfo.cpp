@@ -29,6 +29,7 @@ ServerInfo queryServerInfo(Connection& connection)
     connection.append({"INFO", "server"});
     connection.append({"INFO", "memory"});
     connection.append({"DBSIZE"});
+    connection.append({"INFO", "replication"});
     const auto denied = [&](QByteArrayView command, const Result<Reply>& reply) {
         const QString why = reply ? QString::fromUtf8(reply->bytes()) : reply.error().message;
         info.notices << QStringLiteral("%1 failed (%2)").arg(QString::fromUtf8(command), why);
@@ -55,6 +56,16 @@ ServerInfo queryServerInfo(Connection& connection)
         info.dbsize = dbsize->integer();
     else
         denied("DBSIZE", dbsize);
+
+    // A replica that lost its master still serves what it had: say so, the figures may be old.
+    Result<Reply> replication = connection.read();
+    if (replication && replication->isString() && infoField(replication->bytes(), "role") == "slave" &&
+        infoField(replication->bytes(), "master_link_status") == "down") {
+        info.notices << QStringLiteral("this server is a replica whose link to its master (%1:%2) is down: its data "
+                                       "may be stale")
+                            .arg(QString::fromUtf8(infoField(replication->bytes(), "master_host")),
+                                 QString::fromUtf8(infoField(replication->bytes(), "master_port")));
+    }
     return info;
 }
 

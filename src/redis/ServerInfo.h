@@ -25,7 +25,8 @@ struct ServerInfo
 // The value of `field` in an INFO reply ("redis_version:7.0.15\r\n..."), or an empty view.
 QByteArrayView infoField(QByteArrayView info, QByteArrayView field);
 
-// Asks INFO server, INFO memory and DBSIZE in one pipeline. Connection failures propagate as notices
+// Asks INFO server, INFO memory, DBSIZE and INFO replication in one pipeline (a replica cut off from its
+// master gets a notice). Connection failures propagate as notices
 // too: the caller's next command will report them properly.
 ServerInfo queryServerInfo(Connection& connection);
 

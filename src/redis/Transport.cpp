@@ -1,5 +1,6 @@
 #include "redis/Transport.h"
 
+#include <QFileInfo>
 #include <QLocalSocket>
 #include <QTcpSocket>
 
@@ -90,6 +91,12 @@ Error connectError(const ConnectionOptions& options, bool timedOut, bool refused
 Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& options)
 {
     if (options.transport == ConnectionOptions::Transport::Unix) {
+        // Qt names a missing socket "Invalid name"; say what is wrong with the path instead.
+        const QFileInfo socketFile(options.socketPath);
+        if (!socketFile.exists())
+            return Error{ErrorKind::HostNotFound, QStringLiteral("no socket at %1").arg(options.socketPath)};
+        if (socketFile.isDir() || socketFile.isFile()) // regular files only: a socket is neither
+            return Error{ErrorKind::HostNotFound, QStringLiteral("%1 is not a socket").arg(options.socketPath)};
         auto socket = std::make_unique<QLocalSocket>();
         socket->connectToServer(options.socketPath);
         if (!socket->waitForConnected(options.connectTimeoutMs)) {

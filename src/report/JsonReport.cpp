@@ -37,9 +37,20 @@ void writeTypes(JsonWriter& json, const NamespaceStats& stats)
     for (const KeyType type :
          {KeyType::String, KeyType::Hash, KeyType::List, KeyType::Set, KeyType::ZSet, KeyType::Stream})
         json.key(keyspace::keyTypeName(type)).value(count(type));
-    // Module types and keys we were not allowed to ask about both land in "other".
-    json.key("other").value(std::uint64_t(count(KeyType::Other)) + count(KeyType::Unknown));
+    json.key("other").value(std::uint64_t(count(KeyType::Other)));     // module types
+    json.key("unknown").value(std::uint64_t(count(KeyType::Unknown))); // TYPE denied: not guessed
     json.endObject();
+}
+
+// Keys whose PTTL was denied are counted apart: they have neither a TTL nor none, and the share of keys
+// with a TTL is taken over the measured ones (null when none was).
+void writeTtlCounts(JsonWriter& json, const NamespaceStats& stats)
+{
+    json.key("keys_with_ttl").value(stats.keysWithTtl);
+    json.key("keys_without_ttl").value(stats.keysWithoutTtl());
+    json.key("keys_ttl_unknown").value(stats.keysTtlUnknown);
+    json.key("ttl_share");
+    stats.keysTtlKnown() > 0 ? json.value(double(stats.keysWithTtl) / double(stats.keysTtlKnown())) : json.null();
 }
 
 void writeRemaining(JsonWriter& json, QByteArrayView field, std::int64_t expiryMs, const ScanReport& report,
@@ -70,8 +81,7 @@ void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceE
     json.key("keys").value(stats.keys);
     writeMemory(json, report, stats.memoryBytes);
     json.key("keys_memory_unmeasured").value(stats.keysMemoryUnmeasured);
-    json.key("keys_with_ttl").value(stats.keysWithTtl);
-    json.key("keys_without_ttl").value(stats.keysWithoutTtl());
+    writeTtlCounts(json, stats);
     writeRemaining(json, "ttl_min_ms", stats.soonestExpiryMs, report, stats.hasExpiringKeys());
     writeRemaining(json, "ttl_max_ms", stats.latestExpiryMs, report, stats.hasExpiringKeys());
     writeTypes(json, stats);
@@ -123,6 +133,7 @@ QByteArray toJson(const ScanReport& report)
     json.key("keys_seen").value(summary.keysSeen);
     json.key("duplicates").value(report.duplicates);
     json.key("keys_not_inspected").value(summary.keysNotInspected);
+    json.key("keys_in_flight").value(summary.keysInFlight);
     json.key("delimiter").value(QByteArrayView(&report.delimiter, 1));
     json.key("suggested_delimiter");
     report.suggestedDelimiter ? json.value(QByteArrayView(&report.suggestedDelimiter, 1)) : json.null();
@@ -132,8 +143,7 @@ QByteArray toJson(const ScanReport& report)
     json.key("keys").value(report.totals.keys);
     writeMemory(json, report, report.totals.memoryBytes);
     json.key("keys_memory_unmeasured").value(report.totals.keysMemoryUnmeasured);
-    json.key("keys_with_ttl").value(report.totals.keysWithTtl);
-    json.key("keys_without_ttl").value(report.totals.keysWithoutTtl());
+    writeTtlCounts(json, report.totals);
     writeTypes(json, report.totals);
     json.key("keys_without_delimiter").value(report.keysWithoutDelimiter.keys);
     json.endObject();
@@ -150,8 +160,12 @@ QByteArray toJson(const ScanReport& report)
         writeBytes(json, "key", top.key);
         json.key("type").value(keyspace::keyTypeName(top.info.type));
         json.key("memory_bytes").value(top.info.memoryBytes);
-        json.key("ttl_ms").value(top.info.expiresAtMs == keyspace::NoExpiry ? std::int64_t(-1)
-                                                                            : report.remainingMs(top.info.expiresAtMs));
+        json.key("ttl_ms");
+        if (top.info.expiresAtMs == keyspace::ExpiryUnknown)
+            json.null(); // not measured
+        else
+            json.value(top.info.expiresAtMs == keyspace::NoExpiry ? std::int64_t(-1)
+                                                                  : report.remainingMs(top.info.expiresAtMs));
         json.endObject();
     }
     json.endArray();

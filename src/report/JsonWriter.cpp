@@ -123,9 +123,7 @@ JsonWriter& JsonWriter::value(double number)
     if (!std::isfinite(number))
         return null();
     beforeValue();
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f", number);
-    m_out->append(buffer);
+    m_out->append(QByteArray::number(number, 'g', 6)); // "0.2", "1e-05": valid JSON either way
     return *this;
 }
 

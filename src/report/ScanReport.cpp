@@ -86,6 +86,7 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
     report.totals = keyspace.stats(Keyspace::root());
     report.duplicates = duplicates;
     report.options = options;
+    report.options.depth = std::min(options.depth, MaxDepth); // listNamespaces recurses once per level
     std::vector<NodeId> keysWithoutDelimiter;
     for (const NodeId child : keyspace.children(Keyspace::root())) {
         if (keyspace.isKey(child)) {
@@ -94,8 +95,8 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
         }
     }
     report.suggestedDelimiter = suggestDelimiter(keyspace, keysWithoutDelimiter, report.totals.keys);
-    if (options.depth > 0)
-        listNamespaces(keyspace, Keyspace::root(), 0, options, &report.namespaces, &report.others);
+    if (report.options.depth > 0)
+        listNamespaces(keyspace, Keyspace::root(), 0, report.options, &report.namespaces, &report.others);
     for (const NodeId node : keyspace::topKeysByMemory(keyspace, static_cast<std::size_t>(std::max(0, options.top))))
         report.topKeys.push_back({keyspace.path(node), keyspace.keyInfo(node)});
     return report;

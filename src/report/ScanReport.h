@@ -11,6 +11,12 @@
 
 namespace keylens::report {
 
+// The deepest namespace level a report lists. The report's walks recurse once per level, and a JSON
+// document nests two containers per level: past a few hundred levels common parsers (Python's json,
+// QJsonDocument) refuse it, and no keyspace has namespaces that deep that a person would read. A key
+// may still have 100,000 segments: it is then listed down to this level.
+inline constexpr int MaxDepth = 256;
+
 struct ReportOptions
 {
     int depth = 2;  // namespace levels to list

@@ -88,8 +88,7 @@ public:
     void row(const QByteArray& name, const NamespaceStats& stats)
     {
         m_rows.push_back({name, formatCount(stats.keys), memory(stats.memoryBytes), share(stats.memoryBytes),
-                          stats.keys ? formatPercent(double(stats.keysWithTtl) / stats.keys) : QByteArray("-"),
-                          expiries(stats), typeMix(stats)});
+                          ttlShare(stats), expiries(stats), typeMix(stats)});
     }
 
     void othersRow(const QByteArray& indent, const Others& others)
@@ -153,6 +152,15 @@ private:
         return first == last ? first : first + "–" + last;
     }
 
+    static QByteArray ttlShare(const NamespaceStats& stats)
+    {
+        if (stats.keys == 0)
+            return "-";
+        if (stats.keysTtlKnown() == 0)
+            return "n/a"; // PTTL denied: not measured, not 0%
+        return formatPercent(double(stats.keysWithTtl) / stats.keysTtlKnown());
+    }
+
     const ScanReport& m_report;
     std::vector<std::array<QByteArray, 7>> m_rows;
 };
@@ -194,13 +202,21 @@ QByteArray header(const ScanReport& report)
     else
         out += "Memory: not measured";
     if (totals.keys) {
-        out += "; " + formatPercent(double(totals.keysWithTtl) / totals.keys) + " of keys have a TTL";
+        if (totals.keysTtlKnown() == 0)
+            out += "; TTLs: not measured";
+        else
+            out += "; " + formatPercent(double(totals.keysWithTtl) / totals.keysTtlKnown()) + " of keys have a TTL";
+        if (totals.keysTtlUnknown > 0 && totals.keysTtlKnown() > 0)
+            out += " (not measured for " + formatCount(totals.keysTtlUnknown) + " keys)";
         out += "; types: " + typeMix(totals, keyspace::KeyTypeCount);
     }
     out += '\n';
     if (summary.vanished || report.duplicates)
         out += formatCount(summary.vanished) + " keys vanished during the scan; " + formatCount(report.duplicates) +
                " duplicates from SCAN ignored\n";
+    if (summary.keysInFlight)
+        out += formatCount(summary.keysInFlight) + " keys returned by SCAN were still being inspected when the scan " +
+               "stopped: they are not in this report\n";
     if (summary.error)
         out += "! " + summary.error->message.toUtf8() + '\n';
     for (const QString& notice : summary.notices)
@@ -217,16 +233,20 @@ QByteArray topKeys(const ScanReport& report)
 {
     if (report.topKeys.empty() || !report.summary.memoryMeasured)
         return {};
+    const auto ttlOf = [&](const TopKey& top) {
+        const QByteArray left = keyspace::formatTimeLeft(top.info.expiresAtMs, report.generatedAtMs);
+        return top.info.expiresAtMs == keyspace::NoExpiry ? left : "TTL " + left;
+    };
     QByteArray out = "\nBiggest keys\n";
     int memoryWidth = 6;
-    for (const TopKey& top : report.topKeys)
-        memoryWidth = std::max(memoryWidth, displayWidth(formatBytes(top.info.memoryBytes)));
+    int ttlWidth = 10;
     for (const TopKey& top : report.topKeys) {
-        const QByteArray ttl = top.info.expiresAtMs == keyspace::NoExpiry
-                                   ? QByteArray("no TTL")
-                                   : "TTL " + formatDuration(report.remainingMs(top.info.expiresAtMs));
+        memoryWidth = std::max(memoryWidth, displayWidth(formatBytes(top.info.memoryBytes)));
+        ttlWidth = std::max(ttlWidth, displayWidth(ttlOf(top)));
+    }
+    for (const TopKey& top : report.topKeys) {
         out += padLeft(formatBytes(top.info.memoryBytes), memoryWidth) + "  " +
-               padRight(keyspace::keyTypeName(top.info.type).toByteArray(), 7) + padRight(ttl, 12) +
+               padRight(keyspace::keyTypeName(top.info.type).toByteArray(), 7) + padRight(ttlOf(top), ttlWidth + 2) +
                truncated(keyspace::displayBytes(top.key), 100) + '\n';
     }
     return out;

@@ -59,21 +59,32 @@ public:
 private:
     // A request in flight: a SCAN, or the TYPE/PTTL/MEMORY questions about the keys of an earlier SCAN
     // reply (which we keep, so the key bytes are not copied until they go into a batch).
+    // Which questions a batch asked: a command denied for the whole connection stops being asked, so
+    // batches already in flight and later ones differ.
+    struct Questions
+    {
+        bool type = true;
+        bool pttl = true;
+        bool memory = true;
+    };
     struct Request
     {
         bool isScan = true;
         std::shared_ptr<Reply> scanReply;
+        Questions asked;
     };
 
     void probeMemory(Connection& connection);
     void sendScan(Connection& connection, const QByteArray& cursor);
     void sendQuestions(Connection& connection, const std::shared_ptr<Reply>& scanReply);
     std::optional<Error> readScanReply(Connection& connection);
-    std::optional<Error> readAnswers(Connection& connection, const Reply& scanReply);
+    std::optional<Error> readAnswers(Connection& connection, const Request& request);
     void throttle(std::size_t keys);
     void holdWhilePaused();
     void reportProgress(bool force);
     void notice(const QString& text);
+    // An error reply to a question about a key: a denial of the whole command stops it being asked.
+    void questionFailed(const Reply& reply, QByteArrayView command, bool* stillAsked, const QString& consequence);
     void fail(Error error) { m_summary.error = std::move(error); }
 
     const ScanOptions& m_options;
@@ -85,7 +96,7 @@ private:
     std::optional<QByteArray> m_nextCursor = QByteArray("0");
     std::shared_ptr<Reply> m_keysToInspect;
     bool m_cursorDone = false;
-    bool m_measureMemory = true;
+    Questions m_ask; // what the next batch asks
     std::uint64_t m_keysQuestioned = 0;
     std::int64_t m_lastProgressMs = -1000;
     std::set<QString> m_noticesSeen;
@@ -97,10 +108,29 @@ void ScanRun::notice(const QString& text)
         m_summary.notices << text;
 }
 
+void ScanRun::questionFailed(const Reply& reply, QByteArrayView command, bool* stillAsked, const QString& consequence)
+{
+    const redis::Denial denial = redis::denialOf(reply.bytes(), command);
+    if (denial == redis::Denial::Command) {
+        if (*stillAsked) {
+            *stillAsked = false; // found out once; the rest of the scan does not ask again
+            notice(redis::errorFromReply(reply.bytes(), command).message + QStringLiteral("; ") + consequence);
+        }
+        return;
+    }
+    if (denial == redis::Denial::Key) {
+        notice(QStringLiteral("%1 is denied for some keys by this user's ACL key patterns (%2); their fields "
+                              "stay unknown")
+                   .arg(QString::fromUtf8(command), QString::fromUtf8(reply.bytes())));
+        return;
+    }
+    notice(redis::errorFromReply(reply.bytes(), command).message);
+}
+
 void ScanRun::probeMemory(Connection& connection)
 {
-    m_measureMemory = m_options.measureMemory;
-    if (!m_measureMemory) {
+    m_ask.memory = m_options.measureMemory;
+    if (!m_ask.memory) {
         notice(QStringLiteral("memory was not measured (--no-memory)"));
         return;
     }
@@ -108,8 +138,8 @@ void ScanRun::probeMemory(Connection& connection)
     // A user whose ACL key patterns exclude the probe key is denied the key, not the command: memory is
     // then still measured where allowed, and the keys it is denied for are counted.
     Result<Reply> reply = connection.command({"MEMORY", "USAGE", "keylens:probe"});
-    if (reply && reply->isError() && !reply->bytes().contains("access one of the keys")) {
-        m_measureMemory = false;
+    if (reply && reply->isError() && redis::denialOf(reply->bytes(), "MEMORY USAGE") != redis::Denial::Key) {
+        m_ask.memory = false;
         m_summary.memoryMeasured = false;
         notice(redis::errorFromReply(reply->bytes(), "MEMORY USAGE").message +
                QStringLiteral("; the scan goes on without memory figures"));
@@ -129,7 +159,7 @@ void ScanRun::sendScan(Connection& connection, const QByteArray& cursor)
         arguments.push_back(m_options.type);
     }
     connection.append(arguments);
-    m_inFlight.push_back({true, nullptr});
+    m_inFlight.push_back({true, nullptr, {}});
 }
 
 void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>& scanReply)
@@ -138,13 +168,15 @@ void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>
     throttle(keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i) {
         const QByteArrayView key = keys.at(i).bytes();
-        connection.append({"TYPE", key});
-        connection.append({"PTTL", key});
-        if (m_measureMemory)
+        if (m_ask.type)
+            connection.append({"TYPE", key});
+        if (m_ask.pttl)
+            connection.append({"PTTL", key});
+        if (m_ask.memory)
             connection.append({"MEMORY", "USAGE", key});
     }
     m_keysQuestioned += keys.size();
-    m_inFlight.push_back({false, scanReply});
+    m_inFlight.push_back({false, scanReply, m_ask});
 }
 
 void ScanRun::throttle(std::size_t keys)
@@ -184,6 +216,7 @@ std::optional<Error> ScanRun::readScanReply(Connection& connection)
     const QByteArrayView cursor = reply->at(0).bytes();
     const std::size_t count = reply->at(1).size();
     m_summary.keysSeen += count;
+    ++m_summary.scanCalls;
     if (cursor == "0")
         m_cursorDone = true;
     else
@@ -193,65 +226,70 @@ std::optional<Error> ScanRun::readScanReply(Connection& connection)
     return std::nullopt;
 }
 
-std::optional<Error> ScanRun::readAnswers(Connection& connection, const Reply& scanReply)
+std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request& request)
 {
-    const ReplyView keys = scanReply.at(1);
+    const ReplyView keys = request.scanReply->at(1);
+    const Questions& asked = request.asked;
     KeyBatch batch;
     batch.jobId = m_summary.jobId;
     batch.entries.reserve(keys.size());
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    const auto readIf = [&](bool wasAsked) -> Result<std::optional<Reply>> {
+        if (!wasAsked)
+            return std::optional<Reply>();
+        Result<Reply> reply = connection.read();
+        if (!reply)
+            return reply.error();
+        return std::optional<Reply>(std::move(*reply));
+    };
     for (std::size_t i = 0; i < keys.size(); ++i) {
-        Result<Reply> type = connection.read();
+        Result<std::optional<Reply>> type = readIf(asked.type);
         if (!type)
             return type.error();
-        Result<Reply> pttl = connection.read();
+        Result<std::optional<Reply>> pttl = readIf(asked.pttl);
         if (!pttl)
             return pttl.error();
-        std::optional<Reply> memory;
-        if (m_measureMemory) {
-            Result<Reply> reply = connection.read();
-            if (!reply)
-                return reply.error();
-            memory.emplace(std::move(*reply));
-        }
+        Result<std::optional<Reply>> memory = readIf(asked.memory);
+        if (!memory)
+            return memory.error();
 
+        // Each field is known or unknown on its own: a denied PTTL leaves the type known, and the
+        // other way round. Unknown is never counted as "no TTL" or as zero bytes.
         KeyInfo info;
+        info.expiresAtMs = keyspace::ExpiryUnknown;
         bool vanished = false;
-        bool inspected = true;
-        if (type->isError()) {
-            inspected = false;
-            notice(redis::errorFromReply(type->bytes(), "TYPE").message);
-        } else if (type->bytes() == "none") {
+        if (*type && (*type)->isError()) {
+            questionFailed(**type, "TYPE", &m_ask.type, QStringLiteral("types are not known"));
+        } else if (*type && (*type)->bytes() == "none") {
             vanished = true;
-        } else {
-            info.type = keyspace::keyTypeFromName(type->bytes());
+        } else if (*type) {
+            info.type = keyspace::keyTypeFromName((*type)->bytes());
         }
-        if (pttl->isError()) {
-            inspected = false;
-            notice(redis::errorFromReply(pttl->bytes(), "PTTL").message);
-        } else if (pttl->integer() == -2) {
+        if (*pttl && (*pttl)->isError()) {
+            questionFailed(**pttl, "PTTL", &m_ask.pttl, QStringLiteral("TTLs are not measured"));
+        } else if (*pttl && (*pttl)->integer() == -2) {
             vanished = true;
-        } else if (pttl->integer() >= 0) {
-            info.expiresAtMs = now + pttl->integer();
+        } else if (*pttl) {
+            info.expiresAtMs = (*pttl)->integer() >= 0 ? now + (*pttl)->integer() : keyspace::NoExpiry;
         }
-        if (memory) {
-            if (memory->isNil()) {
+        if (*memory) {
+            const Reply& reply = **memory;
+            if (reply.isNil()) {
                 vanished = true;
-            } else if (memory->isInteger()) {
-                info.memoryBytes = static_cast<std::uint64_t>(memory->integer());
+            } else if (reply.isInteger()) {
+                info.memoryBytes = static_cast<std::uint64_t>(reply.integer());
                 info.memoryMeasured = true;
-            } else if (memory->isError()) {
-                notice(redis::errorFromReply(memory->bytes(), "MEMORY USAGE").message);
+            } else if (reply.isError()) {
+                questionFailed(reply, "MEMORY USAGE", &m_ask.memory,
+                               QStringLiteral("the scan goes on without memory figures"));
             }
         }
         if (vanished) {
             ++batch.vanished;
             continue;
         }
-        if (!inspected) {
-            info.type = KeyType::Unknown;
+        if (info.type == KeyType::Unknown)
             ++m_summary.keysNotInspected;
-        }
         if (!info.memoryMeasured)
             ++m_summary.memoryNotMeasured;
         batch.add(keys.at(i).bytes(), info);
@@ -331,7 +369,7 @@ ScanSummary ScanRun::run()
         const Request request = std::move(m_inFlight.front());
         m_inFlight.pop_front();
         const std::optional<Error> error =
-            request.isScan ? readScanReply(connection) : readAnswers(connection, *request.scanReply);
+            request.isScan ? readScanReply(connection) : readAnswers(connection, request);
         if (error) {
             fail(*error);
             break;
@@ -339,7 +377,9 @@ ScanSummary ScanRun::run()
         reportProgress(false);
     }
     m_summary.durationMs = m_clock.elapsedMs();
-    if (m_measureMemory && m_summary.memoryNotMeasured > 0)
+    if (!m_ask.memory)
+        m_summary.memoryMeasured = false;
+    if (m_ask.memory && m_summary.memoryNotMeasured > 0)
         notice(QStringLiteral("the memory of %1 keys could not be measured; memory sums leave them out")
                    .arg(m_summary.memoryNotMeasured));
     reportProgress(true);

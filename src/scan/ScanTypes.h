@@ -41,13 +41,25 @@ struct ScanSummary
     bool cancelled = false;
     std::uint64_t keysSeen = 0;
     std::uint64_t vanished = 0;
-    std::uint64_t keysNotInspected = 0; // TYPE or PTTL answered with an error (ACL key patterns, ...)
+    std::uint64_t keysNotInspected = 0; // stored with an unknown type: TYPE was denied or failed for them
+    // Keys SCAN returned that never reached the store: their answers were still in flight, or not yet
+    // read, when the scan stopped. Set by whoever ingests (settleInFlight), who alone knows what arrived.
+    std::uint64_t keysInFlight = 0;
+    std::uint64_t scanCalls = 0; // SCAN replies read; 0 means the scan failed before reading any key
     std::uint64_t memoryNotMeasured = 0;
     std::int64_t durationMs = 0;
     bool memoryMeasured = true; // false when MEMORY USAGE was turned off, denied or missing
     QStringList notices;        // what a reader of the results must know (denied commands, ...)
     redis::ServerInfo server;
     std::optional<redis::Error> error; // why the scan stopped early, when it did
+
+    // Every key SCAN returned is stored, a duplicate, vanished, or in flight: `received` is the number of
+    // batch entries the ingesting side took (stored and duplicates).
+    void settleInFlight(std::uint64_t received)
+    {
+        const std::uint64_t accounted = received + vanished;
+        keysInFlight = keysSeen > accounted ? keysSeen - accounted : 0;
+    }
 
     // Keys SCAN returned per second of scanning; the key count itself for a scan too short to time.
     std::uint64_t keysPerSecond() const

@@ -269,6 +269,9 @@ ConnectionProfile ConnectionDialog::profile() const
                 profile.user = parsed->user;
             parsed->user.clear();
             profile.uri = parsed->uriWithoutPassword();
+        } else {
+            // A URI we cannot use yet (rediss://) or a typo is saved too, but never with its user-info.
+            profile.uri = redis::redactUri(profile.uri.toUtf8()).replace(QStringLiteral("***@"), QString());
         }
     }
     profile.db = m_db->value();

@@ -61,6 +61,8 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         return result;
     }
 
+    // Printed by main() with the other output; the argv is clean from here on.
+    result.warning = redis::hidePasswordsGivenOnCommandLine(parser);
     GuiCommand command;
     if (parser.isSet(delimiter)) {
         const QByteArray d = parser.value(delimiter).toUtf8();
@@ -111,8 +113,15 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
                !QProcessEnvironment::systemEnvironment().value(QStringLiteral("REDIS_URL")).isEmpty()) {
         redis::Result<redis::ConnectionOptions> options =
             redis::connectionOptionsFrom(parser, positional.value(0), QProcessEnvironment::systemEnvironment());
-        if (!options)
+        if (!options) {
+            // A URI we cannot open (rediss:// today) is a connection failure, as in keylens-cli.
+            if (options.error().kind == redis::ErrorKind::Unsupported) {
+                result.exitCode = 3;
+                result.output = QStringLiteral("keylens: %1\n").arg(options.error().message);
+                return result;
+            }
             return usage(options.error().message);
+        }
         command.start = GuiCommand::Start::Target;
         command.target.options = *options;
     }

@@ -28,8 +28,10 @@ struct GuiCommand
 struct GuiCommandResult
 {
     std::optional<GuiCommand> command;
-    int exitCode = 0; // when there is no command: 0 after --help/--version, 2 on a usage error
-    QString output;   // what to print (help, version, or the error)
+    int exitCode =
+        0; // when there is no command: 0 after --help/--version, 2 on a usage error, 3 for a URI we cannot open
+    QString output;  // what to print (help, version, or the error)
+    QString warning; // for stderr, whatever happens next (a password given on the command line)
 };
 
 GuiCommandResult parseGuiCommandLine(const QStringList& arguments);

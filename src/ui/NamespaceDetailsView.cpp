@@ -92,10 +92,19 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
                      displayText(
                          keyspace::formatPercent(parent.keys ? double(totals.keys) / double(parent.keys) : 0.0))));
     }
-    m_ttl->setText(QStringLiteral("%1 keys (%2)")
-                       .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),
-                            displayText(keyspace::formatPercent(
-                                totals.keys ? double(totals.keysWithTtl) / double(totals.keys) : 0.0))));
+    const std::uint64_t ttlKnown = totals.keys - totals.keysTtlUnknown;
+    if (ttlKnown == 0 && totals.keys > 0) {
+        m_ttl->setText(QStringLiteral("not measured (PTTL denied)"));
+    } else {
+        QString ttl = QStringLiteral("%1 keys (%2)")
+                          .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),
+                               displayText(keyspace::formatPercent(
+                                   ttlKnown ? double(totals.keysWithTtl) / double(ttlKnown) : 0.0)));
+        if (totals.keysTtlUnknown > 0)
+            ttl += QStringLiteral("; not measured for %1 keys")
+                       .arg(displayText(keyspace::formatCount(totals.keysTtlUnknown)));
+        m_ttl->setText(ttl);
+    }
     const keyspace::NamespaceStats& stats = keyspace.stats(node);
     if (totals.keysWithTtl > 0) {
         const std::int64_t latest = std::max(stats.latestExpiryMs, totals.soonestExpiryMs);
@@ -137,10 +146,7 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
         item->setText(1, displayText(keyspace::formatBytes(info.memoryBytes)));
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
         item->setText(2, displayText(keyspace::keyTypeName(info.type).toByteArray()));
-        item->setText(3,
-                      info.expiresAtMs == keyspace::NoExpiry
-                          ? QStringLiteral("no TTL")
-                          : displayText(keyspace::formatDuration(std::max<std::int64_t>(0, info.expiresAtMs - now))));
+        item->setText(3, displayText(keyspace::formatTimeLeft(info.expiresAtMs, now)));
         item->setData(0, NodeIdRole, qulonglong(key));
         items << item;
     }

@@ -14,6 +14,7 @@ ScanResult scanInto(keyspace::Keyspace& keyspace, const scan::ScanOptions& optio
     QEventLoop loop;
     QObject::connect(&scanner, &scan::Scanner::batchReady, &loop, [&](const scan::KeyBatch& batch) {
         ++result.batches;
+        result.received += batch.size();
         for (std::size_t i = 0; i < batch.size(); ++i) {
             if (keyspace.insert(batch.key(i), batch.entries[i].info) == keyspace::Keyspace::Insert::Duplicate)
                 ++result.duplicates;
@@ -21,6 +22,7 @@ ScanResult scanInto(keyspace::Keyspace& keyspace, const scan::ScanOptions& optio
     });
     QObject::connect(&scanner, &scan::Scanner::finished, &loop, [&](const scan::ScanSummary& summary) {
         result.summary = summary;
+        result.summary.settleInFlight(result.received);
         result.finished = true;
         loop.quit();
     });

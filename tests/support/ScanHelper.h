@@ -10,6 +10,7 @@ struct ScanResult
     scan::ScanSummary summary;
     std::uint64_t duplicates = 0;
     std::uint64_t batches = 0;
+    std::uint64_t received = 0; // batch entries taken (stored and duplicates)
     bool finished = false;
 };
 

@@ -1,0 +1,74 @@
+#include "cli/ReportFile.h"
+
+#include "cli/Output.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include <cerrno>
+#include <cstring>
+
+namespace keylens::cli {
+
+namespace {
+
+// A device or a pipe is written in place: it cannot be replaced by a renamed file (nor should be: as
+// root, a rename over /dev/full would replace the device node).
+bool isSpecialFile(const QFileInfo& info)
+{
+    return info.exists() && !info.isFile() && !info.isDir();
+}
+
+} // namespace
+
+QString checkReportDestination(const QString& path)
+{
+    if (path.isEmpty())
+        return {};
+    const QFileInfo info(path);
+    if (info.isDir())
+        return QStringLiteral("--output %1 is a folder, not a file").arg(path);
+    if (isSpecialFile(info))
+        return info.isWritable() ? QString() : QStringLiteral("--output %1 is not writable").arg(path);
+    const QFileInfo folder(info.absolutePath());
+    if (!folder.isDir())
+        return QStringLiteral("--output: the folder %1 does not exist").arg(folder.filePath());
+    if (!folder.isWritable())
+        return QStringLiteral("--output: the folder %1 is not writable").arg(folder.filePath());
+    return {};
+}
+
+bool writeReport(const QString& path, const QByteArray& document, QString* problem)
+{
+    if (path.isEmpty()) {
+        errno = 0;
+        if (writeStdout(document))
+            return true;
+        *problem = QStringLiteral("cannot write the report to standard output: %1")
+                       .arg(QString::fromLocal8Bit(std::strerror(errno ? errno : EIO)));
+        return false;
+    }
+    if (isSpecialFile(QFileInfo(path))) {
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly | QIODevice::Unbuffered) && file.write(document) == document.size() &&
+            file.flush()) {
+            file.close();
+            if (file.error() == QFileDevice::NoError)
+                return true;
+        }
+        *problem = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    QSaveFile file(path);
+    file.setDirectWriteFallback(false);
+    if (!file.open(QIODevice::WriteOnly) || file.write(document) != document.size() || !file.commit()) {
+        *problem = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        file.cancelWriting();
+        return false;
+    }
+    return true;
+}
+
+} // namespace keylens::cli
