@@ -7,6 +7,7 @@ packages=(
   qt6-base-dev qt6-svg-dev qtkeychain-qt6-dev libhiredis-dev
   zlib1g-dev liblz4-dev libsnappy-dev libzstd-dev
   redis-server redis-tools
+  xvfb xauth # the GUI tests run once more on a real X server (tst_livetree_xcb)
 )
 
 missing=()

@@ -36,7 +36,7 @@ int main(int argc, char** argv)
     window.show();
     switch (command.start) {
     case keylens::ui::GuiCommand::Start::Demo:
-        window.startDemo(command.demoKeys);
+        window.startDemo(command.demoKeys, command.target.maxKeysPerSecond);
         break;
     case keylens::ui::GuiCommand::Start::Target:
         window.connectTo(command.target);

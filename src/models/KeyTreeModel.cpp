@@ -766,6 +766,10 @@ void KeyTreeModel::publish(bool final)
     Q_ASSERT(thread() == QThread::currentThread());
     if (!m_keyspace)
         return;
+    // The root has no row to send a dataChanged for: a view that asked hasChildren() of an empty root
+    // would never ask again, and the tree stayed empty for the whole scan. So the root is materialised
+    // (with what it showed until now) before this publish, and its new children arrive as inserted rows.
+    rowsOf(keyspace::Keyspace::root());
     const std::size_t oldPublished = m_publishedNodes;
     const std::size_t nodeCount = m_keyspace->nodeCount();
     m_orderMayBeStale = true;

@@ -71,6 +71,9 @@ void ScanSession::pause()
 {
     m_scanner->pause();
     m_paused = true;
+    // A pause is for looking at what has arrived: show it now, not at the next batch (there is none).
+    if (m_pending.empty())
+        publishNow();
 }
 
 void ScanSession::resume()
@@ -117,6 +120,8 @@ void ScanSession::ingestSlice()
             return; // the timer calls us again on the next turn of the event loop
     }
     m_ingestTimer.stop();
+    if (m_paused)
+        publishNow(); // the last batches before a pause
     finishIfDrained();
 }
 

@@ -36,13 +36,17 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption size(QStringLiteral("size"),
                                   QStringLiteral("Window size for --screenshot (default 1280x800)."),
                                   QStringLiteral("WxH"));
+    const QCommandLineOption maxRate(QStringLiteral("max-rate"),
+                                     QStringLiteral("Scan at most this many keys per second, to spare a busy server."),
+                                     QStringLiteral("keys/s"));
     const QCommandLineOption palette(QStringLiteral("palette"),
                                      QStringLiteral("dark or light instead of the system's palette."),
                                      QStringLiteral("name"));
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("?")},
                                   QStringLiteral("Show this help."));
     const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Show the version."));
-    parser.addOptions({demo, demoKeys, connection, delimiter, screenshot, select, size, palette, help, version});
+    parser.addOptions(
+        {demo, demoKeys, connection, delimiter, screenshot, select, size, maxRate, palette, help, version});
 
     GuiCommandResult result;
     auto usage = [&](const QString& message) {
@@ -85,6 +89,12 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         command.palette = parser.value(palette);
         if (command.palette != QStringLiteral("dark") && command.palette != QStringLiteral("light"))
             return usage(QStringLiteral("--palette takes dark or light"));
+    }
+    if (parser.isSet(maxRate)) {
+        bool ok = false;
+        command.target.maxKeysPerSecond = parser.value(maxRate).toDouble(&ok);
+        if (!ok || command.target.maxKeysPerSecond <= 0)
+            return usage(QStringLiteral("--max-rate takes keys per second, not '%1'").arg(parser.value(maxRate)));
     }
     if (parser.isSet(select) && !parser.isSet(screenshot))
         return usage(QStringLiteral("--select goes with --screenshot"));

@@ -82,6 +82,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(m_session, &models::ScanSession::progressChanged, m_status, &ScanStatusBar::showProgress);
     connect(m_session, &models::ScanSession::finished, this, &MainWindow::scanDone);
     connect(m_session, &models::ScanSession::published, this, [this] {
+        m_viewState.reapply(*m_tree, *treeModel());
         if (m_shownNamespace != keyspace::InvalidNode && !m_namespaceRefresh.isActive())
             m_namespaceRefresh.start();
     });
@@ -184,10 +185,7 @@ void MainWindow::createActions()
     });
     m_cancelAction =
         scanMenu->addAction(icon("cancel"), QStringLiteral("&Cancel"), this, [this] { m_session->cancel(); });
-    m_rescanAction = scanMenu->addAction(icon("rescan"), QStringLiteral("Re&scan"), this, [this] {
-        if (m_hasTarget)
-            connectTo(m_target);
-    });
+    m_rescanAction = scanMenu->addAction(icon("rescan"), QStringLiteral("Re&scan"), this, &MainWindow::rescan);
     m_rescanAction->setShortcuts({QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
     m_pauseAction->setToolTip(QStringLiteral("Pause the scan (the server is left alone until you resume)"));
     m_resumeAction->setToolTip(QStringLiteral("Resume the scan where it paused"));
@@ -342,8 +340,20 @@ void MainWindow::updateScanActions()
     m_rescanAction->setEnabled(m_hasTarget);
 }
 
+void MainWindow::rescan()
+{
+    if (!m_hasTarget)
+        return;
+    TreeViewState state;
+    state.capture(*m_tree, *treeModel());
+    connectTo(m_target);
+    m_viewState = std::move(state); // after connectTo(), which forgets the view of another target
+    m_userExpanded = m_viewState.hasExpanded();
+}
+
 void MainWindow::connectTo(const Target& target)
 {
+    m_viewState.clear();
     m_target = target;
     m_hasTarget = true;
     const QString name = target.name.isEmpty() ? target.options.address() : target.name;
@@ -366,26 +376,28 @@ void MainWindow::connectTo(const Target& target)
     ++m_scanGeneration;
     scan::ScanOptions options;
     options.connection = target.options;
+    options.maxKeysPerSecond = target.maxKeysPerSecond;
     m_session->start(options, target.delimiter);
     m_tree->sortByColumn(m_tree->header()->sortIndicatorSection(), m_tree->header()->sortIndicatorOrder());
     m_status->showStarting(QStringLiteral("Connecting to %1…").arg(target.options.address()));
     updateScanActions();
 }
 
-void MainWindow::startDemo(std::uint64_t keys)
+void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond)
 {
     delete m_demo;
     m_demo = new DemoLauncher(this);
     m_connectionLabel->setText(QStringLiteral("<b>Demo server</b>"));
     m_status->showStarting(
         QStringLiteral("Starting the demo server and writing %1 keys…").arg(displayText(keyspace::formatCount(keys))));
-    connect(m_demo, &DemoLauncher::ready, this, [this](const redis::ConnectionOptions& options) {
+    connect(m_demo, &DemoLauncher::ready, this, [this, maxKeysPerSecond](const redis::ConnectionOptions& options) {
         // Said on stderr too, so one can point redis-cli at it while the window is open.
         std::fprintf(stderr, "keylens: demo server at %s; it stops when the window closes\n",
                      qPrintable(options.uriWithoutPassword()));
         Target target;
         target.options = options;
         target.name = QStringLiteral("Demo server (%1)").arg(options.address());
+        target.maxKeysPerSecond = maxKeysPerSecond;
         connectTo(target);
     });
     connect(m_demo, &DemoLauncher::failed, this, [this](const QString& reason) {
@@ -479,8 +491,10 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
 {
     const keyspace::Keyspace& keyspace = m_session->keyspace();
     m_status->showFinished(summary, keyspace.keyCount(), keyspace.stats(keyspace::Keyspace::root()).memoryBytes);
-    if (summary.error && summary.keysSeen == 0)
+    if (summary.error && summary.scanCalls == 0)
         showConnectionProblem(summary.error->message);
+    m_viewState.reapply(*m_tree, *treeModel());
+    m_viewState.clear(); // what did not come back is gone from the server
     // A newcomer sees the biggest namespace selected (its details on the right) and, when it has few
     // children, opened; an id level of thousands of rows would push every other namespace out of view.
     countBigCollectionCandidates();
@@ -497,9 +511,9 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     Q_EMIT scanFinished(summary);
 
     if (m_screenshotPending) {
-        if (summary.error && summary.keysSeen == 0) {
+        if (summary.error && summary.scanCalls == 0) {
             std::fprintf(stderr, "keylens: %s\n", qPrintable(summary.error->message));
-            QApplication::exit(1);
+            QApplication::exit(3); // as keylens-cli: nothing could be read
             return;
         }
         if (!m_screenshotPath.isEmpty() && !selectPath(m_screenshotPath)) {
@@ -624,33 +638,11 @@ void MainWindow::applyFilter()
 {
     m_filterDebounce.stop();
     KeyTreeModel* model = treeModel();
-    // Node ids outlive the reset a filter change makes: remember what was open and selected by id.
-    std::vector<keyspace::NodeId> expanded;
-    std::vector<QModelIndex> stack{QModelIndex()};
-    while (!stack.empty()) {
-        const QModelIndex parent = stack.back();
-        stack.pop_back();
-        if (parent.isValid() && !m_tree->isExpanded(parent))
-            continue;
-        if (parent.isValid())
-            expanded.push_back(model->nodeOf(parent));
-        // Only look inside what is expanded: a collapsed parent's children were never materialised.
-        const int rows = model->rowCount(parent);
-        for (int row = 0; row < rows && row < 10'000; ++row) {
-            const QModelIndex child = model->index(row, 0, parent);
-            if (m_tree->isExpanded(child))
-                stack.push_back(child);
-        }
-    }
-    const keyspace::NodeId selected = selectedNode();
-
+    // The reset a filter change makes forgets what was open and selected: put it back by path.
+    TreeViewState state;
+    state.capture(*m_tree, *model);
     model->setFilter(keyspace::KeyGlob::fromFilterText(m_filter->text().toUtf8()));
-
-    for (const keyspace::NodeId node : expanded) {
-        const QModelIndex index = model->indexOfNode(node);
-        if (index.isValid())
-            m_tree->expand(index);
-    }
+    state.reapply(*m_tree, *model);
     if (!model->filter().isEmpty()) {
         const std::uint64_t matches = model->filterMatches();
         m_filterInfo->setText(QStringLiteral("%1 matching keys").arg(displayText(keyspace::formatCount(matches))));
@@ -659,13 +651,6 @@ void MainWindow::applyFilter()
             m_tree->expandRecursively(QModelIndex(), 16);
     } else {
         m_filterInfo->clear();
-    }
-    if (selected != keyspace::InvalidNode) {
-        const QModelIndex index = model->indexOfNode(selected);
-        if (index.isValid()) {
-            m_tree->setCurrentIndex(index);
-            m_tree->scrollTo(index);
-        }
     }
 }
 

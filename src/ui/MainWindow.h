@@ -3,6 +3,7 @@
 #include "keyspace/Keyspace.h"
 #include "redis/ConnectionOptions.h"
 #include "scan/ScanTypes.h"
+#include "ui/TreeViewState.h"
 
 #include <QColor>
 #include <QMainWindow>
@@ -45,13 +46,16 @@ public:
         QString name; // shown in the connection bar; the address when empty
         QColor colour;
         bool readOnly = false;
+        double maxKeysPerSecond = 0; // 0: as fast as the server answers
     };
 
     explicit MainWindow(QSettings* settings, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     void connectTo(const Target& target);
-    void startDemo(std::uint64_t keys);
+    // Scans the same target again, keeping the expanded nodes and the selection by path (F5).
+    void rescan();
+    void startDemo(std::uint64_t keys, double maxKeysPerSecond = 0);
     void openConnectionDialog();
     void openSavedConnection(const QString& idOrName);
 
@@ -119,6 +123,7 @@ private:
     QTimer m_countdown;
     QTimer m_namespaceRefresh;
     bool m_userExpanded = false;
+    TreeViewState m_viewState;          // what F5 reopens as the rescan brings the nodes back
     std::uint64_t m_scanGeneration = 0; // one per connectTo(), to drop answers meant for an earlier store
     keyspace::NodeId m_shownNamespace = keyspace::InvalidNode;
 

@@ -1,0 +1,72 @@
+#include "ui/TreeViewState.h"
+
+#include "models/KeyTreeModel.h"
+
+#include <QTreeView>
+
+namespace keylens::ui {
+
+namespace {
+// A parent with more rows than this is an id level; nobody keeps rows of it expanded one by one.
+constexpr int MaxRowsLookedAt = 10'000;
+} // namespace
+
+void TreeViewState::clear()
+{
+    m_expanded.clear();
+    m_current.reset();
+    m_hadExpanded = false;
+}
+
+void TreeViewState::capture(const QTreeView& tree, const models::KeyTreeModel& model)
+{
+    clear();
+    const keyspace::Keyspace* keyspace = model.keyspace();
+    if (!keyspace)
+        return;
+    std::vector<QModelIndex> stack{QModelIndex()};
+    while (!stack.empty()) {
+        const QModelIndex parent = stack.back();
+        stack.pop_back();
+        if (parent.isValid())
+            m_expanded.push_back(keyspace->path(model.nodeOf(parent)));
+        // Only look inside what is expanded: a collapsed parent's children were never materialised.
+        const int rows = model.rowCount(parent);
+        for (int row = 0; row < rows && row < MaxRowsLookedAt; ++row) {
+            const QModelIndex child = model.index(row, 0, parent);
+            if (tree.isExpanded(child))
+                stack.push_back(child);
+        }
+    }
+    m_hadExpanded = !m_expanded.empty();
+    if (const QModelIndex current = tree.currentIndex(); current.isValid())
+        m_current = keyspace->path(model.nodeOf(current));
+}
+
+void TreeViewState::reapply(QTreeView& tree, models::KeyTreeModel& model)
+{
+    const keyspace::Keyspace* keyspace = model.keyspace();
+    if (!keyspace || !isPending())
+        return;
+    std::erase_if(m_expanded, [&](const QByteArray& path) {
+        const keyspace::NodeId node = keyspace->find(path);
+        if (node == keyspace::InvalidNode || !keyspace->hasChildren(node))
+            return false; // not here yet
+        const QModelIndex index = model.indexOfNode(node);
+        if (!index.isValid())
+            return false; // filtered out, or not published yet
+        tree.expand(index);
+        return true;
+    });
+    if (m_current) {
+        const keyspace::NodeId node = keyspace->find(*m_current);
+        const QModelIndex index = node == keyspace::InvalidNode ? QModelIndex() : model.indexOfNode(node);
+        if (index.isValid()) {
+            tree.setCurrentIndex(index);
+            tree.scrollTo(index);
+            m_current.reset();
+        }
+    }
+}
+
+} // namespace keylens::ui
