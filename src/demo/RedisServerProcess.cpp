@@ -181,4 +181,9 @@ QString RedisServerProcess::directory() const
     return m_directory ? m_directory->path() : QString();
 }
 
+qint64 RedisServerProcess::processId() const
+{
+    return m_process ? m_process->processId() : 0;
+}
+
 } // namespace keylens::demo

@@ -39,6 +39,7 @@ public:
     void stop();
 
     quint16 port() const { return m_port; }
+    qint64 processId() const; // 0 when not running (tests kill it to see a scan survive that)
     redis::ConnectionOptions connectionOptions() const;
     QString uri() const;
     QString directory() const;

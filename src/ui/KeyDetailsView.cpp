@@ -8,6 +8,7 @@
 #include "ui/DetailsForm.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -42,6 +43,8 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
     m_type = addDetailsField(m_form, QStringLiteral("Type"));
     m_encoding = addDetailsField(m_form, QStringLiteral("Encoding"));
     m_ttl = addDetailsField(m_form, QStringLiteral("TTL"));
+    m_ttlTick.setInterval(1000);
+    connect(&m_ttlTick, &QTimer::timeout, this, &KeyDetailsView::showTimeLeft);
     m_memory = addDetailsField(m_form, QStringLiteral("Memory"));
     m_length = addDetailsField(m_form, QStringLiteral("Length"));
     m_problems = new QLabel;
@@ -119,8 +122,21 @@ QString KeyDetailsView::valueText() const
     return m_valuePages->currentIndex() == MessagePage ? m_message->text() : m_text->toPlainText();
 }
 
+void KeyDetailsView::showTimeLeft()
+{
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    if (keyspace::hasExpiry(m_expiresAtMs) && m_expiresAtMs > now)
+        m_ttl->setText(displayText(keyspace::formatTimeLeft(m_expiresAtMs, now)) +
+                       QStringLiteral(" (%1 ms)").arg(m_expiresAtMs - now));
+    else
+        m_ttl->setText(displayText(keyspace::formatTimeLeft(m_expiresAtMs, now)));
+    if (!keyspace::hasExpiry(m_expiresAtMs) || m_expiresAtMs <= now)
+        m_ttlTick.stop();
+}
+
 void KeyDetailsView::showKey(const QByteArray& key, keyspace::NodeId node)
 {
+    m_ttlTick.stop();
     m_key = key;
     m_node = node;
     m_loaded = false;
@@ -168,9 +184,13 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     }
     m_type->setText(key.typeName.isEmpty() ? QStringLiteral("unknown") : displayText(key.typeName));
     m_encoding->setText(key.encoding.isEmpty() ? QStringLiteral("–") : displayText(key.encoding));
-    m_ttl->setText(key.pttlMs < 0 ? QStringLiteral("no TTL")
-                                  : displayText(keyspace::formatDuration(key.pttlMs)) +
-                                        QStringLiteral(" (%1 ms)").arg(key.pttlMs));
+    // The TTL counts down here as it does in the tree: kept as an absolute time, shown on every tick.
+    m_expiresAtMs = key.pttlMs < 0 ? keyspace::NoExpiry : QDateTime::currentMSecsSinceEpoch() + key.pttlMs;
+    showTimeLeft();
+    if (m_expiresAtMs != keyspace::NoExpiry)
+        m_ttlTick.start();
+    else
+        m_ttlTick.stop();
     m_memory->setText(key.memoryBytes ? displayText(keyspace::formatBytes(*key.memoryBytes)) : QStringLiteral("–"));
     QString length = key.length ? displayText(keyspace::formatCount(*key.length)) : QStringLiteral("–");
     if (key.length && key.type == KeyType::String)

@@ -3,6 +3,7 @@
 #include "keyspace/Keyspace.h"
 #include "models/ValueInspector.h"
 
+#include <QTimer>
 #include <QWidget>
 
 class QComboBox;
@@ -45,6 +46,7 @@ private:
     void takeOverview(const models::ValueInspector::Overview& overview);
     void showString();
     void updateTableStatus();
+    void showTimeLeft();
 
     models::ValueInspector* m_inspector;
     models::ValueTableModel* m_tableModel;
@@ -52,6 +54,8 @@ private:
     keyspace::NodeId m_node = keyspace::InvalidNode;
     bool m_loaded = false;
     models::ValueInspector::Overview m_overview;
+    std::int64_t m_expiresAtMs = keyspace::NoExpiry;
+    QTimer m_ttlTick;
 
     QLabel* m_title;
     QFormLayout* m_form;

@@ -1,5 +1,6 @@
 #include "ui/MainWindow.h"
 
+#include "keyspace/ExpiryTimeline.h"
 #include "keyspace/KeyEscape.h"
 #include "keyspace/KeyGlob.h"
 #include "keyspace/Units.h"
@@ -21,6 +22,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
@@ -100,6 +102,10 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     m_countdown.setInterval(1000);
     // TTLs count down: the model computes them when painted, so a repaint is all it takes.
     connect(&m_countdown, &QTimer::timeout, m_tree->viewport(), qOverload<>(&QWidget::update));
+    connect(&m_countdown, &QTimer::timeout, this, [this] {
+        if (!m_expiries.isEmpty())
+            m_status->showExpiredSince(m_expiries.expiredBy(QDateTime::currentMSecsSinceEpoch()));
+    });
     m_countdown.start();
 
     connect(m_keyDetails, &KeyDetailsView::elementCountKnown, treeModel(), &KeyTreeModel::setElementCount);
@@ -354,6 +360,7 @@ void MainWindow::rescan()
 void MainWindow::connectTo(const Target& target)
 {
     m_viewState.clear();
+    m_expiries = {};
     m_target = target;
     m_hasTarget = true;
     const QString name = target.name.isEmpty() ? target.options.address() : target.name;
@@ -491,6 +498,8 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
 {
     const keyspace::Keyspace& keyspace = m_session->keyspace();
     m_status->showFinished(summary, keyspace.keyCount(), keyspace.stats(keyspace::Keyspace::root()).memoryBytes);
+    m_expiries = keyspace::ExpiryTimeline(keyspace);
+    m_status->showExpiredSince(m_expiries.expiredBy(QDateTime::currentMSecsSinceEpoch()));
     if (summary.error && summary.scanCalls == 0)
         showConnectionProblem(summary.error->message);
     m_viewState.reapply(*m_tree, *treeModel());

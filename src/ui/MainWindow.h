@@ -1,5 +1,6 @@
 #pragma once
 
+#include "keyspace/ExpiryTimeline.h"
 #include "keyspace/Keyspace.h"
 #include "redis/ConnectionOptions.h"
 #include "scan/ScanTypes.h"
@@ -123,8 +124,9 @@ private:
     QTimer m_countdown;
     QTimer m_namespaceRefresh;
     bool m_userExpanded = false;
-    TreeViewState m_viewState;          // what F5 reopens as the rescan brings the nodes back
-    std::uint64_t m_scanGeneration = 0; // one per connectTo(), to drop answers meant for an earlier store
+    keyspace::ExpiryTimeline m_expiries; // of the finished scan: how many keys have expired since
+    TreeViewState m_viewState;           // what F5 reopens as the rescan brings the nodes back
+    std::uint64_t m_scanGeneration = 0;  // one per connectTo(), to drop answers meant for an earlier store
     keyspace::NodeId m_shownNamespace = keyspace::InvalidNode;
 
     QAction* m_pauseAction;

@@ -108,10 +108,15 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
     const keyspace::NamespaceStats& stats = keyspace.stats(node);
     if (totals.keysWithTtl > 0) {
         const std::int64_t latest = std::max(stats.latestExpiryMs, totals.soonestExpiryMs);
-        m_expiry->setText(
-            QStringLiteral("soonest in %1, latest in %2")
-                .arg(displayText(keyspace::formatDuration(std::max<std::int64_t>(0, totals.soonestExpiryMs - now))),
-                     displayText(keyspace::formatDuration(std::max<std::int64_t>(0, latest - now)))));
+        if (latest <= now)
+            m_expiry->setText(QStringLiteral("all have expired since the scan"));
+        else if (totals.soonestExpiryMs <= now)
+            m_expiry->setText(QStringLiteral("some have expired since the scan; the latest in %1")
+                                  .arg(displayText(keyspace::formatDuration(latest - now))));
+        else
+            m_expiry->setText(QStringLiteral("soonest in %1, latest in %2")
+                                  .arg(displayText(keyspace::formatDuration(totals.soonestExpiryMs - now)),
+                                       displayText(keyspace::formatDuration(latest - now))));
     } else {
         m_expiry->setText(QStringLiteral("no key expires"));
     }

@@ -38,6 +38,7 @@ QString ScanStatusBar::text() const
 
 void ScanStatusBar::showStarting(const QString& what)
 {
+    m_finished.reset();
     m_bar->setVisible(true);
     m_bar->setRange(0, 0); // busy until DBSIZE is known
     m_notices->setVisible(false);
@@ -46,12 +47,14 @@ void ScanStatusBar::showStarting(const QString& what)
 
 void ScanStatusBar::showMessage(const QString& message)
 {
+    m_finished.reset();
     m_bar->setVisible(false);
     m_label->setText(message);
 }
 
 void ScanStatusBar::showProgress(const scan::ScanProgress& progress)
 {
+    m_finished.reset();
     m_bar->setVisible(true);
     QString line = progress.paused ? QStringLiteral("Paused at ") : QStringLiteral("Scanning: ");
     line += displayText(keyspace::formatCount(progress.keysSeen));
@@ -74,14 +77,32 @@ void ScanStatusBar::showProgress(const scan::ScanProgress& progress)
 
 void ScanStatusBar::showFinished(const scan::ScanSummary& summary, std::uint64_t keys, std::uint64_t memoryBytes)
 {
+    m_finished = Finished{summary, keys, memoryBytes, 0};
+    renderFinished();
+}
+
+void ScanStatusBar::showExpiredSince(std::uint64_t expired)
+{
+    if (!m_finished || m_finished->expiredSince == expired)
+        return;
+    m_finished->expiredSince = expired;
+    renderFinished();
+}
+
+void ScanStatusBar::renderFinished()
+{
+    const scan::ScanSummary& summary = m_finished->summary;
     m_bar->setVisible(false);
     QString line;
     if (summary.error)
         line = QStringLiteral("Scan stopped: %1. ").arg(summary.error->message);
     else if (summary.cancelled)
         line = QStringLiteral("Scan cancelled. ");
-    line += QStringLiteral("%1 keys, %2")
-                .arg(displayText(keyspace::formatCount(keys)), displayText(keyspace::formatBytes(memoryBytes)));
+    line += QStringLiteral("%1 keys").arg(displayText(keyspace::formatCount(m_finished->keys)));
+    if (m_finished->expiredSince > 0)
+        line += QStringLiteral(" as of the scan (%1 expired since)")
+                    .arg(displayText(keyspace::formatCount(m_finished->expiredSince)));
+    line += QStringLiteral(", %1").arg(displayText(keyspace::formatBytes(m_finished->memoryBytes)));
     // A rate over less than a second is noise ("13 keys/s" for 13 keys in no time): leave it out.
     if (summary.complete && summary.durationMs >= 1000)
         line += QStringLiteral(" · scanned in %1 (%2 keys/s)")
@@ -94,6 +115,9 @@ void ScanStatusBar::showFinished(const scan::ScanSummary& summary, std::uint64_t
     if (summary.vanished > 0)
         line +=
             QStringLiteral(" · %1 vanished during the scan").arg(displayText(keyspace::formatCount(summary.vanished)));
+    if (summary.keysInFlight > 0)
+        line += QStringLiteral(" · %1 not inspected when the scan stopped")
+                    .arg(displayText(keyspace::formatCount(summary.keysInFlight)));
     m_label->setText(line);
     m_notices->setVisible(!summary.notices.isEmpty());
     m_notices->setText(QStringLiteral("⚠ %1 notice(s)").arg(summary.notices.size()));

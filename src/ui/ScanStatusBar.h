@@ -4,6 +4,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QLabel;
 class QProgressBar;
 
@@ -20,10 +22,22 @@ public:
     void showStarting(const QString& what);
     void showProgress(const scan::ScanProgress& progress);
     void showFinished(const scan::ScanSummary& summary, std::uint64_t keys, std::uint64_t memoryBytes);
+    // The finished line's key count is as of the scan: once TTLs run out, it says how many are gone.
+    void showExpiredSince(std::uint64_t expired);
     void showMessage(const QString& message);
     QString text() const;
 
 private:
+    void renderFinished();
+
+    struct Finished
+    {
+        scan::ScanSummary summary;
+        std::uint64_t keys = 0;
+        std::uint64_t memoryBytes = 0;
+        std::uint64_t expiredSince = 0;
+    };
+    std::optional<Finished> m_finished; // while the label shows a finished scan
     QLabel* m_label;
     QProgressBar* m_bar;
     QLabel* m_notices;

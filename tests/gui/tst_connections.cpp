@@ -122,6 +122,34 @@ private Q_SLOTS:
         QCOMPARE(options->password, QByteArray("hunter2"));
     }
 
+    void unusableUriIsSavedWithoutItsPassword_data()
+    {
+        QTest::addColumn<QString>("uri");
+        QTest::newRow("rediss") << QStringLiteral("rediss://app:hunter2@10.0.0.5:6390/4");
+        QTest::newRow("typo") << QStringLiteral("redis//app:hunter2@10.0.0.5:6390");
+        QTest::newRow("no scheme") << QStringLiteral("app:hunter2@10.0.0.5");
+    }
+
+    void unusableUriIsSavedWithoutItsPassword()
+    {
+        QFETCH(QString, uri);
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        models::SavedConnections saved(&settings);
+        ui::PasswordVault vault;
+        ui::ConnectionDialog dialog(&saved, &vault);
+        ConnectionProfile profile;
+        profile.kind = ConnectionProfile::Kind::Uri;
+        profile.uri = uri;
+        dialog.edit(profile);
+        saved.save(dialog.profile());
+        settings.sync();
+        QFile file(settingsPath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray contents = file.readAll();
+        QVERIFY(contents.contains("10.0.0.5"));
+        QVERIFY2(!contents.contains("hunter2"), contents.constData());
+    }
+
     void profileConnectsWithItsPasswordOnly()
     {
         demo::RedisServerProcess server;

@@ -1,0 +1,579 @@
+// keylens-cli under faults, as a reliability engineer tries it before pointing it at production. Each
+// case starts its own server (or a fake one), injects the fault, and checks the exit code, the message
+// on stderr, and that the report is valid and honest.
+#include "CliRunner.h"
+#include "FakeRedis.h"
+#include "PlainClient.h"
+#include "TestServer.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace keylens;
+
+namespace {
+
+const QByteArray Canary = "c4nary-Secret-7741";
+
+QString portOf(const demo::RedisServerProcess& server)
+{
+    return QString::number(server.port());
+}
+
+QJsonObject parseJson(const QByteArray& document)
+{
+    QJsonParseError error;
+    const QJsonDocument json = QJsonDocument::fromJson(document, &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning("invalid JSON: %s", qPrintable(error.errorString()));
+    return json.object();
+}
+
+qint64 field(const QJsonObject& object, const char* path)
+{
+    QJsonValue value = object;
+    for (const QByteArray& part : QByteArray(path).split('.'))
+        value = value.toObject()[QString::fromLatin1(part)];
+    return value.toInteger(-1);
+}
+
+// Every key SCAN returned is stored, a duplicate, vanished, or still in flight when the scan stopped.
+bool everyKeyAccountedFor(const QJsonObject& report)
+{
+    const qint64 accounted = field(report, "scan.keys") + field(report, "scan.duplicates") +
+                             field(report, "scan.vanished") + field(report, "scan.keys_in_flight");
+    if (accounted != field(report, "scan.keys_seen"))
+        qWarning("accounted %lld of %lld keys seen", accounted, field(report, "scan.keys_seen"));
+    return accounted == field(report, "scan.keys_seen");
+}
+
+void fill(const demo::RedisServerProcess& server, int keys, int withTtl = 0, const QByteArray& prefix = "k:")
+{
+    test::PlainClient client(server.port());
+    std::vector<std::vector<QByteArray>> commands;
+    for (int i = 0; i < keys; ++i) {
+        const QByteArray key = prefix + QByteArray::number(i);
+        if (i < withTtl)
+            commands.push_back({"SET", key, "v", "EX", "3600"});
+        else
+            commands.push_back({"SET", key, "v"});
+    }
+    QCOMPARE(client.pipeline(commands), std::size_t(0));
+}
+
+// Runs keylens-cli while this thread's event loop serves a FakeRedis.
+test::CliRun runServing(const QStringList& arguments, int timeoutMs = 30000)
+{
+    QProcess process;
+    test::startCli(process, arguments);
+    if (!QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, timeoutMs))
+        qWarning("keylens-cli did not finish in time");
+    return test::finishCli(process, 1000);
+}
+
+QByteArray processCommandLine(qint64 pid)
+{
+    QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// A fake server with `keys` string keys over SCAN calls of 1000, answering PTTL with `pttlAnswer(i)`.
+QByteArray fakeScanServer(const QList<QByteArray>& command, int keys, const std::function<QByteArray(int)>& pttl)
+{
+    const QByteArray name = command.value(0).toUpper();
+    if (name == "SCAN") {
+        const int cursor = command.value(1).toInt();
+        const int next = cursor + 1000 >= keys ? 0 : cursor + 1000;
+        QList<QByteArray> names;
+        for (int i = cursor; i < std::min(keys, cursor + 1000); ++i)
+            names << test::FakeRedis::bulk("k:" + QByteArray::number(i));
+        return test::FakeRedis::array({test::FakeRedis::bulk(QByteArray::number(next)), test::FakeRedis::array(names)});
+    }
+    if (name == "TYPE")
+        return "+string\r\n";
+    if (name == "PTTL")
+        return pttl(command.value(1).mid(2).toInt());
+    if (name == "MEMORY")
+        return command.value(2) == "keylens:probe" ? "$-1\r\n" : ":56\r\n";
+    if (name == "INFO")
+        return test::FakeRedis::bulk("redis_version:7.4.0\r\n");
+    if (name == "DBSIZE")
+        return ':' + QByteArray::number(keys) + "\r\n";
+    if (name == "PING")
+        return "+PONG\r\n";
+    return "+OK\r\n";
+}
+
+} // namespace
+
+class TestFaults : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // ---- 1. deep keys ----
+
+    void keyOfAHundredThousandSegments()
+    {
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        test::PlainClient client(server.port());
+        QCOMPARE(client.command({"SET", "deep" + QByteArray(99'999, ':'), "v"}), QByteArray("OK")); // 100,000 segments
+        QCOMPARE(client.command({"SET", "big1:" + QByteArray(512 * 1024, ':'), "v"}),
+                 QByteArray("OK")); // a 512 KB name
+        for (const QString& format : {QStringLiteral("json"), QStringLiteral("text")}) {
+            const auto run =
+                test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), portOf(server), QStringLiteral("--depth"),
+                              QStringLiteral("256"), QStringLiteral("--format"), format});
+            QCOMPARE(run.exitCode, 0);
+            if (format == QLatin1String("json")) {
+                const QJsonObject report = parseJson(run.out);
+                QCOMPARE(field(report, "totals.keys"), 2);
+                // The namespaces nest down to --depth, one level per ':'.
+                int levels = 0;
+                QJsonArray level = report[QStringLiteral("namespaces")].toArray();
+                while (!level.isEmpty()) {
+                    ++levels;
+                    level = level.first().toObject()[QStringLiteral("children")].toArray();
+                }
+                QCOMPARE(levels, 256);
+            } else {
+                QVERIFY(run.out.contains("deep:"));
+            }
+        }
+        const auto tooDeep = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), portOf(server),
+                                           QStringLiteral("--depth"), QStringLiteral("1000000")});
+        QCOMPARE(tooDeep.exitCode, 2);
+        QVERIFY(tooDeep.out.isEmpty());
+        QVERIFY2(tooDeep.err.contains("--depth takes a whole number from 0 to 256"), tooDeep.err.constData());
+    }
+
+    // ---- 2. output that could not be written ----
+
+    void reportThatCannotBeWrittenIsAnError()
+    {
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        fill(server, 400, 0, "ns:");
+        for (int i = 0; i < 200; ++i)
+            fill(server, 1, 0, "ns" + QByteArray::number(i) + ":"); // a JSON report well above 8 KB
+        const QStringList scan = {QStringLiteral("scan"), QStringLiteral("-p"), portOf(server),
+                                  QStringLiteral("--format"), QStringLiteral("json")};
+
+        QProcess toDevFull;
+        toDevFull.setStandardOutputFile(QStringLiteral("/dev/full"));
+        test::startCli(toDevFull, scan);
+        const auto full = test::finishCli(toDevFull);
+        QCOMPARE(full.exitCode, 1);
+        QVERIFY2(full.err.contains("cannot write the report to standard output: No space left on device"),
+                 full.err.constData());
+
+        const auto outputFull =
+            test::runCli(scan + QStringList{QStringLiteral("--output"), QStringLiteral("/dev/full")});
+        QCOMPARE(outputFull.exitCode, 1);
+        QVERIFY2(outputFull.err.contains("cannot write /dev/full"), outputFull.err.constData());
+
+        const QString prlimit = QStandardPaths::findExecutable(QStringLiteral("prlimit"));
+        if (prlimit.isEmpty())
+            QSKIP("prlimit (util-linux) is not installed: the nearly-full-disk cases need it");
+        QTemporaryDir dir;
+        const QString report = dir.filePath(QStringLiteral("report.json"));
+        {
+            QFile old(report);
+            QVERIFY(old.open(QIODevice::WriteOnly));
+            old.write("the previous report\n");
+        }
+        // A file size limit of 8 KB stands in for a nearly full disk: the write comes up short.
+        QProcess limited;
+        limited.start(prlimit, QStringList{QStringLiteral("--fsize=8192"), QStringLiteral(KEYLENS_CLI_PATH)} + scan +
+                                   QStringList{QStringLiteral("--output"), report});
+        const auto shortWrite = test::finishCli(limited);
+        QCOMPARE(shortWrite.exitCode, 1);
+        QVERIFY2(shortWrite.err.contains(QByteArray("cannot write " + report.toUtf8())), shortWrite.err.constData());
+        QFile kept(report);
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), QByteArray("the previous report\n")); // not half a new one
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("report.json")}); // no temp left
+
+        QProcess limitedStdout;
+        limitedStdout.setStandardOutputFile(dir.filePath(QStringLiteral("stdout.json")));
+        limitedStdout.start(prlimit,
+                            QStringList{QStringLiteral("--fsize=8192"), QStringLiteral(KEYLENS_CLI_PATH)} + scan);
+        const auto shortStdout = test::finishCli(limitedStdout);
+        QCOMPARE(shortStdout.exitCode, 1);
+        QVERIFY2(shortStdout.err.contains("cannot write the report to standard output"), shortStdout.err.constData());
+    }
+
+    void unwritableOutputFolderIsRefusedBeforeTheScan()
+    {
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        fill(server, 2000);
+        QElapsedTimer clock;
+        clock.start();
+        // At 100 keys/s this scan would take 20 s: the refusal must come first.
+        const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), portOf(server),
+                                       QStringLiteral("--max-rate"), QStringLiteral("100"), QStringLiteral("--output"),
+                                       QStringLiteral("/nonexistent-folder/report.json")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(clock.elapsed() < 5000);
+        QVERIFY2(run.err.contains("the folder /nonexistent-folder does not exist"), run.err.constData());
+    }
+
+    // ---- 3. passwords stay secret ----
+
+    void passwordsOnTheCommandLineStaySecret()
+    {
+        demo::RedisServerProcess::Options options;
+        options.configText = "requirepass " + Canary + "\n";
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server, options);
+        {
+            test::PlainClient client(server.port(), {}, Canary);
+            std::vector<std::vector<QByteArray>> commands;
+            for (int i = 0; i < 3000; ++i)
+                commands.push_back({"SET", "k:" + QByteArray::number(i), "v", "EX", "900"});
+            QCOMPARE(client.pipeline(commands), std::size_t(0));
+        }
+        const QString uri = QStringLiteral("redis://:%1@127.0.0.1:%2").arg(QString::fromLatin1(Canary), portOf(server));
+        const QList<QStringList> ways = {
+            {QStringLiteral("-p"), portOf(server), QStringLiteral("-a"), QString::fromLatin1(Canary)},
+            {uri},
+            {QStringLiteral("-u"), uri, QStringLiteral("--format"), QStringLiteral("json")},
+        };
+        for (const QStringList& way : ways) {
+            QProcess process;
+            test::startCli(process,
+                           QStringList{QStringLiteral("scan"), QStringLiteral("--max-rate"), QStringLiteral("3000")} +
+                               way);
+            // While the scan runs (about a second), `ps` shows no password.
+            QTest::qWait(400);
+            QCOMPARE(process.state(), QProcess::Running);
+            const QByteArray commandLine = processCommandLine(process.processId());
+            QVERIFY(!commandLine.isEmpty());
+            QVERIFY2(!commandLine.contains(Canary), commandLine.constData());
+            const auto run = test::finishCli(process);
+            QCOMPARE(run.exitCode, 0);
+            QVERIFY(!run.out.contains(Canary));
+            QVERIFY(!run.err.contains(Canary));
+            QVERIFY(run.out.contains("3,000") || run.out.contains("\"keys\": 3000"));
+            QVERIFY2(run.err.contains("warning: a password on the command line"), run.err.constData());
+        }
+        const auto quiet = test::runCli({QStringLiteral("scan"), uri, QStringLiteral("--no-auth-warning")});
+        QCOMPARE(quiet.exitCode, 0);
+        QVERIFY(quiet.err.isEmpty());
+    }
+
+    void malformedUrisAreRedacted_data()
+    {
+        QTest::addColumn<QString>("uri");
+        QTest::newRow("http") << QStringLiteral("http://u:%1@127.0.0.1:6379").arg(QString::fromLatin1(Canary));
+        QTest::newRow("one slash") << QStringLiteral("redis:/u:%1@host").arg(QString::fromLatin1(Canary));
+        QTest::newRow("no colon") << QStringLiteral("redis//u:%1@host").arg(QString::fromLatin1(Canary));
+        QTest::newRow("no scheme") << QStringLiteral("u:%1@host").arg(QString::fromLatin1(Canary));
+        QTest::newRow("unclosed [") << QStringLiteral("redis://u:%1@[::1").arg(QString::fromLatin1(Canary));
+        QTest::newRow("slash in password")
+            << QStringLiteral("redis://u:%1/x@host:notaport").arg(QString::fromLatin1(Canary));
+        QTest::newRow("no host") << QStringLiteral("redis://:@");
+    }
+
+    void malformedUrisAreRedacted()
+    {
+        QFETCH(QString, uri);
+        const auto run = test::runCli({QStringLiteral("scan"), uri});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY2(!run.err.contains(Canary), run.err.constData());
+        QVERIFY2(run.err.startsWith("keylens-cli: "), run.err.constData());
+    }
+
+    // ---- 4. no figure that is a guess ----
+
+    void aclUserThatMayOnlyScanAndType()
+    {
+        demo::RedisServerProcess::Options options;
+        options.configText = "user scanner on >pw ~* resetchannels -@all +scan +type\n";
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server, options);
+        fill(server, 50'000, 10'000);
+        const auto run =
+            test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), portOf(server), QStringLiteral("--user"),
+                          QStringLiteral("scanner"), QStringLiteral("-a"), QStringLiteral("pw"),
+                          QStringLiteral("--no-auth-warning"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject report = parseJson(run.out);
+        QCOMPARE(field(report, "totals.keys"), 50'000);
+        // PTTL denied: the TTL is unknown, not absent.
+        QCOMPARE(field(report, "totals.keys_ttl_unknown"), 50'000);
+        QCOMPARE(field(report, "totals.keys_with_ttl"), 0);
+        QCOMPARE(field(report, "totals.keys_without_ttl"), 0);
+        QVERIFY(report[QStringLiteral("totals")].toObject()[QStringLiteral("ttl_share")].isNull());
+        // TYPE allowed: every type known.
+        QCOMPARE(field(report, "totals.types.string"), 50'000);
+        QCOMPARE(field(report, "totals.types.unknown"), 0);
+        QCOMPARE(field(report, "scan.keys_not_inspected"), 0);
+        QVERIFY(everyKeyAccountedFor(report));
+        QVERIFY(!report[QStringLiteral("scan")].toObject()[QStringLiteral("memory_measured")].toBool());
+
+        // Found out once, then stopped asking: the server saw at most the batches already in flight.
+        test::PlainClient admin(server.port());
+        const QByteArray stats = admin.command({"INFO", "commandstats"});
+        const qsizetype at = stats.indexOf("cmdstat_pttl:");
+        QVERIFY(at >= 0);
+        const QByteArray line = stats.mid(at, stats.indexOf('\r', at) - at);
+        const qsizetype rejected = line.indexOf("rejected_calls=");
+        const int rejectedCalls = line.mid(rejected + 15).split(',').first().toInt();
+        qInfo("PTTL rejected %d times for 50,000 keys", rejectedCalls);
+        QVERIFY2(rejectedCalls > 0 && rejectedCalls <= 3000, line.constData());
+
+        const auto text = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), portOf(server),
+                                        QStringLiteral("--user"), QStringLiteral("scanner"), QStringLiteral("-a"),
+                                        QStringLiteral("pw"), QStringLiteral("--no-auth-warning")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("TTLs: not measured"), text.out.constData());
+        QVERIFY(!text.out.contains("0.0% of keys have a TTL"));
+    }
+
+    void keyDenialsAreToldFromCommandDenials_data()
+    {
+        QTest::addColumn<QByteArray>("error");
+        QTest::addColumn<bool>("wholeCommand");
+        QTest::newRow("7.0 key") << QByteArray("-NOPERM this user has no permissions to access one of the keys used as "
+                                               "arguments\r\n")
+                                 << false;
+        QTest::newRow("7.2 key") << QByteArray("-NOPERM No permissions to access a key\r\n") << false;
+        QTest::newRow("7.0 command") << QByteArray("-NOPERM this user has no permissions to run the 'pttl' command\r\n")
+                                     << true;
+        QTest::newRow("7.2 command") << QByteArray("-NOPERM User scanner has no permissions to run the 'pttl' "
+                                                   "command\r\n")
+                                     << true;
+    }
+
+    void keyDenialsAreToldFromCommandDenials()
+    {
+        QFETCH(QByteArray, error);
+        QFETCH(bool, wholeCommand);
+        constexpr int Keys = 5000;
+        // Key denials hit even keys only; a command denial hits them all.
+        test::FakeRedis fake([&](const QList<QByteArray>& command) {
+            return fakeScanServer(
+                command, Keys, [&](int i) { return (wholeCommand || i % 2 == 0) ? error : QByteArray(":60000\r\n"); });
+        });
+        const auto run = runServing({QStringLiteral("scan"), QStringLiteral("-p"), QString::number(fake.port()),
+                                     QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject report = parseJson(run.out);
+        QCOMPARE(field(report, "totals.keys"), Keys);
+        QCOMPARE(field(report, "totals.types.string"), Keys); // TYPE answered: known, whatever PTTL did
+        if (wholeCommand) {
+            QCOMPARE(field(report, "totals.keys_ttl_unknown"), Keys);
+            QVERIFY2(fake.count("PTTL") <= 3000, QByteArray::number(fake.count("PTTL")).constData());
+        } else {
+            QCOMPARE(field(report, "totals.keys_ttl_unknown"), Keys / 2);
+            QCOMPARE(field(report, "totals.keys_with_ttl"), Keys / 2);
+            QCOMPARE(fake.count("PTTL"), Keys); // a key denial is no reason to stop asking for the others
+        }
+    }
+
+    // ---- 5. every key is accounted for ----
+
+    void everyKeyIsAccountedForHoweverTheScanStops_data()
+    {
+        QTest::addColumn<QString>("stop");
+        QTest::newRow("complete") << QStringLiteral("complete");
+        QTest::newRow("server killed") << QStringLiteral("kill");
+        QTest::newRow("CLIENT KILL") << QStringLiteral("client kill");
+        QTest::newRow("Ctrl-C") << QStringLiteral("interrupt");
+    }
+
+    void everyKeyIsAccountedForHoweverTheScanStops()
+    {
+        QFETCH(QString, stop);
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        fill(server, 30'000);
+        QProcess process;
+        test::startCli(process,
+                       {QStringLiteral("scan"), QStringLiteral("-p"), portOf(server), QStringLiteral("--max-rate"),
+                        QStringLiteral("15000"), QStringLiteral("--format"), QStringLiteral("json")});
+        QTest::qWait(1000);
+        if (stop == QLatin1String("kill")) {
+            ::kill(pid_t(server.processId()), SIGKILL);
+        } else if (stop == QLatin1String("client kill")) {
+            test::PlainClient admin(server.port());
+            QVERIFY(admin.integer({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"}) >= 1);
+        } else if (stop == QLatin1String("interrupt")) {
+            ::kill(pid_t(process.processId()), SIGINT);
+        }
+        const auto run = test::finishCli(process);
+        const QJsonObject report = parseJson(run.out);
+        QVERIFY2(!report.isEmpty(), run.err.constData());
+        QVERIFY(everyKeyAccountedFor(report));
+        if (stop == QLatin1String("complete")) {
+            QCOMPARE(run.exitCode, 0);
+            QCOMPARE(field(report, "scan.keys"), 30'000);
+            QCOMPARE(field(report, "scan.keys_in_flight"), 0);
+        } else {
+            QCOMPARE(run.exitCode, stop == QLatin1String("interrupt") ? 130 : 1);
+            QVERIFY(field(report, "scan.keys") < 30'000);
+            QVERIFY(field(report, "scan.keys_seen") > field(report, "scan.keys"));
+        }
+    }
+
+    // ---- 6. say what the server said ----
+
+    void serverReasonsAreKept()
+    {
+        {
+            demo::RedisServerProcess::Options options;
+            options.extraArguments = {QStringLiteral("--maxclients"), QStringLiteral("1")};
+            demo::RedisServerProcess server;
+            KEYLENS_START_SERVER(server, options);
+            test::PlainClient occupant(server.port());
+            QVERIFY(occupant.isConnected());
+            const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), portOf(server)});
+            QCOMPARE(run.exitCode, 3);
+            QVERIFY2(run.err.contains("max number of clients reached"), run.err.constData());
+        }
+        {
+            demo::RedisServerProcess::Options options;
+            options.configText = "requirepass x\n";
+            demo::RedisServerProcess server;
+            KEYLENS_START_SERVER(server, options);
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            environment.insert(QStringLiteral("REDISCLI_AUTH"), QString(20'000, u'p')); // over-long, unauthenticated
+            const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), portOf(server)}, environment);
+            QCOMPARE(run.exitCode, 3);
+            QVERIFY2(run.err.contains("Protocol error"), run.err.constData());
+        }
+        {
+            test::FakeRedis protectedMode([](const QList<QByteArray>&) {
+                return QByteArray("-DENIED Redis is running in protected mode because protected mode is enabled\r\n");
+            });
+            const auto run =
+                runServing({QStringLiteral("scan"), QStringLiteral("-p"), QString::number(protectedMode.port())});
+            QCOMPARE(run.exitCode, 3);
+            QVERIFY2(run.err.contains("DENIED Redis is running in protected mode"), run.err.constData());
+        }
+    }
+
+    void plainConnectionToATlsPort()
+    {
+        const QString openssl = QStandardPaths::findExecutable(QStringLiteral("openssl"));
+        if (openssl.isEmpty())
+            QSKIP("openssl is not installed: no certificate for a TLS port");
+        QTemporaryDir dir;
+        QProcess makeCertificate;
+        makeCertificate.setWorkingDirectory(dir.path());
+        makeCertificate.start(openssl, {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"),
+                                        QStringLiteral("rsa:2048"), QStringLiteral("-nodes"), QStringLiteral("-days"),
+                                        QStringLiteral("1"), QStringLiteral("-subj"), QStringLiteral("/CN=localhost"),
+                                        QStringLiteral("-keyout"), QStringLiteral("key.pem"), QStringLiteral("-out"),
+                                        QStringLiteral("cert.pem")});
+        QVERIFY(makeCertificate.waitForFinished(30000) && makeCertificate.exitCode() == 0);
+        quint16 port = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost));
+            port = probe.serverPort();
+        }
+        QProcess tlsServer;
+        tlsServer.setWorkingDirectory(dir.path());
+        tlsServer.start(demo::RedisServerProcess::findExecutable(),
+                        {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--tls-port"),
+                         QString::number(port), QStringLiteral("--bind"), QStringLiteral("127.0.0.1"),
+                         QStringLiteral("--tls-cert-file"), QStringLiteral("cert.pem"),
+                         QStringLiteral("--tls-key-file"), QStringLiteral("key.pem"),
+                         QStringLiteral("--tls-ca-cert-file"), QStringLiteral("cert.pem"), QStringLiteral("--save"),
+                         QString(), QStringLiteral("--appendonly"), QStringLiteral("no")});
+        QVERIFY(tlsServer.waitForStarted());
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                QTcpSocket socket;
+                socket.connectToHost(QHostAddress::LocalHost, port);
+                return socket.waitForConnected(100);
+            },
+            10000));
+        const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), QString::number(port)});
+        tlsServer.terminate();
+        tlsServer.waitForFinished();
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains("TLS port"), run.err.constData());
+    }
+
+    void errorsBeforeAnyKeyExit3WithNothingOnStdout()
+    {
+        quint16 deadPort = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost));
+            deadPort = probe.serverPort();
+        }
+        // A replica whose master is gone, told not to serve stale data: MASTERDOWN on the first SCAN.
+        demo::RedisServerProcess::Options options;
+        options.extraArguments = {QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"), QString::number(deadPort),
+                                  QStringLiteral("--replica-serve-stale-data"), QStringLiteral("no")};
+        demo::RedisServerProcess replica;
+        KEYLENS_START_SERVER(replica, options);
+        const auto masterDown = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), portOf(replica)});
+        QCOMPARE(masterDown.exitCode, 3);
+        QVERIFY(masterDown.out.isEmpty());
+        QVERIFY2(masterDown.err.contains("MASTERDOWN"), masterDown.err.constData());
+
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        const auto badDb = test::runCli(
+            {QStringLiteral("scan"), QStringLiteral("-p"), portOf(server), QStringLiteral("-n"), QStringLiteral("99")});
+        QCOMPARE(badDb.exitCode, 3);
+        QVERIFY(badDb.out.isEmpty());
+        QVERIFY2(badDb.err.contains("cannot use database 99"), badDb.err.constData());
+
+        const auto noSocket =
+            test::runCli({QStringLiteral("scan"), QStringLiteral("-s"), QStringLiteral("/tmp/keylens-none.sock")});
+        QCOMPARE(noSocket.exitCode, 3);
+        QVERIFY2(noSocket.err.contains("no socket at /tmp/keylens-none.sock"), noSocket.err.constData());
+    }
+
+    void staleReplicaAndEmptyPassword()
+    {
+        quint16 deadPort = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost));
+            deadPort = probe.serverPort();
+        }
+        demo::RedisServerProcess::Options options;
+        options.extraArguments = {QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
+                                  QString::number(deadPort)};
+        demo::RedisServerProcess replica;
+        KEYLENS_START_SERVER(replica, options);
+        const auto stale = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), portOf(replica),
+                                         QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(stale.exitCode, 0);
+        const QJsonArray notices =
+            parseJson(stale.out)[QStringLiteral("scan")].toObject()[QStringLiteral("notices")].toArray();
+        QVERIFY2(QJsonDocument(notices).toJson().contains("data may be stale"), stale.out.constData());
+
+        // `redis://:@host` is no password: sending AUTH "" to a server without one would fail the login.
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        fill(server, 10);
+        const auto empty =
+            test::runCli({QStringLiteral("scan"), QStringLiteral("redis://:@127.0.0.1:") + portOf(server)});
+        QCOMPARE(empty.exitCode, 0);
+        QVERIFY2(empty.out.contains("Scanned 10 keys"), empty.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFaults)
+#include "tst_faults.moc"
