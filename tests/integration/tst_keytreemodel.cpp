@@ -3,6 +3,7 @@
 #include "PlainClient.h"
 #include "TestServer.h"
 #include "keyspace/KeyGlob.h"
+#include "keyspace/TopKeys.h"
 #include "models/KeyTreeModel.h"
 #include "models/ScanSession.h"
 
@@ -235,6 +236,56 @@ private Q_SLOTS:
                 shown.insert(model->index(leaf, 0, id).data(KeyTreeModel::KeyBytesRole).toByteArray());
         }
         QCOMPARE(shown, std::set<QByteArray>(expected.begin(), expected.end()));
+    }
+
+    // A key of 100,000 segments: the model, the filter and the top-keys walk stay iterative.
+    void keyOfAHundredThousandSegments()
+    {
+        keyspace::Keyspace store;
+        keyspace::KeyInfo info;
+        info.type = keyspace::KeyType::String;
+        info.memoryBytes = 64;
+        info.memoryMeasured = true;
+        const QByteArray deep = "deep" + QByteArray(99'999, ':');
+        store.insert(deep, info);
+        store.insert("shallow:1", info);
+        KeyTreeModel model;
+        model.setKeyspace(&store);
+        model.publish(true);
+        const keyspace::NodeId leaf = store.find(deep);
+        QVERIFY(leaf != keyspace::InvalidNode);
+        QModelIndex index = model.indexOfNode(leaf);
+        QVERIFY(index.isValid());
+        QCOMPARE(index.data(KeyTreeModel::KeyBytesRole).toByteArray(), deep);
+        int depth = 0;
+        for (QModelIndex up = index; up.isValid(); up = up.parent())
+            ++depth;
+        QCOMPARE(depth, 100'000);
+        QCOMPARE(keyspace::topKeysByMemory(store, 5, store.find("deep")).size(), std::size_t(1));
+        model.setFilter(keyspace::KeyGlob::fromFilterText("deep:*"));
+        QCOMPARE(model.filterMatches(), std::uint64_t(1));
+        QVERIFY(model.indexOfNode(leaf).isValid());
+        QVERIFY(!model.indexOfNode(store.find("shallow:1")).isValid());
+    }
+
+    // PTTL denied: the TTL column says "not measured", never "no TTL" or a share of 0%.
+    void unknownTtlIsNotMeasured()
+    {
+        keyspace::Keyspace store;
+        keyspace::KeyInfo unknown;
+        unknown.type = keyspace::KeyType::Hash;
+        unknown.expiresAtMs = keyspace::ExpiryUnknown;
+        for (int i = 0; i < 5; ++i)
+            store.insert(QByteArray("cart:" + QByteArray::number(i)), unknown);
+        KeyTreeModel model;
+        model.setKeyspace(&store);
+        model.publish(true);
+        const QModelIndex cart = model.indexOfNode(store.find("cart"), KeyTreeModel::TtlColumn);
+        QCOMPARE(cart.data().toString(), QStringLiteral("not measured"));
+        const QModelIndex key = model.indexOfNode(store.find("cart:3"), KeyTreeModel::TtlColumn);
+        QCOMPARE(key.data().toString(), QStringLiteral("not measured"));
+        QCOMPARE(model.overlaysOf(store.find("cart:3"), 0) & KeyTreeModel::NoTtlAmongExpiring, 0);
+        QCOMPARE(store.stats(store.find("cart")).keysWithoutTtl(), 0u);
     }
 };
 

@@ -203,6 +203,35 @@ private Q_SLOTS:
         QVERIFY(!options->uriWithoutPassword().contains(QStringLiteral("topsecret")));
         QCOMPARE(options->uriWithoutPassword(), QStringLiteral("redis://alice@h:1/2"));
     }
+
+    void redactionHidesWhateverMayBeAPassword_data()
+    {
+        QTest::addColumn<QByteArray>("uri");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("plain") << QByteArray("redis://u:pw@host:1/2") << QStringLiteral("redis://***@host:1/2");
+        QTest::newRow("no userinfo") << QByteArray("redis://host:1") << QStringLiteral("redis://host:1");
+        QTest::newRow("no scheme") << QByteArray("u:pw@host") << QStringLiteral("***@host");
+        QTest::newRow("one slash") << QByteArray("redis:/u:pw@host") << QStringLiteral("redis:/***@host");
+        QTest::newRow("no colon") << QByteArray("redis//u:pw@host") << QStringLiteral("redis//***@host");
+        QTest::newRow("@ in password") << QByteArray("redis://u:p@w@host") << QStringLiteral("redis://***@host");
+    }
+
+    void redactionHidesWhateverMayBeAPassword()
+    {
+        QFETCH(QByteArray, uri);
+        QFETCH(QString, shown);
+        QCOMPARE(redactUri(uri), shown);
+    }
+
+    void passwordMayHoldSlashesAndQuestionMarks()
+    {
+        const auto options = parseRedisUri("redis://u:a/b?c@host:6390/3");
+        QVERIFY(options.ok());
+        QCOMPARE(options->password, QByteArray("a/b?c"));
+        QCOMPARE(options->host, QStringLiteral("host"));
+        QCOMPARE(options->port, quint16(6390));
+        QCOMPARE(options->db, 3);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestConnectionOptions)

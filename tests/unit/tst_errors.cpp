@@ -49,6 +49,39 @@ private Q_SLOTS:
         QVERIFY(!(Error{ErrorKind::NoPermission, {}}).isConnectionError());
         QVERIFY(!(Error{ErrorKind::Usage, {}}).isConnectionError());
     }
+
+    void denialsOfAKeyAreNotDenialsOfTheCommand_data()
+    {
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<QByteArray>("command");
+        QTest::addColumn<int>("denial");
+        using keylens::redis::Denial;
+        QTest::newRow("7.0 key") << QByteArray("NOPERM this user has no permissions to access one of the keys used as "
+                                               "arguments")
+                                 << QByteArray("PTTL") << int(Denial::Key);
+        QTest::newRow("7.2 key") << QByteArray("NOPERM No permissions to access a key") << QByteArray("TYPE")
+                                 << int(Denial::Key);
+        QTest::newRow("7.0 command") << QByteArray("NOPERM this user has no permissions to run the 'pttl' command")
+                                     << QByteArray("PTTL") << int(Denial::Command);
+        QTest::newRow("7.2 command") << QByteArray("NOPERM User bob has no permissions to run the 'type' command")
+                                     << QByteArray("TYPE") << int(Denial::Command);
+        QTest::newRow("subcommand") << QByteArray("NOPERM User bob has no permissions to run the 'memory|usage' command")
+                                    << QByteArray("MEMORY USAGE") << int(Denial::Command);
+        QTest::newRow("another command named") << QByteArray("NOPERM User 'pttlx' has no permissions to access a key")
+                                               << QByteArray("PTTL") << int(Denial::Key);
+        QTest::newRow("renamed") << QByteArray("ERR unknown command 'PTTL', with args beginning with: ")
+                                 << QByteArray("PTTL") << int(Denial::Command);
+        QTest::newRow("other error") << QByteArray("WRONGTYPE Operation against a key") << QByteArray("PTTL")
+                                     << int(Denial::None);
+    }
+
+    void denialsOfAKeyAreNotDenialsOfTheCommand()
+    {
+        QFETCH(QByteArray, reply);
+        QFETCH(QByteArray, command);
+        QFETCH(int, denial);
+        QCOMPARE(int(denialOf(reply, command)), denial);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestErrors)
