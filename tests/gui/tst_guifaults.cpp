@@ -51,13 +51,7 @@ private Q_SLOTS:
         options.configText = "requirepass " + Canary + "\n";
         demo::RedisServerProcess server;
         KEYLENS_START_SERVER(server, options);
-        {
-            test::PlainClient client(server.port(), {}, Canary);
-            std::vector<std::vector<QByteArray>> commands;
-            for (int i = 0; i < 3000; ++i)
-                commands.push_back({"SET", "k:" + QByteArray::number(i), "v"});
-            QCOMPARE(client.pipeline(commands), std::size_t(0));
-        }
+        QCOMPARE(test::fillStringKeys(server.port(), 3000, 0, "k:", Canary), std::size_t(0));
         QTemporaryDir config;
         QProcess gui;
         test::startGui(gui,
@@ -92,12 +86,7 @@ private Q_SLOTS:
         QCOMPARE(tls.exitCode(), 3); // a connection keylens cannot make, as in keylens-cli; not a usage error
         QVERIFY(!tls.readAllStandardError().contains(Canary));
 
-        quint16 deadPort = 0;
-        {
-            QTcpServer probe;
-            QVERIFY(probe.listen(QHostAddress::LocalHost));
-            deadPort = probe.serverPort();
-        }
+        const quint16 deadPort = test::freeLoopbackPort();
         QProcess refused;
         test::startGui(refused,
                        {QStringLiteral("redis://127.0.0.1:%1").arg(deadPort), QStringLiteral("--screenshot"),

@@ -59,16 +59,7 @@ bool everyKeyAccountedFor(const QJsonObject& report)
 
 void fill(const demo::RedisServerProcess& server, int keys, int withTtl = 0, const QByteArray& prefix = "k:")
 {
-    test::PlainClient client(server.port());
-    std::vector<std::vector<QByteArray>> commands;
-    for (int i = 0; i < keys; ++i) {
-        const QByteArray key = prefix + QByteArray::number(i);
-        if (i < withTtl)
-            commands.push_back({"SET", key, "v", "EX", "3600"});
-        else
-            commands.push_back({"SET", key, "v"});
-    }
-    QCOMPARE(client.pipeline(commands), std::size_t(0));
+    QCOMPARE(test::fillStringKeys(server.port(), keys, withTtl, prefix), std::size_t(0));
 }
 
 // Runs keylens-cli while this thread's event loop serves a FakeRedis.
@@ -238,13 +229,7 @@ private Q_SLOTS:
         options.configText = "requirepass " + Canary + "\n";
         demo::RedisServerProcess server;
         KEYLENS_START_SERVER(server, options);
-        {
-            test::PlainClient client(server.port(), {}, Canary);
-            std::vector<std::vector<QByteArray>> commands;
-            for (int i = 0; i < 3000; ++i)
-                commands.push_back({"SET", "k:" + QByteArray::number(i), "v", "EX", "900"});
-            QCOMPARE(client.pipeline(commands), std::size_t(0));
-        }
+        QCOMPARE(test::fillStringKeys(server.port(), 3000, 3000, "k:", Canary), std::size_t(0));
         const QString uri = QStringLiteral("redis://:%1@127.0.0.1:%2").arg(QString::fromLatin1(Canary), portOf(server));
         const QList<QStringList> ways = {
             {QStringLiteral("-p"), portOf(server), QStringLiteral("-a"), QString::fromLatin1(Canary)},
@@ -481,12 +466,7 @@ private Q_SLOTS:
                                         QStringLiteral("-keyout"), QStringLiteral("key.pem"), QStringLiteral("-out"),
                                         QStringLiteral("cert.pem")});
         QVERIFY(makeCertificate.waitForFinished(30000) && makeCertificate.exitCode() == 0);
-        quint16 port = 0;
-        {
-            QTcpServer probe;
-            QVERIFY(probe.listen(QHostAddress::LocalHost));
-            port = probe.serverPort();
-        }
+        const quint16 port = test::freeLoopbackPort();
         QProcess tlsServer;
         tlsServer.setWorkingDirectory(dir.path());
         tlsServer.start(demo::RedisServerProcess::findExecutable(),
@@ -513,12 +493,7 @@ private Q_SLOTS:
 
     void errorsBeforeAnyKeyExit3WithNothingOnStdout()
     {
-        quint16 deadPort = 0;
-        {
-            QTcpServer probe;
-            QVERIFY(probe.listen(QHostAddress::LocalHost));
-            deadPort = probe.serverPort();
-        }
+        const quint16 deadPort = test::freeLoopbackPort();
         // A replica whose master is gone, told not to serve stale data: MASTERDOWN on the first SCAN.
         demo::RedisServerProcess::Options options;
         options.extraArguments = {QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"), QString::number(deadPort),
@@ -546,12 +521,7 @@ private Q_SLOTS:
 
     void staleReplicaAndEmptyPassword()
     {
-        quint16 deadPort = 0;
-        {
-            QTcpServer probe;
-            QVERIFY(probe.listen(QHostAddress::LocalHost));
-            deadPort = probe.serverPort();
-        }
+        const quint16 deadPort = test::freeLoopbackPort();
         demo::RedisServerProcess::Options options;
         options.extraArguments = {QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
                                   QString::number(deadPort)};

@@ -150,4 +150,19 @@ std::map<QByteArray, PlainClient::KeyFacts> PlainClient::inspectAll()
     return facts;
 }
 
+std::size_t fillStringKeys(quint16 port, int keys, int withTtl, const QByteArray& prefix, const QByteArray& password)
+{
+    PlainClient client(port, {}, password);
+    std::vector<std::vector<QByteArray>> commands;
+    commands.reserve(std::size_t(keys));
+    for (int i = 0; i < keys; ++i) {
+        const QByteArray key = QByteArray(prefix).append(QByteArray::number(i));
+        if (i < withTtl)
+            commands.push_back({"SET", key, "v", "EX", "3600"});
+        else
+            commands.push_back({"SET", key, "v"});
+    }
+    return client.pipeline(commands);
+}
+
 } // namespace keylens::test

@@ -48,4 +48,9 @@ private:
     QByteArray m_lastError;
 };
 
+// Writes `keys` string keys `prefix`0, `prefix`1, …; the first `withTtl` of them expire in an hour.
+// Returns how many writes failed.
+std::size_t fillStringKeys(quint16 port, int keys, int withTtl = 0,
+                           const QByteArray& prefix = "k:", const QByteArray& password = {});
+
 } // namespace keylens::test

@@ -2,6 +2,7 @@
 
 #include "demo/RedisServerProcess.h"
 
+#include <QTcpServer>
 #include <QTest>
 
 // Starts a private redis-server for one test, or fails the test with the reason.
@@ -10,3 +11,15 @@
         const keylens::redis::Status started_ = (server).start(__VA_ARGS__);                                           \
         QVERIFY2(started_.ok(), started_.ok() ? "" : qPrintable(started_.error().message));                            \
     } while (false)
+
+namespace keylens::test {
+
+// A loopback port that was free a moment ago, with nothing listening on it now.
+inline quint16 freeLoopbackPort()
+{
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost);
+    return probe.serverPort();
+}
+
+} // namespace keylens::test
