@@ -45,16 +45,17 @@ public:
 
     bool notify(QObject* receiver, QEvent* event) override
     {
+        // Named before delivery: a single-shot timer deletes its receiver while handling the event.
+        const char* className = receiver->metaObject()->className();
+        const QString objectName = receiver->objectName();
+        const int type = int(event->type());
         QElapsedTimer clock;
         clock.start();
         const bool result = QApplication::notify(receiver, event);
         const double ms = double(clock.nsecsElapsed()) / 1e6;
-        if (ms > 10) {
+        if (ms > 10)
             slow.push_back(
-                {ms, QStringLiteral("%1 (%2) event %3")
-                         .arg(QString::fromLatin1(receiver->metaObject()->className()), receiver->objectName())
-                         .arg(int(event->type()))});
-        }
+                {ms, QStringLiteral("%1 (%2) event %3").arg(QString::fromLatin1(className), objectName).arg(type)});
         return result;
     }
 };

@@ -498,8 +498,13 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
 {
     const keyspace::Keyspace& keyspace = m_session->keyspace();
     m_status->showFinished(summary, keyspace.keyCount(), keyspace.stats(keyspace::Keyspace::root()).memoryBytes);
-    m_expiries = keyspace::ExpiryTimeline(keyspace);
-    m_status->showExpiredSince(m_expiries.expiredBy(QDateTime::currentMSecsSinceEpoch()));
+    // A walk over the store: not in this event, which is long enough already.
+    QTimer::singleShot(0, this, [this, generation = m_scanGeneration] {
+        if (generation != m_scanGeneration || m_session->isRunning())
+            return;
+        m_expiries = keyspace::ExpiryTimeline(m_session->keyspace());
+        m_status->showExpiredSince(m_expiries.expiredBy(QDateTime::currentMSecsSinceEpoch()));
+    });
     if (summary.error && summary.scanCalls == 0)
         showConnectionProblem(summary.error->message);
     m_viewState.reapply(*m_tree, *treeModel());
