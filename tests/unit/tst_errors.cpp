@@ -65,7 +65,8 @@ private Q_SLOTS:
                                      << QByteArray("PTTL") << int(Denial::Command);
         QTest::newRow("7.2 command") << QByteArray("NOPERM User bob has no permissions to run the 'type' command")
                                      << QByteArray("TYPE") << int(Denial::Command);
-        QTest::newRow("subcommand") << QByteArray("NOPERM User bob has no permissions to run the 'memory|usage' command")
+        QTest::newRow("subcommand") << QByteArray(
+                                           "NOPERM User bob has no permissions to run the 'memory|usage' command")
                                     << QByteArray("MEMORY USAGE") << int(Denial::Command);
         QTest::newRow("another command named") << QByteArray("NOPERM User 'pttlx' has no permissions to access a key")
                                                << QByteArray("PTTL") << int(Denial::Key);
