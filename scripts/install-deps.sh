@@ -8,6 +8,7 @@ packages=(
   zlib1g-dev liblz4-dev libsnappy-dev libzstd-dev
   redis-server redis-tools
   xvfb xauth # the GUI tests run once more on a real X server (tst_livetree_xcb)
+  openssl    # tst_faults makes a certificate for a TLS port
 )
 
 missing=()
