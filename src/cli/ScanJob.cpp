@@ -2,6 +2,7 @@
 
 #include "cli/InterruptWatcher.h"
 #include "cli/ProgressBar.h"
+#include "scan/Ingest.h"
 #include "scan/Scanner.h"
 
 #include <QEventLoop>
@@ -14,27 +15,18 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
     scan::Scanner scanner;
     ProgressBar progressBar;
     QEventLoop loop;
-    const bool wholeKeyspace = options.match.isEmpty() && options.type.isEmpty();
+    scan::Ingest ingest(keyspace);
 
     QObject::connect(&scanner, &scan::Scanner::serverInfoReady, &loop,
-                     [&](std::uint64_t, const redis::ServerInfo& info) {
-                         // DBSIZE sizes the store up front, unless a filter makes it a gross overestimate.
-                         if (wholeKeyspace && info.dbsize && *info.dbsize > 0)
-                             keyspace.reserve(static_cast<std::size_t>(*info.dbsize));
-                     });
-    std::uint64_t received = 0;
-    QObject::connect(&scanner, &scan::Scanner::batchReady, &loop, [&](const scan::KeyBatch& batch) {
-        received += batch.size();
-        for (std::size_t i = 0; i < batch.size(); ++i) {
-            if (keyspace.insert(batch.key(i), batch.entries[i].info) == keyspace::Keyspace::Insert::Duplicate)
-                ++outcome.duplicates;
-        }
-    });
+                     [&](std::uint64_t, const redis::ServerInfo& info) { ingest.serverInfo(info, options); });
+    QObject::connect(&scanner, &scan::Scanner::batchReady, &loop,
+                     [&](const scan::KeyBatch& batch) { ingest.add(batch); });
     QObject::connect(&scanner, &scan::Scanner::progressChanged, &loop,
                      [&](const scan::ScanProgress& progress) { progressBar.update(progress); });
     QObject::connect(&scanner, &scan::Scanner::finished, &loop, [&](const scan::ScanSummary& summary) {
         outcome.summary = summary;
-        outcome.summary.settleInFlight(received);
+        ingest.settle(outcome.summary);
+        outcome.duplicates = ingest.duplicates();
         loop.quit();
     });
     InterruptWatcher interrupts([&] {

@@ -1,6 +1,7 @@
 #include "models/ScanSession.h"
 
 #include "models/KeyTreeModel.h"
+#include "scan/Ingest.h"
 #include "scan/Scanner.h"
 
 namespace keylens::models {
@@ -10,6 +11,7 @@ ScanSession::ScanSession(QObject* parent)
     , m_scanner(new scan::Scanner(this))
     , m_model(new KeyTreeModel(this))
     , m_keyspace(std::make_unique<keyspace::Keyspace>())
+    , m_ingest(std::make_unique<scan::Ingest>(*m_keyspace))
 {
     m_model->setKeyspace(m_keyspace.get());
     m_ingestTimer.setObjectName(QStringLiteral("ingest"));
@@ -22,8 +24,7 @@ ScanSession::ScanSession(QObject* parent)
     connect(m_scanner, &scan::Scanner::batchReady, this, &ScanSession::takeBatch);
     connect(m_scanner, &scan::Scanner::serverInfoReady, this, [this](std::uint64_t, const redis::ServerInfo& info) {
         m_serverInfo = info;
-        if (info.dbsize && *info.dbsize > 0)
-            m_keyspace->reserve(std::size_t(*info.dbsize));
+        m_ingest->serverInfo(info, m_options);
         Q_EMIT serverInfoReady(info);
     });
     connect(m_scanner, &scan::Scanner::progressChanged, this, [this](const scan::ScanProgress& progress) {
@@ -33,7 +34,6 @@ ScanSession::ScanSession(QObject* parent)
     });
     connect(m_scanner, &scan::Scanner::finished, this, [this](const scan::ScanSummary& summary) {
         m_finishing = summary;
-        m_finishing->settleInFlight(m_received);
         finishIfDrained();
     });
 }
@@ -55,11 +55,11 @@ void ScanSession::start(const scan::ScanOptions& options, char delimiter)
     m_progress.reset();
     m_serverInfo.reset();
     m_paused = false;
-    m_received = 0;
     m_options = options;
 
     auto fresh = std::make_unique<keyspace::Keyspace>(delimiter);
     m_model->setKeyspace(fresh.get());
+    m_ingest = std::make_unique<scan::Ingest>(*fresh);
     m_keyspace = std::move(fresh);
 
     m_scanner->start(options);
@@ -96,7 +96,6 @@ void ScanSession::takeBatch(const scan::KeyBatch& batch)
 {
     // Taking the batch (not ingesting it) is what the scanner's backpressure counts as delivered.
     m_pending.push_back(batch);
-    m_received += batch.size();
     if (!m_ingestTimer.isActive())
         m_ingestTimer.start();
 }
@@ -109,8 +108,8 @@ void ScanSession::ingestSlice()
         const scan::KeyBatch& batch = m_pending.front();
         // Check the clock every 256 keys: reading it per key would cost more than the inserts.
         const std::size_t end = std::min(batch.size(), m_pendingIndex + 256);
-        for (; m_pendingIndex < end; ++m_pendingIndex)
-            m_keyspace->insert(batch.key(m_pendingIndex), batch.entries[m_pendingIndex].info);
+        m_ingest->add(batch, m_pendingIndex, end);
+        m_pendingIndex = end;
         m_ingestedSincePublish = true;
         if (m_pendingIndex == batch.size()) {
             m_pending.pop_front();
@@ -142,6 +141,7 @@ void ScanSession::finishIfDrained()
     m_ingestedSincePublish = false;
     m_model->publish(true);
     Q_EMIT published();
+    m_ingest->settle(*m_finishing);
     m_summary = std::move(m_finishing);
     m_finishing.reset();
     Q_EMIT finished(*m_summary);

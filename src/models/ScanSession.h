@@ -13,8 +13,9 @@
 #include <optional>
 
 namespace keylens::scan {
+class Ingest;
 class Scanner;
-}
+} // namespace keylens::scan
 
 namespace keylens::models {
 
@@ -69,10 +70,10 @@ private:
     scan::Scanner* m_scanner;
     KeyTreeModel* m_model;
     std::unique_ptr<keyspace::Keyspace> m_keyspace;
+    std::unique_ptr<scan::Ingest> m_ingest; // into m_keyspace
     scan::ScanOptions m_options;
     std::deque<scan::KeyBatch> m_pending;
     std::size_t m_pendingIndex = 0; // entries of m_pending.front() already ingested
-    std::uint64_t m_received = 0;   // batch entries taken from this scan, for ScanSummary::settleInFlight
     QTimer m_ingestTimer;
     QTimer m_publishTimer;
     bool m_paused = false;

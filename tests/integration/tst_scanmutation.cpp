@@ -2,6 +2,7 @@
 #include "PlainClient.h"
 #include "TestServer.h"
 #include "keyspace/Keyspace.h"
+#include "scan/Ingest.h"
 #include "scan/Scanner.h"
 
 #include <QElapsedTimer>
@@ -57,9 +58,9 @@ private Q_SLOTS:
         bool deletedDuringPause = false;
         QEventLoop loop;
         scan::ScanSummary summary;
+        scan::Ingest ingest(store); // SCAN may repeat keys while the table rehashes: duplicates are dropped
         connect(&scanner, &scan::Scanner::batchReady, &loop, [&](const scan::KeyBatch& batch) {
-            for (std::size_t i = 0; i < batch.size(); ++i)
-                store.insert(batch.key(i), batch.entries[i].info); // SCAN may repeat keys while the table rehashes
+            ingest.add(batch);
             if (!pausedOnce) {
                 pausedOnce = true;
                 scanner.pause();
@@ -186,10 +187,8 @@ private Q_SLOTS:
         keyspace::Keyspace store;
         scan::Scanner scanner;
         const scan::ScanOptions slow = options(100, 20000);
-        connect(&scanner, &scan::Scanner::batchReady, this, [&](const scan::KeyBatch& batch) {
-            for (std::size_t i = 0; i < batch.size(); ++i)
-                store.insert(batch.key(i), batch.entries[i].info);
-        });
+        scan::Ingest ingest(store);
+        connect(&scanner, &scan::Scanner::batchReady, this, [&](const scan::KeyBatch& batch) { ingest.add(batch); });
         QSignalSpy finished(&scanner, &scan::Scanner::finished);
         scanner.start(slow);
         QTRY_VERIFY(store.keyCount() > 500);

@@ -1,5 +1,6 @@
 #include "ScanHelper.h"
 
+#include "scan/Ingest.h"
 #include "scan/Scanner.h"
 
 #include <QEventLoop>
@@ -12,17 +13,18 @@ ScanResult scanInto(keyspace::Keyspace& keyspace, const scan::ScanOptions& optio
     ScanResult result;
     scan::Scanner scanner;
     QEventLoop loop;
+    scan::Ingest ingest(keyspace);
+    QObject::connect(&scanner, &scan::Scanner::serverInfoReady, &loop,
+                     [&](std::uint64_t, const redis::ServerInfo& info) { ingest.serverInfo(info, options); });
     QObject::connect(&scanner, &scan::Scanner::batchReady, &loop, [&](const scan::KeyBatch& batch) {
         ++result.batches;
-        result.received += batch.size();
-        for (std::size_t i = 0; i < batch.size(); ++i) {
-            if (keyspace.insert(batch.key(i), batch.entries[i].info) == keyspace::Keyspace::Insert::Duplicate)
-                ++result.duplicates;
-        }
+        ingest.add(batch);
     });
     QObject::connect(&scanner, &scan::Scanner::finished, &loop, [&](const scan::ScanSummary& summary) {
         result.summary = summary;
-        result.summary.settleInFlight(result.received);
+        ingest.settle(result.summary);
+        result.duplicates = ingest.duplicates();
+        result.received = ingest.received();
         result.finished = true;
         loop.quit();
     });

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "keyspace/Keyspace.h"
+#include "redis/ServerInfo.h"
+#include "scan/KeyBatch.h"
+#include "scan/ScanTypes.h"
+
+#include <cstdint>
+#include <limits>
+
+namespace keylens::scan {
+
+// The one way a scan's results enter a store: the GUI's session, keylens-cli and the tests all ingest
+// through it, so they agree on duplicates, on sizing the store and on the accounting of every key SCAN
+// returned. (Three copies of this loop once differed on exactly those.)
+//
+// Used on the thread that owns the store.
+class Ingest
+{
+public:
+    explicit Ingest(keyspace::Keyspace& store)
+        : m_store(store)
+    {}
+
+    // Sizes the store from DBSIZE, unless a MATCH or TYPE filter makes DBSIZE a gross overestimate.
+    void serverInfo(const redis::ServerInfo& info, const ScanOptions& options);
+
+    // Inserts entries [from, to) of `batch` (all of them by default), so a caller can slice a batch over
+    // several event-loop turns. A key already in the store (SCAN may return a key twice) is a duplicate.
+    void add(const KeyBatch& batch, std::size_t from = 0, std::size_t to = std::numeric_limits<std::size_t>::max());
+
+    // Completes a finished scan's summary with what only the ingesting side knows: the keys still in
+    // flight when it stopped (ScanSummary::settleInFlight). Call once every batch is in.
+    void settle(ScanSummary& summary) const { summary.settleInFlight(m_received); }
+
+    std::uint64_t duplicates() const { return m_duplicates; }
+    std::uint64_t received() const { return m_received; }
+
+private:
+    keyspace::Keyspace& m_store;
+    std::uint64_t m_duplicates = 0;
+    std::uint64_t m_received = 0; // batch entries taken: stored and duplicates
+};
+
+} // namespace keylens::scan
