@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
+#include "lint/OverlayRules.h"
 #include "models/DisplayText.h"
 #include "models/SortKeys.h"
 
@@ -14,7 +15,6 @@
 namespace keylens::models {
 
 using keyspace::KeyType;
-using keyspace::NoExpiry;
 
 namespace {
 
@@ -311,21 +311,17 @@ int KeyTreeModel::overlaysOf(NodeId node, std::int64_t now) const
     }
     if (m_keyspace->isKey(node)) {
         const keyspace::KeyInfo info = m_keyspace->keyInfo(node);
-        if (info.type == KeyType::String && info.memoryMeasured && info.memoryBytes > BigStringBytes)
+        // A string's size is known from MEMORY USAGE; a collection's from its length, once asked.
+        if (info.type == KeyType::String && info.memoryMeasured && lint::isBigString(info.memoryBytes))
             overlays |= BigKey;
-        if (auto it = m_elementCounts.find(node); it != m_elementCounts.end() && it->second > BigCollectionElements)
+        if (auto it = m_elementCounts.find(node); it != m_elementCounts.end() && lint::isBigCollection(it->second))
             overlays |= BigKey;
-        // A key without TTL among siblings that mostly expire: the classic forgotten cache entry.
-        const keyspace::NamespaceStats& siblings = m_keyspace->stats(m_keyspace->parent(node));
-        if (info.expiresAtMs == NoExpiry && m_keyspace->parent(node) != keyspace::Keyspace::root() &&
-            siblings.keysWithTtl * 2 > siblings.keysTtlKnown())
+        const NodeId parent = m_keyspace->parent(node);
+        if (parent != keyspace::Keyspace::root() && lint::lacksTtlAmongExpiring(info, m_keyspace->stats(parent)))
             overlays |= NoTtlAmongExpiring;
     }
-    if (m_keyspace->hasChildren(node)) {
-        const keyspace::NamespaceStats& stats = m_keyspace->stats(node);
-        if (stats.keysWithTtl * 2 > stats.keysTtlKnown() && stats.keysWithoutTtl() > 0)
-            overlays |= NoTtlAmongExpiring;
-    }
+    if (m_keyspace->hasChildren(node) && lint::hasKeysLackingTtlAmongExpiring(m_keyspace->stats(node)))
+        overlays |= NoTtlAmongExpiring;
     return overlays;
 }
 
@@ -411,8 +407,8 @@ QString KeyTreeModel::toolTip(NodeId node, int column, std::int64_t now) const
                          .arg(displayText(keyspace::formatCount(totals.keysMemoryUnmeasured)));
     }
     if (overlays & BigKey) {
-        lines << QStringLiteral("Big key: strings above 10 KB and collections above 5,000 elements slow the server "
-                                "down and block it while they are read, copied or deleted.");
+        const lint::OverlayText big = lint::bigKeyText();
+        lines << big.title + QStringLiteral(": ") + big.explanation;
     }
     if (column == TtlColumn || column == NameColumn) {
         if (totals.keysTtlUnknown > 0)
@@ -424,9 +420,10 @@ QString KeyTreeModel::toolTip(NodeId node, int column, std::int64_t now) const
                               displayText(keyspace::formatCount(totals.keys)),
                               displayText(
                                   keyspace::formatDuration(std::max<std::int64_t>(0, totals.soonestExpiryMs - now))));
-        if (overlays & NoTtlAmongExpiring)
-            lines << QStringLiteral("Missing TTL: most keys here expire, these do not. A cache entry without a TTL "
-                                    "stays until memory runs out.");
+        if (overlays & NoTtlAmongExpiring) {
+            const lint::OverlayText missing = lint::missingTtlText();
+            lines << missing.title + QStringLiteral(": ") + missing.explanation;
+        }
         if (overlays & ExpiringSoon)
             lines << QStringLiteral("Expires within a minute.");
         if (overlays & Expired)

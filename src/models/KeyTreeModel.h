@@ -49,15 +49,13 @@ public:
         OverlayRole,        // Overlay flags
     };
     enum Overlay {
-        BigKey = 1,             // a string above 10 KB, or a collection above 5,000 elements
-        NoTtlAmongExpiring = 2, // keys without TTL where most keys of the namespace have one
+        BigKey = 1,             // lint::isBigString / isBigCollection
+        NoTtlAmongExpiring = 2, // lint::lacksTtlAmongExpiring / hasKeysLackingTtlAmongExpiring
         ExpiringSoon = 4,       // expires (or has keys that expire) within a minute
         Expired = 8,            // its TTL ran out after the scan saw it
         MemoryUnmeasured = 16,  // MEMORY USAGE was denied or skipped for (some of) its keys
         Deleted = 32,           // deleted from this window
     };
-    static constexpr std::uint64_t BigStringBytes = 10 * 1024;
-    static constexpr std::uint64_t BigCollectionElements = 5000;
 
     explicit KeyTreeModel(QObject* parent = nullptr);
     ~KeyTreeModel() override;

@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
+#include "lint/OverlayRules.h"
 #include "models/DisplayText.h"
 #include "models/KeyTreeModel.h"
 #include "models/ValueTableModel.h"
@@ -197,9 +198,8 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
         length += QStringLiteral(" bytes");
     else if (key.length)
         length += QStringLiteral(" elements");
-    const bool big =
-        key.length && ((key.type == KeyType::String && *key.length > models::KeyTreeModel::BigStringBytes) ||
-                       (key.type != KeyType::String && *key.length > models::KeyTreeModel::BigCollectionElements));
+    const bool big = key.length && (key.type == KeyType::String ? lint::isBigString(*key.length)
+                                                                : lint::isBigCollection(*key.length));
     if (big)
         length += QStringLiteral("  — a big key");
     m_length->setText(length);

@@ -1,5 +1,6 @@
 #include "ui/LegendDialog.h"
 
+#include "lint/OverlayRules.h"
 #include "ui/OverlayColours.h"
 
 #include <QDialogButtonBox>
@@ -62,14 +63,13 @@ LegendDialog::LegendDialog(QWidget* parent)
     add(swatch(overlay::memoryHeat(0.9, palette)),
         QStringLiteral("<b>Memory, big share.</b> Deep red: this row holds most of its parent's memory. Start "
                        "looking here when the server uses more than it should."));
+    const lint::OverlayText big = lint::bigKeyText();
     add(swatch(overlay::bigKey(), QStringLiteral("BIG")),
-        QStringLiteral("<b>Big key.</b> A string above 10 KB, or a hash, list, set, sorted set or stream above 5,000 "
-                       "elements. Big keys block the server while they are read, copied or deleted. After a scan, "
-                       "collections above 10 KB are asked for their length (one O(1) command each)."));
+        QStringLiteral("<b>%1.</b> %2 %3").arg(big.title, big.explanation, lint::bigCollectionProbeText()));
     QColor missing = overlay::missingTtl();
     missing.setAlphaF(0.5f);
-    add(swatch(missing), QStringLiteral("<b>Missing TTL</b> (TTL column). Most keys of this namespace expire, "
-                                        "these do not: often a cache entry written without its expiry."));
+    const lint::OverlayText missingTtl = lint::missingTtlText();
+    add(swatch(missing), QStringLiteral("<b>%1</b> (TTL column). %2").arg(missingTtl.title, missingTtl.explanation));
     QColor soon = overlay::expiringSoon();
     soon.setAlphaF(0.5f);
     add(swatch(soon), QStringLiteral("<b>Expiring soon</b> (TTL column). A key, or the soonest key of a namespace, "

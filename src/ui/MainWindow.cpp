@@ -4,6 +4,7 @@
 #include "keyspace/KeyEscape.h"
 #include "keyspace/KeyGlob.h"
 #include "keyspace/Units.h"
+#include "lint/OverlayRules.h"
 #include "models/DisplayText.h"
 #include "models/KeyTreeModel.h"
 #include "models/SavedConnections.h"
@@ -566,10 +567,7 @@ void MainWindow::takeScreenshot()
 
 void MainWindow::countBigCollectionCandidates()
 {
-    // A collection of more than 5,000 elements takes more than 10 KB however it is encoded (the most
-    // compact, a listpack of small integers, needs about 2 bytes an element), so only collections above
-    // 10 KB are asked for their length: usually a few dozen keys, one O(1) command each, pipelined.
-    constexpr std::uint64_t MinimumBytes = 10 * 1024;
+    // Usually a few dozen keys (lint::mayBeBigCollection), one O(1) length command each, pipelined.
     constexpr std::size_t MaximumKeys = 100'000;
     const keyspace::Keyspace& keyspace = m_session->keyspace();
     std::vector<std::uint32_t> ids;
@@ -577,11 +575,7 @@ void MainWindow::countBigCollectionCandidates()
     for (keyspace::NodeId node = 1; node < keyspace.nodeCount() && keys.size() < MaximumKeys; ++node) {
         if (!keyspace.isKey(node))
             continue;
-        const keyspace::KeyInfo info = keyspace.keyInfo(node);
-        const bool collection = info.type == keyspace::KeyType::Hash || info.type == keyspace::KeyType::List ||
-                                info.type == keyspace::KeyType::Set || info.type == keyspace::KeyType::ZSet ||
-                                info.type == keyspace::KeyType::Stream;
-        if (collection && info.memoryMeasured && info.memoryBytes > MinimumBytes) {
+        if (const keyspace::KeyInfo info = keyspace.keyInfo(node); lint::mayBeBigCollection(info)) {
             ids.push_back(node);
             keys.emplace_back(keyspace.path(node), info.type);
         }

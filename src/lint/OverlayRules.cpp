@@ -1,0 +1,62 @@
+#include "lint/OverlayRules.h"
+
+#include <QLocale>
+
+namespace keylens::lint {
+
+using keyspace::KeyType;
+
+bool isCollection(KeyType type)
+{
+    return type == KeyType::Hash || type == KeyType::List || type == KeyType::Set || type == KeyType::ZSet ||
+           type == KeyType::Stream;
+}
+
+bool isBigString(std::uint64_t bytes)
+{
+    return bytes > BigStringBytes;
+}
+
+bool isBigCollection(std::uint64_t elements)
+{
+    return elements > BigCollectionElements;
+}
+
+bool mayBeBigCollection(const keyspace::KeyInfo& key)
+{
+    return isCollection(key.type) && key.memoryMeasured && key.memoryBytes > BigCollectionMinimumBytes;
+}
+
+bool lacksTtlAmongExpiring(const keyspace::KeyInfo& key, const keyspace::NamespaceStats& siblings)
+{
+    return key.expiresAtMs == keyspace::NoExpiry && siblings.keysWithTtl * 2 > siblings.keysTtlKnown();
+}
+
+bool hasKeysLackingTtlAmongExpiring(const keyspace::NamespaceStats& stats)
+{
+    return stats.keysWithTtl * 2 > stats.keysTtlKnown() && stats.keysWithoutTtl() > 0;
+}
+
+OverlayText bigKeyText()
+{
+    return {QStringLiteral("Big key"),
+            QStringLiteral("A string above %1 KB, or a hash, list, set, sorted set or stream above %2 elements. Big "
+                           "keys block the server while they are read, copied or deleted.")
+                .arg(BigStringBytes / 1024)
+                .arg(QLocale(QLocale::English).toString(qulonglong(BigCollectionElements)))};
+}
+
+OverlayText missingTtlText()
+{
+    return {QStringLiteral("Missing TTL"),
+            QStringLiteral("Most keys of this namespace expire, these do not: often a cache entry written without its "
+                           "expiry, which stays until memory runs out.")};
+}
+
+QString bigCollectionProbeText()
+{
+    return QStringLiteral("After a scan, collections above %1 KB are asked for their length (one O(1) command each).")
+        .arg(BigCollectionMinimumBytes / 1024);
+}
+
+} // namespace keylens::lint

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "keyspace/NamespaceStats.h"
+
+#include <QString>
+
+#include <cstdint>
+
+namespace keylens::lint {
+
+// The rules behind the tree's "big key" and "missing TTL" overlays, in one place: the model decides
+// with them, and the legend, the tooltips and the details pane explain them with the texts below.
+
+// big-string / big-collection: values that block the server while they are read, copied or deleted.
+inline constexpr std::uint64_t BigStringBytes = 10 * 1024;
+inline constexpr std::uint64_t BigCollectionElements = 5000;
+// A collection of more than BigCollectionElements takes more than this however it is encoded (the most
+// compact, a listpack of small integers, needs about 2 bytes an element): only collections above it are
+// worth asking for their length.
+inline constexpr std::uint64_t BigCollectionMinimumBytes = 10 * 1024;
+
+bool isCollection(keyspace::KeyType type);
+// A string value of `bytes` (its length, or MEMORY USAGE when the length is not known).
+bool isBigString(std::uint64_t bytes);
+bool isBigCollection(std::uint64_t elements);
+// Whether a scanned key may be a big collection, so that its length is worth one O(1) command.
+bool mayBeBigCollection(const keyspace::KeyInfo& key);
+
+// missing-ttl among expiring keys: a key without a TTL beside siblings that mostly expire (the forgotten
+// cache entry), and a namespace that holds such keys. Keys whose TTL was not measured count neither way.
+bool lacksTtlAmongExpiring(const keyspace::KeyInfo& key, const keyspace::NamespaceStats& siblings);
+bool hasKeysLackingTtlAmongExpiring(const keyspace::NamespaceStats& stats);
+
+// What an overlay means, for the legend (title and explanation) and tooltips ("title: explanation").
+struct OverlayText
+{
+    QString title;
+    QString explanation;
+};
+OverlayText bigKeyText();
+OverlayText missingTtlText();
+// How the browser finds big collections without opening them, for the legend.
+QString bigCollectionProbeText();
+
+} // namespace keylens::lint
