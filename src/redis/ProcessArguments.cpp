@@ -35,7 +35,7 @@ bool hideUserInfo(char* argument)
 
 bool isPasswordFlag(std::string_view argument)
 {
-    return argument == "-a" || argument == "--pass" || argument == "-pass";
+    return argument == "-a" || argument == "--pass";
 }
 
 } // namespace
