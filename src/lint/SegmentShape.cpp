@@ -1,0 +1,313 @@
+#include "lint/SegmentShape.h"
+
+#include <algorithm>
+
+namespace keylens::lint {
+
+namespace {
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+bool isLetter(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool isHexDigit(char c)
+{
+    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+bool allOf(QByteArrayView text, bool (*test)(char))
+{
+    return !text.isEmpty() && std::all_of(text.begin(), text.end(), test);
+}
+bool anyOf(QByteArrayView text, bool (*test)(char))
+{
+    return std::any_of(text.begin(), text.end(), test);
+}
+
+// The number in text[from, from + length), or -1 when those are not all digits.
+long long number(QByteArrayView text, qsizetype from, qsizetype length)
+{
+    if (from < 0 || from + length > text.size())
+        return -1;
+    long long value = 0;
+    for (qsizetype i = from; i < from + length; ++i) {
+        if (!isDigit(text[i]))
+            return -1;
+        value = value * 10 + (text[i] - '0');
+    }
+    return value;
+}
+
+bool isYear(long long year)
+{
+    return year >= 1970 && year <= 2099;
+}
+bool isMonth(long long month)
+{
+    return month >= 1 && month <= 12;
+}
+bool isDay(long long day)
+{
+    return day >= 1 && day <= 31;
+}
+
+Shape digitsShape(QByteArrayView digits)
+{
+    if (digits.size() == 8 && isYear(number(digits, 0, 4)) && isMonth(number(digits, 4, 2)) &&
+        isDay(number(digits, 6, 2)))
+        return Shape::Date; // 20240310
+    if (digits.size() == 6 && isYear(number(digits, 0, 4)) && isMonth(number(digits, 4, 2)))
+        return Shape::Date; // 202403
+    // Epoch times from 2001-09-09 (10 digits begin there) to 2100.
+    if (digits.size() == 10 && number(digits, 0, 10) < 4'102'444'800LL)
+        return Shape::Epoch;
+    if (digits.size() == 13 && number(digits, 0, 13) < 4'102'444'800'000LL)
+        return Shape::Epoch;
+    return Shape::Integer;
+}
+
+bool isUuid(QByteArrayView text)
+{
+    if (text.size() != 36)
+        return false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? text[i] != '-' : !isHexDigit(text[i]))
+            return false;
+    }
+    return true;
+}
+
+// hh:mm[:ss[.fff]][Z|±hh:mm] after an ISO date's 'T'.
+bool isIsoTime(QByteArrayView time)
+{
+    if (time.size() < 5 || number(time, 0, 2) < 0 || number(time, 0, 2) > 23 || time[2] != ':' ||
+        number(time, 3, 2) < 0 || number(time, 3, 2) > 59)
+        return false;
+    qsizetype at = 5;
+    if (at < time.size() && time[at] == ':') {
+        if (number(time, at + 1, 2) < 0 || number(time, at + 1, 2) > 60)
+            return false;
+        at += 3;
+        if (at < time.size() && time[at] == '.') {
+            ++at;
+            while (at < time.size() && isDigit(time[at]))
+                ++at;
+        }
+    }
+    const QByteArrayView zone = time.sliced(at);
+    return zone.isEmpty() || zone == "Z" ||
+           ((zone.startsWith('+') || zone.startsWith('-')) && (zone.size() == 3 || zone.size() == 6) &&
+            number(zone, 1, 2) >= 0);
+}
+
+bool isDate(QByteArrayView text)
+{
+    // 2024-03-10, 2024-03, 2024-03-10T10:30:00Z, 2024Q1, 2024-W10
+    if (text.size() >= 6 && isYear(number(text, 0, 4))) {
+        if (text.size() == 6 && (text[4] == 'Q' || text[4] == 'q'))
+            return text[5] >= '1' && text[5] <= '4';
+        if (text[4] == '-') {
+            if (text.size() == 8 && text[5] == 'W')
+                return number(text, 6, 2) >= 1 && number(text, 6, 2) <= 53;
+            if (text.size() == 7)
+                return isMonth(number(text, 5, 2));
+            if (text.size() >= 10 && isMonth(number(text, 5, 2)) && text[7] == '-' && isDay(number(text, 8, 2)))
+                return text.size() == 10 || (text[10] == 'T' && isIsoTime(text.sliced(11)));
+        }
+    }
+    // hour0 .. hour23: an hourly bucket
+    if (text.startsWith("hour") && (text.size() == 5 || text.size() == 6)) {
+        const long long hour = number(text, 4, text.size() - 4);
+        return hour >= 0 && hour <= 23;
+    }
+    return false;
+}
+
+bool isEmail(QByteArrayView text)
+{
+    const qsizetype at = text.indexOf('@');
+    if (at <= 0 || at != text.lastIndexOf('@'))
+        return false;
+    const QByteArrayView domain = text.sliced(at + 1);
+    const qsizetype dot = domain.lastIndexOf('.');
+    if (dot <= 0 || domain.size() - dot - 1 < 2)
+        return false;
+    const auto allowed = [](char c) {
+        return isLetter(c) || isDigit(c) || c == '.' || c == '-' || c == '_' || c == '+';
+    };
+    return std::all_of(text.begin(), text.begin() + at, allowed) && std::all_of(domain.begin(), domain.end(), allowed);
+}
+
+bool isIpv4(QByteArrayView text)
+{
+    int parts = 0;
+    qsizetype from = 0;
+    while (from <= text.size()) {
+        qsizetype end = text.indexOf('.', from);
+        if (end < 0)
+            end = text.size();
+        const qsizetype length = end - from;
+        const long long part = length >= 1 && length <= 3 ? number(text, from, length) : -1;
+        if (part < 0 || part > 255)
+            return false;
+        ++parts;
+        from = end + 1;
+        if (end == text.size())
+            break;
+    }
+    return parts == 4;
+}
+
+bool isIpv6(QByteArrayView text)
+{
+    const auto colons = std::count(text.begin(), text.end(), ':');
+    if (colons < 2 || colons > 7 || text.size() < 3)
+        return false;
+    const auto allowed = [](char c) { return isHexDigit(c) || c == ':'; };
+    if (!std::all_of(text.begin(), text.end(), allowed))
+        return false;
+    qsizetype run = 0;
+    for (const char c : text) {
+        run = c == ':' ? 0 : run + 1;
+        if (run > 4)
+            return false;
+    }
+    return colons == 7 || text.contains("::");
+}
+
+bool isUlid(QByteArrayView text)
+{
+    if (text.size() != 26 || text[0] < '0' || text[0] > '7')
+        return false;
+    const auto crockford = [](char c) {
+        const char upper = (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c;
+        return isDigit(upper) ||
+               (upper >= 'A' && upper <= 'Z' && upper != 'I' && upper != 'L' && upper != 'O' && upper != 'U');
+    };
+    return std::all_of(text.begin(), text.end(), crockford) && anyOf(text, isLetter) && anyOf(text, isDigit);
+}
+
+bool isHexDigest(QByteArrayView text)
+{
+    return text.size() >= 16 && allOf(text, isHexDigit) && anyOf(text, isDigit);
+}
+
+bool isToken(QByteArrayView text)
+{
+    const auto base64 = [](char c) {
+        return isLetter(c) || isDigit(c) || c == '+' || c == '/' || c == '=' || c == '-' || c == '_';
+    };
+    return text.size() >= 16 && std::all_of(text.begin(), text.end(), base64) && anyOf(text, isLetter) &&
+           anyOf(text, isDigit);
+}
+
+// Glued ids are looked for in segments up to this long: ids are short, and the search is quadratic.
+constexpr qsizetype MaxGluedSegment = 256;
+
+bool isSeparator(char c)
+{
+    return c == '-' || c == '_' || c == '.';
+}
+
+// `task-meta-…` begins with a word part: as a tail it is more words, not a token.
+bool startsWithWordPart(QByteArrayView text)
+{
+    const auto end = std::find_if(text.begin(), text.end(), isSeparator);
+    return end != text.end() && end != text.begin() && std::all_of(text.begin(), end, isLetter);
+}
+
+Shape baseShape(QByteArrayView segment)
+{
+    if (segment.isEmpty())
+        return Shape::Word;
+    if (allOf(segment, isDigit))
+        return digitsShape(segment);
+    if (isUuid(segment))
+        return Shape::Uuid;
+    if (isDate(segment))
+        return Shape::Date;
+    if (isEmail(segment))
+        return Shape::Email;
+    if (isIpv4(segment) || isIpv6(segment))
+        return Shape::Ip;
+    if (isUlid(segment))
+        return Shape::Ulid;
+    if (isHexDigest(segment))
+        return Shape::Hex;
+    if (isToken(segment))
+        return Shape::Token;
+    return Shape::Word;
+}
+
+} // namespace
+
+Shape shapeOf(QByteArrayView segment)
+{
+    const Shape shape = baseShape(segment);
+    // `user-profile-1234567890` has the characters of a token, but it is words with an id glued on.
+    if (shape == Shape::Token && isId(gluedIdOf(segment).shape))
+        return Shape::Word;
+    return shape;
+}
+
+QByteArrayView placeholder(Shape shape)
+{
+    switch (shape) {
+    case Shape::Integer:
+        return "<int>";
+    case Shape::Uuid:
+        return "<uuid>";
+    case Shape::Ulid:
+        return "<ulid>";
+    case Shape::Hex:
+        return "<hex>";
+    case Shape::Token:
+        return "<token>";
+    case Shape::Email:
+        return "<email>";
+    case Shape::Ip:
+        return "<ip>";
+    case Shape::Date:
+        return "<date>";
+    case Shape::Epoch:
+        return "<epoch>";
+    case Shape::Word:
+        break;
+    }
+    return {};
+}
+
+GluedId gluedIdOf(QByteArrayView segment)
+{
+    if (segment.size() > MaxGluedSegment)
+        return {};
+    // The leftmost separator whose tail is a whole id wins, so `celery-task-meta-<uuid>` keeps the
+    // UUID's own dashes in the id.
+    for (qsizetype i = 1; i + 1 < segment.size(); ++i) {
+        if (!isSeparator(segment[i]))
+            continue;
+        const QByteArrayView word = segment.first(i);
+        if (!anyOf(word, isLetter))
+            continue; // `2024-03-10` is a date, not the word "2024" glued to one
+        const QByteArrayView tail = segment.sliced(i + 1);
+        const Shape shape = baseShape(tail);
+        if (isId(shape) && !(shape == Shape::Token && startsWithWordPart(tail)))
+            return {segment.first(i + 1), shape};
+    }
+    return {};
+}
+
+QByteArray patternOf(QByteArrayView segment)
+{
+    if (const Shape shape = shapeOf(segment); isId(shape))
+        return placeholder(shape).toByteArray();
+    if (const GluedId glued = gluedIdOf(segment); isId(glued.shape))
+        return glued.prefix.toByteArray().append(placeholder(glued.shape));
+    return segment.toByteArray();
+}
+
+} // namespace keylens::lint

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+
+namespace keylens::lint {
+
+// What a key segment looks like: a word a person chose, or an id a program generated. One definition of
+// "id" for pattern inference (`user:<int>:profile`) and for the naming rules (words are checked for case
+// and spelling; ids never are).
+//
+// Precedence, first match wins (so every segment has exactly one shape):
+//   1. digits only: a date (`20240310`, `202403`), else epoch seconds or milliseconds (10 or 13 digits in
+//      2001..2100), else an integer;
+//   2. UUID (8-4-4-4-12 hex);
+//   3. a date or time: ISO 8601 (`2024-03-10`, `2024-03`, `2024-03-10T10:30:00Z`), `2024Q1`, `2024-W10`,
+//      `hour12`;
+//   4. email; 5. IPv4, IPv6;
+//   6. ULID (26 Crockford base-32 characters with letters and digits);
+//   7. hex digest: 16 or more hex digits with at least one digit (md5, sha1, sha256 and the like);
+//   8. opaque token: 16 or more base64/base62 characters mixing letters and digits;
+//   9. anything else is a word: `settings`, `deadbeef`, `2fa`, `v1`.
+enum class Shape { Word, Integer, Uuid, Ulid, Hex, Token, Email, Ip, Date, Epoch };
+
+Shape shapeOf(QByteArrayView segment);
+inline bool isId(Shape shape)
+{
+    return shape != Shape::Word;
+}
+
+// The placeholder a pattern shows for a shape: "<int>", "<uuid>", "<ulid>", "<hex>", "<token>",
+// "<email>", "<ip>", "<date>", "<epoch>" (an interface: the JSON and the GUI use them); empty for a word.
+QByteArrayView placeholder(Shape shape);
+
+// An id glued to a word inside one segment, after its last word separator ('-', '_' or '.'):
+// `celery-task-meta-<uuid>`, `user-profile-<int>`, `product_price_<int>`. The word part is `prefix`
+// (separator included); Word when the segment is not of that form.
+struct GluedId
+{
+    QByteArrayView prefix;
+    Shape shape = Shape::Word;
+};
+GluedId gluedIdOf(QByteArrayView segment);
+
+// The segment as a pattern shows it: the placeholder for an id, prefix + placeholder for a glued id,
+// the segment itself for a word.
+QByteArray patternOf(QByteArrayView segment);
+
+} // namespace keylens::lint
