@@ -290,12 +290,18 @@ GluedId gluedIdOf(QByteArrayView segment)
     for (qsizetype i = 1; i + 1 < segment.size(); ++i) {
         if (!isSeparator(segment[i]))
             continue;
+        // The glued-on part must be words: letters between separators (`user-profile`, `userSettings`), at
+        // least three of them. Not `2024` of `2024-03-10`, nor `24acf412` of a UUID, nor `nk` of a token.
         const QByteArrayView word = segment.first(i);
-        if (!anyOf(word, isLetter))
-            continue; // `2024-03-10` is a date, not the word "2024" glued to one
+        if (!std::all_of(word.begin(), word.end(), [](char c) { return isLetter(c) || isSeparator(c); }))
+            break; // every later prefix contains this one
+        if (std::count_if(word.begin(), word.end(), isLetter) < 3)
+            continue;
         const QByteArrayView tail = segment.sliced(i + 1);
         const Shape shape = baseShape(tail);
-        if (isId(shape) && !(shape == Shape::Token && startsWithWordPart(tail)))
+        // A token's own '-' and '_' make random splits: only a lower-case word is glued to a token.
+        const bool lowerWord = std::none_of(word.begin(), word.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+        if (isId(shape) && !(shape == Shape::Token && (startsWithWordPart(tail) || !lowerWord)))
             return {segment.first(i + 1), shape};
     }
     return {};

@@ -86,6 +86,10 @@ private Q_SLOTS:
         QTest::newRow("iso date stays whole") << QByteArray("2024-03-10") << QByteArray("<date>");
         QTest::newRow("snake word") << QByteArray("user_settings") << QByteArray("user_settings");
         QTest::newRow("version") << QByteArray("api-v2") << QByteArray("api-v2");
+        QTest::newRow("short words") << QByteArray("ab-cd-123") << QByteArray("ab-cd-<int>");
+        QTest::newRow("base64url token") << QByteArray("nk-7chBTInqdSr7fhdz7eEBr6BB_VNN-") << QByteArray("<token>");
+        QTest::newRow("mixed-case token") << QByteArray("rIgMg6li_HPwI9yvSqxdyFcGCSt9qLwS") << QByteArray("<token>");
+        QTest::newRow("uuid stays whole") << QByteArray("24acf412-37a1-0aaf-d102-f39ba3c73049") << QByteArray("<uuid>");
         QTest::newRow("glued token") << QByteArray("session-aZ3kP9qLm2XvB7nR") << QByteArray("session-<token>");
         QTest::newRow("words and digits")
             << QByteArray("user-profile-1234567890123") << QByteArray("user-profile-<epoch>");

@@ -1,0 +1,229 @@
+#include "lint/KeyRules.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/KeyPath.h"
+#include "lint/SegmentShape.h"
+
+#include <QString>
+
+#include <algorithm>
+#include <optional>
+
+namespace keylens::lint {
+
+namespace {
+
+bool isLetter(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+bool isUpper(char c)
+{
+    return c >= 'A' && c <= 'Z';
+}
+bool isWordSeparator(char c)
+{
+    return c == '_' || c == '-' || c == '.' || c == '/' || c == '|';
+}
+QByteArray lowered(QByteArrayView text)
+{
+    return text.toByteArray().toLower();
+}
+
+// The word parts of a segment: split on word separators, without a glued id at its end.
+std::vector<QByteArrayView> wordParts(QByteArrayView segment)
+{
+    if (isId(shapeOf(segment)))
+        return {};
+    if (const GluedId glued = gluedIdOf(segment); isId(glued.shape))
+        segment = glued.prefix.chopped(1);
+    std::vector<QByteArrayView> parts;
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= segment.size(); ++i) {
+        if (i == segment.size() || isWordSeparator(segment[i])) {
+            if (i > start)
+                parts.push_back(segment.sliced(start, i - start));
+            start = i + 1;
+        }
+    }
+    return parts;
+}
+
+bool isPlaceholderWord(QByteArrayView word, bool wholeKey)
+{
+    const QByteArray lower = lowered(word);
+    QByteArrayView stem = lower;
+    while (!stem.isEmpty() && stem.back() >= '0' && stem.back() <= '9')
+        stem.chop(1); // key1, test2
+    static const std::vector<QByteArrayView> names = {"key",   "test", "foo", "bar",   "baz",    "qux",     "data",
+                                                      "value", "asdf", "xxx", "dummy", "sample", "example", "demo"};
+    if (std::find(names.begin(), names.end(), stem) != names.end())
+        return true;
+    // `tmp` and `temp` are proper namespaces for data that expires; as a whole key they say nothing.
+    return wholeKey && (stem == "tmp" || stem == "temp");
+}
+
+bool isYearSegment(QByteArrayView segment)
+{
+    if (segment.size() != 4 ||
+        !std::all_of(segment.begin(), segment.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return false;
+    const int year = segment.toByteArray().toInt();
+    return year >= 1970 && year <= 2099;
+}
+
+bool isMonthSegment(QByteArrayView segment)
+{
+    bool ok = false;
+    const int month = segment.toByteArray().toInt(&ok);
+    return segment.size() == 2 && ok && month >= 1 && month <= 12;
+}
+
+class Checker
+{
+public:
+    Checker(QByteArrayView key, const keyspace::KeyInfo& info, const KeyRuleSettings& settings)
+        : m_key(key)
+        , m_info(info)
+        , m_settings(settings)
+    {}
+
+    std::vector<KeyFinding> run()
+    {
+        checkLength();
+        if (!keyspace::isPrintableUtf8(m_key)) {
+            add("binary-key", {}); // word rules say nothing useful about bytes
+            return std::move(m_findings);
+        }
+        keyspace::forEachSegment(m_key, m_settings.delimiter,
+                                 [&](QByteArrayView segment) { m_segments.push_back(segment); });
+        checkStructure();
+        for (std::size_t i = 0; i < m_segments.size(); ++i)
+            checkSegment(i);
+        checkTimestamps();
+        return std::move(m_findings);
+    }
+
+private:
+    void add(const char* id, QByteArray detail, std::optional<Severity> severity = {})
+    {
+        const RuleInfo* rule = findRule(id);
+        const bool seen = std::any_of(m_findings.begin(), m_findings.end(),
+                                      [&](const KeyFinding& finding) { return finding.rule == rule; });
+        if (rule && !seen)
+            m_findings.push_back({rule, severity.value_or(rule->severity), std::move(detail)});
+    }
+
+    void checkLength()
+    {
+        const auto length = std::uint64_t(m_key.size());
+        const QByteArray detail = QByteArray::number(length) + " bytes";
+        if (length > m_settings.keyLengthError)
+            add("key-length", detail, Severity::Error);
+        else if (length > m_settings.keyLengthWarning)
+            add("key-length", detail, Severity::Warning);
+        else if (length > m_settings.keyLengthInfo)
+            add("key-length", detail, Severity::Info);
+    }
+
+    void checkStructure()
+    {
+        const bool hasDelimiter = m_segments.size() > 1;
+        if (hasDelimiter &&
+            std::any_of(m_segments.begin(), m_segments.end(), [](QByteArrayView s) { return s.isEmpty(); }))
+            add("empty-segment", {});
+        if (int(m_segments.size()) > m_settings.maxSegments)
+            add("deep-nesting", QByteArray::number(qsizetype(m_segments.size())) + " levels");
+
+        const QByteArrayView first = m_segments.front();
+        if (isId(shapeOf(first)))
+            add("id-first", first.toByteArray());
+        if (m_segments.size() == 1 && isPlaceholderWord(first, true))
+            add("placeholder-name", first.toByteArray());
+        else if (hasDelimiter && isPlaceholderWord(first, false))
+            add("placeholder-name", first.toByteArray());
+
+        if (!hasDelimiter) {
+            // Words joined by another separator (`user_123_profile`, `ORDER-DETAIL-10086`): a hierarchy
+            // without the delimiter. A bare word or id is a key without a namespace.
+            if (wordParts(first).size() > 1 || isId(gluedIdOf(first).shape))
+                add("delimiter", first.toByteArray());
+            else if (!isId(shapeOf(first)) && m_findings.empty())
+                add("no-namespace", first.toByteArray());
+        } else {
+            for (const QByteArrayView segment : m_segments) {
+                // `userSettings_123` inside a colon key: an id glued on with another separator.
+                if (!isId(shapeOf(segment)) && isId(gluedIdOf(segment).shape)) {
+                    add("delimiter", segment.toByteArray());
+                    break;
+                }
+            }
+        }
+        if (m_settings.midKeyId) {
+            for (std::size_t i = 1; i + 1 < m_segments.size(); ++i) {
+                if (isId(shapeOf(m_segments[i]))) {
+                    add("mid-key-id", m_segments[i].toByteArray());
+                    break;
+                }
+            }
+        }
+    }
+
+    void checkSegment(std::size_t index)
+    {
+        const QByteArrayView segment = m_segments[index];
+        for (const QByteArrayView part : wordParts(segment)) {
+            const bool letters = std::all_of(part.begin(), part.end(), isLetter);
+            // Codes that mix letters and digits (`ABC123`, `v2`) are not words to spell-check.
+            if (letters && std::any_of(part.begin(), part.end(), isUpper))
+                add("uppercase", segment.toByteArray());
+            if (letters && part.size() <= 2 && m_segments.size() > 1 &&
+                std::find(m_settings.aliases.begin(), m_settings.aliases.end(), lowered(part)) ==
+                    m_settings.aliases.end())
+                add("cryptic-abbreviation", part.toByteArray());
+        }
+        if (!isId(shapeOf(segment))) {
+            static constexpr QByteArrayView Special = " \"',/@?&";
+            const bool special = std::any_of(segment.begin(), segment.end(), [](char c) {
+                const auto u = static_cast<unsigned char>(c);
+                return u < 0x20 || u == 0x7f || Special.contains(c);
+            });
+            if (special)
+                add("special-characters", segment.toByteArray());
+        }
+    }
+
+    void checkTimestamps()
+    {
+        QByteArray found;
+        for (std::size_t i = 0; i < m_segments.size() && found.isEmpty(); ++i) {
+            const QByteArrayView segment = m_segments[i];
+            const Shape shape = shapeOf(segment);
+            const Shape glued = gluedIdOf(segment).shape;
+            if (shape == Shape::Date || shape == Shape::Epoch || glued == Shape::Date || glued == Shape::Epoch)
+                found = segment.toByteArray();
+            // A date split over levels: `log:2025:01:15:…`
+            else if (i + 1 < m_segments.size() && isYearSegment(segment) && isMonthSegment(m_segments[i + 1]))
+                found = segment.toByteArray() + m_settings.delimiter + m_segments[i + 1].toByteArray();
+        }
+        if (found.isEmpty())
+            return;
+        // Time buckets that expire are fine; without a TTL they pile up forever.
+        add("timestamp-in-key", found, m_info.expiresAtMs == keyspace::NoExpiry ? Severity::Warning : Severity::Info);
+    }
+
+    QByteArrayView m_key;
+    const keyspace::KeyInfo& m_info;
+    const KeyRuleSettings& m_settings;
+    std::vector<QByteArrayView> m_segments;
+    std::vector<KeyFinding> m_findings;
+};
+
+} // namespace
+
+std::vector<KeyFinding> checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const KeyRuleSettings& settings)
+{
+    return Checker(key, info, settings).run();
+}
+
+} // namespace keylens::lint

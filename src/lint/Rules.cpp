@@ -1,0 +1,81 @@
+#include "lint/Rules.h"
+
+#include <algorithm>
+#include <array>
+
+namespace keylens::lint {
+
+namespace {
+
+// Our own words; the seeds are the domain, not the text.
+constexpr std::array Catalogue = {
+    RuleInfo{"binary-key", Severity::Warning,
+             "Bytes that are not printable text cannot be typed, grepped or matched reliably in any tool.",
+             "Encode binary identifiers (hex or base64) before they become part of a key."},
+    RuleInfo{"key-length", Severity::Info,
+             "Long keys cost memory on every copy and comparison; keys up to 44 bytes are stored most compactly.",
+             "Shorten long words with documented aliases, and hash long identifiers."},
+    RuleInfo{"no-namespace", Severity::Warning,
+             "A key without a namespace cannot be matched, measured or granted by prefix.",
+             "Put the key under a namespace, as in `order:12345`."},
+    RuleInfo{"delimiter", Severity::Warning,
+             "Words joined by '_', '-', '.', '/' or '|' instead of ':' hide the hierarchy from prefix scans and tools.",
+             "Separate levels with ':' (`user:123:profile`, not `user_123_profile`)."},
+    RuleInfo{"uppercase", Severity::Warning,
+             "Key matching is case-sensitive: `User:1` and `user:1` are different keys that look alike.",
+             "Use lower case for the words of a key."},
+    RuleInfo{"special-characters", Severity::Warning,
+             "Spaces, quotes, commas, '/', '@', '?', '&' and control bytes break shell scripts and are encoded "
+             "differently by clients.",
+             "Keep to letters, digits, '-', '_' and the delimiter."},
+    RuleInfo{"empty-segment", Severity::Warning,
+             "A leading, trailing or doubled delimiter makes an empty level that is easy to miss in a pattern.",
+             "Remove the extra delimiter."},
+    RuleInfo{"deep-nesting", Severity::Info,
+             "Many levels make keys long and patterns brittle; the extra levels usually belong in the value.",
+             "Keep keys to a few levels: namespace, entity, id, attribute."},
+    RuleInfo{"placeholder-name", Severity::Warning,
+             "Names like `key1`, `test` or `foo` say nothing about what they hold, and are often left-overs.",
+             "Give the key a name that says what it holds, or delete it."},
+    RuleInfo{"id-first", Severity::Warning,
+             "A key that starts with an id (or is only one) says nothing about what the id stands for.",
+             "Start with the namespace and entity: `user:123:settings`, not `123:user:settings`."},
+    RuleInfo{"mid-key-id", Severity::Info,
+             "An id in the middle of a key puts the attribute after it, so keys of one kind do not share a prefix.",
+             "Put ids last (`order:detail:10086`)."},
+    RuleInfo{"timestamp-in-key", Severity::Warning,
+             "Dates and times in key names make new keys forever; without a TTL they grow without bound.",
+             "Give time-bucketed keys a TTL, or keep the time in a sorted set's score."},
+    RuleInfo{"cryptic-abbreviation", Severity::Info,
+             "One- or two-letter words (`u:p:c`) save a few bytes and cost every reader the guess.",
+             "Spell the word out, or list the abbreviation in the profile's alias map."},
+};
+
+} // namespace
+
+QByteArrayView severityName(Severity severity)
+{
+    switch (severity) {
+    case Severity::Info:
+        return "info";
+    case Severity::Warning:
+        return "warning";
+    case Severity::Error:
+        break;
+    }
+    return "error";
+}
+
+std::span<const RuleInfo> allRules()
+{
+    return Catalogue;
+}
+
+const RuleInfo* findRule(QByteArrayView id)
+{
+    const auto it = std::find_if(Catalogue.begin(), Catalogue.end(),
+                                 [&](const RuleInfo& rule) { return QByteArrayView(rule.id) == id; });
+    return it == Catalogue.end() ? nullptr : &*it;
+}
+
+} // namespace keylens::lint

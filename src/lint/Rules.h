@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QByteArrayView>
+
+#include <cstdint>
+#include <span>
+
+namespace keylens::lint {
+
+enum class Severity : std::uint8_t { Info, Warning, Error };
+QByteArrayView severityName(Severity severity); // "info", "warning", "error"
+
+// A naming rule: its stable id (an interface: profiles, reports and SARIF name rules by it), its default
+// severity, why it matters and what to do, in one line each.
+struct RuleInfo
+{
+    const char* id;
+    Severity severity;
+    const char* rationale;
+    const char* fix;
+};
+
+// Every rule this build knows, in a stable order.
+std::span<const RuleInfo> allRules();
+const RuleInfo* findRule(QByteArrayView id);
+
+} // namespace keylens::lint

@@ -1,0 +1,159 @@
+// The key-level naming rules, case by case, and every example the seeds recommend or discourage.
+#include "TestKeys.h"
+#include "keyspace/NamespaceStats.h"
+#include "lint/KeyRules.h"
+
+#include <QTest>
+
+#include <set>
+
+using namespace keylens;
+
+namespace {
+
+std::set<QByteArray> rulesFiredOn(const QByteArray& key, bool expires = false,
+                                  const lint::KeyRuleSettings& settings = {})
+{
+    const keyspace::KeyInfo info =
+        test::measuredKey(keyspace::KeyType::String, 64, expires ? 1'900'000'000'000 : keyspace::NoExpiry);
+    std::set<QByteArray> fired;
+    for (const lint::KeyFinding& finding : lint::checkKey(key, info, settings))
+        fired.insert(finding.rule->id);
+    return fired;
+}
+
+QByteArray joined(const std::set<QByteArray>& ids)
+{
+    QByteArray out;
+    for (const QByteArray& id : ids)
+        out += (out.isEmpty() ? "" : " ") + id;
+    return out;
+}
+
+} // namespace
+
+class TestKeyRules : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void rules_data()
+    {
+        QTest::addColumn<QByteArray>("key");
+        QTest::addColumn<bool>("expires");
+        QTest::addColumn<QByteArray>("fired"); // rule ids, sorted, space-separated
+        const auto row = [](const char* key, const char* fired, bool expires = false) {
+            QTest::newRow(key) << QByteArray(key) << expires << QByteArray(fired);
+        };
+        // 000: recommended, then discouraged.
+        row("order:detail:10086", "");
+        row("user:profile:cache:10086", "");
+        row("seckill:stock:activity:1001", "");
+        row("ORDER-DETAIL-10086", "delimiter uppercase");
+        row("u_p_c_10086", "delimiter");
+        row("key1", "placeholder-name");
+        row("u:p:c:10086", "cryptic-abbreviation");
+        // 001: the standard and its examples are clean in the default profile.
+        row("user:1001:profile", "");
+        row("cache:api:users:list:page:1", "");
+        row("queue:email:job:12345", "");
+        row("rate:limit:api:ip:192.168.1.1", "");
+        row("lock:inventory:update:sku:ABC123", "");
+        row("session:9F2A8C1D4E6B7A30", "");
+        row("session:abc123xyz", "");
+        row("sess:nk-7chBTInqdSr7fhdz7eEBr6BB_VNN-", "");
+        row("cart:24acf412-37a1-0aaf-d102-f39ba3c73049", "");
+        // 001: the same user spelt seven ways.
+        row("user_123", "delimiter");
+        row("User:123", "uppercase");
+        row("123:user:settings", "id-first");
+        row("userSettings_123", "delimiter uppercase");
+        row("cache_user_123", "delimiter");
+        row("CACHE:USER:123", "uppercase");
+        row("user@1001", "no-namespace special-characters");
+        // 001: anti-patterns.
+        row("12345", "id-first");
+        row("log:2025:01:15:10:30:45:request:abc", "deep-nesting timestamp-in-key");
+        row("app:prod:service:auth:user:1001:session:abc123:token:access", "deep-nesting key-length"); // 60 bytes
+        // 002: time buckets are fine when they expire.
+        row("pageviews:20240310", "timestamp-in-key");
+        row("user:1000:logins:202403", "timestamp-in-key");
+        // Structure.
+        row(":leading", "empty-segment");
+        row("a::b", "cryptic-abbreviation empty-segment");
+        row("user:1 2", "special-characters");
+        row("test:thing", "placeholder-name");
+        row("temp:upload:55", "");
+        row("tmp", "placeholder-name");
+        row("settings", "no-namespace");
+    }
+
+    void rules()
+    {
+        QFETCH(QByteArray, key);
+        QFETCH(bool, expires);
+        QFETCH(QByteArray, fired);
+        QCOMPARE(joined(rulesFiredOn(key, expires)), fired);
+    }
+
+    void timeBucketsThatExpireAreOnlyInfo()
+    {
+        const keyspace::KeyInfo expiring = test::measuredKey(keyspace::KeyType::String, 8, 1'900'000'000'000);
+        const auto findings = lint::checkKey("ratelimit:user:1000:api:20240310:hour12", expiring, {});
+        QCOMPARE(findings.size(), std::size_t(1));
+        QCOMPARE(QByteArray(findings.front().rule->id), QByteArray("timestamp-in-key"));
+        QCOMPARE(findings.front().severity, lint::Severity::Info);
+        const auto forever = lint::checkKey("pageviews:20240310", test::measuredKey(keyspace::KeyType::String, 8), {});
+        QCOMPARE(forever.front().severity, lint::Severity::Warning);
+    }
+
+    void keyLengthThresholds()
+    {
+        const auto severityFor = [](qsizetype length) {
+            const QByteArray key = "k:" + QByteArray(length - 2, 'a');
+            const auto findings = lint::checkKey(key, {}, {});
+            for (const auto& finding : findings) {
+                if (QByteArray(finding.rule->id) == "key-length")
+                    return int(finding.severity);
+            }
+            return -1;
+        };
+        QCOMPARE(severityFor(44), -1);
+        QCOMPARE(severityFor(45), int(lint::Severity::Info));
+        QCOMPARE(severityFor(101), int(lint::Severity::Warning));
+        QCOMPARE(severityFor(1025), int(lint::Severity::Error));
+    }
+
+    void profilesChangeOutcomes()
+    {
+        lint::KeyRuleSettings strict;
+        strict.midKeyId = true;
+        strict.maxSegments = 4;
+        QCOMPARE(joined(rulesFiredOn("user:1001:profile", false, strict)), QByteArray("mid-key-id"));
+        QCOMPARE(joined(rulesFiredOn("order:detail:10086", false, strict)), QByteArray());
+        QCOMPARE(joined(rulesFiredOn("a:b:c:d:e", false, strict)), QByteArray("cryptic-abbreviation deep-nesting"));
+        lint::KeyRuleSettings aliases;
+        aliases.aliases = {"u", "p", "c"};
+        QCOMPARE(joined(rulesFiredOn("u:p:c:10086", false, aliases)), QByteArray());
+    }
+
+    void binaryKeysSkipTheWordRules()
+    {
+        const auto fired = rulesFiredOn(QByteArray("bin:\xff\xfe:User", 11));
+        QCOMPARE(joined(fired), QByteArray("binary-key"));
+    }
+
+    void everyRuleHasItsTexts()
+    {
+        for (const lint::RuleInfo& rule : lint::allRules()) {
+            QVERIFY(QByteArrayView(rule.id).size() > 0);
+            QVERIFY2(QByteArrayView(rule.rationale).size() > 20, rule.id);
+            QVERIFY2(QByteArrayView(rule.fix).size() > 10, rule.id);
+            QCOMPARE(lint::findRule(rule.id), &rule);
+        }
+        QVERIFY(!lint::findRule("no-such-rule"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKeyRules)
+#include "tst_keyrules.moc"
