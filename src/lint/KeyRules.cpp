@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyEscape.h"
 #include "keyspace/KeyPath.h"
+#include "lint/OverlayRules.h"
 #include "lint/SegmentShape.h"
 
 #include <QString>
@@ -101,6 +102,7 @@ public:
         for (std::size_t i = 0; i < m_segments.size(); ++i)
             checkSegment(i);
         checkTimestamps();
+        checkValue();
         return std::move(m_findings);
     }
 
@@ -210,6 +212,17 @@ private:
             return;
         // Time buckets that expire are fine; without a TTL they pile up forever.
         add("timestamp-in-key", found, m_info.expiresAtMs == keyspace::NoExpiry ? Severity::Warning : Severity::Info);
+    }
+
+    void checkValue()
+    {
+        if (m_info.type == keyspace::KeyType::String && m_info.memoryMeasured && isBigString(m_info.memoryBytes))
+            add("big-string", QByteArray::number(qulonglong(m_info.memoryBytes)) + " bytes");
+        const QByteArray top = lowered(m_segments.front());
+        const auto& volatileNamespaces = m_settings.volatileNamespaces;
+        if (m_segments.size() > 1 && m_info.expiresAtMs == keyspace::NoExpiry &&
+            std::find(volatileNamespaces.begin(), volatileNamespaces.end(), top) != volatileNamespaces.end())
+            add("missing-ttl", top + m_settings.delimiter);
     }
 
     QByteArrayView m_key;

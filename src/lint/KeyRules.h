@@ -20,6 +20,9 @@ struct KeyRuleSettings
     std::uint32_t keyLengthError = 1024;
     int maxSegments = 6;
     bool midKeyId = false; // off in `default` (`user:1001:profile` is its standard), on in `strict`
+    // Namespaces whose keys should all expire (first segment, lower case).
+    std::vector<QByteArray> volatileNamespaces = {"cache", "temp", "tmp", "session", "sess",
+                                                  "lock", "rate", "ratelimit", "otp"};
     // Short words that are not cryptic (`db`, `ip`…), lower case.
     std::vector<QByteArray> aliases = {"db", "id", "ip", "io", "ui", "os", "qa", "ok", "eu", "us", "uk", "en"};
 };

@@ -1,6 +1,5 @@
 #include "report/JsonReport.h"
 
-#include "keyspace/KeyEscape.h"
 #include "report/JsonWriter.h"
 
 namespace keylens::report {
@@ -9,17 +8,6 @@ namespace {
 
 using keyspace::KeyType;
 using keyspace::NamespaceStats;
-
-// A key, path or name: as it is when printable UTF-8, else redis-cli escaped plus the exact bytes.
-void writeBytes(JsonWriter& json, QByteArrayView field, QByteArrayView bytes)
-{
-    if (keyspace::isPrintableUtf8(bytes)) {
-        json.key(field).value(bytes);
-        return;
-    }
-    json.key(field).value(keyspace::escapeLikeRedisCli(bytes));
-    json.key(QByteArray(field.toByteArray()).append("_base64")).value(bytes.toByteArray().toBase64());
-}
 
 void writeMemory(JsonWriter& json, const ScanReport& report, std::uint64_t bytes)
 {
@@ -76,8 +64,8 @@ void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceE
 {
     const NamespaceStats& stats = entry.stats;
     json.beginObject();
-    writeBytes(json, "path", entry.path);
-    writeBytes(json, "name", entry.name);
+    json.bytesField("path", entry.path);
+    json.bytesField("name", entry.name);
     json.key("keys").value(stats.keys);
     writeMemory(json, report, stats.memoryBytes);
     json.key("keys_memory_unmeasured").value(stats.keysMemoryUnmeasured);
@@ -157,7 +145,7 @@ QByteArray toJson(const ScanReport& report)
     json.key("top_keys").beginArray();
     for (const TopKey& top : report.topKeys) {
         json.beginObject();
-        writeBytes(json, "key", top.key);
+        json.bytesField("key", top.key);
         json.key("type").value(keyspace::keyTypeName(top.info.type));
         json.key("memory_bytes").value(top.info.memoryBytes);
         json.key("ttl_ms");

@@ -1,5 +1,7 @@
 #include "report/JsonWriter.h"
 
+#include "keyspace/KeyEscape.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -132,6 +134,14 @@ JsonWriter& JsonWriter::value(bool flag)
     beforeValue();
     m_out->append(flag ? "true" : "false");
     return *this;
+}
+
+JsonWriter& JsonWriter::bytesField(QByteArrayView field, QByteArrayView bytes)
+{
+    if (keyspace::isPrintableUtf8(bytes))
+        return key(field).value(bytes);
+    key(field).value(keyspace::escapeLikeRedisCli(bytes));
+    return key(QByteArray(field.toByteArray()).append("_base64")).value(bytes.toByteArray().toBase64());
 }
 
 JsonWriter& JsonWriter::null()

@@ -33,6 +33,9 @@ public:
     JsonWriter& value(double number);
     JsonWriter& value(bool flag);
     JsonWriter& null();
+    // A key, path or name as `field`: as it is when printable UTF-8, else redis-cli escaped plus the exact
+    // bytes in `<field>_base64`.
+    JsonWriter& bytesField(QByteArrayView field, QByteArrayView bytes);
 
     static QByteArray quoted(QByteArrayView utf8);
 

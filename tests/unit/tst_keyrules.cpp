@@ -53,15 +53,15 @@ private Q_SLOTS:
         row("u_p_c_10086", "delimiter");
         row("key1", "placeholder-name");
         row("u:p:c:10086", "cryptic-abbreviation");
-        // 001: the standard and its examples are clean in the default profile.
+        // 001: the standard and its examples are clean in the default profile (volatile ones with a TTL).
         row("user:1001:profile", "");
-        row("cache:api:users:list:page:1", "");
+        row("cache:api:users:list:page:1", "", true);
         row("queue:email:job:12345", "");
-        row("rate:limit:api:ip:192.168.1.1", "");
-        row("lock:inventory:update:sku:ABC123", "");
-        row("session:9F2A8C1D4E6B7A30", "");
-        row("session:abc123xyz", "");
-        row("sess:nk-7chBTInqdSr7fhdz7eEBr6BB_VNN-", "");
+        row("rate:limit:api:ip:192.168.1.1", "", true);
+        row("lock:inventory:update:sku:ABC123", "", true);
+        row("session:9F2A8C1D4E6B7A30", "", true);
+        row("session:abc123xyz", "", true);
+        row("sess:nk-7chBTInqdSr7fhdz7eEBr6BB_VNN-", "", true);
         row("cart:24acf412-37a1-0aaf-d102-f39ba3c73049", "");
         // 001: the same user spelt seven ways.
         row("user_123", "delimiter");
@@ -69,7 +69,7 @@ private Q_SLOTS:
         row("123:user:settings", "id-first");
         row("userSettings_123", "delimiter uppercase");
         row("cache_user_123", "delimiter");
-        row("CACHE:USER:123", "uppercase");
+        row("CACHE:USER:123", "uppercase", true);
         row("user@1001", "no-namespace special-characters");
         // 001: anti-patterns.
         row("12345", "id-first");
@@ -78,12 +78,16 @@ private Q_SLOTS:
         // 002: time buckets are fine when they expire.
         row("pageviews:20240310", "timestamp-in-key");
         row("user:1000:logins:202403", "timestamp-in-key");
+        // Volatile namespaces want a TTL; big strings are big.
+        row("cache:api:users:list:page:2", "missing-ttl");
+        row("session:abc123xyz:data", "missing-ttl");
+        row("user:1001:sessions", ""); // `sessions` under user: is not the session namespace
         // Structure.
         row(":leading", "empty-segment");
         row("a::b", "cryptic-abbreviation empty-segment");
         row("user:1 2", "special-characters");
         row("test:thing", "placeholder-name");
-        row("temp:upload:55", "");
+        row("temp:upload:55", "", true);
         row("tmp", "placeholder-name");
         row("settings", "no-namespace");
     }
