@@ -12,6 +12,7 @@ const char usage[] = "Usage: keylens-cli <command> [options]\n"
                      "\n"
                      "Commands:\n"
                      "  scan [URI] [options]   Scan a keyspace and report its namespaces, memory and TTLs\n"
+                     "  lint [URI] [options]   Scan a keyspace and check its key names against a naming convention\n"
                      "  demo [options]         Start a private redis-server with a messy demo keyspace and scan it\n"
                      "\n"
                      "Run 'keylens-cli <command> --help' for the options of a command.\n";
@@ -24,6 +25,8 @@ int run(const QStringList& arguments)
     const QStringList rest = arguments.mid(0, 1) + arguments.mid(2);
     if (command == QLatin1String("scan"))
         return runScanCommand(rest);
+    if (command == QLatin1String("lint"))
+        return runLintCommand(rest);
     if (command == QLatin1String("demo"))
         return runDemoCommand(rest);
     if (command == QLatin1String("--version") || command == QLatin1String("version")) {

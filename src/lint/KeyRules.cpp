@@ -234,6 +234,20 @@ private:
 
 } // namespace
 
+std::optional<KeyRuleSettings> builtInProfile(QByteArrayView name)
+{
+    KeyRuleSettings settings;
+    if (name == "default")
+        return settings;
+    if (name == "strict") {
+        settings.midKeyId = true;
+        settings.keyLengthInfo = 44; // anything above the compact 44 bytes is a warning
+        settings.keyLengthWarning = 44;
+        return settings;
+    }
+    return std::nullopt;
+}
+
 std::vector<KeyFinding> checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const KeyRuleSettings& settings)
 {
     return Checker(key, info, settings).run();

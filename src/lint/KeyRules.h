@@ -7,6 +7,7 @@
 #include <QByteArrayView>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace keylens::lint {
@@ -21,11 +22,15 @@ struct KeyRuleSettings
     int maxSegments = 6;
     bool midKeyId = false; // off in `default` (`user:1001:profile` is its standard), on in `strict`
     // Namespaces whose keys should all expire (first segment, lower case).
-    std::vector<QByteArray> volatileNamespaces = {"cache", "temp", "tmp", "session", "sess",
-                                                  "lock", "rate", "ratelimit", "otp"};
+    std::vector<QByteArray> volatileNamespaces = {"cache", "temp", "tmp",       "session", "sess",
+                                                  "lock",  "rate", "ratelimit", "otp"};
     // Short words that are not cryptic (`db`, `ip`…), lower case.
     std::vector<QByteArray> aliases = {"db", "id", "ip", "io", "ui", "os", "qa", "ok", "eu", "us", "uk", "en"};
 };
+
+// The built-in profiles: `default` (`<namespace>:<entity>:<id>:<attribute>`, ids may sit mid-key) and
+// `strict` (ids last, keys of at most 44 bytes). Nothing for another name.
+std::optional<KeyRuleSettings> builtInProfile(QByteArrayView name);
 
 struct KeyFinding
 {

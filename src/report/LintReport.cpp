@@ -1,0 +1,141 @@
+#include "report/LintReport.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
+#include "report/JsonWriter.h"
+
+#include <QString>
+
+namespace keylens::report {
+
+namespace {
+
+using lint::Severity;
+
+// The namespace a key sits in: everything up to its last delimiter, delimiter included.
+QByteArrayView namespaceOf(QByteArrayView key, char delimiter)
+{
+    const qsizetype last = key.lastIndexOf(delimiter);
+    return last < 0 ? QByteArrayView() : key.first(last + 1);
+}
+
+// "1 error", "2 errors"
+QByteArray counted(std::uint64_t count, const char* noun)
+{
+    return keyspace::formatCount(count) + ' ' + noun + (count == 1 ? "" : "s");
+}
+
+// `text` folded to lines of at most `width` columns, each starting with `indent`.
+QByteArray wrapped(QByteArrayView text, const QByteArray& indent, qsizetype width = 78)
+{
+    QByteArray out;
+    QByteArray line = indent;
+    for (const QByteArray& word : text.toByteArray().split(' ')) {
+        if (line.size() > indent.size() && line.size() + 1 + word.size() > width) {
+            out += line + '\n';
+            line = QByteArray(indent.size(), ' ');
+        }
+        if (line.size() > indent.size() && !line.endsWith(' '))
+            line += ' ';
+        line += word;
+    }
+    return out + line + '\n';
+}
+
+QByteArray message(const lint::Finding& finding)
+{
+    QByteArray text = finding.rule->rationale;
+    if (!finding.detail.isEmpty())
+        text += " (" + keyspace::displayBytes(finding.detail) + ')';
+    return text;
+}
+
+} // namespace
+
+QByteArray lintToJson(const LintReport& report)
+{
+    const lint::Linter& linter = *report.linter;
+    QByteArray out;
+    JsonWriter json(&out);
+    json.beginObject();
+    json.key("tool").value("keylens");
+    json.key("version").value(KEYLENS_VERSION);
+    json.key("schema").value(1);
+    json.key("profile").value(report.profile.toUtf8());
+    json.key("keys_scanned").value(linter.keysLinted());
+    json.key("scan").beginObject();
+    json.key("complete").value(report.summary.complete);
+    json.key("keys_seen").value(report.summary.keysSeen);
+    json.key("error");
+    report.summary.error ? json.value(report.summary.error->message.toUtf8()) : json.null();
+    json.endObject();
+
+    const std::vector<lint::RuleSummary> rules = linter.summaries();
+    json.key("summary").beginObject();
+    json.key("findings").value(linter.findings());
+    json.key("by_severity").beginObject();
+    for (const Severity severity : {Severity::Error, Severity::Warning, Severity::Info})
+        json.key(lint::severityName(severity)).value(linter.findings(severity));
+    json.endObject();
+    json.key("by_rule").beginObject();
+    for (const lint::RuleSummary& rule : rules)
+        json.key(rule.rule->id).value(rule.findings);
+    json.endObject();
+    json.endObject();
+
+    json.key("findings").beginArray();
+    for (const lint::RuleSummary& rule : rules) {
+        for (const lint::Finding& finding : rule.examples) {
+            json.beginObject();
+            json.key("rule").value(finding.rule->id);
+            json.key("severity").value(lint::severityName(finding.severity));
+            json.bytesField("key", finding.key);
+            json.bytesField("namespace", namespaceOf(finding.key, report.delimiter));
+            json.key("message").value(message(finding));
+            json.key("fix").value(finding.rule->fix);
+            json.endObject();
+        }
+    }
+    json.endArray();
+    json.endObject();
+    return out;
+}
+
+QByteArray lintToText(const LintReport& report)
+{
+    const lint::Linter& linter = *report.linter;
+    const std::vector<lint::RuleSummary> rules = linter.summaries();
+    QByteArray out = "Keylens " KEYLENS_VERSION " lint — " + report.summary.server.address.toUtf8() + " db" +
+                     QByteArray::number(report.summary.server.db) + ", profile " + report.profile.toUtf8() + '\n';
+    out += counted(linter.keysLinted(), "key") + ", " + counted(linter.findings(), "finding") + ": " +
+           counted(linter.findings(Severity::Error), "error") + ", " +
+           counted(linter.findings(Severity::Warning), "warning") + ", " +
+           keyspace::formatCount(linter.findings(Severity::Info)) + " info\n";
+    if (!report.summary.complete)
+        out += "! the scan did not complete: these findings cover the keys scanned\n";
+    if (rules.empty())
+        return out + "\nNo findings.\n";
+
+    out += "\nRULE                    SEVERITY     KEYS\n";
+    for (const lint::RuleSummary& rule : rules) {
+        const QByteArray name = rule.rule->id;
+        const QByteArray severity = lint::severityName(rule.rule->severity).toByteArray();
+        const QByteArray count = keyspace::formatCount(rule.findings);
+        out += name + QByteArray(std::max<qsizetype>(1, 24 - name.size()), ' ') + severity +
+               QByteArray(std::max<qsizetype>(1, 9 - severity.size()), ' ') +
+               QByteArray(std::max<qsizetype>(0, 8 - count.size()), ' ') + count + '\n';
+    }
+    for (const lint::RuleSummary& rule : rules) {
+        out += '\n' + QByteArray(rule.rule->id) + " (" + keyspace::formatCount(rule.findings) + ")\n";
+        out += wrapped(rule.rule->rationale, "  why: ") + wrapped(rule.rule->fix, "  fix: ");
+        for (const lint::Finding& finding : rule.examples) {
+            QByteArray key = keyspace::displayBytes(finding.key);
+            if (key.size() > 72)
+                key = key.left(71) + "…";
+            out += "    " + key + '\n';
+        }
+    }
+    return out;
+}
+
+} // namespace keylens::report
