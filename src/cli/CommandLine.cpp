@@ -4,10 +4,12 @@
 #include "cli/Output.h"
 #include "cli/ReportFile.h"
 #include "keyspace/KeyPath.h"
+#include "redis/ConnectionArguments.h"
 #include "report/JsonReport.h"
 #include "report/TextReport.h"
 
 #include <QDateTime>
+#include <QProcessEnvironment>
 
 #include <limits>
 
@@ -130,6 +132,26 @@ std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringLis
             parser.helpText().replace(QStringLiteral("[options]"), command + QStringLiteral(" [options]")).toUtf8());
         return ExitOk;
     }
+    return std::nullopt;
+}
+
+std::optional<int> readConnection(const QCommandLineParser& parser, const QString& command,
+                                  redis::ConnectionOptions* connection)
+{
+    if (const QString warning = redis::hidePasswordsGivenOnCommandLine(parser); !warning.isEmpty())
+        writeStderr("keylens-cli: " + warning.toUtf8() + '\n');
+    if (parser.positionalArguments().size() > 1)
+        return usageError(QStringLiteral("%1 takes at most one URI").arg(command));
+    redis::Result<redis::ConnectionOptions> resolved = redis::connectionOptionsFrom(
+        parser, parser.positionalArguments().value(0), QProcessEnvironment::systemEnvironment());
+    if (!resolved) {
+        if (resolved.error().kind == redis::ErrorKind::Unsupported) {
+            writeStderr("keylens-cli: " + resolved.error().message.toUtf8() + '\n');
+            return ExitConnection; // a server we cannot open (rediss://), not a typo
+        }
+        return usageError(resolved.error().message);
+    }
+    *connection = *resolved;
     return std::nullopt;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cli/ScanJob.h"
+#include "redis/ConnectionOptions.h"
 #include "report/ScanReport.h"
 #include "scan/ScanTypes.h"
 
@@ -28,6 +29,11 @@ bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request,
 // Adds --help, parses `arguments`, and deals with --help and parse errors itself: it then returns the
 // exit code the command ends with; otherwise nothing, and the command goes on.
 std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, const QString& command);
+
+// The connection of a command that takes [URI] and the redis-cli flags: hides passwords in argv (with the
+// warning), resolves URI, flags and environment. On a problem it prints it and returns the exit code.
+std::optional<int> readConnection(const QCommandLineParser& parser, const QString& command,
+                                  redis::ConnectionOptions* connection);
 
 // Prints a usage error the same way for every command, and returns ExitUsage.
 int usageError(const QString& problem);

@@ -8,7 +8,6 @@
 #include "report/LintReport.h"
 
 #include <QCommandLineParser>
-#include <QProcessEnvironment>
 
 namespace keylens::cli {
 
@@ -62,10 +61,9 @@ int runLintCommand(const QStringList& arguments)
     parser.addOptions({profile, failOn, format, maxExamples, output});
     if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("lint")))
         return *done;
-    if (const QString warning = redis::hidePasswordsGivenOnCommandLine(parser); !warning.isEmpty())
-        writeStderr("keylens-cli: " + warning.toUtf8() + '\n');
-    if (parser.positionalArguments().size() > 1)
-        return usageError(QStringLiteral("lint takes at most one URI"));
+    scan::ScanOptions options;
+    if (const std::optional<int> failed = readConnection(parser, QStringLiteral("lint"), &options.connection))
+        return *failed;
 
     const QString profileName = parser.isSet(profile) ? parser.value(profile) : QStringLiteral("default");
     std::optional<lint::KeyRuleSettings> settings = lint::builtInProfile(profileName.toUtf8());
@@ -93,17 +91,6 @@ int runLintCommand(const QStringList& arguments)
     if (const QString problem = checkReportDestination(outputPath); !problem.isEmpty())
         return usageError(problem);
 
-    redis::Result<redis::ConnectionOptions> connection = redis::connectionOptionsFrom(
-        parser, parser.positionalArguments().value(0), QProcessEnvironment::systemEnvironment());
-    if (!connection) {
-        if (connection.error().kind == redis::ErrorKind::Unsupported) {
-            writeStderr("keylens-cli: " + connection.error().message.toUtf8() + '\n');
-            return ExitConnection;
-        }
-        return usageError(connection.error().message);
-    }
-    scan::ScanOptions options;
-    options.connection = *connection;
     char delimiter = ':';
     QString problem;
     if (!readScanOptions(parser, &options, &delimiter, &problem))

@@ -5,7 +5,6 @@
 #include "redis/ConnectionArguments.h"
 
 #include <QCommandLineParser>
-#include <QProcessEnvironment>
 
 namespace keylens::cli {
 
@@ -21,22 +20,9 @@ int runScanCommand(const QStringList& arguments)
     addReportOptions(parser);
     if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("scan")))
         return *done;
-    if (const QString warning = redis::hidePasswordsGivenOnCommandLine(parser); !warning.isEmpty())
-        writeStderr("keylens-cli: " + warning.toUtf8() + '\n');
-    if (parser.positionalArguments().size() > 1)
-        return usageError(QStringLiteral("scan takes at most one URI"));
-
-    redis::Result<redis::ConnectionOptions> connection = redis::connectionOptionsFrom(
-        parser, parser.positionalArguments().value(0), QProcessEnvironment::systemEnvironment());
-    if (!connection) {
-        if (connection.error().kind == redis::ErrorKind::Unsupported) {
-            writeStderr("keylens-cli: " + connection.error().message.toUtf8() + '\n');
-            return ExitConnection;
-        }
-        return usageError(connection.error().message);
-    }
     scan::ScanOptions options;
-    options.connection = *connection;
+    if (const std::optional<int> failed = readConnection(parser, QStringLiteral("scan"), &options.connection))
+        return *failed;
     char delimiter = ':';
     ReportRequest request;
     QString problem;
