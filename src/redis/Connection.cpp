@@ -61,13 +61,15 @@ Status Connection::handshake()
     // A server that refuses a client answers with its reason and hangs up (protected mode, maxclients,
     // an over-long argument): the reason is the news, not the closed socket after it.
     QByteArray firstErrorReply;
+    const auto refused = [&](ErrorKind kind) {
+        return Error{kind, QStringLiteral("%1 refused the connection: %2")
+                               .arg(m_options.address(), QString::fromUtf8(firstErrorReply.left(300)))};
+    };
     const auto readHandshakeReply = [&]() -> Result<Reply> {
         Result<Reply> reply = read();
         if (!reply) {
             if (!firstErrorReply.isEmpty() && reply.error().kind == ErrorKind::ConnectionLost)
-                return Error{ErrorKind::ConnectionLost,
-                             QStringLiteral("%1 refused the connection: %2")
-                                 .arg(m_options.address(), QString::fromUtf8(firstErrorReply.left(300)))};
+                return refused(ErrorKind::ConnectionLost);
             return reply;
         }
         if (reply->isError() && firstErrorReply.isEmpty())
@@ -105,8 +107,7 @@ Status Connection::handshake()
         if (kind == ErrorKind::AuthRequired || kind == ErrorKind::Loading)
             note(errorFromReply(ping->bytes(), "PING"));
         else if (firstErrorReply.startsWith("DENIED") || firstErrorReply.startsWith("ERR max number of clients"))
-            note(Error{ErrorKind::Refused, QStringLiteral("%1 refused the connection: %2")
-                                               .arg(m_options.address(), QString::fromUtf8(firstErrorReply))});
+            note(refused(ErrorKind::Refused));
     }
     if (failure)
         return *failure;

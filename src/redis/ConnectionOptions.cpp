@@ -67,21 +67,36 @@ QString ConnectionOptions::uriWithoutPassword() const
     return QStringLiteral("redis://") + userPart + address() + (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
 }
 
-QString redactUri(QByteArrayView uri)
+std::optional<std::pair<qsizetype, qsizetype>> userInfoRange(QByteArrayView uri)
 {
-    // Whatever stands before the last '@' (after a scheme, when there is one) may be a password, however
-    // malformed the rest is: `u:secret@host`, `redis//u:secret@host`, `http://u:secret@host`.
     const qsizetype at = uri.lastIndexOf('@');
     if (at < 0)
-        return QString::fromUtf8(uri);
-    qsizetype start = 0;
+        return std::nullopt;
+    qsizetype begin = 0;
     if (const qsizetype scheme = uri.indexOf("://"); scheme >= 0 && scheme < at)
-        start = scheme + 3;
+        begin = scheme + 3;
     else if (const qsizetype colonSlash = uri.indexOf(":/"); colonSlash >= 0 && colonSlash < at)
-        start = colonSlash + 2;
+        begin = colonSlash + 2;
     else if (const qsizetype slashes = uri.indexOf("//"); slashes >= 0 && slashes < at)
-        start = slashes + 2;
-    return QString::fromUtf8(uri.first(start)) + QStringLiteral("***") + QString::fromUtf8(uri.sliced(at));
+        begin = slashes + 2;
+    return std::pair{begin, at};
+}
+
+QString redactUri(QByteArrayView uri)
+{
+    const auto range = userInfoRange(uri);
+    if (!range)
+        return QString::fromUtf8(uri);
+    return QString::fromUtf8(uri.first(range->first)) + QStringLiteral("***") +
+           QString::fromUtf8(uri.sliced(range->second));
+}
+
+QString uriWithoutUserInfo(QByteArrayView uri)
+{
+    const auto range = userInfoRange(uri);
+    if (!range)
+        return QString::fromUtf8(uri);
+    return QString::fromUtf8(uri.first(range->first)) + QString::fromUtf8(uri.sliced(range->second + 1));
 }
 
 Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)

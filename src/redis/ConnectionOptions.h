@@ -5,6 +5,9 @@
 #include <QByteArray>
 #include <QString>
 
+#include <optional>
+#include <utility>
+
 namespace keylens::redis {
 
 // Where and how to connect. Credentials are bytes: a password may hold any byte a URI can percent-encode.
@@ -34,8 +37,15 @@ struct ConnectionOptions
 // until TLS lands.
 Result<ConnectionOptions> parseRedisUri(QByteArrayView uri);
 
-// The URI with whatever may be a password replaced by "***": everything between the scheme and the
-// last '@', however malformed the URI is. Every message that quotes a URI quotes this.
+// Where the user-info of a URI-like text lies, [begin, end) with end at its last '@': everything between
+// the scheme (`scheme://`, or a malformed `scheme:/` or `//`) and that '@', however malformed the rest is.
+// Nothing when there is no '@'.
+std::optional<std::pair<qsizetype, qsizetype>> userInfoRange(QByteArrayView uri);
+
+// The URI with its user-info (which may hold a password) replaced by "***". Every message that quotes a
+// URI quotes this.
 QString redactUri(QByteArrayView uri);
+// The URI without its user-info and the '@' after it, for saving a URI that could not be parsed.
+QString uriWithoutUserInfo(QByteArrayView uri);
 
 } // namespace keylens::redis

@@ -1,5 +1,7 @@
 #include "redis/ProcessArguments.h"
 
+#include "redis/ConnectionOptions.h"
+
 #include <cstring>
 #include <string_view>
 
@@ -15,21 +17,17 @@ void blank(char* from, std::size_t length)
     std::memset(from, 'x', length);
 }
 
-// Hides what lies between the scheme and the last '@' of a URI-like argument; true if there was any.
+// Hides the user-info of a URI argument (see userInfoRange); true if there was any.
 bool hideUserInfo(char* argument)
 {
-    const std::string_view text(argument);
-    const std::size_t at = text.rfind('@');
-    if (at == std::string_view::npos)
+    const QByteArrayView text(argument);
+    const auto range = userInfoRange(text);
+    if (!range || range->second <= range->first)
         return false;
-    std::size_t start = 0;
-    if (const std::size_t scheme = text.find("://"); scheme != std::string_view::npos && scheme < at)
-        start = scheme + 3;
-    else if (text.find(':') == std::string_view::npos || text.find(':') > at)
-        return false; // `name@host` with no scheme and no ':' before '@' holds no password
-    if (at <= start)
+    // Without a scheme, `name@host` (a --match value, an email) holds no password; `u:secret@host` may.
+    if (range->first == 0 && !text.first(range->second).contains(':'))
         return false;
-    blank(argument + start, at - start);
+    blank(argument + range->first, std::size_t(range->second - range->first));
     return true;
 }
 

@@ -271,7 +271,7 @@ ConnectionProfile ConnectionDialog::profile() const
             profile.uri = parsed->uriWithoutPassword();
         } else {
             // A URI we cannot use yet (rediss://) or a typo is saved too, but never with its user-info.
-            profile.uri = redis::redactUri(profile.uri.toUtf8()).replace(QStringLiteral("***@"), QString());
+            profile.uri = redis::uriWithoutUserInfo(profile.uri.toUtf8());
         }
     }
     profile.db = m_db->value();
