@@ -15,10 +15,8 @@
 
 namespace keylens::cli {
 
-namespace {
-
 bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int minimum, int* value, QString* problem,
-                     int maximum = std::numeric_limits<int>::max())
+                     int maximum)
 {
     if (!parser.isSet(name))
         return true;
@@ -40,8 +38,6 @@ bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int 
     *value = parsed;
     return true;
 }
-
-} // namespace
 
 void addScanOptions(QCommandLineParser& parser)
 {
@@ -161,31 +157,41 @@ int usageError(const QString& problem)
     return ExitUsage;
 }
 
-int finishScan(const ScanOutcome& outcome, const keyspace::Keyspace& keyspace, const ReportRequest& request)
+std::optional<int> refuseWhenNothingWasRead(const ScanOutcome& outcome)
 {
-    const scan::ScanSummary& summary = outcome.summary;
     // Failing before a single SCAN reply (a refused connection, MASTERDOWN, a database out of range, a
     // denied SCAN) leaves nothing to report: a connection error, with nothing on stdout. Exit 1 is kept
     // for a scan that stopped midway, and always comes with the partial report.
-    if (summary.error && summary.scanCalls == 0) {
-        writeStderr("keylens-cli: " + summary.error->message.toUtf8() + '\n');
-        return ExitConnection;
-    }
+    const scan::ScanSummary& summary = outcome.summary;
+    if (!summary.error || summary.scanCalls > 0)
+        return std::nullopt;
+    writeStderr("keylens-cli: " + summary.error->message.toUtf8() + '\n');
+    return ExitConnection;
+}
 
-    const report::ScanReport scanReport = report::buildReport(keyspace, summary, outcome.duplicates, request.options,
-                                                              QDateTime::currentMSecsSinceEpoch());
-    const QByteArray document = request.json ? report::toJson(scanReport) : report::toText(scanReport);
-    if (QString problem; !writeReport(request.outputPath, document, &problem)) {
+int deliverReport(const ScanOutcome& outcome, const QString& outputPath, const QByteArray& document)
+{
+    if (QString problem; !writeReport(outputPath, document, &problem)) {
         writeStderr("keylens-cli: " + problem.toUtf8() + '\n');
         return ExitFailure;
     }
     if (outcome.interrupted)
         return ExitInterrupted;
-    if (summary.error) {
-        writeStderr("keylens-cli: the scan stopped early: " + summary.error->message.toUtf8() + '\n');
+    if (outcome.summary.error) {
+        writeStderr("keylens-cli: the scan stopped early: " + outcome.summary.error->message.toUtf8() + '\n');
         return ExitFailure;
     }
     return ExitOk;
+}
+
+int finishScan(const ScanOutcome& outcome, const keyspace::Keyspace& keyspace, const ReportRequest& request)
+{
+    if (const std::optional<int> refused = refuseWhenNothingWasRead(outcome))
+        return *refused;
+    const report::ScanReport scanReport = report::buildReport(keyspace, outcome.summary, outcome.duplicates,
+                                                              request.options, QDateTime::currentMSecsSinceEpoch());
+    const QByteArray document = request.json ? report::toJson(scanReport) : report::toText(scanReport);
+    return deliverReport(outcome, request.outputPath, document);
 }
 
 } // namespace keylens::cli

@@ -7,6 +7,7 @@
 
 #include <QCommandLineParser>
 
+#include <limits>
 #include <optional>
 
 namespace keylens::cli {
@@ -21,6 +22,11 @@ struct ReportRequest
     bool json = false;
     QString outputPath; // empty: stdout
 };
+
+// An option's whole number, from `minimum` to `maximum`; left as it was when the option is not given.
+// On a bad value, false with a message in `problem`.
+bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int minimum, int* value, QString* problem,
+                     int maximum = std::numeric_limits<int>::max());
 
 // Fill in from a parsed command line; on a bad value, return false with a message in `problem`.
 bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, char* delimiter, QString* problem);
@@ -37,6 +43,15 @@ std::optional<int> readConnection(const QCommandLineParser& parser, const QStrin
 
 // Prints a usage error the same way for every command, and returns ExitUsage.
 int usageError(const QString& problem);
+
+// A scan that failed before its first SCAN reply: the message on stderr, and ExitConnection. Nothing
+// for a scan that read keys, which deserves its report.
+std::optional<int> refuseWhenNothingWasRead(const ScanOutcome& outcome);
+
+// Writes a report of a scan (to stdout, or `outputPath`), and returns the exit code the scan deserves:
+// ExitFailure when the report could not be written or the scan stopped early, ExitInterrupted after a
+// Ctrl-C, else ExitOk.
+int deliverReport(const ScanOutcome& outcome, const QString& outputPath, const QByteArray& document);
 
 // Writes the report of a finished scan and returns the exit code it deserves. A scan that never
 // connected prints nothing on stdout and returns ExitConnection.

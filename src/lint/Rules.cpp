@@ -72,6 +72,15 @@ QByteArrayView severityName(Severity severity)
     return "error";
 }
 
+std::optional<Severity> severityFromName(QByteArrayView name)
+{
+    for (const Severity severity : {Severity::Info, Severity::Warning, Severity::Error}) {
+        if (severityName(severity) == name)
+            return severity;
+    }
+    return std::nullopt;
+}
+
 std::span<const RuleInfo> allRules()
 {
     return Catalogue;

@@ -3,12 +3,14 @@
 #include <QByteArrayView>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
 namespace keylens::lint {
 
 enum class Severity : std::uint8_t { Info, Warning, Error };
 QByteArrayView severityName(Severity severity); // "info", "warning", "error"
+std::optional<Severity> severityFromName(QByteArrayView name);
 
 // A naming rule: its stable id (an interface: profiles, reports and SARIF name rules by it), its default
 // severity, why it matters and what to do, in one line each.
