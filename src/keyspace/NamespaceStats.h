@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 namespace keylens::keyspace {
 
@@ -43,6 +44,11 @@ struct NamespaceStats
     void add(const KeyInfo& key);
     std::uint32_t keysWithoutTtl() const { return keys - keysWithTtl - keysTtlUnknown; }
     std::uint32_t keysTtlKnown() const { return keys - keysTtlUnknown; }
+    // The share of keys with a TTL among those whose TTL was measured; nothing when none was.
+    std::optional<double> ttlShare() const
+    {
+        return keysTtlKnown() > 0 ? std::optional<double>(double(keysWithTtl) / double(keysTtlKnown())) : std::nullopt;
+    }
     bool hasExpiringKeys() const { return keysWithTtl > 0; }
 };
 

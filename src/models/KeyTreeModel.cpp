@@ -345,8 +345,8 @@ QVariant KeyTreeModel::displayData(NodeId node, int column, std::int64_t now) co
         const bool leafKey = m_keyspace->isKey(node) && !m_keyspace->hasChildren(node);
         if (leafKey)
             return displayText(keyspace::formatTimeLeft(m_keyspace->keyInfo(node).expiresAtMs, now));
-        const std::uint64_t known = totals.keys - totals.keysTtlUnknown;
-        if (known == 0)
+        const std::optional<double> share = totals.ttlShare();
+        if (!share)
             return QStringLiteral("not measured");
         if (totals.keysWithTtl == 0)
             return QStringLiteral("–");
@@ -354,8 +354,7 @@ QVariant KeyTreeModel::displayData(NodeId node, int column, std::int64_t now) co
         // Past the soonest expiry the next one is not known: say that some expired instead.
         const QString remaining =
             left <= 0 ? QStringLiteral("some expired") : displayText(keyspace::formatDuration(left));
-        return QString(displayText(keyspace::formatPercent(double(totals.keysWithTtl) / double(known))) +
-                       QStringLiteral(" · ") + remaining);
+        return QString(displayText(keyspace::formatPercent(*share)) + QStringLiteral(" · ") + remaining);
     }
     case TypeColumn:
         if (m_deleted.count(node))

@@ -6,6 +6,7 @@
 #include <QAbstractItemModel>
 #include <QElapsedTimer>
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -104,6 +105,12 @@ public:
         std::uint64_t keysWithTtl = 0;
         std::uint64_t keysMemoryUnmeasured = 0;
         std::uint64_t keysTtlUnknown = 0;
+        // As NamespaceStats::ttlShare(): among keys whose TTL was measured; nothing when none was.
+        std::optional<double> ttlShare() const
+        {
+            const std::uint64_t known = keys - keysTtlUnknown;
+            return known > 0 ? std::optional<double>(double(keysWithTtl) / double(known)) : std::nullopt;
+        }
         std::int64_t soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
         keyspace::PerKeyType<std::uint64_t> types{};
     };

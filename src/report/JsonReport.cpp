@@ -38,7 +38,8 @@ void writeTtlCounts(JsonWriter& json, const NamespaceStats& stats)
     json.key("keys_without_ttl").value(stats.keysWithoutTtl());
     json.key("keys_ttl_unknown").value(stats.keysTtlUnknown);
     json.key("ttl_share");
-    stats.keysTtlKnown() > 0 ? json.value(double(stats.keysWithTtl) / double(stats.keysTtlKnown())) : json.null();
+    const std::optional<double> share = stats.ttlShare();
+    share ? json.value(*share) : json.null();
 }
 
 void writeRemaining(JsonWriter& json, QByteArrayView field, std::int64_t expiryMs, const ScanReport& report,

@@ -156,9 +156,8 @@ private:
     {
         if (stats.keys == 0)
             return "-";
-        if (stats.keysTtlKnown() == 0)
-            return "n/a"; // PTTL denied: not measured, not 0%
-        return formatPercent(double(stats.keysWithTtl) / stats.keysTtlKnown());
+        const std::optional<double> share = stats.ttlShare();
+        return share ? formatPercent(*share) : QByteArray("n/a"); // PTTL denied: not measured, not 0%
     }
 
     const ScanReport& m_report;
@@ -202,12 +201,13 @@ QByteArray header(const ScanReport& report)
     else
         out += "Memory: not measured";
     if (totals.keys) {
-        if (totals.keysTtlKnown() == 0)
+        if (const std::optional<double> share = totals.ttlShare(); !share) {
             out += "; TTLs: not measured";
-        else
-            out += "; " + formatPercent(double(totals.keysWithTtl) / totals.keysTtlKnown()) + " of keys have a TTL";
-        if (totals.keysTtlUnknown > 0 && totals.keysTtlKnown() > 0)
-            out += " (not measured for " + formatCount(totals.keysTtlUnknown) + " keys)";
+        } else {
+            out += "; " + formatPercent(*share) + " of keys have a TTL";
+            if (totals.keysTtlUnknown > 0)
+                out += " (not measured for " + formatCount(totals.keysTtlUnknown) + " keys)";
+        }
         out += "; types: " + typeMix(totals, keyspace::KeyTypeCount);
     }
     out += '\n';

@@ -92,14 +92,13 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
                      displayText(
                          keyspace::formatPercent(parent.keys ? double(totals.keys) / double(parent.keys) : 0.0))));
     }
-    const std::uint64_t ttlKnown = totals.keys - totals.keysTtlUnknown;
-    if (ttlKnown == 0 && totals.keys > 0) {
+    const std::optional<double> ttlShare = totals.ttlShare();
+    if (!ttlShare && totals.keys > 0) {
         m_ttl->setText(QStringLiteral("not measured (PTTL denied)"));
     } else {
         QString ttl = QStringLiteral("%1 keys (%2)")
                           .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),
-                               displayText(keyspace::formatPercent(
-                                   ttlKnown ? double(totals.keysWithTtl) / double(ttlKnown) : 0.0)));
+                               displayText(keyspace::formatPercent(ttlShare.value_or(0.0))));
         if (totals.keysTtlUnknown > 0)
             ttl += QStringLiteral("; not measured for %1 keys")
                        .arg(displayText(keyspace::formatCount(totals.keysTtlUnknown)));
