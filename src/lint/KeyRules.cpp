@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyEscape.h"
 #include "keyspace/KeyPath.h"
+#include "lint/Characters.h"
 #include "lint/OverlayRules.h"
 #include "lint/SegmentShape.h"
 
@@ -14,14 +15,6 @@ namespace keylens::lint {
 
 namespace {
 
-bool isLetter(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool isUpper(char c)
-{
-    return c >= 'A' && c <= 'Z';
-}
 bool isWordSeparator(char c)
 {
     return c == '_' || c == '-' || c == '.' || c == '/' || c == '|';
@@ -64,29 +57,15 @@ bool isPlaceholderWord(QByteArrayView word, bool wholeKey)
     return wholeKey && (stem == "tmp" || stem == "temp");
 }
 
-bool isYearSegment(QByteArrayView segment)
-{
-    if (segment.size() != 4 ||
-        !std::all_of(segment.begin(), segment.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        return false;
-    const int year = segment.toByteArray().toInt();
-    return year >= 1970 && year <= 2099;
-}
-
-bool isMonthSegment(QByteArrayView segment)
-{
-    bool ok = false;
-    const int month = segment.toByteArray().toInt(&ok);
-    return segment.size() == 2 && ok && month >= 1 && month <= 12;
-}
-
 class Checker
 {
 public:
-    Checker(QByteArrayView key, const keyspace::KeyInfo& info, const KeyRuleSettings& settings)
+    Checker(QByteArrayView key, const keyspace::KeyInfo& info, const KeyRuleSettings& settings,
+            const keyspace::NamespaceStats* siblings)
         : m_key(key)
         , m_info(info)
         , m_settings(settings)
+        , m_siblings(siblings)
     {}
 
     std::vector<KeyFinding> run()
@@ -94,6 +73,7 @@ public:
         checkLength();
         if (!keyspace::isPrintableUtf8(m_key)) {
             add("binary-key", {}); // word rules say nothing useful about bytes
+            checkStrayPersistent();
             return std::move(m_findings);
         }
         keyspace::forEachSegment(m_key, m_settings.delimiter,
@@ -103,6 +83,7 @@ public:
             checkSegment(i);
         checkTimestamps();
         checkValue();
+        checkStrayPersistent();
         return std::move(m_findings);
     }
 
@@ -205,7 +186,7 @@ private:
             if (shape == Shape::Date || shape == Shape::Epoch || glued == Shape::Date || glued == Shape::Epoch)
                 found = segment.toByteArray();
             // A date split over levels: `log:2025:01:15:…`
-            else if (i + 1 < m_segments.size() && isYearSegment(segment) && isMonthSegment(m_segments[i + 1]))
+            else if (i + 1 < m_segments.size() && isDateSplitAcross(segment, m_segments[i + 1]))
                 found = segment.toByteArray() + m_settings.delimiter + m_segments[i + 1].toByteArray();
         }
         if (found.isEmpty())
@@ -225,9 +206,16 @@ private:
             add("missing-ttl", top + m_settings.delimiter);
     }
 
+    void checkStrayPersistent()
+    {
+        if (m_siblings && lint::isStrayPersistent(m_info, *m_siblings))
+            add("missing-ttl", "most keys beside it expire");
+    }
+
     QByteArrayView m_key;
     const keyspace::KeyInfo& m_info;
     const KeyRuleSettings& m_settings;
+    const keyspace::NamespaceStats* m_siblings;
     std::vector<QByteArrayView> m_segments;
     std::vector<KeyFinding> m_findings;
 };
@@ -248,9 +236,10 @@ std::optional<KeyRuleSettings> builtInProfile(QByteArrayView name)
     return std::nullopt;
 }
 
-std::vector<KeyFinding> checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const KeyRuleSettings& settings)
+std::vector<KeyFinding> checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const KeyRuleSettings& settings,
+                                 const keyspace::NamespaceStats* siblings)
 {
-    return Checker(key, info, settings).run();
+    return Checker(key, info, settings, siblings).run();
 }
 
 } // namespace keylens::lint

@@ -40,7 +40,10 @@ struct KeyFinding
 };
 
 // Runs every key-level rule on one key: at most one finding per rule. Pure: no server, no store, so it
-// can run in the ingest path as keys arrive. Ids (see SegmentShape) are never judged as words.
-std::vector<KeyFinding> checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const KeyRuleSettings& settings);
+// can run in the ingest path as keys arrive. Ids (see SegmentShape) are never judged as words. With the
+// aggregates of the key's namespace (`siblings`; none for a key at the root), a persistent key among
+// keys that nearly all expire is a missing-ttl finding too.
+std::vector<KeyFinding> checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const KeyRuleSettings& settings,
+                                 const keyspace::NamespaceStats* siblings = nullptr);
 
 } // namespace keylens::lint

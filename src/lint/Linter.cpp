@@ -1,7 +1,5 @@
 #include "lint/Linter.h"
 
-#include <algorithm>
-
 namespace keylens::lint {
 
 Linter::Linter(KeyRuleSettings settings, std::size_t maxExamples)
@@ -33,18 +31,10 @@ void Linter::lint(const keyspace::Keyspace& store)
         ++m_keys;
         const QByteArray key = store.path(node);
         const keyspace::KeyInfo info = store.keyInfo(node);
-        std::vector<KeyFinding> found = checkKey(key, info, m_settings);
-        // A persistent key among siblings that nearly all expire: the forgotten cache entry.
         const keyspace::NodeId parent = store.parent(node);
-        const keyspace::NamespaceStats& siblings = store.stats(parent);
-        const bool alreadyMissing = std::any_of(found.begin(), found.end(), [](const KeyFinding& finding) {
-            return QByteArrayView(finding.rule->id) == "missing-ttl";
-        });
-        if (!alreadyMissing && parent != keyspace::Keyspace::root() && info.expiresAtMs == keyspace::NoExpiry &&
-            siblings.keysTtlKnown() >= 10 && siblings.keysWithTtl * 10 >= siblings.keysTtlKnown() * 9) {
-            const RuleInfo* rule = findRule("missing-ttl");
-            found.push_back({rule, rule->severity, "most keys beside it expire"});
-        }
+        const keyspace::NamespaceStats* siblings =
+            parent == keyspace::Keyspace::root() ? nullptr : &store.stats(parent);
+        const std::vector<KeyFinding> found = checkKey(key, info, m_settings, siblings);
         for (const KeyFinding& finding : found)
             record(finding, key);
     }

@@ -37,6 +37,12 @@ bool hasKeysLackingTtlAmongExpiring(const keyspace::NamespaceStats& stats)
     return stats.keysWithTtl * 2 > stats.keysTtlKnown() && stats.keysWithoutTtl() > 0;
 }
 
+bool isStrayPersistent(const keyspace::KeyInfo& key, const keyspace::NamespaceStats& siblings)
+{
+    return key.expiresAtMs == keyspace::NoExpiry && siblings.keysTtlKnown() >= 10 &&
+           siblings.keysWithTtl * 10 >= siblings.keysTtlKnown() * 9;
+}
+
 OverlayText bigKeyText()
 {
     return {QStringLiteral("Big key"),

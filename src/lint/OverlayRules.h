@@ -30,6 +30,8 @@ bool mayBeBigCollection(const keyspace::KeyInfo& key);
 // cache entry), and a namespace that holds such keys. Keys whose TTL was not measured count neither way.
 bool lacksTtlAmongExpiring(const keyspace::KeyInfo& key, const keyspace::NamespaceStats& siblings);
 bool hasKeysLackingTtlAmongExpiring(const keyspace::NamespaceStats& stats);
+// The linter's stricter form: a persistent key among at least 10 measured siblings of which 90% expire.
+bool isStrayPersistent(const keyspace::KeyInfo& key, const keyspace::NamespaceStats& siblings);
 
 // What an overlay means, for the legend (title and explanation) and tooltips ("title: explanation").
 struct OverlayText

@@ -1,23 +1,13 @@
 #include "lint/SegmentShape.h"
 
+#include "lint/Characters.h"
+
 #include <algorithm>
 
 namespace keylens::lint {
 
 namespace {
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-bool isLetter(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool isHexDigit(char c)
-{
-    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 bool allOf(QByteArrayView text, bool (*test)(char))
 {
     return !text.isEmpty() && std::all_of(text.begin(), text.end(), test);
@@ -300,11 +290,16 @@ GluedId gluedIdOf(QByteArrayView segment)
         const QByteArrayView tail = segment.sliced(i + 1);
         const Shape shape = baseShape(tail);
         // A token's own '-' and '_' make random splits: only a lower-case word is glued to a token.
-        const bool lowerWord = std::none_of(word.begin(), word.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+        const bool lowerWord = std::none_of(word.begin(), word.end(), isUpper);
         if (isId(shape) && !(shape == Shape::Token && (startsWithWordPart(tail) || !lowerWord)))
             return {segment.first(i + 1), shape};
     }
     return {};
+}
+
+bool isDateSplitAcross(QByteArrayView year, QByteArrayView month)
+{
+    return year.size() == 4 && isYear(number(year, 0, 4)) && month.size() == 2 && isMonth(number(month, 0, 2));
 }
 
 QByteArray patternOf(QByteArrayView segment)

@@ -42,6 +42,9 @@ struct GluedId
 };
 GluedId gluedIdOf(QByteArrayView segment);
 
+// A date split over two levels, year then month: `2025` and `01` of `log:2025:01:15:…`.
+bool isDateSplitAcross(QByteArrayView year, QByteArrayView month);
+
 // The segment as a pattern shows it: the placeholder for an id, prefix + placeholder for a glued id,
 // the segment itself for a word.
 QByteArray patternOf(QByteArrayView segment);

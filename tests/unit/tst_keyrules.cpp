@@ -141,6 +141,21 @@ private Q_SLOTS:
         QCOMPARE(joined(rulesFiredOn("u:p:c:10086", false, aliases)), QByteArray());
     }
 
+    void strayPersistentKeyAmongExpiringSiblings()
+    {
+        keyspace::NamespaceStats siblings;
+        for (int i = 0; i < 9; ++i)
+            siblings.add(test::measuredKey(keyspace::KeyType::String, 8, 1'900'000'000'000));
+        const keyspace::KeyInfo persistent = test::measuredKey(keyspace::KeyType::String, 8);
+        siblings.add(persistent); // 9 of 10 expire
+        const auto stray = lint::checkKey("report:daily:7", persistent, {}, &siblings);
+        QCOMPARE(stray.size(), std::size_t(1));
+        QCOMPARE(QByteArray(stray.front().rule->id), QByteArray("missing-ttl"));
+        QVERIFY(lint::checkKey("report:daily:7", persistent, {}).empty()); // without the namespace's figures
+        siblings.add(persistent);                                          // 9 of 11: no longer nearly all
+        QVERIFY(lint::checkKey("report:daily:7", persistent, {}, &siblings).empty());
+    }
+
     void binaryKeysSkipTheWordRules()
     {
         const auto fired = rulesFiredOn(QByteArray("bin:\xff\xfe:User", 11));
