@@ -89,10 +89,7 @@ QByteArray toJson(const ScanReport& report)
     const scan::ScanSummary& summary = report.summary;
     QByteArray out;
     JsonWriter json(&out);
-    json.beginObject();
-    json.key("tool").value("keylens");
-    json.key("version").value(KEYLENS_VERSION);
-    json.key("schema").value(1);
+    json.beginDocument(1);
 
     json.key("server").beginObject();
     json.key("address").value(summary.server.address.toUtf8());

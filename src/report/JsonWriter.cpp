@@ -61,6 +61,14 @@ JsonWriter& JsonWriter::beginObject()
     return *this;
 }
 
+JsonWriter& JsonWriter::beginDocument(int schema)
+{
+    beginObject();
+    key("tool").value("keylens");
+    key("version").value(KEYLENS_VERSION);
+    return key("schema").value(schema);
+}
+
 JsonWriter& JsonWriter::endObject()
 {
     const bool hadItems = m_hasItems.back();

@@ -18,6 +18,8 @@ public:
     {}
 
     JsonWriter& beginObject();
+    // Opens a keylens document: the object with its `tool`, `version` and `schema` fields.
+    JsonWriter& beginDocument(int schema);
     JsonWriter& endObject();
     JsonWriter& beginArray();
     JsonWriter& endArray();

@@ -57,10 +57,7 @@ QByteArray lintToJson(const LintReport& report)
     const lint::Linter& linter = *report.linter;
     QByteArray out;
     JsonWriter json(&out);
-    json.beginObject();
-    json.key("tool").value("keylens");
-    json.key("version").value(KEYLENS_VERSION);
-    json.key("schema").value(1);
+    json.beginDocument(1);
     json.key("profile").value(report.profile.toUtf8());
     json.key("keys_scanned").value(linter.keysLinted());
     json.key("scan").beginObject();

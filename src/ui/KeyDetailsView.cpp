@@ -126,13 +126,13 @@ QString KeyDetailsView::valueText() const
 void KeyDetailsView::showTimeLeft()
 {
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
-    if (keyspace::hasExpiry(m_expiresAtMs) && m_expiresAtMs > now)
-        m_ttl->setText(displayText(keyspace::formatTimeLeft(m_expiresAtMs, now)) +
-                       QStringLiteral(" (%1 ms)").arg(m_expiresAtMs - now));
-    else
-        m_ttl->setText(displayText(keyspace::formatTimeLeft(m_expiresAtMs, now)));
-    if (!keyspace::hasExpiry(m_expiresAtMs) || m_expiresAtMs <= now)
-        m_ttlTick.stop();
+    const QString left = displayText(keyspace::formatTimeLeft(m_expiresAtMs, now));
+    if (keyspace::hasExpiry(m_expiresAtMs) && m_expiresAtMs > now) {
+        m_ttl->setText(left + QStringLiteral(" (%1 ms)").arg(m_expiresAtMs - now));
+    } else {
+        m_ttl->setText(left);
+        m_ttlTick.stop(); // nothing left to count down
+    }
 }
 
 void KeyDetailsView::showKey(const QByteArray& key, keyspace::NodeId node)
@@ -187,11 +187,8 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     m_encoding->setText(key.encoding.isEmpty() ? QStringLiteral("–") : displayText(key.encoding));
     // The TTL counts down here as it does in the tree: kept as an absolute time, shown on every tick.
     m_expiresAtMs = key.pttlMs < 0 ? keyspace::NoExpiry : QDateTime::currentMSecsSinceEpoch() + key.pttlMs;
-    showTimeLeft();
-    if (m_expiresAtMs != keyspace::NoExpiry)
-        m_ttlTick.start();
-    else
-        m_ttlTick.stop();
+    m_ttlTick.start();
+    showTimeLeft(); // stops the tick again when there is nothing to count down
     m_memory->setText(key.memoryBytes ? displayText(keyspace::formatBytes(*key.memoryBytes)) : QStringLiteral("–"));
     QString length = key.length ? displayText(keyspace::formatCount(*key.length)) : QStringLiteral("–");
     if (key.length && key.type == KeyType::String)
