@@ -24,19 +24,35 @@ QByteArray lowered(QByteArrayView text)
     return text.toByteArray().toLower();
 }
 
-// The word parts of a segment: split on word separators, without a glued id at its end.
-std::vector<QByteArrayView> wordParts(QByteArrayView segment)
+// A segment with its shape and glued id, classified once per key: every rule below asks about them.
+struct Segment
 {
-    if (isId(shapeOf(segment)))
+    QByteArrayView text;
+    Shape shape;
+    GluedId glued;
+
+    explicit Segment(QByteArrayView segment)
+        : text(segment)
+        , shape(shapeOf(segment))
+        , glued(gluedIdOf(segment))
+    {}
+    bool isId() const { return lint::isId(shape); }
+};
+
+// The word parts of a segment: split on word separators, without a glued id at its end.
+std::vector<QByteArrayView> wordParts(const Segment& segment)
+{
+    if (segment.isId())
         return {};
-    if (const GluedId glued = gluedIdOf(segment); isId(glued.shape))
-        segment = glued.prefix.chopped(1);
+    QByteArrayView words = segment.text;
+    if (isId(segment.glued.shape))
+        words = segment.glued.prefix.chopped(1);
     std::vector<QByteArrayView> parts;
     qsizetype start = 0;
-    for (qsizetype i = 0; i <= segment.size(); ++i) {
-        if (i == segment.size() || isWordSeparator(segment[i])) {
+    for (qsizetype i = 0; i <= words.size(); ++i) {
+        if (i == words.size() || isWordSeparator(words[i])) {
             if (i > start)
-                parts.push_back(segment.sliced(start, i - start));
+                parts.push_back(words.sliced(start, i - start));
             start = i + 1;
         }
     }
@@ -77,7 +93,7 @@ public:
             return std::move(m_findings);
         }
         keyspace::forEachSegment(m_key, m_settings.delimiter,
-                                 [&](QByteArrayView segment) { m_segments.push_back(segment); });
+                                 [&](QByteArrayView segment) { m_segments.emplace_back(segment); });
         checkStructure();
         for (std::size_t i = 0; i < m_segments.size(); ++i)
             checkSegment(i);
@@ -113,39 +129,39 @@ private:
     {
         const bool hasDelimiter = m_segments.size() > 1;
         if (hasDelimiter &&
-            std::any_of(m_segments.begin(), m_segments.end(), [](QByteArrayView s) { return s.isEmpty(); }))
+            std::any_of(m_segments.begin(), m_segments.end(), [](const Segment& s) { return s.text.isEmpty(); }))
             add("empty-segment", {});
         if (int(m_segments.size()) > m_settings.maxSegments)
             add("deep-nesting", QByteArray::number(qsizetype(m_segments.size())) + " levels");
 
-        const QByteArrayView first = m_segments.front();
-        if (isId(shapeOf(first)))
-            add("id-first", first.toByteArray());
-        if (m_segments.size() == 1 && isPlaceholderWord(first, true))
-            add("placeholder-name", first.toByteArray());
-        else if (hasDelimiter && isPlaceholderWord(first, false))
-            add("placeholder-name", first.toByteArray());
+        const Segment& first = m_segments.front();
+        if (first.isId())
+            add("id-first", first.text.toByteArray());
+        if (m_segments.size() == 1 && isPlaceholderWord(first.text, true))
+            add("placeholder-name", first.text.toByteArray());
+        else if (hasDelimiter && isPlaceholderWord(first.text, false))
+            add("placeholder-name", first.text.toByteArray());
 
         if (!hasDelimiter) {
             // Words joined by another separator (`user_123_profile`, `ORDER-DETAIL-10086`): a hierarchy
             // without the delimiter. A bare word or id is a key without a namespace.
-            if (wordParts(first).size() > 1 || isId(gluedIdOf(first).shape))
-                add("delimiter", first.toByteArray());
-            else if (!isId(shapeOf(first)) && m_findings.empty())
-                add("no-namespace", first.toByteArray());
+            if (wordParts(first).size() > 1 || isId(first.glued.shape))
+                add("delimiter", first.text.toByteArray());
+            else if (!first.isId() && m_findings.empty())
+                add("no-namespace", first.text.toByteArray());
         } else {
-            for (const QByteArrayView segment : m_segments) {
+            for (const Segment& segment : m_segments) {
                 // `userSettings_123` inside a colon key: an id glued on with another separator.
-                if (!isId(shapeOf(segment)) && isId(gluedIdOf(segment).shape)) {
-                    add("delimiter", segment.toByteArray());
+                if (!segment.isId() && isId(segment.glued.shape)) {
+                    add("delimiter", segment.text.toByteArray());
                     break;
                 }
             }
         }
         if (m_settings.midKeyId) {
             for (std::size_t i = 1; i + 1 < m_segments.size(); ++i) {
-                if (isId(shapeOf(m_segments[i]))) {
-                    add("mid-key-id", m_segments[i].toByteArray());
+                if (m_segments[i].isId()) {
+                    add("mid-key-id", m_segments[i].text.toByteArray());
                     break;
                 }
             }
@@ -154,25 +170,25 @@ private:
 
     void checkSegment(std::size_t index)
     {
-        const QByteArrayView segment = m_segments[index];
+        const Segment& segment = m_segments[index];
         for (const QByteArrayView part : wordParts(segment)) {
             const bool letters = std::all_of(part.begin(), part.end(), isLetter);
             // Codes that mix letters and digits (`ABC123`, `v2`) are not words to spell-check.
             if (letters && std::any_of(part.begin(), part.end(), isUpper))
-                add("uppercase", segment.toByteArray());
+                add("uppercase", segment.text.toByteArray());
             if (letters && part.size() <= 2 && m_segments.size() > 1 &&
                 std::find(m_settings.aliases.begin(), m_settings.aliases.end(), lowered(part)) ==
                     m_settings.aliases.end())
                 add("cryptic-abbreviation", part.toByteArray());
         }
-        if (!isId(shapeOf(segment))) {
+        if (!segment.isId()) {
             static constexpr QByteArrayView Special = " \"',/@?&";
-            const bool special = std::any_of(segment.begin(), segment.end(), [](char c) {
+            const bool special = std::any_of(segment.text.begin(), segment.text.end(), [](char c) {
                 const auto u = static_cast<unsigned char>(c);
                 return u < 0x20 || u == 0x7f || Special.contains(c);
             });
             if (special)
-                add("special-characters", segment.toByteArray());
+                add("special-characters", segment.text.toByteArray());
         }
     }
 
@@ -180,14 +196,14 @@ private:
     {
         QByteArray found;
         for (std::size_t i = 0; i < m_segments.size() && found.isEmpty(); ++i) {
-            const QByteArrayView segment = m_segments[i];
-            const Shape shape = shapeOf(segment);
-            const Shape glued = gluedIdOf(segment).shape;
+            const Segment& segment = m_segments[i];
+            const Shape shape = segment.shape;
+            const Shape glued = segment.glued.shape;
             if (shape == Shape::Date || shape == Shape::Epoch || glued == Shape::Date || glued == Shape::Epoch)
-                found = segment.toByteArray();
+                found = segment.text.toByteArray();
             // A date split over levels: `log:2025:01:15:…`
-            else if (i + 1 < m_segments.size() && isDateSplitAcross(segment, m_segments[i + 1]))
-                found = segment.toByteArray() + m_settings.delimiter + m_segments[i + 1].toByteArray();
+            else if (i + 1 < m_segments.size() && isDateSplitAcross(segment.text, m_segments[i + 1].text))
+                found = segment.text.toByteArray() + m_settings.delimiter + m_segments[i + 1].text.toByteArray();
         }
         if (found.isEmpty())
             return;
@@ -199,7 +215,7 @@ private:
     {
         if (m_info.type == keyspace::KeyType::String && m_info.memoryMeasured && isBigString(m_info.memoryBytes))
             add("big-string", QByteArray::number(qulonglong(m_info.memoryBytes)) + " bytes");
-        const QByteArray top = lowered(m_segments.front());
+        const QByteArray top = lowered(m_segments.front().text);
         const auto& volatileNamespaces = m_settings.volatileNamespaces;
         if (m_segments.size() > 1 && m_info.expiresAtMs == keyspace::NoExpiry &&
             std::find(volatileNamespaces.begin(), volatileNamespaces.end(), top) != volatileNamespaces.end())
@@ -216,7 +232,7 @@ private:
     const keyspace::KeyInfo& m_info;
     const KeyRuleSettings& m_settings;
     const keyspace::NamespaceStats* m_siblings;
-    std::vector<QByteArrayView> m_segments;
+    std::vector<Segment> m_segments;
     std::vector<KeyFinding> m_findings;
 };
 
