@@ -39,6 +39,14 @@ bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int 
     return true;
 }
 
+void addServerOptions(QCommandLineParser& parser)
+{
+    parser.addPositionalArgument(QStringLiteral("uri"), QStringLiteral("redis://… or unix://… (optional)"),
+                                 QStringLiteral("[URI]"));
+    redis::addConnectionOptions(parser);
+    addScanOptions(parser);
+}
+
 void addScanOptions(QCommandLineParser& parser)
 {
     parser.addOptions({

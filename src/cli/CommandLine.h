@@ -12,6 +12,10 @@
 
 namespace keylens::cli {
 
+// What a command that scans a server takes: [URI], the redis-cli connection flags and the scan options
+// (`scan` and `lint`).
+void addServerOptions(QCommandLineParser& parser);
+
 // Options shared by `scan` and `demo`: what to scan, and how to report it.
 void addScanOptions(QCommandLineParser& parser);
 void addReportOptions(QCommandLineParser& parser);

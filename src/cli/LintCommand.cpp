@@ -3,7 +3,6 @@
 #include "cli/ExitCode.h"
 #include "cli/ReportFile.h"
 #include "lint/Linter.h"
-#include "redis/ConnectionArguments.h"
 #include "report/LintReport.h"
 
 #include <QCommandLineParser>
@@ -15,10 +14,7 @@ int runLintCommand(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Scan a Redis keyspace and check its key names against a naming convention (a lint profile)."));
-    parser.addPositionalArgument(QStringLiteral("uri"), QStringLiteral("redis://… or unix://… (optional)"),
-                                 QStringLiteral("[URI]"));
-    redis::addConnectionOptions(parser);
-    addScanOptions(parser);
+    addServerOptions(parser);
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QStringLiteral("The naming convention: default or strict (default: default)."),
                                      QStringLiteral("name"));

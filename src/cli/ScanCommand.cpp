@@ -2,7 +2,6 @@
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
 #include "cli/Output.h"
-#include "redis/ConnectionArguments.h"
 
 #include <QCommandLineParser>
 
@@ -13,10 +12,7 @@ int runScanCommand(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Scan a Redis keyspace and report its namespaces, memory and TTLs."));
-    parser.addPositionalArgument(QStringLiteral("uri"), QStringLiteral("redis://… or unix://… (optional)"),
-                                 QStringLiteral("[URI]"));
-    redis::addConnectionOptions(parser);
-    addScanOptions(parser);
+    addServerOptions(parser);
     addReportOptions(parser);
     if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("scan")))
         return *done;
