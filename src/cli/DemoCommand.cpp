@@ -67,10 +67,11 @@ int runDemoCommand(const QStringList& arguments)
                 "): writing " + keyspace::formatCount(demoOptions.keys) + " keys…\n");
     QElapsedTimer seeding;
     seeding.start();
+    // Ctrl-C while seeding stops it, and while scanning cancels the scan; returning lets the destructors
+    // stop the server and remove its directory. (Were we killed outright, the server would still stop: it
+    // dies with its parent.) One watcher for both, so no signal falls between two.
+    InterruptWatcher interrupts;
     {
-        // Ctrl-C while seeding stops it; returning lets the destructors stop the server and remove its
-        // directory. (Were we killed outright, the server would still stop: it dies with its parent.)
-        const InterruptWatcher interrupts;
         demoOptions.shouldStop = [&interrupts] { return interrupts.hasFired(); };
         redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(scanOptions.connection);
         redis::Status seeded =
@@ -87,7 +88,7 @@ int runDemoCommand(const QStringList& arguments)
     writeStderr("Written in " + keyspace::formatDuration(seeding.elapsed()) + "; scanning.\n");
 
     keyspace::Keyspace keyspace(delimiter);
-    const ScanOutcome outcome = runScanJob(scanOptions, keyspace);
+    const ScanOutcome outcome = runScanJob(scanOptions, keyspace, &interrupts);
     const int exitCode = finishScan(outcome, keyspace, request);
     if (parser.isSet(keep)) {
         writeStderr("The demo server keeps running at " + server.uri().toUtf8() + " (stop it with: redis-cli -p " +

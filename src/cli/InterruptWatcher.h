@@ -19,6 +19,8 @@ public:
 
     // True once a signal arrived; usable by code that blocks the event loop (the demo's seeding).
     bool hasFired() const;
+    // What to do on the next signal, from now on (a watcher that spans several steps of a command).
+    void setOnInterrupt(std::function<void()> onInterrupt) { m_onInterrupt = std::move(onInterrupt); }
 
 private:
     std::function<void()> m_onInterrupt;

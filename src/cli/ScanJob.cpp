@@ -7,9 +7,11 @@
 
 #include <QEventLoop>
 
+#include <optional>
+
 namespace keylens::cli {
 
-ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace)
+ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace, InterruptWatcher* interrupts)
 {
     ScanOutcome outcome;
     scan::Scanner scanner;
@@ -29,13 +31,20 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
         outcome.duplicates = ingest.duplicates();
         loop.quit();
     });
-    InterruptWatcher interrupts([&] {
+    std::optional<InterruptWatcher> ownWatcher;
+    if (!interrupts)
+        interrupts = &ownWatcher.emplace();
+    const auto interrupt = [&] {
         outcome.interrupted = true;
         scanner.cancel();
-    });
+    };
+    interrupts->setOnInterrupt(interrupt);
 
     scanner.start(options);
+    if (interrupts->hasFired())
+        interrupt(); // Ctrl-C came before the scan: it ends at once, with what little it has
     loop.exec();
+    interrupts->setOnInterrupt({}); // the callback refers to this frame
     progressBar.clear();
     return outcome;
 }

@@ -12,8 +12,13 @@ struct ScanOutcome
     bool interrupted = false;
 };
 
+class InterruptWatcher;
+
 // Runs one scan to its end on a Scanner thread, ingesting its batches into `keyspace` on this thread,
-// with a progress bar on a terminal and Ctrl-C turned into a cancel.
-ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace);
+// with a progress bar on a terminal and Ctrl-C turned into a cancel. A command that watched for Ctrl-C
+// before the scan passes its watcher, so that no signal falls between two watchers (it would kill us
+// with the default action) and one that came before the scan cancels it at once.
+ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace,
+                       InterruptWatcher* interrupts = nullptr);
 
 } // namespace keylens::cli
