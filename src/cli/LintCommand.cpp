@@ -1,8 +1,10 @@
+#include "cli/CollectionLengths.h"
 #include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
 #include "cli/ReportFile.h"
 #include "lint/Linter.h"
+#include "lint/ProfileFile.h"
 #include "report/LintReport.h"
 
 #include <QCommandLineParser>
@@ -15,15 +17,18 @@ int runLintCommand(const QStringList& arguments)
     parser.setApplicationDescription(
         QStringLiteral("Scan a Redis keyspace and check its key names against a naming convention (a lint profile)."));
     addServerOptions(parser);
-    const QCommandLineOption profile(QStringLiteral("profile"),
-                                     QStringLiteral("The naming convention: default or strict (default: default)."),
-                                     QStringLiteral("name"));
+    const QCommandLineOption profile(
+        QStringLiteral("profile"),
+        QStringLiteral("The naming convention: default, strict, or a profile file in JSON (see "
+                       "resources/profiles/example.json). Default: default."),
+        QStringLiteral("name|file"));
     const QCommandLineOption failOn(
         QStringLiteral("fail-on"),
         QStringLiteral("Exit 1 when a finding is at least this severe: error, warning, info or never (default error)."),
         QStringLiteral("severity"));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("text or json (default text)."),
-                                    QStringLiteral("format"));
+    const QCommandLineOption format(
+        QStringLiteral("format"), QStringLiteral("text, json, sarif (SARIF 2.1.0) or junit (JUnit XML). Default text."),
+        QStringLiteral("format"));
     const QCommandLineOption maxExamples(
         QStringLiteral("max-examples"),
         QStringLiteral("Findings listed per rule (default 20; 0 lists every finding). Counts are always exact."),
@@ -38,12 +43,11 @@ int runLintCommand(const QStringList& arguments)
     if (const std::optional<int> failed = readConnection(parser, QStringLiteral("lint"), &options.connection))
         return *failed;
 
-    const QString profileName = parser.isSet(profile) ? parser.value(profile) : QStringLiteral("default");
-    std::optional<lint::KeyRuleSettings> settings = lint::builtInProfile(profileName.toUtf8());
-    if (!settings)
-        return usageError(QStringLiteral("--profile takes default or strict, not '%1' (profile files are not "
-                                         "supported yet)")
-                              .arg(profileName));
+    QString problem;
+    std::optional<lint::Profile> convention =
+        lint::loadProfile(parser.isSet(profile) ? parser.value(profile) : QStringLiteral("default"), &problem);
+    if (!convention)
+        return usageError(QStringLiteral("--profile: %1").arg(problem));
     // The lowest severity that fails the run; nothing for `never`.
     std::optional<lint::Severity> failSeverity = lint::Severity::Error;
     if (parser.isSet(failOn)) {
@@ -53,10 +57,10 @@ int runLintCommand(const QStringList& arguments)
                 QStringLiteral("--fail-on takes error, warning, info or never, not '%1'").arg(parser.value(failOn)));
     }
     const QString formatName = parser.isSet(format) ? parser.value(format) : QStringLiteral("text");
-    if (formatName != QLatin1String("text") && formatName != QLatin1String("json"))
-        return usageError(QStringLiteral("--format takes text or json, not '%1'").arg(formatName));
+    const std::optional<report::LintFormat> reportFormat = report::lintFormatFromName(formatName);
+    if (!reportFormat)
+        return usageError(QStringLiteral("--format takes text, json, sarif or junit, not '%1'").arg(formatName));
     int examples = 20;
-    QString problem;
     if (!readWholeNumber(parser, QStringLiteral("max-examples"), 0, &examples, &problem))
         return usageError(problem);
     const QString outputPath = parser.value(output);
@@ -66,17 +70,24 @@ int runLintCommand(const QStringList& arguments)
     char delimiter = ':';
     if (!readScanOptions(parser, &options, &delimiter, &problem))
         return usageError(problem);
-    settings->delimiter = delimiter;
+    convention->delimiter = delimiter;
 
+    // The key-level rules run as each key enters the store; the rest once the scan is over.
     keyspace::Keyspace keyspace(delimiter);
-    const ScanOutcome outcome = runScanJob(options, keyspace);
+    lint::Linter linter(*convention, std::size_t(examples));
+    const ScanOutcome outcome = runScanJob(
+        options, keyspace, nullptr, [&](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
+            linter.keyAdded(keyspace, node, key, info);
+        });
     if (const std::optional<int> refused = refuseWhenNothingWasRead(outcome))
         return *refused;
-    lint::Linter linter(*settings, std::size_t(examples));
-    linter.lint(keyspace);
-    const report::LintReport lintReport{profileName, delimiter, outcome.summary, &linter};
-    const QByteArray document =
-        formatName == QLatin1String("json") ? report::lintToJson(lintReport) : report::lintToText(lintReport);
+    report::LintReport lintReport{delimiter, outcome.summary, &linter, {}, failSeverity};
+    if (!outcome.interrupted) {
+        if (const QString unchecked = countBigCollections(options.connection, keyspace, linter); !unchecked.isEmpty())
+            lintReport.notices << unchecked;
+    }
+    linter.finish(keyspace);
+    const QByteArray document = report::formatLint(lintReport, *reportFormat);
     if (const int delivered = deliverReport(outcome, outputPath, document); delivered != ExitOk)
         return delivered;
     const std::optional<lint::Severity> worst = linter.worst();

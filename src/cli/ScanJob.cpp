@@ -11,13 +11,15 @@
 
 namespace keylens::cli {
 
-ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace, InterruptWatcher* interrupts)
+ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace, InterruptWatcher* interrupts,
+                       const scan::Ingest::KeyStored& keyStored)
 {
     ScanOutcome outcome;
     scan::Scanner scanner;
     ProgressBar progressBar;
     QEventLoop loop;
     scan::Ingest ingest(keyspace);
+    ingest.setKeyStored(keyStored);
 
     QObject::connect(&scanner, &scan::Scanner::serverInfoReady, &loop,
                      [&](std::uint64_t, const redis::ServerInfo& info) { ingest.serverInfo(info, options); });

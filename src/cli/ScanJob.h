@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "scan/Ingest.h"
 #include "scan/ScanTypes.h"
 
 namespace keylens::cli {
@@ -18,7 +19,8 @@ class InterruptWatcher;
 // with a progress bar on a terminal and Ctrl-C turned into a cancel. A command that watched for Ctrl-C
 // before the scan passes its watcher, so that no signal falls between two watchers (it would kill us
 // with the default action) and one that came before the scan cancels it at once.
+// `keyStored` hears of every key as it enters the store (the linter).
 ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace,
-                       InterruptWatcher* interrupts = nullptr);
+                       InterruptWatcher* interrupts = nullptr, const scan::Ingest::KeyStored& keyStored = {});
 
 } // namespace keylens::cli

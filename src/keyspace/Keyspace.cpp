@@ -91,7 +91,7 @@ NamespaceStats& Keyspace::mutableStats(NodeId node)
     return m_stats[m_statsIndex[node]];
 }
 
-Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info)
+Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info, NodeId* stored)
 {
     NodeId node = root();
     forEachSegment(key, m_delimiter, [&](QByteArrayView segmentBytes) {
@@ -102,6 +102,8 @@ Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info)
         if (node == InvalidNode)
             node = addChild(parent, segment, hash);
     });
+    if (stored)
+        *stored = node;
     if (m_flags[node] & IsKey)
         return Insert::Duplicate;
 
@@ -163,12 +165,60 @@ QByteArray Keyspace::namespacePrefix(NodeId node) const
     return path(node).append(m_delimiter);
 }
 
+std::uint32_t& Keyspace::findingEntry(NodeId node)
+{
+    while (m_findings.size() <= node)
+        m_findings.push_back(0);
+    return m_findings[node];
+}
+
+void Keyspace::addFinding(NodeId key, unsigned rule, unsigned severity)
+{
+    Q_ASSERT(rule < IgnoredBit && severity < 3);
+    std::uint32_t& entry = findingEntry(key);
+    const std::uint32_t bit = std::uint32_t(1) << rule;
+    if (entry & bit)
+        return;
+    const std::uint32_t worst = std::max<std::uint32_t>(entry >> FindingWorstShift, severity + 1);
+    entry = ((entry | bit) & ((std::uint32_t(1) << FindingWorstShift) - 1)) | (worst << FindingWorstShift);
+    for (NodeId ancestor = m_parent[key]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
+        ++mutableStats(ancestor).findings[severity];
+}
+
+std::uint32_t Keyspace::findingRules(NodeId node) const
+{
+    return node < m_findings.size() ? m_findings[node] & RuleBits : 0;
+}
+
+int Keyspace::worstFinding(NodeId node) const
+{
+    return node < m_findings.size() ? int(m_findings[node] >> FindingWorstShift) - 1 : -1;
+}
+
+void Keyspace::setLintIgnored(NodeId key)
+{
+    findingEntry(key) |= std::uint32_t(1) << IgnoredBit;
+}
+
+bool Keyspace::isLintIgnored(NodeId node) const
+{
+    return node < m_findings.size() && (m_findings[node] >> IgnoredBit & 1);
+}
+
+void Keyspace::clearFindings()
+{
+    for (std::size_t node = 0; node < m_findings.size(); ++node)
+        m_findings[node] = 0;
+    for (std::size_t index = 0; index < m_stats.size(); ++index)
+        m_stats[index].findings = {};
+}
+
 std::size_t Keyspace::memoryBytes() const
 {
     return m_parent.memoryBytes() + m_segment.memoryBytes() + m_firstChild.memoryBytes() + m_nextSibling.memoryBytes() +
            m_statsIndex.memoryBytes() + m_flags.memoryBytes() + m_type.memoryBytes() + m_memory.memoryBytes() +
-           m_expiry.memoryBytes() + m_stats.memoryBytes() + m_childIndex.memoryBytes() + m_segments.memoryBytes() +
-           m_bigMemory.size() * 32;
+           m_expiry.memoryBytes() + m_findings.memoryBytes() + m_stats.memoryBytes() + m_childIndex.memoryBytes() +
+           m_segments.memoryBytes() + m_bigMemory.size() * 32;
 }
 
 } // namespace keylens::keyspace

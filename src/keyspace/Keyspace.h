@@ -41,8 +41,9 @@ public:
     void reserve(std::size_t keys);
 
     enum class Insert { Added, Duplicate };
-    // Adds a key; a key already present (SCAN may return a key twice) is left as it was.
-    Insert insert(QByteArrayView key, const KeyInfo& info);
+    // Adds a key; a key already present (SCAN may return a key twice) is left as it was. `node`, when
+    // given, receives the key's node either way.
+    Insert insert(QByteArrayView key, const KeyInfo& info, NodeId* node = nullptr);
 
     static constexpr NodeId root() { return 0; }
     std::size_t nodeCount() const { return m_parent.size(); }
@@ -66,6 +67,19 @@ public:
     QByteArray path(NodeId node) const;
     // The prefix its namespace stands for: path + delimiter; empty for the root.
     QByteArray namespacePrefix(NodeId node) const;
+
+    // Lint findings (see lint::Linter, which owns their meaning): a key has a bit per rule that fired on
+    // it and the worst of their severities (0 info, 1 warning, 2 error); every ancestor counts them per
+    // severity in its aggregates. Adding a rule's finding twice to one key counts it once.
+    void addFinding(NodeId key, unsigned rule, unsigned severity);
+    std::uint32_t findingRules(NodeId node) const;
+    // The worst severity of the key's own findings, or -1 without any.
+    int worstFinding(NodeId node) const;
+    // A key the lint profile ignores (a library's own key): no rule looks at it.
+    void setLintIgnored(NodeId key);
+    bool isLintIgnored(NodeId node) const;
+    // Forgets every finding and ignore mark (a new profile is about to lint the store again).
+    void clearFindings();
 
     // Bytes held by the store's own arrays and tables (capacity, not size), for the memory benchmark.
     std::size_t memoryBytes() const;
@@ -96,6 +110,13 @@ private:
     detail::PagedArray<std::uint32_t> m_memory; // MemoryOverflow: look in m_bigMemory
     detail::PagedArray<std::int64_t> m_expiry;
     std::unordered_map<NodeId, std::uint64_t> m_bigMemory; // the rare key of 4 GiB or more
+    // Per node once the first finding is added: rule bits below IgnoredBit, then the ignore mark, then the
+    // worst severity + 1 from FindingWorstShift.
+    detail::PagedArray<std::uint32_t> m_findings;
+    static constexpr unsigned IgnoredBit = 27;
+    static constexpr unsigned FindingWorstShift = 28;
+    static constexpr std::uint32_t RuleBits = (std::uint32_t(1) << IgnoredBit) - 1;
+    std::uint32_t& findingEntry(NodeId node);
 
     detail::PagedArray<NamespaceStats, 12> m_stats;
 };

@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyType.h"
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -40,6 +41,8 @@ struct NamespaceStats
     std::uint32_t keysTtlUnknown = 0;
     std::uint32_t childCount = 0; // direct children in the tree (namespaces and keys)
     PerKeyType<std::uint32_t> types{};
+    // Lint findings of the keys below, per severity (0 info, 1 warning, 2 error: lint::Severity's values).
+    std::array<std::uint32_t, 3> findings{};
 
     void add(const KeyInfo& key);
     std::uint32_t keysWithoutTtl() const { return keys - keysWithTtl - keysTtlUnknown; }
@@ -50,6 +53,9 @@ struct NamespaceStats
         return keysTtlKnown() > 0 ? std::optional<double>(double(keysWithTtl) / double(keysTtlKnown())) : std::nullopt;
     }
     bool hasExpiringKeys() const { return keysWithTtl > 0; }
+    std::uint32_t findingCount() const { return findings[0] + findings[1] + findings[2]; }
+    // The worst severity among the findings below, or -1 without any.
+    int worstFinding() const { return findings[2] ? 2 : findings[1] ? 1 : findings[0] ? 0 : -1; }
 };
 
 } // namespace keylens::keyspace

@@ -76,12 +76,10 @@ bool isPlaceholderWord(QByteArrayView word, bool wholeKey)
 class Checker
 {
 public:
-    Checker(QByteArrayView key, const keyspace::KeyInfo& info, const KeyRuleSettings& settings,
-            const keyspace::NamespaceStats* siblings)
+    Checker(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile)
         : m_key(key)
         , m_info(info)
-        , m_settings(settings)
-        , m_siblings(siblings)
+        , m_profile(profile)
     {}
 
     std::vector<KeyFinding> run()
@@ -89,17 +87,15 @@ public:
         checkLength();
         if (!keyspace::isPrintableUtf8(m_key)) {
             add("binary-key", {}); // word rules say nothing useful about bytes
-            checkStrayPersistent();
             return std::move(m_findings);
         }
-        keyspace::forEachSegment(m_key, m_settings.delimiter,
+        keyspace::forEachSegment(m_key, m_profile.delimiter,
                                  [&](QByteArrayView segment) { m_segments.emplace_back(segment); });
         checkStructure();
         for (std::size_t i = 0; i < m_segments.size(); ++i)
             checkSegment(i);
         checkTimestamps();
         checkValue();
-        checkStrayPersistent();
         return std::move(m_findings);
     }
 
@@ -107,21 +103,23 @@ private:
     void add(const char* id, QByteArray detail, std::optional<Severity> severity = {})
     {
         const RuleInfo* rule = findRule(id);
+        Q_ASSERT(rule);
         const bool seen = std::any_of(m_findings.begin(), m_findings.end(),
                                       [&](const KeyFinding& finding) { return finding.rule == rule; });
-        if (rule && !seen)
-            m_findings.push_back({rule, severity.value_or(rule->severity), std::move(detail)});
+        if (!seen && m_profile.isEnabled(*rule))
+            m_findings.push_back(
+                {rule, m_profile.severityOf(*rule, severity.value_or(rule->severity)), std::move(detail)});
     }
 
     void checkLength()
     {
         const auto length = std::uint64_t(m_key.size());
         const QByteArray detail = QByteArray::number(length) + " bytes";
-        if (length > m_settings.keyLengthError)
+        if (length > m_profile.keyLengthError)
             add("key-length", detail, Severity::Error);
-        else if (length > m_settings.keyLengthWarning)
+        else if (length > m_profile.keyLengthWarning)
             add("key-length", detail, Severity::Warning);
-        else if (length > m_settings.keyLengthInfo)
+        else if (length > m_profile.keyLengthInfo)
             add("key-length", detail, Severity::Info);
     }
 
@@ -131,7 +129,7 @@ private:
         if (hasDelimiter &&
             std::any_of(m_segments.begin(), m_segments.end(), [](const Segment& s) { return s.text.isEmpty(); }))
             add("empty-segment", {});
-        if (int(m_segments.size()) > m_settings.maxSegments)
+        if (m_segments.size() > m_profile.maxSegments)
             add("deep-nesting", QByteArray::number(qsizetype(m_segments.size())) + " levels");
 
         const Segment& first = m_segments.front();
@@ -158,12 +156,14 @@ private:
                 }
             }
         }
-        if (m_settings.midKeyId) {
-            for (std::size_t i = 1; i + 1 < m_segments.size(); ++i) {
-                if (m_segments[i].isId()) {
-                    add("mid-key-id", m_segments[i].text.toByteArray());
-                    break;
-                }
+        if (hasDelimiter && !m_profile.allowedNamespaces.empty() &&
+            std::find(m_profile.allowedNamespaces.begin(), m_profile.allowedNamespaces.end(), first.text) ==
+                m_profile.allowedNamespaces.end())
+            add("unknown-namespace", first.text.toByteArray());
+        for (std::size_t i = 1; i + 1 < m_segments.size(); ++i) {
+            if (m_segments[i].isId()) {
+                add("mid-key-id", m_segments[i].text.toByteArray()); // the profile decides whether it counts
+                break;
             }
         }
     }
@@ -176,9 +176,7 @@ private:
             // Codes that mix letters and digits (`ABC123`, `v2`) are not words to spell-check.
             if (letters && std::any_of(part.begin(), part.end(), isUpper))
                 add("uppercase", segment.text.toByteArray());
-            if (letters && part.size() <= 2 && m_segments.size() > 1 &&
-                std::find(m_settings.aliases.begin(), m_settings.aliases.end(), lowered(part)) ==
-                    m_settings.aliases.end())
+            if (letters && part.size() <= 2 && m_segments.size() > 1 && !m_profile.isAlias(lowered(part)))
                 add("cryptic-abbreviation", part.toByteArray());
         }
         if (!segment.isId()) {
@@ -203,7 +201,7 @@ private:
                 found = segment.text.toByteArray();
             // A date split over levels: `log:2025:01:15:…`
             else if (i + 1 < m_segments.size() && isDateSplitAcross(segment.text, m_segments[i + 1].text))
-                found = segment.text.toByteArray() + m_settings.delimiter + m_segments[i + 1].text.toByteArray();
+                found = segment.text.toByteArray() + m_profile.delimiter + m_segments[i + 1].text.toByteArray();
         }
         if (found.isEmpty())
             return;
@@ -216,46 +214,24 @@ private:
         if (m_info.type == keyspace::KeyType::String && m_info.memoryMeasured && isBigString(m_info.memoryBytes))
             add("big-string", QByteArray::number(qulonglong(m_info.memoryBytes)) + " bytes");
         const QByteArray top = lowered(m_segments.front().text);
-        const auto& volatileNamespaces = m_settings.volatileNamespaces;
-        if (m_segments.size() > 1 && m_info.expiresAtMs == keyspace::NoExpiry &&
-            std::find(volatileNamespaces.begin(), volatileNamespaces.end(), top) != volatileNamespaces.end())
-            add("missing-ttl", top + m_settings.delimiter);
-    }
-
-    void checkStrayPersistent()
-    {
-        if (m_siblings && lint::isStrayPersistent(m_info, *m_siblings))
-            add("missing-ttl", "most keys beside it expire");
+        if (m_segments.size() > 1 && m_info.expiresAtMs == keyspace::NoExpiry && m_profile.isVolatileNamespace(top))
+            add("missing-ttl", top + m_profile.delimiter);
     }
 
     QByteArrayView m_key;
     const keyspace::KeyInfo& m_info;
-    const KeyRuleSettings& m_settings;
-    const keyspace::NamespaceStats* m_siblings;
+    const Profile& m_profile;
     std::vector<Segment> m_segments;
     std::vector<KeyFinding> m_findings;
 };
 
 } // namespace
 
-std::optional<KeyRuleSettings> builtInProfile(QByteArrayView name)
+std::vector<KeyFinding> checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile)
 {
-    KeyRuleSettings settings;
-    if (name == "default")
-        return settings;
-    if (name == "strict") {
-        settings.midKeyId = true;
-        settings.keyLengthInfo = 44; // anything above the compact 44 bytes is a warning
-        settings.keyLengthWarning = 44;
-        return settings;
-    }
-    return std::nullopt;
-}
-
-std::vector<KeyFinding> checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const KeyRuleSettings& settings,
-                                 const keyspace::NamespaceStats* siblings)
-{
-    return Checker(key, info, settings, siblings).run();
+    if (profile.isIgnored(key))
+        return {};
+    return Checker(key, info, profile).run();
 }
 
 } // namespace keylens::lint

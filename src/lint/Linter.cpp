@@ -1,10 +1,14 @@
 #include "lint/Linter.h"
 
+#include "lint/NamespaceRules.h"
+#include "lint/OverlayRules.h"
+
 namespace keylens::lint {
 
-Linter::Linter(KeyRuleSettings settings, std::size_t maxExamples)
-    : m_settings(std::move(settings))
+Linter::Linter(Profile profile, std::size_t maxExamples)
+    : m_profile(std::move(profile))
     , m_maxExamples(maxExamples)
+    , m_namespaceRules(std::make_unique<NamespaceRules>(m_profile))
 {
     for (const RuleInfo& rule : allRules()) {
         RuleSummary summary;
@@ -13,31 +17,60 @@ Linter::Linter(KeyRuleSettings settings, std::size_t maxExamples)
     }
 }
 
-void Linter::record(const KeyFinding& finding, QByteArrayView key)
+Linter::~Linter() = default;
+
+void Linter::record(keyspace::Keyspace& store, keyspace::NodeId node, const RuleInfo& rule, Severity severity,
+                    QByteArrayView detail, QByteArrayView key)
 {
-    RuleSummary& summary = m_byRule[std::size_t(finding.rule - allRules().data())];
+    const std::size_t index = ruleIndex(rule);
+    if (!m_profile.rules[index].enabled || store.isLintIgnored(node) || (store.findingRules(node) >> index & 1))
+        return;
+    severity = m_profile.severityOf(rule, severity);
+    store.addFinding(node, unsigned(index), unsigned(severity));
+    RuleSummary& summary = m_byRule[index];
     ++summary.findings;
-    ++summary.bySeverity[std::size_t(finding.severity)];
+    ++summary.bySeverity[std::size_t(severity)];
     if (m_maxExamples == 0 || summary.examples.size() < m_maxExamples)
-        summary.examples.push_back({finding.rule, finding.severity, key.toByteArray(), finding.detail});
+        summary.examples.push_back(
+            {&rule, severity, key.isNull() ? store.path(node) : key.toByteArray(), detail.toByteArray()});
 }
 
-void Linter::lint(const keyspace::Keyspace& store)
+void Linter::keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArrayView key,
+                      const keyspace::KeyInfo& info)
 {
-    // Node ids follow insertion, and a node's path is rebuilt from its ancestors: one pass, no recursion.
-    for (keyspace::NodeId node = 1; node < store.nodeCount(); ++node) {
-        if (!store.isKey(node))
-            continue;
-        ++m_keys;
-        const QByteArray key = store.path(node);
-        const keyspace::KeyInfo info = store.keyInfo(node);
-        const keyspace::NodeId parent = store.parent(node);
-        const keyspace::NamespaceStats* siblings =
-            parent == keyspace::Keyspace::root() ? nullptr : &store.stats(parent);
-        const std::vector<KeyFinding> found = checkKey(key, info, m_settings, siblings);
-        for (const KeyFinding& finding : found)
-            record(finding, key);
+    ++m_keys;
+    if (m_profile.isIgnored(key)) {
+        store.setLintIgnored(node);
+        return;
     }
+    for (const KeyFinding& finding : checkKey(key, info, m_profile))
+        record(store, node, *finding.rule, finding.severity, finding.detail, key);
+    m_namespaceRules->keyAdded(store, node, key);
+}
+
+void Linter::lintKeys(keyspace::Keyspace& store)
+{
+    for (keyspace::NodeId node = 1; node < store.nodeCount(); ++node) {
+        if (store.isKey(node))
+            keyAdded(store, node, store.path(node), store.keyInfo(node));
+    }
+}
+
+void Linter::finish(keyspace::Keyspace& store)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_namespaceRules->run(store, [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity,
+                                     QByteArrayView detail) { record(store, node, rule, severity, detail); });
+    m_notices = m_namespaceRules->notices();
+}
+
+void Linter::elementCountKnown(keyspace::Keyspace& store, keyspace::NodeId node, std::uint64_t elements)
+{
+    if (isBigCollection(elements))
+        record(store, node, *findRule("big-collection"), findRule("big-collection")->severity,
+               QByteArray(QByteArray::number(qulonglong(elements)) + " elements"));
 }
 
 std::vector<RuleSummary> Linter::summaries() const

@@ -2,15 +2,19 @@
 
 #include "keyspace/Keyspace.h"
 #include "lint/KeyRules.h"
+#include "lint/Profile.h"
 
 #include <QByteArray>
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace keylens::lint {
+
+class NamespaceRules;
 
 struct Finding
 {
@@ -29,15 +33,35 @@ struct RuleSummary
     std::vector<Finding> examples;
 };
 
-// Lints a store: every key through the key-level rules, and the keys that need their namespace's
-// aggregates (a stray persistent key among expiring ones) through those. One finding per key and rule.
+// Lints one store with one profile, in two steps: the key-level rules as each key enters the store
+// (keyAdded, from the one ingest path, so findings fill in live during a scan), and the rules that need
+// the whole keyspace once every key is in (finish). Every finding is recorded in the store (per-key
+// rule bits, per-node counts by severity: the tree's findings column) and here (exact counts per rule,
+// the first examples): the GUI and the CLI report the same numbers because they run this same object.
+// One finding per key and rule.
+//
+// Used on the thread that owns the store.
 class Linter
 {
 public:
     // maxExamples 0 keeps every finding.
-    Linter(KeyRuleSettings settings, std::size_t maxExamples);
+    Linter(Profile profile, std::size_t maxExamples);
+    ~Linter();
+    Linter(const Linter&) = delete;
+    Linter& operator=(const Linter&) = delete;
 
-    void lint(const keyspace::Keyspace& store);
+    const Profile& profile() const { return m_profile; }
+
+    // The key-level rules on a key that has just been stored as `node`.
+    void keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info);
+    // keyAdded for every key of a store filled without this linter.
+    void lintKeys(keyspace::Keyspace& store);
+    // The rules over the whole keyspace: naming variants, synonyms, data in keys, expiry avalanches,
+    // environment and version prefixes, stray persistent keys. Once, after the last key.
+    void finish(keyspace::Keyspace& store);
+    bool isFinished() const { return m_finished; }
+    // big-collection, from a collection's element count (one O(1) length command, after the scan).
+    void elementCountKnown(keyspace::Keyspace& store, keyspace::NodeId node, std::uint64_t elements);
 
     // In catalogue order, rules without findings left out.
     std::vector<RuleSummary> summaries() const;
@@ -46,14 +70,22 @@ public:
     std::uint64_t keysLinted() const { return m_keys; }
     // The worst severity found, if any finding was.
     std::optional<Severity> worst() const;
+    // Notes on what the linter could not do in full (a table cap reached), for the reports.
+    const std::vector<QString>& notices() const { return m_notices; }
+
+    // Records one finding on a key (ignored keys and disabled rules are left out; a second finding of one
+    // rule on one key counts once). The key's bytes are read from the store only for an example.
+    void record(keyspace::Keyspace& store, keyspace::NodeId node, const RuleInfo& rule, Severity severity,
+                QByteArrayView detail, QByteArrayView key = {});
 
 private:
-    void record(const KeyFinding& finding, QByteArrayView key);
-
-    KeyRuleSettings m_settings;
+    Profile m_profile;
     std::size_t m_maxExamples;
     std::vector<RuleSummary> m_byRule; // parallel to allRules()
+    std::unique_ptr<NamespaceRules> m_namespaceRules;
+    std::vector<QString> m_notices;
     std::uint64_t m_keys = 0;
+    bool m_finished = false;
 };
 
 } // namespace keylens::lint

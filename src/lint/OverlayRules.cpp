@@ -27,6 +27,16 @@ bool mayBeBigCollection(const keyspace::KeyInfo& key)
     return isCollection(key.type) && key.memoryMeasured && key.memoryBytes > BigCollectionMinimumBytes;
 }
 
+std::vector<keyspace::NodeId> bigCollectionCandidates(const keyspace::Keyspace& store, std::size_t maximum)
+{
+    std::vector<keyspace::NodeId> nodes;
+    for (keyspace::NodeId node = 1; node < store.nodeCount() && nodes.size() < maximum; ++node) {
+        if (store.isKey(node) && mayBeBigCollection(store.keyInfo(node)))
+            nodes.push_back(node);
+    }
+    return nodes;
+}
+
 bool lacksTtlAmongExpiring(const keyspace::KeyInfo& key, const keyspace::NamespaceStats& siblings)
 {
     return key.expiresAtMs == keyspace::NoExpiry && siblings.keysWithTtl * 2 > siblings.keysTtlKnown();

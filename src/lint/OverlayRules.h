@@ -1,10 +1,12 @@
 #pragma once
 
+#include "keyspace/Keyspace.h"
 #include "keyspace/NamespaceStats.h"
 
 #include <QString>
 
 #include <cstdint>
+#include <vector>
 
 namespace keylens::lint {
 
@@ -25,6 +27,8 @@ bool isBigString(std::uint64_t bytes);
 bool isBigCollection(std::uint64_t elements);
 // Whether a scanned key may be a big collection, so that its length is worth one O(1) command.
 bool mayBeBigCollection(const keyspace::KeyInfo& key);
+// The keys of a store that mayBeBigCollection(), at most `maximum` of them (usually a few dozen).
+std::vector<keyspace::NodeId> bigCollectionCandidates(const keyspace::Keyspace& store, std::size_t maximum = 100'000);
 
 // missing-ttl among expiring keys: a key without a TTL beside siblings that mostly expire (the forgotten
 // cache entry), and a namespace that holds such keys. Keys whose TTL was not measured count neither way.

@@ -55,7 +55,38 @@ constexpr std::array Catalogue = {
     RuleInfo{"cryptic-abbreviation", Severity::Info,
              "One- or two-letter words (`u:p:c`) save a few bytes and cost every reader the guess.",
              "Spell the word out, or list the abbreviation in the profile's alias map."},
+    RuleInfo{"big-collection", Severity::Warning,
+             "A collection of more than 5,000 elements makes every full read (HGETALL, SMEMBERS, LRANGE 0 -1) and "
+             "every DEL stall the server.",
+             "Shard it into several keys, page it with HSCAN/SSCAN/ZSCAN, and delete it with UNLINK."},
+    RuleInfo{"unknown-namespace", Severity::Warning,
+             "A top-level namespace that the convention does not list is usually a stray or a typo.",
+             "Move the keys under an agreed namespace, or add it to the profile's allowed namespaces."},
+    RuleInfo{"naming-variants", Severity::Warning,
+             "One thing spelled several ways (`user_123`, `User:123`, `user:123`) splits its keys over several "
+             "trees, and code that reads one spelling misses the others.",
+             "Migrate every variant to the canonical spelling, then delete the old keys."},
+    RuleInfo{"synonym-siblings", Severity::Info,
+             "Sibling names that mean the same (`detail` and `info`) make readers guess which one holds the data.",
+             "Pick one word for the attribute and rename the others to it."},
+    RuleInfo{"data-in-key", Severity::Warning,
+             "A value kept as the last segment of the key (`plan:pro`, `plan:free`) cannot be changed without a "
+             "rename, and reading it needs a SCAN.",
+             "Store the value in the key (a string or a hash field), not in its name."},
+    RuleInfo{"expiry-avalanche", Severity::Warning,
+             "Keys that all expire in the same moment make a burst of misses that hits the database behind the "
+             "cache at once.",
+             "Add jitter to TTLs (a random few percent), so expiries spread out."},
+    RuleInfo{"env-prefixes", Severity::Warning,
+             "Several environments (`prod:`, `staging:`) in one database share its memory and its FLUSHDB; a test "
+             "run can evict production keys.",
+             "Give each environment its own database or server."},
+    RuleInfo{"version-prefixes", Severity::Info,
+             "`v1:` and `v2:` trees side by side are usually a migration left half done: the old tree still costs "
+             "memory.",
+             "Finish the migration and delete the old version's keys, or give them a TTL."},
 };
+static_assert(Catalogue.size() <= MaximumRules);
 
 } // namespace
 
@@ -91,6 +122,11 @@ const RuleInfo* findRule(QByteArrayView id)
     const auto it = std::find_if(Catalogue.begin(), Catalogue.end(),
                                  [&](const RuleInfo& rule) { return QByteArrayView(rule.id) == id; });
     return it == Catalogue.end() ? nullptr : &*it;
+}
+
+std::size_t ruleIndex(const RuleInfo& rule)
+{
+    return std::size_t(&rule - Catalogue.data());
 }
 
 } // namespace keylens::lint

@@ -22,8 +22,11 @@ struct RuleInfo
     const char* fix;
 };
 
-// Every rule this build knows, in a stable order.
+// Every rule this build knows, in a stable order. A rule's index in it is its bit in the store's
+// per-key finding mask (keyspace::Keyspace::findingRules), so there are at most MaximumRules.
 std::span<const RuleInfo> allRules();
+inline constexpr std::size_t MaximumRules = 26;
 const RuleInfo* findRule(QByteArrayView id);
+std::size_t ruleIndex(const RuleInfo& rule);
 
 } // namespace keylens::lint

@@ -42,7 +42,9 @@ QByteArray wrapped(QByteArrayView text, const QByteArray& indent, qsizetype widt
     return out + line + '\n';
 }
 
-QByteArray message(const lint::Finding& finding)
+} // namespace
+
+QByteArray findingMessage(const lint::Finding& finding)
 {
     QByteArray text = finding.rule->rationale;
     if (!finding.detail.isEmpty())
@@ -50,7 +52,41 @@ QByteArray message(const lint::Finding& finding)
     return text;
 }
 
-} // namespace
+QStringList LintReport::allNotices() const
+{
+    QStringList out = summary.notices;
+    for (const QString& notice : linter->notices())
+        out << notice;
+    return out + notices;
+}
+
+std::optional<LintFormat> lintFormatFromName(const QString& name)
+{
+    if (name == QLatin1String("text"))
+        return LintFormat::Text;
+    if (name == QLatin1String("json"))
+        return LintFormat::Json;
+    if (name == QLatin1String("sarif"))
+        return LintFormat::Sarif;
+    if (name == QLatin1String("junit"))
+        return LintFormat::JUnit;
+    return std::nullopt;
+}
+
+QByteArray formatLint(const LintReport& report, LintFormat format)
+{
+    switch (format) {
+    case LintFormat::Json:
+        return lintToJson(report);
+    case LintFormat::Sarif:
+        return lintToSarif(report);
+    case LintFormat::JUnit:
+        return lintToJUnit(report);
+    case LintFormat::Text:
+        break;
+    }
+    return lintToText(report);
+}
 
 QByteArray lintToJson(const LintReport& report)
 {
@@ -58,7 +94,7 @@ QByteArray lintToJson(const LintReport& report)
     QByteArray out;
     JsonWriter json(&out);
     json.beginDocument(1);
-    json.key("profile").value(report.profile.toUtf8());
+    json.key("profile").value(linter.profile().name.toUtf8());
     json.key("keys_scanned").value(linter.keysLinted());
     json.key("scan").beginObject();
     json.key("complete").value(report.summary.complete);
@@ -66,6 +102,10 @@ QByteArray lintToJson(const LintReport& report)
     json.key("error");
     report.summary.error ? json.value(report.summary.error->message.toUtf8()) : json.null();
     json.endObject();
+    json.key("notices").beginArray();
+    for (const QString& notice : report.allNotices())
+        json.value(notice.toUtf8());
+    json.endArray();
 
     const std::vector<lint::RuleSummary> rules = linter.summaries();
     json.key("summary").beginObject();
@@ -88,7 +128,7 @@ QByteArray lintToJson(const LintReport& report)
             json.key("severity").value(lint::severityName(finding.severity));
             json.bytesField("key", finding.key);
             json.bytesField("namespace", namespaceOf(finding.key, report.delimiter));
-            json.key("message").value(message(finding));
+            json.key("message").value(findingMessage(finding));
             json.key("fix").value(finding.rule->fix);
             json.endObject();
         }
@@ -103,24 +143,36 @@ QByteArray lintToText(const LintReport& report)
     const lint::Linter& linter = *report.linter;
     const std::vector<lint::RuleSummary> rules = linter.summaries();
     QByteArray out = "Keylens " KEYLENS_VERSION " lint — " + report.summary.server.address.toUtf8() + " db" +
-                     QByteArray::number(report.summary.server.db) + ", profile " + report.profile.toUtf8() + '\n';
+                     QByteArray::number(report.summary.server.db) + ", profile " + linter.profile().name.toUtf8() +
+                     '\n';
     out += counted(linter.keysLinted(), "key") + ", " + counted(linter.findings(), "finding") + ": " +
            counted(linter.findings(Severity::Error), "error") + ", " +
            counted(linter.findings(Severity::Warning), "warning") + ", " +
            keyspace::formatCount(linter.findings(Severity::Info)) + " info\n";
     if (!report.summary.complete)
         out += "! the scan did not complete: these findings cover the keys scanned\n";
+    for (const QString& notice : report.allNotices())
+        out += wrapped(notice.toUtf8(), "! ");
     if (rules.empty())
         return out + "\nNo findings.\n";
 
-    out += "\nRULE                    SEVERITY     KEYS\n";
+    // Counts right-aligned under their headings; a rule can find keys at more than one severity.
+    const auto column = [](const QByteArray& text, qsizetype width) {
+        QByteArray cell(std::max<qsizetype>(1, width - text.size()), ' ');
+        cell += text;
+        return cell;
+    };
+    out += "\nRULE" + QByteArray(20, ' ') + column("ERRORS", 10) + column("WARNINGS", 10) + column("INFO", 10) +
+           column("KEYS", 10) + '\n';
     for (const lint::RuleSummary& rule : rules) {
         const QByteArray name = rule.rule->id;
-        const QByteArray severity = lint::severityName(rule.rule->severity).toByteArray();
-        const QByteArray count = keyspace::formatCount(rule.findings);
-        out += name + QByteArray(std::max<qsizetype>(1, 24 - name.size()), ' ') + severity +
-               QByteArray(std::max<qsizetype>(1, 9 - severity.size()), ' ') +
-               QByteArray(std::max<qsizetype>(0, 8 - count.size()), ' ') + count + '\n';
+        out += name + QByteArray(std::max<qsizetype>(0, 24 - name.size()), ' ');
+        for (const Severity severity : {Severity::Error, Severity::Warning, Severity::Info}) {
+            const std::uint64_t count = rule.bySeverity[std::size_t(severity)];
+            out += column(count ? keyspace::formatCount(count) : QByteArray("-"), 10);
+        }
+        out += column(keyspace::formatCount(rule.findings), 10);
+        out += '\n';
     }
     for (const lint::RuleSummary& rule : rules) {
         out += '\n' + QByteArray(rule.rule->id) + " (" + keyspace::formatCount(rule.findings) + ")\n";
@@ -130,6 +182,8 @@ QByteArray lintToText(const LintReport& report)
             if (key.size() > 72)
                 key = key.left(71) + "…";
             out += "    " + key + '\n';
+            if (!finding.detail.isEmpty())
+                out += wrapped(keyspace::displayBytes(finding.detail), "      ");
         }
     }
     return out;

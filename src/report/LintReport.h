@@ -5,17 +5,30 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
+
+#include <optional>
 
 namespace keylens::report {
 
-// What `keylens-cli lint` reports: the profile, the scan behind it and the linter's findings.
+// What `keylens-cli lint` reports: the scan behind it, the linter's findings (and its profile), and
+// what could not be checked.
 struct LintReport
 {
-    QString profile;
     char delimiter = ':';
     scan::ScanSummary summary;
     const lint::Linter* linter = nullptr;
+    QStringList notices; // besides the scan's and the linter's own
+    // The severity from which a finding fails the run (JUnit marks those rules failed); none for `never`.
+    std::optional<lint::Severity> failOn = lint::Severity::Error;
+
+    // The scan's notices, the linter's and the report's own, in that order.
+    QStringList allNotices() const;
 };
+
+enum class LintFormat { Text, Json, Sarif, JUnit };
+std::optional<LintFormat> lintFormatFromName(const QString& name);
+QByteArray formatLint(const LintReport& report, LintFormat format);
 
 // The `keylens-cli lint --format json` document, schema 1: tool, schema, profile, keys_scanned, summary
 // {findings, by_severity, by_rule}, findings [{rule, severity, key, namespace, message, fix}]. Field names
@@ -24,5 +37,17 @@ QByteArray lintToJson(const LintReport& report);
 
 // A table of rules with their counts, then each rule's rationale, fix and examples; fits 80 columns.
 QByteArray lintToText(const LintReport& report);
+
+// SARIF 2.1.0: one run, the rules as the driver's reportingDescriptors, one result per listed finding
+// with its key as a logical location (kind "resource", binary keys escaped; exact bytes in the result's
+// properties.key_base64).
+QByteArray lintToSarif(const LintReport& report);
+
+// JUnit XML: one test suite, one test case per rule of the profile. A rule fails when it found keys at
+// or above `failOn`; a disabled rule is skipped; findings below `failOn` are listed in system-out.
+QByteArray lintToJUnit(const LintReport& report);
+
+// The text a finding is reported with: the rule's rationale and the finding's detail.
+QByteArray findingMessage(const lint::Finding& finding);
 
 } // namespace keylens::report

@@ -15,8 +15,13 @@ void Ingest::add(const KeyBatch& batch, std::size_t from, std::size_t to)
 {
     to = std::min(to, batch.size());
     for (std::size_t i = from; i < to; ++i) {
-        if (m_store.insert(batch.key(i), batch.entries[i].info) == keyspace::Keyspace::Insert::Duplicate)
+        const QByteArrayView key = batch.key(i);
+        const keyspace::KeyInfo& info = batch.entries[i].info;
+        keyspace::NodeId node = keyspace::InvalidNode;
+        if (m_store.insert(key, info, &node) == keyspace::Keyspace::Insert::Duplicate)
             ++m_duplicates;
+        else if (m_keyStored)
+            m_keyStored(node, key, info);
     }
     m_received += to > from ? to - from : 0;
 }

@@ -6,6 +6,7 @@
 #include "scan/ScanTypes.h"
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 
 namespace keylens::scan {
@@ -21,6 +22,11 @@ public:
     explicit Ingest(keyspace::Keyspace& store)
         : m_store(store)
     {}
+
+    // Called for every key as it is stored (not for duplicates): the linter's key-level rules run here,
+    // so every way into a store lints alike.
+    using KeyStored = std::function<void(keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info)>;
+    void setKeyStored(KeyStored keyStored) { m_keyStored = std::move(keyStored); }
 
     // Sizes the store from DBSIZE, unless a MATCH or TYPE filter makes DBSIZE a gross overestimate.
     void serverInfo(const redis::ServerInfo& info, const ScanOptions& options);
@@ -38,6 +44,7 @@ public:
 
 private:
     keyspace::Keyspace& m_store;
+    KeyStored m_keyStored;
     std::uint64_t m_duplicates = 0;
     std::uint64_t m_received = 0; // batch entries taken: stored and duplicates
 };

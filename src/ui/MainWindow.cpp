@@ -567,19 +567,12 @@ void MainWindow::takeScreenshot()
 
 void MainWindow::countBigCollectionCandidates()
 {
-    // Usually a few dozen keys (lint::mayBeBigCollection), one O(1) length command each, pipelined.
-    constexpr std::size_t MaximumKeys = 100'000;
+    // One O(1) length command each, pipelined.
     const keyspace::Keyspace& keyspace = m_session->keyspace();
-    std::vector<std::uint32_t> ids;
+    std::vector<std::uint32_t> ids = lint::bigCollectionCandidates(keyspace);
     std::vector<std::pair<QByteArray, keyspace::KeyType>> keys;
-    for (keyspace::NodeId node = 1; node < keyspace.nodeCount() && keys.size() < MaximumKeys; ++node) {
-        if (!keyspace.isKey(node))
-            continue;
-        if (const keyspace::KeyInfo info = keyspace.keyInfo(node); lint::mayBeBigCollection(info)) {
-            ids.push_back(node);
-            keys.emplace_back(keyspace.path(node), info.type);
-        }
-    }
+    for (const keyspace::NodeId node : ids)
+        keys.emplace_back(keyspace.path(node), keyspace.keyInfo(node).type);
     if (!keys.empty())
         m_inspector->requestLengths(m_scanGeneration, std::move(ids), std::move(keys));
 }

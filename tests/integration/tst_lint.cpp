@@ -71,15 +71,15 @@ private Q_SLOTS:
             {QStringLiteral("uppercase"), 5},        {QStringLiteral("delimiter"), 4},
             {QStringLiteral("missing-ttl"), 6},      {QStringLiteral("id-first"), 2},
             {QStringLiteral("placeholder-name"), 2}, {QStringLiteral("big-string"), 1},
-            {QStringLiteral("binary-key"), 1},
+            {QStringLiteral("binary-key"), 1},       {QStringLiteral("naming-variants"), 4}, // user_<int>_profile
         };
         QCOMPARE(byRule.size(), qsizetype(expected.size()));
         for (const auto& [rule, count] : expected)
             QCOMPARE(byRule[rule].toInt(), count);
-        QCOMPARE(summary[QStringLiteral("findings")].toInt(), 21);
+        QCOMPARE(summary[QStringLiteral("findings")].toInt(), 25);
         const QJsonObject bySeverity = summary[QStringLiteral("by_severity")].toObject();
         QCOMPARE(bySeverity[QStringLiteral("error")].toInt(), 0);
-        QCOMPARE(bySeverity[QStringLiteral("warning")].toInt(), 21);
+        QCOMPARE(bySeverity[QStringLiteral("warning")].toInt(), 25);
 
         // Every finding names its rule, severity, key, namespace, message and fix; a binary key is escaped.
         bool sawBinary = false;
@@ -101,10 +101,10 @@ private Q_SLOTS:
         QCOMPARE(lintJson({QStringLiteral("--max-examples"), QStringLiteral("0")})[QStringLiteral("findings")]
                      .toArray()
                      .size(),
-                 21);
+                 25);
         const QJsonArray one =
             lintJson({QStringLiteral("--max-examples"), QStringLiteral("1")})[QStringLiteral("findings")].toArray();
-        QCOMPARE(one.size(), 7); // one per rule that fired
+        QCOMPARE(one.size(), 8); // one per rule that fired
     }
 
     void exitCodesFollowFailOn()
@@ -134,7 +134,7 @@ private Q_SLOTS:
     {
         const auto run = lint();
         QCOMPARE(run.exitCode, 0);
-        QVERIFY(run.out.contains("21 findings"));
+        QVERIFY(run.out.contains("25 findings"));
         for (const QByteArray& line : run.out.split('\n'))
             QVERIFY2(QString::fromUtf8(line).size() <= 80, line.constData());
     }

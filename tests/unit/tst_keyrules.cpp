@@ -2,6 +2,7 @@
 #include "TestKeys.h"
 #include "keyspace/NamespaceStats.h"
 #include "lint/KeyRules.h"
+#include "lint/Profile.h"
 
 #include <QTest>
 
@@ -11,8 +12,14 @@ using namespace keylens;
 
 namespace {
 
+const lint::Profile& defaultProfile()
+{
+    static const lint::Profile profile = *lint::builtInProfile("default");
+    return profile;
+}
+
 std::set<QByteArray> rulesFiredOn(const QByteArray& key, bool expires = false,
-                                  const lint::KeyRuleSettings& settings = {})
+                                  const lint::Profile& settings = defaultProfile())
 {
     const keyspace::KeyInfo info =
         test::measuredKey(keyspace::KeyType::String, 64, expires ? 1'900'000'000'000 : keyspace::NoExpiry);
@@ -103,11 +110,12 @@ private Q_SLOTS:
     void timeBucketsThatExpireAreOnlyInfo()
     {
         const keyspace::KeyInfo expiring = test::measuredKey(keyspace::KeyType::String, 8, 1'900'000'000'000);
-        const auto findings = lint::checkKey("ratelimit:user:1000:api:20240310:hour12", expiring, {});
+        const auto findings = lint::checkKey("ratelimit:user:1000:api:20240310:hour12", expiring, defaultProfile());
         QCOMPARE(findings.size(), std::size_t(1));
         QCOMPARE(QByteArray(findings.front().rule->id), QByteArray("timestamp-in-key"));
         QCOMPARE(findings.front().severity, lint::Severity::Info);
-        const auto forever = lint::checkKey("pageviews:20240310", test::measuredKey(keyspace::KeyType::String, 8), {});
+        const auto forever =
+            lint::checkKey("pageviews:20240310", test::measuredKey(keyspace::KeyType::String, 8), defaultProfile());
         QCOMPARE(forever.front().severity, lint::Severity::Warning);
     }
 
@@ -115,7 +123,7 @@ private Q_SLOTS:
     {
         const auto severityFor = [](qsizetype length) {
             const QByteArray key = "k:" + QByteArray(length - 2, 'a');
-            const auto findings = lint::checkKey(key, {}, {});
+            const auto findings = lint::checkKey(key, {}, defaultProfile());
             for (const auto& finding : findings) {
                 if (QByteArray(finding.rule->id) == "key-length")
                     return int(finding.severity);
@@ -130,30 +138,42 @@ private Q_SLOTS:
 
     void profilesChangeOutcomes()
     {
-        lint::KeyRuleSettings strict;
-        strict.midKeyId = true;
-        strict.maxSegments = 4;
+        lint::Profile strict = *lint::builtInProfile("strict");
         QCOMPARE(joined(rulesFiredOn("user:1001:profile", false, strict)), QByteArray("mid-key-id"));
         QCOMPARE(joined(rulesFiredOn("order:detail:10086", false, strict)), QByteArray());
+        // 44 bytes is strict's limit: a warning there, an info in default.
+        const QByteArray longKey = "order:detail:" + QByteArray(40, 'x');
+        QCOMPARE(joined(rulesFiredOn(longKey, false, strict)), QByteArray("key-length"));
+        QCOMPARE(lint::checkKey(longKey, {}, strict).front().severity, lint::Severity::Warning);
+        QCOMPARE(lint::checkKey(longKey, {}, defaultProfile()).front().severity, lint::Severity::Info);
+
+        strict.maxSegments = 4;
         QCOMPARE(joined(rulesFiredOn("a:b:c:d:e", false, strict)), QByteArray("cryptic-abbreviation deep-nesting"));
-        lint::KeyRuleSettings aliases;
+
+        lint::Profile aliases = defaultProfile();
         aliases.aliases = {"u", "p", "c"};
         QCOMPARE(joined(rulesFiredOn("u:p:c:10086", false, aliases)), QByteArray());
-    }
 
-    void strayPersistentKeyAmongExpiringSiblings()
-    {
-        keyspace::NamespaceStats siblings;
-        for (int i = 0; i < 9; ++i)
-            siblings.add(test::measuredKey(keyspace::KeyType::String, 8, 1'900'000'000'000));
-        const keyspace::KeyInfo persistent = test::measuredKey(keyspace::KeyType::String, 8);
-        siblings.add(persistent); // 9 of 10 expire
-        const auto stray = lint::checkKey("report:daily:7", persistent, {}, &siblings);
-        QCOMPARE(stray.size(), std::size_t(1));
-        QCOMPARE(QByteArray(stray.front().rule->id), QByteArray("missing-ttl"));
-        QVERIFY(lint::checkKey("report:daily:7", persistent, {}).empty()); // without the namespace's figures
-        siblings.add(persistent);                                          // 9 of 11: no longer nearly all
-        QVERIFY(lint::checkKey("report:daily:7", persistent, {}, &siblings).empty());
+        lint::Profile quiet = defaultProfile();
+        quiet.rules[lint::ruleIndex(*lint::findRule("delimiter"))].enabled = false;
+        quiet.rules[lint::ruleIndex(*lint::findRule("uppercase"))].severity = lint::Severity::Error;
+        QCOMPARE(joined(rulesFiredOn("ORDER-DETAIL-10086", false, quiet)), QByteArray("uppercase"));
+        QCOMPARE(lint::checkKey("ORDER-DETAIL-10086", {}, quiet).front().severity, lint::Severity::Error);
+
+        lint::Profile allowed = defaultProfile();
+        allowed.allowedNamespaces = {"user", "order"};
+        QCOMPARE(joined(rulesFiredOn("user:1001:profile", false, allowed)), QByteArray());
+        QCOMPARE(joined(rulesFiredOn("cart:1001:items", false, allowed)), QByteArray("unknown-namespace"));
+
+        lint::Profile volatileOnly = defaultProfile();
+        volatileOnly.volatileNamespaces = {"report"};
+        QCOMPARE(joined(rulesFiredOn("report:daily:7", false, volatileOnly)), QByteArray("missing-ttl"));
+        QCOMPARE(joined(rulesFiredOn("cache:api:users:list:page:2", false, volatileOnly)), QByteArray());
+
+        lint::Profile ignoring = defaultProfile();
+        ignoring.ignore.emplace_back(QByteArray("bull:*"));
+        QVERIFY(lint::checkKey("bull:Queue_1:wait", {}, ignoring).empty());
+        QVERIFY(!lint::checkKey("bull:Queue_1:wait", {}, defaultProfile()).empty());
     }
 
     void binaryKeysSkipTheWordRules()

@@ -1,0 +1,42 @@
+#include "cli/CollectionLengths.h"
+
+#include "inspect/KeyReader.h"
+#include "lint/OverlayRules.h"
+#include "redis/Connection.h"
+
+namespace keylens::cli {
+
+QString countBigCollections(const redis::ConnectionOptions& options, keyspace::Keyspace& store, lint::Linter& linter)
+{
+    const std::vector<keyspace::NodeId> nodes = lint::bigCollectionCandidates(store);
+    if (nodes.empty())
+        return {};
+    const auto unchecked = [&](const QString& why) {
+        return QStringLiteral("big-collection was not checked on %1 collections: %2").arg(nodes.size()).arg(why);
+    };
+    redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(options);
+    if (!connection)
+        return unchecked(connection.error().message);
+    std::vector<std::pair<QByteArray, keyspace::KeyType>> keys;
+    keys.reserve(nodes.size());
+    for (const keyspace::NodeId node : nodes)
+        keys.emplace_back(store.path(node), store.keyInfo(node).type);
+    const redis::Result<std::vector<std::optional<std::uint64_t>>> lengths = inspect::readLengths(**connection, keys);
+    if (!lengths)
+        return unchecked(lengths.error().message);
+    std::size_t unknown = 0;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        if (const std::optional<std::uint64_t> length = (*lengths)[i])
+            linter.elementCountKnown(store, nodes[i], *length);
+        else
+            ++unknown; // gone since the scan, or its length command was denied
+    }
+    if (unknown > 0)
+        return QStringLiteral("big-collection was not checked on %1 of %2 collections: their length command was "
+                              "denied or they are gone")
+            .arg(unknown)
+            .arg(nodes.size());
+    return {};
+}
+
+} // namespace keylens::cli

@@ -1,0 +1,377 @@
+#include "lint/NamespaceRules.h"
+
+#include "keyspace/Units.h"
+#include "lint/Characters.h"
+#include "lint/OverlayRules.h"
+#include "lint/SegmentShape.h"
+#include "lint/Spelling.h"
+
+#include <QDateTime>
+#include <QSet>
+
+#include <algorithm>
+#include <map>
+
+namespace keylens::lint {
+
+namespace {
+
+using keyspace::Keyspace;
+using keyspace::NodeId;
+
+NodeId topNodeOf(const Keyspace& store, NodeId node)
+{
+    while (store.parent(node) != Keyspace::root())
+        node = store.parent(node);
+    return node;
+}
+
+bool isIdSegment(const Keyspace& store, NodeId node)
+{
+    return node != Keyspace::root() && isId(shapeOf(store.segment(node)));
+}
+
+// `v1`, `V12`: a version prefix, and its number.
+std::optional<int> versionOf(QByteArrayView segment)
+{
+    if (segment.size() < 2 || segment.size() > 6 || (segment[0] != 'v' && segment[0] != 'V'))
+        return std::nullopt;
+    int version = 0;
+    for (const char c : segment.sliced(1)) {
+        if (!isDigit(c))
+            return std::nullopt;
+        version = version * 10 + (c - '0');
+    }
+    return version;
+}
+
+std::uint64_t weightOf(const Keyspace& store, NodeId node)
+{
+    return store.stats(node).keys + (store.isKey(node) ? 1 : 0);
+}
+
+// A node whose whole subtree breaks a rule (an environment, an old version, a synonym).
+struct FlaggedNode
+{
+    const RuleInfo* rule;
+    QByteArray detail;
+};
+
+// Misra-Gries heavy hitters over one namespace's expiry windows: with k counters, every window that
+// holds more than 1/(k+1) of the keys is among the candidates (then counted exactly).
+struct ExpiryVote
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> counters; // (window, count)
+
+    void add(std::int64_t window, std::size_t k)
+    {
+        for (auto& [candidate, count] : counters) {
+            if (candidate == window) {
+                ++count;
+                return;
+            }
+        }
+        if (counters.size() < k) {
+            counters.emplace_back(window, 1);
+            return;
+        }
+        for (auto& counter : counters)
+            --counter.second;
+        std::erase_if(counters, [](const auto& counter) { return counter.second <= 0; });
+    }
+};
+
+// The exact count of keys around each candidate window, and the verdict.
+struct Clump
+{
+    std::vector<std::pair<std::int64_t, std::uint64_t>> candidates; // (window, keys within one window of it)
+    std::int64_t window = 0;
+    std::uint64_t keys = 0;
+    bool avalanche = false;
+};
+
+bool nearWindow(std::int64_t window, std::int64_t candidate)
+{
+    return window >= candidate - 1 && window <= candidate + 1;
+}
+
+struct DataInKeyGroup
+{
+    std::uint64_t keys = 0;
+    std::vector<QByteArray> values; // distinct, up to the profile's maximum + 1
+};
+
+} // namespace
+
+NamespaceRules::NamespaceRules(const Profile& profile)
+    : m_profile(profile)
+{}
+
+void NamespaceRules::keyAdded(const Keyspace& store, NodeId node, QByteArrayView key)
+{
+    if (!m_profile.isEnabled(*findRule("naming-variants")))
+        return;
+    Spelling spelling = spellingOf(key, store.delimiter());
+    auto it = m_patterns.find(spelling.pattern);
+    if (it == m_patterns.end()) {
+        if (m_patterns.size() >= MaximumPatterns) {
+            m_patternsCapped = true;
+            return;
+        }
+        it = m_patterns.insert(spelling.pattern, PatternEntry{std::move(spelling.words), 0, topNodeOf(store, node)});
+    }
+    ++it->keys;
+    if (!it->manyTops && it->top != topNodeOf(store, node))
+        it->manyTops = true;
+}
+
+void NamespaceRules::run(const Keyspace& store, const Record& record)
+{
+    const Profile& profile = m_profile;
+    const std::size_t nodes = store.nodeCount();
+    const char delimiter = store.delimiter();
+
+    // 1. Subtrees flagged whole: environments, old versions, synonyms.
+    QHash<NodeId, FlaggedNode> flagged;
+    std::vector<bool> isFlagged(nodes, false);
+    const auto flag = [&](NodeId node, const char* rule, QByteArray detail) {
+        if (!profile.isEnabled(*findRule(rule)))
+            return;
+        flagged.insert(node, {findRule(rule), std::move(detail)});
+        isFlagged[node] = true;
+    };
+
+    std::vector<NodeId> environments;
+    for (const NodeId top : store.children(Keyspace::root())) {
+        const QByteArray word = store.segment(top).toByteArray().toLower();
+        if (store.hasChildren(top) &&
+            std::find(profile.environments.begin(), profile.environments.end(), word) != profile.environments.end())
+            environments.push_back(top);
+    }
+    if (environments.size() > 1) {
+        std::sort(environments.begin(), environments.end(),
+                  [&](NodeId a, NodeId b) { return weightOf(store, a) > weightOf(store, b); });
+        QByteArray names;
+        for (const NodeId node : environments)
+            names += (names.isEmpty() ? "" : ", ") + store.segment(node).toByteArray() + delimiter;
+        for (std::size_t i = 1; i < environments.size(); ++i)
+            flag(environments[i], "env-prefixes", names + " share one database");
+    }
+
+    std::map<NodeId, std::vector<std::pair<int, NodeId>>> versionsByParent;
+    // (namespace, synonym group) -> word -> keys; a namespace below an id level stands for all its ids.
+    std::map<std::pair<std::uint64_t, std::size_t>, std::map<QByteArray, std::uint64_t>> synonyms;
+    const auto synonymScope = [&](NodeId node) {
+        const NodeId parent = store.parent(node);
+        return isIdSegment(store, parent) ? (std::uint64_t(store.parent(parent)) << 1 | 1) : std::uint64_t(parent) << 1;
+    };
+    std::size_t longestSynonym = 0;
+    for (const auto& group : profile.synonymGroups) {
+        for (const QByteArray& word : group)
+            longestSynonym = std::max<std::size_t>(longestSynonym, std::size_t(word.size()));
+    }
+    const auto synonymGroupOf = [&](NodeId node) -> std::optional<std::pair<std::size_t, QByteArray>> {
+        const QByteArrayView segment = store.segment(node);
+        if (segment.isEmpty() || std::size_t(segment.size()) > longestSynonym || isDigit(segment[0]))
+            return std::nullopt;
+        QByteArray word = segment.toByteArray().toLower();
+        const std::optional<std::size_t> group = profile.synonymGroupOf(word);
+        return group ? std::optional(std::pair(*group, std::move(word))) : std::nullopt;
+    };
+    const bool checkSynonyms = profile.isEnabled(*findRule("synonym-siblings"));
+    for (NodeId node = 1; node < nodes; ++node) {
+        if (const std::optional<int> version = versionOf(store.segment(node)); version && store.hasChildren(node))
+            versionsByParent[store.parent(node)].emplace_back(*version, node);
+        if (!checkSynonyms)
+            continue;
+        if (const auto group = synonymGroupOf(node))
+            synonyms[{synonymScope(node), group->first}][group->second] += weightOf(store, node);
+    }
+    for (auto& [parent, versions] : versionsByParent) {
+        if (versions.size() < 2)
+            continue;
+        std::sort(versions.begin(), versions.end());
+        const QByteArray newest = store.segment(versions.back().second).toByteArray();
+        for (std::size_t i = 0; i + 1 < versions.size(); ++i)
+            flag(versions[i].second, "version-prefixes",
+                 store.segment(versions[i].second).toByteArray() + " beside " + newest);
+    }
+    if (checkSynonyms) {
+        for (NodeId node = 1; node < nodes; ++node) {
+            const auto group = synonymGroupOf(node);
+            if (!group)
+                continue;
+            const auto& words = synonyms[{synonymScope(node), group->first}];
+            if (words.size() < 2)
+                continue;
+            const auto mostUsed = std::max_element(words.begin(), words.end(), [](const auto& a, const auto& b) {
+                return a.second < b.second || (a.second == b.second && a.first > b.first);
+            });
+            if (mostUsed->first != group->second)
+                flag(node, "synonym-siblings", group->second + " beside " + mostUsed->first);
+        }
+    }
+
+    // 2. Naming variants: patterns with the same words, grouped; every pattern but the canonical one.
+    QHash<QByteArray, QByteArray> variantDetail; // pattern -> message
+    QSet<NodeId> variantTops;
+    bool variantsAnywhere = false;
+    {
+        QHash<QByteArray, std::vector<QByteArray>> byWords;
+        for (auto it = m_patterns.cbegin(); it != m_patterns.cend(); ++it)
+            byWords[it->words].push_back(it.key());
+        for (auto group = byWords.begin(); group != byWords.end(); ++group) {
+            std::vector<QByteArray>& patterns = group.value();
+            if (patterns.size() < 2)
+                continue;
+            std::sort(patterns.begin(), patterns.end(), [&](const QByteArray& a, const QByteArray& b) {
+                return m_patterns[a].keys > m_patterns[b].keys || (m_patterns[a].keys == m_patterns[b].keys && a < b);
+            });
+            const auto conventional = std::find_if(patterns.begin(), patterns.end(), [&](const QByteArray& pattern) {
+                return isConventionalSpelling(pattern, delimiter);
+            });
+            const QByteArray canonical =
+                conventional != patterns.end() ? *conventional : conventionalSpelling(patterns.front(), delimiter);
+            QByteArray spellings;
+            for (std::size_t i = 0; i < patterns.size() && i < 4; ++i)
+                spellings +=
+                    (i ? ", " : "") + patterns[i] + " (" + keyspace::formatCount(m_patterns[patterns[i]].keys) + ')';
+            if (patterns.size() > 4)
+                spellings += ", …";
+            for (const QByteArray& pattern : patterns) {
+                if (pattern == canonical)
+                    continue;
+                variantDetail.insert(pattern, "spell it " + canonical + "; variants: " + spellings);
+                const PatternEntry& entry = m_patterns[pattern];
+                variantsAnywhere |= entry.manyTops;
+                variantTops.insert(entry.top);
+            }
+        }
+    }
+    if (m_patternsCapped)
+        m_notices.push_back(QStringLiteral("naming-variants compared the first %1 distinct key patterns only")
+                                .arg(QString::fromUtf8(keyspace::formatCount(MaximumPatterns))));
+
+    // 3. One pass over the keys: stray persistent keys, flagged subtrees, variants; votes for the next pass.
+    const RuleInfo& missingTtl = *findRule("missing-ttl");
+    const RuleInfo& variants = *findRule("naming-variants");
+    const std::int64_t windowMs = std::int64_t(profile.avalancheWindowSeconds) * 1000;
+    const std::size_t voteCounters = std::clamp<std::size_t>(std::size_t(1.0 / profile.avalancheShare), 1, 20);
+    const bool checkAvalanche = profile.isEnabled(*findRule("expiry-avalanche"));
+    const bool checkDataInKey = profile.isEnabled(*findRule("data-in-key"));
+    QHash<NodeId, ExpiryVote> votes;
+    std::map<std::pair<NodeId, QByteArray>, DataInKeyGroup> dataInKey;
+    // A key of the `<id>:attribute:value` form whose id holds only it: its group, or nothing.
+    const auto dataInKeyGroupOf = [&](NodeId key) -> std::optional<std::pair<NodeId, QByteArray>> {
+        const NodeId attribute = store.parent(key);
+        if (store.hasChildren(key) || attribute == Keyspace::root() || store.isKey(attribute) ||
+            store.stats(attribute).childCount != 1 || isId(shapeOf(store.segment(key))) ||
+            isIdSegment(store, attribute))
+            return std::nullopt;
+        const NodeId id = store.parent(attribute);
+        if (!isIdSegment(store, id))
+            return std::nullopt;
+        return std::pair(store.parent(id), store.segment(attribute).toByteArray());
+    };
+
+    for (NodeId node = 1; node < nodes; ++node) {
+        if (!store.isKey(node) || store.isLintIgnored(node))
+            continue;
+        const keyspace::KeyInfo info = store.keyInfo(node);
+        const NodeId parent = store.parent(node);
+        if (parent != Keyspace::root() && isStrayPersistent(info, store.stats(parent)))
+            record(node, missingTtl, missingTtl.severity, "most keys beside it expire");
+
+        NodeId top = node;
+        for (NodeId ancestor = node; ancestor != Keyspace::root(); ancestor = store.parent(ancestor)) {
+            top = ancestor;
+            if (isFlagged[ancestor]) {
+                const FlaggedNode& flaggedNode = flagged[ancestor];
+                record(node, *flaggedNode.rule, flaggedNode.rule->severity, flaggedNode.detail);
+            }
+        }
+        if (!variantDetail.isEmpty() && (variantsAnywhere || variantTops.contains(top))) {
+            const QByteArray pattern = spellingOf(store.path(node), delimiter).pattern;
+            if (const auto it = variantDetail.constFind(pattern); it != variantDetail.cend())
+                record(node, variants, variants.severity, *it);
+        }
+        if (checkAvalanche && keyspace::hasExpiry(info.expiresAtMs) && parent != Keyspace::root() &&
+            store.stats(parent).keysWithTtl >= profile.avalancheMinimumKeys)
+            votes[parent].add(info.expiresAtMs / windowMs, voteCounters);
+        if (checkDataInKey) {
+            if (auto group = dataInKeyGroupOf(node)) {
+                DataInKeyGroup& entry = dataInKey[*group];
+                ++entry.keys;
+                const QByteArray value = store.segment(node).toByteArray();
+                if (entry.values.size() <= profile.dataInKeyMaximumValues &&
+                    std::find(entry.values.begin(), entry.values.end(), value) == entry.values.end())
+                    entry.values.push_back(value);
+            }
+        }
+    }
+
+    // 4. The avalanche candidates counted exactly; then the keys of both verdicts.
+    QHash<NodeId, Clump> clumps;
+    for (auto it = votes.cbegin(); it != votes.cend(); ++it) {
+        Clump clump;
+        for (const auto& [window, count] : it->counters)
+            clump.candidates.emplace_back(window, 0);
+        clumps.insert(it.key(), std::move(clump));
+    }
+    votes.clear();
+    std::erase_if(dataInKey, [&](const auto& group) {
+        return group.second.keys < profile.dataInKeyMinimumKeys || group.second.values.size() < 2 ||
+               group.second.values.size() > profile.dataInKeyMaximumValues;
+    });
+    if (clumps.isEmpty() && dataInKey.empty())
+        return;
+    for (NodeId node = 1; node < nodes && !clumps.isEmpty(); ++node) {
+        if (!store.isKey(node) || store.isLintIgnored(node))
+            continue;
+        const std::int64_t expiresAt = store.keyInfo(node).expiresAtMs;
+        if (!keyspace::hasExpiry(expiresAt))
+            continue;
+        if (const auto it = clumps.find(store.parent(node)); it != clumps.end()) {
+            for (auto& [window, count] : it->candidates)
+                count += nearWindow(expiresAt / windowMs, window) ? 1 : 0;
+        }
+    }
+    for (auto it = clumps.begin(); it != clumps.end(); ++it) {
+        const auto best = std::max_element(it->candidates.begin(), it->candidates.end(),
+                                           [](const auto& a, const auto& b) { return a.second < b.second; });
+        if (best == it->candidates.end())
+            continue;
+        it->window = best->first;
+        it->keys = best->second;
+        it->avalanche = double(it->keys) >= profile.avalancheShare * double(store.stats(it.key()).keysWithTtl);
+    }
+    const RuleInfo& avalanche = *findRule("expiry-avalanche");
+    const RuleInfo& dataRule = *findRule("data-in-key");
+    for (NodeId node = 1; node < nodes; ++node) {
+        if (!store.isKey(node) || store.isLintIgnored(node))
+            continue;
+        const std::int64_t expiresAt = store.keyInfo(node).expiresAtMs;
+        if (const auto it = clumps.constFind(store.parent(node)); it != clumps.cend() && it->avalanche &&
+                                                                  keyspace::hasExpiry(expiresAt) &&
+                                                                  nearWindow(expiresAt / windowMs, it->window)) {
+            const QDateTime when = QDateTime::fromMSecsSinceEpoch(it->window * windowMs, Qt::UTC);
+            record(node, avalanche, avalanche.severity,
+                   QByteArray(keyspace::formatCount(it->keys) + " of " +
+                              keyspace::formatCount(store.stats(store.parent(node)).keysWithTtl) +
+                              " keys expire within " + QByteArray::number(profile.avalancheWindowSeconds) + " s of " +
+                              when.toString(Qt::ISODate).toUtf8()));
+        }
+        if (dataInKey.empty())
+            continue;
+        if (const auto group = dataInKeyGroupOf(node)) {
+            if (const auto it = dataInKey.find(*group); it != dataInKey.end()) {
+                QByteArray values;
+                for (const QByteArray& value : it->second.values)
+                    values += (values.isEmpty() ? "" : ", ") + value;
+                record(node, dataRule, dataRule.severity, QByteArray(group->second + " takes " + values));
+            }
+        }
+    }
+}
+
+} // namespace keylens::lint

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "keyspace/Keyspace.h"
+#include "lint/Profile.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+
+#include <functional>
+#include <vector>
+
+namespace keylens::lint {
+
+// The rules that judge a key by the keys around it, run once the whole keyspace is in:
+// - naming-variants: patterns that spell the same words differently (see Spelling.h); every key of a
+//   variant that is not the canonical spelling;
+// - synonym-siblings: siblings (ids merged, so `user:1:detail` and `user:2:info` are siblings) whose
+//   words are synonyms in the profile; the keys under every word but the most used;
+// - data-in-key: `…:<id>:plan:pro`, `…:<id>:plan:free`: a last segment that takes a few words over many
+//   ids, each id holding exactly one;
+// - expiry-avalanche: a namespace whose expiring keys mostly expire within one window;
+// - env-prefixes: several environment prefixes at the top level; the keys of all but the biggest;
+// - version-prefixes: `v1:` beside `v2:` under one parent; the keys of all but the newest;
+// - missing-ttl: a persistent key among siblings that nearly all expire.
+//
+// keyAdded() keeps what the variants need as keys arrive (one entry per distinct pattern, not per key);
+// run() walks the store without recursion, in a few passes over its nodes.
+class NamespaceRules
+{
+public:
+    explicit NamespaceRules(const Profile& profile);
+
+    void keyAdded(const keyspace::Keyspace& store, keyspace::NodeId node, QByteArrayView key);
+
+    using Record =
+        std::function<void(keyspace::NodeId key, const RuleInfo& rule, Severity severity, QByteArrayView detail)>;
+    void run(const keyspace::Keyspace& store, const Record& record);
+
+    const std::vector<QString>& notices() const { return m_notices; }
+
+    // Distinct patterns kept for naming-variants; past it, new patterns are not compared (and a notice
+    // says so), so a keyspace of unique words cannot grow the table without bound.
+    static constexpr qsizetype MaximumPatterns = 200'000;
+
+private:
+    struct PatternEntry
+    {
+        QByteArray words;
+        std::uint32_t keys = 0;
+        keyspace::NodeId top = keyspace::InvalidNode; // the top-level node of its keys, if they share one
+        bool manyTops = false;
+    };
+
+    const Profile& m_profile;
+    QHash<QByteArray, PatternEntry> m_patterns;
+    bool m_patternsCapped = false;
+    std::vector<QString> m_notices;
+};
+
+} // namespace keylens::lint

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+
+namespace keylens::lint {
+
+// How a key spells the thing it names, for naming-variants.
+//
+// `pattern` is the key with every id replaced by its placeholder and nothing else changed: `User:<int>`,
+// `user_<int>`, `userSettings_<int>`. `words` is what the pattern says, whatever the spelling: its words
+// in lower case (camelCase and every separator split) and its placeholders, sorted and joined by spaces:
+// `<int> user` for all of `user_123`, `User:123` and `USER-123`; `<int> settings user` for both
+// `userSettings_123` and `user:123:settings`. Two patterns with the same words are variants of one name.
+struct Spelling
+{
+    QByteArray pattern;
+    QByteArray words;
+};
+Spelling spellingOf(QByteArrayView key, char delimiter);
+
+// Whether a pattern follows the convention's form: lower-case words, levels joined by the delimiter
+// only. The variant to migrate to is one of these when there is one.
+bool isConventionalSpelling(QByteArrayView pattern, char delimiter);
+// A pattern rewritten into that form: words lower-cased, other separators and camelCase humps turned
+// into the delimiter (`userSettings_<int>` -> `user:settings:<int>`).
+QByteArray conventionalSpelling(QByteArrayView pattern, char delimiter);
+
+} // namespace keylens::lint
