@@ -47,7 +47,7 @@ public:
         if (parseError.error != QJsonParseError::NoError) {
             *error = QStringLiteral("%1:%2: not valid JSON: %3")
                          .arg(m_source)
-                         .arg(lineAt(parseError.offset))
+                         .arg(lineAt(endOfTokenBefore(parseError.offset)))
                          .arg(parseError.errorString());
             return std::nullopt;
         }
@@ -227,6 +227,16 @@ private:
     }
 
     int lineAt(qsizetype offset) const { return int(m_text.left(offset).count('\n')) + 1; }
+
+    // Qt reports a syntax error where it stopped reading, often past the line break after the bad token
+    // (`"uppercase": tru` is reported at the `}` below it): step back to the token.
+    qsizetype endOfTokenBefore(qsizetype offset) const
+    {
+        offset = std::min(offset, m_text.size());
+        while (offset > 0 && QByteArrayView(" \t\r\n}],").contains(m_text[offset - 1]))
+            --offset;
+        return offset;
+    }
 
     // The line where the field named by `path` is written: each name of the path searched in turn, after
     // the one before it. Close enough to point a person at the right place.

@@ -12,13 +12,6 @@ namespace {
 
 using lint::Severity;
 
-// The namespace a key sits in: everything up to its last delimiter, delimiter included.
-QByteArrayView namespaceOf(QByteArrayView key, char delimiter)
-{
-    const qsizetype last = key.lastIndexOf(delimiter);
-    return last < 0 ? QByteArrayView() : key.first(last + 1);
-}
-
 // "1 error", "2 errors"
 QByteArray counted(std::uint64_t count, const char* noun)
 {
@@ -43,6 +36,12 @@ QByteArray wrapped(QByteArrayView text, const QByteArray& indent, qsizetype widt
 }
 
 } // namespace
+
+QByteArrayView findingNamespace(QByteArrayView key, char delimiter)
+{
+    const qsizetype last = key.lastIndexOf(delimiter);
+    return last < 0 ? QByteArrayView() : key.first(last + 1);
+}
 
 QByteArray findingMessage(const lint::Finding& finding)
 {
@@ -127,7 +126,7 @@ QByteArray lintToJson(const LintReport& report)
             json.key("rule").value(finding.rule->id);
             json.key("severity").value(lint::severityName(finding.severity));
             json.bytesField("key", finding.key);
-            json.bytesField("namespace", namespaceOf(finding.key, report.delimiter));
+            json.bytesField("namespace", findingNamespace(finding.key, report.delimiter));
             json.key("message").value(findingMessage(finding));
             json.key("fix").value(finding.rule->fix);
             json.endObject();

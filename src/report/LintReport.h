@@ -49,5 +49,7 @@ QByteArray lintToJUnit(const LintReport& report);
 
 // The text a finding is reported with: the rule's rationale and the finding's detail.
 QByteArray findingMessage(const lint::Finding& finding);
+// The namespace a finding's key sits in: everything up to its last delimiter, delimiter included.
+QByteArrayView findingNamespace(QByteArrayView key, char delimiter);
 
 } // namespace keylens::report

@@ -62,8 +62,7 @@ void writeResult(JsonWriter& json, const lint::Finding& finding, char delimiter)
     json.endObject();
     json.key("properties").beginObject();
     json.bytesField("key", finding.key);
-    const qsizetype last = finding.key.lastIndexOf(delimiter);
-    json.bytesField("namespace", last < 0 ? QByteArrayView() : QByteArrayView(finding.key).first(last + 1));
+    json.bytesField("namespace", findingNamespace(finding.key, delimiter));
     json.key("fix").value(finding.rule->fix);
     json.endObject();
     json.endObject();
@@ -77,7 +76,8 @@ QByteArray lintToSarif(const LintReport& report)
     QByteArray out;
     JsonWriter json(&out);
     json.beginObject();
-    json.key("$schema").value("https://json.schemastore.org/sarif-2.1.0.json");
+    json.key("$schema").value(
+        "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json");
     json.key("version").value("2.1.0");
     json.key("runs").beginArray().beginObject();
 

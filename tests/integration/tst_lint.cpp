@@ -7,7 +7,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QXmlStreamReader>
+
+#include <map>
 
 using namespace keylens;
 
@@ -128,6 +132,121 @@ private Q_SLOTS:
         QCOMPARE(byRule[QStringLiteral("mid-key-id")].toInt(), 3); // user:<id>:profile
         QVERIFY(!lintJson()[QStringLiteral("summary")].toObject()[QStringLiteral("by_rule")].toObject().contains(
             QStringLiteral("mid-key-id")));
+    }
+
+    void sarifParsesBackWithEveryFinding()
+    {
+        const auto run = lint({QStringLiteral("--format"), QStringLiteral("sarif"), QStringLiteral("--max-examples"),
+                               QStringLiteral("0")});
+        QCOMPARE(run.exitCode, 0);
+        QJsonParseError error;
+        const QJsonObject sarif = QJsonDocument::fromJson(run.out, &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QCOMPARE(sarif[QStringLiteral("version")].toString(), QStringLiteral("2.1.0"));
+        QVERIFY(sarif[QStringLiteral("$schema")].toString().contains(QStringLiteral("sarif-schema-2.1.0")));
+        const QJsonArray runs = sarif[QStringLiteral("runs")].toArray();
+        QCOMPARE(runs.size(), 1);
+        const QJsonObject theRun = runs[0].toObject();
+        const QJsonObject driver = theRun[QStringLiteral("tool")].toObject()[QStringLiteral("driver")].toObject();
+        QCOMPARE(driver[QStringLiteral("name")].toString(), QStringLiteral("keylens"));
+        // Each result points at a rule the driver declares, by id and index, and at its key.
+        const QJsonArray rules = driver[QStringLiteral("rules")].toArray();
+        std::map<QString, int> byRule;
+        const QJsonArray results = theRun[QStringLiteral("results")].toArray();
+        for (const QJsonValue& value : results) {
+            const QJsonObject result = value.toObject();
+            const QString rule = result[QStringLiteral("ruleId")].toString();
+            const int index = result[QStringLiteral("ruleIndex")].toInt(-1);
+            QVERIFY(index >= 0 && index < rules.size());
+            QCOMPARE(rules[index].toObject()[QStringLiteral("id")].toString(), rule);
+            QVERIFY(!result[QStringLiteral("message")].toObject()[QStringLiteral("text")].toString().isEmpty());
+            const QStringList levels = {QStringLiteral("error"), QStringLiteral("warning"), QStringLiteral("note")};
+            QVERIFY(levels.contains(result[QStringLiteral("level")].toString()));
+            const QJsonObject location = result[QStringLiteral("locations")]
+                                             .toArray()[0]
+                                             .toObject()[QStringLiteral("logicalLocations")]
+                                             .toArray()[0]
+                                             .toObject();
+            QCOMPARE(location[QStringLiteral("kind")].toString(), QStringLiteral("resource"));
+            QVERIFY(!location[QStringLiteral("fullyQualifiedName")].toString().isEmpty());
+            ++byRule[rule];
+        }
+        QCOMPARE(results.size(), 25);
+        const QJsonObject json = lintJson()[QStringLiteral("summary")].toObject()[QStringLiteral("by_rule")].toObject();
+        for (const auto& [rule, count] : byRule)
+            QCOMPARE(count, json[rule].toInt());
+    }
+
+    void junitHasOneTestCasePerRule()
+    {
+        const auto run = lint({QStringLiteral("--format"), QStringLiteral("junit"), QStringLiteral("--fail-on"),
+                               QStringLiteral("warning")});
+        QCOMPARE(run.exitCode, 1);
+        QXmlStreamReader xml(run.out);
+        std::map<QString, bool> failed; // test case -> has a <failure>
+        QString current;
+        int suites = 0;
+        while (!xml.atEnd()) {
+            if (xml.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            if (xml.name() == QStringLiteral("testsuite"))
+                ++suites;
+            if (xml.name() == QStringLiteral("testcase")) {
+                current = xml.attributes().value(QStringLiteral("name")).toString();
+                failed[current] = false;
+            }
+            if (xml.name() == QStringLiteral("failure"))
+                failed[current] = true;
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(suites >= 1);
+        QVERIFY(failed.size() >= 20); // every rule of the catalogue, fired or not
+        const QJsonObject byRule =
+            lintJson()[QStringLiteral("summary")].toObject()[QStringLiteral("by_rule")].toObject();
+        for (const auto& [name, hasFailure] : failed)
+            QCOMPARE(hasFailure, byRule.contains(name));
+    }
+
+    void profileFilesChangeTheVerdict()
+    {
+        QTemporaryDir dir;
+        const QString good = dir.filePath(QStringLiteral("acme.json"));
+        QFile file(good);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({ "rules": { "uppercase": false, "missing-ttl": { "severity": "error" } },
+                        "namespaces": { "ignore": ["user_*"] } })");
+        file.close();
+        const QJsonObject report = lintJson({QStringLiteral("--profile"), good});
+        QCOMPARE(report[QStringLiteral("profile")].toString(), QStringLiteral("acme"));
+        const QJsonObject summary = report[QStringLiteral("summary")].toObject();
+        const QJsonObject byRule = summary[QStringLiteral("by_rule")].toObject();
+        QVERIFY(!byRule.contains(QStringLiteral("uppercase")));
+        QVERIFY(!byRule.contains(QStringLiteral("delimiter"))); // user_<n>_profile is ignored
+        QCOMPARE(byRule[QStringLiteral("missing-ttl")].toInt(), 6);
+        QCOMPARE(summary[QStringLiteral("by_severity")].toObject()[QStringLiteral("error")].toInt(), 6);
+        QCOMPARE(lint({QStringLiteral("--profile"), good}).exitCode, 1); // an error now
+
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile badFile(bad);
+        QVERIFY(badFile.open(QIODevice::WriteOnly));
+        badFile.write("{\n  \"rules\": {\n    \"uppercase\": { \"severity\": \"high\" }\n  }\n}\n");
+        badFile.close();
+        const auto refused = lint({QStringLiteral("--profile"), bad});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY(refused.out.isEmpty());
+        QVERIFY2(refused.err.contains("bad.json:3: rules.uppercase.severity"), refused.err.constData());
+    }
+
+    void outputFileHoldsTheReport()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("lint.sarif"));
+        const auto run = lint({QStringLiteral("--format"), QStringLiteral("sarif"), QStringLiteral("--output"), path});
+        QCOMPARE(run.exitCode, 0);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("version")].toString(),
+                 QStringLiteral("2.1.0"));
     }
 
     void textFitsEightyColumns()
