@@ -31,8 +31,9 @@ int main(int argc, char** argv)
     keylens::ui::MainWindow window(&settings);
     if (!command.screenshotFile.isEmpty()) {
         window.resize(command.windowSize);
-        window.requestScreenshot(command.screenshotFile, command.selectPath);
+        window.requestScreenshot(command.screenshotFile, command.selectPath, command.view);
     }
+    window.setLintProfileOverride(command.lintProfile);
     window.show();
     switch (command.start) {
     case keylens::ui::GuiCommand::Start::Demo:

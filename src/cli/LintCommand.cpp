@@ -1,4 +1,4 @@
-#include "cli/CollectionLengths.h"
+#include "cli/BigKeyLengths.h"
 #include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
@@ -83,7 +83,7 @@ int runLintCommand(const QStringList& arguments)
         return *refused;
     report::LintReport lintReport{delimiter, outcome.summary, &linter, {}, failSeverity};
     if (!outcome.interrupted) {
-        if (const QString unchecked = countBigCollections(options.connection, keyspace, linter); !unchecked.isEmpty())
+        if (const QString unchecked = checkBigKeys(options.connection, keyspace, linter); !unchecked.isEmpty())
             lintReport.notices << unchecked;
     }
     linter.finish(keyspace);

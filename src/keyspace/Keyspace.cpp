@@ -158,6 +158,14 @@ QByteArray Keyspace::path(NodeId node) const
     return joinSegments(segments, m_delimiter);
 }
 
+std::size_t Keyspace::pathLength(NodeId node) const
+{
+    std::size_t length = 0;
+    for (; node != root(); node = m_parent[node])
+        length += std::size_t(segment(node).size()) + 1;
+    return length == 0 ? 0 : length - 1;
+}
+
 QByteArray Keyspace::namespacePrefix(NodeId node) const
 {
     if (node == root())

@@ -65,6 +65,8 @@ public:
 
     // The node's path: for a key node, the exact key bytes.
     QByteArray path(NodeId node) const;
+    // path(node).size(), without building it.
+    std::size_t pathLength(NodeId node) const;
     // The prefix its namespace stands for: path + delimiter; empty for the root.
     QByteArray namespacePrefix(NodeId node) const;
 

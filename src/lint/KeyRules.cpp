@@ -69,6 +69,11 @@ bool isPlaceholderWord(QByteArrayView word, bool wholeKey)
                                                       "value", "asdf", "xxx", "dummy", "sample", "example", "demo"};
     if (std::find(names.begin(), names.end(), stem) != names.end())
         return true;
+    // The names of the Redis documentation's examples: mykey, mylist, myhash, myzset…
+    static const std::vector<QByteArrayView> examples = {"key",    "list",   "hash",    "set",  "zset",
+                                                         "stream", "string", "counter", "value"};
+    if (stem.startsWith("my") && std::find(examples.begin(), examples.end(), stem.sliced(2)) != examples.end())
+        return true;
     // `tmp` and `temp` are proper namespaces for data that expires; as a whole key they say nothing.
     return wholeKey && (stem == "tmp" || stem == "temp");
 }
@@ -211,8 +216,6 @@ private:
 
     void checkValue()
     {
-        if (m_info.type == keyspace::KeyType::String && m_info.memoryMeasured && isBigString(m_info.memoryBytes))
-            add("big-string", QByteArray::number(qulonglong(m_info.memoryBytes)) + " bytes");
         const QByteArray top = lowered(m_segments.front().text);
         if (m_segments.size() > 1 && m_info.expiresAtMs == keyspace::NoExpiry && m_profile.isVolatileNamespace(top))
             add("missing-ttl", top + m_profile.delimiter);

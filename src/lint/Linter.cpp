@@ -66,11 +66,15 @@ void Linter::finish(keyspace::Keyspace& store)
     m_notices = m_namespaceRules->notices();
 }
 
-void Linter::elementCountKnown(keyspace::Keyspace& store, keyspace::NodeId node, std::uint64_t elements)
+void Linter::lengthKnown(keyspace::Keyspace& store, keyspace::NodeId node, std::uint64_t length)
 {
-    if (isBigCollection(elements))
-        record(store, node, *findRule("big-collection"), findRule("big-collection")->severity,
-               QByteArray(QByteArray::number(qulonglong(elements)) + " elements"));
+    const keyspace::KeyType type = store.keyInfo(node).type;
+    if (!isBigKey(type, length))
+        return;
+    const bool string = type == keyspace::KeyType::String;
+    const RuleInfo& rule = *findRule(string ? "big-string" : "big-collection");
+    record(store, node, rule, rule.severity,
+           QByteArray(QByteArray::number(qulonglong(length)) + (string ? " bytes" : " elements")));
 }
 
 std::vector<RuleSummary> Linter::summaries() const

@@ -60,8 +60,9 @@ public:
     // environment and version prefixes, stray persistent keys. Once, after the last key.
     void finish(keyspace::Keyspace& store);
     bool isFinished() const { return m_finished; }
-    // big-collection, from a collection's element count (one O(1) length command, after the scan).
-    void elementCountKnown(keyspace::Keyspace& store, keyspace::NodeId node, std::uint64_t elements);
+    // big-string and big-collection, from a key's length (STRLEN or the element count: one O(1) command
+    // per bigKeyCandidates() key, after the scan).
+    void lengthKnown(keyspace::Keyspace& store, keyspace::NodeId node, std::uint64_t length);
 
     // In catalogue order, rules without findings left out.
     std::vector<RuleSummary> summaries() const;

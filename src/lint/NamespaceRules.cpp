@@ -84,15 +84,17 @@ struct ExpiryVote
 // The exact count of keys around each candidate window, and the verdict.
 struct Clump
 {
-    std::vector<std::pair<std::int64_t, std::uint64_t>> candidates; // (window, keys within one window of it)
-    std::int64_t window = 0;
+    std::vector<std::pair<std::int64_t, std::uint64_t>> candidates; // (first bucket of a window, keys in it)
+    std::int64_t window = 0;                                        // the first bucket of the fullest window
     std::uint64_t keys = 0;
     bool avalanche = false;
 };
 
-bool nearWindow(std::int64_t window, std::int64_t candidate)
+// Expiry times go into buckets of half the profile's window; a candidate window is two adjacent buckets
+// (exactly one window wide), so a clump that straddles a bucket boundary is still seen whole.
+bool inWindow(std::int64_t bucket, std::int64_t windowStart)
 {
-    return window >= candidate - 1 && window <= candidate + 1;
+    return bucket == windowStart || bucket == windowStart + 1;
 }
 
 struct DataInKeyGroup
@@ -255,8 +257,9 @@ void NamespaceRules::run(const Keyspace& store, const Record& record)
     // 3. One pass over the keys: stray persistent keys, flagged subtrees, variants; votes for the next pass.
     const RuleInfo& missingTtl = *findRule("missing-ttl");
     const RuleInfo& variants = *findRule("naming-variants");
-    const std::int64_t windowMs = std::int64_t(profile.avalancheWindowSeconds) * 1000;
-    const std::size_t voteCounters = std::clamp<std::size_t>(std::size_t(1.0 / profile.avalancheShare), 1, 20);
+    const std::int64_t bucketMs = std::int64_t(profile.avalancheWindowSeconds) * 500;
+    // A window holding more than `share` of the keys has a bucket holding more than share / 2.
+    const std::size_t voteCounters = std::clamp<std::size_t>(std::size_t(2.0 / profile.avalancheShare), 1, 40);
     const bool checkAvalanche = profile.isEnabled(*findRule("expiry-avalanche"));
     const bool checkDataInKey = profile.isEnabled(*findRule("data-in-key"));
     QHash<NodeId, ExpiryVote> votes;
@@ -297,7 +300,7 @@ void NamespaceRules::run(const Keyspace& store, const Record& record)
         }
         if (checkAvalanche && keyspace::hasExpiry(info.expiresAtMs) && parent != Keyspace::root() &&
             store.stats(parent).keysWithTtl >= profile.avalancheMinimumKeys)
-            votes[parent].add(info.expiresAtMs / windowMs, voteCounters);
+            votes[parent].add(info.expiresAtMs / bucketMs, voteCounters);
         if (checkDataInKey) {
             if (auto group = dataInKeyGroupOf(node)) {
                 DataInKeyGroup& entry = dataInKey[*group];
@@ -314,8 +317,14 @@ void NamespaceRules::run(const Keyspace& store, const Record& record)
     QHash<NodeId, Clump> clumps;
     for (auto it = votes.cbegin(); it != votes.cend(); ++it) {
         Clump clump;
-        for (const auto& [window, count] : it->counters)
-            clump.candidates.emplace_back(window, 0);
+        for (const auto& [bucket, count] : it->counters) {
+            // The heavy bucket with the one before it, and with the one after it.
+            for (const std::int64_t start : {bucket - 1, bucket}) {
+                if (std::none_of(clump.candidates.begin(), clump.candidates.end(),
+                                 [&](const auto& candidate) { return candidate.first == start; }))
+                    clump.candidates.emplace_back(start, 0);
+            }
+        }
         clumps.insert(it.key(), std::move(clump));
     }
     votes.clear();
@@ -333,7 +342,7 @@ void NamespaceRules::run(const Keyspace& store, const Record& record)
             continue;
         if (const auto it = clumps.find(store.parent(node)); it != clumps.end()) {
             for (auto& [window, count] : it->candidates)
-                count += nearWindow(expiresAt / windowMs, window) ? 1 : 0;
+                count += inWindow(expiresAt / bucketMs, window) ? 1 : 0;
         }
     }
     for (auto it = clumps.begin(); it != clumps.end(); ++it) {
@@ -343,7 +352,7 @@ void NamespaceRules::run(const Keyspace& store, const Record& record)
             continue;
         it->window = best->first;
         it->keys = best->second;
-        it->avalanche = double(it->keys) >= profile.avalancheShare * double(store.stats(it.key()).keysWithTtl);
+        it->avalanche = double(it->keys) > profile.avalancheShare * double(store.stats(it.key()).keysWithTtl);
     }
     const RuleInfo& avalanche = *findRule("expiry-avalanche");
     const RuleInfo& dataRule = *findRule("data-in-key");
@@ -353,12 +362,12 @@ void NamespaceRules::run(const Keyspace& store, const Record& record)
         const std::int64_t expiresAt = store.keyInfo(node).expiresAtMs;
         if (const auto it = clumps.constFind(store.parent(node)); it != clumps.cend() && it->avalanche &&
                                                                   keyspace::hasExpiry(expiresAt) &&
-                                                                  nearWindow(expiresAt / windowMs, it->window)) {
-            const QDateTime when = QDateTime::fromMSecsSinceEpoch(it->window * windowMs, Qt::UTC);
+                                                                  inWindow(expiresAt / bucketMs, it->window)) {
+            const QDateTime when = QDateTime::fromMSecsSinceEpoch(it->window * bucketMs, Qt::UTC);
             record(node, avalanche, avalanche.severity,
                    QByteArray(keyspace::formatCount(it->keys) + " of " +
                               keyspace::formatCount(store.stats(store.parent(node)).keysWithTtl) +
-                              " keys expire within " + QByteArray::number(profile.avalancheWindowSeconds) + " s of " +
+                              " keys expire in the " + QByteArray::number(profile.avalancheWindowSeconds) + " s from " +
                               when.toString(Qt::ISODate).toUtf8()));
         }
         if (dataInKey.empty())

@@ -17,21 +17,33 @@ bool isBigString(std::uint64_t bytes)
     return bytes > BigStringBytes;
 }
 
+bool isBigStringKey(const keyspace::KeyInfo& key, std::size_t keyBytes)
+{
+    return key.type == keyspace::KeyType::String && key.memoryMeasured &&
+           isBigString(key.memoryBytes - std::min<std::uint64_t>(key.memoryBytes, keyBytes));
+}
+
 bool isBigCollection(std::uint64_t elements)
 {
     return elements > BigCollectionElements;
 }
 
-bool mayBeBigCollection(const keyspace::KeyInfo& key)
+bool isBigKey(keyspace::KeyType type, std::uint64_t length)
 {
-    return isCollection(key.type) && key.memoryMeasured && key.memoryBytes > BigCollectionMinimumBytes;
+    return type == keyspace::KeyType::String ? isBigString(length) : isCollection(type) && isBigCollection(length);
 }
 
-std::vector<keyspace::NodeId> bigCollectionCandidates(const keyspace::Keyspace& store, std::size_t maximum)
+bool mayBeBigKey(const keyspace::KeyInfo& key, std::size_t keyBytes)
+{
+    return isBigStringKey(key, keyBytes) ||
+           (isCollection(key.type) && key.memoryMeasured && key.memoryBytes > BigCollectionMinimumBytes);
+}
+
+std::vector<keyspace::NodeId> bigKeyCandidates(const keyspace::Keyspace& store, std::size_t maximum)
 {
     std::vector<keyspace::NodeId> nodes;
     for (keyspace::NodeId node = 1; node < store.nodeCount() && nodes.size() < maximum; ++node) {
-        if (store.isKey(node) && mayBeBigCollection(store.keyInfo(node)))
+        if (store.isKey(node) && mayBeBigKey(store.keyInfo(node), store.pathLength(node)))
             nodes.push_back(node);
     }
     return nodes;

@@ -25,10 +25,16 @@ bool isCollection(keyspace::KeyType type);
 // A string value of `bytes` (its length, or MEMORY USAGE when the length is not known).
 bool isBigString(std::uint64_t bytes);
 bool isBigCollection(std::uint64_t elements);
-// Whether a scanned key may be a big collection, so that its length is worth one O(1) command.
-bool mayBeBigCollection(const keyspace::KeyInfo& key);
-// The keys of a store that mayBeBigCollection(), at most `maximum` of them (usually a few dozen).
-std::vector<keyspace::NodeId> bigCollectionCandidates(const keyspace::Keyspace& store, std::size_t maximum = 100'000);
+// A scanned string key whose value may be big, before its length is known: MEMORY USAGE less the key's
+// own bytes, which it includes (a 16 KB key name with a short value is a long key, not a big string).
+bool isBigStringKey(const keyspace::KeyInfo& key, std::size_t keyBytes);
+// A key's length (STRLEN, or the collection's element count) says whether it is big.
+bool isBigKey(keyspace::KeyType type, std::uint64_t length);
+// Whether a scanned key may be big, so that its length is worth one O(1) command (STRLEN, HLEN…):
+// MEMORY USAGE rounds up to the allocator's size classes, so a 9 KB string can measure above 10 KB.
+bool mayBeBigKey(const keyspace::KeyInfo& key, std::size_t keyBytes);
+// The keys of a store that mayBeBigKey(), at most `maximum` of them (usually a few dozen).
+std::vector<keyspace::NodeId> bigKeyCandidates(const keyspace::Keyspace& store, std::size_t maximum = 100'000);
 
 // missing-ttl among expiring keys: a key without a TTL beside siblings that mostly expire (the forgotten
 // cache entry), and a namespace that holds such keys. Keys whose TTL was not measured count neither way.

@@ -191,12 +191,24 @@ bool isToken(QByteArrayView text)
     const auto base64 = [](char c) {
         return isLetter(c) || isDigit(c) || c == '+' || c == '/' || c == '=' || c == '-' || c == '_';
     };
-    return text.size() >= 16 && std::all_of(text.begin(), text.end(), base64) && anyOf(text, isLetter) &&
-           anyOf(text, isDigit);
+    if (text.size() < 16 || !std::all_of(text.begin(), text.end(), base64) || !anyOf(text, isLetter))
+        return false;
+    if (anyOf(text, isDigit))
+        return true;
+    // Random base64 without a digit (one 32-character session id in a few hundred): its letters are about
+    // half capitals, where words in camelCase or SHOUTING are mostly one case.
+    const auto upper = std::count_if(text.begin(), text.end(), isUpper);
+    const auto letters = std::count_if(text.begin(), text.end(), isLetter);
+    return text.size() >= 20 && upper * 4 >= letters && (letters - upper) * 4 >= letters;
 }
 
 // Glued ids are looked for in segments up to this long: ids are short, and the search is quadratic.
 constexpr qsizetype MaxGluedSegment = 256;
+
+bool isVowel(char c)
+{
+    return QByteArrayView("aeiouy").contains(c);
+}
 
 bool isSeparator(char c)
 {
@@ -289,8 +301,12 @@ GluedId gluedIdOf(QByteArrayView segment)
             continue;
         const QByteArrayView tail = segment.sliced(i + 1);
         const Shape shape = baseShape(tail);
-        // A token's own '-' and '_' make random splits: only a lower-case word is glued to a token.
-        const bool lowerWord = std::none_of(word.begin(), word.end(), isUpper);
+        // A token's own '-' and '_' make random splits: only a lower-case word of five letters or more is
+        // glued to a token (`session-<token>`); a random 32-character id starts with four lower-case
+        // letters and a '-' once in a few hundred, with five once in a few thousand.
+        const bool lowerWord = std::none_of(word.begin(), word.end(), isUpper) &&
+                               std::count_if(word.begin(), word.end(), isLetter) >= 5 &&
+                               std::any_of(word.begin(), word.end(), isVowel);
         if (isId(shape) && !(shape == Shape::Token && (startsWithWordPart(tail) || !lowerWord)))
             return {segment.first(i + 1), shape};
     }

@@ -4,6 +4,7 @@
 #include "keyspace/Units.h"
 #include "lint/OverlayRules.h"
 #include "models/DisplayText.h"
+#include "models/FindingsText.h"
 #include "models/SortKeys.h"
 
 #include <QDateTime>
@@ -11,6 +12,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <bit>
 
 namespace keylens::models {
 
@@ -119,23 +121,23 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_hasChildren.clear();
     if (keyspace)
         markParents(1, m_publishedNodes);
-    m_elementCounts.clear();
+    m_lengths.clear();
     m_deleted.clear();
     m_visibility.clear();
     m_filterMatches = 0;
-    if (!m_filter.isEmpty())
+    if (isFiltering())
         applyFilterToNewNodes(1, m_publishedNodes, nullptr);
     endResetModel();
 }
 
 bool KeyTreeModel::isVisible(NodeId node) const
 {
-    return m_filter.isEmpty() || m_visibility[node] != 0;
+    return !isFiltering() || m_visibility[node] != 0;
 }
 
 bool KeyTreeModel::hasVisibleChildren(NodeId node) const
 {
-    if (!m_filter.isEmpty())
+    if (isFiltering())
         return m_visibility[node] & MatchesBelow;
     return (m_hasChildren[node >> 6] >> (node & 63)) & 1;
 }
@@ -269,6 +271,10 @@ KeyTreeModel::Totals KeyTreeModel::totalsOf(NodeId node) const
         totals.soonestExpiryMs = stats.soonestExpiryMs;
     for (int i = 0; i < keyspace::KeyTypeCount; ++i)
         totals.types[std::size_t(i)] = stats.types[std::size_t(i)];
+    for (std::size_t i = 0; i < totals.findings.size(); ++i)
+        totals.findings[i] = stats.findings[i];
+    if (const int worst = m_keyspace->worstFinding(node); worst >= 0)
+        totals.findings[std::size_t(worst)] += std::uint64_t(std::popcount(m_keyspace->findingRules(node)));
     if (m_keyspace->isKey(node)) {
         const keyspace::KeyInfo info = m_keyspace->keyInfo(node);
         ++totals.keys;
@@ -311,11 +317,14 @@ int KeyTreeModel::overlaysOf(NodeId node, std::int64_t now) const
     }
     if (m_keyspace->isKey(node)) {
         const keyspace::KeyInfo info = m_keyspace->keyInfo(node);
-        // A string's size is known from MEMORY USAGE; a collection's from its length, once asked.
-        if (info.type == KeyType::String && info.memoryMeasured && lint::isBigString(info.memoryBytes))
+        // A key's length decides once asked (after the scan, or by the details pane); until then a
+        // string's MEMORY USAGE stands in for it, and a collection is not judged.
+        if (auto it = m_lengths.find(node); it != m_lengths.end()) {
+            if (lint::isBigKey(info.type, it->second))
+                overlays |= BigKey;
+        } else if (lint::isBigStringKey(info, m_keyspace->pathLength(node))) {
             overlays |= BigKey;
-        if (auto it = m_elementCounts.find(node); it != m_elementCounts.end() && lint::isBigCollection(it->second))
-            overlays |= BigKey;
+        }
         const NodeId parent = m_keyspace->parent(node);
         if (parent != keyspace::Keyspace::root() && lint::lacksTtlAmongExpiring(info, m_keyspace->stats(parent)))
             overlays |= NoTtlAmongExpiring;
@@ -356,6 +365,8 @@ QVariant KeyTreeModel::displayData(NodeId node, int column, std::int64_t now) co
             left <= 0 ? QStringLiteral("some expired") : displayText(keyspace::formatDuration(left));
         return QString(displayText(keyspace::formatPercent(*share)) + QStringLiteral(" · ") + remaining);
     }
+    case FindingsColumn:
+        return findingsCell(totals.findings);
     case TypeColumn:
         if (m_deleted.count(node))
             return QStringLiteral("deleted");
@@ -379,6 +390,8 @@ QVariant KeyTreeModel::sortData(NodeId node, int column, std::int64_t) const
         return qulonglong(totals.memoryBytes);
     case TtlColumn:
         return qlonglong(totals.soonestExpiryMs);
+    case FindingsColumn:
+        return qulonglong(findingsSortKey(totals.findings));
     case TypeColumn:
         return int(dominantType(totals));
     }
@@ -428,6 +441,12 @@ QString KeyTreeModel::toolTip(NodeId node, int column, std::int64_t now) const
         if (overlays & Expired)
             lines << QStringLiteral("Its TTL ran out after the scan saw it; the key is gone.");
     }
+    if (column == FindingsColumn || column == NameColumn) {
+        if (totals.findingCount() > 0)
+            lines << findingsSummary(totals.findings);
+        if (const QString rules = isKey ? findingsOfKey(*m_keyspace, node) : QString(); !rules.isEmpty())
+            lines << rules;
+    }
     if (column == TypeColumn && totals.keys > 0)
         lines << typeMix(totals);
     if (overlays & Deleted)
@@ -471,6 +490,8 @@ QVariant KeyTreeModel::data(const QModelIndex& index, int role) const
         return memoryFraction(node);
     case OverlayRole:
         return overlaysOf(node, nowMs());
+    case WorstFindingRole:
+        return totalsOf(node).worstFinding();
     }
     return {};
 }
@@ -491,6 +512,8 @@ QVariant KeyTreeModel::headerData(int section, Qt::Orientation orientation, int 
             return QStringLiteral("% of parent");
         case TtlColumn:
             return QStringLiteral("TTL");
+        case FindingsColumn:
+            return QStringLiteral("Findings");
         case TypeColumn:
             return QStringLiteral("Type");
         }
@@ -506,13 +529,17 @@ QVariant KeyTreeModel::headerData(int section, Qt::Orientation orientation, int 
         case TtlColumn:
             return QStringLiteral("For a namespace: share of keys with a TTL and the soonest expiry. For a key: time "
                                   "left.");
+        case FindingsColumn:
+            return QStringLiteral("Naming-convention findings in this subtree, coloured by the worst (View > "
+                                  "Findings lists them by rule)");
         case TypeColumn:
             return QStringLiteral("For a key: its type. For a namespace: its mix of types");
         }
     }
     if (role == Qt::InitialSortOrderRole) {
         // Cost columns start with the biggest: one click on Memory shows where it goes.
-        const bool cost = section == KeysColumn || section == MemoryColumn || section == ShareColumn;
+        const bool cost =
+            section == KeysColumn || section == MemoryColumn || section == ShareColumn || section == FindingsColumn;
         return QVariant::fromValue(cost ? Qt::DescendingOrder : Qt::AscendingOrder);
     }
     if (role == Qt::TextAlignmentRole && section != NameColumn && section != TypeColumn)
@@ -554,6 +581,9 @@ void KeyTreeModel::sortRows(Rows& rows) const
         case TtlColumn:
             // Soonest expiry first; keys without TTL last. Expired keys count as "now".
             entries.push_back({std::uint64_t(std::max(soonestExpiryOf(node), now)), node, 0});
+            break;
+        case FindingsColumn:
+            entries.push_back({findingsSortKey(totalsOf(node).findings), node, 0});
             break;
         case TypeColumn: {
             const Totals totals = totalsOf(node);
@@ -735,24 +765,61 @@ void KeyTreeModel::applyFilterToNewNodes(std::size_t from, std::size_t to, std::
 {
     m_visibility.resize(to, 0);
     for (std::size_t node = from; node < to; ++node) {
-        if (m_keyspace->isKey(NodeId(node)) && m_filter.matches(m_keyspace->path(NodeId(node))))
+        if (m_keyspace->isKey(NodeId(node)) && matchesFilter(NodeId(node)))
             markMatch(NodeId(node), newlyVisible);
     }
+}
+
+bool KeyTreeModel::matchesFilter(NodeId key) const
+{
+    if (m_findingsFilter.enabled) {
+        const std::uint32_t rules = m_keyspace->findingRules(key);
+        if (m_findingsFilter.rule < 0 ? rules == 0 : !(rules >> m_findingsFilter.rule & 1))
+            return false;
+    }
+    return m_filter.isEmpty() || m_filter.matches(m_keyspace->path(key));
 }
 
 void KeyTreeModel::setFilter(const keyspace::KeyGlob& filter)
 {
     Q_ASSERT(thread() == QThread::currentThread());
+    m_filter = filter;
+    resetFilter();
+}
+
+void KeyTreeModel::setFindingsFilter(FindingsFilter filter)
+{
+    Q_ASSERT(thread() == QThread::currentThread());
+    m_findingsFilter = filter;
+    resetFilter();
+}
+
+void KeyTreeModel::refreshFindings()
+{
+    if (!m_keyspace)
+        return;
+    // Under a findings filter, keys that just got findings must appear: recompute the rows.
+    if (m_findingsFilter.enabled) {
+        resetFilter();
+        return;
+    }
+    for (const NodeId parent : materialisedParents()) {
+        const Rows& rows = m_rows[parent];
+        Q_EMIT dataChanged(indexForRow(rows.front(), NameColumn), indexForRow(rows.back(), FindingsColumn));
+    }
+}
+
+void KeyTreeModel::resetFilter()
+{
     // A new filter changes which rows exist almost everywhere: a reset is honest and cheaper than
     // thousands of remove/insert signals. The window keeps the expansion by path across it.
     beginResetModel();
-    m_filter = filter;
     m_rows.clear();
     m_cachedRows = nullptr;
     m_deferred.clear();
     m_visibility.clear();
     m_filterMatches = 0;
-    if (m_keyspace && !m_filter.isEmpty())
+    if (m_keyspace && isFiltering())
         applyFilterToNewNodes(1, m_publishedNodes, nullptr);
     endResetModel();
 }
@@ -773,7 +840,7 @@ void KeyTreeModel::publish(bool final)
 
     // The nodes that become rows: new nodes, and under a filter, older ancestors of new matches.
     std::vector<NodeId> candidates;
-    if (m_filter.isEmpty()) {
+    if (!isFiltering()) {
         candidates.reserve(nodeCount - oldPublished);
         for (std::size_t node = oldPublished; node < nodeCount; ++node)
             candidates.push_back(NodeId(node));
@@ -800,7 +867,7 @@ void KeyTreeModel::publish(bool final)
     // column would make QTreeView re-ask it for every row of the range: slow on big parents.)
     // (Under a filter, a row that starts to show children is inserted fresh and asked anyway.)
     for (const auto& [row, count] : firstChildren) {
-        if (m_filter.isEmpty() && m_keyspace->stats(row).childCount == count && isRow(row)) {
+        if (!isFiltering() && m_keyspace->stats(row).childCount == count && isRow(row)) {
             const QModelIndex index = indexForRow(row, NameColumn);
             Q_EMIT dataChanged(index, index);
         }
@@ -863,9 +930,9 @@ void KeyTreeModel::rowChanged(NodeId node)
         Q_EMIT dataChanged(indexForRow(node, NameColumn), indexForRow(node, TypeColumn));
 }
 
-void KeyTreeModel::setElementCount(NodeId node, std::uint64_t elements)
+void KeyTreeModel::setLength(NodeId node, std::uint64_t length)
 {
-    m_elementCounts[node] = elements;
+    m_lengths[node] = length;
     rowChanged(node);
 }
 

@@ -6,6 +6,7 @@
 #include <QAbstractItemModel>
 #include <QElapsedTimer>
 
+#include <array>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -39,7 +40,16 @@ class KeyTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
 public:
-    enum Column { NameColumn, KeysColumn, MemoryColumn, ShareColumn, TtlColumn, TypeColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        KeysColumn,
+        MemoryColumn,
+        ShareColumn,
+        TtlColumn,
+        FindingsColumn,
+        TypeColumn,
+        ColumnCount
+    };
     enum Role {
         SortRole = Qt::UserRole + 1, // the raw number (or name) the column sorts by
         NodeRole,                    // NodeId in the store
@@ -48,6 +58,7 @@ public:
         IsKeyRole,
         MemoryFractionRole, // double 0..1: this row's memory relative to its parent's (the inline bar)
         OverlayRole,        // Overlay flags
+        WorstFindingRole,   // int: the worst lint::Severity among the row's findings, -1 without any
     };
     enum Overlay {
         BigKey = 1,             // lint::isBigString / isBigCollection
@@ -72,6 +83,18 @@ public:
     // Shows only keys matching the glob, with their ancestors. An empty glob shows everything.
     void setFilter(const keyspace::KeyGlob& filter);
     const keyspace::KeyGlob& filter() const { return m_filter; }
+    // Shows only keys with lint findings (of one rule, by its index in lint::allRules(), or of any: -1),
+    // on top of the glob.
+    struct FindingsFilter
+    {
+        bool enabled = false;
+        int rule = -1;
+        bool operator==(const FindingsFilter&) const = default;
+    };
+    void setFindingsFilter(FindingsFilter filter);
+    FindingsFilter findingsFilter() const { return m_findingsFilter; }
+    // Findings were added to keys already published (see ScanSession::findingsChanged).
+    void refreshFindings();
     std::uint64_t filterMatches() const { return m_filterMatches; }
 
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
@@ -82,8 +105,9 @@ public:
     QModelIndex indexOfNode(NodeId node, int column = NameColumn);
     NodeId nodeOf(const QModelIndex& index) const;
 
-    // What the details pane learned about a key, kept so the overlays can use it.
-    void setElementCount(NodeId node, std::uint64_t elements);
+    // A key's length (STRLEN or element count), learnt after the scan or by the details pane: the
+    // big-key overlay uses it.
+    void setLength(NodeId node, std::uint64_t length);
     void markDeleted(NodeId node);
     bool isDeleted(NodeId node) const { return m_deleted.count(node) != 0; }
     int overlaysOf(NodeId node, std::int64_t nowMs) const;
@@ -113,6 +137,10 @@ public:
         }
         std::int64_t soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
         keyspace::PerKeyType<std::uint64_t> types{};
+        // Lint findings per severity (lint::Severity's values); a key's own count at its worst severity.
+        std::array<std::uint64_t, 3> findings{};
+        std::uint64_t findingCount() const { return findings[0] + findings[1] + findings[2]; }
+        int worstFinding() const { return findings[2] ? 2 : findings[1] ? 1 : findings[0] ? 0 : -1; }
     };
     Totals totalsOf(NodeId node) const;
 
@@ -141,6 +169,9 @@ private:
     void rowChanged(NodeId node);                    // dataChanged over its row, when it is one
     void markParents(std::size_t fromNode, std::size_t toNode);
 
+    bool isFiltering() const { return !m_filter.isEmpty() || m_findingsFilter.enabled; }
+    bool matchesFilter(NodeId key) const;
+    void resetFilter(); // recomputes which rows exist, with a model reset
     void applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible);
     void markMatch(NodeId node, std::vector<NodeId>* newlyVisible);
 
@@ -170,11 +201,12 @@ private:
     bool m_orderMayBeStale = false; // totals changed since the last sort()
 
     keyspace::KeyGlob m_filter;
+    FindingsFilter m_findingsFilter;
     enum Visibility : std::uint8_t { Matches = 1, MatchesBelow = 2 };
     std::vector<std::uint8_t> m_visibility; // only while a filter is set
     std::uint64_t m_filterMatches = 0;
 
-    std::unordered_map<NodeId, std::uint64_t> m_elementCounts;
+    std::unordered_map<NodeId, std::uint64_t> m_lengths; // see setLength()
     std::unordered_set<NodeId> m_deleted;
 };
 

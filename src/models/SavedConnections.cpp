@@ -103,6 +103,7 @@ void SavedConnections::reload()
         profile.db = m_settings->value(QStringLiteral("db"), 0).toInt();
         const QByteArray delimiter = m_settings->value(QStringLiteral("delimiter"), QByteArray(":")).toByteArray();
         profile.delimiter = delimiter.isEmpty() ? ':' : delimiter[0];
+        profile.lintProfile = m_settings->value(QStringLiteral("lintProfile")).toString();
         profile.readOnly = m_settings->value(QStringLiteral("readOnly"), false).toBool();
         profile.colour = QColor(m_settings->value(QStringLiteral("colour")).toString());
         const QString mode = m_settings->value(QStringLiteral("password")).toString();
@@ -133,6 +134,7 @@ void SavedConnections::write()
         m_settings->setValue(QStringLiteral("user"), profile.user);
         m_settings->setValue(QStringLiteral("db"), profile.db);
         m_settings->setValue(QStringLiteral("delimiter"), QByteArray(1, profile.delimiter));
+        m_settings->setValue(QStringLiteral("lintProfile"), profile.lintProfile);
         m_settings->setValue(QStringLiteral("readOnly"), profile.readOnly);
         m_settings->setValue(QStringLiteral("colour"), profile.colour.isValid() ? profile.colour.name() : QString());
         m_settings->setValue(QStringLiteral("password"), passwordModeName(profile.passwordMode));

@@ -29,6 +29,7 @@ struct ConnectionProfile
     QByteArray user;
     int db = 0;
     char delimiter = ':';
+    QString lintProfile; // a built-in naming profile's name or a profile file; empty: default
     bool readOnly = false;
     QColor colour; // invalid: no colour tag
     PasswordMode passwordMode = PasswordMode::None;

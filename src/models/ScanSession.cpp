@@ -1,5 +1,6 @@
 #include "models/ScanSession.h"
 
+#include "lint/Linter.h"
 #include "models/KeyTreeModel.h"
 #include "scan/Ingest.h"
 #include "scan/Scanner.h"
@@ -12,7 +13,9 @@ ScanSession::ScanSession(QObject* parent)
     , m_model(new KeyTreeModel(this))
     , m_keyspace(std::make_unique<keyspace::Keyspace>())
     , m_ingest(std::make_unique<scan::Ingest>(*m_keyspace))
+    , m_lintProfile(*lint::builtInProfile("default"))
 {
+    startLinting();
     m_model->setKeyspace(m_keyspace.get());
     m_ingestTimer.setObjectName(QStringLiteral("ingest"));
     m_publishTimer.setObjectName(QStringLiteral("publish"));
@@ -54,6 +57,7 @@ void ScanSession::start(const scan::ScanOptions& options, char delimiter)
     m_finishing.reset();
     m_progress.reset();
     m_serverInfo.reset();
+    m_lengths.clear();
     m_paused = false;
     m_options = options;
 
@@ -61,6 +65,7 @@ void ScanSession::start(const scan::ScanOptions& options, char delimiter)
     m_model->setKeyspace(fresh.get());
     m_ingest = std::make_unique<scan::Ingest>(*fresh);
     m_keyspace = std::move(fresh);
+    startLinting();
 
     m_scanner->start(options);
     m_publishTimer.start();
@@ -85,6 +90,39 @@ void ScanSession::resume()
 void ScanSession::cancel()
 {
     m_scanner->cancel();
+}
+
+void ScanSession::startLinting()
+{
+    m_lintProfile.delimiter = m_keyspace->delimiter();
+    // The counts are exact whatever the cap; the tree's findings filter shows every key past it.
+    m_linter = std::make_unique<lint::Linter>(m_lintProfile, ExamplesKept);
+    m_ingest->setKeyStored([this](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
+        m_linter->keyAdded(*m_keyspace, node, key, info);
+    });
+}
+
+void ScanSession::setLintProfile(lint::Profile profile)
+{
+    m_lintProfile = std::move(profile);
+    m_keyspace->clearFindings();
+    startLinting();
+    m_linter->lintKeys(*m_keyspace);
+    for (const auto& [node, elements] : m_lengths)
+        m_linter->lengthKnown(*m_keyspace, node, elements);
+    if (m_summary)
+        m_linter->finish(*m_keyspace);
+    Q_EMIT findingsChanged();
+}
+
+void ScanSession::lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std::uint64_t>>& counts)
+{
+    for (const auto& [node, elements] : counts) {
+        m_lengths[node] = elements;
+        m_linter->lengthKnown(*m_keyspace, node, elements);
+    }
+    if (!counts.empty())
+        Q_EMIT findingsChanged();
 }
 
 bool ScanSession::isRunning() const
@@ -139,7 +177,9 @@ void ScanSession::finishIfDrained()
         return;
     m_publishTimer.stop();
     m_ingestedSincePublish = false;
+    m_linter->finish(*m_keyspace);
     m_model->publish(true);
+    Q_EMIT findingsChanged(); // the namespace-level rules flagged keys that were published already
     Q_EMIT published();
     m_ingest->settle(*m_finishing);
     m_summary = std::move(m_finishing);

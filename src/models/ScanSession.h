@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "lint/Profile.h"
 #include "scan/KeyBatch.h"
 #include "scan/ScanTypes.h"
 
@@ -11,6 +12,12 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace keylens::lint {
+class Linter;
+}
 
 namespace keylens::scan {
 class Ingest;
@@ -27,6 +34,9 @@ class KeyTreeModel;
 // Batches are taken off the scanner's signal at once (that frees the worker to send more) and
 // ingested in time slices of a few milliseconds per event-loop turn; the model hears about them every
 // 100 ms. finished() comes after the last batch is in the store and the model.
+//
+// The session also lints: the key-level rules run on each key as it is ingested (so the findings column
+// fills in live), the namespace-level rules once the last batch is in, just before finished().
 class ScanSession : public QObject
 {
     Q_OBJECT
@@ -42,6 +52,16 @@ public:
     void pause();
     void resume();
     void cancel();
+
+    // The naming convention the keys are checked against. Set before start(), or during or after a scan:
+    // then the store's findings are recomputed with the new profile at once.
+    void setLintProfile(lint::Profile profile);
+    const lint::Profile& lintProfile() const { return m_lintProfile; }
+    const lint::Linter& linter() const { return *m_linter; }
+    // Collections' element counts, learnt after the scan (big-collection).
+    void lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std::uint64_t>>& counts);
+    // Examples the linter keeps per rule, for the Findings panel.
+    static constexpr std::size_t ExamplesKept = 200;
 
     bool isRunning() const;
     bool isPaused() const { return m_paused; }
@@ -60,17 +80,24 @@ Q_SIGNALS:
     void progressChanged(const keylens::scan::ScanProgress& progress);
     void published(); // the model caught up with the store
     void finished(const keylens::scan::ScanSummary& summary);
+    // Findings were added to keys already shown (the namespace-level rules, a big collection, a new
+    // profile): the tree's findings column and the Findings panel should look again.
+    void findingsChanged();
 
 private:
     void takeBatch(const scan::KeyBatch& batch);
     void ingestSlice();
     void publishNow();
     void finishIfDrained();
+    void startLinting(); // a fresh linter on m_keyspace, fed by m_ingest
 
     scan::Scanner* m_scanner;
     KeyTreeModel* m_model;
     std::unique_ptr<keyspace::Keyspace> m_keyspace;
     std::unique_ptr<scan::Ingest> m_ingest; // into m_keyspace
+    lint::Profile m_lintProfile;
+    std::unique_ptr<lint::Linter> m_linter;                        // over m_keyspace
+    std::unordered_map<keyspace::NodeId, std::uint64_t> m_lengths; // for a new profile's big-collection
     scan::ScanOptions m_options;
     std::deque<scan::KeyBatch> m_pending;
     std::size_t m_pendingIndex = 0; // entries of m_pending.front() already ingested

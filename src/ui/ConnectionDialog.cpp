@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -95,6 +96,21 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     m_delimiter = new QLineEdit(QStringLiteral(":"));
     m_delimiter->setMaxLength(1);
     m_delimiter->setMaximumWidth(40);
+    m_lintProfile = new QComboBox;
+    m_lintProfile->setEditable(true);
+    m_lintProfile->addItems({QStringLiteral("default"), QStringLiteral("strict")});
+    m_lintProfile->setToolTip(QStringLiteral("The naming convention the keys are checked against: default, strict, "
+                                             "or the path of a JSON profile file"));
+    auto* browseProfile = new QPushButton(QStringLiteral("File…"));
+    connect(browseProfile, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Naming profile"), QString(),
+                                                          QStringLiteral("Keylens profiles (*.json)"));
+        if (!file.isEmpty())
+            m_lintProfile->setCurrentText(file);
+    });
+    auto* profileRow = new QHBoxLayout;
+    profileRow->addWidget(m_lintProfile, 1);
+    profileRow->addWidget(browseProfile);
     m_readOnly = new QCheckBox(QStringLiteral("Read-only: never change or delete anything"));
     m_colour = new QPushButton;
     paintColourButton(m_colour, {});
@@ -110,6 +126,7 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     form->addRow(QString(), m_passwordMode);
     form->addRow(QStringLiteral("Database"), m_db);
     form->addRow(QStringLiteral("Delimiter"), m_delimiter);
+    form->addRow(QStringLiteral("Naming profile"), profileRow);
     form->addRow(QString(), m_readOnly);
     form->addRow(QStringLiteral("Colour tag"), m_colour);
 
@@ -185,6 +202,7 @@ void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
     m_user->setText(QString::fromUtf8(profile.user));
     m_db->setValue(profile.db);
     m_delimiter->setText(QString(QLatin1Char(profile.delimiter)));
+    m_lintProfile->setCurrentText(profile.lintProfile.isEmpty() ? QStringLiteral("default") : profile.lintProfile);
     m_readOnly->setChecked(profile.readOnly);
     m_colourValue = profile.colour;
     paintColourButton(m_colour, profile.colour);
@@ -277,6 +295,9 @@ ConnectionProfile ConnectionDialog::profile() const
     profile.db = m_db->value();
     const QByteArray delimiter = m_delimiter->text().toUtf8();
     profile.delimiter = delimiter.size() == 1 ? delimiter[0] : ':';
+    profile.lintProfile = m_lintProfile->currentText().trimmed();
+    if (profile.lintProfile == QStringLiteral("default"))
+        profile.lintProfile.clear();
     profile.readOnly = m_readOnly->isChecked();
     profile.colour = m_colourValue;
     switch (m_passwordMode->currentIndex()) {

@@ -62,6 +62,7 @@ private:
     QComboBox* m_passwordMode;
     QSpinBox* m_db;
     QLineEdit* m_delimiter;
+    QComboBox* m_lintProfile;
     QCheckBox* m_readOnly;
     QPushButton* m_colour;
     QColor m_colourValue;

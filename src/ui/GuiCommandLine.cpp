@@ -1,5 +1,6 @@
 #include "ui/GuiCommandLine.h"
 
+#include "lint/ProfileFile.h"
 #include "redis/ConnectionArguments.h"
 
 #include <QCommandLineParser>
@@ -33,6 +34,13 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption select(QStringLiteral("select"),
                                     QStringLiteral("With --screenshot: the namespace or key to expand and select."),
                                     QStringLiteral("path"));
+    const QCommandLineOption view(QStringLiteral("view"),
+                                  QStringLiteral("With --screenshot: 'findings' shows the Findings panel."),
+                                  QStringLiteral("panel"));
+    const QCommandLineOption profile(QStringLiteral("profile"),
+                                     QStringLiteral("The naming convention to check the keys against: default, "
+                                                    "strict or a JSON profile file (see keylens-cli lint)."),
+                                     QStringLiteral("name|file"));
     const QCommandLineOption size(QStringLiteral("size"),
                                   QStringLiteral("Window size for --screenshot (default 1280x800)."),
                                   QStringLiteral("WxH"));
@@ -45,8 +53,8 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("?")},
                                   QStringLiteral("Show this help."));
     const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Show the version."));
-    parser.addOptions(
-        {demo, demoKeys, connection, delimiter, screenshot, select, size, maxRate, palette, help, version});
+    parser.addOptions({demo, demoKeys, connection, delimiter, profile, screenshot, select, view, size, maxRate, palette,
+                       help, version});
 
     GuiCommandResult result;
     auto usage = [&](const QString& message) {
@@ -98,6 +106,19 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     }
     if (parser.isSet(select) && !parser.isSet(screenshot))
         return usage(QStringLiteral("--select goes with --screenshot"));
+    if (parser.isSet(view) && !parser.isSet(screenshot))
+        return usage(QStringLiteral("--view goes with --screenshot"));
+    if (parser.isSet(view) && parser.value(view) != QStringLiteral("findings") &&
+        parser.value(view) != QStringLiteral("tree"))
+        return usage(QStringLiteral("--view takes findings or tree, not '%1'").arg(parser.value(view)));
+    command.view = parser.value(view);
+    if (parser.isSet(profile)) {
+        // Checked now so that a typo is a usage error (2) before any window opens, as in keylens-cli.
+        QString error;
+        if (!lint::loadProfile(parser.value(profile), &error))
+            return usage(QStringLiteral("--profile: %1").arg(error));
+        command.lintProfile = parser.value(profile);
+    }
     command.screenshotFile = parser.value(screenshot);
     command.selectPath = parser.value(select).toUtf8();
 

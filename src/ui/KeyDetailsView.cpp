@@ -48,6 +48,7 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
     connect(&m_ttlTick, &QTimer::timeout, this, &KeyDetailsView::showTimeLeft);
     m_memory = addDetailsField(m_form, QStringLiteral("Memory"));
     m_length = addDetailsField(m_form, QStringLiteral("Length"));
+    m_findings = addDetailsField(m_form, QStringLiteral("Findings"));
     m_problems = new QLabel;
     m_problems->setObjectName(QStringLiteral("problems"));
     m_problems->setWordWrap(true);
@@ -135,6 +136,11 @@ void KeyDetailsView::showTimeLeft()
     }
 }
 
+void KeyDetailsView::showFindings(const QString& text)
+{
+    m_findings->setText(text);
+}
+
 void KeyDetailsView::showKey(const QByteArray& key, keyspace::NodeId node)
 {
     m_ttlTick.stop();
@@ -203,6 +209,8 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     m_problems->setText(key.problems.join(u'\n'));
     m_problems->setVisible(!key.problems.isEmpty());
 
+    if (key.length)
+        Q_EMIT lengthKnown(m_node, *key.length);
     switch (key.type) {
     case KeyType::String:
         m_valuePages->setCurrentIndex(TextPage);
@@ -213,8 +221,6 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     case KeyType::Set:
     case KeyType::ZSet:
     case KeyType::Stream:
-        if (key.length)
-            Q_EMIT elementCountKnown(m_node, *key.length);
         m_tableModel->setKey(key.key, key.type, key.length.value_or(0));
         m_valuePages->setCurrentIndex(TablePage);
         updateTableStatus();

@@ -29,6 +29,8 @@ public:
     explicit KeyDetailsView(models::ValueInspector* inspector, QWidget* parent = nullptr);
 
     void showKey(const QByteArray& key, keyspace::NodeId node);
+    // The lint rules the key breaks, as the window knows them from the store.
+    void showFindings(const QString& text);
     const QByteArray& key() const { return m_key; }
     bool isLoaded() const { return m_loaded; }
 
@@ -38,8 +40,8 @@ public:
     QString fieldText(const QString& field) const;
 
 Q_SIGNALS:
-    void loaded(); // the overview arrived (or failed)
-    void elementCountKnown(keyspace::NodeId node, std::uint64_t elements);
+    void loaded();                                                 // the overview arrived (or failed)
+    void lengthKnown(keyspace::NodeId node, std::uint64_t length); // STRLEN or element count
 
 private:
     enum class Mode { Auto, Text, Json, Hex };
@@ -64,6 +66,7 @@ private:
     QLabel* m_ttl;
     QLabel* m_memory;
     QLabel* m_length;
+    QLabel* m_findings;
     QLabel* m_problems;
     QStackedWidget* m_valuePages;
     QComboBox* m_mode;

@@ -60,6 +60,31 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         return;
     }
 
+    if (index.column() == KeyTreeModel::FindingsColumn) {
+        const int worst = index.data(KeyTreeModel::WorstFindingRole).toInt();
+        if (worst < 0) {
+            QStyledItemDelegate::paint(painter, option, index);
+            return;
+        }
+        // A tint of the worst severity under the count, and a dot of it at the left, so the colour reads
+        // even on a selected row.
+        const QColor colour = overlay::finding(worst);
+        if (!(opt.state & QStyle::State_Selected)) {
+            QColor tint = colour;
+            tint.setAlphaF(worst == 0 ? 0.12f : 0.25f);
+            painter->fillRect(opt.rect, tint);
+        }
+        QStyledItemDelegate::paint(painter, opt, index);
+        const int diameter = std::max(6, opt.rect.height() / 3);
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(colour);
+        painter->drawEllipse(QRect(opt.rect.left() + 5, opt.rect.center().y() - diameter / 2, diameter, diameter));
+        painter->restore();
+        return;
+    }
+
     if (index.column() == KeyTreeModel::TtlColumn) {
         QColor tint;
         if (overlays & KeyTreeModel::NoTtlAmongExpiring)

@@ -1,12 +1,14 @@
 #include "ui/LegendDialog.h"
 
 #include "lint/OverlayRules.h"
+#include "lint/Rules.h"
 #include "ui/OverlayColours.h"
 
 #include <QDialogButtonBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace keylens::ui {
@@ -39,7 +41,7 @@ QLabel* explanation(const QString& text)
 {
     auto* label = new QLabel(text);
     label->setWordWrap(true);
-    label->setMinimumWidth(380);
+    label->setMinimumWidth(300);
     return label;
 }
 
@@ -77,11 +79,48 @@ LegendDialog::LegendDialog(QWidget* parent)
     add(swatch(overlay::expired(palette)),
         QStringLiteral("<b>Expired</b> (grey TTL). Its TTL ran out after the scan saw it; the key is gone."));
 
+    // The Findings column: one colour per severity, then what each rule checks, in its own words.
+    const QString findingsText[] = {
+        QStringLiteral("<b>Findings, info</b> (Findings column). Worth knowing; nothing is wrong yet."),
+        QStringLiteral("<b>Findings, warnings.</b> Names that will cost time or memory as the keyspace grows."),
+        QStringLiteral("<b>Findings, errors.</b> Names that break tools or the server's limits; fix these first."),
+    };
+    for (const lint::Severity severity : {lint::Severity::Error, lint::Severity::Warning, lint::Severity::Info}) {
+        QColor tint = overlay::finding(int(severity));
+        tint.setAlphaF(0.5f);
+        add(swatch(tint), findingsText[int(severity)] +
+                              QStringLiteral(" A row counts the findings of every key below it and takes the "
+                                             "colour of the worst."));
+    }
+    auto* rulesHeading = new QLabel(QStringLiteral("<b>Naming rules</b>, with the colour of their default severity "
+                                                   "(a profile can change it):"));
+    grid->addWidget(rulesHeading, row++, 0, 1, 2);
+    for (const lint::RuleInfo& rule : lint::allRules()) {
+        auto* id = new QLabel(QStringLiteral("<span style='color:%1'>●</span>&nbsp;<code>%2</code>")
+                                  .arg(overlay::finding(int(rule.severity)).name(), QLatin1String(rule.id)));
+        id->setToolTip(QStringLiteral("Default severity: %1").arg(QLatin1String(lint::severityName(rule.severity))));
+        grid->addWidget(id, row, 0, Qt::AlignTop);
+        grid->addWidget(explanation(QStringLiteral("%1 <i>Fix:</i> %2")
+                                        .arg(QString::fromUtf8(rule.rationale).toHtmlEscaped(),
+                                             QString::fromUtf8(rule.fix).toHtmlEscaped())),
+                        row, 1);
+        ++row;
+    }
+
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    grid->setColumnStretch(1, 1);
+    auto* content = new QWidget;
+    content->setLayout(grid);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(grid);
+    layout->addWidget(scroll, 1);
     layout->addWidget(buttons);
+    resize(660, 640);
 }
 
 } // namespace keylens::ui

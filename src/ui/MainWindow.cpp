@@ -4,14 +4,18 @@
 #include "keyspace/KeyEscape.h"
 #include "keyspace/KeyGlob.h"
 #include "keyspace/Units.h"
+#include "lint/Linter.h"
 #include "lint/OverlayRules.h"
+#include "lint/ProfileFile.h"
 #include "models/DisplayText.h"
+#include "models/FindingsText.h"
 #include "models/KeyTreeModel.h"
 #include "models/SavedConnections.h"
 #include "models/ScanSession.h"
 #include "models/ValueInspector.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/DemoLauncher.h"
+#include "ui/FindingsPanel.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/KeyTreeDelegate.h"
 #include "ui/LegendDialog.h"
@@ -24,6 +28,7 @@
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDockWidget>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
@@ -88,7 +93,37 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
         m_viewState.reapply(*m_tree, *treeModel());
         if (m_shownNamespace != keyspace::InvalidNode && !m_namespaceRefresh.isActive())
             m_namespaceRefresh.start();
+        if (m_findingsDock->isVisible() && !m_findingsRefresh.isActive())
+            m_findingsRefresh.start();
     });
+    connect(m_session, &models::ScanSession::findingsChanged, this, [this] {
+        // Under a findings filter new findings change which rows exist: keep what was open by path.
+        TreeViewState state;
+        state.capture(*m_tree, *treeModel());
+        treeModel()->refreshFindings();
+        if (treeModel()->findingsFilter().enabled)
+            state.reapply(*m_tree, *treeModel());
+        updateFilterInfo();
+        refreshFindings();
+        if (const keyspace::NodeId node = selectedNode();
+            node != keyspace::InvalidNode && m_details->currentIndex() == KeyPage)
+            m_keyDetails->showFindings(models::findingRulesOfKey(m_session->keyspace(), node));
+        refreshNamespaceDetails();
+    });
+    m_findingsRefresh.setObjectName(QStringLiteral("findings refresh"));
+    m_findingsRefresh.setSingleShot(true);
+    m_findingsRefresh.setInterval(1000);
+    connect(&m_findingsRefresh, &QTimer::timeout, this, &MainWindow::refreshFindings);
+    connect(m_findingsDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible)
+            refreshFindings();
+    });
+    connect(m_findings, &FindingsPanel::keyActivated, this, [this](const QByteArray& key) {
+        if (!selectPath(key))
+            m_status->showMessage(QStringLiteral("%1 is hidden by the filter or gone from the tree")
+                                      .arg(displayText(keyspace::displayBytes(key))));
+    });
+    connect(m_findings, &FindingsPanel::treeFilterChanged, this, &MainWindow::setTreeFindingsFilter);
     m_namespaceRefresh.setObjectName(QStringLiteral("namespace refresh"));
     m_namespaceRefresh.setSingleShot(true);
     m_namespaceRefresh.setInterval(1000);
@@ -109,13 +144,17 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     });
     m_countdown.start();
 
-    connect(m_keyDetails, &KeyDetailsView::elementCountKnown, treeModel(), &KeyTreeModel::setElementCount);
+    connect(m_keyDetails, &KeyDetailsView::lengthKnown, this, [this](keyspace::NodeId node, std::uint64_t elements) {
+        treeModel()->setLength(node, elements);
+        m_session->lengthsKnown({{node, elements}});
+    });
     connect(m_inspector, &models::ValueInspector::lengthsReady, this,
             [this](std::uint64_t scan, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& lengths) {
                 if (scan != m_scanGeneration)
                     return; // counted for a store that a rescan has replaced
                 for (const auto& [node, length] : lengths)
-                    treeModel()->setElementCount(node, length);
+                    treeModel()->setLength(node, length);
+                m_session->lengthsKnown(lengths);
             });
     connect(m_keyDetails, &KeyDetailsView::loaded, this, [this] {
         if (m_screenshotPending && !m_session->isRunning())
@@ -206,6 +245,7 @@ void MainWindow::createActions()
         legend->show();
     });
     viewMenu->addAction(QStringLiteral("&Collapse all"), this, [this] { m_tree->collapseAll(); });
+    m_viewMenu = viewMenu;
 
     auto* helpMenu = menuBar()->addMenu(QStringLiteral("&Help"));
     helpMenu->addAction(QStringLiteral("&About Keylens"), this, [this] {
@@ -263,6 +303,7 @@ void MainWindow::createLayout()
     header->resizeSection(KeyTreeModel::MemoryColumn, 140);
     header->resizeSection(KeyTreeModel::ShareColumn, 85);
     header->resizeSection(KeyTreeModel::TtlColumn, 120);
+    header->resizeSection(KeyTreeModel::FindingsColumn, 95);
     header->resizeSection(KeyTreeModel::TypeColumn, 200);
     connect(m_tree, &QTreeView::expanded, this, [this] { m_userExpanded = true; });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
@@ -296,6 +337,19 @@ void MainWindow::createLayout()
     m_splitter->setStretchFactor(1, 2);
     setCentralWidget(m_splitter);
 
+    m_findings = new FindingsPanel;
+    m_findingsDock = new QDockWidget(QStringLiteral("Findings"), this);
+    m_findingsDock->setObjectName(QStringLiteral("findingsDock"));
+    m_findingsDock->setWidget(m_findings);
+    m_findingsDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable |
+                                QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::BottomDockWidgetArea, m_findingsDock);
+    QAction* toggleFindings = m_findingsDock->toggleViewAction();
+    toggleFindings->setText(QStringLiteral("&Findings panel"));
+    toggleFindings->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(toggleFindings);
+
     m_status = new ScanStatusBar;
     statusBar()->addWidget(m_status, 1);
     // The scan's controls sit beside its progress as well as in the connection bar.
@@ -313,10 +367,12 @@ void MainWindow::restoreSettings()
 {
     resize(1280, 800);
     m_splitter->setSizes({870, 410});
+    resizeDocks({m_findingsDock}, {220}, Qt::Vertical);
     restoreGeometry(m_settings->value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(m_settings->value(QStringLiteral("window/state")).toByteArray());
     m_splitter->restoreState(m_settings->value(QStringLiteral("window/splitter")).toByteArray());
-    const QByteArray header = m_settings->value(QStringLiteral("tree/header")).toByteArray();
+    // v2: the Findings column moved Type one section right; an older state would misplace them.
+    const QByteArray header = m_settings->value(QStringLiteral("tree/header/v2")).toByteArray();
     if (!header.isEmpty())
         m_tree->header()->restoreState(header);
 }
@@ -326,7 +382,7 @@ void MainWindow::saveSettings()
     m_settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
     m_settings->setValue(QStringLiteral("window/state"), saveState());
     m_settings->setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
-    m_settings->setValue(QStringLiteral("tree/header"), m_tree->header()->saveState());
+    m_settings->setValue(QStringLiteral("tree/header/v2"), m_tree->header()->saveState());
     m_settings->sync();
 }
 
@@ -385,7 +441,9 @@ void MainWindow::connectTo(const Target& target)
     scan::ScanOptions options;
     options.connection = target.options;
     options.maxKeysPerSecond = target.maxKeysPerSecond;
+    applyLintProfile(m_lintProfileOverride.isEmpty() ? target.lintProfile : m_lintProfileOverride);
     m_session->start(options, target.delimiter);
+    refreshFindings();
     m_tree->sortByColumn(m_tree->header()->sortIndicatorSection(), m_tree->header()->sortIndicatorOrder());
     m_status->showStarting(QStringLiteral("Connecting to %1…").arg(target.options.address()));
     updateScanActions();
@@ -452,6 +510,7 @@ void MainWindow::connectToProfile(const models::ConnectionProfile& profile, cons
     target.name = profile.name;
     target.colour = profile.colour;
     target.readOnly = profile.readOnly;
+    target.lintProfile = profile.lintProfile;
     connectTo(target);
 }
 
@@ -512,7 +571,8 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     m_viewState.clear(); // what did not come back is gone from the server
     // A newcomer sees the biggest namespace selected (its details on the right) and, when it has few
     // children, opened; an id level of thousands of rows would push every other namespace out of view.
-    countBigCollectionCandidates();
+    askBigKeyLengths();
+    refreshFindings();
     // (The user's own selection gets its top keys now that the scan is over; it excludes the default.)
     refreshNamespaceDetails();
     if (!m_userExpanded && treeModel()->rowCount() > 0 && !m_tree->currentIndex().isValid()) {
@@ -538,16 +598,19 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
         }
         if (m_screenshotPath.isEmpty() && treeModel()->rowCount() > 0)
             m_tree->setCurrentIndex(treeModel()->index(0, 0));
+        if (m_screenshotView == QStringLiteral("findings"))
+            showFindingsPanel();
         // A key's details arrive from the server first; a namespace's are there at once.
         if (m_details->currentIndex() != KeyPage || m_keyDetails->isLoaded())
             QTimer::singleShot(150, this, &MainWindow::takeScreenshot);
     }
 }
 
-void MainWindow::requestScreenshot(const QString& file, const QByteArray& path)
+void MainWindow::requestScreenshot(const QString& file, const QByteArray& path, const QString& view)
 {
     m_screenshotFile = file;
     m_screenshotPath = path;
+    m_screenshotView = view;
     m_screenshotPending = true;
 }
 
@@ -565,11 +628,11 @@ void MainWindow::takeScreenshot()
     QApplication::exit(0);
 }
 
-void MainWindow::countBigCollectionCandidates()
+void MainWindow::askBigKeyLengths()
 {
     // One O(1) length command each, pipelined.
     const keyspace::Keyspace& keyspace = m_session->keyspace();
-    std::vector<std::uint32_t> ids = lint::bigCollectionCandidates(keyspace);
+    std::vector<std::uint32_t> ids = lint::bigKeyCandidates(keyspace);
     std::vector<std::pair<QByteArray, keyspace::KeyType>> keys;
     for (const keyspace::NodeId node : ids)
         keys.emplace_back(keyspace.path(node), keyspace.keyInfo(node).type);
@@ -612,6 +675,7 @@ void MainWindow::showSelection()
     if (keyspace.isKey(node)) {
         m_shownNamespace = keyspace::InvalidNode;
         m_keyDetails->showKey(keyspace.path(node), node);
+        m_keyDetails->showFindings(models::findingRulesOfKey(keyspace, node));
         m_details->setCurrentIndex(KeyPage);
     } else {
         m_shownNamespace = node;
@@ -644,15 +708,70 @@ void MainWindow::applyFilter()
     state.capture(*m_tree, *model);
     model->setFilter(keyspace::KeyGlob::fromFilterText(m_filter->text().toUtf8()));
     state.reapply(*m_tree, *model);
-    if (!model->filter().isEmpty()) {
-        const std::uint64_t matches = model->filterMatches();
-        m_filterInfo->setText(QStringLiteral("%1 matching keys").arg(displayText(keyspace::formatCount(matches))));
-        // Few matches: open the way to all of them.
-        if (matches <= 500)
-            m_tree->expandRecursively(QModelIndex(), 16);
-    } else {
+    updateFilterInfo();
+    // Few matches: open the way to all of them.
+    if (!model->filter().isEmpty() && model->filterMatches() <= 500)
+        m_tree->expandRecursively(QModelIndex(), 16);
+}
+
+void MainWindow::setTreeFindingsFilter(const KeyTreeModel::FindingsFilter& filter)
+{
+    KeyTreeModel* model = treeModel();
+    if (model->findingsFilter() == filter)
+        return;
+    TreeViewState state;
+    state.capture(*m_tree, *model);
+    model->setFindingsFilter(filter);
+    state.reapply(*m_tree, *model);
+    updateFilterInfo();
+    if (filter.enabled && model->filterMatches() <= 500)
+        m_tree->expandRecursively(QModelIndex(), 16);
+}
+
+void MainWindow::updateFilterInfo()
+{
+    const KeyTreeModel* model = treeModel();
+    const KeyTreeModel::FindingsFilter findings = model->findingsFilter();
+    if (model->filter().isEmpty() && !findings.enabled) {
         m_filterInfo->clear();
+        return;
     }
+    QString what = QStringLiteral("matching keys");
+    if (findings.enabled && findings.rule >= 0 && std::size_t(findings.rule) < lint::allRules().size())
+        what = QStringLiteral("keys with %1").arg(QLatin1String(lint::allRules()[std::size_t(findings.rule)].id));
+    else if (findings.enabled)
+        what = QStringLiteral("keys with findings");
+    m_filterInfo->setText(
+        QStringLiteral("%1 %2").arg(displayText(keyspace::formatCount(model->filterMatches())), what));
+}
+
+void MainWindow::applyLintProfile(const QString& nameOrPath)
+{
+    const QString wanted = nameOrPath.isEmpty() ? QStringLiteral("default") : nameOrPath;
+    QString error;
+    std::optional<lint::Profile> profile = lint::loadProfile(wanted, &error);
+    if (!profile) {
+        // The scan is still worth having: lint it with the default and say why.
+        showConnectionProblem(
+            QStringLiteral("Profile %1: %2. The keys are checked against the default profile.").arg(wanted, error));
+        profile = lint::loadProfile(QStringLiteral("default"), &error);
+    }
+    m_session->setLintProfile(std::move(*profile));
+}
+
+void MainWindow::refreshFindings()
+{
+    m_findingsRefresh.stop();
+    if (m_findingsDock->isVisible())
+        m_findings->showFindings(m_session->linter(), m_session->isRunning());
+}
+
+void MainWindow::showFindingsPanel()
+{
+    m_findingsDock->show();
+    m_findingsDock->raise();
+    refreshFindings();
+    m_findings->openFirstRule();
 }
 
 void MainWindow::copySelectedKey()

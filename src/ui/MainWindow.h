@@ -2,6 +2,7 @@
 
 #include "keyspace/ExpiryTimeline.h"
 #include "keyspace/Keyspace.h"
+#include "models/KeyTreeModel.h"
 #include "redis/ConnectionOptions.h"
 #include "scan/ScanTypes.h"
 #include "ui/TreeViewState.h"
@@ -11,8 +12,10 @@
 #include <QTimer>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSettings;
 class QSplitter;
 class QStackedWidget;
@@ -20,7 +23,6 @@ class QTreeView;
 
 namespace keylens::models {
 struct ConnectionProfile;
-class KeyTreeModel;
 class SavedConnections;
 class ScanSession;
 class ValueInspector;
@@ -29,6 +31,7 @@ class ValueInspector;
 namespace keylens::ui {
 
 class DemoLauncher;
+class FindingsPanel;
 class KeyDetailsView;
 class NamespaceDetailsView;
 class PasswordVault;
@@ -48,6 +51,7 @@ public:
         QColor colour;
         bool readOnly = false;
         double maxKeysPerSecond = 0; // 0: as fast as the server answers
+        QString lintProfile;         // a built-in profile's name or a profile file; empty: default
     };
 
     explicit MainWindow(QSettings* settings, QWidget* parent = nullptr);
@@ -61,8 +65,11 @@ public:
     void openSavedConnection(const QString& idOrName);
 
     // After the scan, select `path` (or the biggest namespace), render the window to `file` and quit
-    // the application with 0 (1 when the scan or the file failed).
-    void requestScreenshot(const QString& file, const QByteArray& path);
+    // the application with 0 (1 when the scan or the file failed). With `view` "findings", the Findings
+    // panel shows, with its first rule open.
+    void requestScreenshot(const QString& file, const QByteArray& path, const QString& view = {});
+    // A profile (name or file) that every connection uses instead of its own: --profile.
+    void setLintProfileOverride(const QString& nameOrPath) { m_lintProfileOverride = nameOrPath; }
 
     // Expands to and selects a key or namespace by its path; false when there is no such node.
     bool selectPath(const QByteArray& path);
@@ -74,6 +81,7 @@ public:
     QTreeView* tree() const { return m_tree; }
     KeyDetailsView* keyDetails() const { return m_keyDetails; }
     NamespaceDetailsView* namespaceDetails() const { return m_namespaceDetails; }
+    FindingsPanel* findingsPanel() const { return m_findings; }
     QString statusText() const;
 
 Q_SIGNALS:
@@ -94,7 +102,12 @@ private:
     void copySelectedKey();
     void deleteSelectedKey();
     void scanDone(const scan::ScanSummary& summary);
-    void countBigCollectionCandidates();
+    void askBigKeyLengths();
+    void applyLintProfile(const QString& nameOrPath);
+    void refreshFindings();
+    void showFindingsPanel();
+    void setTreeFindingsFilter(const models::KeyTreeModel::FindingsFilter& filter);
+    void updateFilterInfo();
     void takeScreenshot();
     void showConnectionProblem(const QString& message);
     void connectToProfile(const models::ConnectionProfile& profile, const QByteArray& password);
@@ -123,12 +136,17 @@ private:
     QTimer m_filterDebounce;
     QTimer m_countdown;
     QTimer m_namespaceRefresh;
+    QTimer m_findingsRefresh; // the panel follows the scan once a second
+    FindingsPanel* m_findings;
+    QDockWidget* m_findingsDock;
+    QString m_lintProfileOverride;
     bool m_userExpanded = false;
     keyspace::ExpiryTimeline m_expiries; // of the finished scan: how many keys have expired since
     TreeViewState m_viewState;           // what F5 reopens as the rescan brings the nodes back
     std::uint64_t m_scanGeneration = 0;  // one per connectTo(), to drop answers meant for an earlier store
     keyspace::NodeId m_shownNamespace = keyspace::InvalidNode;
 
+    QMenu* m_viewMenu = nullptr;
     QAction* m_pauseAction;
     QAction* m_resumeAction;
     QAction* m_cancelAction;
@@ -138,6 +156,7 @@ private:
 
     QString m_screenshotFile;
     QByteArray m_screenshotPath;
+    QString m_screenshotView;
     bool m_screenshotPending = false;
 };
 

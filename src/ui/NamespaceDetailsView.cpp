@@ -4,6 +4,7 @@
 #include "keyspace/TopKeys.h"
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
+#include "models/FindingsText.h"
 #include "models/KeyTreeModel.h"
 #include "ui/DetailsForm.h"
 
@@ -39,6 +40,7 @@ NamespaceDetailsView::NamespaceDetailsView(QWidget* parent)
     m_expiry = addDetailsField(m_form, QStringLiteral("Expiries"));
     m_types = addDetailsField(m_form, QStringLiteral("Types"));
     m_children = addDetailsField(m_form, QStringLiteral("Children"));
+    m_findings = addDetailsField(m_form, QStringLiteral("Findings"));
     m_notes = new QLabel;
     m_notes->setWordWrap(true);
 
@@ -127,6 +129,7 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
     }
     m_types->setText(types.join(QStringLiteral(", ")));
     m_children->setText(displayText(keyspace::formatCount(stats.childCount)));
+    m_findings->setText(totals.findingCount() ? models::findingsBySeverity(totals.findings) : QStringLiteral("none"));
     QStringList notes;
     if (totals.keysMemoryUnmeasured)
         notes << QStringLiteral("Memory was not measured for %1 keys (MEMORY USAGE denied or skipped); the sum "

@@ -42,6 +42,7 @@ private:
     QLabel* m_expiry;
     QLabel* m_types;
     QLabel* m_children;
+    QLabel* m_findings;
     QLabel* m_notes;
     QTreeWidget* m_topKeys;
 };

@@ -33,6 +33,19 @@ QColor expiringSoon()
     return QColor(0x3a, 0x7b, 0xd5);
 }
 
+QColor finding(int severity)
+{
+    switch (severity) {
+    case 2:
+        return QColor(0xd6, 0x45, 0x45);
+    case 1:
+        return QColor(0xe0, 0x8a, 0x00);
+    default:
+        break;
+    }
+    return QColor(0x6c, 0x7a, 0x89);
+}
+
 QColor expired(const QPalette& palette)
 {
     return palette.color(QPalette::Disabled, QPalette::Text);

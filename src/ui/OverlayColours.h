@@ -15,6 +15,9 @@ QColor bigKey();
 QColor missingTtl();   // no TTL where most siblings have one
 QColor expiringSoon(); // within a minute
 QColor expired(const QPalette& palette);
+// Naming-convention findings, by the worst severity (lint::Severity's values: 0 info, 1 warning,
+// 2 error): a muted slate for info, which is advice, so that warnings and errors stand out.
+QColor finding(int severity);
 
 } // namespace overlay
 } // namespace keylens::ui

@@ -95,6 +95,23 @@ std::size_t PlainClient::pipeline(const std::vector<std::vector<QByteArray>>& co
     return errors;
 }
 
+std::vector<long long> PlainClient::pipelineIntegers(const std::vector<std::vector<QByteArray>>& commands)
+{
+    for (const auto& command : commands)
+        appendArgv(m_context, command);
+    std::vector<long long> values;
+    values.reserve(commands.size());
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        void* reply = nullptr;
+        if (redisGetReply(m_context, &reply) != REDIS_OK)
+            break;
+        ReplyPtr owned(static_cast<redisReply*>(reply));
+        values.push_back(owned->type == REDIS_REPLY_INTEGER ? owned->integer : -1);
+    }
+    values.resize(commands.size(), -1);
+    return values;
+}
+
 std::vector<QByteArray> PlainClient::allKeys(const QByteArray& match)
 {
     std::vector<QByteArray> keys;

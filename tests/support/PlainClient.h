@@ -29,6 +29,9 @@ public:
     // Sends all commands as one hiredis pipeline; returns how many answered with an error.
     std::size_t pipeline(const std::vector<std::vector<QByteArray>>& commands);
 
+    // Sends all commands as one pipeline; each reply's integer (-1 for an error or another type).
+    std::vector<long long> pipelineIntegers(const std::vector<std::vector<QByteArray>>& commands);
+
     // Every key, by a plain SCAN loop.
     std::vector<QByteArray> allKeys(const QByteArray& match = {});
 

@@ -2,6 +2,7 @@
 #include "TestKeys.h"
 #include "keyspace/NamespaceStats.h"
 #include "lint/KeyRules.h"
+#include "lint/OverlayRules.h"
 #include "lint/Profile.h"
 
 #include <QTest>
@@ -97,6 +98,10 @@ private Q_SLOTS:
         row("temp:upload:55", "", true);
         row("tmp", "placeholder-name");
         row("settings", "no-namespace");
+        row("mykey", "placeholder-name"); // the Redis documentation's example names
+        row("mylist", "placeholder-name");
+        row("myapp:config", "");
+        row("mystery", "no-namespace");
     }
 
     void rules()
@@ -117,6 +122,20 @@ private Q_SLOTS:
         const auto forever =
             lint::checkKey("pageviews:20240310", test::measuredKey(keyspace::KeyType::String, 8), defaultProfile());
         QCOMPARE(forever.front().severity, lint::Severity::Warning);
+    }
+
+    // big-string waits for STRLEN (MEMORY USAGE rounds up, and counts the key's own bytes): the key-level
+    // rules never say it, and only keys whose memory less their name exceeds 10 KB are asked.
+    void bigStringWaitsForItsLength()
+    {
+        const QByteArray longName = "blob:name:" + QByteArray(16 * 1024, 'k');
+        const keyspace::KeyInfo shortValue = test::measuredKey(keyspace::KeyType::String, longName.size() + 80);
+        for (const auto& finding : lint::checkKey(longName, shortValue, defaultProfile()))
+            QVERIFY(QByteArrayView(finding.rule->id) != "big-string");
+        QVERIFY(!lint::mayBeBigKey(shortValue, std::size_t(longName.size())));
+        QVERIFY(lint::mayBeBigKey(test::measuredKey(keyspace::KeyType::String, longName.size() + 11 * 1024),
+                                  std::size_t(longName.size())));
+        QVERIFY(!lint::mayBeBigKey(test::measuredKey(keyspace::KeyType::String, 9 * 1024), 8));
     }
 
     void keyLengthThresholds()

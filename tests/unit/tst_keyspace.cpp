@@ -49,6 +49,18 @@ private Q_SLOTS:
         QCOMPARE(keyspace.namespacePrefix(user), QByteArray("user:"));
     }
 
+    void pathLengthIsThePathsSize()
+    {
+        Keyspace store;
+        for (const QByteArray& key : {QByteArray("a"), QByteArray("user:1:profile"), QByteArray(":leading"),
+                                      QByteArray("trailing:"), QByteArray("double::x")}) {
+            NodeId node = InvalidNode;
+            store.insert(key, {}, &node);
+            QCOMPARE(store.pathLength(node), std::size_t(key.size()));
+            QCOMPARE(store.path(node), key);
+        }
+    }
+
     void duplicatesAreIgnored()
     {
         Keyspace keyspace;

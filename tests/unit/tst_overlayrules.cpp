@@ -18,12 +18,19 @@ private Q_SLOTS:
         QVERIFY(lint::isBigString(10 * 1024 + 1));
         QVERIFY(!lint::isBigCollection(5000));
         QVERIFY(lint::isBigCollection(5001));
-        QVERIFY(lint::mayBeBigCollection(test::measuredKey(KeyType::Hash, 10 * 1024 + 1)));
-        QVERIFY(!lint::mayBeBigCollection(test::measuredKey(KeyType::Hash, 10 * 1024)));
-        QVERIFY(!lint::mayBeBigCollection(test::measuredKey(KeyType::String, 1 << 20))); // a string has no length probe
+        QVERIFY(lint::mayBeBigKey(test::measuredKey(KeyType::Hash, 10 * 1024 + 1), 8));
+        QVERIFY(!lint::mayBeBigKey(test::measuredKey(KeyType::Hash, 10 * 1024), 8));
+        QVERIFY(lint::mayBeBigKey(test::measuredKey(KeyType::String, 10 * 1024 + 9), 8));
+        QVERIFY(!lint::mayBeBigKey(test::measuredKey(KeyType::String, 10 * 1024 + 8), 8)); // the rest is the name
         keyspace::KeyInfo unmeasured = test::measuredKey(KeyType::Set, 1 << 20);
         unmeasured.memoryMeasured = false;
-        QVERIFY(!lint::mayBeBigCollection(unmeasured));
+        QVERIFY(!lint::mayBeBigKey(unmeasured, 8));
+        // Lengths decide: STRLEN for a string, the element count for a collection.
+        QVERIFY(lint::isBigKey(KeyType::String, 10 * 1024 + 1));
+        QVERIFY(!lint::isBigKey(KeyType::String, 10 * 1024));
+        QVERIFY(lint::isBigKey(KeyType::List, 5001));
+        QVERIFY(!lint::isBigKey(KeyType::List, 5000));
+        QVERIFY(!lint::isBigKey(KeyType::Other, 1 << 30));
     }
 
     void missingTtlAmongExpiringSiblings()

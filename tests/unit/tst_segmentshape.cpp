@@ -61,6 +61,10 @@ private Q_SLOTS:
         row("camel", "userSettings", Shape::Word);
         row("long word", "notificationpreferences", Shape::Word); // no digit: not a token
         row("empty", "", Shape::Word);
+        // Random base64url without a digit: about half capitals. Words are mostly one case.
+        row("token without digits", "cWHCDwPGQBegZB_bgJNJDdqxhmHaHoiR", Shape::Token);
+        row("camel words", "userNotificationPreferencesCache", Shape::Word);
+        row("shouting words", "USER_NOTIFICATION_PREFERENCES", Shape::Word);
     }
 
     void shapes()
@@ -91,6 +95,10 @@ private Q_SLOTS:
         QTest::newRow("mixed-case token") << QByteArray("rIgMg6li_HPwI9yvSqxdyFcGCSt9qLwS") << QByteArray("<token>");
         QTest::newRow("uuid stays whole") << QByteArray("24acf412-37a1-0aaf-d102-f39ba3c73049") << QByteArray("<uuid>");
         QTest::newRow("glued token") << QByteArray("session-aZ3kP9qLm2XvB7nR") << QByteArray("session-<token>");
+        // A random id that happens to start with lower-case letters and a '-' or '_' is not word-glued.
+        QTest::newRow("random head") << QByteArray("aydw-VMcqpYONfJMpeJOBUt2t4DyGzFb") << QByteArray("<token>");
+        QTest::newRow("random head, no vowel")
+            << QByteArray("bfvvbx_r9unf7vukwXcEnSTMfX2EBShb") << QByteArray("<token>");
         QTest::newRow("words and digits")
             << QByteArray("user-profile-1234567890123") << QByteArray("user-profile-<epoch>");
         QTest::newRow("16 KB of dashes") << QByteArray(16 * 1024, '-') << QByteArray(16 * 1024, '-');

@@ -1,4 +1,4 @@
-#include "cli/CollectionLengths.h"
+#include "cli/BigKeyLengths.h"
 
 #include "inspect/KeyReader.h"
 #include "lint/OverlayRules.h"
@@ -6,13 +6,15 @@
 
 namespace keylens::cli {
 
-QString countBigCollections(const redis::ConnectionOptions& options, keyspace::Keyspace& store, lint::Linter& linter)
+QString checkBigKeys(const redis::ConnectionOptions& options, keyspace::Keyspace& store, lint::Linter& linter)
 {
-    const std::vector<keyspace::NodeId> nodes = lint::bigCollectionCandidates(store);
+    const std::vector<keyspace::NodeId> nodes = lint::bigKeyCandidates(store);
     if (nodes.empty())
         return {};
     const auto unchecked = [&](const QString& why) {
-        return QStringLiteral("big-collection was not checked on %1 collections: %2").arg(nodes.size()).arg(why);
+        return QStringLiteral("big-string and big-collection were not checked on %1 keys: %2")
+            .arg(nodes.size())
+            .arg(why);
     };
     redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(options);
     if (!connection)
@@ -27,13 +29,13 @@ QString countBigCollections(const redis::ConnectionOptions& options, keyspace::K
     std::size_t unknown = 0;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         if (const std::optional<std::uint64_t> length = (*lengths)[i])
-            linter.elementCountKnown(store, nodes[i], *length);
+            linter.lengthKnown(store, nodes[i], *length);
         else
             ++unknown; // gone since the scan, or its length command was denied
     }
     if (unknown > 0)
-        return QStringLiteral("big-collection was not checked on %1 of %2 collections: their length command was "
-                              "denied or they are gone")
+        return QStringLiteral("big-string and big-collection were not checked on %1 of %2 keys: their length command "
+                              "was denied or they are gone")
             .arg(unknown)
             .arg(nodes.size());
     return {};

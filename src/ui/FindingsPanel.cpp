@@ -1,0 +1,250 @@
+#include "ui/FindingsPanel.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
+#include "lint/Linter.h"
+#include "models/DisplayText.h"
+#include "models/FindingsText.h"
+#include "ui/OverlayColours.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <set>
+
+namespace keylens::ui {
+
+using models::displayText;
+
+namespace {
+
+enum Column { RuleColumn, SeverityColumn, KeysColumn, ColumnCount };
+enum Role { RuleRole = Qt::UserRole + 1, KeyRole, DetailRole };
+enum TreeFilter { AllKeys, KeysWithFindings, KeysOfSelectedRule };
+
+QIcon severityDot(int severity)
+{
+    QPixmap pixmap(12, 12);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(overlay::finding(severity));
+    painter.drawEllipse(QRectF(1, 1, 10, 10));
+    return QIcon(pixmap);
+}
+
+QString count(std::uint64_t value)
+{
+    return displayText(keyspace::formatCount(value));
+}
+
+int worstOf(const lint::RuleSummary& summary)
+{
+    for (int severity = 2; severity >= 0; --severity) {
+        if (summary.bySeverity[std::size_t(severity)])
+            return severity;
+    }
+    return -1;
+}
+
+} // namespace
+
+FindingsPanel::FindingsPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_heading(new QLabel)
+    , m_treeFilter(new QComboBox)
+    , m_list(new QTreeWidget)
+    , m_ruleText(new QLabel)
+{
+    m_treeFilter->addItem(QStringLiteral("All keys"));
+    m_treeFilter->addItem(QStringLiteral("Keys with findings"));
+    m_treeFilter->addItem(QStringLiteral("Keys of the selected rule"));
+    m_treeFilter->setToolTip(QStringLiteral("Which keys the key tree shows"));
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_heading, 1);
+    top->addWidget(new QLabel(QStringLiteral("Tree shows:")));
+    top->addWidget(m_treeFilter);
+
+    m_list->setColumnCount(ColumnCount);
+    m_list->setHeaderLabels({QStringLiteral("Rule / key"), QStringLiteral("Severity"), QStringLiteral("Keys")});
+    m_list->setRootIsDecorated(true);
+    m_list->setUniformRowHeights(true);
+    m_list->setAlternatingRowColors(true);
+    m_list->header()->setStretchLastSection(false);
+    m_list->header()->setSectionResizeMode(RuleColumn, QHeaderView::Stretch);
+    m_list->header()->setSectionResizeMode(SeverityColumn, QHeaderView::ResizeToContents);
+    m_list->header()->setSectionResizeMode(KeysColumn, QHeaderView::ResizeToContents);
+
+    m_ruleText->setWordWrap(true);
+    m_ruleText->setTextFormat(Qt::RichText);
+    m_ruleText->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_ruleText->setMargin(6);
+    m_ruleText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_ruleText->setMinimumWidth(220);
+
+    auto* split = new QSplitter;
+    split->addWidget(m_list);
+    split->addWidget(m_ruleText);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+
+    connect(m_list, &QTreeWidget::currentItemChanged, this, [this] {
+        showRuleText();
+        if (m_treeFilter->currentIndex() == KeysOfSelectedRule)
+            emitTreeFilter();
+    });
+    connect(m_list, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        const QByteArray key = item->data(RuleColumn, KeyRole).toByteArray();
+        if (item->parent())
+            Q_EMIT keyActivated(key);
+    });
+    connect(m_treeFilter, &QComboBox::currentIndexChanged, this, &FindingsPanel::emitTreeFilter);
+    showRuleText();
+}
+
+void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning)
+{
+    const int selected = selectedRule();
+    std::set<int> expanded;
+    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
+        if (m_list->topLevelItem(i)->isExpanded())
+            expanded.insert(m_list->topLevelItem(i)->data(RuleColumn, RuleRole).toInt());
+    }
+
+    std::vector<lint::RuleSummary> rules = linter.summaries();
+    // Worst first, then the most keys: what to fix first is at the top.
+    std::stable_sort(rules.begin(), rules.end(), [](const lint::RuleSummary& a, const lint::RuleSummary& b) {
+        if (worstOf(a) != worstOf(b))
+            return worstOf(a) > worstOf(b);
+        return a.findings > b.findings;
+    });
+    m_list->setUpdatesEnabled(false);
+    m_list->clear();
+    for (const lint::RuleSummary& summary : rules) {
+        const int rule = int(lint::ruleIndex(*summary.rule));
+        auto* item = new QTreeWidgetItem(m_list);
+        item->setText(RuleColumn, QString::fromLatin1(summary.rule->id));
+        item->setIcon(RuleColumn, severityDot(worstOf(summary)));
+        item->setText(SeverityColumn, models::findingsBySeverity(summary.bySeverity));
+        item->setText(KeysColumn, count(summary.findings));
+        item->setTextAlignment(KeysColumn, Qt::AlignRight | Qt::AlignVCenter);
+        item->setToolTip(RuleColumn, QString::fromUtf8(summary.rule->rationale));
+        item->setData(RuleColumn, RuleRole, rule);
+        const std::size_t shown = std::min<std::size_t>(summary.examples.size(), ExamplesShown);
+        for (std::size_t i = 0; i < shown; ++i) {
+            const lint::Finding& finding = summary.examples[i];
+            auto* example = new QTreeWidgetItem(item);
+            example->setText(RuleColumn, displayText(keyspace::displayBytes(finding.key)));
+            example->setIcon(RuleColumn, severityDot(int(finding.severity)));
+            example->setText(SeverityColumn, QString::fromLatin1(lint::severityName(finding.severity)));
+            example->setData(RuleColumn, RuleRole, rule);
+            example->setData(RuleColumn, KeyRole, finding.key);
+            const QString detail = displayText(keyspace::displayBytes(finding.detail));
+            example->setData(RuleColumn, DetailRole, detail);
+            example->setToolTip(RuleColumn, detail.isEmpty()
+                                                ? QStringLiteral("Double-click or Enter to select it in the tree")
+                                                : detail);
+        }
+        if (summary.findings > shown) {
+            auto* more = new QTreeWidgetItem(item);
+            more->setText(RuleColumn, QStringLiteral("… %1 more: choose \"Keys of the selected rule\" to see them "
+                                                     "all in the tree")
+                                          .arg(count(summary.findings - shown)));
+            more->setData(RuleColumn, RuleRole, rule);
+            more->setFlags(Qt::ItemIsEnabled);
+        }
+        item->setExpanded(expanded.count(rule) != 0);
+    }
+    m_list->setUpdatesEnabled(true);
+    if (selected >= 0)
+        selectRule(selected);
+
+    const lint::Profile& profile = linter.profile();
+    m_heading->setText(
+        QStringLiteral("<b>%1</b> findings in %2 keys · profile <b>%3</b>%4")
+            .arg(count(linter.findings()), count(linter.keysLinted()), profile.name.toHtmlEscaped(),
+                 scanRunning ? QStringLiteral(" · key rules so far; namespace rules when the scan ends") : QString()));
+    showRuleText();
+}
+
+QString FindingsPanel::headingText() const
+{
+    return m_heading->text();
+}
+
+int FindingsPanel::selectedRule() const
+{
+    const QTreeWidgetItem* item = m_list->currentItem();
+    return item ? item->data(RuleColumn, RuleRole).toInt() : -1;
+}
+
+void FindingsPanel::selectRule(int rule)
+{
+    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = m_list->topLevelItem(i);
+        if (item->data(RuleColumn, RuleRole).toInt() == rule) {
+            m_list->setCurrentItem(item);
+            return;
+        }
+    }
+}
+
+void FindingsPanel::openFirstRule()
+{
+    if (QTreeWidgetItem* first = m_list->topLevelItem(0)) {
+        m_list->setCurrentItem(first);
+        first->setExpanded(true);
+    }
+}
+
+void FindingsPanel::showRuleText()
+{
+    const int rule = selectedRule();
+    if (rule < 0 || std::size_t(rule) >= lint::allRules().size()) {
+        m_ruleText->setText(QStringLiteral("Select a rule to read why it matters and how to fix it. Double-click a "
+                                           "key to select it in the tree."));
+        return;
+    }
+    const lint::RuleInfo& info = lint::allRules()[std::size_t(rule)];
+    QString text = QStringLiteral("<b>%1</b><p><b>Why:</b> %2</p><p><b>Fix:</b> %3</p>")
+                       .arg(QString::fromLatin1(info.id), QString::fromUtf8(info.rationale).toHtmlEscaped(),
+                            QString::fromUtf8(info.fix).toHtmlEscaped());
+    if (const QTreeWidgetItem* item = m_list->currentItem(); item && item->parent()) {
+        const QString detail = item->data(RuleColumn, DetailRole).toString();
+        if (!detail.isEmpty())
+            text += QStringLiteral("<p><b>This key:</b> %1</p>").arg(detail.toHtmlEscaped());
+    }
+    m_ruleText->setText(text);
+}
+
+void FindingsPanel::emitTreeFilter()
+{
+    models::KeyTreeModel::FindingsFilter filter;
+    switch (m_treeFilter->currentIndex()) {
+    case KeysWithFindings:
+        filter.enabled = true;
+        break;
+    case KeysOfSelectedRule:
+        filter.enabled = true;
+        filter.rule = selectedRule();
+        break;
+    default:
+        break;
+    }
+    Q_EMIT treeFilterChanged(filter);
+}
+
+} // namespace keylens::ui

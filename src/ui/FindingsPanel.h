@@ -1,0 +1,57 @@
+#pragma once
+
+#include "models/KeyTreeModel.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace keylens::lint {
+class Linter;
+}
+
+namespace keylens::ui {
+
+// The Findings panel: the linter's findings grouped by rule (worst first), each with its rationale,
+// its fix, its counts per severity and its first examples. Activating an example asks the window to
+// select that key; the "Tree shows" box narrows the key tree to the keys with findings, or with the
+// selected rule's.
+class FindingsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit FindingsPanel(QWidget* parent = nullptr);
+
+    // Rebuilds the list from the linter (kept selection and expansion by rule id). The linter must
+    // stay alive until the next call.
+    void showFindings(const lint::Linter& linter, bool scanRunning);
+    // The rule of the selected row (or of the selected example's rule), -1 for none.
+    int selectedRule() const;
+    void selectRule(int rule);
+    // Selects and expands the rule at the top (the worst): what a newcomer should read first.
+    void openFirstRule();
+    QTreeWidget* list() const { return m_list; }
+    QString headingText() const;
+    QComboBox* treeFilterBox() const { return m_treeFilter; }
+
+    // Examples listed per rule; the tree filter shows all of a rule's keys.
+    static constexpr int ExamplesShown = 200;
+
+Q_SIGNALS:
+    void keyActivated(const QByteArray& key);
+    void treeFilterChanged(keylens::models::KeyTreeModel::FindingsFilter filter);
+
+private:
+    void showRuleText();
+    void emitTreeFilter();
+
+    QLabel* m_heading;
+    QComboBox* m_treeFilter;
+    QTreeWidget* m_list;
+    QLabel* m_ruleText;
+};
+
+} // namespace keylens::ui

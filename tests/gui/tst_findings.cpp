@@ -1,0 +1,288 @@
+// The browser's findings against keylens-cli lint on the same server: per-node counts in the tree, the
+// findings filter, the Findings panel selecting a key, profiles per connection and on the command line,
+// and `--screenshot --view findings`.
+#include "CliRunner.h"
+#include "GuiRunner.h"
+#include "PlainClient.h"
+#include "TestServer.h"
+#include "keyspace/KeyEscape.h"
+#include "lint/Rules.h"
+#include "models/KeyTreeModel.h"
+#include "models/ScanSession.h"
+#include "ui/FindingsPanel.h"
+#include "ui/LegendDialog.h"
+#include "ui/MainWindow.h"
+
+#include <QComboBox>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+#include <QTreeWidget>
+
+#include <map>
+#include <set>
+
+using namespace keylens;
+using models::KeyTreeModel;
+
+namespace {
+
+struct CliFindings
+{
+    std::uint64_t total = 0;
+    std::map<QByteArray, std::uint64_t> byRule;
+    std::vector<std::pair<QByteArray, QByteArray>> keyAndRule; // every finding
+};
+
+} // namespace
+
+class TestFindings : public QObject
+{
+    Q_OBJECT
+
+    demo::RedisServerProcess m_server;
+    QTemporaryDir m_settingsDir;
+    std::unique_ptr<QSettings> m_settings;
+
+    CliFindings cliFindings(const QString& profile = QStringLiteral("default"))
+    {
+        const auto run = test::runCli(
+            {QStringLiteral("lint"), QStringLiteral("-p"), QString::number(m_server.port()), QStringLiteral("--format"),
+             QStringLiteral("json"), QStringLiteral("--max-examples"), QStringLiteral("0"), QStringLiteral("--fail-on"),
+             QStringLiteral("never"), QStringLiteral("--profile"), profile});
+        CliFindings out;
+        const QJsonObject report = QJsonDocument::fromJson(run.out).object();
+        out.total = std::uint64_t(report[QStringLiteral("summary")].toObject()[QStringLiteral("findings")].toInteger());
+        for (const QJsonValue& value : report[QStringLiteral("findings")].toArray()) {
+            const QJsonObject finding = value.toObject();
+            const QByteArray rule = finding[QStringLiteral("rule")].toString().toUtf8();
+            ++out.byRule[rule];
+            out.keyAndRule.emplace_back(finding[QStringLiteral("key")].toString().toUtf8(), rule);
+        }
+        return out;
+    }
+
+    std::unique_ptr<ui::MainWindow> scannedWindow(const QString& profile = {})
+    {
+        auto window = std::make_unique<ui::MainWindow>(m_settings.get());
+        window->resize(1280, 800);
+        window->show();
+        ui::MainWindow::Target target;
+        target.options = m_server.connectionOptions();
+        target.lintProfile = profile;
+        QSignalSpy finished(window.get(), &ui::MainWindow::scanFinished);
+        window->connectTo(target);
+        if (!finished.wait(60000))
+            return nullptr;
+        return window;
+    }
+
+    static std::uint64_t rootFindings(const ui::MainWindow& window)
+    {
+        return window.treeModel()->totalsOf(keyspace::Keyspace::root()).findingCount();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_settings =
+            std::make_unique<QSettings>(m_settingsDir.filePath(QStringLiteral("keylens.ini")), QSettings::IniFormat);
+        KEYLENS_START_SERVER(m_server);
+        test::PlainClient client(m_server.port());
+        std::vector<std::vector<QByteArray>> commands;
+        const auto set = [&](const QByteArray& key) { commands.push_back({"SET", key, "v"}); };
+        for (int i = 0; i < 40; ++i)
+            set("user:" + QByteArray::number(i) + ":profile"); // clean
+        for (int i = 0; i < 5; ++i)
+            set("User:" + QByteArray::number(i)); // uppercase
+        for (int i = 0; i < 4; ++i)
+            set("user_" + QByteArray::number(i) + "_profile"); // delimiter, and a variant of user:<id>:profile
+        for (int i = 0; i < 6; ++i)
+            set("session:a" + QByteArray::number(i)); // missing-ttl
+        for (int i = 0; i < 10; ++i)
+            set("order:" + QByteArray::number(i) + ":detail");
+        for (int i = 10; i < 13; ++i)
+            set("order:" + QByteArray::number(i) + ":info"); // synonym-siblings
+        for (int i = 0; i < 5; ++i)
+            set("prod:thing:" + QByteArray::number(i));
+        for (int i = 0; i < 2; ++i)
+            set("staging:thing:" + QByteArray::number(i)); // env-prefixes
+        for (int i = 0; i < 150; ++i)                      // expiry-avalanche: one TTL for all
+            commands.push_back({"SET", "cache:page:" + QByteArray::number(i), "v", "EX", "7200"});
+        set("key1");                                // placeholder-name
+        set("log:2025:01:15:10:30:45:request:abc"); // deep-nesting, timestamp-in-key: two rules on one key
+        commands.push_back({"SET", "blob:big", QByteArray(20 * 1024, 'x')}); // big-string
+        std::vector<QByteArray> push{"RPUSH", "feed:big"};                   // big-collection, known after the scan
+        for (int i = 0; i < 6000; ++i)
+            push.push_back("item-" + QByteArray::number(i));
+        commands.push_back(std::move(push));
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+    }
+
+    // Every row's findings equal the CLI's findings of the keys below it, for every node of the tree.
+    void countsPerNodeEqualTheCli()
+    {
+        const CliFindings cli = cliFindings();
+        QVERIFY(cli.byRule.count("big-collection"));
+        QVERIFY(cli.byRule.count("expiry-avalanche"));
+        QVERIFY(cli.byRule.count("synonym-siblings"));
+        const std::unique_ptr<ui::MainWindow> window = scannedWindow();
+        QVERIFY(window);
+        // big-collection comes with the lengths asked after the scan.
+        QTRY_COMPARE_WITH_TIMEOUT(rootFindings(*window), cli.total, 10000);
+
+        const keyspace::Keyspace& store = window->session()->keyspace();
+        int nodesChecked = 0;
+        for (keyspace::NodeId node = 1; node < store.nodeCount(); ++node) {
+            const QByteArray path = store.path(node);
+            const QByteArray prefix = store.hasChildren(node) ? store.namespacePrefix(node) : QByteArray();
+            std::uint64_t expected = 0;
+            for (const auto& [key, rule] : cli.keyAndRule) {
+                if ((store.isKey(node) && key == path) || (!prefix.isEmpty() && key.startsWith(prefix)))
+                    ++expected;
+            }
+            QCOMPARE(window->treeModel()->totalsOf(node).findingCount(), expected);
+            ++nodesChecked;
+        }
+        QVERIFY(nodesChecked > 200);
+
+        // The panel says the same, rule by rule.
+        ui::FindingsPanel* panel = window->findingsPanel();
+        QTreeWidget* list = panel->list();
+        QCOMPARE(std::size_t(list->topLevelItemCount()), cli.byRule.size());
+        for (int i = 0; i < list->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem* item = list->topLevelItem(i);
+            const QByteArray rule = item->text(0).toUtf8();
+            QCOMPARE(item->text(2).remove(u',').toULongLong(), cli.byRule.at(rule));
+        }
+        QVERIFY(panel->headingText().contains(QStringLiteral("profile <b>default</b>")));
+    }
+
+    void filterShowsKeysWithFindings()
+    {
+        const CliFindings cli = cliFindings();
+        std::set<QByteArray> keysWithFindings;
+        std::set<QByteArray> uppercaseKeys;
+        for (const auto& [key, rule] : cli.keyAndRule) {
+            keysWithFindings.insert(key);
+            if (rule == "uppercase")
+                uppercaseKeys.insert(key);
+        }
+        const std::unique_ptr<ui::MainWindow> window = scannedWindow();
+        QVERIFY(window);
+        QTRY_COMPARE_WITH_TIMEOUT(rootFindings(*window), cli.total, 10000);
+        ui::FindingsPanel* panel = window->findingsPanel();
+        KeyTreeModel* model = window->treeModel();
+
+        panel->treeFilterBox()->setCurrentIndex(1); // keys with findings
+        QVERIFY(model->findingsFilter().enabled);
+        QCOMPARE(model->filterMatches(), std::uint64_t(keysWithFindings.size()));
+        QVERIFY(!model->indexOfNode(window->session()->keyspace().find("user:1:profile")).isValid());
+        QVERIFY(model->indexOfNode(window->session()->keyspace().find("User:1")).isValid());
+
+        panel->selectRule(int(lint::ruleIndex(*lint::findRule("uppercase"))));
+        panel->treeFilterBox()->setCurrentIndex(2); // keys of the selected rule
+        QCOMPARE(model->filterMatches(), std::uint64_t(uppercaseKeys.size()));
+        QVERIFY(!model->indexOfNode(window->session()->keyspace().find("key1")).isValid());
+
+        // With a glob on top: both must hold.
+        window->setFilterText(QStringLiteral("User:1*"));
+        QCOMPARE(model->filterMatches(), std::uint64_t(1));
+        window->setFilterText(QString());
+        panel->treeFilterBox()->setCurrentIndex(0);
+        QVERIFY(!model->findingsFilter().enabled);
+        QVERIFY(model->indexOfNode(window->session()->keyspace().find("user:1:profile")).isValid());
+    }
+
+    void activatingAnExampleSelectsItsKey()
+    {
+        const std::unique_ptr<ui::MainWindow> window = scannedWindow();
+        QVERIFY(window);
+        ui::FindingsPanel* panel = window->findingsPanel();
+        panel->selectRule(int(lint::ruleIndex(*lint::findRule("placeholder-name"))));
+        QTreeWidgetItem* rule = panel->list()->currentItem();
+        QVERIFY(rule);
+        QCOMPARE(rule->text(0), QStringLiteral("placeholder-name"));
+        rule->setExpanded(true);
+        QCOMPARE(rule->childCount(), 1);
+        panel->list()->setCurrentItem(rule->child(0));
+        panel->list()->setFocus();
+        QTest::keyClick(panel->list(), Qt::Key_Return);
+        const QModelIndex current = window->tree()->currentIndex();
+        QVERIFY(current.isValid());
+        QCOMPARE(window->session()->keyspace().path(window->treeModel()->nodeOf(current)), QByteArray("key1"));
+    }
+
+    void profilePerConnection()
+    {
+        const CliFindings strict = cliFindings(QStringLiteral("strict"));
+        QVERIFY(strict.byRule.count("mid-key-id"));
+        const std::unique_ptr<ui::MainWindow> window = scannedWindow(QStringLiteral("strict"));
+        QVERIFY(window);
+        QTRY_COMPARE_WITH_TIMEOUT(rootFindings(*window), strict.total, 10000);
+        QVERIFY(window->findingsPanel()->headingText().contains(QStringLiteral("profile <b>strict</b>")));
+
+        // A profile file that does not load: said in the window, and the default is used.
+        const std::unique_ptr<ui::MainWindow> fallback = scannedWindow(QStringLiteral("/nonexistent/acme.json"));
+        QVERIFY(fallback);
+        QCOMPARE(fallback->session()->lintProfile().name, QStringLiteral("default"));
+        bool said = false;
+        for (const QLabel* label : fallback->findChildren<QLabel*>())
+            said |= label->isVisible() && label->text().contains(QStringLiteral("/nonexistent/acme.json"));
+        QVERIFY(said);
+    }
+
+    // The legend explains the findings colours and every rule, in the rule's own words.
+    void legendExplainsEveryRule()
+    {
+        ui::LegendDialog legend;
+        QString text;
+        for (const QLabel* label : legend.findChildren<QLabel*>())
+            text += label->text() + u'\n';
+        for (const lint::RuleInfo& rule : lint::allRules()) {
+            QVERIFY2(text.contains(QLatin1String(rule.id)), rule.id);
+            QVERIFY2(text.contains(QString::fromUtf8(rule.rationale).toHtmlEscaped()), rule.id);
+        }
+        QVERIFY(text.contains(QStringLiteral("Findings, errors")));
+    }
+
+    void screenshotOfTheFindingsView()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("findings.png"));
+        QProcess keylens;
+        test::startGui(keylens,
+                       {m_server.uri(), QStringLiteral("--profile"), QStringLiteral("strict"),
+                        QStringLiteral("--screenshot"), file, QStringLiteral("--view"), QStringLiteral("findings")},
+                       dir.path());
+        QVERIFY(keylens.waitForFinished(60000));
+        QCOMPARE(keylens.exitCode(), 0);
+        const QImage image(file);
+        QVERIFY(!image.isNull());
+        // The first rule is open in the panel: its examples' severity dots are drawn in the lower third.
+        int dots = 0;
+        for (int y = image.height() * 2 / 3; y < image.height(); ++y)
+            for (int x = 0; x < image.width() / 2; ++x)
+                dots += image.pixelColor(x, y) == QColor(0xe0, 0x8a, 0x00) ||
+                        image.pixelColor(x, y) == QColor(0xd6, 0x45, 0x45);
+        QVERIFY2(dots > 20, qPrintable(QString::number(dots)));
+
+        for (const QStringList& arguments :
+             {QStringList{m_server.uri(), QStringLiteral("--profile"), QStringLiteral("nosuch")},
+              QStringList{m_server.uri(), QStringLiteral("--view"), QStringLiteral("findings")}}) {
+            test::startGui(keylens, arguments, dir.path());
+            QVERIFY(keylens.waitForFinished(30000));
+            QCOMPARE(keylens.exitCode(), 2);
+        }
+    }
+};
+
+QTEST_MAIN(TestFindings)
+#include "tst_findings.moc"

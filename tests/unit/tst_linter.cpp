@@ -1,0 +1,307 @@
+// The Linter on in-memory stores: each namespace-level rule on keyspaces built to trigger it and on ones
+// built not to, big collections, ignored keys, one finding per key and rule, and the store's per-node
+// totals agreeing with the linter's own counts.
+#include "TestKeys.h"
+#include "keyspace/Keyspace.h"
+#include "lint/Linter.h"
+#include "lint/Profile.h"
+
+#include <QTest>
+
+#include <map>
+
+using namespace keylens;
+
+namespace {
+
+constexpr std::int64_t Hour = 3'600'000;
+constexpr std::int64_t Now = 1'900'000'000'000;
+
+struct Key
+{
+    QByteArray name;
+    std::int64_t expiresAtMs = keyspace::NoExpiry;
+    keyspace::KeyType type = keyspace::KeyType::String;
+    std::uint64_t memory = 64;
+};
+
+// A store filled the way a scan fills it, linted as it fills, then finished.
+struct Linted
+{
+    keyspace::Keyspace store;
+    lint::Linter linter;
+
+    explicit Linted(const std::vector<Key>& keys, lint::Profile profile = *lint::builtInProfile("default"),
+                    bool finish = true)
+        : linter(std::move(profile), 0)
+    {
+        for (const Key& key : keys) {
+            const keyspace::KeyInfo info = test::measuredKey(key.type, key.memory, key.expiresAtMs);
+            keyspace::NodeId node = keyspace::InvalidNode;
+            if (store.insert(key.name, info, &node) == keyspace::Keyspace::Insert::Added)
+                linter.keyAdded(store, node, key.name, info);
+        }
+        if (finish)
+            linter.finish(store);
+    }
+
+    std::map<QByteArray, std::uint64_t> byRule() const
+    {
+        std::map<QByteArray, std::uint64_t> counts;
+        for (const lint::RuleSummary& summary : linter.summaries())
+            counts[summary.rule->id] = summary.findings;
+        return counts;
+    }
+    std::uint64_t count(const char* rule) const
+    {
+        const auto counts = byRule();
+        const auto it = counts.find(rule);
+        return it == counts.end() ? 0 : it->second;
+    }
+    bool flagged(const QByteArray& key, const char* rule) const
+    {
+        const keyspace::NodeId node = store.find(key);
+        return node != keyspace::InvalidNode &&
+               (store.findingRules(node) >> lint::ruleIndex(*lint::findRule(rule)) & 1);
+    }
+    QByteArray detailOf(const char* rule) const
+    {
+        for (const lint::RuleSummary& summary : linter.summaries()) {
+            if (summary.rule->id == QByteArrayView(rule) && !summary.examples.empty())
+                return summary.examples.front().detail;
+        }
+        return {};
+    }
+};
+
+void add(std::vector<Key>& keys, const char* format, int count, std::int64_t expiresAtMs = keyspace::NoExpiry,
+         int first = 1)
+{
+    for (int i = first; i < first + count; ++i)
+        keys.push_back({QByteArray(format).replace("#", QByteArray::number(i)), expiresAtMs});
+}
+
+} // namespace
+
+class TestLinter : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void namingVariantsNameTheCanonicalSpelling()
+    {
+        std::vector<Key> keys;
+        add(keys, "user:#", 10);
+        add(keys, "User:#", 3);
+        add(keys, "user_#", 2);
+        add(keys, "order:#", 5); // another thing, spelt one way
+        const Linted linted(keys);
+        QCOMPARE(linted.count("naming-variants"), 5u);
+        QVERIFY(linted.flagged("User:2", "naming-variants"));
+        QVERIFY(linted.flagged("user_1", "naming-variants"));
+        QVERIFY(!linted.flagged("user:1", "naming-variants"));
+        QVERIFY(!linted.flagged("order:1", "naming-variants"));
+        const QByteArray detail = linted.detailOf("naming-variants");
+        QVERIFY2(detail.startsWith("spell it user:<int>"), detail.constData());
+        QVERIFY2(detail.contains("User:<int> (3)") && detail.contains("user_<int> (2)"), detail.constData());
+    }
+
+    void namingVariantsWithoutAConventionalSpellingProposeOne()
+    {
+        std::vector<Key> keys;
+        add(keys, "userSettings_#", 4);
+        add(keys, "USER-SETTINGS-#", 2);
+        const Linted linted(keys);
+        // Neither follows the convention: both are variants of user:settings:<int>.
+        QCOMPARE(linted.count("naming-variants"), 6u);
+        QVERIFY2(linted.detailOf("naming-variants").startsWith("spell it user:settings:<int>"),
+                 linted.detailOf("naming-variants").constData());
+    }
+
+    void synonymSiblingsFlagTheLessUsedWord()
+    {
+        std::vector<Key> keys;
+        add(keys, "product:#:detail", 6);
+        add(keys, "product:#:info", 2, keyspace::NoExpiry, 7);
+        add(keys, "product:#:price", 8);
+        const Linted linted(keys);
+        QCOMPARE(linted.count("synonym-siblings"), 2u);
+        QVERIFY(linted.flagged("product:7:info", "synonym-siblings"));
+        QVERIFY(!linted.flagged("product:1:detail", "synonym-siblings"));
+
+        std::vector<Key> clean;
+        add(clean, "product:#:detail", 6);
+        add(clean, "product:#:price", 6);
+        QCOMPARE(Linted(clean).count("synonym-siblings"), 0u);
+    }
+
+    void environmentAndVersionPrefixes()
+    {
+        std::vector<Key> keys;
+        add(keys, "prod:user:#", 5);
+        add(keys, "staging:user:#", 2);
+        add(keys, "api:v1:route:#", 3);
+        add(keys, "api:v2:route:#", 5);
+        const Linted linted(keys);
+        QCOMPARE(linted.count("env-prefixes"), 2u);
+        QVERIFY(linted.flagged("staging:user:1", "env-prefixes"));
+        QCOMPARE(linted.count("version-prefixes"), 3u);
+        QVERIFY(linted.flagged("api:v1:route:1", "version-prefixes"));
+        QVERIFY(!linted.flagged("api:v2:route:1", "version-prefixes"));
+
+        std::vector<Key> one;
+        add(one, "prod:user:#", 5);
+        add(one, "api:v2:route:#", 5);
+        const Linted clean(one);
+        QCOMPARE(clean.count("env-prefixes"), 0u);
+        QCOMPARE(clean.count("version-prefixes"), 0u);
+    }
+
+    void dataInKey()
+    {
+        std::vector<Key> keys;
+        for (int id = 1; id <= 30; ++id)
+            keys.push_back({"account:" + QByteArray::number(id) + ":plan:" + (id % 3 ? "pro" : "free")});
+        const Linted linted(keys);
+        QCOMPARE(linted.count("data-in-key"), 30u);
+
+        // Attributes, not values: every id holds all of them.
+        std::vector<Key> attributes;
+        add(attributes, "account:#:plan", 30);
+        add(attributes, "account:#:email", 30);
+        QCOMPARE(Linted(attributes).count("data-in-key"), 0u);
+    }
+
+    void expiryAvalancheNeedsOneWindowWithoutJitter()
+    {
+        std::vector<Key> same;
+        add(same, "cache:page:#", 200, Now + Hour);
+        add(same, "user:#", 10);
+        const Linted avalanche(same);
+        QCOMPARE(avalanche.count("expiry-avalanche"), 200u);
+
+        std::vector<Key> jittered;
+        for (int i = 0; i < 200; ++i)
+            jittered.push_back({"cache:page:" + QByteArray::number(i), Now + Hour + std::int64_t(i) * 97'000});
+        QCOMPARE(Linted(jittered).count("expiry-avalanche"), 0u);
+
+        // A clump of 20 s across a boundary of the half-window buckets is one clump.
+        const std::int64_t boundary = (Now / 30'000 + 10) * 30'000;
+        std::vector<Key> straddling;
+        for (int i = 0; i < 200; ++i)
+            straddling.push_back({"cache:page:" + QByteArray::number(i), boundary - 10'000 + std::int64_t(i) * 100});
+        QCOMPARE(Linted(straddling).count("expiry-avalanche"), 200u);
+
+        // Spread evenly over 150 s: no 60 s holds more than half.
+        std::vector<Key> spread;
+        for (int i = 0; i < 200; ++i)
+            spread.push_back({"cache:page:" + QByteArray::number(i), boundary + std::int64_t(i) * 750});
+        QCOMPARE(Linted(spread).count("expiry-avalanche"), 0u);
+
+        std::vector<Key> few; // below min_keys: too few to matter
+        add(few, "cache:page:#", 20, Now + Hour);
+        QCOMPARE(Linted(few).count("expiry-avalanche"), 0u);
+    }
+
+    void strayPersistentKey()
+    {
+        std::vector<Key> keys;
+        add(keys, "token:#", 30, Now + Hour);
+        keys.push_back({"token:forever"});
+        const Linted linted(keys);
+        QVERIFY(linted.flagged("token:forever", "missing-ttl"));
+        QCOMPARE(linted.count("missing-ttl"), 1u);
+
+        std::vector<Key> mixed; // half expire: a persistent key is not stray
+        add(mixed, "token:#", 10, Now + Hour);
+        add(mixed, "token:p#", 10);
+        QCOMPARE(Linted(mixed).count("missing-ttl"), 0u);
+    }
+
+    void bigCollectionFromItsLength()
+    {
+        const std::vector<Key> keys = {{"feed:global", keyspace::NoExpiry, keyspace::KeyType::List, 200'000},
+                                       {"feed:small", keyspace::NoExpiry, keyspace::KeyType::List, 200'000}};
+        Linted linted(keys);
+        QCOMPARE(linted.count("big-collection"), 0u); // not known before the counts arrive
+        linted.linter.lengthKnown(linted.store, linted.store.find("feed:global"), 5'001);
+        linted.linter.lengthKnown(linted.store, linted.store.find("feed:small"), 5'000);
+        linted.linter.lengthKnown(linted.store, linted.store.find("feed:global"), 9'000); // again: once
+        QCOMPARE(linted.count("big-collection"), 1u);
+        QVERIFY(linted.flagged("feed:global", "big-collection"));
+    }
+
+    void bigStringFromItsLength()
+    {
+        const std::vector<Key> keys = {{"blob:big", keyspace::NoExpiry, keyspace::KeyType::String, 12 * 1024},
+                                       {"blob:rounded", keyspace::NoExpiry, keyspace::KeyType::String, 12 * 1024}};
+        Linted linted(keys);
+        QCOMPARE(linted.count("big-string"), 0u); // MEMORY USAGE alone does not say
+        linted.linter.lengthKnown(linted.store, linted.store.find("blob:big"), 10 * 1024 + 1);
+        linted.linter.lengthKnown(linted.store, linted.store.find("blob:rounded"), 9 * 1024); // allocator rounding
+        QCOMPARE(linted.count("big-string"), 1u);
+        QVERIFY(linted.flagged("blob:big", "big-string"));
+        QCOMPARE(linted.count("big-collection"), 0u);
+    }
+
+    void ignoredKeysAreNeverFlagged()
+    {
+        std::vector<Key> keys;
+        add(keys, "bull:Email-Queue:#", 5); // uppercase, and variants of each other below
+        add(keys, "bull_email_queue_#", 5);
+        lint::Profile profile = *lint::builtInProfile("default");
+        profile.ignore.emplace_back("bull:*");
+        const Linted linted(keys, profile);
+        QVERIFY(!linted.flagged("bull:Email-Queue:1", "uppercase"));
+        QCOMPARE(linted.store.findingRules(linted.store.find("bull:Email-Queue:1")), 0u);
+        QVERIFY(linted.flagged("bull_email_queue_1", "delimiter"));
+        QCOMPARE(linted.count("uppercase"), 0u);
+
+        const Linted unignored(keys);
+        QCOMPARE(unignored.count("uppercase"), 5u);
+    }
+
+    void oneFindingPerKeyAndRule()
+    {
+        Linted linted({{"User:1"}});
+        const keyspace::NodeId node = linted.store.find("User:1");
+        QCOMPARE(linted.count("uppercase"), 1u);
+        const lint::RuleInfo& uppercase = *lint::findRule("uppercase");
+        linted.linter.record(linted.store, node, uppercase, lint::Severity::Warning, "again");
+        linted.linter.record(linted.store, node, uppercase, lint::Severity::Error, "and again");
+        QCOMPARE(linted.count("uppercase"), 1u);
+        QCOMPARE(linted.linter.findings(), 1u);
+    }
+
+    // The tree's findings column sums the store's per-node counts; they must be the linter's.
+    void storeTotalsAgreeWithTheLinter()
+    {
+        std::vector<Key> keys;
+        add(keys, "User:#", 7);
+        add(keys, "user:#", 20);
+        add(keys, "cache:page:#", 150, Now + Hour);
+        add(keys, "session:#", 4);
+        keys.push_back({"key1"});
+        keys.push_back({"log:2025:01:15:10:30:45:request:abc"});
+        const Linted linted(keys);
+        const keyspace::NamespaceStats& root = linted.store.stats(keyspace::Keyspace::root());
+        QCOMPARE(root.findings[0] + root.findings[1] + root.findings[2], linted.linter.findings());
+        for (const lint::Severity severity : {lint::Severity::Info, lint::Severity::Warning, lint::Severity::Error})
+            QCOMPARE(root.findings[std::size_t(severity)], linted.linter.findings(severity));
+        QVERIFY(linted.linter.findings() > 150);
+    }
+
+    void finishedTwiceCountsOnce()
+    {
+        std::vector<Key> keys;
+        add(keys, "user:#", 10);
+        add(keys, "User:#", 3);
+        Linted linted(keys);
+        const std::uint64_t once = linted.linter.findings();
+        linted.linter.finish(linted.store);
+        QCOMPARE(linted.linter.findings(), once);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLinter)
+#include "tst_linter.moc"
