@@ -193,6 +193,19 @@ bool isToken(QByteArrayView text)
     };
     if (text.size() < 16 || !std::all_of(text.begin(), text.end(), base64) || !anyOf(text, isLetter))
         return false;
+    // `views/products/1-20240310/index` is a path of words, not base64 that happens to hold a '/'.
+    int wordParts = 0;
+    for (qsizetype start = 0; start <= text.size();) {
+        qsizetype end = text.indexOf('/', start);
+        if (end < 0)
+            end = text.size();
+        const QByteArrayView part = text.sliced(start, end - start);
+        wordParts +=
+            part.size() >= 3 && std::all_of(part.begin(), part.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+        start = end + 1;
+    }
+    if (wordParts >= 2)
+        return false;
     if (anyOf(text, isDigit))
         return true;
     // Random base64 without a digit (one 32-character session id in a few hundred): its letters are about

@@ -65,6 +65,7 @@ private Q_SLOTS:
         row("token without digits", "cWHCDwPGQBegZB_bgJNJDdqxhmHaHoiR", Shape::Token);
         row("camel words", "userNotificationPreferencesCache", Shape::Word);
         row("shouting words", "USER_NOTIFICATION_PREFERENCES", Shape::Word);
+        row("path of words", "views/products/0-20240310120000000000/index", Shape::Word);
     }
 
     void shapes()

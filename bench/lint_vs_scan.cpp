@@ -1,0 +1,89 @@
+// `keylens-cli scan` against `keylens-cli lint` on the same demo keyspace (1M keys by default): wall
+// time and peak RSS of each, interleaved, the median of --runs. The floors: lint adds at most 15% time
+// and at most 10 bytes of peak RSS per key.
+#include "ProcessStats.h"
+#include "demo/DemoKeyspace.h"
+#include "demo/RedisServerProcess.h"
+#include "redis/Connection.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace keylens;
+
+namespace {
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    const QStringList arguments = QCoreApplication::arguments();
+    std::uint64_t keys = 1'000'000;
+    int runs = 3;
+    if (const qsizetype at = arguments.indexOf(QStringLiteral("--keys")); at > 0 && at + 1 < arguments.size())
+        keys = std::max<std::uint64_t>(1000, arguments[at + 1].toULongLong());
+    if (const qsizetype at = arguments.indexOf(QStringLiteral("--runs")); at > 0 && at + 1 < arguments.size())
+        runs = std::max(1, arguments[at + 1].toInt());
+
+    demo::RedisServerProcess server;
+    if (redis::Status started = server.start(); !started) {
+        std::fprintf(stderr, "%s\n", qPrintable(started.error().message));
+        return 1;
+    }
+    QElapsedTimer seeding;
+    seeding.start();
+    {
+        auto connection = redis::Connection::open(server.connectionOptions());
+        demo::DemoOptions options;
+        options.keys = keys;
+        if (!connection || !demo::seedDemoKeyspace(**connection, options)) {
+            std::fprintf(stderr, "seeding failed\n");
+            return 1;
+        }
+    }
+    std::printf("Keyspace: %llu keys of the demo mix, seeded in %.1f s\n\n", static_cast<unsigned long long>(keys),
+                static_cast<double>(seeding.elapsed()) / 1000.0);
+
+    const QStringList connection = {QStringLiteral("-p"), QString::number(server.port())};
+    const QStringList scan = QStringList{QStringLiteral("scan")} + connection +
+                             QStringList{QStringLiteral("--format"), QStringLiteral("json")};
+    const QStringList lint = QStringList{QStringLiteral("lint")} + connection +
+                             QStringList{QStringLiteral("--format"), QStringLiteral("json"),
+                                         QStringLiteral("--fail-on"), QStringLiteral("never")};
+    runMeasured(QStringLiteral(KEYLENS_CLI_PATH), scan); // warms the server
+    std::vector<double> scanSeconds, lintSeconds, scanRss, lintRss;
+    bool rssKnown = true;
+    for (int run = 0; run < runs; ++run) {
+        for (const bool linting : {false, true}) {
+            const ProcessRun measured = runMeasured(QStringLiteral(KEYLENS_CLI_PATH), linting ? lint : scan);
+            if (measured.exitCode != 0) {
+                std::fprintf(stderr, "keylens-cli %s exited with %d\n", linting ? "lint" : "scan", measured.exitCode);
+                return 1;
+            }
+            rssKnown &= measured.peakRssKnown();
+            (linting ? lintSeconds : scanSeconds).push_back(measured.seconds);
+            (linting ? lintRss : scanRss).push_back(double(measured.peakRssKb));
+        }
+    }
+    const double scanTime = median(scanSeconds), lintTime = median(lintSeconds);
+    const double extraTime = (lintTime / scanTime - 1.0) * 100.0;
+    const double extraBytesPerKey = (median(lintRss) - median(scanRss)) * 1024.0 / double(keys);
+    std::printf("%-22s %10s %14s\n", "median of runs", "seconds", "peak RSS MiB");
+    std::printf("%-22s %10.2f %14.1f\n", "keylens-cli scan", scanTime, median(scanRss) / 1024.0);
+    std::printf("%-22s %10.2f %14.1f\n", "keylens-cli lint", lintTime, median(lintRss) / 1024.0);
+    std::printf("\nlint adds %.1f%% time (floor 15%%): %s\n", extraTime, extraTime <= 15.0 ? "ok" : "FAIL");
+    std::printf("lint adds %.1f bytes of peak RSS per key (floor 10): %s%s\n", extraBytesPerKey,
+                extraBytesPerKey <= 10.0 ? "ok" : "FAIL", rssKnown ? "" : " (a peak was below the bench's own RSS)");
+    return extraTime <= 15.0 && extraBytesPerKey <= 10.0 ? 0 : 1;
+}
