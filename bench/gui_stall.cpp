@@ -5,6 +5,7 @@
 // Floors from issue 3: longest stall <= 50 ms, p99 <= 16 ms, GUI scan <= 1.3x keylens-cli, sort < 300 ms.
 //
 //   build/bin/bench_gui [--keys N] [--wide N] [--runs N]
+#include "DemoServer.h"
 #include "ProcessStats.h"
 #include "demo/DemoKeyspace.h"
 #include "demo/RedisServerProcess.h"
@@ -161,19 +162,8 @@ int main(int argc, char** argv)
     demo::RedisServerProcess server;
     demo::RedisServerProcess::Options serverOptions;
     serverOptions.extraArguments = {QStringLiteral("--enable-debug-command"), QStringLiteral("yes")};
-    if (redis::Status started = server.start(serverOptions); !started) {
-        std::fprintf(stderr, "%s\n", qPrintable(started.error().message));
+    if (!startDemoServer(server, keys, serverOptions))
         return 1;
-    }
-    {
-        auto connection = redis::Connection::open(server.connectionOptions());
-        demo::DemoOptions demoOptions;
-        demoOptions.keys = keys;
-        if (!connection || !demo::seedDemoKeyspace(**connection, demoOptions)) {
-            std::fprintf(stderr, "seeding failed\n");
-            return 1;
-        }
-    }
     std::printf("Keyspace: %llu keys of the demo mix; redis-server on loopback\n",
                 static_cast<unsigned long long>(keys));
 

@@ -1,10 +1,8 @@
 // `keylens-cli scan` against `keylens-cli lint` on the same demo keyspace (1M keys by default): wall
 // time and peak RSS of each, interleaved, the median of --runs. The floors: lint adds at most 15% time
 // and at most 10 bytes of peak RSS per key.
+#include "DemoServer.h"
 #include "ProcessStats.h"
-#include "demo/DemoKeyspace.h"
-#include "demo/RedisServerProcess.h"
-#include "redis/Connection.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -37,23 +35,11 @@ int main(int argc, char** argv)
         runs = std::max(1, arguments[at + 1].toInt());
 
     demo::RedisServerProcess server;
-    if (redis::Status started = server.start(); !started) {
-        std::fprintf(stderr, "%s\n", qPrintable(started.error().message));
+    double seeding = 0;
+    if (!startDemoServer(server, keys, {}, &seeding))
         return 1;
-    }
-    QElapsedTimer seeding;
-    seeding.start();
-    {
-        auto connection = redis::Connection::open(server.connectionOptions());
-        demo::DemoOptions options;
-        options.keys = keys;
-        if (!connection || !demo::seedDemoKeyspace(**connection, options)) {
-            std::fprintf(stderr, "seeding failed\n");
-            return 1;
-        }
-    }
     std::printf("Keyspace: %llu keys of the demo mix, seeded in %.1f s\n\n", static_cast<unsigned long long>(keys),
-                static_cast<double>(seeding.elapsed()) / 1000.0);
+                seeding);
 
     const QStringList connection = {QStringLiteral("-p"), QString::number(server.port())};
     const QStringList scan = QStringList{QStringLiteral("scan")} + connection +

@@ -4,6 +4,7 @@
 // issue 2: at least 6x faster than --memkeys, faster than --scan, at most 150 bytes of RSS per key.
 //
 //   build/bin/bench_scan [--keys N] [--runs N] [--skip-memkeys]
+#include "DemoServer.h"
 #include "ProcessStats.h"
 #include "demo/DemoKeyspace.h"
 #include "demo/RedisServerProcess.h"
@@ -56,25 +57,12 @@ int main(int argc, char** argv)
         return 1;
     }
     demo::RedisServerProcess server;
-    if (redis::Status started = server.start(); !started) {
-        std::fprintf(stderr, "%s\n", qPrintable(started.error().message));
+    double seeding = 0;
+    if (!startDemoServer(server, keys, {}, &seeding))
         return 1;
-    }
-    QElapsedTimer seeding;
-    seeding.start();
-    {
-        auto connection = redis::Connection::open(server.connectionOptions());
-        demo::DemoOptions options;
-        options.keys = keys;
-        if (!connection || !demo::seedDemoKeyspace(**connection, options)) {
-            std::fprintf(stderr, "seeding failed\n");
-            return 1;
-        }
-    }
     const QString port = QString::number(server.port());
     std::printf("Keyspace: %llu keys of the demo mix, seeded in %.1f s; redis-server %s on loopback\n\n",
-                static_cast<unsigned long long>(keys), static_cast<double>(seeding.elapsed()) / 1000.0,
-                qPrintable(server.uri()));
+                static_cast<unsigned long long>(keys), seeding, qPrintable(server.uri()));
 
     // keylens-cli: the best of `runs` (the first run also warms the server's caches).
     ProcessRun keylens;
