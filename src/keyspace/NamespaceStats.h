@@ -53,9 +53,12 @@ struct NamespaceStats
         return keysTtlKnown() > 0 ? std::optional<double>(double(keysWithTtl) / double(keysTtlKnown())) : std::nullopt;
     }
     bool hasExpiringKeys() const { return keysWithTtl > 0; }
-    std::uint32_t findingCount() const { return findings[0] + findings[1] + findings[2]; }
-    // The worst severity among the findings below, or -1 without any.
-    int worstFinding() const { return findings[2] ? 2 : findings[1] ? 1 : findings[0] ? 0 : -1; }
 };
+
+// Of counts per lint severity (info, warning, error): the highest severity with any, or -1 without any.
+template<typename Count> constexpr int worstSeverity(const std::array<Count, 3>& bySeverity)
+{
+    return bySeverity[2] ? 2 : bySeverity[1] ? 1 : bySeverity[0] ? 0 : -1;
+}
 
 } // namespace keylens::keyspace

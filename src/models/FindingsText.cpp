@@ -28,7 +28,7 @@ QString findingsCell(const std::array<std::uint64_t, 3>& bySeverity)
 std::uint64_t findingsSortKey(const std::array<std::uint64_t, 3>& bySeverity)
 {
     const std::uint64_t total = bySeverity[0] + bySeverity[1] + bySeverity[2];
-    const std::uint64_t worst = bySeverity[2] ? 3 : bySeverity[1] ? 2 : bySeverity[0] ? 1 : 0;
+    const std::uint64_t worst = std::uint64_t(keyspace::worstSeverity(bySeverity) + 1);
     return worst << 60 | std::min<std::uint64_t>(total, (std::uint64_t(1) << 60) - 1);
 }
 

@@ -22,7 +22,8 @@ QString findingsBySeverity(const std::array<std::uint64_t, 3>& bySeverity);
 QString findingsSummary(const std::array<std::uint64_t, 3>& bySeverity);
 // The rules that fired on one key, a line each with the rule's rationale; empty without any.
 QString findingsOfKey(const keyspace::Keyspace& store, keyspace::NodeId key);
-// The same as one line of rule ids with their severities: "uppercase (warning), key-length (info)".
+// The same as one line of rule ids and the worst severity: "uppercase, key-length (worst: warning)";
+// "none" without any.
 QString findingRulesOfKey(const keyspace::Keyspace& store, keyspace::NodeId key);
 
 } // namespace keylens::models

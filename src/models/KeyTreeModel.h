@@ -108,6 +108,7 @@ public:
     // A key's length (STRLEN or element count), learnt after the scan or by the details pane: the
     // big-key overlay uses it.
     void setLength(NodeId node, std::uint64_t length);
+    const std::unordered_map<NodeId, std::uint64_t>& lengths() const { return m_lengths; }
     void markDeleted(NodeId node);
     bool isDeleted(NodeId node) const { return m_deleted.count(node) != 0; }
     int overlaysOf(NodeId node, std::int64_t nowMs) const;
@@ -140,7 +141,7 @@ public:
         // Lint findings per severity (lint::Severity's values); a key's own count at its worst severity.
         std::array<std::uint64_t, 3> findings{};
         std::uint64_t findingCount() const { return findings[0] + findings[1] + findings[2]; }
-        int worstFinding() const { return findings[2] ? 2 : findings[1] ? 1 : findings[0] ? 0 : -1; }
+        int worstFinding() const { return keyspace::worstSeverity(findings); }
     };
     Totals totalsOf(NodeId node) const;
 

@@ -57,7 +57,6 @@ void ScanSession::start(const scan::ScanOptions& options, char delimiter)
     m_finishing.reset();
     m_progress.reset();
     m_serverInfo.reset();
-    m_lengths.clear();
     m_paused = false;
     m_options = options;
 
@@ -108,20 +107,20 @@ void ScanSession::setLintProfile(lint::Profile profile)
     m_keyspace->clearFindings();
     startLinting();
     m_linter->lintKeys(*m_keyspace);
-    for (const auto& [node, elements] : m_lengths)
-        m_linter->lengthKnown(*m_keyspace, node, elements);
+    for (const auto& [node, length] : m_model->lengths())
+        m_linter->lengthKnown(*m_keyspace, node, length);
     if (m_summary)
         m_linter->finish(*m_keyspace);
     Q_EMIT findingsChanged();
 }
 
-void ScanSession::lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std::uint64_t>>& counts)
+void ScanSession::lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std::uint64_t>>& lengths)
 {
-    for (const auto& [node, elements] : counts) {
-        m_lengths[node] = elements;
-        m_linter->lengthKnown(*m_keyspace, node, elements);
+    for (const auto& [node, length] : lengths) {
+        m_model->setLength(node, length);
+        m_linter->lengthKnown(*m_keyspace, node, length);
     }
-    if (!counts.empty())
+    if (!lengths.empty())
         Q_EMIT findingsChanged();
 }
 

@@ -58,8 +58,9 @@ public:
     void setLintProfile(lint::Profile profile);
     const lint::Profile& lintProfile() const { return m_lintProfile; }
     const lint::Linter& linter() const { return *m_linter; }
-    // Collections' element counts, learnt after the scan (big-collection).
-    void lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std::uint64_t>>& counts);
+    // Keys' lengths (STRLEN or element counts), learnt after the scan or by the details pane: the tree's
+    // big-key overlay and the linter's big-string and big-collection take them from here.
+    void lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std::uint64_t>>& lengths);
     // Examples the linter keeps per rule, for the Findings panel.
     static constexpr std::size_t ExamplesKept = 200;
 
@@ -96,8 +97,7 @@ private:
     std::unique_ptr<keyspace::Keyspace> m_keyspace;
     std::unique_ptr<scan::Ingest> m_ingest; // into m_keyspace
     lint::Profile m_lintProfile;
-    std::unique_ptr<lint::Linter> m_linter;                        // over m_keyspace
-    std::unordered_map<keyspace::NodeId, std::uint64_t> m_lengths; // for a new profile's big-collection
+    std::unique_ptr<lint::Linter> m_linter; // over m_keyspace
     scan::ScanOptions m_options;
     std::deque<scan::KeyBatch> m_pending;
     std::size_t m_pendingIndex = 0; // entries of m_pending.front() already ingested

@@ -48,11 +48,7 @@ QString count(std::uint64_t value)
 
 int worstOf(const lint::RuleSummary& summary)
 {
-    for (int severity = 2; severity >= 0; --severity) {
-        if (summary.bySeverity[std::size_t(severity)])
-            return severity;
-    }
-    return -1;
+    return keyspace::worstSeverity(summary.bySeverity);
 }
 
 } // namespace

@@ -98,11 +98,10 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     });
     connect(m_session, &models::ScanSession::findingsChanged, this, [this] {
         // Under a findings filter new findings change which rows exist: keep what was open by path.
-        TreeViewState state;
-        state.capture(*m_tree, *treeModel());
-        treeModel()->refreshFindings();
         if (treeModel()->findingsFilter().enabled)
-            state.reapply(*m_tree, *treeModel());
+            keepingTreeState([this] { treeModel()->refreshFindings(); });
+        else
+            treeModel()->refreshFindings();
         updateFilterInfo();
         refreshFindings();
         if (const keyspace::NodeId node = selectedNode();
@@ -144,16 +143,13 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     });
     m_countdown.start();
 
-    connect(m_keyDetails, &KeyDetailsView::lengthKnown, this, [this](keyspace::NodeId node, std::uint64_t elements) {
-        treeModel()->setLength(node, elements);
-        m_session->lengthsKnown({{node, elements}});
+    connect(m_keyDetails, &KeyDetailsView::lengthKnown, this, [this](keyspace::NodeId node, std::uint64_t length) {
+        m_session->lengthsKnown({{node, length}});
     });
     connect(m_inspector, &models::ValueInspector::lengthsReady, this,
             [this](std::uint64_t scan, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& lengths) {
                 if (scan != m_scanGeneration)
                     return; // counted for a store that a rescan has replaced
-                for (const auto& [node, length] : lengths)
-                    treeModel()->setLength(node, length);
                 m_session->lengthsKnown(lengths);
             });
     connect(m_keyDetails, &KeyDetailsView::loaded, this, [this] {
@@ -703,15 +699,8 @@ void MainWindow::applyFilter()
 {
     m_filterDebounce.stop();
     KeyTreeModel* model = treeModel();
-    // The reset a filter change makes forgets what was open and selected: put it back by path.
-    TreeViewState state;
-    state.capture(*m_tree, *model);
-    model->setFilter(keyspace::KeyGlob::fromFilterText(m_filter->text().toUtf8()));
-    state.reapply(*m_tree, *model);
-    updateFilterInfo();
-    // Few matches: open the way to all of them.
-    if (!model->filter().isEmpty() && model->filterMatches() <= 500)
-        m_tree->expandRecursively(QModelIndex(), 16);
+    keepingTreeState([&] { model->setFilter(keyspace::KeyGlob::fromFilterText(m_filter->text().toUtf8())); });
+    filterChanged(!model->filter().isEmpty());
 }
 
 void MainWindow::setTreeFindingsFilter(const KeyTreeModel::FindingsFilter& filter)
@@ -719,12 +708,24 @@ void MainWindow::setTreeFindingsFilter(const KeyTreeModel::FindingsFilter& filte
     KeyTreeModel* model = treeModel();
     if (model->findingsFilter() == filter)
         return;
+    keepingTreeState([&] { model->setFindingsFilter(filter); });
+    filterChanged(filter.enabled);
+}
+
+void MainWindow::keepingTreeState(const std::function<void()>& resetTheModel)
+{
+    // The reset a filter change makes forgets what was open and selected: put it back by path.
     TreeViewState state;
-    state.capture(*m_tree, *model);
-    model->setFindingsFilter(filter);
-    state.reapply(*m_tree, *model);
+    state.capture(*m_tree, *treeModel());
+    resetTheModel();
+    state.reapply(*m_tree, *treeModel());
+}
+
+void MainWindow::filterChanged(bool narrowed)
+{
     updateFilterInfo();
-    if (filter.enabled && model->filterMatches() <= 500)
+    // Few matches: open the way to all of them.
+    if (narrowed && treeModel()->filterMatches() <= 500)
         m_tree->expandRecursively(QModelIndex(), 16);
 }
 

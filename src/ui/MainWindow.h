@@ -11,6 +11,8 @@
 #include <QMainWindow>
 #include <QTimer>
 
+#include <functional>
+
 class QAction;
 class QDockWidget;
 class QLabel;
@@ -108,6 +110,10 @@ private:
     void showFindingsPanel();
     void setTreeFindingsFilter(const models::KeyTreeModel::FindingsFilter& filter);
     void updateFilterInfo();
+    // Runs a change that resets the tree model, keeping what was open and selected by path.
+    void keepingTreeState(const std::function<void()>& resetTheModel);
+    // After a filter changed: the match count, and the matches opened when there are few (`narrowed`).
+    void filterChanged(bool narrowed);
     void takeScreenshot();
     void showConnectionProblem(const QString& message);
     void connectToProfile(const models::ConnectionProfile& profile, const QByteArray& password);
