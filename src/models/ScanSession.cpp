@@ -178,11 +178,13 @@ void ScanSession::finishIfDrained()
     m_ingestedSincePublish = false;
     m_linter->finish(*m_keyspace);
     m_model->publish(true);
-    Q_EMIT findingsChanged(); // the namespace-level rules flagged keys that were published already
     Q_EMIT published();
     m_ingest->settle(*m_finishing);
     m_summary = std::move(m_finishing);
     m_finishing.reset();
+    // The namespace-level rules flagged keys that were published already; said once the scan is over,
+    // so that whoever looks sees it finished.
+    Q_EMIT findingsChanged();
     Q_EMIT finished(*m_summary);
 }
 

@@ -568,7 +568,6 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     // A newcomer sees the biggest namespace selected (its details on the right) and, when it has few
     // children, opened; an id level of thousands of rows would push every other namespace out of view.
     askBigKeyLengths();
-    refreshFindings();
     // (The user's own selection gets its top keys now that the scan is over; it excludes the default.)
     refreshNamespaceDetails();
     if (!m_userExpanded && treeModel()->rowCount() > 0 && !m_tree->currentIndex().isValid()) {
