@@ -64,6 +64,8 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     m_treeFilter->addItem(QStringLiteral("Keys with findings"));
     m_treeFilter->addItem(QStringLiteral("Keys of the selected rule"));
     m_treeFilter->setToolTip(QStringLiteral("Which keys the key tree shows"));
+    // The heading grows with the counts and the scan's state: it wraps rather than widen the window.
+    m_heading->setWordWrap(true);
     auto* top = new QHBoxLayout;
     top->addWidget(m_heading, 1);
     top->addWidget(new QLabel(QStringLiteral("Tree shows:")));
