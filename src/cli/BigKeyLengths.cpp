@@ -33,6 +33,10 @@ QString checkBigKeys(const redis::ConnectionOptions& options, keyspace::Keyspace
         else
             ++unknown; // gone since the scan, or its length command was denied
     }
+    if (nodes.size() >= lint::BigKeyCandidatesMaximum)
+        return QStringLiteral("big-string and big-collection were checked on the first %1 keys that may be big "
+                              "only")
+            .arg(nodes.size());
     if (unknown > 0)
         return QStringLiteral("big-string and big-collection were not checked on %1 of %2 keys: their length command "
                               "was denied or they are gone")

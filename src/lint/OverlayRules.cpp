@@ -35,6 +35,9 @@ bool isBigKey(keyspace::KeyType type, std::uint64_t length)
 
 bool mayBeBigKey(const keyspace::KeyInfo& key, std::size_t keyBytes)
 {
+    const bool measurable = key.type == keyspace::KeyType::String || isCollection(key.type);
+    if (measurable && !key.memoryMeasured)
+        return true; // unknown is not small: only its length can tell
     return isBigStringKey(key, keyBytes) ||
            (isCollection(key.type) && key.memoryMeasured && key.memoryBytes > BigCollectionMinimumBytes);
 }

@@ -32,9 +32,13 @@ bool isBigStringKey(const keyspace::KeyInfo& key, std::size_t keyBytes);
 bool isBigKey(keyspace::KeyType type, std::uint64_t length);
 // Whether a scanned key may be big, so that its length is worth one O(1) command (STRLEN, HLEN…):
 // MEMORY USAGE rounds up to the allocator's size classes, so a 9 KB string can measure above 10 KB.
+// A string or collection whose memory was not measured (MEMORY USAGE denied) may be big too.
 bool mayBeBigKey(const keyspace::KeyInfo& key, std::size_t keyBytes);
-// The keys of a store that mayBeBigKey(), at most `maximum` of them (usually a few dozen).
-std::vector<keyspace::NodeId> bigKeyCandidates(const keyspace::Keyspace& store, std::size_t maximum = 100'000);
+// The keys of a store that mayBeBigKey(), at most `maximum` of them (usually a few dozen; every string
+// and collection when MEMORY USAGE was denied).
+inline constexpr std::size_t BigKeyCandidatesMaximum = 100'000;
+std::vector<keyspace::NodeId> bigKeyCandidates(const keyspace::Keyspace& store,
+                                               std::size_t maximum = BigKeyCandidatesMaximum);
 
 // missing-ttl among expiring keys: a key without a TTL beside siblings that mostly expire (the forgotten
 // cache entry), and a namespace that holds such keys. Keys whose TTL was not measured count neither way.

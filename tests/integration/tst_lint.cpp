@@ -249,6 +249,24 @@ private Q_SLOTS:
                  QStringLiteral("2.1.0"));
     }
 
+    // MEMORY USAGE denied: the big keys are still found, by their lengths.
+    void bigKeysWithoutMemoryUsage()
+    {
+        test::PlainClient admin(m_server.port());
+        admin.command({"ACL", "SETUSER", "nomemory", "on", ">pw", "~*", "+@all", "-memory"});
+        const auto run =
+            lint({QStringLiteral("--user"), QStringLiteral("nomemory"), QStringLiteral("-a"), QStringLiteral("pw"),
+                  QStringLiteral("--no-auth-warning"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject report = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(report[QStringLiteral("summary")]
+                     .toObject()[QStringLiteral("by_rule")]
+                     .toObject()[QStringLiteral("big-string")]
+                     .toInt(),
+                 1);
+        QVERIFY(QJsonDocument(report[QStringLiteral("notices")].toArray()).toJson().contains("MEMORY USAGE"));
+    }
+
     void textFitsEightyColumns()
     {
         const auto run = lint();

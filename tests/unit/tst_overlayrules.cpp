@@ -24,6 +24,8 @@ private Q_SLOTS:
         QVERIFY(!lint::mayBeBigKey(test::measuredKey(KeyType::String, 10 * 1024 + 8), 8)); // the rest is the name
         keyspace::KeyInfo unmeasured = test::measuredKey(KeyType::Set, 1 << 20);
         unmeasured.memoryMeasured = false;
+        QVERIFY(lint::mayBeBigKey(unmeasured, 8)); // MEMORY USAGE denied: only its length can tell
+        unmeasured.type = KeyType::Other;
         QVERIFY(!lint::mayBeBigKey(unmeasured, 8));
         // Lengths decide: STRLEN for a string, the element count for a collection.
         QVERIFY(lint::isBigKey(KeyType::String, 10 * 1024 + 1));
