@@ -63,6 +63,11 @@ public:
     // The node whose path is `path` (a key or a namespace without its trailing delimiter), or InvalidNode.
     NodeId find(QByteArrayView path) const;
 
+    // The nodes with children numbered densely from 0 (the root), for side arrays over namespaces only
+    // (a third of the nodes of a typical keyspace); InvalidNode for a node without children.
+    std::uint32_t namespaceIndex(NodeId node) const { return m_statsIndex[node]; }
+    std::size_t namespaceCount() const { return m_stats.size(); }
+
     // The node's path: for a key node, the exact key bytes.
     QByteArray path(NodeId node) const;
     // path(node).size(), without building it.

@@ -45,7 +45,6 @@ void Linter::keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArr
     }
     for (const KeyFinding& finding : checkKey(key, info, m_profile))
         record(store, node, *finding.rule, finding.severity, finding.detail, key);
-    m_namespaceRules->keyAdded(store, node, key);
 }
 
 void Linter::lintKeys(keyspace::Keyspace& store)

@@ -3,6 +3,7 @@
 #include "keyspace/Units.h"
 #include "lint/Characters.h"
 #include "lint/OverlayRules.h"
+#include "lint/PatternIndex.h"
 #include "lint/SegmentShape.h"
 #include "lint/Spelling.h"
 
@@ -18,13 +19,6 @@ namespace {
 
 using keyspace::Keyspace;
 using keyspace::NodeId;
-
-NodeId topNodeOf(const Keyspace& store, NodeId node)
-{
-    while (store.parent(node) != Keyspace::root())
-        node = store.parent(node);
-    return node;
-}
 
 bool isIdSegment(const Keyspace& store, NodeId node)
 {
@@ -103,29 +97,38 @@ struct DataInKeyGroup
     std::vector<QByteArray> values; // distinct, up to the profile's maximum + 1
 };
 
+// The patterns of keys that say the same words in two spellings or more, group by group: candidates by
+// the words' hash first (sorting numbers), then the exact words of the few candidates.
+std::vector<std::vector<PatternIndex::PatternId>> variantGroups(const PatternIndex& patterns, char delimiter)
+{
+    std::vector<std::pair<std::uint64_t, PatternIndex::PatternId>> byHash;
+    for (PatternIndex::PatternId id = 1; id < patterns.patternCount(); ++id) {
+        if (patterns.keys(id) > 0)
+            byHash.emplace_back(patterns.wordsHash(id), id);
+    }
+    std::sort(byHash.begin(), byHash.end());
+    std::vector<std::vector<PatternIndex::PatternId>> groups;
+    for (std::size_t first = 0, end = 0; first < byHash.size(); first = end) {
+        for (end = first + 1; end < byHash.size() && byHash[end].first == byHash[first].first;)
+            ++end;
+        if (end - first < 2)
+            continue;
+        std::map<QByteArray, std::vector<PatternIndex::PatternId>> byWords;
+        for (std::size_t i = first; i < end; ++i)
+            byWords[wordsOf(patterns.text(byHash[i].second), delimiter)].push_back(byHash[i].second);
+        for (auto& [words, group] : byWords) {
+            if (group.size() > 1)
+                groups.push_back(std::move(group));
+        }
+    }
+    return groups;
+}
+
 } // namespace
 
 NamespaceRules::NamespaceRules(const Profile& profile)
     : m_profile(profile)
 {}
-
-void NamespaceRules::keyAdded(const Keyspace& store, NodeId node, QByteArrayView key)
-{
-    if (!m_profile.isEnabled(*findRule("naming-variants")))
-        return;
-    Spelling spelling = spellingOf(key, store.delimiter());
-    auto it = m_patterns.find(spelling.pattern);
-    if (it == m_patterns.end()) {
-        if (m_patterns.size() >= MaximumPatterns) {
-            m_patternsCapped = true;
-            return;
-        }
-        it = m_patterns.insert(spelling.pattern, PatternEntry{std::move(spelling.words), 0, topNodeOf(store, node)});
-    }
-    ++it->keys;
-    if (!it->manyTops && it->top != topNodeOf(store, node))
-        it->manyTops = true;
-}
 
 void NamespaceRules::run(const Keyspace& store, const Record& record)
 {
@@ -215,44 +218,46 @@ void NamespaceRules::run(const Keyspace& store, const Record& record)
     }
 
     // 2. Naming variants: patterns with the same words, grouped; every pattern but the canonical one.
-    QHash<QByteArray, QByteArray> variantDetail; // pattern -> message
-    QSet<NodeId> variantTops;
-    bool variantsAnywhere = false;
-    {
-        QHash<QByteArray, std::vector<QByteArray>> byWords;
-        for (auto it = m_patterns.cbegin(); it != m_patterns.cend(); ++it)
-            byWords[it->words].push_back(it.key());
-        for (auto group = byWords.begin(); group != byWords.end(); ++group) {
-            std::vector<QByteArray>& patterns = group.value();
-            if (patterns.size() < 2)
-                continue;
-            std::sort(patterns.begin(), patterns.end(), [&](const QByteArray& a, const QByteArray& b) {
-                return m_patterns[a].keys > m_patterns[b].keys || (m_patterns[a].keys == m_patterns[b].keys && a < b);
+    std::optional<PatternIndex> patterns;
+    QHash<PatternIndex::PatternId, QByteArray> variantDetail; // pattern -> message
+    QSet<PatternIndex::PatternId> variantParents;             // the patterns of the variants' namespaces
+    if (profile.isEnabled(*findRule("naming-variants"))) {
+        patterns.emplace(store, MaximumPatterns);
+        if (patterns->isCapped())
+            m_notices.push_back(QStringLiteral("naming-variants compared the first %1 distinct key patterns only")
+                                    .arg(QString::fromUtf8(keyspace::formatCount(MaximumPatterns))));
+        for (const std::vector<PatternIndex::PatternId>& group : variantGroups(*patterns, delimiter)) {
+            struct Spelled
+            {
+                PatternIndex::PatternId id;
+                QByteArray text;
+                std::uint32_t keys;
+            };
+            std::vector<Spelled> spellings;
+            for (const PatternIndex::PatternId id : group)
+                spellings.push_back({id, patterns->text(id), patterns->keys(id)});
+            std::sort(spellings.begin(), spellings.end(), [](const Spelled& a, const Spelled& b) {
+                return a.keys > b.keys || (a.keys == b.keys && a.text < b.text);
             });
-            const auto conventional = std::find_if(patterns.begin(), patterns.end(), [&](const QByteArray& pattern) {
-                return isConventionalSpelling(pattern, delimiter);
+            const auto conventional = std::find_if(spellings.begin(), spellings.end(), [&](const Spelled& spelled) {
+                return isConventionalSpelling(spelled.text, delimiter);
             });
-            const QByteArray canonical =
-                conventional != patterns.end() ? *conventional : conventionalSpelling(patterns.front(), delimiter);
-            QByteArray spellings;
-            for (std::size_t i = 0; i < patterns.size() && i < 4; ++i)
-                spellings +=
-                    (i ? ", " : "") + patterns[i] + " (" + keyspace::formatCount(m_patterns[patterns[i]].keys) + ')';
-            if (patterns.size() > 4)
-                spellings += ", …";
-            for (const QByteArray& pattern : patterns) {
-                if (pattern == canonical)
+            const QByteArray canonical = conventional != spellings.end()
+                                             ? conventional->text
+                                             : conventionalSpelling(spellings.front().text, delimiter);
+            QByteArray listed;
+            for (std::size_t i = 0; i < spellings.size() && i < 4; ++i)
+                listed += (i ? ", " : "") + spellings[i].text + " (" + keyspace::formatCount(spellings[i].keys) + ')';
+            if (spellings.size() > 4)
+                listed += ", …";
+            for (const Spelled& spelled : spellings) {
+                if (spelled.text == canonical)
                     continue;
-                variantDetail.insert(pattern, "spell it " + canonical + "; variants: " + spellings);
-                const PatternEntry& entry = m_patterns[pattern];
-                variantsAnywhere |= entry.manyTops;
-                variantTops.insert(entry.top);
+                variantDetail.insert(spelled.id, "spell it " + canonical + "; variants: " + listed);
+                variantParents.insert(patterns->parentOf(spelled.id));
             }
         }
     }
-    if (m_patternsCapped)
-        m_notices.push_back(QStringLiteral("naming-variants compared the first %1 distinct key patterns only")
-                                .arg(QString::fromUtf8(keyspace::formatCount(MaximumPatterns))));
 
     // 3. One pass over the keys: stray persistent keys, flagged subtrees, variants; votes for the next pass.
     const RuleInfo& missingTtl = *findRule("missing-ttl");
@@ -285,17 +290,16 @@ void NamespaceRules::run(const Keyspace& store, const Record& record)
         if (parent != Keyspace::root() && isStrayPersistent(info, store.stats(parent)))
             record(node, missingTtl, missingTtl.severity, "most keys beside it expire");
 
-        NodeId top = node;
-        for (NodeId ancestor = node; ancestor != Keyspace::root(); ancestor = store.parent(ancestor)) {
-            top = ancestor;
+        for (NodeId ancestor = node; ancestor != Keyspace::root() && !flagged.isEmpty();
+             ancestor = store.parent(ancestor)) {
             if (isFlagged[ancestor]) {
                 const FlaggedNode& flaggedNode = flagged[ancestor];
                 record(node, *flaggedNode.rule, flaggedNode.rule->severity, flaggedNode.detail);
             }
         }
-        if (!variantDetail.isEmpty() && (variantsAnywhere || variantTops.contains(top))) {
-            const QByteArray pattern = spellingOf(store.path(node), delimiter).pattern;
-            if (const auto it = variantDetail.constFind(pattern); it != variantDetail.cend())
+        // Only a key whose namespace spells like a variant's is spelled again.
+        if (!variantDetail.isEmpty() && variantParents.contains(patterns->patternOfNamespace(parent))) {
+            if (const auto it = variantDetail.constFind(patterns->patternOfKey(node)); it != variantDetail.cend())
                 record(node, variants, variants.severity, *it);
         }
         if (checkAvalanche && keyspace::hasExpiry(info.expiresAtMs) && parent != Keyspace::root() &&

@@ -4,7 +4,6 @@
 #include "lint/Profile.h"
 
 #include <QByteArray>
-#include <QHash>
 #include <QString>
 
 #include <functional>
@@ -24,14 +23,12 @@ namespace keylens::lint {
 // - version-prefixes: `v1:` beside `v2:` under one parent; the keys of all but the newest;
 // - missing-ttl: a persistent key among siblings that nearly all expire.
 //
-// keyAdded() keeps what the variants need as keys arrive (one entry per distinct pattern, not per key);
-// run() walks the store without recursion, in a few passes over its nodes.
+// run() walks the store once the scan is over, without recursion, in a few passes over its nodes: nothing
+// is kept per key while keys arrive, so linting adds no work to the ingest of a key but its key-level rules.
 class NamespaceRules
 {
 public:
     explicit NamespaceRules(const Profile& profile);
-
-    void keyAdded(const keyspace::Keyspace& store, keyspace::NodeId node, QByteArrayView key);
 
     using Record =
         std::function<void(keyspace::NodeId key, const RuleInfo& rule, Severity severity, QByteArrayView detail)>;
@@ -39,22 +36,12 @@ public:
 
     const std::vector<QString>& notices() const { return m_notices; }
 
-    // Distinct patterns kept for naming-variants; past it, new patterns are not compared (and a notice
-    // says so), so a keyspace of unique words cannot grow the table without bound.
+    // Distinct patterns (and prefixes of patterns) kept for naming-variants; past it, new patterns are
+    // not compared (and a notice says so), so a keyspace of unique words cannot grow the table without bound.
     static constexpr qsizetype MaximumPatterns = 200'000;
 
 private:
-    struct PatternEntry
-    {
-        QByteArray words;
-        std::uint32_t keys = 0;
-        keyspace::NodeId top = keyspace::InvalidNode; // the top-level node of its keys, if they share one
-        bool manyTops = false;
-    };
-
     const Profile& m_profile;
-    QHash<QByteArray, PatternEntry> m_patterns;
-    bool m_patternsCapped = false;
     std::vector<QString> m_notices;
 };
 

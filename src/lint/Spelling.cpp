@@ -50,42 +50,57 @@ template<typename Callback> void forEachHump(QByteArrayView word, Callback&& onW
 
 } // namespace
 
-Spelling spellingOf(QByteArrayView key, char delimiter)
+void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment)
 {
-    Spelling spelling;
-    spelling.pattern.reserve(key.size());
+    if (const Shape shape = shapeOf(segment); isId(shape)) {
+        pattern += placeholder(shape);
+        return;
+    }
+    // `user_123_profile`: an id between words of one segment is an id too.
+    forEachPart(segment, [&](QByteArrayView part, bool separator) {
+        const Shape shape = separator ? Shape::Word : shapeOf(part);
+        pattern += isId(shape) ? placeholder(shape) : part;
+    });
+}
+
+QByteArray wordsOf(QByteArrayView pattern, char delimiter)
+{
     std::vector<QByteArray> words;
-    bool firstSegment = true;
-    keyspace::forEachSegment(key, delimiter, [&](QByteArrayView segment) {
-        if (!firstSegment)
-            spelling.pattern += delimiter;
-        firstSegment = false;
-        if (const Shape shape = shapeOf(segment); isId(shape)) {
-            spelling.pattern += placeholder(shape).toByteArray();
-            words.push_back(placeholder(shape).toByteArray());
-            return;
-        }
+    keyspace::forEachSegment(pattern, delimiter, [&](QByteArrayView segment) {
         forEachPart(segment, [&](QByteArrayView part, bool separator) {
-            if (separator) {
-                spelling.pattern += part.toByteArray();
-                return;
-            }
-            if (const Shape shape = shapeOf(part); isId(shape)) {
-                spelling.pattern += placeholder(shape).toByteArray();
-                words.push_back(placeholder(shape).toByteArray());
-                return;
-            }
-            spelling.pattern += part.toByteArray();
-            forEachHump(part, [&](QByteArrayView word) { words.push_back(word.toByteArray().toLower()); });
+            if (!separator) // a placeholder is one hump, and stays as it is
+                forEachHump(part, [&](QByteArrayView word) { words.push_back(word.toByteArray().toLower()); });
         });
     });
     std::sort(words.begin(), words.end());
+    QByteArray joined;
     for (const QByteArray& word : words) {
-        if (!spelling.words.isEmpty())
-            spelling.words += ' ';
-        spelling.words += word;
+        if (!joined.isEmpty())
+            joined += ' ';
+        joined += word;
     }
-    return spelling;
+    return joined;
+}
+
+std::uint64_t wordsHashOf(QByteArrayView spelledSegment)
+{
+    std::uint64_t sum = 0;
+    forEachPart(spelledSegment, [&](QByteArrayView part, bool separator) {
+        if (separator)
+            return;
+        forEachHump(part, [&](QByteArrayView word) {
+            std::uint64_t hash = 0xcbf29ce484222325u; // FNV-1a over the lower-cased word
+            for (const char c : word) {
+                hash ^= std::uint8_t(isUpper(c) ? c - 'A' + 'a' : c);
+                hash *= 0x100000001b3u;
+            }
+            // Mixed (splitmix64's finaliser) so that sums of several words do not collide by arithmetic.
+            hash = (hash ^ (hash >> 30)) * 0xbf58476d1ce4e5b9u;
+            hash = (hash ^ (hash >> 27)) * 0x94d049bb133111ebu;
+            sum += hash ^ (hash >> 31);
+        });
+    });
+    return sum;
 }
 
 bool isConventionalSpelling(QByteArrayView pattern, char delimiter)

@@ -3,21 +3,26 @@
 #include <QByteArray>
 #include <QByteArrayView>
 
+#include <cstdint>
+
 namespace keylens::lint {
 
 // How a key spells the thing it names, for naming-variants.
 //
-// `pattern` is the key with every id replaced by its placeholder and nothing else changed: `User:<int>`,
-// `user_<int>`, `userSettings_<int>`. `words` is what the pattern says, whatever the spelling: its words
-// in lower case (camelCase and every separator split) and its placeholders, sorted and joined by spaces:
-// `<int> user` for all of `user_123`, `User:123` and `USER-123`; `<int> settings user` for both
+// Its pattern is the key with every id replaced by its placeholder and nothing else changed: `User:<int>`,
+// `user_<int>`, `userSettings_<int>`. Its words are what the pattern says, whatever the spelling: its
+// words in lower case (camelCase and every separator split) and its placeholders, sorted and joined by
+// spaces: `<int> user` for all of `user_123`, `User:123` and `USER-123`; `<int> settings user` for both
 // `userSettings_123` and `user:123:settings`. Two patterns with the same words are variants of one name.
-struct Spelling
-{
-    QByteArray pattern;
-    QByteArray words;
-};
-Spelling spellingOf(QByteArrayView key, char delimiter);
+
+// Appends one segment (a level of a key, between delimiters) as the pattern spells it.
+void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment);
+// The words of a pattern (the pattern of a pattern is itself, so its words are the key's).
+QByteArray wordsOf(QByteArrayView pattern, char delimiter);
+// A hash of the words of one spelled segment, such that the sum over a pattern's segments depends only
+// on wordsOf(pattern): patterns with different sums have different words. It is cheap and allocates
+// nothing, so a million patterns can be sorted into candidate groups before any words are built.
+std::uint64_t wordsHashOf(QByteArrayView spelledSegment);
 
 // Whether a pattern follows the convention's form: lower-case words, levels joined by the delimiter
 // only. The variant to migrate to is one of these when there is one.

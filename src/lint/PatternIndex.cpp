@@ -1,0 +1,99 @@
+#include "lint/PatternIndex.h"
+
+#include "lint/Spelling.h"
+
+#include <QHash>
+
+namespace keylens::lint {
+
+using keyspace::Keyspace;
+using keyspace::NodeId;
+
+PatternIndex::PatternIndex(const Keyspace& store, std::size_t maximumPatterns)
+    : m_store(store)
+    , m_maximumPatterns(maximumPatterns)
+    , m_patterns(0, Hash{this}, Equal{this})
+{
+    m_namespacePattern.assign(store.namespaceCount(), NoPattern);
+    m_namespacePattern[store.namespaceIndex(Keyspace::root())] = 0;
+    m_entries.push_back({NoPattern, 0, 0, 0, 0});
+    // A child's id is above its parent's (a node is added after its parent), so one pass in id order sees
+    // every namespace's pattern before its children.
+    for (NodeId node = 1; node < store.nodeCount(); ++node) {
+        const PatternId parent = patternOfNamespace(store.parent(node));
+        if (parent == NoPattern)
+            continue; // below a pattern that was not kept
+        const PatternId pattern = childPattern(parent, node, true);
+        if (pattern == NoPattern)
+            continue;
+        if (store.hasChildren(node))
+            m_namespacePattern[store.namespaceIndex(node)] = pattern;
+        if (store.isKey(node) && !store.isLintIgnored(node))
+            ++m_entries[pattern].keys;
+    }
+}
+
+PatternIndex::PatternId PatternIndex::childPattern(PatternId parent, NodeId node, bool add)
+{
+    m_spelled.resize(0);
+    appendSpelledSegment(m_spelled, m_store.segment(node));
+    if (const auto it = m_patterns.find(Probe{parent, m_spelled}); it != m_patterns.end())
+        return *it;
+    if (!add)
+        return NoPattern;
+    if (m_entries.size() >= m_maximumPatterns) {
+        m_capped = true;
+        return NoPattern;
+    }
+    const auto pattern = PatternId(m_entries.size());
+    m_entries.push_back({parent, std::uint32_t(m_bytes.size()), std::uint32_t(m_spelled.size()), 0,
+                         m_entries[parent].wordsHash + wordsHashOf(m_spelled)});
+    m_bytes += m_spelled;
+    m_patterns.insert(pattern);
+    return pattern;
+}
+
+PatternIndex::PatternId PatternIndex::patternOfNamespace(NodeId node) const
+{
+    const std::uint32_t index = m_store.namespaceIndex(node);
+    return index == keyspace::InvalidNode ? NoPattern : m_namespacePattern[index];
+}
+
+PatternIndex::PatternId PatternIndex::patternOfKey(NodeId key)
+{
+    const PatternId parent = patternOfNamespace(m_store.parent(key));
+    return parent == NoPattern ? NoPattern : childPattern(parent, key, false);
+}
+
+QByteArray PatternIndex::text(PatternId pattern) const
+{
+    std::vector<QByteArrayView> levels;
+    for (PatternId at = pattern; at != 0 && at != NoPattern; at = m_entries[at].parent)
+        levels.push_back(probeOf(at).segment);
+    QByteArray joined;
+    for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
+        if (level != levels.rbegin())
+            joined += m_store.delimiter();
+        joined += *level;
+    }
+    return joined;
+}
+
+PatternIndex::Probe PatternIndex::probeOf(PatternId id) const
+{
+    const Entry& entry = m_entries[id];
+    return {entry.parent, QByteArrayView(m_bytes.constData() + entry.offset, entry.length)};
+}
+
+std::size_t PatternIndex::Hash::operator()(const Probe& probe) const
+{
+    return qHash(probe.segment, std::size_t(probe.parent) * 0x9e3779b97f4a7c15u);
+}
+
+bool PatternIndex::Equal::operator()(const Probe& a, PatternId b) const
+{
+    const Probe probe = index->probeOf(b);
+    return a.parent == probe.parent && a.segment == probe.segment;
+}
+
+} // namespace keylens::lint

@@ -1,0 +1,85 @@
+// The pattern index behind naming-variants: every key's pattern, checked against patterns written out by
+// hand; keys counted per pattern; words hashed alike exactly when the words are alike; the cap.
+#include "keyspace/Keyspace.h"
+#include "lint/PatternIndex.h"
+#include "lint/Spelling.h"
+
+#include <QTest>
+
+using namespace keylens;
+using lint::PatternIndex;
+
+class TestPatternIndex : public QObject
+{
+    Q_OBJECT
+
+private:
+    static keyspace::Keyspace storeOf(const QList<QByteArray>& keys)
+    {
+        keyspace::Keyspace store;
+        for (const QByteArray& key : keys)
+            store.insert(key, keyspace::KeyInfo{});
+        return store;
+    }
+
+private Q_SLOTS:
+    void everyKeyHasItsPattern()
+    {
+        const QList<QByteArray> keys = {
+            "user:1:profile", "user:2:profile", "User:3",          "user_4",
+            "user:5",         "user_6_profile", "userSettings_12", "cache:db:0123456789abcdef0123"};
+        const QList<QByteArray> expected = {"user:<int>:profile", "user:<int>:profile", "User:<int>",
+                                            "user_<int>",         "user:<int>",         "user_<int>_profile",
+                                            "userSettings_<int>", "cache:db:<hex>"};
+        keyspace::Keyspace store = storeOf(keys);
+        PatternIndex index(store, 1000);
+        QVERIFY(!index.isCapped());
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            const keyspace::NodeId node = store.find(keys[i]);
+            const PatternIndex::PatternId pattern = index.patternOfKey(node);
+            QVERIFY2(pattern != PatternIndex::NoPattern, keys[i].constData());
+            QCOMPARE(index.text(pattern), expected[i]);
+        }
+        QCOMPARE(index.keys(index.patternOfKey(store.find("user:1:profile"))), 2u);
+        QCOMPARE(index.keys(index.patternOfKey(store.find("user:5"))), 1u);
+        // `user` is a namespace: its pattern is a prefix with no key of its own.
+        QCOMPARE(index.keys(index.patternOfNamespace(store.find("user"))), 0u);
+    }
+
+    void wordsHashFollowsTheWords()
+    {
+        keyspace::Keyspace store = storeOf({"User:3", "user_4", "USER-5", "user:5:profile", "user_6_profile",
+                                            "profile:7:user", "userProfile_8", "user:9:settings"});
+        PatternIndex index(store, 1000);
+        const auto hashOf = [&](const char* key) { return index.wordsHash(index.patternOfKey(store.find(key))); };
+        const auto wordsOfKey = [&](const char* key) {
+            return lint::wordsOf(index.text(index.patternOfKey(store.find(key))), ':');
+        };
+        QCOMPARE(wordsOfKey("User:3"), QByteArray("<int> user"));
+        QCOMPARE(hashOf("User:3"), hashOf("user_4"));
+        QCOMPARE(hashOf("User:3"), hashOf("USER-5"));
+        QCOMPARE(wordsOfKey("userProfile_8"), QByteArray("<int> profile user"));
+        for (const char* key : {"user_6_profile", "profile:7:user", "userProfile_8"})
+            QCOMPARE(hashOf(key), hashOf("user:5:profile"));
+        QVERIFY(hashOf("user:9:settings") != hashOf("user:5:profile"));
+        QVERIFY(hashOf("User:3") != hashOf("user:5:profile"));
+    }
+
+    void patternsPastTheCapAreNotKept()
+    {
+        QList<QByteArray> keys;
+        for (int i = 0; i < 50; ++i)
+            keys << "word" + QByteArray(1, char('a' + i % 26)) + QByteArray(1, char('a' + i / 26)) + ":1";
+        keyspace::Keyspace store = storeOf(keys);
+        PatternIndex index(store, 20);
+        QVERIFY(index.isCapped());
+        QCOMPARE(index.patternCount(), std::size_t(20));
+        int kept = 0;
+        for (const QByteArray& key : keys)
+            kept += index.patternOfKey(store.find(key)) != PatternIndex::NoPattern ? 1 : 0;
+        QVERIFY(kept > 0 && kept < 20);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPatternIndex)
+#include "tst_patternindex.moc"
