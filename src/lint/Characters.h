@@ -15,6 +15,10 @@ constexpr bool isLetter(char c)
 {
     return (c >= 'a' && c <= 'z') || isUpper(c);
 }
+constexpr char toLower(char c)
+{
+    return isUpper(c) ? char(c - 'A' + 'a') : c;
+}
 constexpr bool isHexDigit(char c)
 {
     return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');

@@ -9,9 +9,9 @@
 
 #include <QDateTime>
 #include <QSet>
+#include <QVarLengthArray>
 
 #include <algorithm>
-#include <array>
 #include <map>
 
 namespace keylens::lint {
@@ -181,15 +181,9 @@ void NamespaceRules::run(const Keyspace& store, const Record& record)
         if (segment.isEmpty() || std::size_t(segment.size()) > longestSynonym || isDigit(segment[0]))
             return std::nullopt;
         // Lower-cased on the stack: this runs on every node, and allocating here cost a third of the pass.
-        std::array<char, 64> lower;
-        if (std::size_t(segment.size()) > lower.size()) {
-            QByteArray word = segment.toByteArray().toLower();
-            const std::optional<std::size_t> group = profile.synonymGroupOf(word);
-            return group ? std::optional(std::pair(*group, std::move(word))) : std::nullopt;
-        }
-        for (qsizetype i = 0; i < segment.size(); ++i)
-            lower[std::size_t(i)] = isUpper(segment[i]) ? char(segment[i] - 'A' + 'a') : segment[i];
-        const QByteArrayView word(lower.data(), segment.size());
+        QVarLengthArray<char, 64> lower(segment.size());
+        std::transform(segment.begin(), segment.end(), lower.begin(), toLower);
+        const QByteArrayView word(lower.data(), lower.size());
         const std::optional<std::size_t> group = profile.synonymGroupOf(word);
         return group ? std::optional(std::pair(*group, word.toByteArray())) : std::nullopt;
     };

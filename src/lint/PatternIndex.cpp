@@ -1,8 +1,11 @@
 #include "lint/PatternIndex.h"
 
+#include "keyspace/KeyPath.h"
 #include "lint/Spelling.h"
 
 #include <QHash>
+
+#include <algorithm>
 
 namespace keylens::lint {
 
@@ -70,13 +73,8 @@ QByteArray PatternIndex::text(PatternId pattern) const
     std::vector<QByteArrayView> levels;
     for (PatternId at = pattern; at != 0 && at != NoPattern; at = m_entries[at].parent)
         levels.push_back(probeOf(at).segment);
-    QByteArray joined;
-    for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
-        if (level != levels.rbegin())
-            joined += m_store.delimiter();
-        joined += *level;
-    }
-    return joined;
+    std::reverse(levels.begin(), levels.end());
+    return keyspace::joinSegments(levels, m_store.delimiter());
 }
 
 PatternIndex::Probe PatternIndex::probeOf(PatternId id) const

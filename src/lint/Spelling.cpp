@@ -91,7 +91,7 @@ std::uint64_t wordsHashOf(QByteArrayView spelledSegment)
         forEachHump(part, [&](QByteArrayView word) {
             std::uint64_t hash = 0xcbf29ce484222325u; // FNV-1a over the lower-cased word
             for (const char c : word) {
-                hash ^= std::uint8_t(isUpper(c) ? c - 'A' + 'a' : c);
+                hash ^= std::uint8_t(toLower(c));
                 hash *= 0x100000001b3u;
             }
             // Mixed (splitmix64's finaliser) so that sums of several words do not collide by arithmetic.
@@ -136,7 +136,7 @@ QByteArray conventionalSpelling(QByteArrayView pattern, char delimiter)
         } else if (isUpper(c)) {
             if (i > 0 && isLower(pattern[i - 1]))
                 out += delimiter; // a camelCase hump starts a word
-            out += char(c - 'A' + 'a');
+            out += toLower(c);
         } else {
             out += c;
         }
