@@ -59,6 +59,12 @@ public:
     // Empty aggregates for a node without children.
     const NamespaceStats& stats(NodeId node) const;
     std::vector<NodeId> children(NodeId node) const;
+    // Calls onChild(child) for each child, newest first, without building a list.
+    template<typename Callback> void forEachChild(NodeId node, Callback&& onChild) const
+    {
+        for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child])
+            onChild(child);
+    }
     NodeId findChild(NodeId parent, QByteArrayView segment) const;
     // The node whose path is `path` (a key or a namespace without its trailing delimiter), or InvalidNode.
     NodeId find(QByteArrayView path) const;

@@ -1,5 +1,10 @@
 #pragma once
 
+#include <QByteArrayView>
+#include <QVarLengthArray>
+
+#include <algorithm>
+
 namespace keylens::lint {
 
 // ASCII character classes for key segments (bytes, not locale-aware: keys are bytes).
@@ -23,5 +28,21 @@ constexpr bool isHexDigit(char c)
 {
     return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
+
+// A lower-cased copy of a short word, on the stack: for lookups that run on every key or node, where a
+// QByteArray::toLower() each time was a measurable share of the linter's cost.
+class LowerCase
+{
+public:
+    explicit LowerCase(QByteArrayView text)
+        : m_text(text.size())
+    {
+        std::transform(text.begin(), text.end(), m_text.begin(), toLower);
+    }
+    QByteArrayView view() const { return {m_text.data(), m_text.size()}; }
+
+private:
+    QVarLengthArray<char, 64> m_text;
+};
 
 } // namespace keylens::lint

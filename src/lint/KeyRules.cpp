@@ -7,6 +7,7 @@
 #include "lint/SegmentShape.h"
 
 #include <QString>
+#include <QVarLengthArray>
 
 #include <algorithm>
 #include <optional>
@@ -19,35 +20,36 @@ bool isWordSeparator(char c)
 {
     return c == '_' || c == '-' || c == '.' || c == '/' || c == '|';
 }
-QByteArray lowered(QByteArrayView text)
-{
-    return text.toByteArray().toLower();
-}
-
 // A segment with its shape and glued id, classified once per key: every rule below asks about them.
 struct Segment
 {
     QByteArrayView text;
-    Shape shape;
+    Shape shape = Shape::Word;
     GluedId glued;
 
+    Segment() = default; // for QVarLengthArray
     explicit Segment(QByteArrayView segment)
         : text(segment)
         , shape(shapeOf(segment))
-        , glued(gluedIdOf(segment))
+        , glued(lint::isId(shape) ? GluedId{} : gluedIdOf(segment)) // an id has no words to glue to
     {}
     bool isId() const { return lint::isId(shape); }
 };
 
+// Keys are checked as they arrive, a million a few seconds: their segments and word parts are kept on
+// the stack, and nothing is allocated for a key without findings.
+using Segments = QVarLengthArray<Segment, 12>;
+using WordParts = QVarLengthArray<QByteArrayView, 8>;
+
 // The word parts of a segment: split on word separators, without a glued id at its end.
-std::vector<QByteArrayView> wordParts(const Segment& segment)
+WordParts wordParts(const Segment& segment)
 {
     if (segment.isId())
         return {};
     QByteArrayView words = segment.text;
     if (isId(segment.glued.shape))
         words = segment.glued.prefix.chopped(1);
-    std::vector<QByteArrayView> parts;
+    WordParts parts;
     qsizetype start = 0;
     for (qsizetype i = 0; i <= words.size(); ++i) {
         if (i == words.size() || isWordSeparator(words[i])) {
@@ -59,10 +61,30 @@ std::vector<QByteArrayView> wordParts(const Segment& segment)
     return parts;
 }
 
+// Spaces, quotes, commas, '/', '@', '?', '&' and control bytes: they need quoting in a shell, a URL or a
+// CSV file. Bytes from 0x80 are UTF-8 (checked whole by binary-key).
+bool isSpecialCharacter(char c)
+{
+    switch (c) {
+    case ' ':
+    case '"':
+    case '\'':
+    case ',':
+    case '/':
+    case '@':
+    case '?':
+    case '&':
+    case 0x7f:
+        return true;
+    default:
+        return static_cast<unsigned char>(c) < 0x20;
+    }
+}
+
 bool isPlaceholderWord(QByteArrayView word, bool wholeKey)
 {
-    const QByteArray lower = lowered(word);
-    QByteArrayView stem = lower;
+    const LowerCase lower(word);
+    QByteArrayView stem = lower.view();
     while (!stem.isEmpty() && stem.back() >= '0' && stem.back() <= '9')
         stem.chop(1); // key1, test2
     static const std::vector<QByteArrayView> names = {"key",   "test", "foo", "bar",   "baz",    "qux",     "data",
@@ -78,6 +100,31 @@ bool isPlaceholderWord(QByteArrayView word, bool wholeKey)
     return wholeKey && (stem == "tmp" || stem == "temp");
 }
 
+// The key-level rules, looked up by id once: a key may add several findings, a million keys a few seconds.
+struct KeyLevelRules
+{
+    const RuleInfo* binaryKey = findRule("binary-key");
+    const RuleInfo* crypticAbbreviation = findRule("cryptic-abbreviation");
+    const RuleInfo* deepNesting = findRule("deep-nesting");
+    const RuleInfo* delimiter = findRule("delimiter");
+    const RuleInfo* emptySegment = findRule("empty-segment");
+    const RuleInfo* idFirst = findRule("id-first");
+    const RuleInfo* keyLength = findRule("key-length");
+    const RuleInfo* midKeyId = findRule("mid-key-id");
+    const RuleInfo* missingTtl = findRule("missing-ttl");
+    const RuleInfo* noNamespace = findRule("no-namespace");
+    const RuleInfo* placeholderName = findRule("placeholder-name");
+    const RuleInfo* specialCharacters = findRule("special-characters");
+    const RuleInfo* timestampInKey = findRule("timestamp-in-key");
+    const RuleInfo* unknownNamespace = findRule("unknown-namespace");
+    const RuleInfo* uppercase = findRule("uppercase");
+};
+const KeyLevelRules& keyLevelRules()
+{
+    static const KeyLevelRules rules;
+    return rules;
+}
+
 class Checker
 {
 public:
@@ -91,13 +138,13 @@ public:
     {
         checkLength();
         if (!keyspace::isPrintableUtf8(m_key)) {
-            add("binary-key", {}); // word rules say nothing useful about bytes
+            add(m_rules.binaryKey, {}); // word rules say nothing useful about bytes
             return std::move(m_findings);
         }
         keyspace::forEachSegment(m_key, m_profile.delimiter,
                                  [&](QByteArrayView segment) { m_segments.emplace_back(segment); });
         checkStructure();
-        for (std::size_t i = 0; i < m_segments.size(); ++i)
+        for (qsizetype i = 0; i < m_segments.size(); ++i)
             checkSegment(i);
         checkTimestamps();
         checkValue();
@@ -105,9 +152,8 @@ public:
     }
 
 private:
-    void add(const char* id, QByteArray detail, std::optional<Severity> severity = {})
+    void add(const RuleInfo* rule, QByteArray detail, std::optional<Severity> severity = {})
     {
-        const RuleInfo* rule = findRule(id);
         Q_ASSERT(rule);
         const bool seen = std::any_of(m_findings.begin(), m_findings.end(),
                                       [&](const KeyFinding& finding) { return finding.rule == rule; });
@@ -119,13 +165,16 @@ private:
     void checkLength()
     {
         const auto length = std::uint64_t(m_key.size());
+        if (length <= m_profile.keyLengthInfo && length <= m_profile.keyLengthWarning &&
+            length <= m_profile.keyLengthError)
+            return;
         const QByteArray detail = QByteArray::number(length) + " bytes";
         if (length > m_profile.keyLengthError)
-            add("key-length", detail, Severity::Error);
+            add(m_rules.keyLength, detail, Severity::Error);
         else if (length > m_profile.keyLengthWarning)
-            add("key-length", detail, Severity::Warning);
+            add(m_rules.keyLength, detail, Severity::Warning);
         else if (length > m_profile.keyLengthInfo)
-            add("key-length", detail, Severity::Info);
+            add(m_rules.keyLength, detail, Severity::Info);
     }
 
     void checkStructure()
@@ -133,30 +182,30 @@ private:
         const bool hasDelimiter = m_segments.size() > 1;
         if (hasDelimiter &&
             std::any_of(m_segments.begin(), m_segments.end(), [](const Segment& s) { return s.text.isEmpty(); }))
-            add("empty-segment", {});
-        if (m_segments.size() > m_profile.maxSegments)
-            add("deep-nesting", QByteArray::number(qsizetype(m_segments.size())) + " levels");
+            add(m_rules.emptySegment, {});
+        if (std::size_t(m_segments.size()) > m_profile.maxSegments)
+            add(m_rules.deepNesting, QByteArray::number(qsizetype(m_segments.size())) + " levels");
 
         const Segment& first = m_segments.front();
         if (first.isId())
-            add("id-first", first.text.toByteArray());
+            add(m_rules.idFirst, first.text.toByteArray());
         if (m_segments.size() == 1 && isPlaceholderWord(first.text, true))
-            add("placeholder-name", first.text.toByteArray());
+            add(m_rules.placeholderName, first.text.toByteArray());
         else if (hasDelimiter && isPlaceholderWord(first.text, false))
-            add("placeholder-name", first.text.toByteArray());
+            add(m_rules.placeholderName, first.text.toByteArray());
 
         if (!hasDelimiter) {
             // Words joined by another separator (`user_123_profile`, `ORDER-DETAIL-10086`): a hierarchy
             // without the delimiter. A bare word or id is a key without a namespace.
             if (wordParts(first).size() > 1 || isId(first.glued.shape))
-                add("delimiter", first.text.toByteArray());
+                add(m_rules.delimiter, first.text.toByteArray());
             else if (!first.isId() && m_findings.empty())
-                add("no-namespace", first.text.toByteArray());
+                add(m_rules.noNamespace, first.text.toByteArray());
         } else {
             for (const Segment& segment : m_segments) {
                 // `userSettings_123` inside a colon key: an id glued on with another separator.
                 if (!segment.isId() && isId(segment.glued.shape)) {
-                    add("delimiter", segment.text.toByteArray());
+                    add(m_rules.delimiter, segment.text.toByteArray());
                     break;
                 }
             }
@@ -164,41 +213,37 @@ private:
         if (hasDelimiter && !m_profile.allowedNamespaces.empty() &&
             std::find(m_profile.allowedNamespaces.begin(), m_profile.allowedNamespaces.end(), first.text) ==
                 m_profile.allowedNamespaces.end())
-            add("unknown-namespace", first.text.toByteArray());
-        for (std::size_t i = 1; i + 1 < m_segments.size(); ++i) {
+            add(m_rules.unknownNamespace, first.text.toByteArray());
+        for (qsizetype i = 1; i + 1 < m_segments.size(); ++i) {
             if (m_segments[i].isId()) {
-                add("mid-key-id", m_segments[i].text.toByteArray()); // the profile decides whether it counts
+                add(m_rules.midKeyId, m_segments[i].text.toByteArray()); // the profile decides whether it counts
                 break;
             }
         }
     }
 
-    void checkSegment(std::size_t index)
+    void checkSegment(qsizetype index)
     {
         const Segment& segment = m_segments[index];
         for (const QByteArrayView part : wordParts(segment)) {
             const bool letters = std::all_of(part.begin(), part.end(), isLetter);
             // Codes that mix letters and digits (`ABC123`, `v2`) are not words to spell-check.
             if (letters && std::any_of(part.begin(), part.end(), isUpper))
-                add("uppercase", segment.text.toByteArray());
-            if (letters && part.size() <= 2 && m_segments.size() > 1 && !m_profile.isAlias(lowered(part)))
-                add("cryptic-abbreviation", part.toByteArray());
+                add(m_rules.uppercase, segment.text.toByteArray());
+            if (letters && part.size() <= 2 && m_segments.size() > 1 && !m_profile.isAlias(LowerCase(part).view()))
+                add(m_rules.crypticAbbreviation, part.toByteArray());
         }
         if (!segment.isId()) {
-            static constexpr QByteArrayView Special = " \"',/@?&";
-            const bool special = std::any_of(segment.text.begin(), segment.text.end(), [](char c) {
-                const auto u = static_cast<unsigned char>(c);
-                return u < 0x20 || u == 0x7f || Special.contains(c);
-            });
+            const bool special = std::any_of(segment.text.begin(), segment.text.end(), isSpecialCharacter);
             if (special)
-                add("special-characters", segment.text.toByteArray());
+                add(m_rules.specialCharacters, segment.text.toByteArray());
         }
     }
 
     void checkTimestamps()
     {
         QByteArray found;
-        for (std::size_t i = 0; i < m_segments.size() && found.isEmpty(); ++i) {
+        for (qsizetype i = 0; i < m_segments.size() && found.isEmpty(); ++i) {
             const Segment& segment = m_segments[i];
             const Shape shape = segment.shape;
             const Shape glued = segment.glued.shape;
@@ -211,20 +256,24 @@ private:
         if (found.isEmpty())
             return;
         // Time buckets that expire are fine; without a TTL they pile up forever.
-        add("timestamp-in-key", found, m_info.expiresAtMs == keyspace::NoExpiry ? Severity::Warning : Severity::Info);
+        add(m_rules.timestampInKey, found,
+            m_info.expiresAtMs == keyspace::NoExpiry ? Severity::Warning : Severity::Info);
     }
 
     void checkValue()
     {
-        const QByteArray top = lowered(m_segments.front().text);
-        if (m_segments.size() > 1 && m_info.expiresAtMs == keyspace::NoExpiry && m_profile.isVolatileNamespace(top))
-            add("missing-ttl", top + m_profile.delimiter);
+        if (m_segments.size() < 2 || m_info.expiresAtMs != keyspace::NoExpiry)
+            return;
+        const LowerCase top(m_segments.front().text);
+        if (m_profile.isVolatileNamespace(top.view()))
+            add(m_rules.missingTtl, top.view().toByteArray() + m_profile.delimiter);
     }
 
     QByteArrayView m_key;
     const keyspace::KeyInfo& m_info;
     const Profile& m_profile;
-    std::vector<Segment> m_segments;
+    const KeyLevelRules& m_rules = keyLevelRules();
+    Segments m_segments;
     std::vector<KeyFinding> m_findings;
 };
 

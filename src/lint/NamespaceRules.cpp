@@ -8,11 +8,13 @@
 #include "lint/Spelling.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QSet>
-#include <QVarLengthArray>
 
 #include <algorithm>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 
 namespace keylens::lint {
 
@@ -45,11 +47,38 @@ std::uint64_t weightOf(const Keyspace& store, NodeId node)
     return store.stats(node).keys + (store.isKey(node) ? 1 : 0);
 }
 
-// A node whose whole subtree breaks a rule (an environment, an old version, a synonym).
-struct FlaggedNode
+// The profile's synonym groups by word: asked about every node's segment, so a lookup hashes once and
+// allocates nothing (the profile's lists are scanned word by word).
+class SynonymIndex
 {
-    const RuleInfo* rule;
-    QByteArray detail;
+public:
+    explicit SynonymIndex(const Profile& profile)
+    {
+        for (std::size_t group = 0; group < profile.synonymGroups.size(); ++group) {
+            for (const QByteArray& word : profile.synonymGroups[group]) {
+                m_groups.emplace(std::string_view(word.constData(), std::size_t(word.size())), Match{group, &word});
+                m_longest = std::max(m_longest, word.size());
+            }
+        }
+    }
+    struct Match
+    {
+        std::size_t group;
+        const QByteArray* word; // the profile's spelling, lower case
+    };
+    // The group of a segment, compared in lower case.
+    std::optional<Match> groupOf(QByteArrayView segment) const
+    {
+        if (segment.isEmpty() || segment.size() > m_longest || isDigit(segment[0]))
+            return std::nullopt;
+        const LowerCase lower(segment);
+        const auto it = m_groups.find(std::string_view(lower.view().data(), std::size_t(lower.view().size())));
+        return it == m_groups.end() ? std::nullopt : std::optional(it->second);
+    }
+
+private:
+    std::unordered_map<std::string_view, Match> m_groups; // keys view the profile's words
+    qsizetype m_longest = 0;
 };
 
 // Misra-Gries heavy hitters over one namespace's expiry windows: with k counters, every window that
@@ -74,15 +103,6 @@ struct ExpiryVote
             --counter.second;
         std::erase_if(counters, [](const auto& counter) { return counter.second <= 0; });
     }
-};
-
-// The exact count of keys around each candidate window, and the verdict.
-struct Clump
-{
-    std::vector<std::pair<std::int64_t, std::uint64_t>> candidates; // (first bucket of a window, keys in it)
-    std::int64_t window = 0;                                        // the first bucket of the fullest window
-    std::uint64_t keys = 0;
-    bool avalanche = false;
 };
 
 // Expiry times go into buckets of half the profile's window; a candidate window is two adjacent buckets
@@ -125,113 +145,108 @@ std::vector<std::vector<PatternIndex::PatternId>> variantGroups(const PatternInd
     return groups;
 }
 
-} // namespace
-
-NamespaceRules::NamespaceRules(const Profile& profile)
-    : m_profile(profile)
-{}
-
-void NamespaceRules::run(const Keyspace& store, const Record& record)
+// One run of the rules over a finished store: the steps of NamespaceRules::run, sharing the store, the
+// profile and the recorder.
+class Pass
 {
-    const Profile& profile = m_profile;
-    const std::size_t nodes = store.nodeCount();
-    const char delimiter = store.delimiter();
+public:
+    Pass(const Keyspace& store, const Profile& profile, const NamespaceRules::Record& record,
+         std::vector<QString>& notices)
+        : m_store(store)
+        , m_profile(profile)
+        , m_record(record)
+        , m_notices(notices)
+        , m_delimiter(store.delimiter())
+        , m_bucketMs(std::int64_t(profile.avalancheWindowSeconds) * 500)
+    {}
 
-    // 1. Subtrees flagged whole: environments, old versions, synonyms.
-    QHash<NodeId, FlaggedNode> flagged;
-    std::vector<bool> isFlagged(nodes, false);
-    const auto flag = [&](NodeId node, const char* rule, QByteArray detail) {
-        if (!profile.isEnabled(*findRule(rule)))
+    // env-prefixes: every environment but the biggest.
+    void environments()
+    {
+        std::vector<NodeId> environments;
+        for (const NodeId top : m_store.children(Keyspace::root())) {
+            const LowerCase word(m_store.segment(top));
+            if (m_store.hasChildren(top) && std::find(m_profile.environments.begin(), m_profile.environments.end(),
+                                                      word.view()) != m_profile.environments.end())
+                environments.push_back(top);
+        }
+        if (environments.size() < 2)
             return;
-        flagged.insert(node, {findRule(rule), std::move(detail)});
-        isFlagged[node] = true;
-    };
-
-    std::vector<NodeId> environments;
-    for (const NodeId top : store.children(Keyspace::root())) {
-        const QByteArray word = store.segment(top).toByteArray().toLower();
-        if (store.hasChildren(top) &&
-            std::find(profile.environments.begin(), profile.environments.end(), word) != profile.environments.end())
-            environments.push_back(top);
-    }
-    if (environments.size() > 1) {
         std::sort(environments.begin(), environments.end(),
-                  [&](NodeId a, NodeId b) { return weightOf(store, a) > weightOf(store, b); });
+                  [&](NodeId a, NodeId b) { return weightOf(m_store, a) > weightOf(m_store, b); });
         QByteArray names;
         for (const NodeId node : environments)
-            names += (names.isEmpty() ? "" : ", ") + store.segment(node).toByteArray() + delimiter;
+            names += (names.isEmpty() ? "" : ", ") + m_store.segment(node).toByteArray() + m_delimiter;
         for (std::size_t i = 1; i < environments.size(); ++i)
-            flag(environments[i], "env-prefixes", names + " share one database");
+            flagSubtree(environments[i], "env-prefixes", names + " share one database");
     }
 
-    std::map<NodeId, std::vector<std::pair<int, NodeId>>> versionsByParent;
-    // (namespace, synonym group) -> word -> keys; a namespace below an id level stands for all its ids.
-    std::map<std::pair<std::uint64_t, std::size_t>, std::map<QByteArray, std::uint64_t>> synonyms;
-    const auto synonymScope = [&](NodeId node) {
-        const NodeId parent = store.parent(node);
-        return isIdSegment(store, parent) ? (std::uint64_t(store.parent(parent)) << 1 | 1) : std::uint64_t(parent) << 1;
-    };
-    std::size_t longestSynonym = 0;
-    for (const auto& group : profile.synonymGroups) {
-        for (const QByteArray& word : group)
-            longestSynonym = std::max<std::size_t>(longestSynonym, std::size_t(word.size()));
-    }
-    const auto synonymGroupOf = [&](NodeId node) -> std::optional<std::pair<std::size_t, QByteArray>> {
-        const QByteArrayView segment = store.segment(node);
-        if (segment.isEmpty() || std::size_t(segment.size()) > longestSynonym || isDigit(segment[0]))
-            return std::nullopt;
-        // Lower-cased on the stack: this runs on every node, and allocating here cost a third of the pass.
-        QVarLengthArray<char, 64> lower(segment.size());
-        std::transform(segment.begin(), segment.end(), lower.begin(), toLower);
-        const QByteArrayView word(lower.data(), lower.size());
-        const std::optional<std::size_t> group = profile.synonymGroupOf(word);
-        return group ? std::optional(std::pair(*group, word.toByteArray())) : std::nullopt;
-    };
-    const bool checkSynonyms = profile.isEnabled(*findRule("synonym-siblings"));
-    std::vector<NodeId> synonymNodes; // the nodes whose segment is in a synonym group (ids only: they are many)
-    for (NodeId node = 1; node < nodes; ++node) {
-        if (const std::optional<int> version = versionOf(store.segment(node)); version && store.hasChildren(node))
-            versionsByParent[store.parent(node)].emplace_back(*version, node);
-        if (!checkSynonyms)
-            continue;
-        if (const auto group = synonymGroupOf(node)) {
-            synonyms[{synonymScope(node), group->first}][group->second] += weightOf(store, node);
-            synonymNodes.push_back(node);
+    // version-prefixes (every version but the newest under one parent) and synonym-siblings (every word
+    // of a synonym group but the most used among siblings), in one pass over the nodes.
+    void versionsAndSynonyms()
+    {
+        std::map<NodeId, std::vector<std::pair<int, NodeId>>> versionsByParent;
+        const bool checkSynonyms = m_profile.isEnabled(*findRule("synonym-siblings"));
+        const SynonymIndex synonymIndex(m_profile);
+        // (scope, group) -> the group's words used there, with their keys.
+        std::unordered_map<SynonymScope, std::vector<std::pair<const QByteArray*, std::uint64_t>>, SynonymScopeHash>
+            synonyms;
+        std::vector<NodeId> synonymNodes; // node ids only: they may be a good share of the keyspace
+        for (NodeId node = 1; node < m_store.nodeCount(); ++node) {
+            const QByteArrayView segment = m_store.segment(node);
+            if (m_store.hasChildren(node)) {
+                if (const std::optional<int> version = versionOf(segment))
+                    versionsByParent[m_store.parent(node)].emplace_back(*version, node);
+            }
+            if (!checkSynonyms)
+                continue;
+            if (const auto match = synonymIndex.groupOf(segment)) {
+                auto& words = synonyms[{synonymScope(node), match->group}];
+                auto it = std::find_if(words.begin(), words.end(),
+                                       [&](const auto& used) { return used.first == match->word; });
+                if (it == words.end())
+                    it = words.insert(words.end(), {match->word, 0});
+                it->second += weightOf(m_store, node);
+                synonymNodes.push_back(node);
+            }
         }
-    }
-    for (auto& [parent, versions] : versionsByParent) {
-        if (versions.size() < 2)
-            continue;
-        std::sort(versions.begin(), versions.end());
-        const QByteArray newest = store.segment(versions.back().second).toByteArray();
-        for (std::size_t i = 0; i + 1 < versions.size(); ++i)
-            flag(versions[i].second, "version-prefixes",
-                 store.segment(versions[i].second).toByteArray() + " beside " + newest);
-    }
-    if (checkSynonyms) {
+        for (auto& [parent, versions] : versionsByParent) {
+            if (versions.size() < 2)
+                continue;
+            std::sort(versions.begin(), versions.end());
+            const QByteArray newest = m_store.segment(versions.back().second).toByteArray();
+            for (std::size_t i = 0; i + 1 < versions.size(); ++i)
+                flagSubtree(versions[i].second, "version-prefixes",
+                            m_store.segment(versions[i].second).toByteArray() + " beside " + newest);
+        }
+        QHash<std::pair<const QByteArray*, const QByteArray*>, QByteArray> details; // built once per pair of words
         for (const NodeId node : synonymNodes) {
-            const auto [groupIndex, word] = *synonymGroupOf(node);
-            const auto& words = synonyms[{synonymScope(node), groupIndex}];
+            const SynonymIndex::Match match = *synonymIndex.groupOf(m_store.segment(node));
+            const auto& words = synonyms[{synonymScope(node), match.group}];
             if (words.size() < 2)
                 continue;
             const auto mostUsed = std::max_element(words.begin(), words.end(), [](const auto& a, const auto& b) {
-                return a.second < b.second || (a.second == b.second && a.first > b.first);
+                return a.second < b.second || (a.second == b.second && *a.first > *b.first);
             });
-            if (mostUsed->first != word)
-                flag(node, "synonym-siblings", word + " beside " + mostUsed->first);
+            if (mostUsed->first == match.word)
+                continue;
+            QByteArray& detail = details[{match.word, mostUsed->first}];
+            if (detail.isEmpty())
+                detail = *match.word + " beside " + *mostUsed->first;
+            flagSubtree(node, "synonym-siblings", detail);
         }
     }
 
-    // 2. Naming variants: patterns with the same words, grouped; every pattern but the canonical one.
-    std::optional<PatternIndex> patterns;
-    QHash<PatternIndex::PatternId, QByteArray> variantDetail; // pattern -> message
-    QSet<PatternIndex::PatternId> variantParents;             // the patterns of the variants' namespaces
-    if (profile.isEnabled(*findRule("naming-variants"))) {
-        patterns.emplace(store, MaximumPatterns);
-        if (patterns->isCapped())
+    // naming-variants: the patterns with the same words, grouped; every pattern but the canonical one.
+    void namingVariants()
+    {
+        if (!m_profile.isEnabled(*findRule("naming-variants")))
+            return;
+        m_patterns.emplace(m_store, NamespaceRules::MaximumPatterns);
+        if (m_patterns->isCapped())
             m_notices.push_back(QStringLiteral("naming-variants compared the first %1 distinct key patterns only")
-                                    .arg(QString::fromUtf8(keyspace::formatCount(MaximumPatterns))));
-        for (const std::vector<PatternIndex::PatternId>& group : variantGroups(*patterns, delimiter)) {
+                                    .arg(QString::fromUtf8(keyspace::formatCount(NamespaceRules::MaximumPatterns))));
+        for (const std::vector<PatternIndex::PatternId>& group : variantGroups(*m_patterns, m_delimiter)) {
             struct Spelled
             {
                 PatternIndex::PatternId id;
@@ -240,16 +255,16 @@ void NamespaceRules::run(const Keyspace& store, const Record& record)
             };
             std::vector<Spelled> spellings;
             for (const PatternIndex::PatternId id : group)
-                spellings.push_back({id, patterns->text(id), patterns->keys(id)});
+                spellings.push_back({id, m_patterns->text(id), m_patterns->keys(id)});
             std::sort(spellings.begin(), spellings.end(), [](const Spelled& a, const Spelled& b) {
                 return a.keys > b.keys || (a.keys == b.keys && a.text < b.text);
             });
             const auto conventional = std::find_if(spellings.begin(), spellings.end(), [&](const Spelled& spelled) {
-                return isConventionalSpelling(spelled.text, delimiter);
+                return isConventionalSpelling(spelled.text, m_delimiter);
             });
             const QByteArray canonical = conventional != spellings.end()
                                              ? conventional->text
-                                             : conventionalSpelling(spellings.front().text, delimiter);
+                                             : conventionalSpelling(spellings.front().text, m_delimiter);
             QByteArray listed;
             for (std::size_t i = 0; i < spellings.size() && i < 4; ++i)
                 listed += (i ? ", " : "") + spellings[i].text + " (" + keyspace::formatCount(spellings[i].keys) + ')';
@@ -258,138 +273,205 @@ void NamespaceRules::run(const Keyspace& store, const Record& record)
             for (const Spelled& spelled : spellings) {
                 if (spelled.text == canonical)
                     continue;
-                variantDetail.insert(spelled.id, "spell it " + canonical + "; variants: " + listed);
-                variantParents.insert(patterns->parentOf(spelled.id));
+                m_variantDetail.insert(spelled.id, "spell it " + canonical + "; variants: " + listed);
+                m_variantParents.insert(m_patterns->parentOf(spelled.id));
             }
         }
     }
 
-    // 3. One pass over the keys: stray persistent keys, flagged subtrees, variants; votes for the next pass.
-    const RuleInfo& missingTtl = *findRule("missing-ttl");
-    const RuleInfo& variants = *findRule("naming-variants");
-    const std::int64_t bucketMs = std::int64_t(profile.avalancheWindowSeconds) * 500;
-    // A window holding more than `share` of the keys has a bucket holding more than share / 2.
-    const std::size_t voteCounters = std::clamp<std::size_t>(std::size_t(2.0 / profile.avalancheShare), 1, 40);
-    const bool checkAvalanche = profile.isEnabled(*findRule("expiry-avalanche"));
-    const bool checkDataInKey = profile.isEnabled(*findRule("data-in-key"));
-    QHash<NodeId, ExpiryVote> votes;
-    std::map<std::pair<NodeId, QByteArray>, DataInKeyGroup> dataInKey;
-    // A key of the `<id>:attribute:value` form whose id holds only it: its group, or nothing.
-    const auto dataInKeyGroupOf = [&](NodeId key) -> std::optional<std::pair<NodeId, QByteArray>> {
-        const NodeId attribute = store.parent(key);
-        if (store.hasChildren(key) || attribute == Keyspace::root() || store.isKey(attribute) ||
-            store.stats(attribute).childCount != 1 || isId(shapeOf(store.segment(key))) ||
-            isIdSegment(store, attribute))
-            return std::nullopt;
-        const NodeId id = store.parent(attribute);
-        if (!isIdSegment(store, id))
-            return std::nullopt;
-        return std::pair(store.parent(id), store.segment(attribute).toByteArray());
+    // One pass over the keys: stray persistent keys and variants are recorded; expiry windows are voted
+    // on and data-in-key groups gathered, for the verdicts after it.
+    void keys()
+    {
+        const RuleInfo& missingTtl = *findRule("missing-ttl");
+        const RuleInfo& variants = *findRule("naming-variants");
+        // A window holding more than `share` of the keys has a bucket holding more than share / 2.
+        const std::size_t voteCounters = std::clamp<std::size_t>(std::size_t(2.0 / m_profile.avalancheShare), 1, 40);
+        const bool checkAvalanche = m_profile.isEnabled(*findRule("expiry-avalanche"));
+        const bool checkDataInKey = m_profile.isEnabled(*findRule("data-in-key"));
+        for (NodeId node = 1; node < m_store.nodeCount(); ++node) {
+            if (!m_store.isKey(node) || m_store.isLintIgnored(node))
+                continue;
+            const keyspace::KeyInfo info = m_store.keyInfo(node);
+            const NodeId parent = m_store.parent(node);
+            if (parent != Keyspace::root() && isStrayPersistent(info, m_store.stats(parent)))
+                m_record(node, missingTtl, missingTtl.severity, "most keys beside it expire");
+            // Only a key whose namespace spells like a variant's is spelled again.
+            if (!m_variantDetail.isEmpty() && m_variantParents.contains(m_patterns->patternOfNamespace(parent))) {
+                if (const auto it = m_variantDetail.constFind(m_patterns->patternOfKey(node));
+                    it != m_variantDetail.cend())
+                    m_record(node, variants, variants.severity, *it);
+            }
+            if (checkAvalanche && keyspace::hasExpiry(info.expiresAtMs) && parent != Keyspace::root() &&
+                m_store.stats(parent).keysWithTtl >= m_profile.avalancheMinimumKeys)
+                m_votes[parent].add(info.expiresAtMs / m_bucketMs, voteCounters);
+            if (checkDataInKey) {
+                if (const auto group = dataInKeyGroupOf(node)) {
+                    DataInKeyGroup& entry = m_dataInKey[*group];
+                    ++entry.keys;
+                    const QByteArrayView value = m_store.segment(node);
+                    if (entry.values.size() <= m_profile.dataInKeyMaximumValues &&
+                        std::find(entry.values.begin(), entry.values.end(), value) == entry.values.end())
+                        entry.values.push_back(value.toByteArray());
+                }
+            }
+        }
+    }
+
+    // expiry-avalanche: the voted windows counted exactly, namespace by namespace; the keys in the
+    // fullest window of a namespace where it holds more than the profile's share.
+    void avalanches()
+    {
+        const RuleInfo& avalanche = *findRule("expiry-avalanche");
+        for (auto vote = m_votes.cbegin(); vote != m_votes.cend(); ++vote) {
+            const NodeId parent = vote.key();
+            // The heavy buckets, each with the one before it and with the one after it.
+            std::vector<std::pair<std::int64_t, std::uint64_t>> candidates; // (first bucket of a window, keys)
+            for (const auto& [bucket, count] : vote->counters) {
+                for (const std::int64_t start : {bucket - 1, bucket}) {
+                    if (std::none_of(candidates.begin(), candidates.end(),
+                                     [&](const auto& candidate) { return candidate.first == start; }))
+                        candidates.emplace_back(start, 0);
+                }
+            }
+            m_store.forEachChild(parent, [&](NodeId node) {
+                if (!m_store.isKey(node) || m_store.isLintIgnored(node))
+                    return;
+                const std::int64_t expiresAt = m_store.keyInfo(node).expiresAtMs;
+                if (keyspace::hasExpiry(expiresAt)) {
+                    for (auto& [window, count] : candidates)
+                        count += inWindow(expiresAt / m_bucketMs, window) ? 1 : 0;
+                }
+            });
+            const auto best = std::max_element(candidates.begin(), candidates.end(),
+                                               [](const auto& a, const auto& b) { return a.second < b.second; });
+            const std::uint64_t withTtl = m_store.stats(parent).keysWithTtl;
+            if (best == candidates.end() || double(best->second) <= m_profile.avalancheShare * double(withTtl))
+                continue;
+            const std::int64_t window = best->first;
+            const QDateTime when = QDateTime::fromMSecsSinceEpoch(window * m_bucketMs, Qt::UTC);
+            const QByteArray detail = keyspace::formatCount(best->second) + " of " + keyspace::formatCount(withTtl) +
+                                      " keys expire in the " + QByteArray::number(m_profile.avalancheWindowSeconds) +
+                                      " s from " + when.toString(Qt::ISODate).toUtf8();
+            m_store.forEachChild(parent, [&](NodeId node) {
+                if (!m_store.isKey(node))
+                    return;
+                const std::int64_t expiresAt = m_store.keyInfo(node).expiresAtMs;
+                if (keyspace::hasExpiry(expiresAt) && inWindow(expiresAt / m_bucketMs, window))
+                    m_record(node, avalanche, avalanche.severity, detail);
+            });
+        }
+        m_votes.clear();
+    }
+
+    // data-in-key: the groups with enough keys and few enough distinct values; each of their keys.
+    void dataInKey()
+    {
+        const RuleInfo& rule = *findRule("data-in-key");
+        for (const auto& [group, entry] : m_dataInKey) {
+            if (entry.keys < m_profile.dataInKeyMinimumKeys || entry.values.size() < 2 ||
+                entry.values.size() > m_profile.dataInKeyMaximumValues)
+                continue;
+            const auto& [scope, attribute] = group;
+            QByteArray values;
+            for (const QByteArray& value : entry.values)
+                values += (values.isEmpty() ? "" : ", ") + value;
+            const QByteArray detail = attribute + " takes " + values;
+            // The group's keys are `scope:<id>:attribute:value`: found under the scope's ids.
+            m_store.forEachChild(scope, [&](NodeId id) {
+                const NodeId attributeNode = m_store.findChild(id, attribute);
+                if (attributeNode == keyspace::InvalidNode)
+                    return;
+                m_store.forEachChild(attributeNode, [&](NodeId key) {
+                    if (m_store.isKey(key) && !m_store.isLintIgnored(key) && dataInKeyGroupOf(key) == group)
+                        m_record(key, rule, rule.severity, detail);
+                });
+            });
+        }
+    }
+
+private:
+    struct SynonymScope
+    {
+        std::uint64_t scope;
+        std::size_t group;
+        bool operator==(const SynonymScope&) const = default;
+    };
+    struct SynonymScopeHash
+    {
+        std::size_t operator()(const SynonymScope& scope) const { return qHash(scope.scope, scope.group); }
     };
 
-    for (NodeId node = 1; node < nodes; ++node) {
-        if (!store.isKey(node) || store.isLintIgnored(node))
-            continue;
-        const keyspace::KeyInfo info = store.keyInfo(node);
-        const NodeId parent = store.parent(node);
-        if (parent != Keyspace::root() && isStrayPersistent(info, store.stats(parent)))
-            record(node, missingTtl, missingTtl.severity, "most keys beside it expire");
-
-        for (NodeId ancestor = node; ancestor != Keyspace::root() && !flagged.isEmpty();
-             ancestor = store.parent(ancestor)) {
-            if (isFlagged[ancestor]) {
-                const FlaggedNode& flaggedNode = flagged[ancestor];
-                record(node, *flaggedNode.rule, flaggedNode.rule->severity, flaggedNode.detail);
-            }
-        }
-        // Only a key whose namespace spells like a variant's is spelled again.
-        if (!variantDetail.isEmpty() && variantParents.contains(patterns->patternOfNamespace(parent))) {
-            if (const auto it = variantDetail.constFind(patterns->patternOfKey(node)); it != variantDetail.cend())
-                record(node, variants, variants.severity, *it);
-        }
-        if (checkAvalanche && keyspace::hasExpiry(info.expiresAtMs) && parent != Keyspace::root() &&
-            store.stats(parent).keysWithTtl >= profile.avalancheMinimumKeys)
-            votes[parent].add(info.expiresAtMs / bucketMs, voteCounters);
-        if (checkDataInKey) {
-            if (auto group = dataInKeyGroupOf(node)) {
-                DataInKeyGroup& entry = dataInKey[*group];
-                ++entry.keys;
-                const QByteArray value = store.segment(node).toByteArray();
-                if (entry.values.size() <= profile.dataInKeyMaximumValues &&
-                    std::find(entry.values.begin(), entry.values.end(), value) == entry.values.end())
-                    entry.values.push_back(value);
-            }
+    // Records a finding on every key of the node's subtree (the node included), without recursion.
+    void flagSubtree(NodeId node, const char* ruleId, const QByteArray& detail)
+    {
+        const RuleInfo& rule = *findRule(ruleId);
+        if (!m_profile.isEnabled(rule))
+            return;
+        m_stack.assign(1, node);
+        while (!m_stack.empty()) {
+            const NodeId at = m_stack.back();
+            m_stack.pop_back();
+            if (m_store.isKey(at))
+                m_record(at, rule, rule.severity, detail);
+            m_store.forEachChild(at, [&](NodeId child) { m_stack.push_back(child); });
         }
     }
 
-    // 4. The avalanche candidates counted exactly; then the keys of both verdicts.
-    QHash<NodeId, Clump> clumps;
-    for (auto it = votes.cbegin(); it != votes.cend(); ++it) {
-        Clump clump;
-        for (const auto& [bucket, count] : it->counters) {
-            // The heavy bucket with the one before it, and with the one after it.
-            for (const std::int64_t start : {bucket - 1, bucket}) {
-                if (std::none_of(clump.candidates.begin(), clump.candidates.end(),
-                                 [&](const auto& candidate) { return candidate.first == start; }))
-                    clump.candidates.emplace_back(start, 0);
-            }
-        }
-        clumps.insert(it.key(), std::move(clump));
+    // Synonyms are compared among siblings, a namespace below an id level standing for all its ids.
+    std::uint64_t synonymScope(NodeId node) const
+    {
+        const NodeId parent = m_store.parent(node);
+        return isIdSegment(m_store, parent) ? (std::uint64_t(m_store.parent(parent)) << 1 | 1)
+                                            : std::uint64_t(parent) << 1;
     }
-    votes.clear();
-    std::erase_if(dataInKey, [&](const auto& group) {
-        return group.second.keys < profile.dataInKeyMinimumKeys || group.second.values.size() < 2 ||
-               group.second.values.size() > profile.dataInKeyMaximumValues;
-    });
-    if (clumps.isEmpty() && dataInKey.empty())
-        return;
-    for (NodeId node = 1; node < nodes && !clumps.isEmpty(); ++node) {
-        if (!store.isKey(node) || store.isLintIgnored(node))
-            continue;
-        const std::int64_t expiresAt = store.keyInfo(node).expiresAtMs;
-        if (!keyspace::hasExpiry(expiresAt))
-            continue;
-        if (const auto it = clumps.find(store.parent(node)); it != clumps.end()) {
-            for (auto& [window, count] : it->candidates)
-                count += inWindow(expiresAt / bucketMs, window) ? 1 : 0;
-        }
+
+    // A key of the `<id>:attribute:value` form whose id holds only it: its group (the namespace above the
+    // ids, the attribute), or nothing.
+    std::optional<std::pair<NodeId, QByteArray>> dataInKeyGroupOf(NodeId key) const
+    {
+        const NodeId attribute = m_store.parent(key);
+        if (m_store.hasChildren(key) || attribute == Keyspace::root() || m_store.isKey(attribute) ||
+            m_store.stats(attribute).childCount != 1 || isId(shapeOf(m_store.segment(key))) ||
+            isIdSegment(m_store, attribute))
+            return std::nullopt;
+        const NodeId id = m_store.parent(attribute);
+        if (!isIdSegment(m_store, id))
+            return std::nullopt;
+        return std::pair(m_store.parent(id), m_store.segment(attribute).toByteArray());
     }
-    for (auto it = clumps.begin(); it != clumps.end(); ++it) {
-        const auto best = std::max_element(it->candidates.begin(), it->candidates.end(),
-                                           [](const auto& a, const auto& b) { return a.second < b.second; });
-        if (best == it->candidates.end())
-            continue;
-        it->window = best->first;
-        it->keys = best->second;
-        it->avalanche = double(it->keys) > profile.avalancheShare * double(store.stats(it.key()).keysWithTtl);
-    }
-    const RuleInfo& avalanche = *findRule("expiry-avalanche");
-    const RuleInfo& dataRule = *findRule("data-in-key");
-    for (NodeId node = 1; node < nodes; ++node) {
-        if (!store.isKey(node) || store.isLintIgnored(node))
-            continue;
-        const std::int64_t expiresAt = store.keyInfo(node).expiresAtMs;
-        if (const auto it = clumps.constFind(store.parent(node)); it != clumps.cend() && it->avalanche &&
-                                                                  keyspace::hasExpiry(expiresAt) &&
-                                                                  inWindow(expiresAt / bucketMs, it->window)) {
-            const QDateTime when = QDateTime::fromMSecsSinceEpoch(it->window * bucketMs, Qt::UTC);
-            record(node, avalanche, avalanche.severity,
-                   QByteArray(keyspace::formatCount(it->keys) + " of " +
-                              keyspace::formatCount(store.stats(store.parent(node)).keysWithTtl) +
-                              " keys expire in the " + QByteArray::number(profile.avalancheWindowSeconds) + " s from " +
-                              when.toString(Qt::ISODate).toUtf8()));
-        }
-        if (dataInKey.empty())
-            continue;
-        if (const auto group = dataInKeyGroupOf(node)) {
-            if (const auto it = dataInKey.find(*group); it != dataInKey.end()) {
-                QByteArray values;
-                for (const QByteArray& value : it->second.values)
-                    values += (values.isEmpty() ? "" : ", ") + value;
-                record(node, dataRule, dataRule.severity, QByteArray(group->second + " takes " + values));
-            }
-        }
-    }
+
+    const Keyspace& m_store;
+    const Profile& m_profile;
+    const NamespaceRules::Record& m_record;
+    std::vector<QString>& m_notices;
+    const char m_delimiter;
+    // Expiry times go into buckets of half the profile's window (see inWindow).
+    const std::int64_t m_bucketMs;
+    std::vector<NodeId> m_stack; // flagSubtree's, kept to reuse its capacity
+
+    std::optional<PatternIndex> m_patterns;
+    QHash<PatternIndex::PatternId, QByteArray> m_variantDetail; // pattern -> message
+    QSet<PatternIndex::PatternId> m_variantParents;             // the patterns of the variants' namespaces
+    QHash<NodeId, ExpiryVote> m_votes;                          // by namespace
+    std::map<std::pair<NodeId, QByteArray>, DataInKeyGroup> m_dataInKey;
+};
+
+} // namespace
+
+NamespaceRules::NamespaceRules(const Profile& profile)
+    : m_profile(profile)
+{}
+
+void NamespaceRules::run(const Keyspace& store, const Record& record)
+{
+    Pass pass(store, m_profile, record, m_notices);
+    pass.environments();
+    pass.versionsAndSynonyms();
+    pass.namingVariants();
+    pass.keys();
+    pass.avalanches();
+    pass.dataInKey();
 }
 
 } // namespace keylens::lint

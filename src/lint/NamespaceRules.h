@@ -23,8 +23,9 @@ namespace keylens::lint {
 // - version-prefixes: `v1:` beside `v2:` under one parent; the keys of all but the newest;
 // - missing-ttl: a persistent key among siblings that nearly all expire.
 //
-// run() walks the store once the scan is over, without recursion, in a few passes over its nodes: nothing
-// is kept per key while keys arrive, so linting adds no work to the ingest of a key but its key-level rules.
+// run() walks the store once the scan is over, without recursion: three passes over its nodes (synonyms and
+// versions; patterns; keys), then only the subtrees and namespaces a verdict names. Nothing is kept per key
+// while keys arrive, so linting adds no work to the ingest of a key but its key-level rules.
 class NamespaceRules
 {
 public:

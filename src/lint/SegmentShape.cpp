@@ -8,14 +8,44 @@ namespace keylens::lint {
 
 namespace {
 
-bool allOf(QByteArrayView text, bool (*test)(char))
+// What a segment is made of, counted in one pass: each shape's test first asks whether the counts allow
+// it, so a segment is read once or twice rather than once per shape (this runs on every key's segments).
+struct Mix
 {
-    return !text.isEmpty() && std::all_of(text.begin(), text.end(), test);
-}
-bool anyOf(QByteArrayView text, bool (*test)(char))
-{
-    return std::any_of(text.begin(), text.end(), test);
-}
+    qsizetype size = 0;
+    qsizetype digits = 0;
+    qsizetype lower = 0;
+    qsizetype upper = 0;
+    qsizetype hexLetters = 0;  // a-f, A-F
+    qsizetype base64Marks = 0; // + / = - _
+    qsizetype dashes = 0;
+    qsizetype dots = 0;
+    qsizetype colons = 0;
+    qsizetype ats = 0;
+
+    explicit Mix(QByteArrayView text)
+        : size(text.size())
+    {
+        for (const char c : text) {
+            if (isDigit(c)) {
+                ++digits;
+            } else if (c >= 'a' && c <= 'z') {
+                ++lower;
+                hexLetters += c <= 'f';
+            } else if (isUpper(c)) {
+                ++upper;
+                hexLetters += c <= 'F';
+            } else {
+                dashes += c == '-';
+                dots += c == '.';
+                colons += c == ':';
+                ats += c == '@';
+                base64Marks += c == '+' || c == '/' || c == '=' || c == '-' || c == '_';
+            }
+        }
+    }
+    qsizetype letters() const { return lower + upper; }
+};
 
 // The number in text[from, from + length), or -1 when those are not all digits.
 long long number(QByteArrayView text, qsizetype from, qsizetype length)
@@ -169,6 +199,7 @@ bool isIpv6(QByteArrayView text)
     return colons == 7 || text.contains("::");
 }
 
+// The caller has seen letters and digits both (Mix).
 bool isUlid(QByteArrayView text)
 {
     if (text.size() != 26 || text[0] < '0' || text[0] > '7')
@@ -178,20 +209,21 @@ bool isUlid(QByteArrayView text)
         return isDigit(upper) ||
                (upper >= 'A' && upper <= 'Z' && upper != 'I' && upper != 'L' && upper != 'O' && upper != 'U');
     };
-    return std::all_of(text.begin(), text.end(), crockford) && anyOf(text, isLetter) && anyOf(text, isDigit);
+    return std::all_of(text.begin(), text.end(), crockford);
 }
 
-bool isHexDigest(QByteArrayView text)
+bool isHexDigest(const Mix& mix)
 {
-    return text.size() >= 16 && allOf(text, isHexDigit) && anyOf(text, isDigit);
+    if (mix.size < 12 || mix.digits + mix.hexLetters != mix.size || mix.digits == 0)
+        return false;
+    // Twelve hex characters with a digit and a letter are not a word; below sixteen, all-digit runs are
+    // numbers (handled before) and all-letter runs may be words (`deadbeefcafe`).
+    return mix.size >= 16 || mix.hexLetters > 0;
 }
 
-bool isToken(QByteArrayView text)
+bool isToken(QByteArrayView text, const Mix& mix)
 {
-    const auto base64 = [](char c) {
-        return isLetter(c) || isDigit(c) || c == '+' || c == '/' || c == '=' || c == '-' || c == '_';
-    };
-    if (text.size() < 16 || !std::all_of(text.begin(), text.end(), base64) || !anyOf(text, isLetter))
+    if (mix.size < 16 || mix.letters() + mix.digits + mix.base64Marks != mix.size || mix.letters() == 0)
         return false;
     // `views/products/1-20240310/index` is a path of words, not base64 that happens to hold a '/'.
     int wordParts = 0;
@@ -206,13 +238,11 @@ bool isToken(QByteArrayView text)
     }
     if (wordParts >= 2)
         return false;
-    if (anyOf(text, isDigit))
+    if (mix.digits > 0)
         return true;
     // Random base64 without a digit (one 32-character session id in a few hundred): its letters are about
     // half capitals, where words in camelCase or SHOUTING are mostly one case.
-    const auto upper = std::count_if(text.begin(), text.end(), isUpper);
-    const auto letters = std::count_if(text.begin(), text.end(), isLetter);
-    return text.size() >= 20 && upper * 4 >= letters && (letters - upper) * 4 >= letters;
+    return mix.size >= 20 && mix.upper * 4 >= mix.letters() && mix.lower * 4 >= mix.letters();
 }
 
 // Glued ids are looked for in segments up to this long: ids are short, and the search is quadratic.
@@ -239,21 +269,22 @@ Shape baseShape(QByteArrayView segment)
 {
     if (segment.isEmpty())
         return Shape::Word;
-    if (allOf(segment, isDigit))
+    const Mix mix(segment);
+    if (mix.digits == mix.size)
         return digitsShape(segment);
-    if (isUuid(segment))
+    if (mix.size == 36 && mix.dashes == 4 && isUuid(segment))
         return Shape::Uuid;
-    if (isDate(segment))
+    if ((isDigit(segment[0]) || segment[0] == 'h') && isDate(segment))
         return Shape::Date;
-    if (isEmail(segment))
+    if (mix.ats == 1 && isEmail(segment))
         return Shape::Email;
-    if (isIpv4(segment) || isIpv6(segment))
+    if ((mix.dots == 3 && mix.digits + mix.dots == mix.size && isIpv4(segment)) || (mix.colons >= 2 && isIpv6(segment)))
         return Shape::Ip;
-    if (isUlid(segment))
+    if (mix.size == 26 && mix.digits > 0 && mix.letters() > 0 && isUlid(segment))
         return Shape::Ulid;
-    if (isHexDigest(segment))
+    if (isHexDigest(mix))
         return Shape::Hex;
-    if (isToken(segment))
+    if (isToken(segment, mix))
         return Shape::Token;
     return Shape::Word;
 }
@@ -262,6 +293,9 @@ Shape baseShape(QByteArrayView segment)
 
 Shape shapeOf(QByteArrayView segment)
 {
+    // Most segments are lower-case words, and no id is letters a to z only: answered in one pass.
+    if (std::all_of(segment.begin(), segment.end(), [](char c) { return c >= 'a' && c <= 'z'; }))
+        return Shape::Word;
     const Shape shape = baseShape(segment);
     // `user-profile-1234567890` has the characters of a token, but it is words with an id glued on.
     if (shape == Shape::Token && isId(gluedIdOf(segment).shape))

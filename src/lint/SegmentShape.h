@@ -17,7 +17,8 @@ namespace keylens::lint {
 //      `hour12`;
 //   4. email; 5. IPv4, IPv6;
 //   6. ULID (26 Crockford base-32 characters with letters and digits);
-//   7. hex digest: 16 or more hex digits with at least one digit (md5, sha1, sha256 and the like);
+//   7. hex: 16 or more hex digits with at least one digit (md5, sha1, sha256 and the like), or 12 to 15
+//      that mix digits and letters (short ids: a Docker container's, a truncated session id);
 //   8. opaque token: 16 or more base64/base62 characters mixing letters and digits;
 //   9. anything else is a word: `settings`, `deadbeef`, `2fa`, `v1`.
 enum class Shape { Word, Integer, Uuid, Ulid, Hex, Token, Email, Ip, Date, Epoch };

@@ -48,6 +48,18 @@ template<typename Callback> void forEachHump(QByteArrayView word, Callback&& onW
     }
 }
 
+// The letters of a code with a number glued on (`SKU120279`, `INV2024001`), or empty. Four digits at
+// least: `v2`, `ipv4` and `sha256` are names, not numbered items.
+QByteArrayView numberedCodePrefix(QByteArrayView part)
+{
+    const auto digits = std::find_if(part.begin(), part.end(), isDigit);
+    const qsizetype letters = digits - part.begin();
+    if (letters == 0 || part.size() - letters < 4 || !std::all_of(part.begin(), digits, isLetter) ||
+        !std::all_of(digits, part.end(), isDigit))
+        return {};
+    return part.first(letters);
+}
+
 } // namespace
 
 void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment)
@@ -56,10 +68,20 @@ void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment)
         pattern += placeholder(shape);
         return;
     }
-    // `user_123_profile`: an id between words of one segment is an id too.
+    // `user_123_profile`: an id between words of one segment is an id too; so is the number of a code
+    // (`SKU<int>`: one pattern for a catalogue, not one per item). The rules still read the code as the
+    // name it is: only the pattern folds it.
     forEachPart(segment, [&](QByteArrayView part, bool separator) {
         const Shape shape = separator ? Shape::Word : shapeOf(part);
-        pattern += isId(shape) ? placeholder(shape) : part;
+        if (isId(shape)) {
+            pattern += placeholder(shape);
+        } else if (const QByteArrayView code = separator ? QByteArrayView() : numberedCodePrefix(part);
+                   !code.isEmpty()) {
+            pattern += code;
+            pattern += placeholder(Shape::Integer);
+        } else {
+            pattern += part;
+        }
     });
 }
 

@@ -25,12 +25,21 @@ private:
 private Q_SLOTS:
     void everyKeyHasItsPattern()
     {
-        const QList<QByteArray> keys = {
-            "user:1:profile", "user:2:profile", "User:3",          "user_4",
-            "user:5",         "user_6_profile", "userSettings_12", "cache:db:0123456789abcdef0123"};
-        const QList<QByteArray> expected = {"user:<int>:profile", "user:<int>:profile", "User:<int>",
-                                            "user_<int>",         "user:<int>",         "user_<int>_profile",
-                                            "userSettings_<int>", "cache:db:<hex>"};
+        const QList<QByteArray> keys = {"user:1:profile",
+                                        "user:2:profile",
+                                        "User:3",
+                                        "user_4",
+                                        "user:5",
+                                        "user_6_profile",
+                                        "userSettings_12",
+                                        "cache:db:0123456789abcdef0123",
+                                        "product:SKU120279",
+                                        "api:v2:ipv4",
+                                        "container:3f9a1c0b7e2d:logs"};
+        const QList<QByteArray> expected = {"user:<int>:profile", "user:<int>:profile",  "User:<int>",
+                                            "user_<int>",         "user:<int>",          "user_<int>_profile",
+                                            "userSettings_<int>", "cache:db:<hex>",      "product:SKU<int>",
+                                            "api:v2:ipv4",        "container:<hex>:logs"};
         keyspace::Keyspace store = storeOf(keys);
         PatternIndex index(store, 1000);
         QVERIFY(!index.isCapped());

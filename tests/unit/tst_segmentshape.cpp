@@ -54,6 +54,9 @@ private Q_SLOTS:
         row("base64 token", "dGhpcyBpcyBhIHRva2VuMTIz", Shape::Token);
         row("base62 token", "aZ3kP9qLm2XvB7nR", Shape::Token);
         row("session id", "9F2A8C1D4E6B7A30", Shape::Hex);
+        row("short hex id", "3f9a1c0b7e2d", Shape::Hex); // a Docker container id
+        row("12 hex letters", "deadbeefcafe", Shape::Word);
+        row("11 hex", "3f9a1c0b7e2", Shape::Word);
         row("deadbeef", "deadbeef", Shape::Word);
         row("settings", "settings", Shape::Word);
         row("2fa", "2fa", Shape::Word);
