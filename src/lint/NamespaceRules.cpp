@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <map>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 namespace keylens::lint {
@@ -146,7 +147,8 @@ std::vector<std::vector<PatternIndex::PatternId>> variantGroups(const PatternInd
 }
 
 // One run of the rules over a finished store: the steps of NamespaceRules::run, sharing the store, the
-// profile and the recorder.
+// profile and the recorder. The gathering steps only read the store and record nothing, so that two of
+// them can run side by side; the recording steps come after them, on the thread that owns the store.
 class Pass
 {
 public:
@@ -178,7 +180,7 @@ public:
         for (const NodeId node : environments)
             names += (names.isEmpty() ? "" : ", ") + m_store.segment(node).toByteArray() + m_delimiter;
         for (std::size_t i = 1; i < environments.size(); ++i)
-            flagSubtree(environments[i], "env-prefixes", names + " share one database");
+            flag(environments[i], "env-prefixes", names + " share one database");
     }
 
     // version-prefixes (every version but the newest under one parent) and synonym-siblings (every word
@@ -216,8 +218,8 @@ public:
             std::sort(versions.begin(), versions.end());
             const QByteArray newest = m_store.segment(versions.back().second).toByteArray();
             for (std::size_t i = 0; i + 1 < versions.size(); ++i)
-                flagSubtree(versions[i].second, "version-prefixes",
-                            m_store.segment(versions[i].second).toByteArray() + " beside " + newest);
+                flag(versions[i].second, "version-prefixes",
+                     m_store.segment(versions[i].second).toByteArray() + " beside " + newest);
         }
         QHash<std::pair<const QByteArray*, const QByteArray*>, QByteArray> details; // built once per pair of words
         for (const NodeId node : synonymNodes) {
@@ -233,16 +235,23 @@ public:
             QByteArray& detail = details[{match.word, mostUsed->first}];
             if (detail.isEmpty())
                 detail = *match.word + " beside " + *mostUsed->first;
-            flagSubtree(node, "synonym-siblings", detail);
+            flag(node, "synonym-siblings", detail);
         }
     }
 
-    // naming-variants: the patterns with the same words, grouped; every pattern but the canonical one.
+    // The patterns for naming-variants.
+    void buildPatterns()
+    {
+        if (m_profile.isEnabled(*findRule("naming-variants")))
+            m_patterns.emplace(m_store, NamespaceRules::MaximumPatterns);
+    }
+
+    // naming-variants: the patterns with the same words, grouped; the keys of every pattern but the
+    // canonical one.
     void namingVariants()
     {
-        if (!m_profile.isEnabled(*findRule("naming-variants")))
+        if (!m_patterns)
             return;
-        m_patterns.emplace(m_store, NamespaceRules::MaximumPatterns);
         if (m_patterns->isCapped())
             m_notices.push_back(QStringLiteral("naming-variants compared the first %1 distinct key patterns only")
                                     .arg(QString::fromUtf8(keyspace::formatCount(NamespaceRules::MaximumPatterns))));
@@ -277,14 +286,40 @@ public:
                 m_variantParents.insert(m_patterns->parentOf(spelled.id));
             }
         }
+        if (m_variantDetail.isEmpty())
+            return;
+        // Only the keys of a namespace that spells like a variant's are spelled again.
+        const RuleInfo& rule = *findRule("naming-variants");
+        for (NodeId node = 0; node < m_store.nodeCount(); ++node) {
+            if (!m_store.hasChildren(node) || !m_variantParents.contains(m_patterns->patternOfNamespace(node)))
+                continue;
+            m_store.forEachChild(node, [&](NodeId key) {
+                if (!m_store.isKey(key))
+                    return;
+                if (const auto it = m_variantDetail.constFind(m_patterns->patternOfKey(key));
+                    it != m_variantDetail.cend())
+                    m_record(key, rule, rule.severity, *it);
+            });
+        }
     }
 
-    // One pass over the keys: stray persistent keys and variants are recorded; expiry windows are voted
-    // on and data-in-key groups gathered, for the verdicts after it.
+    // The subtrees flagged whole (environments, old versions, synonyms), and stray persistent keys.
+    void recordGathered()
+    {
+        for (const Flag& flagged : m_flags)
+            recordSubtree(flagged.node, *flagged.rule, flagged.detail);
+        m_flags.clear();
+        const RuleInfo& missingTtl = *findRule("missing-ttl");
+        for (const NodeId node : m_strayPersistent)
+            m_record(node, missingTtl, missingTtl.severity, "most keys beside it expire");
+        m_strayPersistent.clear();
+    }
+
+    // One pass over the keys: stray persistent keys found, expiry windows voted on and data-in-key groups
+    // gathered, for the verdicts after it.
     void keys()
     {
-        const RuleInfo& missingTtl = *findRule("missing-ttl");
-        const RuleInfo& variants = *findRule("naming-variants");
+        const bool checkStray = m_profile.isEnabled(*findRule("missing-ttl"));
         // A window holding more than `share` of the keys has a bucket holding more than share / 2.
         const std::size_t voteCounters = std::clamp<std::size_t>(std::size_t(2.0 / m_profile.avalancheShare), 1, 40);
         const bool checkAvalanche = m_profile.isEnabled(*findRule("expiry-avalanche"));
@@ -294,14 +329,8 @@ public:
                 continue;
             const keyspace::KeyInfo info = m_store.keyInfo(node);
             const NodeId parent = m_store.parent(node);
-            if (parent != Keyspace::root() && isStrayPersistent(info, m_store.stats(parent)))
-                m_record(node, missingTtl, missingTtl.severity, "most keys beside it expire");
-            // Only a key whose namespace spells like a variant's is spelled again.
-            if (!m_variantDetail.isEmpty() && m_variantParents.contains(m_patterns->patternOfNamespace(parent))) {
-                if (const auto it = m_variantDetail.constFind(m_patterns->patternOfKey(node));
-                    it != m_variantDetail.cend())
-                    m_record(node, variants, variants.severity, *it);
-            }
+            if (checkStray && parent != Keyspace::root() && isStrayPersistent(info, m_store.stats(parent)))
+                m_strayPersistent.push_back(node);
             if (checkAvalanche && keyspace::hasExpiry(info.expiresAtMs) && parent != Keyspace::root() &&
                 m_store.stats(parent).keysWithTtl >= m_profile.avalancheMinimumKeys)
                 m_votes[parent].add(info.expiresAtMs / m_bucketMs, voteCounters);
@@ -402,12 +431,23 @@ private:
         std::size_t operator()(const SynonymScope& scope) const { return qHash(scope.scope, scope.group); }
     };
 
-    // Records a finding on every key of the node's subtree (the node included), without recursion.
-    void flagSubtree(NodeId node, const char* ruleId, const QByteArray& detail)
+    // A node whose whole subtree breaks a rule: an environment, an old version, a synonym.
+    struct Flag
+    {
+        NodeId node;
+        const RuleInfo* rule;
+        QByteArray detail; // shared by the nodes flagged for one reason
+    };
+    void flag(NodeId node, const char* ruleId, const QByteArray& detail)
     {
         const RuleInfo& rule = *findRule(ruleId);
-        if (!m_profile.isEnabled(rule))
-            return;
+        if (m_profile.isEnabled(rule))
+            m_flags.push_back({node, &rule, detail});
+    }
+
+    // Records a finding on every key of the node's subtree (the node included), without recursion.
+    void recordSubtree(NodeId node, const RuleInfo& rule, const QByteArray& detail)
+    {
         m_stack.assign(1, node);
         while (!m_stack.empty()) {
             const NodeId at = m_stack.back();
@@ -448,7 +488,10 @@ private:
     const char m_delimiter;
     // Expiry times go into buckets of half the profile's window (see inWindow).
     const std::int64_t m_bucketMs;
-    std::vector<NodeId> m_stack; // flagSubtree's, kept to reuse its capacity
+    std::vector<NodeId> m_stack; // recordSubtree's, kept to reuse its capacity
+
+    std::vector<Flag> m_flags;
+    std::vector<NodeId> m_strayPersistent;
 
     std::optional<PatternIndex> m_patterns;
     QHash<PatternIndex::PatternId, QByteArray> m_variantDetail; // pattern -> message
@@ -466,10 +509,15 @@ NamespaceRules::NamespaceRules(const Profile& profile)
 void NamespaceRules::run(const Keyspace& store, const Record& record)
 {
     Pass pass(store, m_profile, record, m_notices);
+    // The patterns and the other gathering passes only read the store: side by side they take the time of
+    // the longer one (the scan is over, so the second core has nothing else to do).
+    std::thread patterns([&pass] { pass.buildPatterns(); });
     pass.environments();
     pass.versionsAndSynonyms();
-    pass.namingVariants();
     pass.keys();
+    patterns.join();
+    pass.recordGathered();
+    pass.namingVariants();
     pass.avalanches();
     pass.dataInKey();
 }
