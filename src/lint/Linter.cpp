@@ -8,7 +8,6 @@ namespace keylens::lint {
 Linter::Linter(Profile profile, std::size_t maxExamples)
     : m_profile(std::move(profile))
     , m_maxExamples(maxExamples)
-    , m_namespaceRules(std::make_unique<NamespaceRules>(m_profile))
 {
     for (const RuleInfo& rule : allRules()) {
         RuleSummary summary;
@@ -60,9 +59,39 @@ void Linter::finish(keyspace::Keyspace& store)
     if (m_finished)
         return;
     m_finished = true;
-    m_namespaceRules->run(store, [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity,
-                                     QByteArrayView detail) { record(store, node, rule, severity, detail); });
-    m_notices = m_namespaceRules->notices();
+    NamespaceRules rules(m_profile);
+    rules.run(store, [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
+        record(store, node, rule, severity, detail);
+    });
+    m_notices = rules.notices();
+}
+
+Judgement Linter::judge(const keyspace::Keyspace& store) const
+{
+    Judgement judgement;
+    NamespaceRules rules(m_profile);
+    rules.run(store, [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
+        // The rules hand out one detail for a whole group of keys in a row: kept once.
+        if (judgement.details.empty() || judgement.details.back() != detail)
+            judgement.details.push_back(detail.toByteArray());
+        judgement.verdicts.push_back({node, std::uint32_t(judgement.details.size() - 1), &rule, severity});
+    });
+    judgement.notices = rules.notices();
+    return judgement;
+}
+
+bool Linter::apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t count)
+{
+    const std::size_t end = std::min(judgement.verdicts.size(), judgement.applied + count);
+    for (; judgement.applied < end; ++judgement.applied) {
+        const Judgement::Verdict& verdict = judgement.verdicts[judgement.applied];
+        record(store, verdict.node, *verdict.rule, verdict.severity, judgement.details[verdict.detail]);
+    }
+    if (judgement.applied < judgement.verdicts.size())
+        return false;
+    m_finished = true;
+    m_notices = judgement.notices;
+    return true;
 }
 
 void Linter::lengthKnown(keyspace::Keyspace& store, keyspace::NodeId node, std::uint64_t length)

@@ -8,13 +8,10 @@
 
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <vector>
 
 namespace keylens::lint {
-
-class NamespaceRules;
 
 struct Finding
 {
@@ -22,6 +19,23 @@ struct Finding
     Severity severity;
     QByteArray key;
     QByteArray detail;
+};
+
+// The findings of the namespace-level rules, not yet recorded: judged on a worker thread, recorded by the
+// store's owner a slice at a time (Linter::judge, Linter::apply).
+struct Judgement
+{
+    struct Verdict
+    {
+        keyspace::NodeId node;
+        std::uint32_t detail; // index in details
+        const RuleInfo* rule;
+        Severity severity;
+    };
+    std::vector<Verdict> verdicts;
+    std::vector<QByteArray> details; // a detail is shared by the many keys of one group
+    std::vector<QString> notices;
+    std::size_t applied = 0;
 };
 
 // One rule's findings over a keyspace: exact counts, and the first examples.
@@ -59,6 +73,12 @@ public:
     // The rules over the whole keyspace: naming variants, synonyms, data in keys, expiry avalanches,
     // environment and version prefixes, stray persistent keys. Once, after the last key.
     void finish(keyspace::Keyspace& store);
+    // finish() in two steps, for a GUI that cannot stop for it: judge() only reads the store and the profile
+    // (another thread may run it while the store's owner reads the store and writes nothing to it, nor
+    // calls this linter); apply() records up to `count` verdicts on the owner's thread, and returns true
+    // once all are recorded: the linter is then finished.
+    Judgement judge(const keyspace::Keyspace& store) const;
+    bool apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t count);
     bool isFinished() const { return m_finished; }
     // big-string and big-collection, from a key's length (STRLEN or the element count: one O(1) command
     // per bigKeyCandidates() key, after the scan).
@@ -83,7 +103,6 @@ private:
     Profile m_profile;
     std::size_t m_maxExamples;
     std::vector<RuleSummary> m_byRule; // parallel to allRules()
-    std::unique_ptr<NamespaceRules> m_namespaceRules;
     std::vector<QString> m_notices;
     std::uint64_t m_keys = 0;
     bool m_finished = false;

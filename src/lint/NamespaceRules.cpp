@@ -397,11 +397,14 @@ public:
     void dataInKey()
     {
         const RuleInfo& rule = *findRule("data-in-key");
-        for (const auto& [group, entry] : m_dataInKey) {
+        for (const auto& [key, entry] : m_dataInKey) {
             if (entry.keys < m_profile.dataInKeyMinimumKeys || entry.values.size() < 2 ||
                 entry.values.size() > m_profile.dataInKeyMaximumValues)
                 continue;
-            const auto& [scope, attribute] = group;
+            // Named, not bound: clang 14 cannot capture a structured binding in a lambda.
+            const std::pair<NodeId, QByteArray>& group = key;
+            const NodeId scope = group.first;
+            const QByteArray& attribute = group.second;
             QByteArray values;
             for (const QByteArray& value : entry.values)
                 values += (values.isEmpty() ? "" : ", ") + value;
@@ -411,9 +414,9 @@ public:
                 const NodeId attributeNode = m_store.findChild(id, attribute);
                 if (attributeNode == keyspace::InvalidNode)
                     return;
-                m_store.forEachChild(attributeNode, [&](NodeId key) {
-                    if (m_store.isKey(key) && !m_store.isLintIgnored(key) && dataInKeyGroupOf(key) == group)
-                        m_record(key, rule, rule.severity, detail);
+                m_store.forEachChild(attributeNode, [&](NodeId value) {
+                    if (m_store.isKey(value) && !m_store.isLintIgnored(value) && dataInKeyGroupOf(value) == group)
+                        m_record(value, rule, rule.severity, detail);
                 });
             });
         }

@@ -1,9 +1,12 @@
 #include "models/ScanSession.h"
 
 #include "lint/Linter.h"
+#include "lint/OverlayRules.h"
 #include "models/KeyTreeModel.h"
 #include "scan/Ingest.h"
 #include "scan/Scanner.h"
+
+#include <QThread>
 
 namespace keylens::models {
 
@@ -23,6 +26,9 @@ ScanSession::ScanSession(QObject* parent)
     connect(&m_ingestTimer, &QTimer::timeout, this, &ScanSession::ingestSlice);
     m_publishTimer.setInterval(PublishIntervalMs);
     connect(&m_publishTimer, &QTimer::timeout, this, &ScanSession::publishNow);
+    m_verdictTimer.setObjectName(QStringLiteral("verdicts"));
+    m_verdictTimer.setInterval(0);
+    connect(&m_verdictTimer, &QTimer::timeout, this, &ScanSession::recordVerdicts);
 
     connect(m_scanner, &scan::Scanner::batchReady, this, &ScanSession::takeBatch);
     connect(m_scanner, &scan::Scanner::serverInfoReady, this, [this](std::uint64_t, const redis::ServerInfo& info) {
@@ -43,6 +49,7 @@ ScanSession::ScanSession(QObject* parent)
 
 ScanSession::~ScanSession()
 {
+    abandonJudgement();
     // The model refers to the store: detach it before the store goes.
     m_model->setKeyspace(nullptr);
 }
@@ -50,6 +57,8 @@ ScanSession::~ScanSession()
 void ScanSession::start(const scan::ScanOptions& options, char delimiter)
 {
     m_scanner->cancel();
+    abandonJudgement();
+    ++m_scans;
     m_pending.clear();
     m_pendingIndex = 0;
     m_ingestTimer.stop();
@@ -103,6 +112,7 @@ void ScanSession::startLinting()
 
 void ScanSession::setLintProfile(lint::Profile profile)
 {
+    abandonJudgement(); // judged with the old profile
     m_lintProfile = std::move(profile);
     m_keyspace->clearFindings();
     startLinting();
@@ -112,13 +122,17 @@ void ScanSession::setLintProfile(lint::Profile profile)
     if (m_summary)
         m_linter->finish(*m_keyspace);
     Q_EMIT findingsChanged();
+    finishIfDrained(); // a scan whose rules were running is judged again, with this profile
 }
 
 void ScanSession::lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std::uint64_t>>& lengths)
 {
     for (const auto& [node, length] : lengths) {
         m_model->setLength(node, length);
-        m_linter->lengthKnown(*m_keyspace, node, length);
+        if (isJudging())
+            m_lengthsWaiting.emplace_back(node, length);
+        else
+            m_linter->lengthKnown(*m_keyspace, node, length);
     }
     if (!lengths.empty())
         Q_EMIT findingsChanged();
@@ -172,13 +186,83 @@ void ScanSession::publishNow()
 
 void ScanSession::finishIfDrained()
 {
-    if (!m_finishing || !m_pending.empty())
+    if (!m_finishing || !m_pending.empty() || isJudging())
         return;
     m_publishTimer.stop();
+    publishNow(); // every key on screen while the rules run
+    judge();
+}
+
+void ScanSession::judge()
+{
+    auto judgement = std::make_unique<lint::Judgement>();
+    lint::Judgement* result = judgement.get();
+    const lint::Linter* linter = m_linter.get();
+    const keyspace::Keyspace* store = m_keyspace.get();
+    m_judgement = std::move(judgement);
+    m_bigKeyCandidates = {};
+    m_judging = QThread::create([linter, store, result, candidates = &m_bigKeyCandidates] {
+        *result = linter->judge(*store);
+        candidates->nodes = lint::bigKeyCandidates(*store);
+        for (const keyspace::NodeId node : candidates->nodes)
+            candidates->keys.emplace_back(store->path(node), store->keyInfo(node).type);
+    });
+    m_judging->setObjectName(QStringLiteral("keylens namespace rules"));
+    connect(m_judging, &QThread::finished, this, [this, thread = m_judging] {
+        if (thread != m_judging)
+            return; // abandoned
+        m_judging->deleteLater();
+        m_judging = nullptr;
+        m_verdictTimer.start();
+    });
+    m_judging->start();
+}
+
+void ScanSession::recordVerdicts()
+{
+    // As long as an ingest slice: recording a verdict adds to its ancestors' counts, a few hundred
+    // nanoseconds, and a big keyspace has hundreds of thousands of them.
+    QElapsedTimer slice;
+    slice.start();
+    while (!m_linter->apply(*m_keyspace, *m_judgement, 256)) {
+        if (slice.elapsed() >= IngestSliceMs)
+            return; // the timer calls again on the next turn of the event loop
+    }
+    m_verdictTimer.stop();
+    m_judgement.reset();
+    for (const auto& [node, length] : std::exchange(m_lengthsWaiting, {}))
+        m_linter->lengthKnown(*m_keyspace, node, length);
+    completeFinish();
+}
+
+void ScanSession::abandonJudgement()
+{
+    if (m_judging) {
+        m_judging->wait(); // it reads the store; a few hundred milliseconds at most
+        m_judging->deleteLater();
+        m_judging = nullptr;
+    }
+    m_verdictTimer.stop();
+    m_judgement.reset();
+    // Either the store goes, or a new profile lints it again from the model's lengths, these included.
+    m_lengthsWaiting.clear();
+}
+
+void ScanSession::completeFinish()
+{
     m_ingestedSincePublish = false;
-    m_linter->finish(*m_keyspace);
     m_model->publish(true);
     Q_EMIT published();
+    // What listens to the signals below walks the tree again (tens of milliseconds at a million keys):
+    // in an event of its own, so the GUI answers in between. A new scan started meanwhile wins.
+    QTimer::singleShot(0, this, [this, scan = m_scans] {
+        if (scan == m_scans && m_finishing && !isJudging())
+            announceFinish();
+    });
+}
+
+void ScanSession::announceFinish()
+{
     m_ingest->settle(*m_finishing);
     m_summary = std::move(m_finishing);
     m_finishing.reset();

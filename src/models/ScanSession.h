@@ -13,11 +13,15 @@
 #include <memory>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
+
+class QThread;
 
 namespace keylens::lint {
 class Linter;
-}
+struct Judgement;
+} // namespace keylens::lint
 
 namespace keylens::scan {
 class Ingest;
@@ -64,6 +68,16 @@ public:
     // Examples the linter keeps per rule, for the Findings panel.
     static constexpr std::size_t ExamplesKept = 200;
 
+    // The keys whose length decides big-string or big-collection (lint::bigKeyCandidates), with their
+    // names and types: found on the worker thread with the namespace-level rules, so that asking for
+    // their lengths does not walk the store on the GUI thread. Once per scan; empty after.
+    struct BigKeyCandidates
+    {
+        std::vector<std::uint32_t> nodes;
+        std::vector<std::pair<QByteArray, keyspace::KeyType>> keys;
+    };
+    BigKeyCandidates takeBigKeyCandidates() { return std::exchange(m_bigKeyCandidates, {}); }
+
     bool isRunning() const;
     bool isPaused() const { return m_paused; }
     const scan::ScanOptions& options() const { return m_options; }
@@ -90,6 +104,15 @@ private:
     void ingestSlice();
     void publishNow();
     void finishIfDrained();
+    // The namespace-level rules run on a worker thread once the last key is in (they take about a second
+    // per million keys, too long to stop the GUI for); their verdicts are then recorded in slices.
+    void judge();
+    void recordVerdicts();
+    void completeFinish();
+    void announceFinish(); // settles the summary, says findingsChanged and finished
+    // Waits for the worker, and forgets its verdicts: the store is about to go.
+    void abandonJudgement();
+    bool isJudging() const { return m_judging != nullptr || m_judgement != nullptr; }
     void startLinting(); // a fresh linter on m_keyspace, fed by m_ingest
 
     scan::Scanner* m_scanner;
@@ -109,6 +132,13 @@ private:
     std::optional<scan::ScanSummary> m_summary;
     std::optional<scan::ScanSummary> m_finishing; // the scanner is done; batches still being ingested
     std::optional<redis::ServerInfo> m_serverInfo;
+    // While the worker reads the store nothing may write to it: lengths learnt meanwhile wait here.
+    QThread* m_judging = nullptr;
+    std::unique_ptr<lint::Judgement> m_judgement;
+    BigKeyCandidates m_bigKeyCandidates; // written by the worker until it finishes
+    std::uint64_t m_scans = 0;           // start() calls: a deferred step of an older scan does nothing
+    QTimer m_verdictTimer;
+    std::vector<std::pair<keyspace::NodeId, std::uint64_t>> m_lengthsWaiting;
 };
 
 } // namespace keylens::models

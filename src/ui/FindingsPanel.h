@@ -1,17 +1,19 @@
 #pragma once
 
+#include "lint/Linter.h"
 #include "models/KeyTreeModel.h"
 
+#include <QByteArray>
 #include <QWidget>
+
+#include <cstdint>
+#include <set>
+#include <vector>
 
 class QComboBox;
 class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
-
-namespace keylens::lint {
-class Linter;
-}
 
 namespace keylens::ui {
 
@@ -37,14 +39,17 @@ public:
     QString headingText() const;
     QComboBox* treeFilterBox() const { return m_treeFilter; }
 
-    // Examples listed per rule; the tree filter shows all of a rule's keys.
-    static constexpr int ExamplesShown = 200;
+    // Examples listed per rule (more is a list nobody reads); the tree filter shows all of a rule's keys.
+    static constexpr int ExamplesShown = 50;
 
 Q_SIGNALS:
     void keyActivated(const QByteArray& key);
     void treeFilterChanged(keylens::models::KeyTreeModel::FindingsFilter filter);
 
 private:
+    // A rule's row: its counts, the examples it lacks, its "… more" row.
+    void updateRuleRow(QTreeWidgetItem* item, const lint::RuleSummary& summary);
+    static QString moreText(std::uint64_t hidden);
     void showRuleText();
     void emitTreeFilter();
 
@@ -52,6 +57,7 @@ private:
     QComboBox* m_treeFilter;
     QTreeWidget* m_list;
     QLabel* m_ruleText;
+    const lint::Linter* m_shownLinter = nullptr;
 };
 
 } // namespace keylens::ui

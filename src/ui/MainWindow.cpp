@@ -37,6 +37,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -361,8 +362,10 @@ void MainWindow::createLayout()
 
 void MainWindow::restoreSettings()
 {
-    resize(1280, 800);
-    m_splitter->setSizes({870, 410});
+    // The first size fits the screen: on a 1366x768 laptop or an 800x600 VM every edge stays in sight.
+    const QSize size = QSize(1280, 800).boundedTo(screen()->availableGeometry().size());
+    resize(size);
+    m_splitter->setSizes({size.width() * 68 / 100, size.width() * 32 / 100});
     resizeDocks({m_findingsDock}, {220}, Qt::Vertical);
     restoreGeometry(m_settings->value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(m_settings->value(QStringLiteral("window/state")).toByteArray());
@@ -437,8 +440,10 @@ void MainWindow::connectTo(const Target& target)
     scan::ScanOptions options;
     options.connection = target.options;
     options.maxKeysPerSecond = target.maxKeysPerSecond;
-    applyLintProfile(m_lintProfileOverride.isEmpty() ? target.lintProfile : m_lintProfileOverride);
     m_session->start(options, target.delimiter);
+    // After start(): set on the fresh, empty store (before it, the new profile re-linted the previous
+    // scan's keys, a second per million, only to throw them away). No key arrives before the event loop.
+    applyLintProfile(m_lintProfileOverride.isEmpty() ? target.lintProfile : m_lintProfileOverride);
     refreshFindings();
     m_tree->sortByColumn(m_tree->header()->sortIndicatorSection(), m_tree->header()->sortIndicatorOrder());
     m_status->showStarting(QStringLiteral("Connecting to %1…").arg(target.options.address()));
@@ -626,13 +631,9 @@ void MainWindow::takeScreenshot()
 void MainWindow::askBigKeyLengths()
 {
     // One O(1) length command each, pipelined.
-    const keyspace::Keyspace& keyspace = m_session->keyspace();
-    std::vector<std::uint32_t> ids = lint::bigKeyCandidates(keyspace);
-    std::vector<std::pair<QByteArray, keyspace::KeyType>> keys;
-    for (const keyspace::NodeId node : ids)
-        keys.emplace_back(keyspace.path(node), keyspace.keyInfo(node).type);
-    if (!keys.empty())
-        m_inspector->requestLengths(m_scanGeneration, std::move(ids), std::move(keys));
+    models::ScanSession::BigKeyCandidates candidates = m_session->takeBigKeyCandidates();
+    if (!candidates.keys.empty())
+        m_inspector->requestLengths(m_scanGeneration, std::move(candidates.nodes), std::move(candidates.keys));
 }
 
 bool MainWindow::selectPath(const QByteArray& path)

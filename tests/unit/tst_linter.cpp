@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <map>
+#include <thread>
 
 using namespace keylens;
 
@@ -289,6 +290,50 @@ private Q_SLOTS:
         for (const lint::Severity severity : {lint::Severity::Info, lint::Severity::Warning, lint::Severity::Error})
             QCOMPARE(root.findings[std::size_t(severity)], linted.linter.findings(severity));
         QVERIFY(linted.linter.findings() > 150);
+    }
+
+    // The GUI judges on a worker thread and records the verdicts in slices: the same findings, key by key,
+    // as finish() on one thread.
+    void judgedOnAnotherThreadAndAppliedInSlicesAsFinished()
+    {
+        std::vector<Key> keys;
+        add(keys, "user:#:profile", 30);
+        add(keys, "User:#:profile", 5, keyspace::NoExpiry, 100); // naming-variants
+        add(keys, "user:#:detail", 10);
+        add(keys, "user:#:info", 3, keyspace::NoExpiry, 200); // synonym-siblings
+        add(keys, "prod:app:#", 20);
+        add(keys, "staging:app:#", 5); // env-prefixes
+        add(keys, "v1:item:#", 5);
+        add(keys, "v2:item:#", 8);                  // version-prefixes
+        add(keys, "cache:page:#", 150, Now + Hour); // expiry-avalanche
+        keys.push_back({"cache:page:forever"});     // missing-ttl
+        for (int id = 1; id <= 30; ++id)            // data-in-key
+            keys.push_back({"account:" + QByteArray::number(id) + ":plan:" + (id % 3 ? "pro" : "free")});
+        Linted finished(keys);
+        Linted sliced(keys, *lint::builtInProfile("default"), false);
+
+        lint::Judgement judgement;
+        std::thread worker([&] { judgement = sliced.linter.judge(sliced.store); });
+        worker.join();
+        QVERIFY(!sliced.linter.isFinished());
+        QVERIFY(judgement.verdicts.size() > 150);
+        int slices = 1;
+        while (!sliced.linter.apply(sliced.store, judgement, 7))
+            ++slices;
+        QVERIFY(slices > 20);
+        QVERIFY(sliced.linter.isFinished());
+
+        QCOMPARE(sliced.byRule(), finished.byRule());
+        for (const char* rule : {"naming-variants", "synonym-siblings", "env-prefixes", "version-prefixes",
+                                 "expiry-avalanche", "missing-ttl", "data-in-key"})
+            QVERIFY2(finished.count(rule) > 0, rule); // every namespace-level rule took part
+        QCOMPARE(sliced.store.nodeCount(), finished.store.nodeCount());
+        for (keyspace::NodeId node = 1; node < finished.store.nodeCount(); ++node) {
+            const QByteArray path = finished.store.path(node);
+            QCOMPARE(sliced.store.findingRules(sliced.store.find(path)), finished.store.findingRules(node));
+        }
+        const keyspace::NodeId root = keyspace::Keyspace::root();
+        QCOMPARE(sliced.store.stats(root).findings, finished.store.stats(root).findings);
     }
 
     void finishedTwiceCountsOnce()
