@@ -6,42 +6,58 @@
 
 namespace keylens::cli {
 
-QString checkBigKeys(const redis::ConnectionOptions& options, keyspace::Keyspace& store, lint::Linter& linter)
+BigKeyLengths bigKeyQuestions(const keyspace::Keyspace& store)
 {
-    const std::vector<keyspace::NodeId> nodes = lint::bigKeyCandidates(store);
-    if (nodes.empty())
-        return {};
-    const auto unchecked = [&](const QString& why) {
-        return QStringLiteral("big-string and big-collection were not checked on %1 keys: %2")
-            .arg(nodes.size())
-            .arg(why);
-    };
+    BigKeyLengths lengths;
+    lengths.nodes = lint::bigKeyCandidates(store);
+    lengths.keys.reserve(lengths.nodes.size());
+    for (const keyspace::NodeId node : lengths.nodes)
+        lengths.keys.emplace_back(store.path(node), store.keyInfo(node).type);
+    return lengths;
+}
+
+void askBigKeyLengths(const redis::ConnectionOptions& options, BigKeyLengths& lengths)
+{
+    if (lengths.keys.empty())
+        return;
     redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(options);
-    if (!connection)
-        return unchecked(connection.error().message);
-    std::vector<std::pair<QByteArray, keyspace::KeyType>> keys;
-    keys.reserve(nodes.size());
-    for (const keyspace::NodeId node : nodes)
-        keys.emplace_back(store.path(node), store.keyInfo(node).type);
-    const redis::Result<std::vector<std::optional<std::uint64_t>>> lengths = inspect::readLengths(**connection, keys);
-    if (!lengths)
-        return unchecked(lengths.error().message);
+    if (!connection) {
+        lengths.error = connection.error().message;
+        return;
+    }
+    redis::Result<std::vector<std::optional<std::uint64_t>>> answers = inspect::readLengths(**connection, lengths.keys);
+    if (!answers) {
+        lengths.error = answers.error().message;
+        return;
+    }
+    lengths.lengths = std::move(*answers);
+}
+
+QString recordBigKeyLengths(keyspace::Keyspace& store, lint::Linter& linter, const BigKeyLengths& lengths)
+{
+    const std::size_t asked = lengths.nodes.size();
+    if (asked == 0)
+        return {};
+    if (!lengths.error.isEmpty() || lengths.lengths.size() != asked)
+        return QStringLiteral("big-string and big-collection were not checked on %1 keys: %2")
+            .arg(asked)
+            .arg(lengths.error);
     std::size_t unknown = 0;
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-        if (const std::optional<std::uint64_t> length = (*lengths)[i])
-            linter.lengthKnown(store, nodes[i], *length);
+    for (std::size_t i = 0; i < asked; ++i) {
+        if (const std::optional<std::uint64_t> length = lengths.lengths[i])
+            linter.lengthKnown(store, lengths.nodes[i], *length);
         else
             ++unknown; // gone since the scan, or its length command was denied
     }
-    if (nodes.size() >= lint::BigKeyCandidatesMaximum)
+    if (asked >= lint::BigKeyCandidatesMaximum)
         return QStringLiteral("big-string and big-collection were checked on the first %1 keys that may be big "
                               "only")
-            .arg(nodes.size());
+            .arg(asked);
     if (unknown > 0)
         return QStringLiteral("big-string and big-collection were not checked on %1 of %2 keys: their length command "
                               "was denied or they are gone")
             .arg(unknown)
-            .arg(nodes.size());
+            .arg(asked);
     return {};
 }
 

@@ -9,6 +9,8 @@
 
 #include <QCommandLineParser>
 
+#include <thread>
+
 namespace keylens::cli {
 
 int runLintCommand(const QStringList& arguments)
@@ -82,11 +84,17 @@ int runLintCommand(const QStringList& arguments)
     if (const std::optional<int> refused = refuseWhenNothingWasRead(outcome))
         return *refused;
     report::LintReport lintReport{delimiter, outcome.summary, &linter, {}, failSeverity};
-    if (!outcome.interrupted) {
-        if (const QString unchecked = checkBigKeys(options.connection, keyspace, linter); !unchecked.isEmpty())
+    if (outcome.interrupted) {
+        linter.finish(keyspace);
+    } else {
+        // The server answers the length questions while the namespace-level rules run on the store.
+        BigKeyLengths lengths = bigKeyQuestions(keyspace);
+        std::thread asking([&] { askBigKeyLengths(options.connection, lengths); });
+        linter.finish(keyspace);
+        asking.join();
+        if (const QString unchecked = recordBigKeyLengths(keyspace, linter, lengths); !unchecked.isEmpty())
             lintReport.notices << unchecked;
     }
-    linter.finish(keyspace);
     const QByteArray document = report::formatLint(lintReport, *reportFormat);
     if (const int delivered = deliverReport(outcome, outputPath, document); delivered != ExitOk)
         return delivered;

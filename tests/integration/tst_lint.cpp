@@ -267,6 +267,24 @@ private Q_SLOTS:
         QVERIFY(QJsonDocument(report[QStringLiteral("notices")].toArray()).toJson().contains("MEMORY USAGE"));
     }
 
+    // STRLEN denied: the big string cannot be measured; the report says so, and the other rules stand.
+    void bigKeysWithLengthCommandsDenied()
+    {
+        test::PlainClient admin(m_server.port());
+        admin.command({"ACL", "SETUSER", "nostrlen", "on", ">pw", "~*", "+@all", "-strlen"});
+        const auto run =
+            lint({QStringLiteral("--user"), QStringLiteral("nostrlen"), QStringLiteral("-a"), QStringLiteral("pw"),
+                  QStringLiteral("--no-auth-warning"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject report = QJsonDocument::fromJson(run.out).object();
+        const QJsonObject byRule = report[QStringLiteral("summary")].toObject()[QStringLiteral("by_rule")].toObject();
+        QCOMPARE(byRule[QStringLiteral("uppercase")].toInt(), 5);
+        QCOMPARE(byRule[QStringLiteral("big-string")].toInt(), 0); // unknown, not small: said in a notice
+        const QByteArray notices = QJsonDocument(report[QStringLiteral("notices")].toArray()).toJson();
+        QVERIFY2(notices.contains("big-string and big-collection were not checked on 1 of 1 keys"),
+                 notices.constData());
+    }
+
     void textFitsEightyColumns()
     {
         const auto run = lint();
