@@ -3,7 +3,10 @@
 // Private to the keyspace library: not installed, not included by other layers.
 
 #include <cstdint>
-#include <vector>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <utility>
 
 namespace keylens::keyspace::detail {
 
@@ -18,21 +21,23 @@ public:
 
     template<typename Matches> std::uint32_t find(std::size_t hash, Matches&& matches) const
     {
-        if (m_slots.empty())
+        if (m_capacity == 0)
             return Empty;
-        const std::size_t mask = m_slots.size() - 1;
+        const std::size_t mask = m_capacity - 1;
         for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
-            const std::uint32_t id = m_slots[i];
-            if (id == Empty || matches(id))
-                return id;
+            const std::uint32_t slot = m_slots[i];
+            if (slot == 0)
+                return Empty;
+            if (matches(slot - 1))
+                return slot - 1;
         }
     }
 
     // Inserts an id known to be absent. `hashOf(id)` rehashes existing ids when the table grows.
     template<typename HashOf> void insert(std::size_t hash, std::uint32_t id, HashOf&& hashOf)
     {
-        if ((m_size + 1) * 10 > m_slots.size() * 7)
-            rehash(m_slots.empty() ? 16 : m_slots.size() * 2, hashOf);
+        if ((m_size + 1) * 10 > m_capacity * 7)
+            rehash(m_capacity == 0 ? 16 : m_capacity * 2, hashOf);
         place(hash, id);
         ++m_size;
     }
@@ -42,33 +47,46 @@ public:
         std::size_t capacity = 16;
         while (capacity * 7 < count * 10)
             capacity *= 2;
-        if (capacity > m_slots.size())
+        if (capacity > m_capacity)
             rehash(capacity, hashOf);
     }
 
-    std::size_t memoryBytes() const { return m_slots.capacity() * sizeof(std::uint32_t); }
+    std::size_t memoryBytes() const { return m_capacity * sizeof(std::uint32_t); }
 
 private:
+    // A slot holds id + 1, so that an empty slot is 0 and a new table can be calloc'ed: a big one then
+    // comes from the kernel already zeroed, its pages faulted in as slots fill, rather than all at once
+    // (reserving for a million keys cost 40-70 ms of the GUI thread when the first batch arrived).
+    struct Free
+    {
+        void operator()(std::uint32_t* slots) const { std::free(slots); }
+    };
+    using Slots = std::unique_ptr<std::uint32_t[], Free>;
+
     void place(std::size_t hash, std::uint32_t id)
     {
-        const std::size_t mask = m_slots.size() - 1;
+        const std::size_t mask = m_capacity - 1;
         std::size_t i = hash & mask;
-        while (m_slots[i] != Empty)
+        while (m_slots[i] != 0)
             i = (i + 1) & mask;
-        m_slots[i] = id;
+        m_slots[i] = id + 1;
     }
 
     template<typename HashOf> void rehash(std::size_t capacity, HashOf&& hashOf)
     {
-        std::vector<std::uint32_t> old(capacity, Empty);
-        old.swap(m_slots);
-        for (const std::uint32_t id : old) {
-            if (id != Empty)
-                place(hashOf(id), id);
+        Slots slots(static_cast<std::uint32_t*>(std::calloc(capacity, sizeof(std::uint32_t))));
+        if (!slots)
+            throw std::bad_alloc();
+        Slots old = std::exchange(m_slots, std::move(slots));
+        const std::size_t oldCapacity = std::exchange(m_capacity, capacity);
+        for (std::size_t i = 0; i < oldCapacity; ++i) {
+            if (old[i] != 0)
+                place(hashOf(old[i] - 1), old[i] - 1);
         }
     }
 
-    std::vector<std::uint32_t> m_slots;
+    Slots m_slots;
+    std::size_t m_capacity = 0; // a power of two, or 0
     std::size_t m_size = 0;
 };
 
