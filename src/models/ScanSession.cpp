@@ -208,8 +208,10 @@ void ScanSession::judge()
             candidates->keys.emplace_back(store->path(node), store->keyInfo(node).type);
     });
     m_judging->setObjectName(QStringLiteral("keylens namespace rules"));
-    connect(m_judging, &QThread::finished, this, [this, thread = m_judging] {
-        if (thread != m_judging)
+    // Told by a number, not by the thread's address: an abandoned thread's signal may still be queued
+    // when a new thread is allocated at the same address.
+    connect(m_judging, &QThread::finished, this, [this, judgement = ++m_judgements] {
+        if (judgement != m_judgements)
             return; // abandoned
         m_judging->deleteLater();
         m_judging = nullptr;
@@ -239,8 +241,9 @@ void ScanSession::abandonJudgement()
 {
     if (m_judging) {
         m_judging->wait(); // it reads the store; a few hundred milliseconds at most
-        m_judging->deleteLater();
+        delete m_judging;
         m_judging = nullptr;
+        ++m_judgements; // its finished signal, maybe queued already, is ignored
     }
     m_verdictTimer.stop();
     m_judgement.reset();

@@ -79,6 +79,9 @@ public:
     BigKeyCandidates takeBigKeyCandidates() { return std::exchange(m_bigKeyCandidates, {}); }
 
     bool isRunning() const;
+    // The namespace-level rules of a finished scan are running on their worker thread, or their verdicts
+    // being recorded: isRunning() still, and nothing but the rules writes findings meanwhile.
+    bool isJudging() const { return m_judging != nullptr || m_judgement != nullptr; }
     bool isPaused() const { return m_paused; }
     const scan::ScanOptions& options() const { return m_options; }
     const std::optional<scan::ScanProgress>& lastProgress() const { return m_progress; }
@@ -112,7 +115,6 @@ private:
     void announceFinish(); // settles the summary, says findingsChanged and finished
     // Waits for the worker, and forgets its verdicts: the store is about to go.
     void abandonJudgement();
-    bool isJudging() const { return m_judging != nullptr || m_judgement != nullptr; }
     void startLinting(); // a fresh linter on m_keyspace, fed by m_ingest
 
     scan::Scanner* m_scanner;
@@ -136,6 +138,7 @@ private:
     QThread* m_judging = nullptr;
     std::unique_ptr<lint::Judgement> m_judgement;
     BigKeyCandidates m_bigKeyCandidates; // written by the worker until it finishes
+    std::uint64_t m_judgements = 0;      // judge() calls, and abandoned judgements
     std::uint64_t m_scans = 0;           // start() calls: a deferred step of an older scan does nothing
     QTimer m_verdictTimer;
     std::vector<std::pair<keyspace::NodeId, std::uint64_t>> m_lengthsWaiting;

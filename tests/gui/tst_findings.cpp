@@ -6,6 +6,7 @@
 #include "PlainClient.h"
 #include "TestServer.h"
 #include "keyspace/KeyEscape.h"
+#include "lint/ProfileFile.h"
 #include "lint/Rules.h"
 #include "models/KeyTreeModel.h"
 #include "models/ScanSession.h"
@@ -23,6 +24,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -237,6 +239,36 @@ private Q_SLOTS:
         for (const QLabel* label : fallback->findChildren<QLabel*>())
             said |= label->isVisible() && label->text().contains(QStringLiteral("/nonexistent/acme.json"));
         QVERIFY(said);
+    }
+
+    // A profile chosen while the namespace-level rules of a finished scan run on their worker thread: they
+    // are abandoned and run again with it, and the counts are the new profile's.
+    void profileChangedWhileTheRulesRun()
+    {
+        const CliFindings strict = cliFindings(QStringLiteral("strict"));
+        auto window = std::make_unique<ui::MainWindow>(m_settings.get());
+        window->show();
+        models::ScanSession* session = window->session();
+        bool changed = false;
+        // The last publish comes just before the rules start: an event posted then runs while they do.
+        connect(session, &models::ScanSession::published, this, [&] {
+            QTimer::singleShot(0, this, [&] {
+                if (!changed && session->isJudging()) {
+                    changed = true;
+                    QString error;
+                    session->setLintProfile(*lint::loadProfile(QStringLiteral("strict"), &error));
+                }
+            });
+        });
+        ui::MainWindow::Target target;
+        target.options = m_server.connectionOptions();
+        QSignalSpy finished(window.get(), &ui::MainWindow::scanFinished);
+        window->connectTo(target);
+        QVERIFY(finished.wait(60000));
+        QVERIFY(changed);
+        QCOMPARE(finished.count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(rootFindings(*window), strict.total, 10000);
+        QCOMPARE(session->lintProfile().name, QStringLiteral("strict"));
     }
 
     // The legend explains the findings colours and every rule, in the rule's own words.
