@@ -26,6 +26,15 @@ class TestLint : public QObject
     {
         return test::runCli(QStringList{QStringLiteral("lint"), QStringLiteral("-p"), m_port} + extra);
     }
+    // `lint --format json` as an ACL user who may run every command but `denied`.
+    test::CliRun lintWithout(const QByteArray& denied)
+    {
+        const QByteArray user = "no" + denied;
+        test::PlainClient admin(m_server.port());
+        admin.command({"ACL", "SETUSER", user, "on", ">pw", "~*", "+@all", "-" + denied});
+        return lint({QStringLiteral("--user"), QString::fromLatin1(user), QStringLiteral("-a"), QStringLiteral("pw"),
+                     QStringLiteral("--no-auth-warning"), QStringLiteral("--format"), QStringLiteral("json")});
+    }
     QJsonObject lintJson(const QStringList& extra = {})
     {
         const auto run = lint(QStringList{QStringLiteral("--format"), QStringLiteral("json")} + extra);
@@ -252,11 +261,7 @@ private Q_SLOTS:
     // MEMORY USAGE denied: the big keys are still found, by their lengths.
     void bigKeysWithoutMemoryUsage()
     {
-        test::PlainClient admin(m_server.port());
-        admin.command({"ACL", "SETUSER", "nomemory", "on", ">pw", "~*", "+@all", "-memory"});
-        const auto run =
-            lint({QStringLiteral("--user"), QStringLiteral("nomemory"), QStringLiteral("-a"), QStringLiteral("pw"),
-                  QStringLiteral("--no-auth-warning"), QStringLiteral("--format"), QStringLiteral("json")});
+        const auto run = lintWithout("memory");
         QCOMPARE(run.exitCode, 0);
         const QJsonObject report = QJsonDocument::fromJson(run.out).object();
         QCOMPARE(report[QStringLiteral("summary")]
@@ -270,11 +275,7 @@ private Q_SLOTS:
     // STRLEN denied: the big string cannot be measured; the report says so, and the other rules stand.
     void bigKeysWithLengthCommandsDenied()
     {
-        test::PlainClient admin(m_server.port());
-        admin.command({"ACL", "SETUSER", "nostrlen", "on", ">pw", "~*", "+@all", "-strlen"});
-        const auto run =
-            lint({QStringLiteral("--user"), QStringLiteral("nostrlen"), QStringLiteral("-a"), QStringLiteral("pw"),
-                  QStringLiteral("--no-auth-warning"), QStringLiteral("--format"), QStringLiteral("json")});
+        const auto run = lintWithout("strlen");
         QCOMPARE(run.exitCode, 0);
         const QJsonObject report = QJsonDocument::fromJson(run.out).object();
         const QJsonObject byRule = report[QStringLiteral("summary")].toObject()[QStringLiteral("by_rule")].toObject();
