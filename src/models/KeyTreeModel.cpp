@@ -12,7 +12,6 @@
 #include <QThread>
 
 #include <algorithm>
-#include <bit>
 
 namespace keylens::models {
 
@@ -260,34 +259,7 @@ QModelIndex KeyTreeModel::indexOfNode(NodeId node, int column)
 
 KeyTreeModel::Totals KeyTreeModel::totalsOf(NodeId node) const
 {
-    Totals totals;
-    const keyspace::NamespaceStats& stats = m_keyspace->stats(node);
-    totals.keys = stats.keys;
-    totals.memoryBytes = stats.memoryBytes;
-    totals.keysWithTtl = stats.keysWithTtl;
-    totals.keysMemoryUnmeasured = stats.keysMemoryUnmeasured;
-    totals.keysTtlUnknown = stats.keysTtlUnknown;
-    if (stats.keysWithTtl > 0)
-        totals.soonestExpiryMs = stats.soonestExpiryMs;
-    for (int i = 0; i < keyspace::KeyTypeCount; ++i)
-        totals.types[std::size_t(i)] = stats.types[std::size_t(i)];
-    for (std::size_t i = 0; i < totals.findings.size(); ++i)
-        totals.findings[i] = stats.findings[i];
-    if (const int worst = m_keyspace->worstFinding(node); worst >= 0)
-        totals.findings[std::size_t(worst)] += std::uint64_t(std::popcount(m_keyspace->findingRules(node)));
-    if (m_keyspace->isKey(node)) {
-        const keyspace::KeyInfo info = m_keyspace->keyInfo(node);
-        ++totals.keys;
-        totals.memoryBytes += info.memoryMeasured ? info.memoryBytes : 0;
-        totals.keysMemoryUnmeasured += info.memoryMeasured ? 0 : 1;
-        totals.keysTtlUnknown += info.expiresAtMs == keyspace::ExpiryUnknown ? 1 : 0;
-        if (keyspace::hasExpiry(info.expiresAtMs)) {
-            ++totals.keysWithTtl;
-            totals.soonestExpiryMs = std::min(totals.soonestExpiryMs, info.expiresAtMs);
-        }
-        ++totals.types[std::size_t(info.type)];
-    }
-    return totals;
+    return keyspace::subtreeTotals(*m_keyspace, node);
 }
 
 double KeyTreeModel::memoryFraction(NodeId node) const

@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyGlob.h"
 #include "keyspace/Keyspace.h"
+#include "keyspace/SubtreeTotals.h"
 
 #include <QAbstractItemModel>
 #include <QElapsedTimer>
@@ -123,26 +124,7 @@ public:
     Qt::ItemFlags flags(const QModelIndex& index) const override;
 
     // The totals of a row's subtree (its namespace aggregates plus its own key).
-    struct Totals
-    {
-        std::uint64_t keys = 0;
-        std::uint64_t memoryBytes = 0;
-        std::uint64_t keysWithTtl = 0;
-        std::uint64_t keysMemoryUnmeasured = 0;
-        std::uint64_t keysTtlUnknown = 0;
-        // As NamespaceStats::ttlShare(): among keys whose TTL was measured; nothing when none was.
-        std::optional<double> ttlShare() const
-        {
-            const std::uint64_t known = keys - keysTtlUnknown;
-            return known > 0 ? std::optional<double>(double(keysWithTtl) / double(known)) : std::nullopt;
-        }
-        std::int64_t soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
-        keyspace::PerKeyType<std::uint64_t> types{};
-        // Lint findings per severity (lint::Severity's values); a key's own count at its worst severity.
-        std::array<std::uint64_t, 3> findings{};
-        std::uint64_t findingCount() const { return findings[0] + findings[1] + findings[2]; }
-        int worstFinding() const { return keyspace::worstSeverity(findings); }
-    };
+    using Totals = keyspace::SubtreeTotals;
     Totals totalsOf(NodeId node) const;
 
 private:

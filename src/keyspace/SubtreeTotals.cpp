@@ -1,0 +1,54 @@
+#include "keyspace/SubtreeTotals.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace keylens::keyspace {
+
+void SubtreeTotals::add(const SubtreeTotals& other)
+{
+    keys += other.keys;
+    memoryBytes += other.memoryBytes;
+    keysWithTtl += other.keysWithTtl;
+    keysMemoryUnmeasured += other.keysMemoryUnmeasured;
+    keysTtlUnknown += other.keysTtlUnknown;
+    soonestExpiryMs = std::min(soonestExpiryMs, other.soonestExpiryMs);
+    for (std::size_t i = 0; i < types.size(); ++i)
+        types[i] += other.types[i];
+    for (std::size_t i = 0; i < findings.size(); ++i)
+        findings[i] += other.findings[i];
+}
+
+SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node)
+{
+    SubtreeTotals totals;
+    const NamespaceStats& stats = store.stats(node);
+    totals.keys = stats.keys;
+    totals.memoryBytes = stats.memoryBytes;
+    totals.keysWithTtl = stats.keysWithTtl;
+    totals.keysMemoryUnmeasured = stats.keysMemoryUnmeasured;
+    totals.keysTtlUnknown = stats.keysTtlUnknown;
+    if (stats.keysWithTtl > 0)
+        totals.soonestExpiryMs = stats.soonestExpiryMs;
+    for (std::size_t i = 0; i < totals.types.size(); ++i)
+        totals.types[i] = stats.types[i];
+    for (std::size_t i = 0; i < totals.findings.size(); ++i)
+        totals.findings[i] = stats.findings[i];
+    if (const int worst = store.worstFinding(node); worst >= 0)
+        totals.findings[std::size_t(worst)] += std::uint64_t(std::popcount(store.findingRules(node)));
+    if (store.isKey(node)) {
+        const KeyInfo info = store.keyInfo(node);
+        ++totals.keys;
+        totals.memoryBytes += info.memoryMeasured ? info.memoryBytes : 0;
+        totals.keysMemoryUnmeasured += info.memoryMeasured ? 0 : 1;
+        totals.keysTtlUnknown += info.expiresAtMs == ExpiryUnknown ? 1 : 0;
+        if (hasExpiry(info.expiresAtMs)) {
+            ++totals.keysWithTtl;
+            totals.soonestExpiryMs = std::min(totals.soonestExpiryMs, info.expiresAtMs);
+        }
+        ++totals.types[std::size_t(info.type)];
+    }
+    return totals;
+}
+
+} // namespace keylens::keyspace

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "keyspace/Keyspace.h"
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+namespace keylens::keyspace {
+
+// The totals of a node's whole subtree: its namespace aggregates plus its own key (a node can be both,
+// `user:1` beside `user:1:profile`), so a parent's children and its own key add up to it. The tree's rows
+// and the pattern tree's placeholders (the sum of their members) both show these.
+struct SubtreeTotals
+{
+    std::uint64_t keys = 0;
+    std::uint64_t memoryBytes = 0;
+    std::uint64_t keysWithTtl = 0;
+    std::uint64_t keysMemoryUnmeasured = 0;
+    std::uint64_t keysTtlUnknown = 0;
+    std::int64_t soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
+    PerKeyType<std::uint64_t> types{};
+    // Lint findings per severity (lint::Severity's values); a key's own count at its worst severity.
+    std::array<std::uint64_t, 3> findings{};
+
+    // As NamespaceStats::ttlShare(): among keys whose TTL was measured; nothing when none was.
+    std::optional<double> ttlShare() const
+    {
+        const std::uint64_t known = keys - keysTtlUnknown;
+        return known > 0 ? std::optional<double>(double(keysWithTtl) / double(known)) : std::nullopt;
+    }
+    std::uint64_t findingCount() const { return findings[0] + findings[1] + findings[2]; }
+    int worstFinding() const { return worstSeverity(findings); }
+
+    // Adds the totals of a subtree that does not overlap this one.
+    void add(const SubtreeTotals& other);
+};
+
+SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node);
+
+} // namespace keylens::keyspace

@@ -1,0 +1,113 @@
+// The pattern tree: ids collapse into placeholders when many siblings share a shape or most do, words
+// never do; every key belongs to one pattern; a placeholder totals its members' subtrees.
+#include "TestKeys.h"
+#include "keyspace/Keyspace.h"
+#include "patterns/PatternTree.h"
+
+#include <QTest>
+
+#include <map>
+#include <set>
+
+using namespace keylens;
+using patterns::PatternTree;
+
+class TestPatternTree : public QObject
+{
+    Q_OBJECT
+
+private:
+    static void add(keyspace::Keyspace& store, const QByteArray& key, std::uint64_t memory = 100)
+    {
+        store.insert(key, test::measuredKey(keyspace::KeyType::String, memory));
+    }
+    // Every key's pattern, by the key.
+    static std::map<QByteArray, QByteArray> patternsOfKeys(const keyspace::Keyspace& store, const PatternTree& tree)
+    {
+        std::map<QByteArray, QByteArray> out;
+        for (keyspace::NodeId node = 1; node < store.nodeCount(); ++node) {
+            if (store.isKey(node))
+                out[store.path(node)] = tree.text(tree.patternOf(node));
+        }
+        return out;
+    }
+
+private Q_SLOTS:
+    void idsCollapseWordsStay()
+    {
+        keyspace::Keyspace store;
+        for (int i = 1; i <= 30; ++i) {
+            add(store, "user:" + QByteArray::number(i) + ":profile");
+            add(store, "user:" + QByteArray::number(i) + ":settings");
+            add(store, "userSettings_" + QByteArray::number(1000 + i));
+        }
+        add(store, "user:index");
+        for (const char* hash : {"9e107d9d372bb6826bd81d3542a419d6", "2fd4e1c67a2d28fced849ee1bb76e739",
+                                 "00ff00ff12ab34cd00ff00ff12ab34cd"})
+            add(store, QByteArray("cache:db:query:") + hash); // few, but all of their parent's children
+        for (int i = 0; i < 5; ++i)
+            add(store, "config:" + QByteArray::number(i)); // most of config's children
+        for (const char* word : {"alpha", "beta", "gamma", "delta"})
+            add(store, QByteArray("feature:") + word); // words: never collapsed
+        add(store, "order:1");                         // one id among words: stays itself
+        for (const char* word : {"open", "closed", "archived"})
+            add(store, QByteArray("order:") + word);
+
+        const PatternTree tree(store);
+        const auto patterns = patternsOfKeys(store, tree);
+        QCOMPARE(patterns.at("user:7:profile"), QByteArray("user:<int>:profile"));
+        QCOMPARE(patterns.at("user:30:settings"), QByteArray("user:<int>:settings"));
+        QCOMPARE(patterns.at("user:index"), QByteArray("user:index"));
+        QCOMPARE(patterns.at("userSettings_1007"), QByteArray("userSettings_<int>"));
+        QCOMPARE(patterns.at("cache:db:query:9e107d9d372bb6826bd81d3542a419d6"), QByteArray("cache:db:query:<hex>"));
+        QCOMPARE(patterns.at("config:3"), QByteArray("config:<int>"));
+        QCOMPARE(patterns.at("feature:beta"), QByteArray("feature:beta"));
+        QCOMPARE(patterns.at("order:1"), QByteArray("order:1"));
+
+        // The root has no id rows: userSettings_<int>, user, cache, config, feature, order.
+        QCOMPARE(tree.children(PatternTree::Root).size(), std::size_t(6));
+        std::set<QByteArray> distinct;
+        for (const auto& [key, pattern] : patterns)
+            distinct.insert(pattern);
+        QCOMPARE(
+            distinct.size(),
+            std::size_t(
+                14)); // 2 under user:<int>, user:index, 1 each for the glued, hex and config ids, 4 words, 4 orders
+    }
+
+    // The patterns that hold keys partition the keys, and a placeholder totals its members' subtrees.
+    void patternsPartitionTheKeysAndTotalTheirMembers()
+    {
+        keyspace::Keyspace store;
+        for (int i = 1; i <= 40; ++i) {
+            add(store, "user:" + QByteArray::number(i), 10); // a key and a namespace at once
+            add(store, "user:" + QByteArray::number(i) + ":profile", 100);
+        }
+        store.insert("user:1:cart", test::measuredKey(keyspace::KeyType::Hash, 1000, 1'900'000'000'000));
+        add(store, "misc", 7);
+        const PatternTree tree(store);
+
+        std::uint64_t keys = 0;
+        for (PatternTree::PatternId pattern = 0; pattern < tree.size(); ++pattern)
+            keys += tree.ownKeys(pattern);
+        QCOMPARE(keys, store.keyCount());
+        QCOMPARE(tree.totals(PatternTree::Root).keys, store.keyCount());
+
+        const PatternTree::PatternId ids = tree.patternOf(store.find("user:5"));
+        QCOMPARE(tree.text(ids), QByteArray("user:<int>"));
+        QVERIFY(tree.isPlaceholder(ids));
+        QCOMPARE(tree.members(ids).size(), std::size_t(40));
+        QCOMPARE(tree.ownKeys(ids), 40u);
+        const PatternTree::Totals totals = tree.totals(ids);
+        QCOMPARE(totals.keys, 81u); // 40 ids, 40 profiles, one cart
+        QCOMPARE(totals.memoryBytes, 40u * 10 + 40u * 100 + 1000);
+        QCOMPARE(totals.keysWithTtl, 1u);
+        QCOMPARE(totals.types[std::size_t(keyspace::KeyType::Hash)], 1u);
+        // `cart` exists under one id only, beside `profile` under all of them: both are children of <int>.
+        QCOMPARE(tree.text(tree.patternOf(store.find("user:1:cart"))), QByteArray("user:<int>:cart"));
+        QCOMPARE(tree.children(ids).size(), std::size_t(2));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPatternTree)
+#include "tst_patterntree.moc"
