@@ -73,6 +73,8 @@ void addReportOptions(QCommandLineParser& parser)
          QStringLiteral("Namespaces per level before the rest are summed (default 50 for json, 10 for text)."),
          QStringLiteral("n")},
         {QStringLiteral("top"), QStringLiteral("Biggest keys to list (default 20)."), QStringLiteral("n")},
+        {QStringLiteral("patterns"),
+         QStringLiteral("List the key patterns, ids folded (user:<int>:profile), biggest first: every key in one.")},
         {QStringLiteral("format"), QStringLiteral("text or json (default text)."), QStringLiteral("format")},
         {QStringLiteral("output"), QStringLiteral("Write the report to this file instead of stdout."),
          QStringLiteral("file")},
@@ -110,6 +112,7 @@ bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request,
         !readWholeNumber(parser, QStringLiteral("width"), 0, &request->options.width, problem) ||
         !readWholeNumber(parser, QStringLiteral("top"), 0, &request->options.top, problem))
         return false;
+    request->options.patterns = parser.isSet(QStringLiteral("patterns"));
     const QString format = parser.value(QStringLiteral("format"));
     if (!format.isEmpty() && format != QLatin1String("text") && format != QLatin1String("json")) {
         *problem = QStringLiteral("--format takes text or json, not '%1'").arg(format);

@@ -1,5 +1,6 @@
 #include "report/JsonReport.h"
 
+#include "keyspace/KeyEscape.h"
 #include "report/JsonWriter.h"
 
 namespace keylens::report {
@@ -139,6 +140,24 @@ QByteArray toJson(const ScanReport& report)
         writeNamespace(json, report, entry);
     json.endArray();
     writeOthers(json, report, report.others);
+
+    if (report.options.patterns) {
+        json.key("patterns").beginArray();
+        for (const PatternEntry& entry : report.patterns) {
+            json.beginObject();
+            json.bytesField("pattern", entry.pattern);
+            json.key("keys").value(entry.stats.keys);
+            writeMemory(json, report, entry.stats.memoryBytes);
+            json.key("keys_with_ttl").value(entry.stats.keysWithTtl);
+            writeTypes(json, entry.stats);
+            json.key("examples").beginArray();
+            for (const QByteArray& key : entry.examples)
+                json.value(keyspace::isPrintableUtf8(key) ? key : keyspace::displayBytes(key));
+            json.endArray();
+            json.endObject();
+        }
+        json.endArray();
+    }
 
     json.key("top_keys").beginArray();
     for (const TopKey& top : report.topKeys) {

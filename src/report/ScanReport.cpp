@@ -1,6 +1,7 @@
 #include "report/ScanReport.h"
 
 #include "keyspace/TopKeys.h"
+#include "patterns/PatternTree.h"
 
 #include <algorithm>
 #include <array>
@@ -76,6 +77,37 @@ char suggestDelimiter(const Keyspace& keyspace, const std::vector<NodeId>& keysW
 
 } // namespace
 
+namespace {
+
+// Every pattern that holds keys, with its own keys' totals: the list partitions the keyspace.
+std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace)
+{
+    constexpr std::size_t Examples = 3;
+    const patterns::PatternTree tree(keyspace);
+    std::vector<PatternEntry> out;
+    for (patterns::PatternTree::PatternId pattern = 1; pattern < tree.size(); ++pattern) {
+        PatternEntry entry;
+        for (const NodeId member : tree.members(pattern)) {
+            if (!keyspace.isKey(member))
+                continue;
+            entry.stats.add(keyspace.keyInfo(member));
+            if (entry.examples.size() < Examples)
+                entry.examples.push_back(keyspace.path(member));
+        }
+        if (entry.stats.keys == 0)
+            continue; // a namespace level only
+        entry.pattern = tree.text(pattern);
+        out.push_back(std::move(entry));
+    }
+    std::sort(out.begin(), out.end(), [](const PatternEntry& a, const PatternEntry& b) {
+        return a.stats.memoryBytes != b.stats.memoryBytes ? a.stats.memoryBytes > b.stats.memoryBytes
+                                                          : a.stats.keys > b.stats.keys;
+    });
+    return out;
+}
+
+} // namespace
+
 ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,
                        const ReportOptions& options, std::int64_t nowMs)
 {
@@ -99,6 +131,8 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
         listNamespaces(keyspace, Keyspace::root(), 0, report.options, &report.namespaces, &report.others);
     for (const NodeId node : keyspace::topKeysByMemory(keyspace, static_cast<std::size_t>(std::max(0, options.top))))
         report.topKeys.push_back({keyspace.path(node), keyspace.keyInfo(node)});
+    if (options.patterns)
+        report.patterns = listPatterns(keyspace);
     return report;
 }
 

@@ -19,9 +19,10 @@ inline constexpr int MaxDepth = 256;
 
 struct ReportOptions
 {
-    int depth = 2;  // namespace levels to list
-    int width = 50; // namespaces per level before the rest are summed into "others"
-    int top = 20;   // biggest keys to list
+    int depth = 2;         // namespace levels to list
+    int width = 50;        // namespaces per level before the rest are summed into "others"
+    int top = 20;          // biggest keys to list
+    bool patterns = false; // list the key patterns (PatternTree), biggest first
 };
 
 // Namespaces past --width at one level, summed.
@@ -42,6 +43,16 @@ struct NamespaceEntry
     Others others;
 };
 
+// The keys of one pattern (`user:<int>:profile`): the patterns partition the keys.
+struct PatternEntry
+{
+    QByteArray pattern;
+    keyspace::NamespaceStats stats;   // of the pattern's own keys
+    std::vector<QByteArray> examples; // the first few keys
+};
+// In the text report, the patterns listed; the rest are summed.
+inline constexpr std::size_t TextPatterns = 30;
+
 struct TopKey
 {
     QByteArray key;
@@ -60,6 +71,7 @@ struct ScanReport
     std::vector<NamespaceEntry> namespaces;
     Others others;
     std::vector<TopKey> topKeys;
+    std::vector<PatternEntry> patterns; // by memory, then keys; with ReportOptions::patterns only
     ReportOptions options;
     // When most keys lack the delimiter but share another separator ('_', '.', '/', '-', '|'), that byte;
     // else 0. Real keyspaces often use another one (`user_123_profile`).

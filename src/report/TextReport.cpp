@@ -81,8 +81,9 @@ QByteArray typeMix(const NamespaceStats& stats, std::size_t limit = 3)
 class Table
 {
 public:
-    explicit Table(const ScanReport& report)
+    explicit Table(const ScanReport& report, QByteArray noun = "NAMESPACE")
         : m_report(report)
+        , m_noun(std::move(noun))
     {}
 
     void row(const QByteArray& name, const NamespaceStats& stats)
@@ -95,7 +96,7 @@ public:
     {
         if (others.namespaces == 0)
             return;
-        m_rows.push_back({indent + "… " + formatCount(others.namespaces) + " more namespaces",
+        m_rows.push_back({indent + "… " + formatCount(others.namespaces) + " more " + m_noun.toLower() + 's',
                           formatCount(others.keys),
                           memory(others.memoryBytes),
                           share(others.memoryBytes),
@@ -106,8 +107,7 @@ public:
 
     QByteArray render() const
     {
-        static const std::array<QByteArray, 7> headers = {"NAMESPACE", "KEYS",       "MEMORY", "%MEM",
-                                                          "TTL",       "EXPIRES IN", "TYPES"};
+        const std::array<QByteArray, 7> headers = {m_noun, "KEYS", "MEMORY", "%MEM", "TTL", "EXPIRES IN", "TYPES"};
         std::array<int, 7> widths{};
         for (std::size_t c = 0; c < headers.size(); ++c)
             widths[c] = displayWidth(headers[c]);
@@ -161,6 +161,7 @@ private:
     }
 
     const ScanReport& m_report;
+    QByteArray m_noun; // of the first column: NAMESPACE, PATTERN
     std::vector<std::array<QByteArray, 7>> m_rows;
 };
 
@@ -229,6 +230,27 @@ QByteArray header(const ScanReport& report)
     return out;
 }
 
+// The biggest patterns, the rest summed.
+QByteArray patternTable(const ScanReport& report)
+{
+    if (!report.options.patterns || report.patterns.empty())
+        return {};
+    Table table(report, "PATTERN");
+    Others rest;
+    for (std::size_t i = 0; i < report.patterns.size(); ++i) {
+        const PatternEntry& entry = report.patterns[i];
+        if (i < TextPatterns) {
+            table.row(keyspace::displayBytes(entry.pattern), entry.stats);
+            continue;
+        }
+        ++rest.namespaces;
+        rest.keys += entry.stats.keys;
+        rest.memoryBytes += entry.stats.memoryBytes;
+    }
+    table.othersRow({}, rest);
+    return "\n" + table.render();
+}
+
 QByteArray topKeys(const ScanReport& report)
 {
     if (report.topKeys.empty() || !report.summary.memoryMeasured)
@@ -274,6 +296,7 @@ QByteArray toText(const ScanReport& report)
     if (report.keysWithoutDelimiter.keys > 0)
         table.row("(keys without '" + QByteArray(1, report.delimiter) + "')", report.keysWithoutDelimiter);
     out += table.render();
+    out += patternTable(report);
     out += topKeys(report);
     return out;
 }

@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <map>
 
 using namespace keylens;
 
@@ -92,6 +93,54 @@ private Q_SLOTS:
         QCOMPARE(top.size(), 5);
         QCOMPARE(top[0].toObject()[QStringLiteral("memory_bytes")].toInteger(),
                  truth.integer({"MEMORY", "USAGE", top[0].toObject()[QStringLiteral("key")].toString().toUtf8()}));
+    }
+
+    // --patterns: the ids folded; the list partitions the keys, and each pattern's keys and memory are the
+    // server's for the keys of that shape.
+    void patternsPartitionTheKeyspace()
+    {
+        const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("--format"),
+                                       QStringLiteral("json"), QStringLiteral("--patterns")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        const QJsonArray patterns = root[QStringLiteral("patterns")].toArray();
+        qint64 keys = 0;
+        qint64 previousMemory = std::numeric_limits<qint64>::max();
+        std::map<QString, QJsonObject> byPattern;
+        for (const QJsonValue& value : patterns) {
+            const QJsonObject entry = value.toObject();
+            keys += entry[QStringLiteral("keys")].toInteger();
+            QVERIFY(entry[QStringLiteral("memory_bytes")].toInteger() <= previousMemory);
+            previousMemory = entry[QStringLiteral("memory_bytes")].toInteger();
+            QVERIFY(!entry[QStringLiteral("examples")].toArray().isEmpty());
+            byPattern[entry[QStringLiteral("pattern")].toString()] = entry;
+        }
+        QCOMPARE(keys, root[QStringLiteral("totals")].toObject()[QStringLiteral("keys")].toInteger());
+        QCOMPARE(patterns.first().toObject()[QStringLiteral("pattern")].toString(),
+                 QStringLiteral("user:<int>:profile"));
+
+        test::PlainClient truth(m_server.port());
+        const std::vector<QByteArray> profiles = truth.allKeys("user:*:profile");
+        qint64 memory = 0;
+        for (const QByteArray& key : profiles)
+            memory += truth.integer({"MEMORY", "USAGE", key});
+        const QJsonObject users = byPattern.at(QStringLiteral("user:<int>:profile"));
+        QCOMPARE(users[QStringLiteral("keys")].toInteger(), qint64(profiles.size()));
+        QCOMPARE(users[QStringLiteral("memory_bytes")].toInteger(), memory);
+        QCOMPARE(users[QStringLiteral("types")].toObject()[QStringLiteral("hash")].toInteger(),
+                 qint64(profiles.size()));
+        const QJsonObject sessions = byPattern.at(QStringLiteral("session:<int>"));
+        QCOMPARE(sessions[QStringLiteral("keys_with_ttl")].toInteger(), qint64(truth.allKeys("session:*").size()));
+        QVERIFY(byPattern.count(QStringLiteral("queue:<int>:<int>")));
+        QVERIFY(byPattern.count(QStringLiteral("plain")));
+        QCOMPARE(root[QStringLiteral("namespaces")].toArray().size() > 0, true); // the rest of the report stays
+
+        // Text: a pattern table after the namespaces.
+        const auto text =
+            test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("--patterns")});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("\nPATTERN "), text.out.constData());
+        QVERIFY(text.out.contains("user:<int>:profile"));
     }
 
     void textReport()
