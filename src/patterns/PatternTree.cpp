@@ -6,6 +6,7 @@
 #include <QHash>
 
 #include <algorithm>
+#include <array>
 
 namespace keylens::patterns {
 
@@ -15,8 +16,15 @@ namespace {
 // or nothing for a word.
 QByteArray collapsedLabel(QByteArrayView segment)
 {
+    // Shared, so that a million ids cost a reference count each rather than an allocation.
+    static const std::array<QByteArray, 10> placeholders = [] {
+        std::array<QByteArray, 10> out;
+        for (std::size_t shape = 0; shape < out.size(); ++shape)
+            out[shape] = lint::placeholder(lint::Shape(shape)).toByteArray();
+        return out;
+    }();
     if (const lint::Shape shape = lint::shapeOf(segment); lint::isId(shape))
-        return lint::placeholder(shape).toByteArray();
+        return placeholders[std::size_t(shape)];
     if (const lint::GluedId glued = lint::gluedIdOf(segment); lint::isId(glued.shape))
         return glued.prefix.toByteArray() + lint::placeholder(glued.shape);
     return {};
