@@ -360,6 +360,16 @@ GluedId gluedIdOf(QByteArrayView segment)
     return {};
 }
 
+QByteArrayView numberedCodePrefix(QByteArrayView segment)
+{
+    const auto digits = std::find_if(segment.begin(), segment.end(), isDigit);
+    const qsizetype letters = digits - segment.begin();
+    if (letters == 0 || segment.size() - letters < 4 || !std::all_of(segment.begin(), digits, isLetter) ||
+        !std::all_of(digits, segment.end(), isDigit))
+        return {};
+    return segment.first(letters);
+}
+
 bool isDateSplitAcross(QByteArrayView year, QByteArrayView month)
 {
     return year.size() == 4 && isYear(number(year, 0, 4)) && month.size() == 2 && isMonth(number(month, 0, 2));

@@ -43,6 +43,11 @@ struct GluedId
 };
 GluedId gluedIdOf(QByteArrayView segment);
 
+// The letters of a code with a number glued on (`SKU120279`, `INV2024001`), or empty. Four digits at
+// least: `v2`, `ipv4` and `sha256` are names, not numbered items. Not an id for the naming rules (the
+// code is a name someone chose), but patterns fold its number: `SKU<int>`, one pattern for a catalogue.
+QByteArrayView numberedCodePrefix(QByteArrayView segment);
+
 // A date split over two levels, year then month: `2025` and `01` of `log:2025:01:15:…`.
 bool isDateSplitAcross(QByteArrayView year, QByteArrayView month);
 

@@ -48,18 +48,6 @@ template<typename Callback> void forEachHump(QByteArrayView word, Callback&& onW
     }
 }
 
-// The letters of a code with a number glued on (`SKU120279`, `INV2024001`), or empty. Four digits at
-// least: `v2`, `ipv4` and `sha256` are names, not numbered items.
-QByteArrayView numberedCodePrefix(QByteArrayView part)
-{
-    const auto digits = std::find_if(part.begin(), part.end(), isDigit);
-    const qsizetype letters = digits - part.begin();
-    if (letters == 0 || part.size() - letters < 4 || !std::all_of(part.begin(), digits, isLetter) ||
-        !std::all_of(digits, part.end(), isDigit))
-        return {};
-    return part.first(letters);
-}
-
 } // namespace
 
 void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment)

@@ -12,8 +12,8 @@ namespace keylens::patterns {
 
 namespace {
 
-// What a segment would be called if its shape collapses: a placeholder, a word with a glued placeholder,
-// or nothing for a word.
+// What a segment would be called if its shape collapses: a placeholder, a word with a glued placeholder
+// (`userSettings_<int>`, `SKU<int>`), or nothing for a word.
 QByteArray collapsedLabel(QByteArrayView segment)
 {
     // Shared, so that a million ids cost a reference count each rather than an allocation.
@@ -27,6 +27,8 @@ QByteArray collapsedLabel(QByteArrayView segment)
         return placeholders[std::size_t(shape)];
     if (const lint::GluedId glued = lint::gluedIdOf(segment); lint::isId(glued.shape))
         return glued.prefix.toByteArray() + lint::placeholder(glued.shape);
+    if (const QByteArrayView code = lint::numberedCodePrefix(segment); !code.isEmpty())
+        return code.toByteArray() + lint::placeholder(lint::Shape::Integer);
     return {};
 }
 

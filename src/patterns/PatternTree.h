@@ -17,7 +17,7 @@ struct PatternTreeOptions
 
 // The keyspace folded on its ids: siblings that are ids of one shape (lint/SegmentShape.h) become one
 // placeholder node, `user:<int>:profile` for `user:1:profile`, `user:2:profile`, …; so do siblings with
-// an id glued to one word (`userSettings_<int>`). Siblings collapse when more than `collapseAbove` share
+// an id glued to one word (`userSettings_<int>`, `SKU<int>`). Siblings collapse when more than `collapseAbove` share
 // the shape, or when they are most of their parent's children. Below a placeholder, the children of all
 // its members are siblings: `profile` under `user:<int>` stands for every `user:N:profile`.
 //

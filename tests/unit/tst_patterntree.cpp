@@ -40,6 +40,7 @@ private Q_SLOTS:
             add(store, "user:" + QByteArray::number(i) + ":profile");
             add(store, "user:" + QByteArray::number(i) + ":settings");
             add(store, "userSettings_" + QByteArray::number(1000 + i));
+            add(store, "product:SKU" + QByteArray::number(120000 + i));
         }
         add(store, "user:index");
         for (const char* hash : {"9e107d9d372bb6826bd81d3542a419d6", "2fd4e1c67a2d28fced849ee1bb76e739",
@@ -59,20 +60,19 @@ private Q_SLOTS:
         QCOMPARE(patterns.at("user:30:settings"), QByteArray("user:<int>:settings"));
         QCOMPARE(patterns.at("user:index"), QByteArray("user:index"));
         QCOMPARE(patterns.at("userSettings_1007"), QByteArray("userSettings_<int>"));
+        QCOMPARE(patterns.at("product:SKU120007"), QByteArray("product:SKU<int>"));
         QCOMPARE(patterns.at("cache:db:query:9e107d9d372bb6826bd81d3542a419d6"), QByteArray("cache:db:query:<hex>"));
         QCOMPARE(patterns.at("config:3"), QByteArray("config:<int>"));
         QCOMPARE(patterns.at("feature:beta"), QByteArray("feature:beta"));
         QCOMPARE(patterns.at("order:1"), QByteArray("order:1"));
 
-        // The root has no id rows: userSettings_<int>, user, cache, config, feature, order.
-        QCOMPARE(tree.children(PatternTree::Root).size(), std::size_t(6));
+        // The root has no id rows: userSettings_<int>, user, product, cache, config, feature, order.
+        QCOMPARE(tree.children(PatternTree::Root).size(), std::size_t(7));
         std::set<QByteArray> distinct;
         for (const auto& [key, pattern] : patterns)
             distinct.insert(pattern);
-        QCOMPARE(
-            distinct.size(),
-            std::size_t(
-                14)); // 2 under user:<int>, user:index, 1 each for the glued, hex and config ids, 4 words, 4 orders
+        // Two under user:<int>, user:index, one each for the glued, code, hex and config ids, 4 words, 4 orders.
+        QCOMPARE(distinct.size(), std::size_t(15));
     }
 
     // The patterns that hold keys partition the keys, and a placeholder totals its members' subtrees.
