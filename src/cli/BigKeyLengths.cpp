@@ -1,31 +1,21 @@
 #include "cli/BigKeyLengths.h"
 
 #include "inspect/KeyReader.h"
-#include "lint/OverlayRules.h"
 #include "redis/Connection.h"
 
 namespace keylens::cli {
 
-BigKeyLengths bigKeyQuestions(const keyspace::Keyspace& store)
-{
-    BigKeyLengths lengths;
-    lengths.nodes = lint::bigKeyCandidates(store);
-    lengths.keys.reserve(lengths.nodes.size());
-    for (const keyspace::NodeId node : lengths.nodes)
-        lengths.keys.emplace_back(store.path(node), store.keyInfo(node).type);
-    return lengths;
-}
-
 void askBigKeyLengths(const redis::ConnectionOptions& options, BigKeyLengths& lengths)
 {
-    if (lengths.keys.empty())
+    if (lengths.candidates.keys.empty())
         return;
     redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(options);
     if (!connection) {
         lengths.error = connection.error().message;
         return;
     }
-    redis::Result<std::vector<std::optional<std::uint64_t>>> answers = inspect::readLengths(**connection, lengths.keys);
+    redis::Result<std::vector<std::optional<std::uint64_t>>> answers =
+        inspect::readLengths(**connection, lengths.candidates.keys);
     if (!answers) {
         lengths.error = answers.error().message;
         return;
@@ -35,7 +25,7 @@ void askBigKeyLengths(const redis::ConnectionOptions& options, BigKeyLengths& le
 
 QString recordBigKeyLengths(keyspace::Keyspace& store, lint::Linter& linter, const BigKeyLengths& lengths)
 {
-    const std::size_t asked = lengths.nodes.size();
+    const std::size_t asked = lengths.candidates.nodes.size();
     if (asked == 0)
         return {};
     if (!lengths.error.isEmpty() || lengths.lengths.size() != asked)
@@ -45,7 +35,7 @@ QString recordBigKeyLengths(keyspace::Keyspace& store, lint::Linter& linter, con
     std::size_t unknown = 0;
     for (std::size_t i = 0; i < asked; ++i) {
         if (const std::optional<std::uint64_t> length = lengths.lengths[i])
-            linter.lengthKnown(store, lengths.nodes[i], *length);
+            linter.lengthKnown(store, lengths.candidates.nodes[i], *length);
         else
             ++unknown; // gone since the scan, or its length command was denied
     }

@@ -2,14 +2,13 @@
 
 #include "keyspace/Keyspace.h"
 #include "lint/Linter.h"
+#include "lint/OverlayRules.h"
 #include "redis/ConnectionOptions.h"
 
-#include <QByteArray>
 #include <QString>
 
 #include <cstdint>
 #include <optional>
-#include <utility>
 #include <vector>
 
 namespace keylens::cli {
@@ -17,15 +16,14 @@ namespace keylens::cli {
 // big-string and big-collection for `keylens-cli lint`: the length of every key that may be bigger than
 // the rules' thresholds, one pipelined O(1) STRLEN, HLEN… each (as the browser does after a scan), in
 // three steps so that the server's answers can be awaited while the linter finishes on the store:
-// which keys to ask about (reads the store), the answers (the network only), recording them.
+// which keys to ask about (lint::bigKeyCandidates, reads the store), the answers (askBigKeyLengths, the
+// network only), recording them.
 struct BigKeyLengths
 {
-    std::vector<keyspace::NodeId> nodes;
-    std::vector<std::pair<QByteArray, keyspace::KeyType>> keys; // parallel to nodes
-    std::vector<std::optional<std::uint64_t>> lengths;          // parallel to nodes, once asked
-    QString error;                                              // why none could be asked
+    lint::BigKeyCandidates candidates;                 // from lint::bigKeyCandidates()
+    std::vector<std::optional<std::uint64_t>> lengths; // parallel to the candidates, once asked
+    QString error;                                     // why none could be asked
 };
-BigKeyLengths bigKeyQuestions(const keyspace::Keyspace& store);
 void askBigKeyLengths(const redis::ConnectionOptions& options, BigKeyLengths& lengths);
 // Tells the linter; returns what went wrong, if anything, for the report's notices: the other rules'
 // findings stand either way.

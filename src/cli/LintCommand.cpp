@@ -88,7 +88,7 @@ int runLintCommand(const QStringList& arguments)
         linter.finish(keyspace);
     } else {
         // The server answers the length questions while the namespace-level rules run on the store.
-        BigKeyLengths lengths = bigKeyQuestions(keyspace);
+        BigKeyLengths lengths{lint::bigKeyCandidates(keyspace), {}, {}};
         std::thread asking([&] { askBigKeyLengths(options.connection, lengths); });
         linter.finish(keyspace);
         asking.join();

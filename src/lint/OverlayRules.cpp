@@ -42,14 +42,17 @@ bool mayBeBigKey(const keyspace::KeyInfo& key, std::size_t keyBytes)
            (isCollection(key.type) && key.memoryMeasured && key.memoryBytes > BigCollectionMinimumBytes);
 }
 
-std::vector<keyspace::NodeId> bigKeyCandidates(const keyspace::Keyspace& store, std::size_t maximum)
+BigKeyCandidates bigKeyCandidates(const keyspace::Keyspace& store, std::size_t maximum)
 {
-    std::vector<keyspace::NodeId> nodes;
-    for (keyspace::NodeId node = 1; node < store.nodeCount() && nodes.size() < maximum; ++node) {
+    BigKeyCandidates candidates;
+    for (keyspace::NodeId node = 1; node < store.nodeCount() && candidates.nodes.size() < maximum; ++node) {
         if (store.isKey(node) && mayBeBigKey(store.keyInfo(node), store.pathLength(node)))
-            nodes.push_back(node);
+            candidates.nodes.push_back(node);
     }
-    return nodes;
+    candidates.keys.reserve(candidates.nodes.size());
+    for (const keyspace::NodeId node : candidates.nodes)
+        candidates.keys.emplace_back(store.path(node), store.keyInfo(node).type);
+    return candidates;
 }
 
 bool lacksTtlAmongExpiring(const keyspace::KeyInfo& key, const keyspace::NamespaceStats& siblings)

@@ -3,9 +3,11 @@
 #include "keyspace/Keyspace.h"
 #include "keyspace/NamespaceStats.h"
 
+#include <QByteArray>
 #include <QString>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace keylens::lint {
@@ -35,10 +37,15 @@ bool isBigKey(keyspace::KeyType type, std::uint64_t length);
 // A string or collection whose memory was not measured (MEMORY USAGE denied) may be big too.
 bool mayBeBigKey(const keyspace::KeyInfo& key, std::size_t keyBytes);
 // The keys of a store that mayBeBigKey(), at most `maximum` of them (usually a few dozen; every string
-// and collection when MEMORY USAGE was denied).
+// and collection when MEMORY USAGE was denied), with the name and type that asking their length needs:
+// the browser and keylens-cli lint ask the server with these.
 inline constexpr std::size_t BigKeyCandidatesMaximum = 100'000;
-std::vector<keyspace::NodeId> bigKeyCandidates(const keyspace::Keyspace& store,
-                                               std::size_t maximum = BigKeyCandidatesMaximum);
+struct BigKeyCandidates
+{
+    std::vector<keyspace::NodeId> nodes;
+    std::vector<std::pair<QByteArray, keyspace::KeyType>> keys; // parallel to nodes
+};
+BigKeyCandidates bigKeyCandidates(const keyspace::Keyspace& store, std::size_t maximum = BigKeyCandidatesMaximum);
 
 // missing-ttl among expiring keys: a key without a TTL beside siblings that mostly expire (the forgotten
 // cache entry), and a namespace that holds such keys. Keys whose TTL was not measured count neither way.

@@ -1,7 +1,6 @@
 #include "models/ScanSession.h"
 
 #include "lint/Linter.h"
-#include "lint/OverlayRules.h"
 #include "models/KeyTreeModel.h"
 #include "scan/Ingest.h"
 #include "scan/Scanner.h"
@@ -203,9 +202,7 @@ void ScanSession::judge()
     m_bigKeyCandidates = {};
     m_judging = QThread::create([linter, store, result, candidates = &m_bigKeyCandidates] {
         *result = linter->judge(*store);
-        candidates->nodes = lint::bigKeyCandidates(*store);
-        for (const keyspace::NodeId node : candidates->nodes)
-            candidates->keys.emplace_back(store->path(node), store->keyInfo(node).type);
+        *candidates = lint::bigKeyCandidates(*store);
     });
     m_judging->setObjectName(QStringLiteral("keylens namespace rules"));
     // Told by a number, not by the thread's address: an abandoned thread's signal may still be queued

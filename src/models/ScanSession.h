@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "lint/OverlayRules.h"
 #include "lint/Profile.h"
 #include "scan/KeyBatch.h"
 #include "scan/ScanTypes.h"
@@ -68,15 +69,10 @@ public:
     // Examples the linter keeps per rule, for the Findings panel.
     static constexpr std::size_t ExamplesKept = 200;
 
-    // The keys whose length decides big-string or big-collection (lint::bigKeyCandidates), with their
-    // names and types: found on the worker thread with the namespace-level rules, so that asking for
-    // their lengths does not walk the store on the GUI thread. Once per scan; empty after.
-    struct BigKeyCandidates
-    {
-        std::vector<std::uint32_t> nodes;
-        std::vector<std::pair<QByteArray, keyspace::KeyType>> keys;
-    };
-    BigKeyCandidates takeBigKeyCandidates() { return std::exchange(m_bigKeyCandidates, {}); }
+    // The keys whose length decides big-string or big-collection: found on the worker thread with the
+    // namespace-level rules, so that asking for their lengths does not walk the store on the GUI thread.
+    // Once per scan; empty after.
+    lint::BigKeyCandidates takeBigKeyCandidates() { return std::exchange(m_bigKeyCandidates, {}); }
 
     bool isRunning() const;
     // The namespace-level rules of a finished scan are running on their worker thread, or their verdicts
@@ -137,9 +133,9 @@ private:
     // While the worker reads the store nothing may write to it: lengths learnt meanwhile wait here.
     QThread* m_judging = nullptr;
     std::unique_ptr<lint::Judgement> m_judgement;
-    BigKeyCandidates m_bigKeyCandidates; // written by the worker until it finishes
-    std::uint64_t m_judgements = 0;      // judge() calls, and abandoned judgements
-    std::uint64_t m_scans = 0;           // start() calls: a deferred step of an older scan does nothing
+    lint::BigKeyCandidates m_bigKeyCandidates; // written by the worker until it finishes
+    std::uint64_t m_judgements = 0;            // judge() calls, and abandoned judgements
+    std::uint64_t m_scans = 0;                 // start() calls: a deferred step of an older scan does nothing
     QTimer m_verdictTimer;
     std::vector<std::pair<keyspace::NodeId, std::uint64_t>> m_lengthsWaiting;
 };

@@ -631,7 +631,7 @@ void MainWindow::takeScreenshot()
 void MainWindow::askBigKeyLengths()
 {
     // One O(1) length command each, pipelined.
-    models::ScanSession::BigKeyCandidates candidates = m_session->takeBigKeyCandidates();
+    lint::BigKeyCandidates candidates = m_session->takeBigKeyCandidates();
     if (!candidates.keys.empty())
         m_inspector->requestLengths(m_scanGeneration, std::move(candidates.nodes), std::move(candidates.keys));
 }
