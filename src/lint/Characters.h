@@ -16,9 +16,13 @@ constexpr bool isUpper(char c)
 {
     return c >= 'A' && c <= 'Z';
 }
+constexpr bool isLower(char c)
+{
+    return c >= 'a' && c <= 'z';
+}
 constexpr bool isLetter(char c)
 {
-    return (c >= 'a' && c <= 'z') || isUpper(c);
+    return isLower(c) || isUpper(c);
 }
 constexpr char toLower(char c)
 {
@@ -27,6 +31,11 @@ constexpr char toLower(char c)
 constexpr bool isHexDigit(char c)
 {
     return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+// What joins the words of one segment when the delimiter does not (`user_settings`, `order-detail`).
+constexpr bool isWordSeparator(char c)
+{
+    return c == '_' || c == '-' || c == '.' || c == '/' || c == '|';
 }
 
 // A lower-cased copy of a short word, on the stack: for lookups that run on every key or node, where a

@@ -16,10 +16,6 @@ namespace keylens::lint {
 
 namespace {
 
-bool isWordSeparator(char c)
-{
-    return c == '_' || c == '-' || c == '.' || c == '/' || c == '|';
-}
 // A segment with its shape and glued id, classified once per key: every rule below asks about them.
 struct Segment
 {

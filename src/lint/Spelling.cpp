@@ -11,16 +11,6 @@ namespace keylens::lint {
 
 namespace {
 
-bool isWordSeparator(char c)
-{
-    return c == '_' || c == '-' || c == '.' || c == '/' || c == '|';
-}
-
-bool isLower(char c)
-{
-    return c >= 'a' && c <= 'z';
-}
-
 // Calls onPart(part, isSeparator) for the runs of a segment: words and ids between word separators.
 template<typename Callback> void forEachPart(QByteArrayView segment, Callback&& onPart)
 {
