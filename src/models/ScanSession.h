@@ -66,8 +66,9 @@ public:
     // Keys' lengths (STRLEN or element counts), learnt after the scan or by the details pane: the tree's
     // big-key overlay and the linter's big-string and big-collection take them from here.
     void lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std::uint64_t>>& lengths);
-    // Examples the linter keeps per rule, for the Findings panel.
-    static constexpr std::size_t ExamplesKept = 200;
+    // Examples the linter keeps per rule, all listed by the Findings panel (more is a list nobody reads;
+    // its tree filter shows every key of a rule).
+    static constexpr std::size_t ExamplesKept = 50;
 
     // The keys whose length decides big-string or big-collection: found on the worker thread with the
     // namespace-level rules, so that asking for their lengths does not walk the store on the GUI thread.

@@ -191,7 +191,7 @@ void FindingsPanel::updateRuleRow(QTreeWidgetItem* item, const lint::RuleSummary
     const bool hadMore =
         item->childCount() > 0 && !(item->child(item->childCount() - 1)->flags() & Qt::ItemIsSelectable);
     const int listed = item->childCount() - (hadMore ? 1 : 0);
-    const std::size_t shown = std::min<std::size_t>(summary.examples.size(), ExamplesShown);
+    const std::size_t shown = summary.examples.size(); // as many as the linter keeps
     for (std::size_t i = std::size_t(listed); i < shown; ++i) {
         const lint::Finding& finding = summary.examples[i];
         auto* example = new QTreeWidgetItem;

@@ -27,8 +27,8 @@ class FindingsPanel : public QWidget
 public:
     explicit FindingsPanel(QWidget* parent = nullptr);
 
-    // Rebuilds the list from the linter (kept selection and expansion by rule id). The linter must
-    // stay alive until the next call.
+    // Brings the list up to date with the linter: every rule with findings, every example it keeps
+    // (selection and expansion kept by rule id). The linter must stay alive until the next call.
     void showFindings(const lint::Linter& linter, bool scanRunning);
     // The rule of the selected row (or of the selected example's rule), -1 for none.
     int selectedRule() const;
@@ -38,9 +38,6 @@ public:
     QTreeWidget* list() const { return m_list; }
     QString headingText() const;
     QComboBox* treeFilterBox() const { return m_treeFilter; }
-
-    // Examples listed per rule (more is a list nobody reads); the tree filter shows all of a rule's keys.
-    static constexpr int ExamplesShown = 50;
 
 Q_SIGNALS:
     void keyActivated(const QByteArray& key);
