@@ -180,7 +180,7 @@ public:
         for (const NodeId node : environments)
             names += (names.isEmpty() ? "" : ", ") + m_store.segment(node).toByteArray() + m_delimiter;
         for (std::size_t i = 1; i < environments.size(); ++i)
-            flag(environments[i], "env-prefixes", names + " share one database");
+            flag(environments[i], *findRule("env-prefixes"), names + " share one database");
     }
 
     // version-prefixes (every version but the newest under one parent) and synonym-siblings (every word
@@ -188,7 +188,9 @@ public:
     void versionsAndSynonyms()
     {
         std::map<NodeId, std::vector<std::pair<int, NodeId>>> versionsByParent;
-        const bool checkSynonyms = m_profile.isEnabled(*findRule("synonym-siblings"));
+        const RuleInfo& versionRule = *findRule("version-prefixes");
+        const RuleInfo& synonymRule = *findRule("synonym-siblings");
+        const bool checkSynonyms = m_profile.isEnabled(synonymRule);
         const SynonymIndex synonymIndex(m_profile);
         // (scope, group) -> the group's words used there, with their keys.
         std::unordered_map<SynonymScope, std::vector<std::pair<const QByteArray*, std::uint64_t>>, SynonymScopeHash>
@@ -218,7 +220,7 @@ public:
             std::sort(versions.begin(), versions.end());
             const QByteArray newest = m_store.segment(versions.back().second).toByteArray();
             for (std::size_t i = 0; i + 1 < versions.size(); ++i)
-                flag(versions[i].second, "version-prefixes",
+                flag(versions[i].second, versionRule,
                      m_store.segment(versions[i].second).toByteArray() + " beside " + newest);
         }
         QHash<std::pair<const QByteArray*, const QByteArray*>, QByteArray> details; // built once per pair of words
@@ -235,7 +237,7 @@ public:
             QByteArray& detail = details[{match.word, mostUsed->first}];
             if (detail.isEmpty())
                 detail = *match.word + " beside " + *mostUsed->first;
-            flag(node, "synonym-siblings", detail);
+            flag(node, synonymRule, detail);
         }
     }
 
@@ -441,9 +443,8 @@ private:
         const RuleInfo* rule;
         QByteArray detail; // shared by the nodes flagged for one reason
     };
-    void flag(NodeId node, const char* ruleId, const QByteArray& detail)
+    void flag(NodeId node, const RuleInfo& rule, const QByteArray& detail)
     {
-        const RuleInfo& rule = *findRule(ruleId);
         if (m_profile.isEnabled(rule))
             m_flags.push_back({node, &rule, detail});
     }

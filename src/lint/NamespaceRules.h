@@ -24,7 +24,8 @@ namespace keylens::lint {
 // - missing-ttl: a persistent key among siblings that nearly all expire.
 //
 // run() walks the store once the scan is over, without recursion: three passes over its nodes (synonyms and
-// versions; patterns; keys), then only the subtrees and namespaces a verdict names. Nothing is kept per key
+// versions; patterns; keys) and one over the namespaces when there are naming variants, then only the
+// subtrees and namespaces a verdict names. Nothing is kept per key
 // while keys arrive, so linting adds no work to the ingest of a key but its key-level rules.
 class NamespaceRules
 {
