@@ -1,6 +1,5 @@
 #include "report/JsonReport.h"
 
-#include "keyspace/KeyEscape.h"
 #include "report/JsonWriter.h"
 
 namespace keylens::report {
@@ -152,7 +151,7 @@ QByteArray toJson(const ScanReport& report)
             writeTypes(json, entry.stats);
             json.key("examples").beginArray();
             for (const QByteArray& key : entry.examples)
-                json.value(keyspace::isPrintableUtf8(key) ? key : keyspace::displayBytes(key));
+                json.bytesValue(key);
             json.endArray();
             json.endObject();
         }

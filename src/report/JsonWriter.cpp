@@ -146,10 +146,15 @@ JsonWriter& JsonWriter::value(bool flag)
 
 JsonWriter& JsonWriter::bytesField(QByteArrayView field, QByteArrayView bytes)
 {
+    key(field).bytesValue(bytes);
     if (keyspace::isPrintableUtf8(bytes))
-        return key(field).value(bytes);
-    key(field).value(keyspace::escapeLikeRedisCli(bytes));
+        return *this;
     return key(QByteArray(field.toByteArray()).append("_base64")).value(bytes.toByteArray().toBase64());
+}
+
+JsonWriter& JsonWriter::bytesValue(QByteArrayView bytes)
+{
+    return keyspace::isPrintableUtf8(bytes) ? value(bytes) : value(keyspace::escapeLikeRedisCli(bytes));
 }
 
 JsonWriter& JsonWriter::null()

@@ -38,6 +38,8 @@ public:
     // A key, path or name as `field`: as it is when printable UTF-8, else redis-cli escaped plus the exact
     // bytes in `<field>_base64`.
     JsonWriter& bytesField(QByteArrayView field, QByteArrayView bytes);
+    // The same text without the exact bytes, for a list of keys (`examples`).
+    JsonWriter& bytesValue(QByteArrayView bytes);
 
     static QByteArray quoted(QByteArrayView utf8);
 

@@ -133,6 +133,9 @@ private Q_SLOTS:
         QCOMPARE(sessions[QStringLiteral("keys_with_ttl")].toInteger(), qint64(truth.allKeys("session:*").size()));
         QVERIFY(byPattern.count(QStringLiteral("queue:<int>:<int>")));
         QVERIFY(byPattern.count(QStringLiteral("plain")));
+        // A binary key is written as redis-cli shows it, as in `top_keys` and `namespaces`.
+        const QJsonObject binary = byPattern.at(QStringLiteral("\\xff\\x00bin:<int>"));
+        QCOMPARE(binary[QStringLiteral("examples")].toArray().first().toString(), QStringLiteral("\\xff\\x00bin:1"));
         QCOMPARE(root[QStringLiteral("namespaces")].toArray().size() > 0, true); // the rest of the report stays
 
         // Text: a pattern table after the namespaces.
