@@ -3,6 +3,7 @@
 #include "lint/Characters.h"
 
 #include <algorithm>
+#include <array>
 
 namespace keylens::lint {
 
@@ -375,13 +376,27 @@ bool isDateSplitAcross(QByteArrayView year, QByteArrayView month)
     return year.size() == 4 && isYear(number(year, 0, 4)) && month.size() == 2 && isMonth(number(month, 0, 2));
 }
 
-QByteArray patternOf(QByteArrayView segment)
+QByteArray foldedSegment(QByteArrayView segment)
 {
+    static const std::array<QByteArray, 10> placeholders = [] {
+        std::array<QByteArray, 10> out;
+        for (std::size_t shape = 0; shape < out.size(); ++shape)
+            out[shape] = placeholder(Shape(shape)).toByteArray();
+        return out;
+    }();
     if (const Shape shape = shapeOf(segment); isId(shape))
-        return placeholder(shape).toByteArray();
+        return placeholders[std::size_t(shape)];
     if (const GluedId glued = gluedIdOf(segment); isId(glued.shape))
         return glued.prefix.toByteArray().append(placeholder(glued.shape));
-    return segment.toByteArray();
+    if (const QByteArrayView code = numberedCodePrefix(segment); !code.isEmpty())
+        return code.toByteArray().append(placeholder(Shape::Integer));
+    return {};
+}
+
+QByteArray patternOf(QByteArrayView segment)
+{
+    QByteArray folded = foldedSegment(segment);
+    return folded.isNull() ? segment.toByteArray() : folded;
 }
 
 } // namespace keylens::lint

@@ -51,8 +51,11 @@ QByteArrayView numberedCodePrefix(QByteArrayView segment);
 // A date split over two levels, year then month: `2025` and `01` of `log:2025:01:15:…`.
 bool isDateSplitAcross(QByteArrayView year, QByteArrayView month);
 
-// The segment as a pattern shows it: the placeholder for an id, prefix + placeholder for a glued id,
-// the segment itself for a word.
+// A segment with its id folded: the placeholder for an id (`<int>`), the word part and the placeholder
+// for a glued id (`celery-task-meta-<uuid>`) or a numbered code (`SKU<int>`); null for a word. A bare
+// placeholder is shared, not allocated: the pattern tree asks this of every node.
+QByteArray foldedSegment(QByteArrayView segment);
+// The segment as a pattern shows it: foldedSegment(), or the segment itself for a word.
 QByteArray patternOf(QByteArrayView segment);
 
 } // namespace keylens::lint

@@ -6,33 +6,8 @@
 #include <QHash>
 
 #include <algorithm>
-#include <array>
 
 namespace keylens::patterns {
-
-namespace {
-
-// What a segment would be called if its shape collapses: a placeholder, a word with a glued placeholder
-// (`userSettings_<int>`, `SKU<int>`), or nothing for a word.
-QByteArray collapsedLabel(QByteArrayView segment)
-{
-    // Shared, so that a million ids cost a reference count each rather than an allocation.
-    static const std::array<QByteArray, 10> placeholders = [] {
-        std::array<QByteArray, 10> out;
-        for (std::size_t shape = 0; shape < out.size(); ++shape)
-            out[shape] = lint::placeholder(lint::Shape(shape)).toByteArray();
-        return out;
-    }();
-    if (const lint::Shape shape = lint::shapeOf(segment); lint::isId(shape))
-        return placeholders[std::size_t(shape)];
-    if (const lint::GluedId glued = lint::gluedIdOf(segment); lint::isId(glued.shape))
-        return glued.prefix.toByteArray() + lint::placeholder(glued.shape);
-    if (const QByteArrayView code = lint::numberedCodePrefix(segment); !code.isEmpty())
-        return code.toByteArray() + lint::placeholder(lint::Shape::Integer);
-    return {};
-}
-
-} // namespace
 
 PatternTree::PatternTree(const keyspace::Keyspace& store, Options options)
     : m_store(store)
@@ -58,11 +33,11 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
         m_store.forEachChild(member, [&](keyspace::NodeId child) { kids.push_back(child); });
     if (kids.empty())
         return;
-    std::sort(kids.begin(), kids.end()); // the order they were found in, across members
-    std::vector<QByteArray> collapsed(kids.size());
-    QHash<QByteArray, std::size_t> sharing; // collapsed label -> siblings that share it
+    std::sort(kids.begin(), kids.end());            // the order they were found in, across members
+    std::vector<QByteArray> collapsed(kids.size()); // null for a word: words never collapse
+    QHash<QByteArray, std::size_t> sharing;         // collapsed label -> siblings that share it
     for (std::size_t i = 0; i < kids.size(); ++i) {
-        collapsed[i] = collapsedLabel(m_store.segment(kids[i]));
+        collapsed[i] = lint::foldedSegment(m_store.segment(kids[i]));
         if (!collapsed[i].isEmpty())
             ++sharing[collapsed[i]];
     }

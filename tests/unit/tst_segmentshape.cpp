@@ -91,6 +91,8 @@ private Q_SLOTS:
         QTest::newRow("camel glued") << QByteArray("userSettings_1234") << QByteArray("userSettings_<int>");
         QTest::newRow("cache user") << QByteArray("cache_user_14606") << QByteArray("cache_user_<int>");
         QTest::newRow("dated log") << QByteArray("access.2024-03-10") << QByteArray("access.<date>");
+        QTest::newRow("numbered code") << QByteArray("SKU120279") << QByteArray("SKU<int>");
+        QTest::newRow("short code stays") << QByteArray("ipv4") << QByteArray("ipv4");
         QTest::newRow("iso date stays whole") << QByteArray("2024-03-10") << QByteArray("<date>");
         QTest::newRow("snake word") << QByteArray("user_settings") << QByteArray("user_settings");
         QTest::newRow("version") << QByteArray("api-v2") << QByteArray("api-v2");
