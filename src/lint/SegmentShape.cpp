@@ -125,9 +125,21 @@ bool isIsoTime(QByteArrayView time)
             number(zone, 1, 2) >= 0);
 }
 
+// ISO 8601's basic form: 20240310T103000[Z], as file names and S3 keys write it.
+bool isBasicDateTime(QByteArrayView text)
+{
+    if ((text.size() != 15 && text.size() != 16) || text[8] != 'T' || (text.size() == 16 && text[15] != 'Z'))
+        return false;
+    return digitsShape(text.first(8)) == Shape::Date && number(text, 9, 2) >= 0 && number(text, 9, 2) <= 23 &&
+           number(text, 11, 2) >= 0 && number(text, 11, 2) <= 59 && number(text, 13, 2) >= 0 &&
+           number(text, 13, 2) <= 60;
+}
+
 bool isDate(QByteArrayView text)
 {
-    // 2024-03-10, 2024-03, 2024-03-10T10:30:00Z, 2024Q1, 2024-W10
+    // 2024-03-10, 2024-03, 2024-03-10T10:30:00Z, 20240310T103000Z, 2024Q1, 2024-W10
+    if (isBasicDateTime(text))
+        return true;
     if (text.size() >= 6 && isYear(number(text, 0, 4))) {
         if (text.size() == 6 && (text[4] == 'Q' || text[4] == 'q'))
             return text[5] >= '1' && text[5] <= '4';
@@ -185,6 +197,11 @@ bool isIpv4(QByteArrayView text)
 
 bool isIpv6(QByteArrayView text)
 {
+    // An IPv4-mapped address (::ffff:192.0.2.1): the IPv4 part stands for the last two groups.
+    if (const qsizetype lastColon = text.lastIndexOf(':'); lastColon >= 0 && text.sliced(lastColon).contains('.')) {
+        const QByteArrayView head = text.first(lastColon + 1);
+        return (head == "::" || head == "::ffff:" || head == "0:0:0:0:0:ffff:") && isIpv4(text.sliced(lastColon + 1));
+    }
     const auto colons = std::count(text.begin(), text.end(), ':');
     if (colons < 2 || colons > 7 || text.size() < 3)
         return false;

@@ -13,9 +13,9 @@ namespace keylens::lint {
 //   1. digits only: a date (`20240310`, `202403`), else epoch seconds or milliseconds (10 or 13 digits in
 //      2001..2100), else an integer;
 //   2. UUID (8-4-4-4-12 hex);
-//   3. a date or time: ISO 8601 (`2024-03-10`, `2024-03`, `2024-03-10T10:30:00Z`), `2024Q1`, `2024-W10`,
-//      `hour12`;
-//   4. email; 5. IPv4, IPv6;
+//   3. a date or time: ISO 8601 (`2024-03-10`, `2024-03`, `2024-03-10T10:30:00Z`, `20240310T103000Z`),
+//      `2024Q1`, `2024-W10`, `hour12`;
+//   4. email; 5. IPv4, IPv6 (with an IPv4-mapped tail: `::ffff:192.0.2.1`);
 //   6. ULID (26 Crockford base-32 characters with letters and digits);
 //   7. hex: 16 or more hex digits with at least one digit (md5, sha1, sha256 and the like), or 12 to 15
 //      that mix digits and letters (short ids: a Docker container's, a truncated session id);

@@ -69,6 +69,119 @@ private Q_SLOTS:
         row("camel words", "userNotificationPreferencesCache", Shape::Word);
         row("shouting words", "USER_NOTIFICATION_PREFERENCES", Shape::Word);
         row("path of words", "views/products/0-20240310120000000000/index", Shape::Word);
+        // More of each shape, from the forms real programs write.
+        row("int 1", "1", Shape::Integer);
+        row("int leading zeros", "000123", Shape::Integer);
+        row("int 19 digits", "9223372036854775807", Shape::Integer);
+        row("snowflake id", "175928847299117063", Shape::Integer);
+        row("order number", "4815162342", Shape::Integer); // 10 digits, but after 2100
+        row("phone number", "33612345678", Shape::Integer);
+        row("int 3 digits", "404", Shape::Integer);
+        row("yyyymmdd 2001", "20010101", Shape::Date);
+        row("yyyymmdd dec 31", "20991231", Shape::Date);
+        row("yyyymmdd day 32", "20240332", Shape::Integer);
+        row("yyyymm jan", "202401", Shape::Date);
+        row("yyyymm month 13", "202413", Shape::Integer);
+        row("epoch s 2001", "1000000000", Shape::Epoch);
+        row("epoch s 2033", "2000000000", Shape::Epoch);
+        row("epoch ms 2001", "1000000000000", Shape::Epoch);
+        row("epoch ms 2030", "1900000000000", Shape::Epoch);
+        row("epoch s 1990", "631152000", Shape::Integer); // 9 digits: an id
+        row("12 digits", "171006480012", Shape::Integer);
+        row("uuid v1", "6ba7b810-9dad-11d1-80b4-00c04fd430c8", Shape::Uuid);
+        row("uuid v7", "01890a5d-ac96-774b-bcce-b302099a8057", Shape::Uuid);
+        row("nil uuid", "00000000-0000-0000-0000-000000000000", Shape::Uuid);
+        row("uuid mixed case", "5f1C2a7E-9b3d-4C8e-A1f2-0e6D7c8B9a01", Shape::Uuid);
+        row("uuid missing group", "5f1c2a7e-9b3d-4c8e-a1f2", Shape::Token);
+        row("uuid with g", "5f1c2a7e-9b3d-4c8e-a1f2-0e6d7c8b9agg", Shape::Token);
+        row("uuid without dashes", "5f1c2a7e9b3d4c8ea1f20e6d7c8b9a01", Shape::Hex);
+        row("braced uuid", "{5f1c2a7e-9b3d-4c8e-a1f2-0e6d7c8b9a01}", Shape::Word);
+        row("ulid lower", "01arz3ndektsv4rrffq69g5fav", Shape::Ulid);
+        row("ulid 2", "01HGW2N7GQ9S4R8E1KX3V5T6YB", Shape::Ulid);
+        row("ulid too short", "01ARZ3NDEKTSV4RRFFQ69G5FA", Shape::Token);
+        row("ulid with U", "01ARZ3NDEKTSV4RRFFQ69G5FAU", Shape::Token);
+        row("md5 upper", "9E107D9D372BB6826BD81D3542A419D6", Shape::Hex);
+        row("sha512",
+            "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47"
+            "417a81a538327af927da3e",
+            Shape::Hex);
+        row("git short sha", "a1b2c3d4e5f6", Shape::Hex);
+        row("object id", "507f1f77bcf86cd799439011", Shape::Hex); // MongoDB ObjectId
+        row("hex 17", "0123456789abcdef0", Shape::Hex);
+        row("hex 20 digits only", "12345678901234567890", Shape::Integer);
+        row("hex letters only 16", "abcdefabcdefabcd", Shape::Word);
+        row("hex 13", "a1b2c3d4e5f6a", Shape::Hex);
+        row("hex 12 digits first", "1a2b3c4d5e6f", Shape::Hex);
+        row("token 16", "Ab3dEf6hIj9lMn0p", Shape::Token);
+        row("token 22 base64url", "3q2-7wX_9kZpL0mN4vB8cA", Shape::Token);
+        row("token 32 base62", "k9XbQ2mZr7TnW4pLs8VyA3dF6hJ1cG5e", Shape::Token);
+        row("jwt-ish part", "eyJhbGciOiJIUzI1NiJ9", Shape::Token);
+        row("base64 padded", "dGhpcyBpcyBhIHRva2Vu==", Shape::Token);
+        row("express session id", "pX9Qkz3vV_aH2bL8rN0mT6yW4cE1dF7g", Shape::Token);
+        row("token 15", "Ab3dEf6hIj9lMn0", Shape::Word);
+        row("email plus", "ada+redis@example.co.uk", Shape::Email);
+        row("email dotted", "first.last@mail.example.org", Shape::Email);
+        row("email upper", "Ada@Example.COM", Shape::Email);
+        row("at without dot", "ada@localhost", Shape::Word);
+        row("at at start", "@example.com", Shape::Word);
+        row("two ats", "a@b@example.com", Shape::Word);
+        row("ipv4 zeros", "0.0.0.0", Shape::Ip);
+        row("ipv4 broadcast", "255.255.255.255", Shape::Ip);
+        row("ipv4 loopback", "127.0.0.1", Shape::Ip);
+        row("ipv4 octet 256", "256.1.1.1", Shape::Word);
+        row("ipv4 five parts", "1.2.3.4.5", Shape::Word);
+        row("version number", "1.2.3", Shape::Word);
+        row("ipv6 loopback", "::1", Shape::Ip);
+        row("ipv6 full", "2001:0db8:85a3:0000:0000:8a2e:0370:7334", Shape::Ip);
+        row("ipv6 mapped v4", "::ffff:192.0.2.1", Shape::Ip);
+        row("ipv6 link local", "fe80::1ff:fe23:4567:890a", Shape::Ip);
+        row("iso datetime seconds", "2024-03-10T10:30:00", Shape::Date);
+        row("iso datetime minutes", "2024-03-10T10:30", Shape::Date);
+        row("iso datetime compact z", "20240310T103000Z", Shape::Date);
+        row("iso date bad month", "2024-13-01", Shape::Word);
+        row("iso date bad day", "2024-02-30", Shape::Date); // day 30 passes: no calendar arithmetic
+        row("quarter 4", "2023Q4", Shape::Date);
+        row("quarter 5", "2023Q5", Shape::Word);
+        row("quarter lower", "2023q2", Shape::Date);
+        row("iso week 53", "2020-W53", Shape::Date);
+        row("iso week 54", "2020-W54", Shape::Word);
+        row("hour 0", "hour0", Shape::Date);
+        row("hour 23", "hour23", Shape::Date);
+        row("hours word", "hours", Shape::Word);
+        // Words that look a little like ids.
+        row("beef", "beef", Shape::Word);
+        row("cafebabe", "cafebabe", Shape::Word);
+        row("facade", "facade", Shape::Word);
+        row("decade", "decade", Shape::Word);
+        row("accededdeface", "accededdeface", Shape::Word);
+        row("3d", "3d", Shape::Word);
+        row("b2b", "b2b", Shape::Word);
+        row("mp4", "mp4", Shape::Word);
+        row("oauth2", "oauth2", Shape::Word);
+        row("utf8", "utf8", Shape::Word);
+        row("x509", "x509", Shape::Word);
+        row("h264", "h264", Shape::Word);
+        row("sha256 word", "sha256", Shape::Word);
+        row("ipv6 word", "ipv6", Shape::Word);
+        row("api", "api", Shape::Word);
+        row("v2", "v2", Shape::Word);
+        row("v10", "v10", Shape::Word);
+        row("snake", "user_settings", Shape::Word);
+        row("kebab", "rate-limit", Shape::Word);
+        row("dotted words", "views.decorators.cache", Shape::Word);
+        row("long snake", "notification_preferences_cache", Shape::Word);
+        row("capital", "User", Shape::Word);
+        row("all caps", "CACHE", Shape::Word);
+        row("pascal", "UserProfile", Shape::Word);
+        row("stat name", "processed", Shape::Word);
+        row("bullmq state", "stalled-check", Shape::Word);
+        row("kombu binding", "_kombu.binding.celery", Shape::Word);
+        row("rq words", "clean_registries", Shape::Word);
+        row("unicode word", "caf\xc3\xa9", Shape::Word);
+        row("space", "two words", Shape::Word);
+        row("minus number", "-1", Shape::Word);
+        row("decimal", "3.14", Shape::Word);
+        row("pseudo hex 15 no digit", "abcdefabcdefabc", Shape::Word);
     }
 
     void shapes()
