@@ -193,6 +193,19 @@ void Keyspace::addFinding(NodeId key, unsigned rule, unsigned severity)
         ++mutableStats(ancestor).findings[severity];
 }
 
+void Keyspace::removeFinding(NodeId key, unsigned rule, unsigned severity, int worstKept)
+{
+    Q_ASSERT(rule < IgnoredBit && severity < 3 && worstKept < 3);
+    std::uint32_t& entry = findingEntry(key);
+    const std::uint32_t bit = std::uint32_t(1) << rule;
+    if (!(entry & bit))
+        return;
+    const std::uint32_t kept = (entry & ~bit) & ((std::uint32_t(1) << FindingWorstShift) - 1);
+    entry = kept | (std::uint32_t(worstKept + 1) << FindingWorstShift);
+    for (NodeId ancestor = m_parent[key]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
+        --mutableStats(ancestor).findings[severity];
+}
+
 std::uint32_t Keyspace::findingRules(NodeId node) const
 {
     return node < m_findings.size() ? m_findings[node] & RuleBits : 0;

@@ -86,6 +86,10 @@ public:
     // severity in its aggregates. Adding a rule's finding twice to one key counts it once.
     void addFinding(NodeId key, unsigned rule, unsigned severity);
     std::uint32_t findingRules(NodeId node) const;
+    // Takes one finding back (a library's key is exempt from the naming rules after all): its rule bit,
+    // and one count of `severity` on every ancestor. `worstKept` is the worst severity of the findings the
+    // key keeps, or -1.
+    void removeFinding(NodeId key, unsigned rule, unsigned severity, int worstKept);
     // The worst severity of the key's own findings, or -1 without any.
     int worstFinding(NodeId node) const;
     // A key the lint profile ignores (a library's own key): no rule looks at it.

@@ -3,6 +3,8 @@
 #include "lint/NamespaceRules.h"
 #include "lint/OverlayRules.h"
 
+#include <QStringList>
+
 namespace keylens::lint {
 
 Linter::Linter(Profile profile, std::size_t maxExamples)
@@ -54,34 +56,150 @@ void Linter::lintKeys(keyspace::Keyspace& store)
     }
 }
 
+namespace {
+
+// The key-level naming findings recorded on keys below the libraries' claims, to take back. The key
+// rules ran as the keys arrived, before any layout could be recognised; they are pure, so running them
+// again gives each finding's severity.
+std::vector<Judgement::Retraction> namingRetractions(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
+                                                     const Profile& profile)
+{
+    std::uint32_t naming = 0;
+    for (const RuleInfo& rule : allRules())
+        naming |= isNamingRule(rule) ? std::uint32_t(1) << ruleIndex(rule) : 0;
+    std::vector<Judgement::Retraction> retractions;
+    std::vector<keyspace::NodeId> stack;
+    for (const auto& [claim, library] : libraries.outermostClaims(store)) {
+        stack.assign(1, claim);
+        while (!stack.empty()) {
+            const keyspace::NodeId node = stack.back();
+            stack.pop_back();
+            store.forEachChild(node, [&](keyspace::NodeId child) { stack.push_back(child); });
+            const std::uint32_t rules = store.findingRules(node);
+            if (!store.isKey(node) || !(rules & naming))
+                continue;
+            const std::vector<KeyFinding> findings = checkKey(store.path(node), store.keyInfo(node), profile);
+            const auto severityOf = [&](std::size_t index) {
+                const RuleInfo& rule = allRules()[index];
+                for (const KeyFinding& finding : findings) {
+                    if (finding.rule == &rule)
+                        return profile.severityOf(rule, finding.severity);
+                }
+                return profile.severityOf(rule);
+            };
+            int worstKept = -1;
+            for (std::size_t index = 0; index < allRules().size(); ++index) {
+                if ((rules & ~naming) >> index & 1)
+                    worstKept = std::max(worstKept, int(severityOf(index)));
+            }
+            for (std::size_t index = 0; index < allRules().size(); ++index) {
+                if ((rules & naming) >> index & 1)
+                    retractions.push_back(
+                        {node, std::uint8_t(index), std::uint8_t(severityOf(index)), std::int8_t(worstKept)});
+            }
+        }
+    }
+    return retractions;
+}
+
+} // namespace
+
+// Says which libraries' keys the naming rules skipped, and how to lint them anyway.
+QString exemptionNotice(const LibraryLayouts& libraries)
+{
+    QStringList ids;
+    for (const LibraryInfo* library : libraries.libraries())
+        ids << QString::fromLatin1(library->id);
+    return QStringLiteral("The keys of recognised library layouts (%1) skipped the naming rules; the memory and TTL "
+                          "rules judged them. A profile with \"exempt_libraries\": false lints them too.")
+        .arg(ids.join(QStringLiteral(", ")));
+}
+
+template<typename Record>
+void Linter::runNamespaceRules(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
+                               std::vector<QString>* notices, Record&& record) const
+{
+    NamespaceRules rules(m_profile);
+    rules.run(store, [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
+        if (isNamingRule(rule) && libraries.libraryOf(store, node))
+            return;
+        record(node, rule, severity, detail);
+    });
+    *notices = rules.notices();
+}
+
+void Linter::retract(keyspace::Keyspace& store, const Judgement::Retraction& retraction)
+{
+    if (!(store.findingRules(retraction.node) >> retraction.rule & 1))
+        return;
+    store.removeFinding(retraction.node, retraction.rule, retraction.severity, retraction.worstKept);
+    RuleSummary& summary = m_byRule[retraction.rule];
+    --summary.findings;
+    --summary.bySeverity[retraction.severity];
+}
+
+void Linter::forgetRetractedExamples(const keyspace::Keyspace& store, const LibraryLayouts& libraries)
+{
+    for (RuleSummary& summary : m_byRule) {
+        if (!isNamingRule(*summary.rule))
+            continue;
+        std::erase_if(summary.examples, [&](const Finding& example) {
+            const keyspace::NodeId node = store.find(example.key);
+            return node != keyspace::InvalidNode && libraries.libraryOf(store, node);
+        });
+    }
+}
+
 void Linter::finish(keyspace::Keyspace& store)
 {
     if (m_finished)
         return;
     m_finished = true;
-    NamespaceRules rules(m_profile);
-    rules.run(store, [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
-        record(store, node, rule, severity, detail);
-    });
-    m_notices = rules.notices();
+    if (m_profile.exemptLibraries) {
+        m_libraries = LibraryLayouts::recognise(store);
+        for (const Judgement::Retraction& retraction : namingRetractions(store, m_libraries, m_profile))
+            retract(store, retraction);
+        if (!m_libraries.isEmpty())
+            forgetRetractedExamples(store, m_libraries);
+    }
+    runNamespaceRules(store, m_libraries, &m_notices,
+                      [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
+                          record(store, node, rule, severity, detail);
+                      });
+    if (!m_libraries.isEmpty())
+        m_notices.push_back(exemptionNotice(m_libraries));
 }
 
 Judgement Linter::judge(const keyspace::Keyspace& store) const
 {
     Judgement judgement;
-    NamespaceRules rules(m_profile);
-    rules.run(store, [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
-        // The rules hand out one detail for a whole group of keys in a row: kept once.
-        if (judgement.details.empty() || judgement.details.back() != detail)
-            judgement.details.push_back(detail.toByteArray());
-        judgement.verdicts.push_back({node, std::uint32_t(judgement.details.size() - 1), &rule, severity});
-    });
-    judgement.notices = rules.notices();
+    if (m_profile.exemptLibraries) {
+        judgement.libraries = LibraryLayouts::recognise(store);
+        judgement.retractions = namingRetractions(store, judgement.libraries, m_profile);
+    }
+    runNamespaceRules(
+        store, judgement.libraries, &judgement.notices,
+        [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
+            // The rules hand out one detail for a whole group of keys in a row: kept once.
+            if (judgement.details.empty() || judgement.details.back() != detail)
+                judgement.details.push_back(detail.toByteArray());
+            judgement.verdicts.push_back({node, std::uint32_t(judgement.details.size() - 1), &rule, severity});
+        });
+    if (!judgement.libraries.isEmpty())
+        judgement.notices.push_back(exemptionNotice(judgement.libraries));
     return judgement;
 }
 
 bool Linter::apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t count)
 {
+    const std::size_t retractEnd = std::min(judgement.retractions.size(), judgement.retracted + count);
+    count -= retractEnd - judgement.retracted;
+    for (; judgement.retracted < retractEnd; ++judgement.retracted)
+        retract(store, judgement.retractions[judgement.retracted]);
+    if (judgement.retracted < judgement.retractions.size())
+        return false;
+    if (judgement.applied == 0 && !judgement.retractions.empty())
+        forgetRetractedExamples(store, judgement.libraries);
     const std::size_t end = std::min(judgement.verdicts.size(), judgement.applied + count);
     for (; judgement.applied < end; ++judgement.applied) {
         const Judgement::Verdict& verdict = judgement.verdicts[judgement.applied];
@@ -91,6 +209,7 @@ bool Linter::apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t 
         return false;
     m_finished = true;
     m_notices = judgement.notices;
+    m_libraries = std::move(judgement.libraries);
     return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include "keyspace/Keyspace.h"
 #include "lint/KeyRules.h"
+#include "lint/LibraryLayouts.h"
 #include "lint/Profile.h"
 
 #include <QByteArray>
@@ -32,9 +33,20 @@ struct Judgement
         const RuleInfo* rule;
         Severity severity;
     };
+    // A key-level naming finding taken back: the key turned out to be a library's (Profile::exemptLibraries).
+    struct Retraction
+    {
+        keyspace::NodeId node;
+        std::uint8_t rule;     // index in allRules()
+        std::uint8_t severity; // the one it was recorded with
+        std::int8_t worstKept; // the worst severity of the findings the key keeps, or -1
+    };
+    LibraryLayouts libraries;
+    std::vector<Retraction> retractions; // recorded before the verdicts
     std::vector<Verdict> verdicts;
     std::vector<QByteArray> details; // a detail is shared by the many keys of one group
     std::vector<QString> notices;
+    std::size_t retracted = 0;
     std::size_t applied = 0;
 };
 
@@ -93,6 +105,9 @@ public:
     std::optional<Severity> worst() const;
     // Notes on what the linter could not do in full (a table cap reached), for the reports.
     const std::vector<QString>& notices() const { return m_notices; }
+    // The library layouts found when the linter finished (none before, or when the profile does not
+    // exempt libraries).
+    const LibraryLayouts& libraries() const { return m_libraries; }
 
     // Records one finding on a key (ignored keys and disabled rules are left out; a second finding of one
     // rule on one key counts once). The key's bytes are read from the store only for an example.
@@ -100,7 +115,16 @@ public:
                 QByteArrayView detail, QByteArrayView key = {});
 
 private:
+    // The namespace rules' verdicts, with the naming ones on a library's keys left out.
+    template<typename Record>
+    void runNamespaceRules(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
+                           std::vector<QString>* notices, Record&& record) const;
+    void retract(keyspace::Keyspace& store, const Judgement::Retraction& retraction);
+    // Drops the examples of keys that lost their findings to a retraction.
+    void forgetRetractedExamples(const keyspace::Keyspace& store, const LibraryLayouts& libraries);
+
     Profile m_profile;
+    LibraryLayouts m_libraries;
     std::size_t m_maxExamples;
     std::vector<RuleSummary> m_byRule; // parallel to allRules()
     std::vector<QString> m_notices;

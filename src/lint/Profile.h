@@ -63,6 +63,9 @@ struct Profile
     std::uint32_t dataInKeyMaximumValues = 8;
     // Keys nobody should be told about (a library's own layout), as SCAN MATCH globs.
     std::vector<keyspace::KeyGlob> ignore;
+    // The keys of a recognised library layout (LibraryLayouts.h) skip the naming rules; the memory and TTL
+    // rules still judge them (a BullMQ queue that keeps every completed job is a real finding).
+    bool exemptLibraries = true;
 
     bool isEnabled(const RuleInfo& rule) const;
     // The severity a finding gets: the profile's, or else the one the rule computed.

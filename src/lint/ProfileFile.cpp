@@ -69,7 +69,9 @@ public:
 private:
     Profile read(const QJsonObject& root)
     {
-        allowOnly(root, {}, names({"extends", "name", "rules", "namespaces", "aliases", "synonyms", "environments"}));
+        allowOnly(root, {},
+                  names({"extends", "name", "rules", "namespaces", "aliases", "synonyms", "environments",
+                         "exempt_libraries"}));
         const QString base =
             root.contains(QLatin1String("extends")) ? text(root, names({"extends"})) : QStringLiteral("default");
         std::optional<Profile> profile = builtInProfile(base.toUtf8());
@@ -112,6 +114,12 @@ private:
         }
         if (root.contains(QLatin1String("environments")))
             profile->environments = words(root, names({"environments"}), true);
+        if (root.contains(QLatin1String("exempt_libraries"))) {
+            const QJsonValue exempt = root.value(QLatin1String("exempt_libraries"));
+            if (!exempt.isBool())
+                throw BadField{names({"exempt_libraries"}), QStringLiteral("takes true or false")};
+            profile->exemptLibraries = exempt.toBool();
+        }
         return *profile;
     }
 

@@ -22,7 +22,8 @@ std::optional<Profile> loadProfile(const QString& nameOrPath, QString* error);
 //     "namespaces": { "allowed": [..], "volatile": [..], "ignore": ["bull:*", …] },
 //     "aliases": { "db": "database", … },         abbreviations that are not cryptic
 //     "synonyms": [["detail", "info"], …],
-//     "environments": ["prod", "staging", …] }
+//     "environments": ["prod", "staging", …],
+//     "exempt_libraries": true }                  false: the naming rules judge libraries' keys too
 // Lists replace the extended profile's. The thresholds per rule: key-length {info, warning, error},
 // deep-nesting {max_segments}, expiry-avalanche {window_seconds, share, min_keys},
 // data-in-key {min_keys, max_values}. resources/profiles/example.json shows each.

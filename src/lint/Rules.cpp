@@ -129,4 +129,10 @@ std::size_t ruleIndex(const RuleInfo& rule)
     return std::size_t(&rule - Catalogue.data());
 }
 
+bool isNamingRule(const RuleInfo& rule)
+{
+    const QByteArrayView id(rule.id);
+    return id != "big-string" && id != "big-collection" && id != "missing-ttl" && id != "expiry-avalanche";
+}
+
 } // namespace keylens::lint

@@ -28,5 +28,9 @@ std::span<const RuleInfo> allRules();
 inline constexpr std::size_t MaximumRules = 26;
 const RuleInfo* findRule(QByteArrayView id);
 std::size_t ruleIndex(const RuleInfo& rule);
+// A rule about how keys are named, as opposed to what they cost (big-string, big-collection) or how they
+// expire (missing-ttl, expiry-avalanche). A library's keys are exempt from the naming rules: their
+// layout is the library's, not the team's (see LibraryLayouts.h).
+bool isNamingRule(const RuleInfo& rule);
 
 } // namespace keylens::lint

@@ -74,6 +74,8 @@ void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceE
     writeRemaining(json, "ttl_min_ms", stats.soonestExpiryMs, report, stats.hasExpiringKeys());
     writeRemaining(json, "ttl_max_ms", stats.latestExpiryMs, report, stats.hasExpiringKeys());
     writeTypes(json, stats);
+    if (entry.library)
+        json.key("library").value(QByteArrayView(entry.library->id));
     json.key("children").beginArray();
     for (const NamespaceEntry& child : entry.children)
         writeNamespace(json, report, child);
@@ -153,10 +155,27 @@ QByteArray toJson(const ScanReport& report)
             for (const QByteArray& key : entry.examples)
                 json.bytesValue(key);
             json.endArray();
+            if (entry.library)
+                json.key("library").value(QByteArrayView(entry.library->id));
             json.endObject();
         }
         json.endArray();
     }
+
+    json.key("libraries").beginArray();
+    for (const LibraryEntry& entry : report.libraries) {
+        json.beginObject();
+        json.key("library").value(QByteArrayView(entry.library->id));
+        json.key("name").value(QByteArrayView(entry.library->name));
+        json.key("keys").value(entry.keys);
+        writeMemory(json, report, entry.memoryBytes);
+        json.key("roots").beginArray();
+        for (const QByteArray& root : entry.roots)
+            json.bytesValue(root);
+        json.endArray();
+        json.endObject();
+    }
+    json.endArray();
 
     json.key("top_keys").beginArray();
     for (const TopKey& top : report.topKeys) {

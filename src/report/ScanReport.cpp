@@ -1,5 +1,6 @@
 #include "report/ScanReport.h"
 
+#include "keyspace/SubtreeTotals.h"
 #include "keyspace/TopKeys.h"
 #include "patterns/PatternTree.h"
 
@@ -27,8 +28,8 @@ void sortBySize(const Keyspace& keyspace, std::vector<NodeId>& nodes)
     });
 }
 
-void listNamespaces(const Keyspace& keyspace, NodeId parent, int level, const ReportOptions& options,
-                    std::vector<NamespaceEntry>* entries, Others* others)
+void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& libraries, NodeId parent, int level,
+                    const ReportOptions& options, std::vector<NamespaceEntry>* entries, Others* others)
 {
     std::vector<NodeId> namespaces;
     for (const NodeId child : keyspace.children(parent)) {
@@ -52,8 +53,9 @@ void listNamespaces(const Keyspace& keyspace, NodeId parent, int level, const Re
         entry.path = keyspace.namespacePrefix(node);
         entry.name = keyspace.segment(node).toByteArray();
         entry.stats = stats;
+        entry.library = libraries.libraryOf(keyspace, node);
         if (level + 1 < options.depth)
-            listNamespaces(keyspace, node, level + 1, options, &entry.children, &entry.others);
+            listNamespaces(keyspace, libraries, node, level + 1, options, &entry.children, &entry.others);
         entries->push_back(std::move(entry));
     }
 }
@@ -80,7 +82,7 @@ char suggestDelimiter(const Keyspace& keyspace, const std::vector<NodeId>& keysW
 namespace {
 
 // Every pattern that holds keys, with its own keys' totals: the list partitions the keyspace.
-std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace)
+std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const lint::LibraryLayouts& libraries)
 {
     constexpr std::size_t Examples = 3;
     const patterns::PatternTree tree(keyspace);
@@ -91,6 +93,8 @@ std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace)
             if (!keyspace.isKey(member))
                 continue;
             entry.stats.add(keyspace.keyInfo(member));
+            if (entry.stats.keys == 1)
+                entry.library = libraries.libraryOf(keyspace, member);
             if (entry.examples.size() < Examples)
                 entry.examples.push_back(keyspace.path(member));
         }
@@ -102,6 +106,26 @@ std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace)
     std::sort(out.begin(), out.end(), [](const PatternEntry& a, const PatternEntry& b) {
         return a.stats.memoryBytes != b.stats.memoryBytes ? a.stats.memoryBytes > b.stats.memoryBytes
                                                           : a.stats.keys > b.stats.keys;
+    });
+    return out;
+}
+
+std::vector<LibraryEntry> listLibraries(const keyspace::Keyspace& keyspace, const lint::LibraryLayouts& libraries)
+{
+    constexpr std::size_t Roots = 5;
+    std::vector<LibraryEntry> out;
+    for (const auto& [node, library] : libraries.outermostClaims(keyspace)) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const LibraryEntry& e) { return e.library == library; });
+        if (it == out.end())
+            it = out.insert(out.end(), LibraryEntry{library, 0, 0, {}});
+        const keyspace::SubtreeTotals totals = keyspace::subtreeTotals(keyspace, node);
+        it->keys += totals.keys;
+        it->memoryBytes += totals.memoryBytes;
+        if (it->roots.size() < Roots)
+            it->roots.push_back(keyspace.hasChildren(node) ? keyspace.namespacePrefix(node) : keyspace.path(node));
+    }
+    std::sort(out.begin(), out.end(), [](const LibraryEntry& a, const LibraryEntry& b) {
+        return a.memoryBytes != b.memoryBytes ? a.memoryBytes > b.memoryBytes : a.keys > b.keys;
     });
     return out;
 }
@@ -127,12 +151,14 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
         }
     }
     report.suggestedDelimiter = suggestDelimiter(keyspace, keysWithoutDelimiter, report.totals.keys);
+    const lint::LibraryLayouts libraries = lint::LibraryLayouts::recognise(keyspace);
+    report.libraries = listLibraries(keyspace, libraries);
     if (report.options.depth > 0)
-        listNamespaces(keyspace, Keyspace::root(), 0, report.options, &report.namespaces, &report.others);
+        listNamespaces(keyspace, libraries, Keyspace::root(), 0, report.options, &report.namespaces, &report.others);
     for (const NodeId node : keyspace::topKeysByMemory(keyspace, static_cast<std::size_t>(std::max(0, options.top))))
         report.topKeys.push_back({keyspace.path(node), keyspace.keyInfo(node)});
     if (options.patterns)
-        report.patterns = listPatterns(keyspace);
+        report.patterns = listPatterns(keyspace, libraries);
     return report;
 }
 

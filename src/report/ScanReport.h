@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "lint/LibraryLayouts.h"
 #include "scan/ScanTypes.h"
 
 #include <QByteArray>
@@ -39,7 +40,8 @@ struct NamespaceEntry
     QByteArray path; // with the trailing delimiter: what SCAN MATCH <path>* returns
     QByteArray name; // the segment
     keyspace::NamespaceStats stats;
-    std::vector<NamespaceEntry> children; // down to ReportOptions::depth
+    const lint::LibraryInfo* library = nullptr; // the library whose layout it is, if one was recognised
+    std::vector<NamespaceEntry> children;       // down to ReportOptions::depth
     Others others;
 };
 
@@ -49,6 +51,16 @@ struct PatternEntry
     QByteArray pattern;
     keyspace::NamespaceStats stats;   // of the pattern's own keys
     std::vector<QByteArray> examples; // the first few keys
+    const lint::LibraryInfo* library = nullptr;
+};
+
+// What one library's layout holds, over every place it was recognised.
+struct LibraryEntry
+{
+    const lint::LibraryInfo* library = nullptr;
+    std::uint64_t keys = 0;
+    std::uint64_t memoryBytes = 0;
+    std::vector<QByteArray> roots; // where: namespaces with their delimiter (`bull:`), or keys; the first few
 };
 // In the text report, the patterns listed; the rest are summed.
 inline constexpr std::size_t TextPatterns = 30;
@@ -71,7 +83,8 @@ struct ScanReport
     std::vector<NamespaceEntry> namespaces;
     Others others;
     std::vector<TopKey> topKeys;
-    std::vector<PatternEntry> patterns; // by memory, then keys; with ReportOptions::patterns only
+    std::vector<PatternEntry> patterns;  // by memory, then keys; with ReportOptions::patterns only
+    std::vector<LibraryEntry> libraries; // by memory
     ReportOptions options;
     // When most keys lack the delimiter but share another separator ('_', '.', '/', '-', '|'), that byte;
     // else 0. Real keyspaces often use another one (`user_123_profile`).

@@ -165,11 +165,17 @@ private:
     std::vector<std::array<QByteArray, 7>> m_rows;
 };
 
+// A name's library, as the JSON's "library" names it: ` [bullmq]`.
+QByteArray libraryTag(const lint::LibraryInfo* library)
+{
+    return library ? " [" + QByteArray(library->id) + ']' : QByteArray();
+}
+
 void addNamespaces(Table& table, const std::vector<NamespaceEntry>& entries, const Others& others, int level)
 {
     const QByteArray indent(level * 2, ' ');
     for (const NamespaceEntry& entry : entries) {
-        table.row(indent + keyspace::displayBytes(entry.path), entry.stats);
+        table.row(indent + keyspace::displayBytes(entry.path) + libraryTag(entry.library), entry.stats);
         addNamespaces(table, entry.children, entry.others, level + 1);
     }
     table.othersRow(indent, others);
@@ -222,6 +228,16 @@ QByteArray header(const ScanReport& report)
         out += "! " + summary.error->message.toUtf8() + '\n';
     for (const QString& notice : summary.notices)
         out += "! " + notice.toUtf8() + '\n';
+    if (!report.libraries.empty()) {
+        QByteArrayList libraries;
+        for (const LibraryEntry& entry : report.libraries) {
+            QByteArray text = QByteArray(entry.library->id) + " (" + formatCount(entry.keys) + " keys";
+            if (summary.memoryMeasured)
+                text += ", " + formatBytes(entry.memoryBytes);
+            libraries << text + ')';
+        }
+        out += "Library layouts: " + libraries.join(", ") + '\n';
+    }
     if (report.suggestedDelimiter) {
         out += "Most keys contain no '" + QByteArray(1, report.delimiter) + "' but do contain '" +
                QByteArray(1, report.suggestedDelimiter) + "': try --delimiter '" +
@@ -240,7 +256,7 @@ QByteArray patternTable(const ScanReport& report)
     for (std::size_t i = 0; i < report.patterns.size(); ++i) {
         const PatternEntry& entry = report.patterns[i];
         if (i < TextPatterns) {
-            table.row(keyspace::displayBytes(entry.pattern), entry.stats);
+            table.row(keyspace::displayBytes(entry.pattern) + libraryTag(entry.library), entry.stats);
             continue;
         }
         ++rest.namespaces;

@@ -146,6 +146,60 @@ private Q_SLOTS:
         QVERIFY(text.out.contains("user:<int>:profile"));
     }
 
+    // Keys as BullMQ, Sidekiq and Celery write them (their documented layouts), beside look-alikes: the
+    // JSON labels the libraries' namespaces and patterns, and nothing else.
+    void libraryLayoutsAreLabelled()
+    {
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"SELECT", "5"}), QByteArray("OK"));
+        const QByteArray uuid = "5f1c2a7e-9b3d-4c8e-a1f2-0e6d7c8b9a01";
+        client.pipeline({{"SET", "bull:mail:id", "3"},
+                         {"RPUSH", "bull:mail:wait", "3"},
+                         {"ZADD", "bull:mail:completed", "1", "1"},
+                         {"HSET", "bull:mail:meta", "opts.maxLenEvents", "10000"},
+                         {"HSET", "bull:mail:1", "name", "welcome", "data", "{}"},
+                         {"HSET", "bull:mail:2", "name", "welcome", "data", "{}"},
+                         {"SADD", "queues", "default"},
+                         {"RPUSH", "queue:default", "{\"class\":\"HardWorker\"}"},
+                         {"ZADD", "retry", "1", "job"},
+                         {"SET", "stat:processed", "12"},
+                         {"SET", "celery-task-meta-" + uuid, "{\"status\": \"SUCCESS\"}"},
+                         {"RPUSH", "jobs:pending", "1"},
+                         {"SET", "stats:id", "1"},
+                         {"RPUSH", "stats:active", "1"}});
+        const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("-n"),
+                                       QStringLiteral("5"), QStringLiteral("--format"), QStringLiteral("json"),
+                                       QStringLiteral("--patterns")});
+        client.command({"FLUSHDB"});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        std::map<QString, QString> patternLibrary;
+        for (const QJsonValue& value : root[QStringLiteral("patterns")].toArray()) {
+            const QJsonObject entry = value.toObject();
+            patternLibrary[entry[QStringLiteral("pattern")].toString()] = entry[QStringLiteral("library")].toString();
+        }
+        QCOMPARE(patternLibrary.at(QStringLiteral("bull:mail:wait")), QStringLiteral("bullmq"));
+        QCOMPARE(patternLibrary.at(QStringLiteral("queue:default")), QStringLiteral("sidekiq"));
+        // One result only: a pattern of its own name (ids collapse when there are many).
+        QCOMPARE(patternLibrary.at(QString::fromLatin1("celery-task-meta-" + uuid)), QStringLiteral("celery"));
+        QCOMPARE(patternLibrary.at(QStringLiteral("jobs:pending")), QString());
+        QCOMPARE(patternLibrary.at(QStringLiteral("stats:id")), QString());
+        std::map<QString, QString> namespaceLibrary;
+        for (const QJsonValue& value : root[QStringLiteral("namespaces")].toArray()) {
+            const QJsonObject entry = value.toObject();
+            namespaceLibrary[entry[QStringLiteral("path")].toString()] = entry[QStringLiteral("library")].toString();
+        }
+        QCOMPARE(namespaceLibrary.at(QStringLiteral("bull:")), QStringLiteral("bullmq"));
+        QCOMPARE(namespaceLibrary.at(QStringLiteral("queue:")), QStringLiteral("sidekiq"));
+        QCOMPARE(namespaceLibrary.at(QStringLiteral("stats:")), QString());
+        QStringList libraries;
+        for (const QJsonValue& value : root[QStringLiteral("libraries")].toArray())
+            libraries << value.toObject()[QStringLiteral("library")].toString();
+        libraries.sort();
+        QCOMPARE(libraries,
+                 QStringList({QStringLiteral("bullmq"), QStringLiteral("celery"), QStringLiteral("sidekiq")}));
+    }
+
     void textReport()
     {
         const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("redis://127.0.0.1:") + m_port});

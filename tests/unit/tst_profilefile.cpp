@@ -129,6 +129,18 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("lenient")), qPrintable(error));
     }
 
+    void exemptLibrariesTakesABool()
+    {
+        QString error;
+        std::optional<lint::Profile> profile =
+            lint::parseProfile(R"({"exempt_libraries": false})", QStringLiteral("p.json"), &error);
+        QVERIFY2(profile, qPrintable(error));
+        QVERIFY(!profile->exemptLibraries);
+        QVERIFY(!lint::parseProfile(R"({"exempt_libraries": "no"})", QStringLiteral("p.json"), &error));
+        QVERIFY2(error.contains(QStringLiteral("exempt_libraries")), qPrintable(error));
+        QVERIFY(lint::builtInProfile("default")->exemptLibraries);
+    }
+
     // The documented example must load, and must mean what its README says.
     void exampleInResourcesLoads()
     {
@@ -137,7 +149,9 @@ private Q_SLOTS:
             lint::loadProfile(QStringLiteral(KEYLENS_SOURCE_DIR "/resources/profiles/example.json"), &error);
         QVERIFY2(profile, qPrintable(error));
         QCOMPARE(profile->name, QStringLiteral("acme-shop"));
-        QVERIFY(profile->isIgnored("bull:emails:1"));
+        QVERIFY(profile->isIgnored("legacy:emails:1"));
+        QVERIFY(!profile->isIgnored("bull:emails:1")); // libraries are recognised, not ignored by name
+        QVERIFY(profile->exemptLibraries);
         QVERIFY(profile->isEnabled(*lint::findRule("mid-key-id")));
         QVERIFY(!profile->isEnabled(*lint::findRule("env-prefixes")));
         QCOMPARE(profile->keyLengthInfo, 64u);

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "keyspace/Keyspace.h"
+
+#include <QByteArrayView>
+
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+namespace keylens::lint {
+
+// A library whose key layout Keylens recognises. `id` is an interface: the JSON's "library" field and
+// profiles name a library by it.
+struct LibraryInfo
+{
+    const char* id;     // "bullmq", "sidekiq", …
+    const char* name;   // "BullMQ / Bull", for people
+    const char* layout; // the documented keys the recognition looks for, one line
+};
+
+std::span<const LibraryInfo> allLibraries();
+const LibraryInfo* findLibrary(QByteArrayView id);
+
+// The parts of a keyspace that libraries wrote: job queues, sessions, caches and rate limiters with
+// documented layouts (BullMQ, Sidekiq, Celery, RQ, …). Recognition needs each layout's evidence, its
+// keys' names *and* types, never a prefix alone: `queue:` lists are Sidekiq's only beside the `queues`
+// set that Sidekiq keeps of them; `sess:` keys are connect-redis's only when they are strings with ids
+// and TTLs. A keyspace that no library wrote gets no labels.
+//
+// A claim is a node (a namespace, or a key without a delimiter such as `celery-task-meta-<uuid>`); the
+// whole subtree below it is the library's. Built after a scan from the finished store; reads only.
+class LibraryLayouts
+{
+public:
+    LibraryLayouts() = default;
+    static LibraryLayouts recognise(const keyspace::Keyspace& store);
+
+    bool isEmpty() const { return m_claims.empty(); }
+    // The library that wrote the node: its own claim or its nearest claimed ancestor's.
+    const LibraryInfo* libraryOf(const keyspace::Keyspace& store, keyspace::NodeId node) const;
+    // Only the node's own claim (nothing for a node inside a claimed subtree).
+    const LibraryInfo* claimOf(keyspace::NodeId node) const;
+    // The claims that no claimed ancestor holds, by node id: the subtrees that the libraries wrote.
+    std::vector<std::pair<keyspace::NodeId, const LibraryInfo*>> outermostClaims(const keyspace::Keyspace& store) const;
+
+    // The libraries recognised, each once, in catalogue order.
+    std::vector<const LibraryInfo*> libraries() const;
+
+    void claim(keyspace::NodeId node, const LibraryInfo* library) { m_claims[node] = library; }
+    void unclaim(keyspace::NodeId node) { m_claims.erase(node); }
+
+private:
+    std::unordered_map<keyspace::NodeId, const LibraryInfo*> m_claims;
+};
+
+} // namespace keylens::lint
