@@ -70,34 +70,6 @@ int compareNames(QByteArrayView a, QByteArrayView b)
     return a.compare(b) < 0 ? -1 : (a == b ? 0 : 1);
 }
 
-KeyType dominantType(const KeyTreeModel::Totals& totals)
-{
-    const auto top = std::max_element(totals.types.begin(), totals.types.end());
-    return KeyType(top - totals.types.begin());
-}
-
-QString typeMix(const KeyTreeModel::Totals& totals)
-{
-    std::vector<std::pair<std::uint64_t, int>> present;
-    for (int i = 0; i < keyspace::KeyTypeCount; ++i) {
-        if (totals.types[std::size_t(i)] > 0)
-            present.emplace_back(totals.types[std::size_t(i)], i);
-    }
-    std::sort(present.begin(), present.end(), std::greater<>());
-    if (present.size() == 1)
-        return displayText(keyspace::keyTypeName(KeyType(present[0].second)).toByteArray());
-    // Whole percents: the column is narrow, and "hash 71% · set 14%" reads at a glance.
-    QStringList parts;
-    for (std::size_t i = 0; i < present.size() && i < 3; ++i) {
-        const double share = 100.0 * double(present[i].first) / double(totals.keys);
-        parts << displayText(keyspace::keyTypeName(KeyType(present[i].second)).toByteArray()) + u' ' +
-                     (share < 1.0 ? QStringLiteral("<1%") : QString::number(qRound(share)) + u'%');
-    }
-    if (present.size() > 3)
-        parts << QStringLiteral("…");
-    return parts.join(QStringLiteral(" · "));
-}
-
 } // namespace
 
 KeyTreeModel::KeyTreeModel(QObject* parent)
@@ -122,6 +94,7 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
         markParents(1, m_publishedNodes);
     m_lengths.clear();
     m_deleted.clear();
+    m_libraries = nullptr;
     m_visibility.clear();
     m_filterMatches = 0;
     if (isFiltering())
@@ -306,124 +279,24 @@ int KeyTreeModel::overlaysOf(NodeId node, std::int64_t now) const
     return overlays;
 }
 
-QVariant KeyTreeModel::displayData(NodeId node, int column, std::int64_t now) const
+RowFacts KeyTreeModel::factsOf(NodeId node, bool forToolTip) const
 {
-    const Totals totals = totalsOf(node);
-    switch (column) {
-    case NameColumn: {
-        const QByteArrayView segment = m_keyspace->segment(node);
-        return segment.isEmpty() ? QStringLiteral("\"\"") : displayText(keyspace::displayBytes(segment));
+    RowFacts row;
+    row.name = m_keyspace->segment(node);
+    row.totals = totalsOf(node);
+    row.isKey = m_keyspace->isKey(node);
+    row.isLeafKey = row.isKey && !m_keyspace->hasChildren(node);
+    if (row.isLeafKey)
+        row.expiresAtMs = m_keyspace->keyInfo(node).expiresAtMs;
+    row.memoryFraction = memoryFraction(node);
+    row.overlays = overlaysOf(node, nowMs());
+    row.library = libraryOf(node);
+    if (forToolTip) {
+        row.path = m_keyspace->path(node);
+        if (row.isKey)
+            row.keyFindings = findingsOfKey(*m_keyspace, node);
     }
-    case KeysColumn:
-        return displayText(keyspace::formatCount(totals.keys));
-    case MemoryColumn:
-        if (totals.keysMemoryUnmeasured == totals.keys)
-            return QStringLiteral("–");
-        return displayText(keyspace::formatBytes(totals.memoryBytes));
-    case ShareColumn:
-        return displayText(keyspace::formatPercent(memoryFraction(node)));
-    case TtlColumn: {
-        const bool leafKey = m_keyspace->isKey(node) && !m_keyspace->hasChildren(node);
-        if (leafKey)
-            return displayText(keyspace::formatTimeLeft(m_keyspace->keyInfo(node).expiresAtMs, now));
-        const std::optional<double> share = totals.ttlShare();
-        if (!share)
-            return QStringLiteral("not measured");
-        if (totals.keysWithTtl == 0)
-            return QStringLiteral("–");
-        const std::int64_t left = totals.soonestExpiryMs - now;
-        // Past the soonest expiry the next one is not known: say that some expired instead.
-        const QString remaining =
-            left <= 0 ? QStringLiteral("some expired") : displayText(keyspace::formatDuration(left));
-        return QString(displayText(keyspace::formatPercent(*share)) + QStringLiteral(" · ") + remaining);
-    }
-    case FindingsColumn:
-        return findingsCell(totals.findings);
-    case TypeColumn:
-        if (m_deleted.count(node))
-            return QStringLiteral("deleted");
-        if (totals.keys == 0)
-            return QString();
-        return typeMix(totals);
-    }
-    return {};
-}
-
-QVariant KeyTreeModel::sortData(NodeId node, int column, std::int64_t) const
-{
-    const Totals totals = totalsOf(node);
-    switch (column) {
-    case NameColumn:
-        return m_keyspace->segment(node).toByteArray();
-    case KeysColumn:
-        return qulonglong(totals.keys);
-    case MemoryColumn:
-    case ShareColumn:
-        return qulonglong(totals.memoryBytes);
-    case TtlColumn:
-        return qlonglong(totals.soonestExpiryMs);
-    case FindingsColumn:
-        return qulonglong(findingsSortKey(totals.findings));
-    case TypeColumn:
-        return int(dominantType(totals));
-    }
-    return {};
-}
-
-QString KeyTreeModel::toolTip(NodeId node, int column, std::int64_t now) const
-{
-    const Totals totals = totalsOf(node);
-    const int overlays = overlaysOf(node, now);
-    QStringList lines;
-    const bool isKey = m_keyspace->isKey(node);
-    if (column == NameColumn) {
-        lines << displayText(keyspace::displayBytes(m_keyspace->path(node)));
-        if (isKey && m_keyspace->hasChildren(node))
-            lines << QStringLiteral("A key and a namespace at once: the row counts both.");
-    }
-    if (column == MemoryColumn || column == ShareColumn || column == NameColumn) {
-        lines << QStringLiteral("%1 in %2 keys, %3 of the parent's memory")
-                     .arg(displayText(keyspace::formatBytes(totals.memoryBytes)),
-                          displayText(keyspace::formatCount(totals.keys)),
-                          displayText(keyspace::formatPercent(memoryFraction(node))));
-        if (overlays & MemoryUnmeasured)
-            lines << QStringLiteral("Memory not measured for %1 keys (MEMORY USAGE denied or skipped)")
-                         .arg(displayText(keyspace::formatCount(totals.keysMemoryUnmeasured)));
-    }
-    if (overlays & BigKey) {
-        const lint::OverlayText big = lint::bigKeyText();
-        lines << big.title + QStringLiteral(": ") + big.explanation;
-    }
-    if (column == TtlColumn || column == NameColumn) {
-        if (totals.keysTtlUnknown > 0)
-            lines << QStringLiteral("TTL not measured for %1 keys (PTTL denied)")
-                         .arg(displayText(keyspace::formatCount(totals.keysTtlUnknown)));
-        if (totals.keysWithTtl > 0)
-            lines << QStringLiteral("%1 of %2 keys have a TTL; the soonest expires in %3")
-                         .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),
-                              displayText(keyspace::formatCount(totals.keys)),
-                              displayText(
-                                  keyspace::formatDuration(std::max<std::int64_t>(0, totals.soonestExpiryMs - now))));
-        if (overlays & NoTtlAmongExpiring) {
-            const lint::OverlayText missing = lint::missingTtlText();
-            lines << missing.title + QStringLiteral(": ") + missing.explanation;
-        }
-        if (overlays & ExpiringSoon)
-            lines << QStringLiteral("Expires within a minute.");
-        if (overlays & Expired)
-            lines << QStringLiteral("Its TTL ran out after the scan saw it; the key is gone.");
-    }
-    if (column == FindingsColumn || column == NameColumn) {
-        if (totals.findingCount() > 0)
-            lines << findingsSummary(totals.findings);
-        if (const QString rules = isKey ? findingsOfKey(*m_keyspace, node) : QString(); !rules.isEmpty())
-            lines << rules;
-    }
-    if (column == TypeColumn && totals.keys > 0)
-        lines << typeMix(totals);
-    if (overlays & Deleted)
-        lines << QStringLiteral("Deleted from this window; rescan (F5) to refresh the totals.");
-    return lines.join(u'\n');
+    return row;
 }
 
 QVariant KeyTreeModel::data(const QModelIndex& index, int role) const
@@ -434,13 +307,11 @@ QVariant KeyTreeModel::data(const QModelIndex& index, int role) const
     const int column = index.column();
     switch (role) {
     case Qt::DisplayRole:
-        return displayData(node, column, nowMs());
+        return rowDisplay(factsOf(node, false), column, nowMs());
     case Qt::ToolTipRole:
-        return toolTip(node, column, nowMs());
+        return rowToolTip(factsOf(node, true), column, nowMs());
     case Qt::TextAlignmentRole:
-        if (column == NameColumn || column == TypeColumn)
-            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
-        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return rowAlignment(column);
     case Qt::FontRole:
         if (m_deleted.count(node)) {
             QFont font;
@@ -449,7 +320,7 @@ QVariant KeyTreeModel::data(const QModelIndex& index, int role) const
         }
         return {};
     case SortRole:
-        return sortData(node, column, nowMs());
+        return rowSortValue(factsOf(node, false), column);
     case NodeRole:
         return qulonglong(node);
     case KeyBytesRole:
@@ -464,59 +335,17 @@ QVariant KeyTreeModel::data(const QModelIndex& index, int role) const
         return overlaysOf(node, nowMs());
     case WorstFindingRole:
         return totalsOf(node).worstFinding();
+    case LibraryRole: {
+        const lint::LibraryInfo* library = libraryOf(node);
+        return library ? QString::fromLatin1(library->id) : QString();
+    }
     }
     return {};
 }
 
 QVariant KeyTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (role == Qt::DisplayRole) {
-        switch (section) {
-        case NameColumn:
-            return QStringLiteral("Name");
-        case KeysColumn:
-            return QStringLiteral("Keys");
-        case MemoryColumn:
-            return QStringLiteral("Memory");
-        case ShareColumn:
-            return QStringLiteral("% of parent");
-        case TtlColumn:
-            return QStringLiteral("TTL");
-        case FindingsColumn:
-            return QStringLiteral("Findings");
-        case TypeColumn:
-            return QStringLiteral("Type");
-        }
-    }
-    if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case KeysColumn:
-            return QStringLiteral("Keys in this subtree");
-        case MemoryColumn:
-            return QStringLiteral("MEMORY USAGE summed over the subtree; the bar is the share of the parent");
-        case ShareColumn:
-            return QStringLiteral("Share of the parent's memory (of its keys when memory was not measured)");
-        case TtlColumn:
-            return QStringLiteral("For a namespace: share of keys with a TTL and the soonest expiry. For a key: time "
-                                  "left.");
-        case FindingsColumn:
-            return QStringLiteral("Naming-convention findings in this subtree, coloured by the worst (View > "
-                                  "Findings lists them by rule)");
-        case TypeColumn:
-            return QStringLiteral("For a key: its type. For a namespace: its mix of types");
-        }
-    }
-    if (role == Qt::InitialSortOrderRole) {
-        // Cost columns start with the biggest: one click on Memory shows where it goes.
-        const bool cost =
-            section == KeysColumn || section == MemoryColumn || section == ShareColumn || section == FindingsColumn;
-        return QVariant::fromValue(cost ? Qt::DescendingOrder : Qt::AscendingOrder);
-    }
-    if (role == Qt::TextAlignmentRole && section != NameColumn && section != TypeColumn)
-        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    return {};
+    return treeHeaderData(section, orientation, role);
 }
 
 // ---- sorting ----
@@ -906,6 +735,18 @@ void KeyTreeModel::setLength(NodeId node, std::uint64_t length)
 {
     m_lengths[node] = length;
     rowChanged(node);
+}
+
+void KeyTreeModel::setLibraries(const lint::LibraryLayouts* libraries)
+{
+    m_libraries = libraries;
+    if (m_keyspace)
+        refreshFindings(); // the Name column's tag and tooltip
+}
+
+const lint::LibraryInfo* KeyTreeModel::libraryOf(NodeId node) const
+{
+    return m_libraries ? m_libraries->libraryOf(*m_keyspace, node) : nullptr;
 }
 
 void KeyTreeModel::markDeleted(NodeId node)

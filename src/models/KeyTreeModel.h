@@ -3,6 +3,8 @@
 #include "keyspace/KeyGlob.h"
 #include "keyspace/Keyspace.h"
 #include "keyspace/SubtreeTotals.h"
+#include "lint/LibraryLayouts.h"
+#include "models/RowPresenter.h"
 
 #include <QAbstractItemModel>
 #include <QElapsedTimer>
@@ -37,39 +39,10 @@ using keyspace::NodeId;
 // `user:1:profile`) counts its own key as well, so a parent's children (and its own key) add up to it.
 //
 // GUI thread only.
-class KeyTreeModel : public QAbstractItemModel
+class KeyTreeModel : public QAbstractItemModel, public TreeColumns
 {
     Q_OBJECT
 public:
-    enum Column {
-        NameColumn,
-        KeysColumn,
-        MemoryColumn,
-        ShareColumn,
-        TtlColumn,
-        FindingsColumn,
-        TypeColumn,
-        ColumnCount
-    };
-    enum Role {
-        SortRole = Qt::UserRole + 1, // the raw number (or name) the column sorts by
-        NodeRole,                    // NodeId in the store
-        KeyBytesRole,                // the exact key bytes (QByteArray) of a key node; empty for a namespace
-        PathRole,                    // the node's path bytes (QByteArray)
-        IsKeyRole,
-        MemoryFractionRole, // double 0..1: this row's memory relative to its parent's (the inline bar)
-        OverlayRole,        // Overlay flags
-        WorstFindingRole,   // int: the worst lint::Severity among the row's findings, -1 without any
-    };
-    enum Overlay {
-        BigKey = 1,             // lint::isBigString / isBigCollection
-        NoTtlAmongExpiring = 2, // lint::lacksTtlAmongExpiring / hasKeysLackingTtlAmongExpiring
-        ExpiringSoon = 4,       // expires (or has keys that expire) within a minute
-        Expired = 8,            // its TTL ran out after the scan saw it
-        MemoryUnmeasured = 16,  // MEMORY USAGE was denied or skipped for (some of) its keys
-        Deleted = 32,           // deleted from this window
-    };
-
     explicit KeyTreeModel(QObject* parent = nullptr);
     ~KeyTreeModel() override;
 
@@ -111,6 +84,11 @@ public:
     void setLength(NodeId node, std::uint64_t length);
     const std::unordered_map<NodeId, std::uint64_t>& lengths() const { return m_lengths; }
     void markDeleted(NodeId node);
+    // The library layouts recognised in the store (owned by the caller, kept until the next call or
+    // setKeyspace): rows show which library wrote them.
+    void setLibraries(const lint::LibraryLayouts* libraries);
+    // The library whose layout the node is part of, once the linter recognised them.
+    const lint::LibraryInfo* libraryOf(NodeId node) const;
     bool isDeleted(NodeId node) const { return m_deleted.count(node) != 0; }
     int overlaysOf(NodeId node, std::int64_t nowMs) const;
 
@@ -158,9 +136,9 @@ private:
     void applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible);
     void markMatch(NodeId node, std::vector<NodeId>* newlyVisible);
 
-    QVariant displayData(NodeId node, int column, std::int64_t nowMs) const;
-    QVariant sortData(NodeId node, int column, std::int64_t nowMs) const;
-    QString toolTip(NodeId node, int column, std::int64_t nowMs) const;
+    // What the column presenter (RowPresenter.h) needs to show the node; `forToolTip` adds the text only
+    // tooltips show.
+    RowFacts factsOf(NodeId node, bool forToolTip) const;
     double memoryFraction(NodeId node) const;
 
     const keyspace::Keyspace* m_keyspace = nullptr;
@@ -191,6 +169,7 @@ private:
 
     std::unordered_map<NodeId, std::uint64_t> m_lengths; // see setLength()
     std::unordered_set<NodeId> m_deleted;
+    const lint::LibraryLayouts* m_libraries = nullptr; // see setLibraries()
 };
 
 } // namespace keylens::models

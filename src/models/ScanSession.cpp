@@ -102,6 +102,7 @@ void ScanSession::cancel()
 void ScanSession::startLinting()
 {
     m_lintProfile.delimiter = m_keyspace->delimiter();
+    m_model->setLibraries(nullptr); // the old linter's, about to go
     // The counts are exact whatever the cap; the tree's findings filter shows every key past it.
     m_linter = std::make_unique<lint::Linter>(m_lintProfile, ExamplesKept);
     m_ingest->setKeyStored([this](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
@@ -118,8 +119,10 @@ void ScanSession::setLintProfile(lint::Profile profile)
     m_linter->lintKeys(*m_keyspace);
     for (const auto& [node, length] : m_model->lengths())
         m_linter->lengthKnown(*m_keyspace, node, length);
-    if (m_summary)
+    if (m_summary) {
         m_linter->finish(*m_keyspace);
+        m_model->setLibraries(&m_linter->libraries());
+    }
     Q_EMIT findingsChanged();
     finishIfDrained(); // a scan whose rules were running is judged again, with this profile
 }
@@ -231,6 +234,7 @@ void ScanSession::recordVerdicts()
     m_judgement.reset();
     for (const auto& [node, length] : std::exchange(m_lengthsWaiting, {}))
         m_linter->lengthKnown(*m_keyspace, node, length);
+    m_model->setLibraries(&m_linter->libraries());
     completeFinish();
 }
 

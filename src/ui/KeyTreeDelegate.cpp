@@ -102,11 +102,28 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         return;
     }
 
-    if (index.column() == KeyTreeModel::NameColumn && (overlays & KeyTreeModel::BigKey)) {
-        const int badgeWidth = opt.fontMetrics.horizontalAdvance(QStringLiteral("BIG")) + 8;
+    if (index.column() == KeyTreeModel::NameColumn) {
+        // The library whose layout a subtree is, on the row where it starts (not on each of its keys).
+        const QString library = index.data(KeyTreeModel::LibraryRole).toString();
+        const bool libraryStarts =
+            !library.isEmpty() && index.parent().data(KeyTreeModel::LibraryRole).toString() != library;
+        if (!(overlays & KeyTreeModel::BigKey) && !libraryStarts) {
+            QStyledItemDelegate::paint(painter, option, index);
+            return;
+        }
         QStyledItemDelegate::paint(painter, option, index);
-        const QRect badge(opt.rect.right() - badgeWidth - 2, opt.rect.top() + 3, badgeWidth, opt.rect.height() - 6);
-        drawBadge(painter, badge, QStringLiteral("BIG"), overlay::bigKey());
+        int right = opt.rect.right() - 2;
+        if (overlays & KeyTreeModel::BigKey) {
+            const int badgeWidth = opt.fontMetrics.horizontalAdvance(QStringLiteral("BIG")) + 8;
+            drawBadge(painter, QRect(right - badgeWidth, opt.rect.top() + 3, badgeWidth, opt.rect.height() - 6),
+                      QStringLiteral("BIG"), overlay::bigKey());
+            right -= badgeWidth + 4;
+        }
+        if (libraryStarts) {
+            const int badgeWidth = int(opt.fontMetrics.horizontalAdvance(library) * 0.8) + 10;
+            drawBadge(painter, QRect(right - badgeWidth, opt.rect.top() + 3, badgeWidth, opt.rect.height() - 6),
+                      library, overlay::library());
+        }
         return;
     }
     QStyledItemDelegate::paint(painter, option, index);

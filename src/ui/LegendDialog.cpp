@@ -68,6 +68,10 @@ LegendDialog::LegendDialog(QWidget* parent)
     const lint::OverlayText big = lint::bigKeyText();
     add(swatch(overlay::bigKey(), QStringLiteral("BIG")),
         QStringLiteral("<b>%1.</b> %2 %3").arg(big.title, big.explanation, lint::bigCollectionProbeText()));
+    add(swatch(overlay::library(), QStringLiteral("bullmq")),
+        QStringLiteral("<b>Library layout.</b> The subtree is the keys a library writes (BullMQ, Sidekiq, Celery, RQ, "
+                       "sessions, caches, rate limiters), recognised from its documented key names and types. The "
+                       "naming rules skip it; memory and TTL still count."));
     QColor missing = overlay::missingTtl();
     missing.setAlphaF(0.5f);
     const lint::OverlayText missingTtl = lint::missingTtlText();

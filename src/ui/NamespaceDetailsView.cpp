@@ -135,6 +135,10 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
         notes << QStringLiteral("Memory was not measured for %1 keys (MEMORY USAGE denied or skipped); the sum "
                                 "leaves them out.")
                      .arg(displayText(keyspace::formatCount(totals.keysMemoryUnmeasured)));
+    if (const lint::LibraryInfo* library = model.libraryOf(node))
+        notes << QStringLiteral("Written by %1 (%2). The naming rules skip a library's keys; memory and TTL "
+                                "rules still apply.")
+                     .arg(QString::fromUtf8(library->name), QString::fromUtf8(library->layout));
     if (keyspace.isKey(node))
         notes << QStringLiteral("%1 is also a key itself; the totals include it.")
                      .arg(displayText(keyspace::displayBytes(keyspace.path(node))));

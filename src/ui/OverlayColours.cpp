@@ -23,6 +23,11 @@ QColor bigKey()
     return QColor(0xd6, 0x45, 0x45);
 }
 
+QColor library()
+{
+    return QColor(0x2a, 0x7f, 0x86);
+}
+
 QColor missingTtl()
 {
     return QColor(0x9b, 0x59, 0xd0); // purple: apart from the amber-to-red memory heat

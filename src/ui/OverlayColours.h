@@ -12,6 +12,8 @@ namespace overlay {
 // Memory heat: the share of the parent's memory, from a pale amber (small) to a deep red (all of it).
 QColor memoryHeat(double fraction, const QPalette& palette);
 QColor bigKey();
+// The tag of a library's layout (BullMQ, Sidekiq…): a neutral teal, a label and not a warning.
+QColor library();
 QColor missingTtl();   // no TTL where most siblings have one
 QColor expiringSoon(); // within a minute
 QColor expired(const QPalette& palette);

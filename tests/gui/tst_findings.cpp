@@ -118,6 +118,12 @@ private Q_SLOTS:
             set("staging:thing:" + QByteArray::number(i)); // env-prefixes
         for (int i = 0; i < 150; ++i)                      // expiry-avalanche: one TTL for all
             commands.push_back({"SET", "cache:page:" + QByteArray::number(i), "v", "EX", "7200"});
+        // A BullMQ queue named in camelCase: the library's layout, exempt from the naming rules.
+        set("bull:emailQueue:id");
+        commands.push_back({"RPUSH", "bull:emailQueue:wait", "3"});
+        commands.push_back({"HSET", "bull:emailQueue:meta", "opts.maxLenEvents", "10000"});
+        for (int i = 1; i <= 3; ++i)
+            commands.push_back({"HSET", "bull:emailQueue:" + QByteArray::number(i), "name", "welcomeMail"});
         set("key1");                                // placeholder-name
         set("log:2025:01:15:10:30:45:request:abc"); // deep-nesting, timestamp-in-key: two rules on one key
         commands.push_back({"SET", "blob:big", QByteArray(20 * 1024, 'x')}); // big-string
@@ -165,6 +171,24 @@ private Q_SLOTS:
             QCOMPARE(item->text(2).remove(u',').toULongLong(), cli.byRule.at(rule));
         }
         QVERIFY(panel->headingText().contains(QStringLiteral("profile <b>default</b>")));
+    }
+
+    // The tree tags the row where a library's layout starts, its details say so, and its keys have no
+    // naming findings (the CLI agrees: countsPerNodeEqualTheCli).
+    void libraryRowsAreLabelled()
+    {
+        const std::unique_ptr<ui::MainWindow> window = scannedWindow();
+        QVERIFY(window);
+        models::KeyTreeModel* model = window->treeModel();
+        const keyspace::Keyspace& store = window->session()->keyspace();
+        const QModelIndex bull = model->indexOfNode(store.find("bull"));
+        QTRY_COMPARE(bull.data(models::KeyTreeModel::LibraryRole).toString(), QStringLiteral("bullmq"));
+        QCOMPARE(
+            model->indexOfNode(store.find("bull:emailQueue:wait")).data(models::KeyTreeModel::LibraryRole).toString(),
+            QStringLiteral("bullmq"));
+        QCOMPARE(model->indexOfNode(store.find("user")).data(models::KeyTreeModel::LibraryRole).toString(), QString());
+        QCOMPARE(model->totalsOf(store.find("bull")).findingCount(), std::uint64_t(0));
+        QVERIFY(bull.data(Qt::ToolTipRole).toString().contains(QStringLiteral("BullMQ")));
     }
 
     void filterShowsKeysWithFindings()

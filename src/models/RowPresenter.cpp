@@ -1,0 +1,253 @@
+#include "models/RowPresenter.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
+#include "lint/LibraryLayouts.h"
+#include "lint/OverlayRules.h"
+#include "models/DisplayText.h"
+#include "models/FindingsText.h"
+
+#include <QStringList>
+
+#include <algorithm>
+
+namespace keylens::models {
+
+using keyspace::KeyType;
+
+namespace {
+
+constexpr std::int64_t Never = std::numeric_limits<std::int64_t>::max();
+
+QString formatted(const QByteArray& utf8)
+{
+    return displayText(utf8);
+}
+
+} // namespace
+
+KeyType dominantType(const keyspace::SubtreeTotals& totals)
+{
+    const auto top = std::max_element(totals.types.begin(), totals.types.end());
+    return KeyType(top - totals.types.begin());
+}
+
+QString typeMix(const keyspace::SubtreeTotals& totals)
+{
+    std::vector<std::pair<std::uint64_t, int>> present;
+    for (int i = 0; i < keyspace::KeyTypeCount; ++i) {
+        if (totals.types[std::size_t(i)] > 0)
+            present.emplace_back(totals.types[std::size_t(i)], i);
+    }
+    std::sort(present.begin(), present.end(), std::greater<>());
+    if (present.size() == 1)
+        return formatted(keyspace::keyTypeName(KeyType(present[0].second)).toByteArray());
+    // Whole percents: the column is narrow, and "hash 71% · set 14%" reads at a glance.
+    QStringList parts;
+    for (std::size_t i = 0; i < present.size() && i < 3; ++i) {
+        const double share = 100.0 * double(present[i].first) / double(totals.keys);
+        parts << formatted(keyspace::keyTypeName(KeyType(present[i].second)).toByteArray()) + u' ' +
+                     (share < 1.0 ? QStringLiteral("<1%") : QString::number(qRound(share)) + u'%');
+    }
+    if (present.size() > 3)
+        parts << QStringLiteral("…");
+    return parts.join(QStringLiteral(" · "));
+}
+
+int totalsOverlays(const keyspace::SubtreeTotals& totals, std::int64_t now)
+{
+    int overlays = 0;
+    if (totals.keysMemoryUnmeasured > 0)
+        overlays |= TreeColumns::MemoryUnmeasured;
+    if (totals.keysWithTtl > 0 && totals.soonestExpiryMs != Never && totals.soonestExpiryMs > now &&
+        totals.soonestExpiryMs - now <= 60'000)
+        overlays |= TreeColumns::ExpiringSoon;
+    return overlays;
+}
+
+QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
+{
+    const keyspace::SubtreeTotals& totals = row.totals;
+    switch (column) {
+    case TreeColumns::NameColumn:
+        return row.name.isEmpty() ? QStringLiteral("\"\"") : formatted(keyspace::displayBytes(row.name));
+    case TreeColumns::KeysColumn:
+        return formatted(keyspace::formatCount(totals.keys));
+    case TreeColumns::MemoryColumn:
+        if (totals.keysMemoryUnmeasured == totals.keys)
+            return QStringLiteral("–");
+        return formatted(keyspace::formatBytes(totals.memoryBytes));
+    case TreeColumns::ShareColumn:
+        return formatted(keyspace::formatPercent(row.memoryFraction));
+    case TreeColumns::TtlColumn: {
+        if (row.isLeafKey)
+            return formatted(keyspace::formatTimeLeft(row.expiresAtMs, now));
+        const std::optional<double> share = totals.ttlShare();
+        if (!share)
+            return QStringLiteral("not measured");
+        if (totals.keysWithTtl == 0)
+            return QStringLiteral("–");
+        const std::int64_t left = totals.soonestExpiryMs - now;
+        // Past the soonest expiry the next one is not known: say that some expired instead.
+        const QString remaining =
+            left <= 0 ? QStringLiteral("some expired") : formatted(keyspace::formatDuration(left));
+        return QString(formatted(keyspace::formatPercent(*share)) + QStringLiteral(" · ") + remaining);
+    }
+    case TreeColumns::FindingsColumn:
+        return findingsCell(totals.findings);
+    case TreeColumns::TypeColumn:
+        if (row.overlays & TreeColumns::Deleted)
+            return QStringLiteral("deleted");
+        if (totals.keys == 0)
+            return QString();
+        return typeMix(totals);
+    }
+    return {};
+}
+
+QVariant rowSortValue(const RowFacts& row, int column)
+{
+    const keyspace::SubtreeTotals& totals = row.totals;
+    switch (column) {
+    case TreeColumns::NameColumn:
+        return row.name.toByteArray();
+    case TreeColumns::KeysColumn:
+        return qulonglong(totals.keys);
+    case TreeColumns::MemoryColumn:
+    case TreeColumns::ShareColumn:
+        return qulonglong(totals.memoryBytes);
+    case TreeColumns::TtlColumn:
+        return qlonglong(totals.soonestExpiryMs);
+    case TreeColumns::FindingsColumn:
+        return qulonglong(findingsSortKey(totals.findings));
+    case TreeColumns::TypeColumn:
+        return int(dominantType(totals));
+    }
+    return {};
+}
+
+QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
+{
+    const keyspace::SubtreeTotals& totals = row.totals;
+    const int overlays = row.overlays;
+    QStringList lines;
+    if (column == TreeColumns::NameColumn) {
+        lines << formatted(keyspace::displayBytes(row.path));
+        if (row.members > 1) {
+            QStringList examples;
+            for (const QByteArray& example : row.examples)
+                examples << formatted(keyspace::displayBytes(example));
+            lines << QStringLiteral("%1 members, such as %2")
+                         .arg(formatted(keyspace::formatCount(row.members)), examples.join(QStringLiteral(", ")));
+        }
+        if (row.isKey && !row.isLeafKey)
+            lines << QStringLiteral("A key and a namespace at once: the row counts both.");
+        if (row.library)
+            lines << QStringLiteral("Written by %1: %2")
+                         .arg(QString::fromUtf8(row.library->name), QString::fromUtf8(row.library->layout));
+    }
+    if (column == TreeColumns::MemoryColumn || column == TreeColumns::ShareColumn ||
+        column == TreeColumns::NameColumn) {
+        lines << QStringLiteral("%1 in %2 keys, %3 of the parent's memory")
+                     .arg(formatted(keyspace::formatBytes(totals.memoryBytes)),
+                          formatted(keyspace::formatCount(totals.keys)),
+                          formatted(keyspace::formatPercent(row.memoryFraction)));
+        if (overlays & TreeColumns::MemoryUnmeasured)
+            lines << QStringLiteral("Memory not measured for %1 keys (MEMORY USAGE denied or skipped)")
+                         .arg(formatted(keyspace::formatCount(totals.keysMemoryUnmeasured)));
+    }
+    if (overlays & TreeColumns::BigKey) {
+        const lint::OverlayText big = lint::bigKeyText();
+        lines << big.title + QStringLiteral(": ") + big.explanation;
+    }
+    if (column == TreeColumns::TtlColumn || column == TreeColumns::NameColumn) {
+        if (totals.keysTtlUnknown > 0)
+            lines << QStringLiteral("TTL not measured for %1 keys (PTTL denied)")
+                         .arg(formatted(keyspace::formatCount(totals.keysTtlUnknown)));
+        if (totals.keysWithTtl > 0)
+            lines << QStringLiteral("%1 of %2 keys have a TTL; the soonest expires in %3")
+                         .arg(formatted(keyspace::formatCount(totals.keysWithTtl)),
+                              formatted(keyspace::formatCount(totals.keys)),
+                              formatted(
+                                  keyspace::formatDuration(std::max<std::int64_t>(0, totals.soonestExpiryMs - now))));
+        if (overlays & TreeColumns::NoTtlAmongExpiring) {
+            const lint::OverlayText missing = lint::missingTtlText();
+            lines << missing.title + QStringLiteral(": ") + missing.explanation;
+        }
+        if (overlays & TreeColumns::ExpiringSoon)
+            lines << QStringLiteral("Expires within a minute.");
+        if (overlays & TreeColumns::Expired)
+            lines << QStringLiteral("Its TTL ran out after the scan saw it; the key is gone.");
+    }
+    if (column == TreeColumns::FindingsColumn || column == TreeColumns::NameColumn) {
+        if (totals.findingCount() > 0)
+            lines << findingsSummary(totals.findings);
+        if (!row.keyFindings.isEmpty())
+            lines << row.keyFindings;
+    }
+    if (column == TreeColumns::TypeColumn && totals.keys > 0)
+        lines << typeMix(totals);
+    if (overlays & TreeColumns::Deleted)
+        lines << QStringLiteral("Deleted from this window; rescan (F5) to refresh the totals.");
+    return lines.join(u'\n');
+}
+
+QVariant rowAlignment(int column)
+{
+    if (column == TreeColumns::NameColumn || column == TreeColumns::TypeColumn)
+        return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+    return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+}
+
+QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case TreeColumns::NameColumn:
+            return QStringLiteral("Name");
+        case TreeColumns::KeysColumn:
+            return QStringLiteral("Keys");
+        case TreeColumns::MemoryColumn:
+            return QStringLiteral("Memory");
+        case TreeColumns::ShareColumn:
+            return QStringLiteral("% of parent");
+        case TreeColumns::TtlColumn:
+            return QStringLiteral("TTL");
+        case TreeColumns::FindingsColumn:
+            return QStringLiteral("Findings");
+        case TreeColumns::TypeColumn:
+            return QStringLiteral("Type");
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case TreeColumns::KeysColumn:
+            return QStringLiteral("Keys in this subtree");
+        case TreeColumns::MemoryColumn:
+            return QStringLiteral("MEMORY USAGE summed over the subtree; the bar is the share of the parent");
+        case TreeColumns::ShareColumn:
+            return QStringLiteral("Share of the parent's memory (of its keys when memory was not measured)");
+        case TreeColumns::TtlColumn:
+            return QStringLiteral("For a namespace: share of keys with a TTL and the soonest expiry. For a key: time "
+                                  "left.");
+        case TreeColumns::FindingsColumn:
+            return QStringLiteral("Naming-convention findings in this subtree, coloured by the worst (View > "
+                                  "Findings lists them by rule)");
+        case TreeColumns::TypeColumn:
+            return QStringLiteral("For a key: its type. For a namespace: its mix of types");
+        }
+    }
+    if (role == Qt::InitialSortOrderRole) {
+        // Cost columns start with the biggest: one click on Memory shows where it goes.
+        const bool cost = section == TreeColumns::KeysColumn || section == TreeColumns::MemoryColumn ||
+                          section == TreeColumns::ShareColumn || section == TreeColumns::FindingsColumn;
+        return QVariant::fromValue(cost ? Qt::DescendingOrder : Qt::AscendingOrder);
+    }
+    if (role == Qt::TextAlignmentRole && section != TreeColumns::NameColumn && section != TreeColumns::TypeColumn)
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+} // namespace keylens::models

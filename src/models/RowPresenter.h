@@ -1,0 +1,86 @@
+#pragma once
+
+#include "keyspace/SubtreeTotals.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QVariant>
+
+#include <cstdint>
+
+namespace keylens::lint {
+struct LibraryInfo;
+}
+
+namespace keylens::models {
+
+// The columns, roles and overlay flags that every key tree shows: the raw tree (KeyTreeModel) and the
+// pattern tree (PatternTreeModel) have the same columns, so one delegate, one legend and one header
+// serve both.
+struct TreeColumns
+{
+    enum Column {
+        NameColumn,
+        KeysColumn,
+        MemoryColumn,
+        ShareColumn,
+        TtlColumn,
+        FindingsColumn,
+        TypeColumn,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole + 1, // the raw number (or name) the column sorts by
+        NodeRole,                    // NodeId in the store (a pattern row: its first member's)
+        KeyBytesRole,                // the exact key bytes (QByteArray) of a key node; empty for a namespace
+        PathRole,                    // the node's path bytes (QByteArray); a pattern row: the pattern
+        IsKeyRole,
+        MemoryFractionRole, // double 0..1: this row's memory relative to its parent's (the inline bar)
+        OverlayRole,        // Overlay flags
+        WorstFindingRole,   // int: the worst lint::Severity among the row's findings, -1 without any
+        LibraryRole,        // QString: the id of the library whose layout the row is (lint::LibraryInfo), or empty
+    };
+    enum Overlay {
+        BigKey = 1,             // lint::isBigString / isBigCollection
+        NoTtlAmongExpiring = 2, // lint::lacksTtlAmongExpiring / hasKeysLackingTtlAmongExpiring
+        ExpiringSoon = 4,       // expires (or has keys that expire) within a minute
+        Expired = 8,            // its TTL ran out after the scan saw it
+        MemoryUnmeasured = 16,  // MEMORY USAGE was denied or skipped for (some of) its keys
+        Deleted = 32,           // deleted from this window
+    };
+};
+
+// What a row shows, gathered by its model: the column presenter below turns it into cells, sort values and
+// tooltips, the same way for a store node and for a pattern.
+struct RowFacts
+{
+    QByteArrayView name; // the segment, or the pattern's level
+    QByteArray path;     // the whole key or pattern (tooltips only: filled for Qt::ToolTipRole)
+    keyspace::SubtreeTotals totals;
+    bool isKey = false;           // a key (and maybe a namespace too)
+    bool isLeafKey = false;       // a key without children: its own TTL and type are shown
+    std::int64_t expiresAtMs = 0; // a leaf key's
+    double memoryFraction = 0.0;
+    int overlays = 0;
+    QString keyFindings; // a key's rules, a line each (tooltips only)
+    const lint::LibraryInfo* library = nullptr;
+    // A pattern row: how many store nodes it stands for, and a few of them (tooltips only).
+    std::uint64_t members = 0;
+    QByteArrayList examples;
+};
+
+// The overlays that follow from a subtree's totals alone (not measured, expiring soon).
+int totalsOverlays(const keyspace::SubtreeTotals& totals, std::int64_t nowMs);
+
+QVariant rowDisplay(const RowFacts& row, int column, std::int64_t nowMs);
+QVariant rowSortValue(const RowFacts& row, int column);
+QString rowToolTip(const RowFacts& row, int column, std::int64_t nowMs);
+QVariant rowAlignment(int column);
+// The headers every key tree shares: titles, tooltips, each column's first sort order.
+QVariant treeHeaderData(int section, Qt::Orientation orientation, int role);
+
+// A type mix in a few words ("hash 71% · set 14%"), and the type with the most keys.
+QString typeMix(const keyspace::SubtreeTotals& totals);
+keyspace::KeyType dominantType(const keyspace::SubtreeTotals& totals);
+
+} // namespace keylens::models
