@@ -2,6 +2,7 @@
 
 #include "lint/Linter.h"
 #include "models/KeyTreeModel.h"
+#include "models/PatternTreeModel.h"
 #include "scan/Ingest.h"
 #include "scan/Scanner.h"
 
@@ -13,12 +14,15 @@ ScanSession::ScanSession(QObject* parent)
     : QObject(parent)
     , m_scanner(new scan::Scanner(this))
     , m_model(new KeyTreeModel(this))
+    , m_patternModel(new PatternTreeModel(this))
     , m_keyspace(std::make_unique<keyspace::Keyspace>())
     , m_ingest(std::make_unique<scan::Ingest>(*m_keyspace))
     , m_lintProfile(*lint::builtInProfile("default"))
 {
     startLinting();
     m_model->setKeyspace(m_keyspace.get());
+    m_patternModel->setKeyspace(m_keyspace.get());
+    connect(this, &ScanSession::findingsChanged, m_patternModel, &PatternTreeModel::refreshTotals);
     m_ingestTimer.setObjectName(QStringLiteral("ingest"));
     m_publishTimer.setObjectName(QStringLiteral("publish"));
     m_ingestTimer.setInterval(0);
@@ -51,6 +55,7 @@ ScanSession::~ScanSession()
     abandonJudgement();
     // The model refers to the store: detach it before the store goes.
     m_model->setKeyspace(nullptr);
+    m_patternModel->setKeyspace(nullptr);
 }
 
 void ScanSession::start(const scan::ScanOptions& options, char delimiter)
@@ -70,6 +75,7 @@ void ScanSession::start(const scan::ScanOptions& options, char delimiter)
 
     auto fresh = std::make_unique<keyspace::Keyspace>(delimiter);
     m_model->setKeyspace(fresh.get());
+    m_patternModel->setKeyspace(fresh.get());
     m_ingest = std::make_unique<scan::Ingest>(*fresh);
     m_keyspace = std::move(fresh);
     startLinting();
@@ -103,6 +109,7 @@ void ScanSession::startLinting()
 {
     m_lintProfile.delimiter = m_keyspace->delimiter();
     m_model->setLibraries(nullptr); // the old linter's, about to go
+    m_patternModel->setLibraries(nullptr);
     // The counts are exact whatever the cap; the tree's findings filter shows every key past it.
     m_linter = std::make_unique<lint::Linter>(m_lintProfile, ExamplesKept);
     m_ingest->setKeyStored([this](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
@@ -122,6 +129,7 @@ void ScanSession::setLintProfile(lint::Profile profile)
     if (m_summary) {
         m_linter->finish(*m_keyspace);
         m_model->setLibraries(&m_linter->libraries());
+        m_patternModel->setLibraries(&m_linter->libraries());
     }
     Q_EMIT findingsChanged();
     finishIfDrained(); // a scan whose rules were running is judged again, with this profile
@@ -183,6 +191,7 @@ void ScanSession::publishNow()
         return;
     m_ingestedSincePublish = false;
     m_model->publish(false);
+    m_patternModel->publish(false);
     Q_EMIT published();
 }
 
@@ -235,6 +244,7 @@ void ScanSession::recordVerdicts()
     for (const auto& [node, length] : std::exchange(m_lengthsWaiting, {}))
         m_linter->lengthKnown(*m_keyspace, node, length);
     m_model->setLibraries(&m_linter->libraries());
+    m_patternModel->setLibraries(&m_linter->libraries());
     completeFinish();
 }
 
@@ -256,6 +266,7 @@ void ScanSession::completeFinish()
 {
     m_ingestedSincePublish = false;
     m_model->publish(true);
+    m_patternModel->publish(true);
     Q_EMIT published();
     // What listens to the signals below walks the tree again (tens of milliseconds at a million keys):
     // in an event of its own, so the GUI answers in between. A new scan started meanwhile wins.

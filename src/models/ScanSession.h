@@ -32,6 +32,7 @@ class Scanner;
 namespace keylens::models {
 
 class KeyTreeModel;
+class PatternTreeModel;
 
 // One scan of one server, seen from the GUI thread: owns the scanner, the key store and the tree model
 // over it, and moves batches from the first to the second without stalling the event loop.
@@ -50,6 +51,8 @@ public:
     ~ScanSession() override;
 
     KeyTreeModel* model() const { return m_model; }
+    // The same store folded on its ids; it folds only while setActive(true) (a view shows it).
+    PatternTreeModel* patternModel() const { return m_patternModel; }
     const keyspace::Keyspace& keyspace() const { return *m_keyspace; }
 
     // A fresh store and a model reset, then a scan. A scan already running is cancelled.
@@ -116,6 +119,7 @@ private:
 
     scan::Scanner* m_scanner;
     KeyTreeModel* m_model;
+    PatternTreeModel* m_patternModel;
     std::unique_ptr<keyspace::Keyspace> m_keyspace;
     std::unique_ptr<scan::Ingest> m_ingest; // into m_keyspace
     lint::Profile m_lintProfile;

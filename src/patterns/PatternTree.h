@@ -6,6 +6,10 @@
 #include <QByteArray>
 
 #include <cstdint>
+#include <deque>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace keylens::patterns {
@@ -24,6 +28,11 @@ struct PatternTreeOptions
 // Every store node belongs to exactly one pattern, so the patterns that hold keys partition the keys.
 // Built level by level from the root, without recursion. A snapshot: nodes added to the store
 // afterwards are not in it.
+//
+// Live, while a scan adds nodes: folding() starts a tree that extend() grows one node at a time, in node
+// id order (a parent before its children), so the nodes a scan added since the last call cost only
+// themselves. There every id folds, few or many: a threshold could not be decided before the last
+// sibling arrived. The exact tree is built once the store stops growing.
 class PatternTree
 {
 public:
@@ -35,6 +44,12 @@ public:
     using Totals = keyspace::SubtreeTotals;
 
     explicit PatternTree(const keyspace::Keyspace& store, Options options = Options());
+    // A live tree of the root only; see extend().
+    static PatternTree folding(const keyspace::Keyspace& store);
+    // Folds the store's nodes from foldedNodes() up to `until` (a live tree only).
+    void extend(std::size_t until);
+    std::size_t foldedNodes() const { return m_folded; }
+    bool isLive() const { return m_live; }
 
     std::size_t size() const { return m_patterns.size(); }
     PatternId parent(PatternId pattern) const { return m_patterns[pattern].parent; }
@@ -49,7 +64,10 @@ public:
     // Members that are keys: the keys whose pattern this is.
     std::uint64_t ownKeys(PatternId pattern) const;
     Totals totals(PatternId pattern) const;
+    // The pattern of a node (folded already, in a live tree).
     PatternId patternOf(keyspace::NodeId node) const { return m_patternOf[node]; }
+    // The pattern with that text, or none.
+    std::optional<PatternId> find(QByteArrayView text) const;
 
 private:
     struct Pattern
@@ -60,12 +78,23 @@ private:
         std::vector<keyspace::NodeId> members;
         std::vector<PatternId> children;
     };
+    struct LiveTag
+    {};
+    PatternTree(const keyspace::Keyspace& store, LiveTag);
     void split(PatternId pattern, std::vector<PatternId>& next);
+    std::uint32_t labelId(QByteArrayView label);
 
-    const keyspace::Keyspace& m_store;
+    const keyspace::Keyspace* m_store;
     Options m_options;
     std::vector<Pattern> m_patterns;
     std::vector<PatternId> m_patternOf; // by store node
+    bool m_live = false;
+    std::size_t m_folded = 1; // live: nodes below this are folded (the root always is)
+    // Live: a pattern's child by (pattern << 32 | label id); the labels interned, keyed by views of
+    // m_labels' stable bytes, so that a lookup costs no allocation.
+    std::unordered_map<std::uint64_t, PatternId> m_childByLabel;
+    std::unordered_map<std::string_view, std::uint32_t> m_labelIds;
+    std::deque<QByteArray> m_labels;
 };
 
 } // namespace keylens::patterns

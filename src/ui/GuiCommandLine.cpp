@@ -8,6 +8,11 @@
 
 namespace keylens::ui {
 
+QStringList screenshotViews()
+{
+    return {QStringLiteral("tree"), QStringLiteral("patterns"), QStringLiteral("findings")};
+}
+
 GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
 {
     QCommandLineParser parser;
@@ -32,11 +37,13 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
                                         QStringLiteral("After the scan, render the window to a PNG file and exit."),
                                         QStringLiteral("file"));
     const QCommandLineOption select(QStringLiteral("select"),
-                                    QStringLiteral("With --screenshot: the namespace or key to expand and select."),
+                                    QStringLiteral("With --screenshot: the namespace (bull or bull:), key or pattern "
+                                                   "(user:<int>:profile, with --view patterns) to select."),
                                     QStringLiteral("path"));
     const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("With --screenshot: 'findings' shows the Findings panel."),
-                                  QStringLiteral("panel"));
+                                  QStringLiteral("With --screenshot: the view to render: tree (the default), patterns "
+                                                 "(ids folded) or findings (the Findings panel)."),
+                                  QStringLiteral("view"));
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QStringLiteral("The naming convention to check the keys against: default, "
                                                     "strict or a JSON profile file (see keylens-cli lint)."),
@@ -108,9 +115,9 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         return usage(QStringLiteral("--select goes with --screenshot"));
     if (parser.isSet(view) && !parser.isSet(screenshot))
         return usage(QStringLiteral("--view goes with --screenshot"));
-    if (parser.isSet(view) && parser.value(view) != QStringLiteral("findings") &&
-        parser.value(view) != QStringLiteral("tree"))
-        return usage(QStringLiteral("--view takes findings or tree, not '%1'").arg(parser.value(view)));
+    if (parser.isSet(view) && !screenshotViews().contains(parser.value(view)))
+        return usage(QStringLiteral("--view takes %1, not '%2'")
+                         .arg(screenshotViews().join(QStringLiteral(", ")), parser.value(view)));
     command.view = parser.value(view);
     if (parser.isSet(profile)) {
         // Checked now so that a typo is a usage error (2) before any window opens, as in keylens-cli.

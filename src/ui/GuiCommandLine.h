@@ -12,6 +12,9 @@ namespace keylens::ui {
 
 // What `keylens` was asked to do: the connection flags of keylens-cli and redis-cli, --demo, a saved
 // connection, --profile, and --screenshot for docs and tests.
+// What --view takes: "tree", "patterns", "findings".
+QStringList screenshotViews();
+
 struct GuiCommand
 {
     enum class Start { Dialog, Target, Demo, Saved };
@@ -21,7 +24,7 @@ struct GuiCommand
     std::uint64_t demoKeys = 200'000;
     QString screenshotFile;
     QByteArray selectPath;
-    QString view;        // with --screenshot: "findings" shows the Findings panel
+    QString view;        // with --screenshot: one of screenshotViews()
     QString lintProfile; // --profile: a built-in name or a profile file, checked to load
     QSize windowSize{1280, 800};
     QString palette; // "dark", "light" or empty for the system's

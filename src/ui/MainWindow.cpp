@@ -10,6 +10,7 @@
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
 #include "models/KeyTreeModel.h"
+#include "models/PatternTreeModel.h"
 #include "models/SavedConnections.h"
 #include "models/ScanSession.h"
 #include "models/ValueInspector.h"
@@ -21,9 +22,12 @@
 #include "ui/LegendDialog.h"
 #include "ui/NamespaceDetailsView.h"
 #include "ui/PasswordVault.h"
+#include "ui/PatternDetailsView.h"
+#include "ui/PatternView.h"
 #include "ui/ScanStatusBar.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
@@ -69,7 +73,7 @@ QIcon icon(const char* name)
     return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
 }
 
-enum DetailsPage { PlaceholderPage, KeyPage, NamespacePage };
+enum DetailsPage { PlaceholderPage, KeyPage, NamespacePage, PatternPage };
 
 } // namespace
 
@@ -241,7 +245,24 @@ void MainWindow::createActions()
         legend->setAttribute(Qt::WA_DeleteOnClose);
         legend->show();
     });
-    viewMenu->addAction(QStringLiteral("&Collapse all"), this, [this] { m_tree->collapseAll(); });
+    viewMenu->addAction(QStringLiteral("&Collapse all"), this, [this] {
+        m_tree->collapseAll();
+        m_patternView->collapseAll();
+    });
+    viewMenu->addSeparator();
+    auto* views = new QActionGroup(this);
+    m_rawViewAction = viewMenu->addAction(QStringLiteral("&Keys"), this, [this] { showPatterns(false); });
+    m_rawViewAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    m_rawViewAction->setToolTip(QStringLiteral("The keys split on the delimiter, every segment a row (Ctrl+1)"));
+    m_patternViewAction = viewMenu->addAction(QStringLiteral("&Patterns"), this, [this] { showPatterns(true); });
+    m_patternViewAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    m_patternViewAction->setToolTip(
+        QStringLiteral("Ids folded into patterns: user:<int>:profile is one row for every user (Ctrl+2)"));
+    for (QAction* action : {m_rawViewAction, m_patternViewAction}) {
+        action->setCheckable(true);
+        views->addAction(action);
+    }
+    m_rawViewAction->setChecked(true);
     m_viewMenu = viewMenu;
 
     auto* helpMenu = menuBar()->addMenu(QStringLiteral("&Help"));
@@ -269,6 +290,9 @@ void MainWindow::createLayout()
     bar->addAction(m_resumeAction);
     bar->addAction(m_cancelAction);
     bar->addAction(m_rescanAction);
+    bar->addSeparator();
+    bar->addAction(m_rawViewAction);
+    bar->addAction(m_patternViewAction);
     auto* spacer = new QWidget;
     spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     bar->addWidget(spacer);
@@ -320,12 +344,26 @@ void MainWindow::createLayout()
     m_details->insertWidget(PlaceholderPage, m_placeholder);
     m_details->insertWidget(KeyPage, m_keyDetails);
     m_details->insertWidget(NamespacePage, m_namespaceDetails);
+    m_patternDetails = new PatternDetailsView;
+    m_details->insertWidget(PatternPage, m_patternDetails);
 
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(m_banner);
-    leftLayout->addWidget(m_tree, 1);
+    m_patternView = new PatternView(m_session->patternModel());
+    connect(m_patternView, &PatternView::nodeSelected, this, &MainWindow::showNode);
+    connect(m_patternView, &PatternView::patternSelected, this, [this](patterns::PatternTree::PatternId pattern) {
+        m_shownNamespace = keyspace::InvalidNode;
+        m_patternDetails->showPattern(*m_session->patternModel(), pattern);
+        m_details->setCurrentIndex(PatternPage);
+        m_deleteAction->setEnabled(false);
+    });
+    connect(m_patternView, &PatternView::nothingSelected, this, [this] { showNode(keyspace::InvalidNode); });
+    m_trees = new QStackedWidget;
+    m_trees->addWidget(m_tree);
+    m_trees->addWidget(m_patternView);
+    leftLayout->addWidget(m_trees, 1);
 
     m_splitter = new QSplitter;
     m_splitter->addWidget(left);
@@ -591,6 +629,16 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
             QApplication::exit(3); // as keylens-cli: nothing could be read
             return;
         }
+        if (m_screenshotView == QStringLiteral("patterns")) {
+            showPatterns(true);
+            // The exact pattern tree is built off the GUI thread once the scan is over.
+            if (m_session->patternModel()->isExact())
+                takeScreenshotOfPatterns();
+            else
+                connect(m_session->patternModel(), &models::PatternTreeModel::exactTreeReady, this,
+                        &MainWindow::takeScreenshotOfPatterns, Qt::SingleShotConnection);
+            return;
+        }
         if (!m_screenshotPath.isEmpty() && !selectPath(m_screenshotPath)) {
             std::fprintf(stderr, "keylens: --select: no key or namespace '%s'\n", m_screenshotPath.constData());
             QApplication::exit(1);
@@ -612,6 +660,24 @@ void MainWindow::requestScreenshot(const QString& file, const QByteArray& path, 
     m_screenshotPath = path;
     m_screenshotView = view;
     m_screenshotPending = true;
+}
+
+void MainWindow::takeScreenshotOfPatterns()
+{
+    if (!m_screenshotPath.isEmpty() && !m_patternView->selectPattern(m_screenshotPath)) {
+        // A key or namespace path selects its member row's pattern.
+        const keyspace::NodeId node = m_session->keyspace().find(m_screenshotPath);
+        const models::PatternTreeModel& model = *m_session->patternModel();
+        if (node == keyspace::InvalidNode ||
+            !m_patternView->selectPattern(model.tree()->text(model.patternOfNode(node)))) {
+            std::fprintf(stderr, "keylens: --select: no pattern, key or namespace '%s'\n",
+                         m_screenshotPath.constData());
+            QApplication::exit(1);
+            return;
+        }
+    }
+    m_patternView->selectBiggest();
+    QTimer::singleShot(150, this, &MainWindow::takeScreenshot);
 }
 
 void MainWindow::takeScreenshot()
@@ -638,7 +704,11 @@ void MainWindow::askBigKeyLengths()
 
 bool MainWindow::selectPath(const QByteArray& path)
 {
-    const keyspace::NodeId node = m_session->keyspace().find(path);
+    // `bull:` as keylens-cli prints a namespace: the node is `bull`.
+    const keyspace::Keyspace& store = m_session->keyspace();
+    keyspace::NodeId node = store.find(path);
+    if (node == keyspace::InvalidNode && path.endsWith(store.delimiter()))
+        node = store.find(QByteArrayView(path).chopped(1));
     if (node == keyspace::InvalidNode)
         return false;
     const QModelIndex index = treeModel()->indexOfNode(node);
@@ -661,7 +731,32 @@ keyspace::NodeId MainWindow::selectedNode() const
 
 void MainWindow::showSelection()
 {
-    const keyspace::NodeId node = selectedNode();
+    showNode(selectedNode());
+}
+
+bool MainWindow::showsPatterns() const
+{
+    return m_trees->currentWidget() == m_patternView;
+}
+
+void MainWindow::showPatterns(bool patterns)
+{
+    m_patternViewAction->setChecked(patterns);
+    m_rawViewAction->setChecked(!patterns);
+    // Folding runs only while the pattern view shows: the raw tree alone costs nothing more.
+    m_session->patternModel()->setActive(patterns);
+    m_trees->setCurrentWidget(patterns ? static_cast<QWidget*>(m_patternView) : m_tree);
+    if (patterns)
+        m_patternView->selectBiggest();
+    // The details follow the view that shows.
+    if (patterns && m_patternView->currentIndex().isValid())
+        Q_EMIT m_patternView->selectionModel()->currentChanged(m_patternView->currentIndex(), {});
+    else
+        showSelection();
+}
+
+void MainWindow::showNode(keyspace::NodeId node)
+{
     if (node == keyspace::InvalidNode) {
         m_details->setCurrentIndex(PlaceholderPage);
         m_shownNamespace = keyspace::InvalidNode;

@@ -37,6 +37,8 @@ class FindingsPanel;
 class KeyDetailsView;
 class NamespaceDetailsView;
 class PasswordVault;
+class PatternDetailsView;
+class PatternView;
 class ScanStatusBar;
 
 // The browser: a connection bar, the live key tree, the details of the selected node, and the scan's
@@ -81,6 +83,11 @@ public:
     models::ScanSession* session() const { return m_session; }
     models::KeyTreeModel* treeModel() const;
     QTreeView* tree() const { return m_tree; }
+    PatternView* patternView() const { return m_patternView; }
+    PatternDetailsView* patternDetails() const { return m_patternDetails; }
+    // The tree folded on its ids (true) or the raw tree; a toggle in View and the toolbar.
+    void showPatterns(bool patterns);
+    bool showsPatterns() const;
     KeyDetailsView* keyDetails() const { return m_keyDetails; }
     NamespaceDetailsView* namespaceDetails() const { return m_namespaceDetails; }
     FindingsPanel* findingsPanel() const { return m_findings; }
@@ -99,6 +106,8 @@ private:
     void saveSettings();
     void updateScanActions();
     void showSelection();
+    void showNode(keyspace::NodeId node); // in the details pane
+    void takeScreenshotOfPatterns();
     void refreshNamespaceDetails();
     void applyFilter();
     void copySelectedKey();
@@ -129,6 +138,11 @@ private:
     bool m_hasTarget = false;
 
     QTreeView* m_tree;
+    PatternView* m_patternView;
+    PatternDetailsView* m_patternDetails;
+    QStackedWidget* m_trees;
+    QAction* m_rawViewAction;
+    QAction* m_patternViewAction;
     QSplitter* m_splitter;
     QStackedWidget* m_details;
     QLabel* m_placeholder;

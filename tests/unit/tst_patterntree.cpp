@@ -2,6 +2,7 @@
 // never do; every key belongs to one pattern; a placeholder totals its members' subtrees.
 #include "TestKeys.h"
 #include "keyspace/Keyspace.h"
+#include "lint/SegmentShape.h"
 #include "patterns/PatternTree.h"
 
 #include <QTest>
@@ -106,6 +107,41 @@ private Q_SLOTS:
         // `cart` exists under one id only, beside `profile` under all of them: both are children of <int>.
         QCOMPARE(tree.text(tree.patternOf(store.find("user:1:cart"))), QByteArray("user:<int>:cart"));
         QCOMPARE(tree.children(ids).size(), std::size_t(2));
+    }
+
+    // Live, every id folds whatever its siblings: each key's pattern is its segments' patterns joined,
+    // however the nodes arrive in chunks.
+    void liveFoldingFoldsEveryIdAsTheNodesArrive()
+    {
+        keyspace::Keyspace store;
+        PatternTree live = PatternTree::folding(store);
+        QVERIFY(live.isLive());
+        for (int i = 1; i <= 300; ++i) {
+            add(store, "user:" + QByteArray::number(i) + ":profile");
+            if (i % 7 == 0)
+                add(store, "user:" + QByteArray::number(i) + ":settings");
+            if (i % 50 == 0)
+                add(store, "cart:5f1c2a7e-9b3d-4c8e-a1f2-0e6d7c8b9a" + QByteArray::number(i % 90 + 10));
+            if (i % 13 == 0)
+                live.extend(store.nodeCount()); // a publish
+        }
+        add(store, "config:app");
+        live.extend(store.nodeCount());
+        QCOMPARE(live.foldedNodes(), store.nodeCount());
+        for (keyspace::NodeId node = 1; node < store.nodeCount(); ++node) {
+            QList<QByteArray> levels;
+            for (keyspace::NodeId at = node; at != keyspace::Keyspace::root(); at = store.parent(at))
+                levels.prepend(lint::patternOf(store.segment(at)));
+            QCOMPARE(live.text(live.patternOf(node)), levels.join(':'));
+        }
+        // Every member of a pattern is counted once: the patterns' keys add up to the store's.
+        std::uint64_t keys = 0;
+        for (PatternTree::PatternId pattern = 1; pattern < live.size(); ++pattern)
+            keys += live.ownKeys(pattern);
+        QCOMPARE(keys, std::uint64_t(store.keyCount()));
+        QCOMPARE(live.totals(*live.find("user:<int>")).keys, std::uint64_t(300 + 300 / 7));
+        QVERIFY(!live.find("user:1"));
+        QCOMPARE(live.text(*live.find("cart:<uuid>")), QByteArray("cart:<uuid>"));
     }
 };
 

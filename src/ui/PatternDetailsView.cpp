@@ -1,0 +1,78 @@
+#include "ui/PatternDetailsView.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
+#include "lint/LibraryLayouts.h"
+#include "models/DisplayText.h"
+#include "models/FindingsText.h"
+#include "models/PatternTreeModel.h"
+#include "models/RowPresenter.h"
+#include "ui/DetailsForm.h"
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace keylens::ui {
+
+using models::displayText;
+
+PatternDetailsView::PatternDetailsView(QWidget* parent)
+    : QWidget(parent)
+{
+    m_title = createDetailsTitle();
+    m_form = new QFormLayout;
+    m_members = addDetailsField(m_form, QStringLiteral("Members"));
+    m_keys = addDetailsField(m_form, QStringLiteral("Keys"));
+    m_memory = addDetailsField(m_form, QStringLiteral("Memory"));
+    m_ttl = addDetailsField(m_form, QStringLiteral("With TTL"));
+    m_types = addDetailsField(m_form, QStringLiteral("Types"));
+    m_findings = addDetailsField(m_form, QStringLiteral("Findings"));
+    m_library = addDetailsField(m_form, QStringLiteral("Library"));
+    m_examples = addDetailsField(m_form, QStringLiteral("Examples"));
+    m_examples->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addLayout(m_form);
+    layout->addStretch(1);
+}
+
+QString PatternDetailsView::fieldText(const QString& field) const
+{
+    return detailsFieldText(this, field);
+}
+
+void PatternDetailsView::showPattern(const models::PatternTreeModel& model, patterns::PatternTree::PatternId pattern)
+{
+    const patterns::PatternTree& tree = *model.tree();
+    const keyspace::Keyspace& store = *model.keyspace();
+    const keyspace::SubtreeTotals totals = model.totalsOf(pattern);
+    const std::vector<keyspace::NodeId>& members = tree.members(pattern);
+    m_title->setText(displayText(keyspace::displayBytes(tree.text(pattern))));
+    m_members->setText(QStringLiteral("%1 (%2 of them keys)")
+                           .arg(displayText(keyspace::formatCount(members.size())),
+                                displayText(keyspace::formatCount(tree.ownKeys(pattern)))));
+    m_keys->setText(displayText(keyspace::formatCount(totals.keys)) + QStringLiteral(" in its members' subtrees"));
+    m_memory->setText(displayText(keyspace::formatBytes(totals.memoryBytes)) +
+                      (totals.keys ? QStringLiteral("  (%1 per key)")
+                                         .arg(displayText(keyspace::formatBytes(totals.memoryBytes / totals.keys)))
+                                   : QString()));
+    const std::optional<double> share = totals.ttlShare();
+    m_ttl->setText(share ? QStringLiteral("%1 keys (%2)")
+                               .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),
+                                    displayText(keyspace::formatPercent(*share)))
+                         : QStringLiteral("not measured"));
+    m_types->setText(totals.keys ? models::typeMix(totals) : QStringLiteral("–"));
+    m_findings->setText(totals.findingCount() ? models::findingsBySeverity(totals.findings) : QStringLiteral("none"));
+    const QString library = [&] {
+        const QModelIndex index = const_cast<models::PatternTreeModel&>(model).indexOfPattern(pattern);
+        return index.data(models::TreeColumns::LibraryRole).toString();
+    }();
+    m_library->setText(library.isEmpty() ? QStringLiteral("none recognised") : library);
+    QStringList examples;
+    for (std::size_t i = 0; i < members.size() && i < 5; ++i)
+        examples << displayText(keyspace::displayBytes(store.path(members[i])));
+    m_examples->setText(examples.join(u'\n'));
+}
+
+} // namespace keylens::ui

@@ -1,0 +1,83 @@
+#include "ui/PatternView.h"
+
+#include "models/PatternTreeModel.h"
+#include "ui/KeyTreeDelegate.h"
+
+#include <QHeaderView>
+
+namespace keylens::ui {
+
+using models::PatternTreeModel;
+
+PatternView::PatternView(PatternTreeModel* model, QWidget* parent)
+    : QTreeView(parent)
+    , m_model(model)
+{
+    setModel(model);
+    setItemDelegate(new KeyTreeDelegate(this));
+    setUniformRowHeights(true);
+    setSortingEnabled(true);
+    setAlternatingRowColors(true);
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    QHeaderView* columns = header();
+    columns->setSortIndicator(PatternTreeModel::MemoryColumn, Qt::DescendingOrder);
+    columns->setStretchLastSection(true);
+    columns->resizeSection(PatternTreeModel::NameColumn, 260);
+    columns->resizeSection(PatternTreeModel::KeysColumn, 80);
+    columns->resizeSection(PatternTreeModel::MemoryColumn, 140);
+    columns->resizeSection(PatternTreeModel::ShareColumn, 85);
+    columns->resizeSection(PatternTreeModel::TtlColumn, 120);
+    columns->resizeSection(PatternTreeModel::FindingsColumn, 95);
+    connect(selectionModel(), &QItemSelectionModel::currentChanged, this, &PatternView::announceCurrent);
+    // A reset (the exact tree replaced the live one) drops the selection: say so.
+    connect(model, &QAbstractItemModel::modelReset, this, [this] { announceCurrent(currentIndex()); });
+}
+
+void PatternView::announceCurrent(const QModelIndex& current)
+{
+    if (!current.isValid()) {
+        Q_EMIT nothingSelected();
+        return;
+    }
+    switch (m_model->kindOf(current)) {
+    case PatternTreeModel::RowKind::Member:
+        Q_EMIT nodeSelected(m_model->nodeOf(current));
+        return;
+    case PatternTreeModel::RowKind::Members:
+    case PatternTreeModel::RowKind::Pattern: {
+        const auto pattern = m_model->patternOf(current);
+        const auto& members = m_model->tree()->members(pattern);
+        if (members.size() == 1)
+            Q_EMIT nodeSelected(members.front());
+        else
+            Q_EMIT patternSelected(pattern);
+        return;
+    }
+    }
+}
+
+bool PatternView::selectPattern(const QByteArray& text)
+{
+    if (!m_model->tree())
+        return false;
+    const std::optional<patterns::PatternTree::PatternId> pattern = m_model->tree()->find(text);
+    if (!pattern || *pattern == patterns::PatternTree::Root)
+        return false;
+    const QModelIndex index = m_model->indexOfPattern(*pattern);
+    for (QModelIndex parent = index.parent(); parent.isValid(); parent = parent.parent())
+        expand(parent);
+    scrollTo(index);
+    setCurrentIndex(index);
+    return true;
+}
+
+void PatternView::selectBiggest()
+{
+    if (currentIndex().isValid() || m_model->rowCount() == 0)
+        return;
+    const QModelIndex first = m_model->index(0, 0);
+    expand(first);
+    setCurrentIndex(first);
+}
+
+} // namespace keylens::ui
