@@ -272,7 +272,8 @@ bool PatternTreeModel::hasChildren(const QModelIndex& parent) const
 
 bool PatternTreeModel::canFetchMore(const QModelIndex& parent) const
 {
-    if (!m_tree || kindOf(parent) != RowKind::Members)
+    // Not while a reset or an insertion is announced: rows inserted then would nest one change in another.
+    if (!m_tree || m_announcingReset || m_fetching || kindOf(parent) != RowKind::Members)
         return false;
     const Members& members = membersOf(idOf(parent.internalId()));
     return members.shown < members.nodes.size();
@@ -284,9 +285,11 @@ void PatternTreeModel::fetchMore(const QModelIndex& parent)
         return;
     Members& members = membersOf(idOf(parent.internalId()));
     const std::size_t more = std::min<std::size_t>(members.nodes.size(), members.shown + MemberPage);
+    m_fetching = true; // whoever hears of the insertion and asks for more waits for it to end
     beginInsertRows(parent, int(members.shown), int(more) - 1);
     members.shown = more;
     endInsertRows();
+    m_fetching = false;
 }
 
 Qt::ItemFlags PatternTreeModel::flags(const QModelIndex& index) const
@@ -584,7 +587,9 @@ void PatternTreeModel::buildExactTree()
         m_members.clear();
         m_withMembersRow.clear();
         m_totals.clear();
+        m_announcingReset = true;
         endResetModel();
+        m_announcingReset = false;
         Q_EMIT exactTreeReady();
     });
     m_exactBuild = worker;

@@ -115,7 +115,9 @@ private:
     const lint::LibraryLayouts* m_libraries = nullptr;
     std::unique_ptr<patterns::PatternTree> m_tree;
     bool m_active = false;
-    bool m_storeFinal = false; // the store stopped growing: the exact tree can be built
+    bool m_announcingReset = false; // inside endResetModel(): see canFetchMore()
+    bool m_fetching = false;        // inside fetchMore()
+    bool m_storeFinal = false;      // the store stopped growing: the exact tree can be built
     int m_sortColumn = MemoryColumn;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
 

@@ -309,6 +309,66 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("Findings, errors")));
     }
 
+    // --view renders each view (tree, patterns, findings): every image is drawn (it differs from a window
+    // that shows nothing) and differs from the others; --select takes a pattern, and a namespace with its
+    // trailing delimiter as keylens-cli prints it.
+    void screenshotOfEveryView()
+    {
+        QTemporaryDir dir;
+        ui::MainWindow blank(m_settings.get());
+        blank.resize(1100, 700);
+        blank.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&blank));
+        const QImage empty = blank.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const auto differingShare = [](const QImage& a, const QImage& b) {
+            if (a.size() != b.size())
+                return 1.0;
+            std::uint64_t differing = 0;
+            for (int y = 0; y < a.height(); ++y)
+                for (int x = 0; x < a.width(); ++x)
+                    differing += a.pixel(x, y) != b.pixel(x, y);
+            return double(differing) / double(a.width() * a.height());
+        };
+        std::map<QString, QImage> images;
+        for (const auto& [view, select] : std::vector<std::pair<QString, QString>>{
+                 {QStringLiteral("tree"), QStringLiteral("bull:")},
+                 {QStringLiteral("patterns"), QStringLiteral("user:<int>:profile")},
+                 {QStringLiteral("findings"), QString()}}) {
+            const QString file = dir.filePath(view + QStringLiteral(".png"));
+            QStringList arguments{m_server.uri(),
+                                  QStringLiteral("--size"),
+                                  QStringLiteral("1100x700"),
+                                  QStringLiteral("--screenshot"),
+                                  file,
+                                  QStringLiteral("--view"),
+                                  view};
+            if (!select.isEmpty())
+                arguments << QStringLiteral("--select") << select;
+            QProcess keylens;
+            test::startGui(keylens, arguments, dir.path());
+            QVERIFY(keylens.waitForFinished(60000));
+            QVERIFY2(keylens.exitCode() == 0, keylens.readAllStandardError().constData());
+            const QImage image = QImage(file).convertToFormat(QImage::Format_RGB32);
+            QVERIFY2(!image.isNull(), qPrintable(view));
+            QCOMPARE(image.size(), empty.size());
+            const double share = differingShare(image, empty);
+            QVERIFY2(share > 0.05, qPrintable(view + QStringLiteral(": %1").arg(share)));
+            images[view] = image;
+        }
+        QVERIFY(differingShare(images[QStringLiteral("tree")], images[QStringLiteral("patterns")]) > 0.01);
+        QVERIFY(differingShare(images[QStringLiteral("tree")], images[QStringLiteral("findings")]) > 0.01);
+
+        QProcess keylens;
+        test::startGui(keylens,
+                       {m_server.uri(), QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("none.png")),
+                        QStringLiteral("--view"), QStringLiteral("patterns"), QStringLiteral("--select"),
+                        QStringLiteral("nosuch:<int>")},
+                       dir.path());
+        QVERIFY(keylens.waitForFinished(60000));
+        QCOMPARE(keylens.exitCode(), 1);
+        QVERIFY(keylens.readAllStandardError().contains("nosuch:<int>"));
+    }
+
     void screenshotOfTheFindingsView()
     {
         QTemporaryDir dir;

@@ -5,6 +5,7 @@
 #include "keyspace/KeyGlob.h"
 #include "keyspace/TopKeys.h"
 #include "models/KeyTreeModel.h"
+#include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 
 #include <QAbstractItemModelTester>
@@ -143,6 +144,70 @@ private Q_SLOTS:
             QCOMPARE(index.data(KeyTreeModel::SortRole).toULongLong(), serverKeysUnder(client, name));
         }
         QCOMPARE(rows, firstSegments);
+    }
+
+    // The pattern model folds live under the model tester while the scan runs, then swaps in the exact
+    // tree; its totals equal the raw tree's sums and the server's counts.
+    void patternModelDuringALiveScan()
+    {
+        models::ScanSession session;
+        models::PatternTreeModel* patterns = session.patternModel();
+        patterns->setActive(true);
+        QAbstractItemModelTester tester(patterns, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        scan::ScanOptions options = scanOf(m_server.connectionOptions(), 1);
+        options.count = 20;
+        options.maxKeysPerSecond = 600;
+        int publishes = 0;
+        connect(&session, &models::ScanSession::published, this, [&] {
+            ++publishes;
+            for (int row = 0; row < patterns->rowCount(); ++row) {
+                const QModelIndex top = patterns->index(row, 0);
+                for (int child = 0; child < patterns->rowCount(top); ++child)
+                    patterns->rowCount(patterns->index(child, 0, top));
+            }
+            if (publishes == 2)
+                patterns->sort(KeyTreeModel::KeysColumn, Qt::DescendingOrder);
+        });
+        QSignalSpy exact(patterns, &models::PatternTreeModel::exactTreeReady);
+        session.start(options, ':');
+        waitForFinish(session);
+        QVERIFY(exact.count() > 0 || exact.wait(20000));
+        QVERIFY2(publishes >= 5, qPrintable(QString::number(publishes)));
+        QVERIFY(patterns->isExact());
+
+        // Top-level patterns are the raw tree's top-level names here (no id at the top): equal totals.
+        const keyspace::Keyspace& store = session.keyspace();
+        KeyTreeModel* raw = session.model();
+        std::uint64_t keys = 0;
+        for (int row = 0; row < patterns->rowCount(); ++row) {
+            const QModelIndex index = patterns->index(row, 0);
+            const keyspace::NodeId node = store.find(index.data(KeyTreeModel::PathRole).toByteArray());
+            QVERIFY(node != keyspace::InvalidNode);
+            const keyspace::SubtreeTotals folded = patterns->totalsOf(patterns->patternOf(index));
+            const keyspace::SubtreeTotals unfolded = raw->totalsOf(node);
+            QCOMPARE(folded.keys, unfolded.keys);
+            QCOMPARE(folded.memoryBytes, unfolded.memoryBytes);
+            QCOMPARE(folded.keysWithTtl, unfolded.keysWithTtl);
+            QCOMPARE(folded.types, unfolded.types);
+            QCOMPARE(folded.findings, unfolded.findings);
+            keys += folded.keys;
+        }
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"SELECT", "1"}), QByteArray("OK"));
+        QCOMPARE(qlonglong(keys), client.integer({"DBSIZE"}));
+        // user:<int> stands for every user:N: the server's user:* keys, and the raw `user` row without
+        // its own key.
+        const std::optional<models::PatternTreeModel::PatternId> users = patterns->tree()->find("user:<int>");
+        QVERIFY(users);
+        const keyspace::SubtreeTotals folded = patterns->totalsOf(*users);
+        QCOMPARE(folded.keys, std::uint64_t(client.allKeys("user:*").size()));
+        const keyspace::SubtreeTotals userRow = raw->totalsOf(store.find("user"));
+        QCOMPARE(folded.keys, userRow.keys - 1);
+        QCOMPARE(folded.memoryBytes, userRow.memoryBytes - store.keyInfo(store.find("user")).memoryBytes);
+        std::uint64_t serverMemory = 0;
+        for (const QByteArray& key : client.allKeys("user:*"))
+            serverMemory += std::uint64_t(client.integer({"MEMORY", "USAGE", key}));
+        QCOMPARE(folded.memoryBytes, serverMemory);
     }
 
     void memoryAndOrderMatchTheServer()

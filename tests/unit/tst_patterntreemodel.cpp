@@ -1,0 +1,160 @@
+// The pattern model without a server: a store filled in chunks with publishes in between (a scan as the
+// model sees it) under QAbstractItemModelTester, the swap to the exact tree, and parents of 50,000
+// children: one of ids (a placeholder whose members page in) and one of words (50,000 rows).
+#include "TestKeys.h"
+#include "keyspace/Keyspace.h"
+#include "models/PatternTreeModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace keylens;
+using models::PatternTreeModel;
+
+namespace {
+
+void add(keyspace::Keyspace& store, const QByteArray& key, std::uint64_t memory)
+{
+    store.insert(key, test::measuredKey(keyspace::KeyType::String, memory));
+}
+
+// A lower-case word for a number: base 26 over a-z, so that no two are alike and none is an id.
+QByteArray word(int n)
+{
+    QByteArray out = "w";
+    do {
+        out += char('a' + n % 26);
+        n /= 26;
+    } while (n > 0);
+    return out;
+}
+
+QModelIndex childNamed(const PatternTreeModel& model, const QModelIndex& parent, const QString& name)
+{
+    for (int row = 0; row < model.rowCount(parent); ++row) {
+        const QModelIndex index = model.index(row, 0, parent);
+        if (index.data().toString() == name)
+            return index;
+    }
+    return {};
+}
+
+} // namespace
+
+class TestPatternTreeModel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void liveFoldingUnderTheModelTester()
+    {
+        keyspace::Keyspace store;
+        PatternTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setKeyspace(&store);
+        model.setActive(true);
+        QPersistentModelIndex user;
+        for (int i = 0; i < 400; ++i) {
+            add(store, "user:" + QByteArray::number(i) + ":profile", 100 + std::uint64_t(i));
+            if (i % 3 == 0)
+                add(store, "user:" + QByteArray::number(i) + ":settings", 50);
+            if (i % 40 == 0)
+                add(store, "config:" + word(i), 10);
+            if (i % 25 == 24) {
+                model.publish(false);
+                // Behave like a view: open what exists.
+                for (int row = 0; row < model.rowCount(); ++row) {
+                    const QModelIndex top = model.index(row, 0);
+                    if (top.data(PatternTreeModel::PathRole).toByteArray() == "user")
+                        user = top;
+                    for (int child = 0; child < model.rowCount(top); ++child)
+                        model.rowCount(model.index(child, 0, top));
+                }
+                if (i == 99)
+                    model.sort(PatternTreeModel::NameColumn, Qt::AscendingOrder);
+                if (i == 199)
+                    model.sort(PatternTreeModel::KeysColumn, Qt::DescendingOrder);
+            }
+        }
+        model.publish(false);
+        QVERIFY(user.isValid());
+        QCOMPARE(user.data(PatternTreeModel::PathRole).toByteArray(), QByteArray("user"));
+        QVERIFY(!model.isExact());
+        // Live, every id folds: `config` has few children, but they are words and stay.
+        const QModelIndex ids = childNamed(model, user, QStringLiteral("<int>"));
+        QVERIFY(ids.isValid());
+        QCOMPARE(model.totalsOf(model.patternOf(ids)).keys, std::uint64_t(400 + 134));
+
+        QSignalSpy exact(&model, &PatternTreeModel::exactTreeReady);
+        model.publish(true);
+        QVERIFY(exact.wait(10000));
+        QVERIFY(model.isExact());
+        const QModelIndex userAgain = childNamed(model, {}, QStringLiteral("user"));
+        QVERIFY(userAgain.isValid());
+        const QModelIndex placeholder = childNamed(model, userAgain, QStringLiteral("<int>"));
+        QVERIFY(placeholder.isValid());
+        // Its members page in, biggest first: user:399 holds the biggest profile.
+        const QModelIndex members = model.index(model.rowCount(placeholder) - 1, 0, placeholder);
+        QCOMPARE(model.kindOf(members), PatternTreeModel::RowKind::Members);
+        while (model.canFetchMore(members)) // (the tester may have fetched them all already)
+            model.fetchMore(members);
+        QCOMPARE(model.rowCount(members), 400);
+        QVERIFY(!model.canFetchMore(members));
+        QCOMPARE(model.index(0, 0, members).data(PatternTreeModel::PathRole).toByteArray(), QByteArray("user:399"));
+        QCOMPARE(model.index(0, 0, members).parent(), members);
+    }
+
+    // A placeholder of 50,000 members, and a parent of 50,000 word children (50,000 rows).
+    void fiftyThousandChildren()
+    {
+        keyspace::Keyspace store;
+        for (int i = 0; i < 50'000; ++i) {
+            add(store, "flat:" + QByteArray::number(i), 1 + std::uint64_t(i % 1000));
+            add(store, "words:" + word(i), 1 + std::uint64_t(i % 777));
+        }
+        PatternTreeModel model;
+        model.setKeyspace(&store);
+        model.setActive(true);
+        QSignalSpy exact(&model, &PatternTreeModel::exactTreeReady);
+        model.publish(true);
+        QVERIFY(exact.wait(30000));
+
+        const QModelIndex flat = childNamed(model, {}, QStringLiteral("flat"));
+        const QModelIndex ids = model.index(0, 0, flat);
+        QCOMPARE(ids.data().toString(), QStringLiteral("<int>"));
+        QCOMPARE(model.totalsOf(model.patternOf(ids)).keys, std::uint64_t(50'000));
+        const QModelIndex members = model.index(0, 0, ids);
+        QCOMPARE(model.kindOf(members), PatternTreeModel::RowKind::Members);
+        QCOMPARE(model.rowCount(members), PatternTreeModel::MemberPage);
+        QVERIFY(model.canFetchMore(members));
+        model.fetchMore(members);
+        QCOMPARE(model.rowCount(members), 2 * PatternTreeModel::MemberPage);
+        QCOMPARE(model.index(0, PatternTreeModel::MemoryColumn, members).data(PatternTreeModel::SortRole).toULongLong(),
+                 1000ull);
+
+        const QModelIndex words = childNamed(model, {}, QStringLiteral("words"));
+        QCOMPARE(model.rowCount(words), 50'000);
+        QElapsedTimer timer;
+        timer.start();
+        model.sort(PatternTreeModel::NameColumn, Qt::AscendingOrder);
+        qInfo("sorting 50,000 pattern rows by name: %lld ms", timer.elapsed());
+        QCOMPARE(model.index(0, 0, words).data().toString(), QStringLiteral("wa"));
+        model.sort(PatternTreeModel::MemoryColumn, Qt::DescendingOrder);
+        const QModelIndex biggest = model.index(0, PatternTreeModel::MemoryColumn, words);
+        QCOMPARE(biggest.data(PatternTreeModel::SortRole).toULongLong(), 777ull);
+        QCOMPARE(biggest.parent(), words.siblingAtColumn(0));
+        // Every row's parent is its parent, and the rows total their parent.
+        std::uint64_t keys = 0;
+        for (int row = 0; row < model.rowCount(words); ++row) {
+            const QModelIndex index = model.index(row, PatternTreeModel::KeysColumn, words);
+            QCOMPARE(index.parent(), words.siblingAtColumn(0));
+            keys += index.data(PatternTreeModel::SortRole).toULongLong();
+        }
+        QCOMPARE(keys, std::uint64_t(50'000));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPatternTreeModel)
+#include "tst_patterntreemodel.moc"
