@@ -85,7 +85,7 @@ public:
     const std::unordered_map<NodeId, std::uint64_t>& lengths() const { return m_lengths; }
     void markDeleted(NodeId node);
     // The library layouts recognised in the store (owned by the caller, kept until the next call or
-    // setKeyspace): rows show which library wrote them.
+    // setKeyspace): rows show which library wrote them, from the next publish() or findings refresh.
     void setLibraries(const lint::LibraryLayouts* libraries);
     // The library whose layout the node is part of, once the linter recognised them.
     const lint::LibraryInfo* libraryOf(NodeId node) const;

@@ -23,6 +23,11 @@ constexpr std::int64_t Never = std::numeric_limits<std::int64_t>::max();
 // While a scan runs, rows are put back in order at most this often: a resort is a layout change that
 // makes the view lay out every open row again.
 constexpr qint64 LiveResortIntervalMs = 1000;
+// While a scan runs, totals are read again (and announced) at most this often: a placeholder of 200,000
+// members sums 200,000 subtrees for it.
+constexpr qint64 LiveTotalsIntervalMs = 1000;
+// Parents with more rows hear of changed totals only when the scan ends.
+constexpr std::size_t LiveRefreshLimit = 20'000;
 
 std::int64_t nowMs()
 {
@@ -43,6 +48,7 @@ PatternTreeModel::PatternTreeModel(QObject* parent)
     : QAbstractItemModel(parent)
 {
     m_sinceResort.start();
+    m_sinceTotals.start();
 }
 
 PatternTreeModel::~PatternTreeModel()
@@ -55,7 +61,10 @@ void PatternTreeModel::waitForExactTree()
     if (!m_exactBuild)
         return;
     ++m_builds; // its result, if its signal is queued already, is dropped
+    // It reads the store that is about to go: stopped, it returns within one level's split.
+    m_cancelBuild.store(true, std::memory_order_relaxed);
     m_exactBuild->wait();
+    m_cancelBuild.store(false, std::memory_order_relaxed);
     m_exactBuild = nullptr; // deleted by its own finished handler, or with this model
     m_exactResult.reset();
 }
@@ -86,18 +95,29 @@ void PatternTreeModel::setActive(bool active)
 
 void PatternTreeModel::setLibraries(const lint::LibraryLayouts* libraries)
 {
+    // No signal: the session sets them just before its final publish(), which repaints every row.
     m_libraries = libraries;
-    refreshTotals();
 }
 
 void PatternTreeModel::refreshTotals()
 {
+    announceTotals(true);
+}
+
+void PatternTreeModel::announceTotals(bool all)
+{
     m_totals.clear();
+    m_sinceTotals.restart();
     for (const auto& [pattern, rows] : m_rows) {
-        const int count = rowCount(patternIndex(pattern, NameColumn));
+        // A tree view visits every row of a dataChanged range: a parent of many rows hears it only at the end.
+        if (!all && rows.size() > LiveRefreshLimit)
+            continue;
+        // From the Keys column: a range over the Name column makes a tree view ask every row's
+        // hasChildren() again, and the names do not change.
+        const QModelIndex parent = patternIndex(pattern, NameColumn);
+        const int count = int(rows.size());
         if (count > 0)
-            Q_EMIT dataChanged(index(0, NameColumn, patternIndex(pattern, NameColumn)),
-                               index(count - 1, TypeColumn, patternIndex(pattern, NameColumn)));
+            Q_EMIT dataChanged(index(0, KeysColumn, parent), index(count - 1, TypeColumn, parent));
     }
 }
 
@@ -557,11 +577,13 @@ void PatternTreeModel::publish(bool final)
     } else if (m_tree->isLive()) {
         const std::size_t before = m_tree->size();
         m_tree->extend(m_keyspace->nodeCount());
-        m_totals.clear();
         announceNewPatterns(before);
-        if (final || m_sinceResort.elapsed() >= LiveResortIntervalMs)
-            resortAll();
-        refreshTotals();
+        if (final || m_sinceTotals.elapsed() >= LiveTotalsIntervalMs) {
+            m_totals.clear();
+            if (final || m_sinceResort.elapsed() >= LiveResortIntervalMs)
+                resortAll();
+            announceTotals(final);
+        }
     }
     if (final && m_tree->isLive())
         buildExactTree();
@@ -572,7 +594,11 @@ void PatternTreeModel::buildExactTree()
     waitForExactTree();
     const unsigned build = ++m_builds;
     const keyspace::Keyspace* store = m_keyspace;
-    QThread* worker = QThread::create([this, store] { m_exactResult = std::make_unique<PatternTree>(*store); });
+    QThread* worker = QThread::create([this, store] {
+        patterns::PatternTreeOptions options;
+        options.cancelled = &m_cancelBuild;
+        m_exactResult = std::make_unique<PatternTree>(*store, options);
+    });
     worker->setParent(this);
     connect(worker, &QThread::finished, this, [this, worker, build] {
         worker->deleteLater();

@@ -108,6 +108,7 @@ private:
     void fold(); // live: folds what the store added, a few milliseconds at most
     void announceNewPatterns(std::size_t firstNew);
     void resortAll();
+    void announceTotals(bool all); // reads totals again; `all`: also parents of many rows
     void buildExactTree();
     void waitForExactTree();
 
@@ -127,10 +128,12 @@ private:
     mutable std::unordered_set<PatternId> m_withMembersRow;                  // materialised patterns that show one
     mutable std::unordered_map<PatternId, keyspace::SubtreeTotals> m_totals; // cache, cleared on publish
     QElapsedTimer m_sinceResort;
+    QElapsedTimer m_sinceTotals;
 
     QThread* m_exactBuild = nullptr;
     std::unique_ptr<patterns::PatternTree> m_exactResult; // written by the worker, read after it finished
-    unsigned m_builds = 0;                                // a build of an older store is dropped
+    std::atomic<bool> m_cancelBuild{false};
+    unsigned m_builds = 0; // a build of an older store is dropped
 };
 
 } // namespace keylens::models

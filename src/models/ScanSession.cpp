@@ -7,6 +7,7 @@
 #include "scan/Scanner.h"
 
 #include <QThread>
+#include <QThreadPool>
 
 namespace keylens::models {
 
@@ -77,8 +78,11 @@ void ScanSession::start(const scan::ScanOptions& options, char delimiter)
     m_model->setKeyspace(fresh.get());
     m_patternModel->setKeyspace(fresh.get());
     m_ingest = std::make_unique<scan::Ingest>(*fresh);
-    m_keyspace = std::move(fresh);
+    std::unique_ptr<keyspace::Keyspace> old = std::exchange(m_keyspace, std::move(fresh));
     startLinting();
+    // Nothing refers to the old store any more (the judgement and the pattern model's worker were waited
+    // for): a store of a million keys takes a third of a second to free, so not on the GUI thread.
+    QThreadPool::globalInstance()->start([old = old.release()] { delete old; });
 
     m_scanner->start(options);
     m_publishTimer.start();

@@ -20,8 +20,11 @@ PatternTree::PatternTree(const keyspace::Keyspace& store, Options options)
     std::vector<PatternId> next;
     while (!level.empty()) {
         next.clear();
-        for (const PatternId pattern : level)
+        for (const PatternId pattern : level) {
+            if (m_options.cancelled && m_options.cancelled->load(std::memory_order_relaxed))
+                return;
             split(pattern, next);
+        }
         level.swap(next);
     }
 }

@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -17,6 +18,8 @@ namespace keylens::patterns {
 struct PatternTreeOptions
 {
     std::size_t collapseAbove = 20; // siblings of one shape above this collapse, whatever their share
+    // Set by another thread to stop a build early (its store is about to go); the tree is then partial.
+    const std::atomic<bool>* cancelled = nullptr;
 };
 
 // The keyspace folded on its ids: siblings that are ids of one shape (lint/SegmentShape.h) become one

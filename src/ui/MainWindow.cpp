@@ -613,7 +613,9 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     askBigKeyLengths();
     // (The user's own selection gets its top keys now that the scan is over; it excludes the default.)
     refreshNamespaceDetails();
-    if (!m_userExpanded && treeModel()->rowCount() > 0 && !m_tree->currentIndex().isValid()) {
+    if (showsPatterns())
+        m_patternView->selectBiggest(); // the details follow the view that shows
+    else if (!m_userExpanded && treeModel()->rowCount() > 0 && !m_tree->currentIndex().isValid()) {
         const QModelIndex first = treeModel()->index(0, 0);
         if (treeModel()->hasChildren(first) && m_session->keyspace().stats(treeModel()->nodeOf(first)).childCount <= 30)
             m_tree->expand(first);

@@ -45,6 +45,14 @@ private:
     QLabel* m_findings;
     QLabel* m_notes;
     QTreeWidget* m_topKeys;
+    struct TopKeysOf
+    {
+        const keyspace::Keyspace* store = nullptr;
+        keyspace::NodeId node = keyspace::InvalidNode;
+        std::uint64_t keys = 0; // the store's, when they were listed
+        bool operator==(const TopKeysOf&) const = default;
+    };
+    TopKeysOf m_topKeysOf; // what m_topKeys lists
 };
 
 } // namespace keylens::ui
