@@ -55,7 +55,8 @@ public:
     bool isActive() const { return m_active; }
     // Brings the rows up to date with the store; `final` once the store stops growing (see above).
     void publish(bool final = false);
-    // Findings or lengths changed: totals are read again.
+    // Findings or lengths changed: totals are read again. (While a scan runs, publish() reads them again
+    // once a second: a placeholder of 200,000 members sums 200,000 subtrees.)
     void refreshTotals();
     void setLibraries(const lint::LibraryLayouts* libraries);
     // The tree shown (live or exact), or none before the first publish of an active model.
