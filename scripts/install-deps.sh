@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config ccache clang-format
-  qt6-base-dev qt6-svg-dev qtkeychain-qt6-dev libhiredis-dev
+  qt6-base-dev qt6-svg-dev qtkeychain-qt6-dev libhiredis-dev libqcustomplot-dev
   zlib1g-dev liblz4-dev libsnappy-dev libzstd-dev
   redis-server redis-tools
   xvfb xauth # the GUI tests run once more on a real X server (tst_livetree_xcb)

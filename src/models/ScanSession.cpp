@@ -74,6 +74,7 @@ void ScanSession::start(const scan::ScanOptions& options, char delimiter)
     m_paused = false;
     m_options = options;
 
+    Q_EMIT aboutToReplaceStore();
     auto fresh = std::make_unique<keyspace::Keyspace>(delimiter);
     m_model->setKeyspace(fresh.get());
     m_patternModel->setKeyspace(fresh.get());

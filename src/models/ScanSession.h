@@ -93,6 +93,8 @@ public:
     static constexpr int PublishIntervalMs = 100;
 
 Q_SIGNALS:
+    // A new scan is about to replace the store: whoever reads it on another thread stops now.
+    void aboutToReplaceStore();
     void started();
     void serverInfoReady(const keylens::redis::ServerInfo& info);
     void progressChanged(const keylens::scan::ScanProgress& progress);

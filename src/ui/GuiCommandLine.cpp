@@ -10,7 +10,7 @@ namespace keylens::ui {
 
 QStringList screenshotViews()
 {
-    return {QStringLiteral("tree"), QStringLiteral("patterns"), QStringLiteral("findings")};
+    return {QStringLiteral("tree"), QStringLiteral("patterns"), QStringLiteral("charts"), QStringLiteral("findings")};
 }
 
 GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
@@ -40,10 +40,11 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
                                     QStringLiteral("With --screenshot: the namespace (bull or bull:), key or pattern "
                                                    "(user:<int>:profile, with --view patterns) to select."),
                                     QStringLiteral("path"));
-    const QCommandLineOption view(QStringLiteral("view"),
-                                  QStringLiteral("With --screenshot: the view to render: tree (the default), patterns "
-                                                 "(ids folded) or findings (the Findings panel)."),
-                                  QStringLiteral("view"));
+    const QCommandLineOption view(
+        QStringLiteral("view"),
+        QStringLiteral("With --screenshot: the view to render: tree (the default), patterns "
+                       "(ids folded), charts (of the selection) or findings (the Findings panel)."),
+        QStringLiteral("view"));
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QStringLiteral("The naming convention to check the keys against: default, "
                                                     "strict or a JSON profile file (see keylens-cli lint)."),

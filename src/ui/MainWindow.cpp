@@ -7,6 +7,7 @@
 #include "lint/Linter.h"
 #include "lint/OverlayRules.h"
 #include "lint/ProfileFile.h"
+#include "models/ChartJob.h"
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
 #include "models/KeyTreeModel.h"
@@ -14,6 +15,7 @@
 #include "models/SavedConnections.h"
 #include "models/ScanSession.h"
 #include "models/ValueInspector.h"
+#include "ui/ChartsPane.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/DemoLauncher.h"
 #include "ui/FindingsPanel.h"
@@ -46,6 +48,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -354,6 +357,8 @@ void MainWindow::createLayout()
     m_patternView = new PatternView(m_session->patternModel());
     connect(m_patternView, &PatternView::nodeSelected, this, &MainWindow::showNode);
     connect(m_patternView, &PatternView::patternSelected, this, [this](patterns::PatternTree::PatternId pattern) {
+        m_charts->showPattern(*m_session->patternModel(), pattern);
+        m_charts->refresh(!m_session->isRunning());
         m_shownNamespace = keyspace::InvalidNode;
         m_patternDetails->showPattern(*m_session->patternModel(), pattern);
         m_details->setCurrentIndex(PatternPage);
@@ -365,9 +370,19 @@ void MainWindow::createLayout()
     m_trees->addWidget(m_patternView);
     leftLayout->addWidget(m_trees, 1);
 
+    m_charts = new ChartsPane;
+    m_side = new QTabWidget;
+    m_side->addTab(m_details, QStringLiteral("Details"));
+    m_side->addTab(m_charts, QStringLiteral("Charts"));
+    connect(m_side, &QTabWidget::currentChanged, this, [this] { m_charts->refresh(!m_session->isRunning()); });
+    connect(m_session, &models::ScanSession::aboutToReplaceStore, m_charts, &ChartsPane::forgetStore);
+    connect(m_session, &models::ScanSession::published, this, [this] { m_charts->refresh(false); });
+    connect(m_session->patternModel(), &models::PatternTreeModel::exactTreeReady, m_charts,
+            [this] { m_charts->showNode(m_session->keyspace(), keyspace::Keyspace::root()); });
+
     m_splitter = new QSplitter;
     m_splitter->addWidget(left);
-    m_splitter->addWidget(m_details);
+    m_splitter->addWidget(m_side);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
     setCentralWidget(m_splitter);
@@ -622,6 +637,7 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
         m_userExpanded = false; // that expansion was ours, not the user's
         m_tree->setCurrentIndex(first);
     }
+    m_charts->refresh(true, true); // counted once more over the whole store, off the GUI thread when big
     updateScanActions();
     Q_EMIT scanFinished(summary);
 
@@ -650,6 +666,14 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
             m_tree->setCurrentIndex(treeModel()->index(0, 0));
         if (m_screenshotView == QStringLiteral("findings"))
             showFindingsPanel();
+        if (m_screenshotView == QStringLiteral("charts")) {
+            connect(
+                m_charts->job(), &models::ChartJob::done, this,
+                [this] { QTimer::singleShot(150, this, &MainWindow::takeScreenshot); }, Qt::SingleShotConnection);
+            showCharts(true); // counts the selection's charts
+            m_charts->refresh(true, true);
+            return;
+        }
         // A key's details arrive from the server first; a namespace's are there at once.
         if (m_details->currentIndex() != KeyPage || m_keyDetails->isLoaded())
             QTimer::singleShot(150, this, &MainWindow::takeScreenshot);
@@ -757,8 +781,18 @@ void MainWindow::showPatterns(bool patterns)
         showSelection();
 }
 
+void MainWindow::showCharts(bool charts)
+{
+    m_side->setCurrentWidget(charts ? static_cast<QWidget*>(m_charts) : m_details);
+    // Two columns of charts want about half the window.
+    if (charts && m_splitter->sizes().value(1) < width() * 45 / 100)
+        m_splitter->setSizes({width() * 52 / 100, width() * 48 / 100});
+}
+
 void MainWindow::showNode(keyspace::NodeId node)
 {
+    m_charts->showNode(m_session->keyspace(), node);
+    m_charts->refresh(!m_session->isRunning());
     if (node == keyspace::InvalidNode) {
         m_details->setCurrentIndex(PlaceholderPage);
         m_shownNamespace = keyspace::InvalidNode;

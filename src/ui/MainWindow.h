@@ -21,6 +21,7 @@ class QMenu;
 class QSettings;
 class QSplitter;
 class QStackedWidget;
+class QTabWidget;
 class QTreeView;
 
 namespace keylens::models {
@@ -32,6 +33,7 @@ class ValueInspector;
 
 namespace keylens::ui {
 
+class ChartsPane;
 class DemoLauncher;
 class FindingsPanel;
 class KeyDetailsView;
@@ -85,6 +87,9 @@ public:
     QTreeView* tree() const { return m_tree; }
     PatternView* patternView() const { return m_patternView; }
     PatternDetailsView* patternDetails() const { return m_patternDetails; }
+    ChartsPane* charts() const { return m_charts; }
+    // The right-hand side: the details of the selection, or its charts.
+    void showCharts(bool charts);
     // The tree folded on its ids (true) or the raw tree; a toggle in View and the toolbar.
     void showPatterns(bool patterns);
     bool showsPatterns() const;
@@ -141,6 +146,8 @@ private:
     PatternView* m_patternView;
     PatternDetailsView* m_patternDetails;
     QStackedWidget* m_trees;
+    ChartsPane* m_charts;
+    QTabWidget* m_side;
     QAction* m_rawViewAction;
     QAction* m_patternViewAction;
     QSplitter* m_splitter;

@@ -333,6 +333,7 @@ private Q_SLOTS:
         for (const auto& [view, select] : std::vector<std::pair<QString, QString>>{
                  {QStringLiteral("tree"), QStringLiteral("bull:")},
                  {QStringLiteral("patterns"), QStringLiteral("user:<int>:profile")},
+                 {QStringLiteral("charts"), QStringLiteral("user")},
                  {QStringLiteral("findings"), QString()}}) {
             const QString file = dir.filePath(view + QStringLiteral(".png"));
             QStringList arguments{m_server.uri(),
@@ -357,6 +358,7 @@ private Q_SLOTS:
         }
         QVERIFY(differingShare(images[QStringLiteral("tree")], images[QStringLiteral("patterns")]) > 0.01);
         QVERIFY(differingShare(images[QStringLiteral("tree")], images[QStringLiteral("findings")]) > 0.01);
+        QVERIFY(differingShare(images[QStringLiteral("tree")], images[QStringLiteral("charts")]) > 0.01);
 
         QProcess keylens;
         test::startGui(keylens,

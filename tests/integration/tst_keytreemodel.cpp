@@ -4,11 +4,13 @@
 #include "TestServer.h"
 #include "keyspace/KeyGlob.h"
 #include "keyspace/TopKeys.h"
+#include "models/ChartData.h"
 #include "models/KeyTreeModel.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 
 #include <QAbstractItemModelTester>
+#include <QDateTime>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -208,6 +210,78 @@ private Q_SLOTS:
         for (const QByteArray& key : client.allKeys("user:*"))
             serverMemory += std::uint64_t(client.integer({"MEMORY", "USAGE", key}));
         QCOMPARE(folded.memoryBytes, serverMemory);
+    }
+
+    // The charts' figures of the whole keyspace and of one namespace, from one walk over the store, equal
+    // what the server says key by key: types, TTL buckets by keys and memory, name lengths, memory per
+    // key, expiries per minute, and the biggest children.
+    void chartSeriesEqualTheServer()
+    {
+        models::ScanSession session;
+        session.start(scanOf(m_server.connectionOptions(), 1), ':');
+        waitForFinish(session);
+        const keyspace::Keyspace& store = session.keyspace();
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"SELECT", "1"}), QByteArray("OK"));
+        const std::map<QByteArray, test::PlainClient::KeyFacts> facts = client.inspectAll();
+
+        for (const QByteArray& under : {QByteArray(), QByteArray("user")}) {
+            const keyspace::NodeId root = under.isEmpty() ? keyspace::Keyspace::root() : store.find(under);
+            const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+            models::ChartWalk walk(store, {root}, now,
+                                   [&](keyspace::NodeId child) { return QString::fromUtf8(store.segment(child)); });
+            while (!walk.step(100)) {
+            }
+            const models::ChartData chart = walk.result();
+
+            models::ChartData truth;
+            std::map<QString, std::uint64_t> keysByChild, memoryByChild;
+            for (const auto& [key, fact] : facts) {
+                if (!under.isEmpty() && key != under && !key.startsWith(QByteArray(under + ':')))
+                    continue;
+                ++truth.keys;
+                truth.memoryBytes += std::uint64_t(fact.memory);
+                ++truth.types[std::size_t(keyspace::keyTypeFromName(fact.type))];
+                // The scan's absolute expiry is a little older than this PTTL: compare buckets away from
+                // their edges only (the seed's TTLs are 10 and 60 minutes).
+                const std::int64_t expiresAt = fact.pttl >= 0 ? now + fact.pttl : keyspace::NoExpiry;
+                const int bucket = models::ChartData::ttlBucketOf(expiresAt, now);
+                ++truth.ttlKeys[std::size_t(bucket)];
+                truth.ttlMemory[std::size_t(bucket)] += std::uint64_t(fact.memory);
+                ++truth.nameLengths[std::size_t(models::ChartData::nameLengthBucketOf(std::size_t(key.size())))];
+                ++truth.memoryPerKey[std::size_t(models::ChartData::memoryBucketOf(std::uint64_t(fact.memory)))];
+                const QByteArray rest = under.isEmpty() ? key : key.mid(under.size() + 1);
+                const QString child = QString::fromUtf8(
+                    key == under ? QByteArray("(the keys themselves)")
+                                 : rest.left(rest.indexOf(':') < 0 ? rest.size() : rest.indexOf(':')));
+                ++keysByChild[child];
+                memoryByChild[child] += std::uint64_t(fact.memory);
+            }
+            QVERIFY(truth.keys > 0);
+            QCOMPARE(chart.keys, truth.keys);
+            QCOMPARE(chart.memoryBytes, truth.memoryBytes);
+            QCOMPARE(chart.types, truth.types);
+            QCOMPARE(chart.ttlKeys, truth.ttlKeys);
+            QCOMPARE(chart.ttlMemory, truth.ttlMemory);
+            QCOMPARE(chart.nameLengths, truth.nameLengths);
+            QCOMPARE(chart.memoryPerKey, truth.memoryPerKey);
+            std::uint64_t expiring = 0;
+            for (const std::uint32_t perMinute : chart.expiriesPerMinute)
+                expiring += perMinute;
+            QCOMPARE(expiring, truth.ttlKeys[1] + truth.ttlKeys[2] + truth.ttlKeys[3]);
+            // The bars: every child's figures, the biggest first, the rest summed in the last.
+            std::uint64_t barKeys = 0;
+            for (const models::ChartData::Bar& bar : chart.byKeys) {
+                barKeys += bar.keys;
+                if (bar.count == 1)
+                    QCOMPARE(bar.keys, keysByChild.at(bar.label));
+            }
+            QCOMPARE(barKeys, truth.keys);
+            const auto biggest = std::max_element(memoryByChild.begin(), memoryByChild.end(),
+                                                  [](const auto& a, const auto& b) { return a.second < b.second; });
+            QCOMPARE(chart.byMemory.front().memoryBytes, biggest->second); // (ties may name another child)
+            QCOMPARE(chart.byMemory.front().memoryBytes, memoryByChild.at(chart.byMemory.front().label));
+        }
     }
 
     void memoryAndOrderMatchTheServer()

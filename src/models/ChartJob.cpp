@@ -1,0 +1,96 @@
+#include "models/ChartJob.h"
+
+#include <QDateTime>
+#include <QThread>
+
+namespace keylens::models {
+
+namespace {
+
+constexpr qint64 SliceMs = 4;
+constexpr std::size_t NodesPerCheck = 20'000;
+
+} // namespace
+
+ChartJob::ChartJob(QObject* parent)
+    : QObject(parent)
+{
+    m_slices.setObjectName(QStringLiteral("chart slices"));
+    m_slices.setInterval(0);
+    connect(&m_slices, &QTimer::timeout, this, &ChartJob::slice);
+}
+
+ChartJob::~ChartJob()
+{
+    cancel();
+}
+
+void ChartJob::cancel()
+{
+    ++m_jobs; // a result already on its way is dropped
+    m_slices.stop();
+    m_walk.reset();
+    if (m_worker) {
+        m_cancelled.store(true, std::memory_order_relaxed);
+        m_worker->wait();
+        m_cancelled.store(false, std::memory_order_relaxed);
+        m_worker = nullptr; // deleted by its finished handler, or with this object
+    }
+    m_workerWalk.reset();
+}
+
+void ChartJob::start(const keyspace::Keyspace& store, std::vector<keyspace::NodeId> roots, ChartWalk::BarOf barOf,
+                     bool storeIsFinal)
+{
+    cancel();
+    std::uint64_t keys = 0;
+    for (const keyspace::NodeId root : roots)
+        keys += store.stats(root).keys + (store.isKey(root) ? 1 : 0);
+    auto walk =
+        std::make_unique<ChartWalk>(store, std::move(roots), QDateTime::currentMSecsSinceEpoch(), std::move(barOf));
+    if (!storeIsFinal || keys < WorkerThreshold) {
+        m_walk = std::move(walk);
+        slice(); // small ones are done at once
+        if (m_walk)
+            m_slices.start();
+        return;
+    }
+    const unsigned job = m_jobs;
+    m_workerWalk = std::shared_ptr<ChartWalk>(walk.release());
+    m_worker = QThread::create([this, walk = m_workerWalk] {
+        while (!walk->step(NodesPerCheck)) {
+            if (m_cancelled.load(std::memory_order_relaxed))
+                return;
+        }
+    });
+    m_worker->setParent(this);
+    QThread* worker = m_worker;
+    connect(worker, &QThread::finished, this, [this, worker, job, walk = m_workerWalk] {
+        worker->deleteLater();
+        if (m_worker == worker)
+            m_worker = nullptr;
+        if (job != m_jobs || !walk->isDone())
+            return;
+        m_workerWalk.reset();
+        Q_EMIT done(walk->result());
+    });
+    worker->start();
+}
+
+void ChartJob::slice()
+{
+    if (!m_walk)
+        return;
+    QElapsedTimer clock;
+    clock.start();
+    while (!m_walk->step(NodesPerCheck)) {
+        if (clock.elapsed() >= SliceMs)
+            return; // the next turn of the event loop goes on
+    }
+    m_slices.stop();
+    const ChartData data = m_walk->result();
+    m_walk.reset();
+    Q_EMIT done(data);
+}
+
+} // namespace keylens::models

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "models/ChartData.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+
+class QThread;
+
+namespace keylens::models {
+
+// Computes the charts of a node or pattern (a ChartWalk) without stalling the window: a slice of a few
+// milliseconds per event-loop turn while a scan still writes to the store, or on a worker thread once it
+// does not (a subtree of millions of keys). One job at a time; a new start() drops the running one.
+//
+// GUI thread only. cancel() before the store goes (ScanSession::aboutToReplaceStore).
+class ChartJob : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ChartJob(QObject* parent = nullptr);
+    ~ChartJob() override;
+
+    // `storeIsFinal`: nothing writes to the store until done() or cancel(); big walks then run on a
+    // worker thread.
+    void start(const keyspace::Keyspace& store, std::vector<keyspace::NodeId> roots, ChartWalk::BarOf barOf,
+               bool storeIsFinal);
+    void cancel();
+    bool isRunning() const { return m_walk != nullptr || m_worker != nullptr; }
+
+    // Subtrees above this many keys are walked on a worker thread when the store is final.
+    static constexpr std::uint64_t WorkerThreshold = 200'000;
+
+Q_SIGNALS:
+    void done(const keylens::models::ChartData& data);
+
+private:
+    void slice();
+
+    std::unique_ptr<ChartWalk> m_walk; // walked in slices
+    QTimer m_slices;
+    QThread* m_worker = nullptr;
+    std::shared_ptr<ChartWalk> m_workerWalk;
+    std::atomic<bool> m_cancelled{false};
+    unsigned m_jobs = 0;
+};
+
+} // namespace keylens::models

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "keyspace/Keyspace.h"
+#include "patterns/PatternTree.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <optional>
+
+namespace keylens::models {
+class ChartJob;
+class PatternTreeModel;
+} // namespace keylens::models
+
+namespace keylens::ui {
+
+class ChartsView;
+
+// The Charts tab: which node or pattern the charts are of, and keeping them current without stalling the
+// window (a models::ChartJob computes them; while a scan runs, at most every two seconds).
+class ChartsPane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ChartsPane(QWidget* parent = nullptr);
+    ~ChartsPane() override;
+
+    ChartsView* view() const { return m_view; }
+    models::ChartJob* job() const { return m_job; }
+
+    // The subject: a store node (the root for the whole keyspace), or a pattern of many members.
+    void showNode(const keyspace::Keyspace& store, keyspace::NodeId node);
+    void showPattern(const models::PatternTreeModel& model, patterns::PatternTree::PatternId pattern);
+    // Computes the charts again if they show (`storeIsFinal`: the scan is over); while a scan runs, only
+    // when the last count is two seconds old.
+    void refresh(bool storeIsFinal, bool force = false);
+    // The store is about to go: stops reading it.
+    void forgetStore();
+
+private:
+    bool isShown() const;
+
+    ChartsView* m_view;
+    models::ChartJob* m_job;
+    const keyspace::Keyspace* m_store = nullptr;
+    keyspace::NodeId m_node = keyspace::Keyspace::root();
+    const models::PatternTreeModel* m_patterns = nullptr;
+    std::optional<patterns::PatternTree::PatternId> m_pattern;
+    bool m_stale = true; // the subject changed since the charts were counted
+    QElapsedTimer m_sinceCount;
+};
+
+} // namespace keylens::ui

@@ -1,0 +1,383 @@
+// clang-format off
+#include "ui/QCustomPlotHeader.h" // first: see there
+// clang-format on
+
+#include "ui/ChartsView.h"
+
+#include "keyspace/KeyType.h"
+#include "keyspace/Units.h"
+#include "models/DisplayText.h"
+#include "ui/OverlayColours.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSvgGenerator>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace keylens::ui {
+
+using models::ChartData;
+using models::displayText;
+
+namespace {
+
+// Axis labels in the units the rest of the window uses: "1.2 MiB", not 1258291.
+class ByteTicker : public QCPAxisTicker
+{
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override
+    {
+        return tick < 0 ? QString() : displayText(keyspace::formatBytes(std::uint64_t(std::llround(tick))));
+    }
+};
+
+class ByteLogTicker : public QCPAxisTickerLog
+{
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override
+    {
+        return displayText(keyspace::formatBytes(std::uint64_t(std::llround(tick))));
+    }
+};
+
+class CountTicker : public QCPAxisTicker
+{
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override
+    {
+        return tick < 0 || tick != std::floor(tick) ? QString()
+                                                    : displayText(keyspace::formatCount(std::uint64_t(tick)));
+    }
+};
+
+QColor barColour()
+{
+    return QColor(0x3b, 0x7d, 0xd8);
+}
+
+QColor memoryColour()
+{
+    return QColor(0xd6, 0x7a, 0x45);
+}
+
+QCustomPlot* newPlot(const QString& title)
+{
+    auto* plot = new QCustomPlot;
+    plot->setMinimumHeight(190);
+    plot->setMinimumWidth(220);
+    plot->setObjectName(title);
+    plot->plotLayout()->insertRow(0);
+    QFont font = plot->font();
+    font.setBold(true);
+    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, font));
+    plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
+    return plot;
+}
+
+void clear(QCustomPlot* plot)
+{
+    plot->clearPlottables();
+    plot->clearItems();
+    plot->legend->setVisible(false);
+    plot->yAxis2->setVisible(false);
+}
+
+template<typename Values> double maximum(const Values& values)
+{
+    double top = 0;
+    for (const auto value : values)
+        top = std::max(top, double(value));
+    return top;
+}
+
+} // namespace
+
+ChartsView::ChartsView(QWidget* parent)
+    : QWidget(parent)
+{
+    m_title = new QLabel;
+    m_title->setWordWrap(true);
+    QFont font = m_title->font();
+    font.setBold(true);
+    m_title->setFont(font);
+    const QString titles[ChartCount] = {QStringLiteral("Biggest children by memory"),
+                                        QStringLiteral("Biggest children by keys"),
+                                        QStringLiteral("Types (keys)"),
+                                        QStringLiteral("TTL: keys (blue), memory (orange)"),
+                                        QStringLiteral("Key-name length (bytes)"),
+                                        QStringLiteral("Memory per key (log axis)"),
+                                        QStringLiteral("Expiries per minute, next 24 h")};
+    auto* grid = new QWidget;
+    auto* layout = new QGridLayout(grid);
+    layout->setContentsMargins(0, 0, 0, 0);
+    for (int chart = 0; chart < ChartCount; ++chart) {
+        m_plots[chart] = newPlot(titles[chart]);
+        addExportMenu(m_plots[chart], titles[chart]);
+        layout->addWidget(m_plots[chart], chart / 2, chart % 2, 1, chart == Timeline ? 2 : 1);
+    }
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(grid);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* box = new QVBoxLayout(this);
+    box->addWidget(m_title);
+    box->addWidget(scroll, 1);
+}
+
+void ChartsView::showComputing(const QString& title)
+{
+    m_title->setText(title + QStringLiteral(" — counting…"));
+}
+
+void ChartsView::showData(const QString& title, const ChartData& data)
+{
+    m_data = data;
+    m_title->setText(QStringLiteral("%1 — %2 keys, %3")
+                         .arg(title, displayText(keyspace::formatCount(data.keys)),
+                              displayText(keyspace::formatBytes(data.memoryBytes))));
+    drawBars(ByMemory, data.byMemory, true);
+    drawBars(ByKeys, data.byKeys, false);
+    drawTypes();
+    drawTtl();
+    drawNameLengths();
+    drawMemoryPerKey();
+    drawTimeline();
+    for (QCustomPlot* plot : m_plots)
+        plot->replot();
+}
+
+void ChartsView::drawBars(Chart chart, const std::vector<ChartData::Bar>& bars, bool memory)
+{
+    QCustomPlot* plot = m_plots[chart];
+    clear(plot);
+    // Horizontal bars, biggest on top: the names read along the left axis.
+    auto* series = new QCPBars(plot->yAxis, plot->xAxis);
+    series->setBrush(memory ? memoryColour() : barColour());
+    series->setPen(Qt::NoPen);
+    series->setWidth(0.7);
+    QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
+    QVector<double> positions, values;
+    for (std::size_t i = 0; i < bars.size(); ++i) {
+        const double value = double(memory ? bars[i].memoryBytes : bars[i].keys);
+        positions << double(i + 1);
+        values << value;
+        QString label = bars[i].label;
+        if (label.size() > 22)
+            label = label.left(21) + u'…';
+        names->addTick(double(i + 1), label);
+    }
+    series->setData(positions, values, true);
+    plot->yAxis->setTicker(names);
+    plot->yAxis->setRangeReversed(true);
+    plot->yAxis->setRange(0.4, double(std::max<std::size_t>(bars.size(), 1)) + 0.6);
+    plot->xAxis->setTicker(memory ? QSharedPointer<QCPAxisTicker>(new ByteTicker)
+                                  : QSharedPointer<QCPAxisTicker>(new CountTicker));
+    plot->xAxis->ticker()->setTickCount(3); // byte labels are wide: three fit a narrow chart
+    plot->xAxis->setRange(0, std::max(1.0, maximum(values) * 1.08));
+}
+
+void ChartsView::drawTypes()
+{
+    QCustomPlot* plot = m_plots[Types];
+    clear(plot);
+    auto* series = new QCPBars(plot->xAxis, plot->yAxis);
+    series->setBrush(barColour());
+    series->setPen(Qt::NoPen);
+    QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
+    QVector<double> positions, values;
+    for (int type = 0; type < keyspace::KeyTypeCount; ++type) {
+        if (m_data.types[std::size_t(type)] == 0)
+            continue;
+        positions << double(positions.size() + 1);
+        values << double(m_data.types[std::size_t(type)]);
+        names->addTick(positions.back(), displayText(keyspace::keyTypeName(keyspace::KeyType(type)).toByteArray()));
+    }
+    series->setData(positions, values, true);
+    plot->xAxis->setTicker(names);
+    plot->xAxis->setRange(0.4, double(std::max<qsizetype>(positions.size(), 1)) + 0.6);
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
+    plot->yAxis->setRange(0, std::max(1.0, maximum(values) * 1.1));
+}
+
+void ChartsView::drawTtl()
+{
+    QCustomPlot* plot = m_plots[Ttl];
+    clear(plot);
+    // Keys on the left axis, memory on the right, side by side per bucket.
+    auto* group = new QCPBarsGroup(plot);
+    auto* keys = new QCPBars(plot->xAxis, plot->yAxis);
+    auto* memory = new QCPBars(plot->xAxis, plot->yAxis2);
+    keys->setName(QStringLiteral("keys"));
+    memory->setName(QStringLiteral("memory"));
+    keys->setBrush(barColour());
+    memory->setBrush(memoryColour());
+    for (QCPBars* bars : {keys, memory}) {
+        bars->setPen(Qt::NoPen);
+        bars->setWidth(0.38);
+        bars->setBarsGroup(group);
+    }
+    QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
+    QVector<double> positions, keyCounts, bytes;
+    for (int bucket = 0; bucket < ChartData::TtlBuckets; ++bucket) {
+        positions << double(bucket + 1);
+        keyCounts << double(m_data.ttlKeys[std::size_t(bucket)]);
+        bytes << double(m_data.ttlMemory[std::size_t(bucket)]);
+        names->addTick(double(bucket + 1), ChartData::ttlBucketName(bucket));
+    }
+    keys->setData(positions, keyCounts, true);
+    memory->setData(positions, bytes, true);
+    plot->xAxis->setTicker(names);
+    plot->xAxis->setRange(0.4, ChartData::TtlBuckets + 0.6);
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
+    plot->yAxis->setRange(0, std::max(1.0, maximum(keyCounts) * 1.1));
+    plot->yAxis2->setVisible(true);
+    plot->yAxis2->setTicker(QSharedPointer<QCPAxisTicker>(new ByteTicker));
+    plot->yAxis2->ticker()->setTickCount(3);
+    plot->yAxis2->setRange(0, std::max(1.0, maximum(bytes) * 1.1));
+}
+
+void ChartsView::drawNameLengths()
+{
+    QCustomPlot* plot = m_plots[NameLengths];
+    clear(plot);
+    auto* series = new QCPBars(plot->xAxis, plot->yAxis);
+    series->setBrush(barColour());
+    series->setPen(Qt::NoPen);
+    series->setWidth(ChartData::NameLengthStep * 0.9);
+    QVector<double> positions, values;
+    int last = 0;
+    for (int bucket = 0; bucket < ChartData::NameLengthBuckets; ++bucket) {
+        positions << bucket * ChartData::NameLengthStep + ChartData::NameLengthStep / 2.0;
+        values << double(m_data.nameLengths[std::size_t(bucket)]);
+        if (m_data.nameLengths[std::size_t(bucket)] > 0)
+            last = bucket;
+    }
+    series->setData(positions, values, true);
+    const double right = std::max(60.0, double((last + 2) * ChartData::NameLengthStep));
+    plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    plot->xAxis->setRange(0, right);
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
+    plot->yAxis->setRange(0, std::max(1.0, maximum(values) * 1.1));
+    // The key-length rule's first threshold: past 44 bytes a key stops fitting Redis's embedded strings.
+    auto* line = new QCPItemStraightLine(plot);
+    line->point1->setCoords(44, 0);
+    line->point2->setCoords(44, 1);
+    line->setPen(QPen(overlay::bigKey(), 1.5, Qt::DashLine));
+    auto* label = new QCPItemText(plot);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(44, 0.05);
+    label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    label->setText(QStringLiteral(" 44 B"));
+    label->setColor(overlay::bigKey());
+}
+
+void ChartsView::drawMemoryPerKey()
+{
+    QCustomPlot* plot = m_plots[MemoryPerKey];
+    clear(plot);
+    auto* series = new QCPBars(plot->xAxis, plot->yAxis);
+    series->setBrush(memoryColour());
+    series->setPen(Qt::NoPen);
+    // On a log axis a bucket [2^b, 2^(b+1)) is a bar of equal width: placed at its geometric middle.
+    series->setWidthType(QCPBars::wtAxisRectRatio);
+    QVector<double> positions, values;
+    int first = ChartData::MemoryBuckets, last = 0;
+    for (int bucket = 0; bucket < ChartData::MemoryBuckets; ++bucket) {
+        positions << std::ldexp(1.0, bucket) * std::sqrt(2.0);
+        values << double(m_data.memoryPerKey[std::size_t(bucket)]);
+        if (m_data.memoryPerKey[std::size_t(bucket)] > 0) {
+            first = std::min(first, bucket);
+            last = bucket;
+        }
+    }
+    if (first > last)
+        first = last = 6;
+    series->setWidth(0.8 / double(last - first + 2));
+    series->setData(positions, values, true);
+    plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    auto ticker = QSharedPointer<ByteLogTicker>(new ByteLogTicker);
+    ticker->setLogBase(4);
+    plot->xAxis->setTicker(ticker);
+    plot->xAxis->setRange(std::ldexp(1.0, first), std::ldexp(1.0, last + 1));
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
+    plot->yAxis->setRange(0, std::max(1.0, maximum(values) * 1.1));
+}
+
+void ChartsView::drawTimeline()
+{
+    QCustomPlot* plot = m_plots[Timeline];
+    clear(plot);
+    auto* series = new QCPBars(plot->xAxis, plot->yAxis);
+    series->setBrush(barColour());
+    series->setPen(Qt::NoPen);
+    series->setWidth(1.0);
+    QVector<double> positions, values;
+    for (int minute = 0; minute < ChartData::TimelineMinutes; ++minute) {
+        positions << minute + 0.5;
+        values << double(m_data.expiriesPerMinute[std::size_t(minute)]);
+    }
+    series->setData(positions, values, true);
+    QSharedPointer<QCPAxisTickerText> hours(new QCPAxisTickerText);
+    for (int hour = 0; hour <= 24; hour += 3)
+        hours->addTick(hour * 60.0, hour == 0 ? QStringLiteral("now") : QStringLiteral("+%1 h").arg(hour));
+    plot->xAxis->setTicker(hours);
+    plot->xAxis->setRange(0, ChartData::TimelineMinutes);
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
+    plot->yAxis->setRange(0, std::max(1.0, maximum(values) * 1.1));
+}
+
+void ChartsView::addExportMenu(QCustomPlot* plot, const QString& name)
+{
+    plot->setContextMenuPolicy(Qt::ActionsContextMenu);
+    const auto exportAs = [this, plot, name](Format format, const QString& suffix) {
+        const QString file =
+            QFileDialog::getSaveFileName(this, QStringLiteral("Export %1").arg(name), name + u'.' + suffix,
+                                         suffix.toUpper() + QStringLiteral(" (*.") + suffix + u')');
+        if (!file.isEmpty())
+            exportPlot(plot, file, format);
+    };
+    auto* png = new QAction(QStringLiteral("Export PNG…"), plot);
+    connect(png, &QAction::triggered, this, [=] { exportAs(Format::Png, QStringLiteral("png")); });
+    auto* svg = new QAction(QStringLiteral("Export SVG…"), plot);
+    connect(svg, &QAction::triggered, this, [=] { exportAs(Format::Svg, QStringLiteral("svg")); });
+    auto* pdf = new QAction(QStringLiteral("Export PDF…"), plot);
+    connect(pdf, &QAction::triggered, this, [=] { exportAs(Format::Pdf, QStringLiteral("pdf")); });
+    auto* copy = new QAction(QStringLiteral("Copy"), plot);
+    connect(copy, &QAction::triggered, this, [plot] { QApplication::clipboard()->setPixmap(plot->toPixmap()); });
+    plot->addActions({png, svg, pdf, copy});
+}
+
+bool ChartsView::exportPlot(QCustomPlot* plot, const QString& file, Format format)
+{
+    switch (format) {
+    case Format::Png:
+        return plot->savePng(file, 0, 0, 2.0);
+    case Format::Pdf:
+        return plot->savePdf(file);
+    case Format::Svg: {
+        QSvgGenerator generator;
+        generator.setFileName(file);
+        generator.setSize(plot->size());
+        generator.setViewBox(QRect(QPoint(0, 0), plot->size()));
+        generator.setTitle(plot->objectName());
+        QCPPainter painter;
+        if (!painter.begin(&generator))
+            return false;
+        plot->toPainter(&painter, plot->width(), plot->height());
+        painter.end();
+        return QFileInfo(file).size() > 0;
+    }
+    }
+    return false;
+}
+
+} // namespace keylens::ui

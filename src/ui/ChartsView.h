@@ -1,0 +1,46 @@
+#pragma once
+
+#include "models/ChartData.h"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QLabel;
+
+namespace keylens::ui {
+
+// The charts of the selected node or pattern (QCustomPlot): its biggest children by memory and by keys,
+// its type mix, its TTLs by keys and by memory, its key-name lengths against the 44-byte line, memory per
+// key on a log axis, and its expiries per minute over the next 24 hours. Each chart exports to PNG, SVG
+// and PDF and copies to the clipboard from its context menu.
+class ChartsView : public QWidget
+{
+    Q_OBJECT
+public:
+    enum Chart { ByMemory, ByKeys, Types, Ttl, NameLengths, MemoryPerKey, Timeline, ChartCount };
+
+    explicit ChartsView(QWidget* parent = nullptr);
+
+    void showData(const QString& title, const models::ChartData& data);
+    void showComputing(const QString& title);
+    const models::ChartData& data() const { return m_data; }
+    QCustomPlot* plot(Chart chart) const { return m_plots[chart]; }
+
+    enum class Format { Png, Svg, Pdf };
+    static bool exportPlot(QCustomPlot* plot, const QString& file, Format format);
+
+private:
+    void drawBars(Chart chart, const std::vector<models::ChartData::Bar>& bars, bool memory);
+    void drawTypes();
+    void drawTtl();
+    void drawNameLengths();
+    void drawMemoryPerKey();
+    void drawTimeline();
+    void addExportMenu(QCustomPlot* plot, const QString& name);
+
+    QLabel* m_title;
+    QCustomPlot* m_plots[ChartCount];
+    models::ChartData m_data;
+};
+
+} // namespace keylens::ui

@@ -1,0 +1,181 @@
+// The Charts tab on a real server: what QCustomPlot draws is what ChartData says (the model's figures are
+// checked against the server in tst_keytreemodel), a pattern's charts total its members, the charts
+// follow the selection, and each chart exports to PNG, SVG and PDF and copies to the clipboard.
+// clang-format off
+#include "ui/QCustomPlotHeader.h" // first: see there
+// clang-format on
+
+#include "PlainClient.h"
+#include "TestServer.h"
+#include "models/ChartJob.h"
+#include "models/PatternTreeModel.h"
+#include "models/ScanSession.h"
+#include "ui/ChartsPane.h"
+#include "ui/ChartsView.h"
+#include "ui/MainWindow.h"
+#include "ui/PatternView.h"
+
+#include <QClipboard>
+#include <QFile>
+#include <QGuiApplication>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace keylens;
+
+class TestCharts : public QObject
+{
+    Q_OBJECT
+
+    demo::RedisServerProcess m_server;
+    QTemporaryDir m_settingsDir;
+    std::unique_ptr<QSettings> m_settings;
+    std::unique_ptr<ui::MainWindow> m_window;
+
+    static QVector<double> valuesOf(QCustomPlot* plot, int plottable = 0)
+    {
+        QVector<double> values;
+        auto* bars = qobject_cast<QCPBars*>(plot->plottable(plottable));
+        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+            values << it->value;
+        return values;
+    }
+
+    // Selects a node and waits for its charts.
+    models::ChartData chartsOf(const QByteArray& path)
+    {
+        QSignalSpy done(m_window->charts()->job(), &models::ChartJob::done);
+        if (!m_window->selectPath(path))
+            return {};
+        if (done.isEmpty())
+            m_window->charts()->refresh(true, true); // it was selected already
+        if (done.isEmpty() && !done.wait(10000))
+            return {};
+        return m_window->charts()->view()->data();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_settings =
+            std::make_unique<QSettings>(m_settingsDir.filePath(QStringLiteral("keylens.ini")), QSettings::IniFormat);
+        KEYLENS_START_SERVER(m_server);
+        test::PlainClient client(m_server.port());
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 0; i < 300; ++i)
+            commands.push_back({"HSET", "user:" + QByteArray::number(i) + ":profile", "name", QByteArray(i % 50, 'n')});
+        for (int i = 0; i < 120; ++i)
+            commands.push_back({"SET", "session:" + QByteArray::number(i), "s", "EX", QByteArray::number(60 + i * 30)});
+        for (int i = 0; i < 15; ++i)
+            commands.push_back({"RPUSH", "queue:" + QByteArray::number(i), "job"});
+        commands.push_back({"SET", "a:very:long:key:name:that:is:far:beyond:the:forty:four:byte:line", "x"});
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+
+        m_window = std::make_unique<ui::MainWindow>(m_settings.get());
+        m_window->resize(1400, 900);
+        m_window->show();
+        ui::MainWindow::Target target;
+        target.options = m_server.connectionOptions();
+        QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
+        m_window->connectTo(target);
+        QVERIFY(finished.wait(60000));
+        m_window->showCharts(true);
+    }
+
+    void plotsDrawTheFigures()
+    {
+        const models::ChartData data = chartsOf("user");
+        QCOMPARE(data.keys, std::uint64_t(300));
+        ui::ChartsView* view = m_window->charts()->view();
+        // Bars by keys: the biggest first, then "others" summing the rest.
+        const QVector<double> byKeys = valuesOf(view->plot(ui::ChartsView::ByKeys));
+        QCOMPARE(byKeys.size(), qsizetype(models::ChartData::TopBars + 1));
+        double sum = 0;
+        for (std::size_t i = 0; i < data.byKeys.size(); ++i) {
+            QCOMPARE(byKeys[qsizetype(i)], double(data.byKeys[i].keys));
+            sum += byKeys[qsizetype(i)];
+        }
+        QCOMPARE(sum, 300.0);
+        QCOMPARE(data.byKeys.back().count, std::uint64_t(300 - models::ChartData::TopBars));
+        const QVector<double> byMemory = valuesOf(view->plot(ui::ChartsView::ByMemory));
+        QCOMPARE(byMemory.front(), double(data.byMemory.front().memoryBytes));
+        // One hash type; all without TTL.
+        QCOMPARE(valuesOf(view->plot(ui::ChartsView::Types)), QVector<double>{300.0});
+        QCOMPARE(valuesOf(view->plot(ui::ChartsView::Ttl), 0).front(), 300.0);
+        double lengths = 0;
+        for (const double count : valuesOf(view->plot(ui::ChartsView::NameLengths)))
+            lengths += count;
+        QCOMPARE(lengths, 300.0);
+    }
+
+    void timelineAndTtlOfExpiringKeys()
+    {
+        const models::ChartData data = chartsOf("session");
+        QCOMPARE(data.keys, std::uint64_t(120));
+        // TTLs of 1 to 60.5 minutes, one per half minute: none without, the last two past an hour.
+        QCOMPARE(data.ttlKeys[0], std::uint64_t(0));
+        QCOMPARE(data.ttlKeys[1] + data.ttlKeys[2] + data.ttlKeys[3], std::uint64_t(120));
+        QVERIFY(data.ttlKeys[3] <= 2);
+        const QVector<double> timeline = valuesOf(m_window->charts()->view()->plot(ui::ChartsView::Timeline));
+        double expiring = 0;
+        for (const double perMinute : timeline) {
+            QVERIFY(perMinute <= 3);
+            expiring += perMinute;
+        }
+        QCOMPARE(expiring, 120.0);
+    }
+
+    void patternChartsTotalTheirMembers()
+    {
+        m_window->showPatterns(true);
+        models::PatternTreeModel* patterns = m_window->session()->patternModel();
+        if (!patterns->isExact()) {
+            QSignalSpy exact(patterns, &models::PatternTreeModel::exactTreeReady);
+            QVERIFY(exact.wait(10000));
+        }
+        QSignalSpy done(m_window->charts()->job(), &models::ChartJob::done);
+        QVERIFY(m_window->patternView()->selectPattern("user:<int>"));
+        QVERIFY(!done.isEmpty() || done.wait(10000));
+        const models::ChartData data = m_window->charts()->view()->data();
+        QCOMPARE(data.keys, std::uint64_t(300));
+        // Its bars are its child patterns: `profile` for all 300 members.
+        QCOMPARE(data.byKeys.size(), std::size_t(1));
+        QCOMPARE(data.byKeys.front().label, QStringLiteral("profile"));
+        m_window->showPatterns(false);
+    }
+
+    void exportAndCopy()
+    {
+        QTemporaryDir dir;
+        QCustomPlot* plot = m_window->charts()->view()->plot(ui::ChartsView::ByMemory);
+        const struct
+        {
+            ui::ChartsView::Format format;
+            const char* file;
+            QByteArray magic;
+        } exports[] = {{ui::ChartsView::Format::Png, "chart.png", "\x89PNG"},
+                       {ui::ChartsView::Format::Svg, "chart.svg", "<?xml"},
+                       {ui::ChartsView::Format::Pdf, "chart.pdf", "%PDF"}};
+        for (const auto& e : exports) {
+            const QString file = dir.filePath(QString::fromLatin1(e.file));
+            QVERIFY2(ui::ChartsView::exportPlot(plot, file, e.format), e.file);
+            QFile written(file);
+            QVERIFY(written.open(QIODevice::ReadOnly));
+            const QByteArray bytes = written.readAll();
+            QVERIFY2(bytes.startsWith(e.magic), e.file);
+            QVERIFY2(bytes.size() > 500, e.file);
+        }
+        const QList<QAction*> actions = plot->actions();
+        QCOMPARE(actions.size(), 4);
+        QGuiApplication::clipboard()->clear();
+        actions.back()->trigger(); // Copy
+        QVERIFY(!QGuiApplication::clipboard()->pixmap().isNull());
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+};
+
+QTEST_MAIN(TestCharts)
+#include "tst_charts.moc"
