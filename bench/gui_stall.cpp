@@ -16,6 +16,8 @@
 #include "redis/Connection.h"
 #include "ui/MainWindow.h"
 #include "ui/PatternView.h"
+#include "ui/TreemapPane.h"
+#include "ui/TreemapView.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -225,6 +227,13 @@ int main(int argc, char** argv)
             printStalls(probe);
         }
         window.showPatterns(false);
+        // The treemap of the whole keyspace, laid out and painted once.
+        window.showTreemap();
+        ui::TreemapView* map = window.treemap()->view();
+        const double paintMs = millis([&] { map->repaint(); });
+        std::printf("\nTreemap of %llu keys: %zu tiles laid out in %.1f ms, painted in %.1f ms\n",
+                    static_cast<unsigned long long>(keys), map->tiles().size(), map->lastLayoutMs(),
+                    paintMs - map->lastLayoutMs());
         std::printf("Peak RSS %.1f MiB (%.1f MiB before the window): %.0f bytes per key\n",
                     double(selfPeakRssKb()) / 1024.0, double(rssBefore) / 1024.0,
                     double(selfPeakRssKb() - rssBefore) * 1024.0 / double(keys));
@@ -251,6 +260,14 @@ int main(int argc, char** argv)
     const QModelIndex flat = model->index(0, 0);
     tree->expand(flat); // the window opened it at the end of the scan already (the biggest namespace)
     std::printf("  flat is open with %d rows\n", model->rowCount(flat));
+    {
+        window.showTreemap();
+        ui::TreemapView* map = window.treemap()->view();
+        map->setShownNode(model->nodeOf(flat));
+        const double paintMs = millis([&] { map->repaint(); });
+        std::printf("  treemap of flat: %zu tiles laid out in %.1f ms, painted in %.1f ms\n", map->tiles().size(),
+                    map->lastLayoutMs(), paintMs - map->lastLayoutMs());
+    }
     for (int column = 0; column < models::KeyTreeModel::ColumnCount; ++column) {
         for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
             const double sortMs = millis([&] { tree->sortByColumn(column, order); });

@@ -10,7 +10,8 @@ namespace keylens::ui {
 
 QStringList screenshotViews()
 {
-    return {QStringLiteral("tree"), QStringLiteral("patterns"), QStringLiteral("charts"), QStringLiteral("findings")};
+    return {QStringLiteral("tree"), QStringLiteral("patterns"), QStringLiteral("charts"), QStringLiteral("treemap"),
+            QStringLiteral("findings")};
 }
 
 GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
@@ -43,7 +44,7 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption view(
         QStringLiteral("view"),
         QStringLiteral("With --screenshot: the view to render: tree (the default), patterns "
-                       "(ids folded), charts (of the selection) or findings (the Findings panel)."),
+                       "(ids folded), charts (of the selection), treemap or findings (the Findings panel)."),
         QStringLiteral("view"));
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QStringLiteral("The naming convention to check the keys against: default, "

@@ -27,6 +27,8 @@
 #include "ui/PatternDetailsView.h"
 #include "ui/PatternView.h"
 #include "ui/ScanStatusBar.h"
+#include "ui/TreemapPane.h"
+#include "ui/TreemapView.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -374,6 +376,19 @@ void MainWindow::createLayout()
     m_side = new QTabWidget;
     m_side->addTab(m_details, QStringLiteral("Details"));
     m_side->addTab(m_charts, QStringLiteral("Charts"));
+    m_treemap = new TreemapPane;
+    m_side->addTab(m_treemap, QStringLiteral("Treemap"));
+    m_treemap->setStore(&m_session->keyspace());
+    connect(m_session, &models::ScanSession::aboutToReplaceStore, m_treemap, [this] { m_treemap->setStore(nullptr); });
+    connect(m_session, &models::ScanSession::started, m_treemap,
+            [this] { m_treemap->setStore(&m_session->keyspace()); });
+    connect(m_session, &models::ScanSession::published, m_treemap, [this] { m_treemap->refresh(); });
+    connect(m_session, &models::ScanSession::findingsChanged, m_treemap, [this] { m_treemap->refresh(); });
+    connect(m_treemap->view(), &TreemapView::nodeActivated, this, [this](keyspace::NodeId node) {
+        if (showsPatterns())
+            showPatterns(false);
+        selectPath(m_session->keyspace().path(node));
+    });
     connect(m_side, &QTabWidget::currentChanged, this, [this] { m_charts->refresh(!m_session->isRunning()); });
     connect(m_session, &models::ScanSession::aboutToReplaceStore, m_charts, &ChartsPane::forgetStore);
     connect(m_session, &models::ScanSession::published, this, [this] { m_charts->refresh(false); });
@@ -666,6 +681,11 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
             m_tree->setCurrentIndex(treeModel()->index(0, 0));
         if (m_screenshotView == QStringLiteral("findings"))
             showFindingsPanel();
+        if (m_screenshotView == QStringLiteral("treemap")) {
+            showTreemap();
+            QTimer::singleShot(150, this, &MainWindow::takeScreenshot);
+            return;
+        }
         if (m_screenshotView == QStringLiteral("charts")) {
             connect(
                 m_charts->job(), &models::ChartJob::done, this,
@@ -789,8 +809,17 @@ void MainWindow::showCharts(bool charts)
         m_splitter->setSizes({width() * 52 / 100, width() * 48 / 100});
 }
 
+void MainWindow::showTreemap()
+{
+    m_side->setCurrentWidget(m_treemap);
+    if (m_splitter->sizes().value(1) < width() * 45 / 100)
+        m_splitter->setSizes({width() * 52 / 100, width() * 48 / 100});
+    m_treemap->refresh(true);
+}
+
 void MainWindow::showNode(keyspace::NodeId node)
 {
+    m_treemap->view()->setSelected(node);
     m_charts->showNode(m_session->keyspace(), node);
     m_charts->refresh(!m_session->isRunning());
     if (node == keyspace::InvalidNode) {

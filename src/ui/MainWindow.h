@@ -34,6 +34,7 @@ class ValueInspector;
 namespace keylens::ui {
 
 class ChartsPane;
+class TreemapPane;
 class DemoLauncher;
 class FindingsPanel;
 class KeyDetailsView;
@@ -88,6 +89,8 @@ public:
     PatternView* patternView() const { return m_patternView; }
     PatternDetailsView* patternDetails() const { return m_patternDetails; }
     ChartsPane* charts() const { return m_charts; }
+    TreemapPane* treemap() const { return m_treemap; }
+    void showTreemap();
     // The right-hand side: the details of the selection, or its charts.
     void showCharts(bool charts);
     // The tree folded on its ids (true) or the raw tree; a toggle in View and the toolbar.
@@ -147,6 +150,7 @@ private:
     PatternDetailsView* m_patternDetails;
     QStackedWidget* m_trees;
     ChartsPane* m_charts;
+    TreemapPane* m_treemap;
     QTabWidget* m_side;
     QAction* m_rawViewAction;
     QAction* m_patternViewAction;

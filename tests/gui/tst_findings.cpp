@@ -309,7 +309,7 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("Findings, errors")));
     }
 
-    // --view renders each view (tree, patterns, findings): every image is drawn (it differs from a window
+    // --view renders each view (tree, patterns, charts, treemap, findings): every image is drawn (it differs from a window
     // that shows nothing) and differs from the others; --select takes a pattern, and a namespace with its
     // trailing delimiter as keylens-cli prints it.
     void screenshotOfEveryView()
@@ -334,6 +334,7 @@ private Q_SLOTS:
                  {QStringLiteral("tree"), QStringLiteral("bull:")},
                  {QStringLiteral("patterns"), QStringLiteral("user:<int>:profile")},
                  {QStringLiteral("charts"), QStringLiteral("user")},
+                 {QStringLiteral("treemap"), QString()},
                  {QStringLiteral("findings"), QString()}}) {
             const QString file = dir.filePath(view + QStringLiteral(".png"));
             QStringList arguments{m_server.uri(),
@@ -359,6 +360,7 @@ private Q_SLOTS:
         QVERIFY(differingShare(images[QStringLiteral("tree")], images[QStringLiteral("patterns")]) > 0.01);
         QVERIFY(differingShare(images[QStringLiteral("tree")], images[QStringLiteral("findings")]) > 0.01);
         QVERIFY(differingShare(images[QStringLiteral("tree")], images[QStringLiteral("charts")]) > 0.01);
+        QVERIFY(differingShare(images[QStringLiteral("charts")], images[QStringLiteral("treemap")]) > 0.01);
 
         QProcess keylens;
         test::startGui(keylens,

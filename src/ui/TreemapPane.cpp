@@ -1,0 +1,79 @@
+#include "ui/TreemapPane.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/SubtreeTotals.h"
+#include "keyspace/Units.h"
+#include "models/DisplayText.h"
+#include "ui/TreemapView.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace keylens::ui {
+
+using models::displayText;
+
+TreemapPane::TreemapPane(QWidget* parent)
+    : QWidget(parent)
+    , m_view(new TreemapView)
+    , m_back(new QToolButton)
+    , m_where(new QLabel)
+    , m_colouring(new QComboBox)
+{
+    m_back->setText(QStringLiteral("Back"));
+    m_back->setToolTip(QStringLiteral("Up one level (double-click a namespace to go into it)"));
+    m_colouring->addItem(QStringLiteral("Colour by top-level namespace"));
+    m_colouring->addItem(QStringLiteral("Colour by worst finding"));
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_back);
+    bar->addWidget(m_where, 1);
+    bar->addWidget(m_colouring);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+    connect(m_back, &QToolButton::clicked, m_view, &TreemapView::back);
+    connect(m_colouring, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_view->setColouring(index == 1 ? TreemapView::Colouring::WorstFinding : TreemapView::Colouring::TopLevel);
+    });
+    connect(m_view, &TreemapView::shownNodeChanged, this, &TreemapPane::updateHeader);
+    m_sinceLayout.start();
+    updateHeader();
+}
+
+void TreemapPane::setStore(const keyspace::Keyspace* store)
+{
+    m_store = store;
+    m_view->setStore(store);
+}
+
+void TreemapPane::refresh(bool force)
+{
+    if (!force && (!isVisible() || m_sinceLayout.elapsed() < 1000))
+        return;
+    m_sinceLayout.restart();
+    m_view->invalidate();
+    updateHeader();
+}
+
+void TreemapPane::updateHeader()
+{
+    const keyspace::NodeId shown = m_view->shownNode();
+    m_back->setEnabled(m_store && shown != keyspace::Keyspace::root());
+    if (!m_store) {
+        m_where->clear();
+        return;
+    }
+    const keyspace::SubtreeTotals totals = keyspace::subtreeTotals(*m_store, shown);
+    const QString where = shown == keyspace::Keyspace::root()
+                              ? QStringLiteral("All keys")
+                              : displayText(keyspace::displayBytes(m_store->namespacePrefix(shown))) + u'*';
+    m_where->setText(QStringLiteral("<b>%1</b> — %2 in %3 keys; area is memory")
+                         .arg(where.toHtmlEscaped(), displayText(keyspace::formatBytes(totals.memoryBytes)),
+                              displayText(keyspace::formatCount(totals.keys))));
+}
+
+} // namespace keylens::ui

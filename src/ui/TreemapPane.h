@@ -1,0 +1,39 @@
+#pragma once
+
+#include "keyspace/Keyspace.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QToolButton;
+
+namespace keylens::ui {
+
+class TreemapView;
+
+// The Treemap tab: the map, a Back button, where it is, and what the colours mean.
+class TreemapPane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TreemapPane(QWidget* parent = nullptr);
+
+    TreemapView* view() const { return m_view; }
+    void setStore(const keyspace::Keyspace* store);
+    // The store grew (at most once a second while shown) or its findings changed.
+    void refresh(bool force = false);
+
+private:
+    void updateHeader();
+
+    TreemapView* m_view;
+    QToolButton* m_back;
+    QLabel* m_where;
+    QComboBox* m_colouring;
+    const keyspace::Keyspace* m_store = nullptr;
+    QElapsedTimer m_sinceLayout;
+};
+
+} // namespace keylens::ui

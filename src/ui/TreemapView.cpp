@@ -1,0 +1,301 @@
+#include "ui/TreemapView.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/SubtreeTotals.h"
+#include "keyspace/Units.h"
+#include "models/DisplayText.h"
+#include "ui/OverlayColours.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QMouseEvent>
+#include <QPainter>
+
+#include <algorithm>
+#include <deque>
+
+namespace keylens::ui {
+
+using keyspace::NodeId;
+using models::displayText;
+
+namespace {
+
+constexpr double HeaderHeight = 15; // a namespace's name strip above its children
+constexpr double NestAbove = 28;    // a namespace this big on both sides shows its children
+
+std::uint64_t memoryOf(const keyspace::Keyspace& store, NodeId node)
+{
+    std::uint64_t memory = store.stats(node).memoryBytes;
+    if (store.isKey(node))
+        memory += store.keyInfo(node).memoryBytes;
+    return memory;
+}
+
+// Squarified layout (Bruls, Huizing, van Wijk): rows of rectangles along the shorter side, each row
+// closed when adding one more would make its worst aspect ratio worse. `areas` are sorted biggest first
+// and add up to the rectangle's area.
+std::vector<QRectF> squarify(const std::vector<double>& areas, QRectF rect)
+{
+    std::vector<QRectF> out(areas.size());
+    std::size_t i = 0;
+    while (i < areas.size()) {
+        const double side = std::min(rect.width(), rect.height());
+        if (side <= 0)
+            break;
+        const auto worst = [side](double sum, double biggest, double smallest) {
+            return std::max(side * side * biggest / (sum * sum), sum * sum / (side * side * smallest));
+        };
+        double sum = areas[i];
+        double ratio = worst(sum, areas[i], areas[i]);
+        std::size_t end = i + 1;
+        while (end < areas.size()) {
+            const double next = worst(sum + areas[end], areas[i], areas[end]);
+            if (next > ratio)
+                break;
+            sum += areas[end];
+            ratio = next;
+            ++end;
+        }
+        const double thickness = sum / side;
+        double offset = 0;
+        const bool column = rect.width() >= rect.height(); // the row stands along the left side
+        for (std::size_t k = i; k < end; ++k) {
+            const double length = areas[k] / thickness;
+            out[k] = column ? QRectF(rect.left(), rect.top() + offset, thickness, length)
+                            : QRectF(rect.left() + offset, rect.top(), length, thickness);
+            offset += length;
+        }
+        if (column)
+            rect.setLeft(rect.left() + thickness);
+        else
+            rect.setTop(rect.top() + thickness);
+        i = end;
+    }
+    return out;
+}
+
+} // namespace
+
+TreemapView::TreemapView(QWidget* parent)
+    : QWidget(parent)
+{
+    setMinimumSize(200, 150);
+    setMouseTracking(false);
+}
+
+void TreemapView::setStore(const keyspace::Keyspace* store)
+{
+    m_store = store;
+    m_shown = keyspace::Keyspace::root();
+    m_selected = keyspace::InvalidNode;
+    invalidate();
+    Q_EMIT shownNodeChanged(m_shown);
+}
+
+void TreemapView::setShownNode(NodeId node)
+{
+    if (!m_store || node >= m_store->nodeCount() || (node != keyspace::Keyspace::root() && !m_store->hasChildren(node)))
+        return;
+    m_shown = node;
+    invalidate();
+    Q_EMIT shownNodeChanged(node);
+}
+
+void TreemapView::back()
+{
+    if (m_store && m_shown != keyspace::Keyspace::root())
+        setShownNode(m_store->parent(m_shown));
+}
+
+void TreemapView::setSelected(NodeId node)
+{
+    m_selected = node;
+    update();
+}
+
+void TreemapView::setColouring(Colouring colouring)
+{
+    m_colouring = colouring;
+    update();
+}
+
+void TreemapView::invalidate()
+{
+    m_dirty = true;
+    update();
+}
+
+const std::vector<TreemapView::Tile>& TreemapView::tiles()
+{
+    if (m_dirty)
+        layout();
+    return m_tiles;
+}
+
+void TreemapView::resizeEvent(QResizeEvent*)
+{
+    m_dirty = true;
+}
+
+void TreemapView::layout()
+{
+    QElapsedTimer clock;
+    clock.start();
+    m_dirty = false;
+    m_tiles.clear();
+    if (!m_store || m_store->keyCount() == 0)
+        return;
+    const keyspace::Keyspace& store = *m_store;
+    struct Pending
+    {
+        NodeId node;
+        QRectF rect;
+        int depth;
+        NodeId topLevel;
+    };
+    // Breadth first, so parents come before their children (painting order) without recursion.
+    std::deque<Pending> queue{{m_shown, QRectF(rect()).adjusted(1, 1, -1, -1), 0, keyspace::InvalidNode}};
+    std::vector<std::pair<std::uint64_t, NodeId>> children;
+    while (!queue.empty()) {
+        const Pending at = queue.front();
+        queue.pop_front();
+        children.clear();
+        store.forEachChild(at.node, [&](NodeId child) {
+            if (const std::uint64_t memory = memoryOf(store, child))
+                children.emplace_back(memory, child);
+        });
+        if (children.empty())
+            continue;
+        // The biggest MaxChildren by memory; the rest share one tile.
+        const std::size_t shown = std::min(children.size(), MaxChildren);
+        std::partial_sort(
+            children.begin(), children.begin() + qsizetype(shown), children.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+        std::uint64_t total = 0, rest = 0;
+        for (std::size_t i = 0; i < children.size(); ++i) {
+            total += children[i].first;
+            if (i >= shown)
+                rest += children[i].first;
+        }
+        const double area = at.rect.width() * at.rect.height();
+        std::vector<double> areas;
+        for (std::size_t i = 0; i < shown; ++i)
+            areas.push_back(area * double(children[i].first) / double(total));
+        if (rest > 0)
+            areas.push_back(area * double(rest) / double(total));
+        const std::vector<QRectF> rects = squarify(areas, at.rect);
+        for (std::size_t i = 0; i < rects.size(); ++i) {
+            const QRectF& tileRect = rects[i];
+            if (tileRect.width() < MinimumSide || tileRect.height() < MinimumSide)
+                continue;
+            Tile tile;
+            tile.rect = tileRect;
+            tile.depth = at.depth;
+            if (i < shown) {
+                tile.node = children[i].second;
+                tile.memoryBytes = children[i].first;
+                tile.topLevel = at.depth == 0 ? tile.node : at.topLevel;
+            } else {
+                tile.memoryBytes = rest;
+                tile.others = children.size() - shown;
+                tile.topLevel = at.topLevel;
+            }
+            m_tiles.push_back(tile);
+            if (tile.node != keyspace::InvalidNode && store.hasChildren(tile.node) && tileRect.width() >= NestAbove &&
+                tileRect.height() >= NestAbove)
+                queue.push_back({tile.node, tileRect.adjusted(2, HeaderHeight, -2, -2), at.depth + 1, tile.topLevel});
+        }
+    }
+    m_layoutMs = double(clock.nsecsElapsed()) / 1e6;
+}
+
+QColor TreemapView::colourOf(const Tile& tile) const
+{
+    if (tile.node == keyspace::InvalidNode)
+        return palette().color(QPalette::Mid);
+    if (m_colouring == Colouring::WorstFinding) {
+        const int worst = keyspace::subtreeTotals(*m_store, tile.node).worstFinding();
+        if (worst < 0)
+            return QColor(0xc8, 0xd8, 0xc8).lighter(100 + tile.depth * 6);
+        return overlay::finding(worst).lighter(120 + tile.depth * 10);
+    }
+    // A hue per top-level namespace, the same in every session: its name's hash.
+    const QByteArrayView name = m_store->segment(tile.topLevel);
+    const int hue = int(qHash(name) % 360);
+    return QColor::fromHsv(hue, std::max(40, 110 - tile.depth * 20), std::min(245, 200 + tile.depth * 15));
+}
+
+void TreemapView::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    painter.fillRect(rect(), palette().color(QPalette::Base));
+    if (m_dirty)
+        layout();
+    if (m_tiles.empty()) {
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(rect(), Qt::AlignCenter,
+                         m_store ? QStringLiteral("No memory measured here") : QStringLiteral("No keys yet"));
+        return;
+    }
+    const QFontMetrics metrics = fontMetrics();
+    const QColor border = palette().color(QPalette::Base);
+    for (const Tile& tile : m_tiles) {
+        painter.fillRect(tile.rect, colourOf(tile));
+        painter.setPen(border);
+        painter.drawRect(tile.rect);
+        // Labels where they fit: the name, then the memory when there is room for a second line.
+        const QString name = tile.node == keyspace::InvalidNode
+                                 ? QStringLiteral("%1 others").arg(tile.others)
+                                 : displayText(keyspace::displayBytes(m_store->segment(tile.node)));
+        const QRectF text = tile.rect.adjusted(3, 1, -3, -1);
+        if (text.width() < metrics.horizontalAdvance(QStringLiteral("abc")) || text.height() < metrics.height())
+            continue;
+        painter.setPen(Qt::black);
+        painter.drawText(text, Qt::AlignLeft | Qt::AlignTop,
+                         metrics.elidedText(name, Qt::ElideRight, int(text.width())));
+        if (text.height() >= 2 * metrics.height() + HeaderHeight)
+            painter.drawText(text.adjusted(0, metrics.height(), 0, 0), Qt::AlignLeft | Qt::AlignTop,
+                             displayText(keyspace::formatBytes(tile.memoryBytes)));
+    }
+    for (const Tile& tile : m_tiles) {
+        if (tile.node == m_selected) {
+            painter.setPen(QPen(palette().color(QPalette::Highlight), 3));
+            painter.drawRect(tile.rect.adjusted(1, 1, -1, -1));
+        }
+    }
+}
+
+const TreemapView::Tile* TreemapView::tileAt(QPointF point)
+{
+    const std::vector<Tile>& all = tiles();
+    // The deepest tile under the point: children come after their parents.
+    for (auto it = all.rbegin(); it != all.rend(); ++it) {
+        if (it->rect.contains(point))
+            return &*it;
+    }
+    return nullptr;
+}
+
+void TreemapView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::BackButton) {
+        back();
+        return;
+    }
+    if (event->button() != Qt::LeftButton)
+        return;
+    if (const Tile* tile = tileAt(event->position()); tile && tile->node != keyspace::InvalidNode) {
+        m_selected = tile->node;
+        update();
+        Q_EMIT nodeActivated(tile->node);
+    }
+}
+
+void TreemapView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (const Tile* tile = tileAt(event->position()); tile && tile->node != keyspace::InvalidNode)
+        setShownNode(tile->node);
+}
+
+} // namespace keylens::ui

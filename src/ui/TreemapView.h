@@ -1,0 +1,75 @@
+#pragma once
+
+#include "keyspace/Keyspace.h"
+
+#include <QWidget>
+
+#include <vector>
+
+namespace keylens::ui {
+
+// A squarified treemap of memory by namespace (a QPainter widget): each rectangle's area is its subtree's
+// share of the shown node's memory. Namespaces nest inside their parent's rectangle as long as they are
+// big enough to see; smaller ones are not laid out at all, and past MaxChildren the rest of a parent's
+// children are one "others" tile, so a store of a million keys lays out in milliseconds.
+//
+// Clicking a tile selects its node (nodeActivated: the window selects it in the tree); double-clicking a
+// namespace drills down into it; Back (or the mouse's back button) goes up again. Tiles are coloured by
+// their top-level namespace, or by the worst lint finding in them.
+class TreemapView : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Colouring { TopLevel, WorstFinding };
+    struct Tile
+    {
+        QRectF rect;
+        keyspace::NodeId node = keyspace::InvalidNode;     // InvalidNode for an "others" tile
+        keyspace::NodeId topLevel = keyspace::InvalidNode; // its ancestor just below the shown node
+        int depth = 0;                                     // 0: a child of the shown node
+        std::uint64_t memoryBytes = 0;
+        std::uint64_t others = 0; // how many children an "others" tile stands for
+    };
+    static constexpr std::size_t MaxChildren = 2000; // laid out per parent; the rest is one tile
+    static constexpr double MinimumSide = 3.0;       // pixels: smaller tiles are not laid out
+
+    explicit TreemapView(QWidget* parent = nullptr);
+
+    void setStore(const keyspace::Keyspace* store); // resets to the whole keyspace; nullptr: nothing
+    void setShownNode(keyspace::NodeId node);       // the node whose children fill the map
+    keyspace::NodeId shownNode() const { return m_shown; }
+    void back();                             // up one level
+    void setSelected(keyspace::NodeId node); // outlined, when it has a tile
+    void setColouring(Colouring colouring);
+    // The store grew or its findings changed: lays out again at the next paint.
+    void invalidate();
+
+    const std::vector<Tile>& tiles(); // laid out if needed
+    const Tile* tileAt(QPointF point);
+    // Milliseconds the last layout took.
+    double lastLayoutMs() const { return m_layoutMs; }
+
+Q_SIGNALS:
+    void nodeActivated(keylens::keyspace::NodeId node);
+    void shownNodeChanged(keylens::keyspace::NodeId node);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+
+private:
+    void layout();
+    QColor colourOf(const Tile& tile) const;
+
+    const keyspace::Keyspace* m_store = nullptr;
+    keyspace::NodeId m_shown = keyspace::Keyspace::root();
+    keyspace::NodeId m_selected = keyspace::InvalidNode;
+    Colouring m_colouring = Colouring::TopLevel;
+    std::vector<Tile> m_tiles; // parents before their children
+    bool m_dirty = true;
+    double m_layoutMs = 0;
+};
+
+} // namespace keylens::ui

@@ -1,0 +1,122 @@
+// The treemap on in-memory stores: each tile's area is its memory's share, children sit inside their
+// parent, a parent of 200,000 children lays out its biggest and one "others" tile, clicks select the
+// deepest tile, double-clicks drill down and Back goes up.
+#include "TestKeys.h"
+#include "keyspace/Keyspace.h"
+#include "keyspace/SubtreeTotals.h"
+#include "ui/TreemapView.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace keylens;
+using ui::TreemapView;
+
+namespace {
+
+void add(keyspace::Keyspace& store, const QByteArray& key, std::uint64_t memory)
+{
+    store.insert(key, test::measuredKey(keyspace::KeyType::String, memory));
+}
+
+} // namespace
+
+class TestTreemap : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void areasAreMemoryShares()
+    {
+        keyspace::Keyspace store;
+        for (int i = 0; i < 50; ++i)
+            add(store, "user:" + QByteArray::number(i) + ":profile", 1000 + std::uint64_t(i) * 10);
+        for (int i = 0; i < 20; ++i)
+            add(store, "cache:" + QByteArray::number(i), 2000);
+        add(store, "big", 100'000);
+        add(store, "tiny", 1);
+        TreemapView view;
+        view.resize(800, 600);
+        view.setStore(&store);
+        const auto& tiles = view.tiles();
+        QVERIFY(!tiles.empty());
+        const double total = double(store.stats(keyspace::Keyspace::root()).memoryBytes);
+        const double area = 798.0 * 598.0;
+        for (const TreemapView::Tile& tile : tiles) {
+            if (tile.depth != 0)
+                continue;
+            const double share = double(keyspace::subtreeTotals(store, tile.node).memoryBytes) / total;
+            QVERIFY2(std::abs(tile.rect.width() * tile.rect.height() / area - share) < 0.002,
+                     store.path(tile.node).constData());
+        }
+        // A child's tile lies inside its parent's.
+        for (const TreemapView::Tile& tile : tiles) {
+            if (tile.depth == 0)
+                continue;
+            const auto parent = std::find_if(tiles.begin(), tiles.end(), [&](const TreemapView::Tile& t) {
+                return t.node == store.parent(tile.node);
+            });
+            QVERIFY(parent != tiles.end());
+            QVERIFY(parent->rect.adjusted(-0.01, -0.01, 0.01, 0.01).contains(tile.rect));
+        }
+        // The biggest is `big`, and its tile is the widest of all.
+        const auto widest = std::max_element(tiles.begin(), tiles.end(), [](const auto& a, const auto& b) {
+            return a.rect.width() * a.rect.height() < b.rect.width() * b.rect.height();
+        });
+        QCOMPARE(store.path(widest->node), QByteArray("big"));
+    }
+
+    void clicksSelectAndDrillDown()
+    {
+        keyspace::Keyspace store;
+        for (int i = 0; i < 10; ++i)
+            add(store, "user:" + QByteArray::number(i) + ":profile", 5000);
+        add(store, "other", 5000);
+        TreemapView view;
+        view.resize(600, 400);
+        view.setStore(&store);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const keyspace::NodeId user = store.find("user");
+        const auto& tiles = view.tiles();
+        const auto userTile = std::find_if(tiles.begin(), tiles.end(), [&](const auto& t) { return t.node == user; });
+        QVERIFY(userTile != tiles.end());
+        // The middle of `user` is one of its children (nested tiles are deeper).
+        QSignalSpy activated(&view, &TreemapView::nodeActivated);
+        const QPoint middle = userTile->rect.center().toPoint();
+        QTest::mouseClick(&view, Qt::LeftButton, {}, middle);
+        QCOMPARE(activated.count(), 1);
+        const auto clicked = activated.first().first().value<keyspace::NodeId>();
+        QVERIFY(store.path(clicked).startsWith("user:")); // the deepest tile there: user:N or user:N:profile
+        QTest::mouseDClick(&view, Qt::LeftButton, {}, userTile->rect.topLeft().toPoint() + QPoint(4, 4));
+        QCOMPARE(view.shownNode(), user);
+        QCOMPARE(view.tiles().size(), std::size_t(10 + 10)); // user:N and user:N:profile
+        view.back();
+        QCOMPARE(view.shownNode(), keyspace::Keyspace::root());
+    }
+
+    void aParentOfTwoHundredThousandChildren()
+    {
+        keyspace::Keyspace store;
+        // Zipf-like sizes, as real keyspaces have: a few big children, a long tail of small ones.
+        for (int i = 0; i < 200'000; ++i)
+            add(store, "flat:" + QByteArray::number(i), 10'000'000 / std::uint64_t(i + 1) + 50);
+        TreemapView view;
+        view.resize(1000, 700);
+        view.setStore(&store);
+        view.setShownNode(store.find("flat"));
+        const auto& tiles = view.tiles();
+        qInfo("200,000 children: %zu tiles in %.1f ms", tiles.size(), view.lastLayoutMs());
+        QVERIFY(tiles.size() <= TreemapView::MaxChildren + 1);
+        QVERIFY(tiles.size() > 100); // the big ones are laid out; those under 3 pixels are not
+        const auto others = std::find_if(tiles.begin(), tiles.end(), [](const auto& t) { return t.others > 0; });
+        QVERIFY(others != tiles.end());
+        QCOMPARE(others->others, std::uint64_t(200'000 - TreemapView::MaxChildren));
+        // The biggest child comes first.
+        QCOMPARE(store.path(tiles.front().node), QByteArray("flat:0"));
+        QCOMPARE(tiles.front().memoryBytes, std::uint64_t(10'000'050));
+    }
+};
+
+QTEST_MAIN(TestTreemap)
+#include "tst_treemap.moc"
