@@ -19,6 +19,19 @@ void SubtreeTotals::add(const SubtreeTotals& other)
         findings[i] += other.findings[i];
 }
 
+std::uint64_t subtreeMemory(const Keyspace& store, NodeId node)
+{
+    std::uint64_t memory = store.stats(node).memoryBytes;
+    if (store.isKey(node))
+        memory += store.keyInfo(node).memoryBytes; // 0 when not measured
+    return memory;
+}
+
+std::uint64_t subtreeKeys(const Keyspace& store, NodeId node)
+{
+    return store.stats(node).keys + (store.isKey(node) ? 1 : 0);
+}
+
 SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node)
 {
     SubtreeTotals totals;

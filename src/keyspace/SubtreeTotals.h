@@ -38,5 +38,8 @@ struct SubtreeTotals
 };
 
 SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node);
+// Its memoryBytes and keys alone, for the hot paths (sorting a million rows, laying out a treemap).
+std::uint64_t subtreeMemory(const Keyspace& store, NodeId node);
+std::uint64_t subtreeKeys(const Keyspace& store, NodeId node);
 
 } // namespace keylens::keyspace

@@ -429,15 +429,12 @@ void KeyTreeModel::sortRows(Rows& rows) const
 
 std::uint64_t KeyTreeModel::keysOf(NodeId node) const
 {
-    return m_keyspace->stats(node).keys + (m_keyspace->isKey(node) ? 1 : 0);
+    return keyspace::subtreeKeys(*m_keyspace, node);
 }
 
 std::uint64_t KeyTreeModel::memoryOf(NodeId node) const
 {
-    std::uint64_t memory = m_keyspace->stats(node).memoryBytes;
-    if (m_keyspace->isKey(node))
-        memory += m_keyspace->keyInfo(node).memoryBytes; // 0 when not measured
-    return memory;
+    return keyspace::subtreeMemory(*m_keyspace, node);
 }
 
 std::int64_t KeyTreeModel::soonestExpiryOf(NodeId node) const

@@ -34,14 +34,6 @@ std::int64_t nowMs()
     return QDateTime::currentMSecsSinceEpoch();
 }
 
-std::uint64_t memoryOfNode(const keyspace::Keyspace& store, NodeId node)
-{
-    std::uint64_t memory = store.stats(node).memoryBytes;
-    if (store.isKey(node))
-        memory += store.keyInfo(node).memoryBytes;
-    return memory;
-}
-
 } // namespace
 
 PatternTreeModel::PatternTreeModel(QObject* parent)
@@ -152,7 +144,7 @@ PatternTreeModel::Members& PatternTreeModel::membersOf(PatternId pattern) const
     std::vector<std::pair<std::uint64_t, NodeId>> bySize;
     bySize.reserve(members.nodes.size());
     for (const NodeId node : members.nodes)
-        bySize.emplace_back(~memoryOfNode(*m_keyspace, node), node); // biggest first, then oldest
+        bySize.emplace_back(~keyspace::subtreeMemory(*m_keyspace, node), node); // biggest first, then oldest
     std::sort(bySize.begin(), bySize.end());
     for (std::size_t i = 0; i < bySize.size(); ++i)
         members.nodes[i] = bySize[i].second;

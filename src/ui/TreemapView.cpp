@@ -24,14 +24,6 @@ namespace {
 constexpr double HeaderHeight = 15; // a namespace's name strip above its children
 constexpr double NestAbove = 28;    // a namespace this big on both sides shows its children
 
-std::uint64_t memoryOf(const keyspace::Keyspace& store, NodeId node)
-{
-    std::uint64_t memory = store.stats(node).memoryBytes;
-    if (store.isKey(node))
-        memory += store.keyInfo(node).memoryBytes;
-    return memory;
-}
-
 // Squarified layout (Bruls, Huizing, van Wijk): rows of rectangles along the shorter side, each row
 // closed when adding one more would make its worst aspect ratio worse. `areas` are sorted biggest first
 // and add up to the rectangle's area.
@@ -162,7 +154,7 @@ void TreemapView::layout()
         queue.pop_front();
         children.clear();
         store.forEachChild(at.node, [&](NodeId child) {
-            if (const std::uint64_t memory = memoryOf(store, child))
+            if (const std::uint64_t memory = keyspace::subtreeMemory(store, child))
                 children.emplace_back(memory, child);
         });
         if (children.empty())

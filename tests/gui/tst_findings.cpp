@@ -309,8 +309,8 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("Findings, errors")));
     }
 
-    // --view renders each view (tree, patterns, charts, treemap, findings): every image is drawn (it differs from a window
-    // that shows nothing) and differs from the others; --select takes a pattern, and a namespace with its
+    // --view renders each view (tree, patterns, charts, treemap, findings): every image is drawn (it differs from a
+    // window that shows nothing) and differs from the others; --select takes a pattern, and a namespace with its
     // trailing delimiter as keylens-cli prints it.
     void screenshotOfEveryView()
     {
