@@ -29,12 +29,20 @@ PatternView::PatternView(PatternTreeModel* model, QWidget* parent)
     columns->resizeSection(PatternTreeModel::TtlColumn, 120);
     columns->resizeSection(PatternTreeModel::FindingsColumn, 95);
     connect(selectionModel(), &QItemSelectionModel::currentChanged, this, &PatternView::announceCurrent);
-    // A reset (the exact tree replaced the live one) drops the selection: say so.
-    connect(model, &QAbstractItemModel::modelReset, this, [this] { announceCurrent(currentIndex()); });
+    // A reset (the exact tree replaced the live one) keeps what was open and selected where it still is:
+    // remembered by pattern text as the user opens and selects (at the reset the view has let go).
+    connect(this, &QTreeView::expanded, this, [this](const QModelIndex& index) { remember(index, true); });
+    connect(this, &QTreeView::collapsed, this, [this](const QModelIndex& index) { remember(index, false); });
+    connect(model, &QAbstractItemModel::modelReset, this, [this] {
+        restoreState();
+        announceCurrent(currentIndex());
+    });
 }
 
 void PatternView::announceCurrent(const QModelIndex& current)
 {
+    if (current.isValid())
+        m_current = m_model->tree()->text(m_model->patternOf(current));
     if (!current.isValid()) {
         Q_EMIT nothingSelected();
         return;
@@ -54,6 +62,31 @@ void PatternView::announceCurrent(const QModelIndex& current)
         return;
     }
     }
+}
+
+void PatternView::remember(const QModelIndex& index, bool expanded)
+{
+    if (m_model->kindOf(index) != PatternTreeModel::RowKind::Pattern || m_restoring)
+        return;
+    const QByteArray text = index.data(PatternTreeModel::PathRole).toByteArray();
+    std::erase(m_expanded, text);
+    if (expanded)
+        m_expanded.push_back(text);
+}
+
+void PatternView::restoreState()
+{
+    if (!m_model->tree())
+        return;
+    m_restoring = true;
+    // Parents were opened before their children: in this order each one's row exists when it is opened.
+    for (const QByteArray& text : m_expanded) {
+        if (const auto pattern = m_model->tree()->find(text))
+            expand(m_model->indexOfPattern(*pattern));
+    }
+    m_restoring = false;
+    if (!m_current.isEmpty() && !selectPattern(m_current))
+        selectBiggest();
 }
 
 bool PatternView::selectPattern(const QByteArray& text)

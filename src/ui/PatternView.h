@@ -5,6 +5,8 @@
 
 #include <QTreeView>
 
+#include <vector>
+
 namespace keylens::models {
 class PatternTreeModel;
 }
@@ -33,8 +35,15 @@ Q_SIGNALS:
 
 private:
     void announceCurrent(const QModelIndex& current);
+    // Across a reset (the exact tree replacing the live one at the end of a scan): what was open and
+    // selected, by pattern text.
+    void remember(const QModelIndex& index, bool expanded);
+    void restoreState();
 
     models::PatternTreeModel* m_model;
+    std::vector<QByteArray> m_expanded; // open patterns, in the order they were opened
+    QByteArray m_current;               // the selected row's pattern
+    bool m_restoring = false;
 };
 
 } // namespace keylens::ui
