@@ -384,6 +384,15 @@ void MainWindow::createLayout()
             [this] { m_treemap->setStore(&m_session->keyspace()); });
     connect(m_session, &models::ScanSession::published, m_treemap, [this] { m_treemap->refresh(); });
     connect(m_session, &models::ScanSession::findingsChanged, m_treemap, [this] { m_treemap->refresh(); });
+    // In the pattern view the map is of patterns; a new tree (live, then exact) means new pattern ids.
+    connect(m_session->patternModel(), &QAbstractItemModel::modelReset, m_treemap, [this] {
+        if (showsPatterns())
+            m_treemap->view()->setPatterns(m_session->patternModel());
+    });
+    connect(m_treemap->view(), &TreemapView::patternActivated, this, [this](patterns::PatternTree::PatternId pattern) {
+        if (const patterns::PatternTree* tree = m_session->patternModel()->tree())
+            m_patternView->selectPattern(tree->text(pattern));
+    });
     connect(m_treemap->view(), &TreemapView::nodeActivated, this, [this](keyspace::NodeId node) {
         if (showsPatterns())
             showPatterns(false);
@@ -792,6 +801,7 @@ void MainWindow::showPatterns(bool patterns)
     // Folding runs only while the pattern view shows: the raw tree alone costs nothing more.
     m_session->patternModel()->setActive(patterns);
     m_trees->setCurrentWidget(patterns ? static_cast<QWidget*>(m_patternView) : m_tree);
+    m_treemap->view()->setPatterns(patterns ? m_session->patternModel() : nullptr);
     if (patterns)
         m_patternView->selectBiggest();
     // The details follow the view that shows.

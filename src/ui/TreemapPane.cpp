@@ -67,10 +67,8 @@ void TreemapPane::updateHeader()
         m_where->clear();
         return;
     }
-    const keyspace::SubtreeTotals totals = keyspace::subtreeTotals(*m_store, shown);
-    const QString where = shown == keyspace::Keyspace::root()
-                              ? QStringLiteral("All keys")
-                              : displayText(keyspace::displayBytes(m_store->namespacePrefix(shown))) + u'*';
+    const keyspace::SubtreeTotals totals = m_view->shownTotals();
+    const QString where = m_view->shownName();
     m_where->setText(QStringLiteral("<b>%1</b> — %2 in %3 keys; area is memory")
                          .arg(where.toHtmlEscaped(), displayText(keyspace::formatBytes(totals.memoryBytes)),
                               displayText(keyspace::formatCount(totals.keys))));

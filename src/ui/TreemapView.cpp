@@ -4,6 +4,7 @@
 #include "keyspace/SubtreeTotals.h"
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
+#include "models/PatternTreeModel.h"
 #include "ui/OverlayColours.h"
 
 #include <QElapsedTimer>
@@ -85,9 +86,68 @@ void TreemapView::setStore(const keyspace::Keyspace* store)
     Q_EMIT shownNodeChanged(m_shown);
 }
 
+void TreemapView::setPatterns(const models::PatternTreeModel* patterns)
+{
+    m_patterns = patterns && patterns->tree() ? patterns : nullptr;
+    m_shown = keyspace::Keyspace::root(); // the root of both trees
+    m_selected = keyspace::InvalidNode;
+    invalidate();
+    Q_EMIT shownNodeChanged(m_shown);
+}
+
+template<typename Callback> void TreemapView::forEachChild(std::uint32_t id, Callback&& onChild) const
+{
+    if (m_patterns) {
+        for (const patterns::PatternTree::PatternId child : m_patterns->tree()->children(id))
+            onChild(child, m_patterns->totalsOf(child).memoryBytes);
+        return;
+    }
+    m_store->forEachChild(id, [&](NodeId child) { onChild(child, keyspace::subtreeMemory(*m_store, child)); });
+}
+
+bool TreemapView::hasChildren(std::uint32_t id) const
+{
+    return m_patterns ? !m_patterns->tree()->children(id).empty() : m_store->hasChildren(id);
+}
+
+std::uint32_t TreemapView::parentOf(std::uint32_t id) const
+{
+    return m_patterns ? m_patterns->tree()->parent(id) : m_store->parent(id);
+}
+
+QString TreemapView::labelOf(std::uint32_t id) const
+{
+    return displayText(
+        keyspace::displayBytes(m_patterns ? QByteArrayView(m_patterns->tree()->label(id)) : m_store->segment(id)));
+}
+
+int TreemapView::worstFindingOf(std::uint32_t id) const
+{
+    return (m_patterns ? m_patterns->totalsOf(id) : keyspace::subtreeTotals(*m_store, id)).worstFinding();
+}
+
+QString TreemapView::shownName() const
+{
+    if (!m_store || m_shown == keyspace::Keyspace::root())
+        return QStringLiteral("All keys");
+    if (m_patterns)
+        return displayText(keyspace::displayBytes(m_patterns->tree()->text(m_shown)));
+    return displayText(keyspace::displayBytes(m_store->namespacePrefix(m_shown))) + u'*';
+}
+
+keyspace::SubtreeTotals TreemapView::shownTotals() const
+{
+    if (!m_store)
+        return {};
+    return m_patterns ? m_patterns->totalsOf(m_shown) : keyspace::subtreeTotals(*m_store, m_shown);
+}
+
 void TreemapView::setShownNode(NodeId node)
 {
-    if (!m_store || node >= m_store->nodeCount() || (node != keyspace::Keyspace::root() && !m_store->hasChildren(node)))
+    if (!m_store)
+        return;
+    const bool valid = m_patterns ? node < m_patterns->tree()->size() : node < m_store->nodeCount();
+    if (!valid || (node != keyspace::Keyspace::root() && !hasChildren(node)))
         return;
     m_shown = node;
     invalidate();
@@ -97,7 +157,7 @@ void TreemapView::setShownNode(NodeId node)
 void TreemapView::back()
 {
     if (m_store && m_shown != keyspace::Keyspace::root())
-        setShownNode(m_store->parent(m_shown));
+        setShownNode(parentOf(m_shown));
 }
 
 void TreemapView::setSelected(NodeId node)
@@ -138,7 +198,6 @@ void TreemapView::layout()
     m_tiles.clear();
     if (!m_store || m_store->keyCount() == 0)
         return;
-    const keyspace::Keyspace& store = *m_store;
     struct Pending
     {
         NodeId node;
@@ -153,8 +212,8 @@ void TreemapView::layout()
         const Pending at = queue.front();
         queue.pop_front();
         children.clear();
-        store.forEachChild(at.node, [&](NodeId child) {
-            if (const std::uint64_t memory = keyspace::subtreeMemory(store, child))
+        forEachChild(at.node, [&](std::uint32_t child, std::uint64_t memory) {
+            if (memory > 0)
                 children.emplace_back(memory, child);
         });
         if (children.empty())
@@ -194,7 +253,7 @@ void TreemapView::layout()
                 tile.topLevel = at.topLevel;
             }
             m_tiles.push_back(tile);
-            if (tile.node != keyspace::InvalidNode && store.hasChildren(tile.node) && tileRect.width() >= NestAbove &&
+            if (tile.node != keyspace::InvalidNode && hasChildren(tile.node) && tileRect.width() >= NestAbove &&
                 tileRect.height() >= NestAbove)
                 queue.push_back({tile.node, tileRect.adjusted(2, HeaderHeight, -2, -2), at.depth + 1, tile.topLevel});
         }
@@ -207,14 +266,13 @@ QColor TreemapView::colourOf(const Tile& tile) const
     if (tile.node == keyspace::InvalidNode)
         return palette().color(QPalette::Mid);
     if (m_colouring == Colouring::WorstFinding) {
-        const int worst = keyspace::subtreeTotals(*m_store, tile.node).worstFinding();
+        const int worst = worstFindingOf(tile.node);
         if (worst < 0)
             return QColor(0xc8, 0xd8, 0xc8).lighter(100 + tile.depth * 6);
         return overlay::finding(worst).lighter(120 + tile.depth * 10);
     }
     // A hue per top-level namespace, the same in every session: its name's hash.
-    const QByteArrayView name = m_store->segment(tile.topLevel);
-    const int hue = int(qHash(name) % 360);
+    const int hue = int(qHash(labelOf(tile.topLevel)) % 360);
     return QColor::fromHsv(hue, std::max(40, 110 - tile.depth * 20), std::min(245, 200 + tile.depth * 15));
 }
 
@@ -237,9 +295,8 @@ void TreemapView::paintEvent(QPaintEvent*)
         painter.setPen(border);
         painter.drawRect(tile.rect);
         // Labels where they fit: the name, then the memory when there is room for a second line.
-        const QString name = tile.node == keyspace::InvalidNode
-                                 ? QStringLiteral("%1 others").arg(tile.others)
-                                 : displayText(keyspace::displayBytes(m_store->segment(tile.node)));
+        const QString name =
+            tile.node == keyspace::InvalidNode ? QStringLiteral("%1 others").arg(tile.others) : labelOf(tile.node);
         const QRectF text = tile.rect.adjusted(3, 1, -3, -1);
         if (text.width() < metrics.horizontalAdvance(QStringLiteral("abc")) || text.height() < metrics.height())
             continue;
@@ -280,7 +337,10 @@ void TreemapView::mousePressEvent(QMouseEvent* event)
     if (const Tile* tile = tileAt(event->position()); tile && tile->node != keyspace::InvalidNode) {
         m_selected = tile->node;
         update();
-        Q_EMIT nodeActivated(tile->node);
+        if (m_patterns)
+            Q_EMIT patternActivated(tile->node);
+        else
+            Q_EMIT nodeActivated(tile->node);
     }
 }
 

@@ -1,10 +1,16 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "keyspace/SubtreeTotals.h"
+#include "patterns/PatternTree.h"
 
 #include <QWidget>
 
 #include <vector>
+
+namespace keylens::models {
+class PatternTreeModel;
+}
 
 namespace keylens::ui {
 
@@ -36,8 +42,14 @@ public:
     explicit TreemapView(QWidget* parent = nullptr);
 
     void setStore(const keyspace::Keyspace* store); // resets to the whole keyspace; nullptr: nothing
-    void setShownNode(keyspace::NodeId node);       // the node whose children fill the map
+    // Tiles of patterns instead of namespaces (their ids in Tile::node), or of namespaces again (nullptr).
+    void setPatterns(const models::PatternTreeModel* patterns);
+    bool showsPatterns() const { return m_patterns != nullptr; }
+    void setShownNode(keyspace::NodeId node); // the node whose children fill the map
     keyspace::NodeId shownNode() const { return m_shown; }
+    // What the map shows, for its header: "All keys", `cache:*` or a pattern, and its totals.
+    QString shownName() const;
+    keyspace::SubtreeTotals shownTotals() const;
     void back();                             // up one level
     void setSelected(keyspace::NodeId node); // outlined, when it has a tile
     void setColouring(Colouring colouring);
@@ -51,6 +63,7 @@ public:
 
 Q_SIGNALS:
     void nodeActivated(keylens::keyspace::NodeId node);
+    void patternActivated(keylens::patterns::PatternTree::PatternId pattern);
     void shownNodeChanged(keylens::keyspace::NodeId node);
 
 protected:
@@ -62,8 +75,15 @@ protected:
 private:
     void layout();
     QColor colourOf(const Tile& tile) const;
+    // Of a node, or of a pattern when it shows patterns.
+    template<typename Callback> void forEachChild(std::uint32_t id, Callback&& onChild) const;
+    bool hasChildren(std::uint32_t id) const;
+    std::uint32_t parentOf(std::uint32_t id) const;
+    QString labelOf(std::uint32_t id) const;
+    int worstFindingOf(std::uint32_t id) const;
 
     const keyspace::Keyspace* m_store = nullptr;
+    const models::PatternTreeModel* m_patterns = nullptr;
     keyspace::NodeId m_shown = keyspace::Keyspace::root();
     keyspace::NodeId m_selected = keyspace::InvalidNode;
     Colouring m_colouring = Colouring::TopLevel;

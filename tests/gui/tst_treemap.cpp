@@ -4,6 +4,7 @@
 #include "TestKeys.h"
 #include "keyspace/Keyspace.h"
 #include "keyspace/SubtreeTotals.h"
+#include "models/PatternTreeModel.h"
 #include "ui/TreemapView.h"
 
 #include <QSignalSpy>
@@ -93,6 +94,48 @@ private Q_SLOTS:
         QCOMPARE(view.tiles().size(), std::size_t(10 + 10)); // user:N and user:N:profile
         view.back();
         QCOMPARE(view.shownNode(), keyspace::Keyspace::root());
+    }
+
+    // With patterns, `user:<int>` is one tile for all users, sized by their memory together.
+    void tilesOfPatterns()
+    {
+        keyspace::Keyspace store;
+        for (int i = 0; i < 300; ++i)
+            add(store, "user:" + QByteArray::number(i) + ":profile", 1000);
+        add(store, "config", 100'000);
+        models::PatternTreeModel patterns;
+        patterns.setKeyspace(&store);
+        patterns.setActive(true);
+        QSignalSpy exact(&patterns, &models::PatternTreeModel::exactTreeReady);
+        patterns.publish(true);
+        QVERIFY(exact.wait(10000));
+        TreemapView view;
+        view.resize(800, 600);
+        view.setStore(&store);
+        view.setPatterns(&patterns);
+        QVERIFY(view.showsPatterns());
+        const patterns::PatternTree& tree = *patterns.tree();
+        const auto& tiles = view.tiles();
+        const auto ids = std::find_if(tiles.begin(), tiles.end(), [&](const auto& t) {
+            return t.node != keyspace::InvalidNode && tree.text(t.node) == "user:<int>";
+        });
+        QVERIFY(ids != tiles.end());
+        QCOMPARE(ids->memoryBytes, std::uint64_t(300'000));
+        const auto user = std::find_if(tiles.begin(), tiles.end(), [&](const auto& t) {
+            return t.node != keyspace::InvalidNode && t.depth == 0 && tree.text(t.node) == "user";
+        });
+        QVERIFY(user != tiles.end());
+        QVERIFY(user->rect.contains(ids->rect));
+        const double share = user->rect.width() * user->rect.height() / (798.0 * 598.0);
+        QVERIFY2(std::abs(share - 300'000.0 / 400'000.0) < 0.01, qPrintable(QString::number(share)));
+        QSignalSpy activated(&view, &TreemapView::patternActivated);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTest::mouseClick(&view, Qt::LeftButton, {}, ids->rect.center().toPoint());
+        QCOMPARE(activated.count(), 1);
+        QVERIFY(
+            tree.text(activated.first().first().value<patterns::PatternTree::PatternId>()).startsWith("user:<int>"));
+        QCOMPARE(view.shownName(), QStringLiteral("All keys"));
     }
 
     void aParentOfTwoHundredThousandChildren()
