@@ -10,4 +10,25 @@ namespace keylens::keyspace {
 // biggest first; ties broken by node id so the order is stable.
 std::vector<NodeId> topKeysByMemory(const Keyspace& keyspace, std::size_t count, NodeId under = Keyspace::root());
 
+// The same walk in steps, for a caller that cannot stop for a subtree of millions of keys (the window
+// walks a few milliseconds per event-loop turn). The store must not change between steps.
+class TopKeysWalk
+{
+public:
+    TopKeysWalk(const Keyspace& keyspace, std::size_t count, NodeId under);
+    // Visits up to `nodes` more nodes; true once the whole subtree was seen.
+    bool step(std::size_t nodes);
+    // Biggest first, once done.
+    std::vector<NodeId> result() const;
+
+private:
+    bool bigger(NodeId a, NodeId b) const;
+    void consider(NodeId node);
+
+    const Keyspace& m_keyspace;
+    std::size_t m_count;
+    std::vector<NodeId> m_heap; // a bounded min-heap: O(n log count) over millions of keys
+    std::vector<NodeId> m_stack;
+};
+
 } // namespace keylens::keyspace

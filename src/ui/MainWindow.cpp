@@ -379,7 +379,10 @@ void MainWindow::createLayout()
     m_treemap = new TreemapPane;
     m_side->addTab(m_treemap, QStringLiteral("Treemap"));
     m_treemap->setStore(&m_session->keyspace());
-    connect(m_session, &models::ScanSession::aboutToReplaceStore, m_treemap, [this] { m_treemap->setStore(nullptr); });
+    connect(m_session, &models::ScanSession::aboutToReplaceStore, m_treemap, [this] {
+        m_treemap->setStore(nullptr);
+        m_namespaceDetails->forgetStore();
+    });
     connect(m_session, &models::ScanSession::started, m_treemap,
             [this] { m_treemap->setStore(&m_session->keyspace()); });
     connect(m_session, &models::ScanSession::published, m_treemap, [this] { m_treemap->refresh(); });

@@ -9,6 +9,7 @@
 #include "ui/DetailsForm.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -54,6 +55,9 @@ NamespaceDetailsView::NamespaceDetailsView(QWidget* parent)
     m_topKeys->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     for (int column = 1; column < 4; ++column)
         m_topKeys->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    m_walkSlices.setObjectName(QStringLiteral("top keys"));
+    m_walkSlices.setInterval(0);
+    connect(&m_walkSlices, &QTimer::timeout, this, &NamespaceDetailsView::walkSlice);
     connect(m_topKeys, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
         Q_EMIT keyActivated(keyspace::NodeId(item->data(0, NodeIdRole).toULongLong()));
     });
@@ -145,16 +149,43 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
     m_notes->setText(notes.join(u'\n'));
     m_notes->setVisible(!notes.isEmpty());
 
-    // The subtree walk is linear in its size: 60 ms for a namespace of 300,000 keys. Findings and lengths
-    // that arrive after the scan refresh the aggregates, not the keys: the same store with the same keys
-    // has the same biggest keys.
+    // The subtree walk is linear in its size: 60 ms for a namespace of 300,000 keys, so it runs a few
+    // milliseconds per event-loop turn. Findings and lengths that arrive after the scan refresh the
+    // aggregates, not the keys: the same store with the same keys has the same biggest keys.
     const TopKeysOf shown{&keyspace, node, keyspace.keyCount()};
     if (!topKeys || shown == m_topKeysOf)
         return;
     m_topKeysOf = shown;
     m_topKeys->clear();
+    m_walk = std::make_unique<keyspace::TopKeysWalk>(keyspace, TopKeyCount, node);
+    walkSlice();
+    if (m_walk)
+        m_walkSlices.start();
+}
+
+void NamespaceDetailsView::forgetStore()
+{
+    m_walkSlices.stop();
+    m_walk.reset();
+    m_topKeysOf = {};
+    m_topKeys->clear();
+}
+
+void NamespaceDetailsView::walkSlice()
+{
+    if (!m_walk)
+        return;
+    QElapsedTimer clock;
+    clock.start();
+    while (!m_walk->step(20'000)) {
+        if (clock.elapsed() >= 4)
+            return; // the timer goes on at the next turn of the event loop
+    }
+    m_walkSlices.stop();
+    const keyspace::Keyspace& keyspace = *m_topKeysOf.store;
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
     QList<QTreeWidgetItem*> items;
-    for (const keyspace::NodeId key : keyspace::topKeysByMemory(keyspace, TopKeyCount, node)) {
+    for (const keyspace::NodeId key : m_walk->result()) {
         const keyspace::KeyInfo info = keyspace.keyInfo(key);
         auto* item = new QTreeWidgetItem;
         item->setText(0, displayText(keyspace::displayBytes(keyspace.path(key))));
@@ -165,6 +196,7 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
         item->setData(0, NodeIdRole, qulonglong(key));
         items << item;
     }
+    m_walk.reset();
     m_topKeys->addTopLevelItems(items);
 }
 

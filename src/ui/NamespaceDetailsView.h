@@ -1,8 +1,12 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "keyspace/TopKeys.h"
 
+#include <QTimer>
 #include <QWidget>
+
+#include <memory>
 
 class QFormLayout;
 class QLabel;
@@ -27,6 +31,9 @@ public:
     // scan runs would stall the window, so a live refresh updates only the aggregates.
     void showNamespace(const models::KeyTreeModel& model, keyspace::NodeId node, bool topKeys = true);
     QString fieldText(const QString& field) const;
+    // The store is about to go: the top-keys walk stops.
+    void forgetStore();
+    bool isListingTopKeys() const { return m_walk != nullptr; }
     QTreeWidget* topKeys() const { return m_topKeys; }
 
 Q_SIGNALS:
@@ -53,6 +60,9 @@ private:
         bool operator==(const TopKeysOf&) const = default;
     };
     TopKeysOf m_topKeysOf; // what m_topKeys lists
+    void walkSlice();
+    std::unique_ptr<keyspace::TopKeysWalk> m_walk; // in progress
+    QTimer m_walkSlices;
 };
 
 } // namespace keylens::ui

@@ -19,6 +19,31 @@ class TestKeyspace : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // The walk in steps (the window's slices) finds what one call finds, and what a sort of every key does.
+    void topKeysInSteps()
+    {
+        Keyspace store;
+        QRandomGenerator random(7);
+        std::vector<std::pair<std::uint64_t, QByteArray>> keys;
+        for (int i = 0; i < 3000; ++i) {
+            const QByteArray key = "ns:" + QByteArray::number(i % 17) + ":k" + QByteArray::number(i);
+            const std::uint64_t memory = random.bounded(100000);
+            store.insert(key, measuredKey(KeyType::String, memory));
+            keys.emplace_back(memory, key);
+        }
+        const NodeId ns = store.find("ns");
+        TopKeysWalk walk(store, 25, ns);
+        int steps = 1;
+        while (!walk.step(7))
+            ++steps;
+        QVERIFY(steps > 100);
+        const std::vector<NodeId> stepped = walk.result();
+        QCOMPARE(stepped, topKeysByMemory(store, 25, ns));
+        std::sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        for (std::size_t i = 0; i < stepped.size(); ++i)
+            QCOMPARE(store.keyInfo(stepped[i]).memoryBytes, keys[i].first);
+    }
+
     void namespaceCountsKeysWithItsPrefix()
     {
         Keyspace keyspace;
