@@ -114,7 +114,10 @@ std::vector<LibraryEntry> listLibraries(const keyspace::Keyspace& keyspace, cons
 {
     constexpr std::size_t Roots = 5;
     std::vector<LibraryEntry> out;
-    for (const auto& [node, library] : libraries.outermostClaims(keyspace)) {
+    for (const auto& claim : libraries.outermostClaims(keyspace)) {
+        // (Not a structured binding: clang 14 cannot capture one in a lambda.)
+        const NodeId node = claim.first;
+        const lint::LibraryInfo* library = claim.second;
         auto it = std::find_if(out.begin(), out.end(), [&](const LibraryEntry& e) { return e.library == library; });
         if (it == out.end())
             it = out.insert(out.end(), LibraryEntry{library, 0, 0, {}});
