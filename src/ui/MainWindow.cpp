@@ -191,7 +191,15 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     updateScanActions();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The children outlive this class's part of the object: a view that tells of its selection while
+    // ~QWidget deletes it (the pattern view does, as its model resets) must not reach this window.
+    disconnect(m_patternView, nullptr, this, nullptr);
+    disconnect(m_treemap->view(), nullptr, this, nullptr);
+    disconnect(m_session, nullptr, this, nullptr);
+    disconnect(m_session->patternModel(), nullptr, this, nullptr);
+}
 
 KeyTreeModel* MainWindow::treeModel() const
 {
@@ -379,16 +387,15 @@ void MainWindow::createLayout()
     m_treemap = new TreemapPane;
     m_side->addTab(m_treemap, QStringLiteral("Treemap"));
     m_treemap->setStore(&m_session->keyspace());
-    connect(m_session, &models::ScanSession::aboutToReplaceStore, m_treemap, [this] {
+    connect(m_session, &models::ScanSession::aboutToReplaceStore, this, [this] {
         m_treemap->setStore(nullptr);
         m_namespaceDetails->forgetStore();
     });
-    connect(m_session, &models::ScanSession::started, m_treemap,
-            [this] { m_treemap->setStore(&m_session->keyspace()); });
-    connect(m_session, &models::ScanSession::published, m_treemap, [this] { m_treemap->refresh(); });
-    connect(m_session, &models::ScanSession::findingsChanged, m_treemap, [this] { m_treemap->refresh(); });
+    connect(m_session, &models::ScanSession::started, this, [this] { m_treemap->setStore(&m_session->keyspace()); });
+    connect(m_session, &models::ScanSession::published, this, [this] { m_treemap->refresh(); });
+    connect(m_session, &models::ScanSession::findingsChanged, this, [this] { m_treemap->refresh(); });
     // In the pattern view the map is of patterns; a new tree (live, then exact) means new pattern ids.
-    connect(m_session->patternModel(), &QAbstractItemModel::modelReset, m_treemap, [this] {
+    connect(m_session->patternModel(), &QAbstractItemModel::modelReset, this, [this] {
         if (showsPatterns())
             m_treemap->view()->setPatterns(m_session->patternModel());
     });
@@ -404,7 +411,7 @@ void MainWindow::createLayout()
     connect(m_side, &QTabWidget::currentChanged, this, [this] { m_charts->refresh(!m_session->isRunning()); });
     connect(m_session, &models::ScanSession::aboutToReplaceStore, m_charts, &ChartsPane::forgetStore);
     connect(m_session, &models::ScanSession::published, this, [this] { m_charts->refresh(false); });
-    connect(m_session->patternModel(), &models::PatternTreeModel::exactTreeReady, m_charts,
+    connect(m_session->patternModel(), &models::PatternTreeModel::exactTreeReady, this,
             [this] { m_charts->showNode(m_session->keyspace(), keyspace::Keyspace::root()); });
 
     m_splitter = new QSplitter;
