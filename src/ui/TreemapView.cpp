@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <limits>
 
 namespace keylens::ui {
 
@@ -75,6 +76,13 @@ TreemapView::TreemapView(QWidget* parent)
 {
     setMinimumSize(200, 150);
     setMouseTracking(false);
+    m_slices.setObjectName(QStringLiteral("treemap layout"));
+    m_slices.setInterval(0);
+    connect(&m_slices, &QTimer::timeout, this, [this] {
+        if (layoutStep(SliceMs))
+            m_slices.stop();
+        update();
+    });
 }
 
 void TreemapView::setStore(const keyspace::Keyspace* store)
@@ -174,43 +182,53 @@ void TreemapView::setColouring(Colouring colouring)
 
 void TreemapView::invalidate()
 {
+    // What is half laid out may name nodes or patterns that are gone (a new store, a new pattern tree).
+    m_slices.stop();
+    m_pending.clear();
     m_dirty = true;
     update();
 }
 
 const std::vector<TreemapView::Tile>& TreemapView::tiles()
 {
-    if (m_dirty)
+    if (m_dirty || !m_pending.empty())
         layout();
     return m_tiles;
 }
 
 void TreemapView::resizeEvent(QResizeEvent*)
 {
-    m_dirty = true;
+    invalidate();
+}
+
+void TreemapView::startLayout()
+{
+    m_dirty = false;
+    m_tiles.clear();
+    m_pending.clear();
+    m_layoutMs = 0;
+    if (m_store && m_store->keyCount() > 0)
+        m_pending.push_back({m_shown, QRectF(rect()).adjusted(1, 1, -1, -1), 0, keyspace::InvalidNode});
 }
 
 void TreemapView::layout()
 {
+    if (m_dirty)
+        startLayout();
+    m_slices.stop();
+    layoutStep(std::numeric_limits<qint64>::max());
+}
+
+bool TreemapView::layoutStep(qint64 budgetMs)
+{
     QElapsedTimer clock;
     clock.start();
-    m_dirty = false;
-    m_tiles.clear();
-    if (!m_store || m_store->keyCount() == 0)
-        return;
-    struct Pending
-    {
-        NodeId node;
-        QRectF rect;
-        int depth;
-        NodeId topLevel;
-    };
-    // Breadth first, so parents come before their children (painting order) without recursion.
-    std::deque<Pending> queue{{m_shown, QRectF(rect()).adjusted(1, 1, -1, -1), 0, keyspace::InvalidNode}};
+    // Breadth first, so parents come before their children (painting order) without recursion; a parent
+    // of a million children is the largest unit of work (a few tens of milliseconds at most).
     std::vector<std::pair<std::uint64_t, NodeId>> children;
-    while (!queue.empty()) {
-        const Pending at = queue.front();
-        queue.pop_front();
+    while (!m_pending.empty() && clock.elapsed() < budgetMs) {
+        const Pending at = m_pending.front();
+        m_pending.pop_front();
         children.clear();
         forEachChild(at.node, [&](std::uint32_t child, std::uint64_t memory) {
             if (memory > 0)
@@ -255,10 +273,12 @@ void TreemapView::layout()
             m_tiles.push_back(tile);
             if (tile.node != keyspace::InvalidNode && hasChildren(tile.node) && tileRect.width() >= NestAbove &&
                 tileRect.height() >= NestAbove)
-                queue.push_back({tile.node, tileRect.adjusted(2, HeaderHeight, -2, -2), at.depth + 1, tile.topLevel});
+                m_pending.push_back(
+                    {tile.node, tileRect.adjusted(2, HeaderHeight, -2, -2), at.depth + 1, tile.topLevel});
         }
     }
-    m_layoutMs = double(clock.nsecsElapsed()) / 1e6;
+    m_layoutMs += double(clock.nsecsElapsed()) / 1e6;
+    return m_pending.empty();
 }
 
 QColor TreemapView::colourOf(const Tile& tile) const
@@ -280,8 +300,13 @@ void TreemapView::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
     painter.fillRect(rect(), palette().color(QPalette::Base));
-    if (m_dirty)
-        layout();
+    // A few milliseconds of layout per paint; the rest in slices, painting what is there meanwhile
+    // (parents first, so the big picture comes first).
+    if (m_dirty) {
+        startLayout();
+        if (!layoutStep(SliceMs))
+            m_slices.start();
+    }
     if (m_tiles.empty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(rect(), Qt::AlignCenter,

@@ -4,8 +4,10 @@
 #include "keyspace/SubtreeTotals.h"
 #include "patterns/PatternTree.h"
 
+#include <QTimer>
 #include <QWidget>
 
+#include <deque>
 #include <vector>
 
 namespace keylens::models {
@@ -58,8 +60,9 @@ public:
 
     const std::vector<Tile>& tiles(); // laid out if needed
     const Tile* tileAt(QPointF point);
-    // Milliseconds the last layout took.
+    // Milliseconds of work the last layout took, over all its slices.
     double lastLayoutMs() const { return m_layoutMs; }
+    bool isLayingOut() const { return !m_pending.empty(); }
 
 Q_SIGNALS:
     void nodeActivated(keylens::keyspace::NodeId node);
@@ -73,7 +76,9 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
-    void layout();
+    void startLayout();
+    bool layoutStep(qint64 budgetMs); // true once done
+    void layout();                    // to the end, now
     QColor colourOf(const Tile& tile) const;
     // Of a node, or of a pattern when it shows patterns.
     template<typename Callback> void forEachChild(std::uint32_t id, Callback&& onChild) const;
@@ -90,6 +95,16 @@ private:
     std::vector<Tile> m_tiles; // parents before their children
     bool m_dirty = true;
     double m_layoutMs = 0;
+    struct Pending
+    {
+        std::uint32_t node;
+        QRectF rect;
+        int depth;
+        std::uint32_t topLevel;
+    };
+    std::deque<Pending> m_pending; // parents whose children are still to be laid out
+    QTimer m_slices;
+    static constexpr qint64 SliceMs = 4;
 };
 
 } // namespace keylens::ui

@@ -138,6 +138,35 @@ private Q_SLOTS:
         QCOMPARE(view.shownName(), QStringLiteral("All keys"));
     }
 
+    // Painting lays out 4 ms at a time and paints what is there; the slices end with the same tiles as a
+    // layout in one go.
+    void layoutInSlices()
+    {
+        keyspace::Keyspace store;
+        for (int i = 0; i < 300'000; ++i)
+            add(store,
+                "ns" + QByteArray::number(i % 3000) + ":sub" + QByteArray::number(i % 7) + ":" + QByteArray::number(i),
+                100 + std::uint64_t(i % 977));
+        TreemapView sliced;
+        sliced.resize(900, 700);
+        sliced.setStore(&store);
+        sliced.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&sliced));
+        sliced.repaint();
+        QTRY_VERIFY_WITH_TIMEOUT(!sliced.isLayingOut(), 10000);
+        TreemapView whole;
+        whole.resize(900, 700);
+        whole.setStore(&store);
+        const auto& expected = whole.tiles();
+        const auto& got = sliced.tiles();
+        QCOMPARE(got.size(), expected.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            QCOMPARE(got[i].node, expected[i].node);
+            QCOMPARE(got[i].rect, expected[i].rect);
+        }
+        qInfo("300,000 keys in 3,000 namespaces: %zu tiles, %.1f ms of layout", got.size(), sliced.lastLayoutMs());
+    }
+
     void aParentOfTwoHundredThousandChildren()
     {
         keyspace::Keyspace store;
