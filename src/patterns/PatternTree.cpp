@@ -12,6 +12,7 @@ namespace keylens::patterns {
 PatternTree::PatternTree(const keyspace::Keyspace& store, Options options)
     : m_store(&store)
     , m_options(options)
+    , m_folded(store.nodeCount())
 {
     m_patternOf.assign(store.nodeCount(), Root);
     m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, {}});

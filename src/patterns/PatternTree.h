@@ -51,6 +51,8 @@ public:
     static PatternTree folding(const keyspace::Keyspace& store);
     // Folds the store's nodes from foldedNodes() up to `until` (a live tree only).
     void extend(std::size_t until);
+    // The nodes below this have a pattern: the store's nodes when an exact tree was built, those folded
+    // so far in a live one.
     std::size_t foldedNodes() const { return m_folded; }
     bool isLive() const { return m_live; }
 
@@ -92,7 +94,7 @@ private:
     std::vector<Pattern> m_patterns;
     std::vector<PatternId> m_patternOf; // by store node
     bool m_live = false;
-    std::size_t m_folded = 1; // live: nodes below this are folded (the root always is)
+    std::size_t m_folded = 1; // nodes below this have a pattern (the root always has)
     // Live: a pattern's child by (pattern << 32 | label id); the labels interned, keyed by views of
     // m_labels' stable bytes, so that a lookup costs no allocation.
     std::unordered_map<std::uint64_t, PatternId> m_childByLabel;

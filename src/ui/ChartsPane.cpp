@@ -88,7 +88,7 @@ void ChartsPane::refresh(bool storeIsFinal, bool force)
         m_job->start(
             store, tree->members(*m_pattern),
             [&store, tree](keyspace::NodeId child) {
-                return child < tree->foldedNodes() || !tree->isLive()
+                return child < tree->foldedNodes()
                            ? displayText(keyspace::displayBytes(tree->label(tree->patternOf(child))))
                            : displayText(keyspace::displayBytes(store.segment(child)));
             },

@@ -106,6 +106,9 @@ private Q_SLOTS:
         QVERIFY(!model.canFetchMore(members));
         QCOMPARE(model.index(0, 0, members).data(PatternTreeModel::PathRole).toByteArray(), QByteArray("user:399"));
         QCOMPARE(model.index(0, 0, members).parent(), members);
+        // A key's pattern, in the exact tree as in the live one.
+        QCOMPARE(model.tree()->text(model.patternOfNode(store.find("user:7:profile"))),
+                 QByteArray("user:<int>:profile"));
     }
 
     // A placeholder of 50,000 members, and a parent of 50,000 word children (50,000 rows).
