@@ -70,11 +70,7 @@ void PatternTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_storeFinal = false;
     m_libraries = nullptr;
     m_tree.reset();
-    m_rows.clear();
-    m_rowOf.clear();
-    m_members.clear();
-    m_withMembersRow.clear();
-    m_totals.clear();
+    forgetRows();
     endResetModel();
 }
 
@@ -114,6 +110,15 @@ void PatternTreeModel::announceTotals(bool all)
 }
 
 // ---- structure ----
+
+void PatternTreeModel::forgetRows()
+{
+    m_rows.clear();
+    m_rowOf.clear();
+    m_members.clear();
+    m_withMembersRow.clear();
+    m_totals.clear();
+}
 
 bool PatternTreeModel::hasMembersRow(PatternId pattern) const
 {
@@ -600,11 +605,7 @@ void PatternTreeModel::buildExactTree()
             return;
         beginResetModel();
         m_tree = std::move(m_exactResult);
-        m_rows.clear();
-        m_rowOf.clear();
-        m_members.clear();
-        m_withMembersRow.clear();
-        m_totals.clear();
+        forgetRows();
         m_announcingReset = true;
         endResetModel();
         m_announcingReset = false;

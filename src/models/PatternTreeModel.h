@@ -97,6 +97,7 @@ private:
     static RowKind kindOfId(quintptr id) { return RowKind(id >> 32); }
     static std::uint32_t idOf(quintptr id) { return std::uint32_t(id & 0xffffffffu); }
 
+    void forgetRows(); // within a reset: every row, page and cached total of the tree that goes
     bool hasMembersRow(PatternId pattern) const;
     const std::vector<PatternId>& rowsOf(PatternId pattern) const; // materialises
     Members& membersOf(PatternId pattern) const;                   // materialises, sorted
