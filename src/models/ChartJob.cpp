@@ -1,5 +1,7 @@
 #include "models/ChartJob.h"
 
+#include "models/TimeSlice.h"
+
 #include <QDateTime>
 #include <QThread>
 
@@ -7,7 +9,6 @@ namespace keylens::models {
 
 namespace {
 
-constexpr qint64 SliceMs = 4;
 constexpr std::size_t NodesPerCheck = 20'000;
 
 } // namespace
@@ -81,12 +82,8 @@ void ChartJob::slice()
 {
     if (!m_walk)
         return;
-    QElapsedTimer clock;
-    clock.start();
-    while (!m_walk->step(NodesPerCheck)) {
-        if (clock.elapsed() >= SliceMs)
-            return; // the next turn of the event loop goes on
-    }
+    if (!runForOneSlice([this](std::size_t nodes) { return m_walk->step(nodes); }, NodesPerCheck))
+        return; // the timer goes on at the next turn of the event loop
     m_slices.stop();
     const ChartData data = m_walk->result();
     m_walk.reset();

@@ -3,6 +3,7 @@
 #include "keyspace/Keyspace.h"
 #include "lint/OverlayRules.h"
 #include "lint/Profile.h"
+#include "models/TimeSlice.h"
 #include "scan/KeyBatch.h"
 #include "scan/ScanTypes.h"
 
@@ -89,7 +90,7 @@ public:
     const std::optional<redis::ServerInfo>& serverInfo() const { return m_serverInfo; }
 
     // How long the GUI thread may spend ingesting per event-loop turn.
-    static constexpr int IngestSliceMs = 4;
+    static constexpr int IngestSliceMs = int(SliceMs);
     static constexpr int PublishIntervalMs = 100;
 
 Q_SIGNALS:

@@ -6,10 +6,10 @@
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
 #include "models/KeyTreeModel.h"
+#include "models/TimeSlice.h"
 #include "ui/DetailsForm.h"
 
 #include <QDateTime>
-#include <QElapsedTimer>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -175,12 +175,8 @@ void NamespaceDetailsView::walkSlice()
 {
     if (!m_walk)
         return;
-    QElapsedTimer clock;
-    clock.start();
-    while (!m_walk->step(20'000)) {
-        if (clock.elapsed() >= 4)
-            return; // the timer goes on at the next turn of the event loop
-    }
+    if (!models::runForOneSlice([this](std::size_t nodes) { return m_walk->step(nodes); }))
+        return; // the timer goes on at the next turn of the event loop
     m_walkSlices.stop();
     const keyspace::Keyspace& keyspace = *m_topKeysOf.store;
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();

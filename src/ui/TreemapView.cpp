@@ -5,6 +5,7 @@
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
 #include "models/PatternTreeModel.h"
+#include "models/TimeSlice.h"
 #include "ui/OverlayColours.h"
 
 #include <QElapsedTimer>
@@ -79,7 +80,7 @@ TreemapView::TreemapView(QWidget* parent)
     m_slices.setObjectName(QStringLiteral("treemap layout"));
     m_slices.setInterval(0);
     connect(&m_slices, &QTimer::timeout, this, [this] {
-        if (layoutStep(SliceMs))
+        if (layoutStep(models::SliceMs))
             m_slices.stop();
         update();
     });
@@ -304,7 +305,7 @@ void TreemapView::paintEvent(QPaintEvent*)
     // (parents first, so the big picture comes first).
     if (m_dirty) {
         startLayout();
-        if (!layoutStep(SliceMs))
+        if (!layoutStep(models::SliceMs))
             m_slices.start();
     }
     if (m_tiles.empty()) {

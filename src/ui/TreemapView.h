@@ -104,7 +104,6 @@ private:
     };
     std::deque<Pending> m_pending; // parents whose children are still to be laid out
     QTimer m_slices;
-    static constexpr qint64 SliceMs = 4;
 };
 
 } // namespace keylens::ui
