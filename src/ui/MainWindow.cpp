@@ -365,8 +365,14 @@ void MainWindow::createLayout()
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(m_banner);
     m_patternView = new PatternView(m_session->patternModel());
-    connect(m_patternView, &PatternView::nodeSelected, this, &MainWindow::showNode);
+    // The pattern view speaks for the details only while it shows (its model resets with every scan).
+    connect(m_patternView, &PatternView::nodeSelected, this, [this](keyspace::NodeId node) {
+        if (showsPatterns())
+            showNode(node);
+    });
     connect(m_patternView, &PatternView::patternSelected, this, [this](patterns::PatternTree::PatternId pattern) {
+        if (!showsPatterns())
+            return;
         m_charts->showPattern(*m_session->patternModel(), pattern);
         m_charts->refresh(!m_session->isRunning());
         m_shownNamespace = keyspace::InvalidNode;
@@ -374,7 +380,10 @@ void MainWindow::createLayout()
         m_details->setCurrentIndex(PatternPage);
         m_deleteAction->setEnabled(false);
     });
-    connect(m_patternView, &PatternView::nothingSelected, this, [this] { showNode(keyspace::InvalidNode); });
+    connect(m_patternView, &PatternView::nothingSelected, this, [this] {
+        if (showsPatterns())
+            showNode(keyspace::InvalidNode);
+    });
     m_trees = new QStackedWidget;
     m_trees->addWidget(m_tree);
     m_trees->addWidget(m_patternView);
@@ -387,9 +396,11 @@ void MainWindow::createLayout()
     m_treemap = new TreemapPane;
     m_side->addTab(m_treemap, QStringLiteral("Treemap"));
     m_treemap->setStore(&m_session->keyspace());
+    // Whatever reads the store a slice at a time (or on a worker) stops before it goes.
     connect(m_session, &models::ScanSession::aboutToReplaceStore, this, [this] {
         m_treemap->setStore(nullptr);
         m_namespaceDetails->forgetStore();
+        m_charts->forgetStore();
     });
     connect(m_session, &models::ScanSession::started, this, [this] { m_treemap->setStore(&m_session->keyspace()); });
     connect(m_session, &models::ScanSession::published, this, [this] { m_treemap->refresh(); });
@@ -409,10 +420,7 @@ void MainWindow::createLayout()
         selectPath(m_session->keyspace().path(node));
     });
     connect(m_side, &QTabWidget::currentChanged, this, [this] { m_charts->refresh(!m_session->isRunning()); });
-    connect(m_session, &models::ScanSession::aboutToReplaceStore, m_charts, &ChartsPane::forgetStore);
     connect(m_session, &models::ScanSession::published, this, [this] { m_charts->refresh(false); });
-    connect(m_session->patternModel(), &models::PatternTreeModel::exactTreeReady, this,
-            [this] { m_charts->showNode(m_session->keyspace(), keyspace::Keyspace::root()); });
 
     m_splitter = new QSplitter;
     m_splitter->addWidget(left);
@@ -812,28 +820,33 @@ void MainWindow::showPatterns(bool patterns)
     m_session->patternModel()->setActive(patterns);
     m_trees->setCurrentWidget(patterns ? static_cast<QWidget*>(m_patternView) : m_tree);
     m_treemap->view()->setPatterns(patterns ? m_session->patternModel() : nullptr);
-    if (patterns)
-        m_patternView->selectBiggest();
     // The details follow the view that shows.
-    if (patterns && m_patternView->currentIndex().isValid())
-        Q_EMIT m_patternView->selectionModel()->currentChanged(m_patternView->currentIndex(), {});
-    else
+    if (patterns) {
+        m_patternView->selectBiggest();
+        m_patternView->announceSelection();
+    } else {
         showSelection();
+    }
+}
+
+void MainWindow::widenSidePane()
+{
+    // Two columns of charts, or a treemap, want about half the window.
+    if (m_splitter->sizes().value(1) < width() * 45 / 100)
+        m_splitter->setSizes({width() * 52 / 100, width() * 48 / 100});
 }
 
 void MainWindow::showCharts(bool charts)
 {
     m_side->setCurrentWidget(charts ? static_cast<QWidget*>(m_charts) : m_details);
-    // Two columns of charts want about half the window.
-    if (charts && m_splitter->sizes().value(1) < width() * 45 / 100)
-        m_splitter->setSizes({width() * 52 / 100, width() * 48 / 100});
+    if (charts)
+        widenSidePane();
 }
 
 void MainWindow::showTreemap()
 {
     m_side->setCurrentWidget(m_treemap);
-    if (m_splitter->sizes().value(1) < width() * 45 / 100)
-        m_splitter->setSizes({width() * 52 / 100, width() * 48 / 100});
+    widenSidePane();
     m_treemap->refresh(true);
 }
 

@@ -116,6 +116,7 @@ private:
     void showSelection();
     void showNode(keyspace::NodeId node); // in the details pane
     void takeScreenshotOfPatterns();
+    void widenSidePane();
     void refreshNamespaceDetails();
     void applyFilter();
     void copySelectedKey();

@@ -27,6 +27,8 @@ public:
     bool selectPattern(const QByteArray& text);
     // Expands the biggest top-level pattern and selects it, unless the user chose something already.
     void selectBiggest();
+    // Says again what is selected (the window shows this view again and its details follow it).
+    void announceSelection() { announceCurrent(currentIndex()); }
 
 Q_SIGNALS:
     void nodeSelected(keylens::keyspace::NodeId node);
