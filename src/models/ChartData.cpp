@@ -64,13 +64,12 @@ int ChartData::nameLengthBucketOf(std::size_t bytes)
     return std::min(NameLengthBuckets - 1, int(bytes / NameLengthStep));
 }
 
-ChartWalk::ChartWalk(const keyspace::Keyspace& store, std::vector<NodeId> roots, std::int64_t nowMs, BarOf barOf)
+ChartWalk::ChartWalk(const keyspace::Keyspace& store, std::vector<NodeId> roots, std::int64_t nowMs, const BarOf& barOf)
     : m_store(store)
-    , m_barOf(std::move(barOf))
 {
     m_data.nowMs = nowMs;
     QHash<QString, std::uint32_t> barIndex;
-    const auto barFor = [&](NodeId firstLevel, const QString& label) {
+    const auto barFor = [&](const QString& label) {
         auto it = barIndex.find(label);
         if (it == barIndex.end()) {
             it = barIndex.insert(label, std::uint32_t(m_bars.size()));
@@ -78,13 +77,12 @@ ChartWalk::ChartWalk(const keyspace::Keyspace& store, std::vector<NodeId> roots,
             bar.label = label;
             m_bars.push_back(bar);
         }
-        Q_UNUSED(firstLevel);
         return *it;
     };
     for (const NodeId root : roots) {
         if (store.isKey(root))
-            count(root, barFor(root, QStringLiteral("(the keys themselves)")));
-        store.forEachChild(root, [&](NodeId child) { m_stack.push_back({child, barFor(child, m_barOf(child))}); });
+            count(root, barFor(QStringLiteral("(the keys themselves)")));
+        store.forEachChild(root, [&](NodeId child) { m_stack.push_back({child, barFor(barOf(child))}); });
     }
 }
 

@@ -58,10 +58,11 @@ class ChartWalk
 {
 public:
     // The bar a key counts towards: the first-level node below a root that it is in (a root that is
-    // itself a key counts as its own bar). The walk asks it once per first-level node.
+    // itself a key counts as its own bar). Asked once per first-level node, in the constructor.
     using BarOf = std::function<QString(keyspace::NodeId firstLevel)>;
 
-    ChartWalk(const keyspace::Keyspace& store, std::vector<keyspace::NodeId> roots, std::int64_t nowMs, BarOf barOf);
+    ChartWalk(const keyspace::Keyspace& store, std::vector<keyspace::NodeId> roots, std::int64_t nowMs,
+              const BarOf& barOf);
     // Walks up to `nodes` more nodes; true once every key was counted.
     bool step(std::size_t nodes);
     bool isDone() const { return m_stack.empty(); }
@@ -77,7 +78,6 @@ private:
     void count(keyspace::NodeId key, std::uint32_t bar);
 
     const keyspace::Keyspace& m_store;
-    BarOf m_barOf;
     std::vector<Visit> m_stack;
     std::vector<ChartData::Bar> m_bars;
     ChartData m_data;

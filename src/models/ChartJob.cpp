@@ -40,15 +40,14 @@ void ChartJob::cancel()
     m_workerWalk.reset();
 }
 
-void ChartJob::start(const keyspace::Keyspace& store, std::vector<keyspace::NodeId> roots, ChartWalk::BarOf barOf,
-                     bool storeIsFinal)
+void ChartJob::start(const keyspace::Keyspace& store, std::vector<keyspace::NodeId> roots,
+                     const ChartWalk::BarOf& barOf, bool storeIsFinal)
 {
     cancel();
     std::uint64_t keys = 0;
     for (const keyspace::NodeId root : roots)
         keys += store.stats(root).keys + (store.isKey(root) ? 1 : 0);
-    auto walk =
-        std::make_unique<ChartWalk>(store, std::move(roots), QDateTime::currentMSecsSinceEpoch(), std::move(barOf));
+    auto walk = std::make_unique<ChartWalk>(store, std::move(roots), QDateTime::currentMSecsSinceEpoch(), barOf);
     if (!storeIsFinal || keys < WorkerThreshold) {
         m_walk = std::move(walk);
         slice(); // small ones are done at once

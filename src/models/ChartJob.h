@@ -27,7 +27,7 @@ public:
 
     // `storeIsFinal`: nothing writes to the store until done() or cancel(); big walks then run on a
     // worker thread.
-    void start(const keyspace::Keyspace& store, std::vector<keyspace::NodeId> roots, ChartWalk::BarOf barOf,
+    void start(const keyspace::Keyspace& store, std::vector<keyspace::NodeId> roots, const ChartWalk::BarOf& barOf,
                bool storeIsFinal);
     void cancel();
     bool isRunning() const { return m_walk != nullptr || m_worker != nullptr; }
