@@ -46,7 +46,6 @@ TreemapPane::TreemapPane(QWidget* parent)
 
 void TreemapPane::setStore(const keyspace::Keyspace* store)
 {
-    m_store = store;
     m_view->setStore(store);
 }
 
@@ -62,8 +61,8 @@ void TreemapPane::refresh(bool force)
 void TreemapPane::updateHeader()
 {
     const keyspace::NodeId shown = m_view->shownNode();
-    m_back->setEnabled(m_store && shown != keyspace::Keyspace::root());
-    if (!m_store) {
+    m_back->setEnabled(m_view->store() && shown != keyspace::Keyspace::root());
+    if (!m_view->store()) {
         m_where->clear();
         return;
     }

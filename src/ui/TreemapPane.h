@@ -32,7 +32,6 @@ private:
     QToolButton* m_back;
     QLabel* m_where;
     QComboBox* m_colouring;
-    const keyspace::Keyspace* m_store = nullptr;
     QElapsedTimer m_sinceLayout;
 };
 

@@ -44,6 +44,7 @@ public:
     explicit TreemapView(QWidget* parent = nullptr);
 
     void setStore(const keyspace::Keyspace* store); // resets to the whole keyspace; nullptr: nothing
+    const keyspace::Keyspace* store() const { return m_store; }
     // Tiles of patterns instead of namespaces (their ids in Tile::node), or of namespaces again (nullptr).
     void setPatterns(const models::PatternTreeModel* patterns);
     bool showsPatterns() const { return m_patterns != nullptr; }
