@@ -102,8 +102,6 @@ std::vector<Judgement::Retraction> namingRetractions(const keyspace::Keyspace& s
     return retractions;
 }
 
-} // namespace
-
 // Says which libraries' keys the naming rules skipped, and how to lint them anyway.
 QString exemptionNotice(const LibraryLayouts& libraries)
 {
@@ -114,6 +112,8 @@ QString exemptionNotice(const LibraryLayouts& libraries)
                           "rules judged them. A profile with \"exempt_libraries\": false lints them too.")
         .arg(ids.join(QStringLiteral(", ")));
 }
+
+} // namespace
 
 template<typename Record>
 void Linter::runNamespaceRules(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
