@@ -279,7 +279,7 @@ int KeyTreeModel::overlaysOf(NodeId node, std::int64_t now) const
     return overlays;
 }
 
-RowFacts KeyTreeModel::factsOf(NodeId node, bool forToolTip) const
+RowFacts KeyTreeModel::factsOf(NodeId node, FactsWanted wanted) const
 {
     RowFacts row;
     row.name = m_keyspace->segment(node);
@@ -288,10 +288,12 @@ RowFacts KeyTreeModel::factsOf(NodeId node, bool forToolTip) const
     row.isLeafKey = row.isKey && !m_keyspace->hasChildren(node);
     if (row.isLeafKey)
         row.expiresAtMs = m_keyspace->keyInfo(node).expiresAtMs;
-    row.memoryFraction = memoryFraction(node);
-    row.overlays = overlaysOf(node, nowMs());
-    row.library = libraryOf(node);
-    if (forToolTip) {
+    if (wanted.memoryFraction)
+        row.memoryFraction = memoryFraction(node);
+    if (wanted.overlays)
+        row.overlays = overlaysOf(node, nowMs());
+    if (wanted.toolTip) {
+        row.library = libraryOf(node);
         row.path = m_keyspace->path(node);
         if (row.isKey)
             row.keyFindings = findingsOfKey(*m_keyspace, node);
@@ -307,9 +309,9 @@ QVariant KeyTreeModel::data(const QModelIndex& index, int role) const
     const int column = index.column();
     switch (role) {
     case Qt::DisplayRole:
-        return rowDisplay(factsOf(node, false), column, nowMs());
+        return rowDisplay(factsOf(node, factsWanted(role, column)), column, nowMs());
     case Qt::ToolTipRole:
-        return rowToolTip(factsOf(node, true), column, nowMs());
+        return rowToolTip(factsOf(node, factsWanted(role, column)), column, nowMs());
     case Qt::TextAlignmentRole:
         return rowAlignment(column);
     case Qt::FontRole:
@@ -320,7 +322,7 @@ QVariant KeyTreeModel::data(const QModelIndex& index, int role) const
         }
         return {};
     case SortRole:
-        return rowSortValue(factsOf(node, false), column);
+        return rowSortValue(factsOf(node, factsWanted(role, column)), column);
     case NodeRole:
         return qulonglong(node);
     case KeyBytesRole:

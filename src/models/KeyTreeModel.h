@@ -136,9 +136,8 @@ private:
     void applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible);
     void markMatch(NodeId node, std::vector<NodeId>* newlyVisible);
 
-    // What the column presenter (RowPresenter.h) needs to show the node; `forToolTip` adds the text only
-    // tooltips show.
-    RowFacts factsOf(NodeId node, bool forToolTip) const;
+    // What the column presenter (RowPresenter.h) needs to show the node: its totals, and what is wanted.
+    RowFacts factsOf(NodeId node, FactsWanted wanted) const;
     double memoryFraction(NodeId node) const;
 
     const keyspace::Keyspace* m_keyspace = nullptr;

@@ -329,26 +329,36 @@ keyspace::SubtreeTotals PatternTreeModel::totalsOf(PatternId pattern) const
     return m_totals.emplace(pattern, m_tree->totals(pattern)).first->second;
 }
 
-RowFacts PatternTreeModel::factsOfPattern(PatternId pattern, bool forToolTip) const
+const lint::LibraryInfo* PatternTreeModel::libraryOf(RowKind kind, std::uint32_t id) const
+{
+    if (!m_libraries)
+        return nullptr;
+    // A pattern is its members' library: they share a layout.
+    return m_libraries->libraryOf(*m_keyspace, kind == RowKind::Member ? id : m_tree->members(id).front());
+}
+
+RowFacts PatternTreeModel::factsOfPattern(PatternId pattern, FactsWanted wanted) const
 {
     RowFacts row;
     row.name = m_tree->label(pattern);
     row.totals = totalsOf(pattern);
     const std::vector<NodeId>& members = m_tree->members(pattern);
     row.members = members.size();
-    const keyspace::SubtreeTotals parent = totalsOf(m_tree->parent(pattern));
-    row.memoryFraction = parent.memoryBytes ? double(row.totals.memoryBytes) / double(parent.memoryBytes)
-                         : parent.keys      ? double(row.totals.keys) / double(parent.keys)
-                                            : 0.0;
+    if (wanted.memoryFraction) {
+        const keyspace::SubtreeTotals parent = totalsOf(m_tree->parent(pattern));
+        row.memoryFraction = parent.memoryBytes ? double(row.totals.memoryBytes) / double(parent.memoryBytes)
+                             : parent.keys      ? double(row.totals.keys) / double(parent.keys)
+                                                : 0.0;
+    }
     if (members.size() == 1 && m_keyspace->isKey(members.front())) {
         row.isKey = true;
         row.isLeafKey = !m_keyspace->hasChildren(members.front());
         row.expiresAtMs = m_keyspace->keyInfo(members.front()).expiresAtMs;
     }
-    row.overlays = totalsOverlays(row.totals, nowMs());
-    if (m_libraries)
-        row.library = m_libraries->libraryOf(*m_keyspace, members.front());
-    if (forToolTip) {
+    if (wanted.overlays)
+        row.overlays = totalsOverlays(row.totals, nowMs());
+    if (wanted.toolTip) {
+        row.library = libraryOf(RowKind::Pattern, pattern);
         row.path = m_tree->text(pattern);
         for (std::size_t i = 0; i < members.size() && i < 3; ++i)
             row.examples << m_keyspace->path(members[i]);
@@ -356,7 +366,7 @@ RowFacts PatternTreeModel::factsOfPattern(PatternId pattern, bool forToolTip) co
     return row;
 }
 
-RowFacts PatternTreeModel::factsOfMember(NodeId node, bool forToolTip) const
+RowFacts PatternTreeModel::factsOfMember(NodeId node, FactsWanted wanted) const
 {
     RowFacts row;
     row.path = m_keyspace->path(node); // a member shows its whole path: its level alone repeats
@@ -366,15 +376,20 @@ RowFacts PatternTreeModel::factsOfMember(NodeId node, bool forToolTip) const
     row.isLeafKey = row.isKey && !m_keyspace->hasChildren(node);
     if (row.isLeafKey)
         row.expiresAtMs = m_keyspace->keyInfo(node).expiresAtMs;
-    const keyspace::SubtreeTotals pattern = totalsOf(m_tree->patternOf(node));
-    row.memoryFraction = pattern.memoryBytes ? double(row.totals.memoryBytes) / double(pattern.memoryBytes) : 0.0;
-    row.overlays = totalsOverlays(row.totals, nowMs());
-    if (row.isKey && lint::isBigStringKey(m_keyspace->keyInfo(node), m_keyspace->pathLength(node)))
-        row.overlays |= BigKey;
-    if (m_libraries)
-        row.library = m_libraries->libraryOf(*m_keyspace, node);
-    if (forToolTip && row.isKey)
-        row.keyFindings = findingsOfKey(*m_keyspace, node);
+    if (wanted.memoryFraction) {
+        const keyspace::SubtreeTotals pattern = totalsOf(m_tree->patternOf(node));
+        row.memoryFraction = pattern.memoryBytes ? double(row.totals.memoryBytes) / double(pattern.memoryBytes) : 0.0;
+    }
+    if (wanted.overlays) {
+        row.overlays = totalsOverlays(row.totals, nowMs());
+        if (row.isKey && lint::isBigStringKey(m_keyspace->keyInfo(node), m_keyspace->pathLength(node)))
+            row.overlays |= BigKey;
+    }
+    if (wanted.toolTip) {
+        row.library = libraryOf(RowKind::Member, node);
+        if (row.isKey)
+            row.keyFindings = findingsOfKey(*m_keyspace, node);
+    }
     return row;
 }
 
@@ -397,16 +412,17 @@ QVariant PatternTreeModel::data(const QModelIndex& index, int role) const
             return m_tree->text(id);
         return {};
     }
+    const auto facts = [&] {
+        const FactsWanted wanted = factsWanted(role, column);
+        return kind == RowKind::Pattern ? factsOfPattern(id, wanted) : factsOfMember(id, wanted);
+    };
     switch (role) {
     case Qt::DisplayRole:
+        return rowDisplay(facts(), column, nowMs());
     case Qt::ToolTipRole:
-    case SortRole: {
-        const bool tip = role == Qt::ToolTipRole;
-        const RowFacts row = kind == RowKind::Pattern ? factsOfPattern(id, tip) : factsOfMember(id, tip);
-        if (role == Qt::DisplayRole)
-            return rowDisplay(row, column, nowMs());
-        return tip ? QVariant(rowToolTip(row, column, nowMs())) : rowSortValue(row, column);
-    }
+        return rowToolTip(facts(), column, nowMs());
+    case SortRole:
+        return rowSortValue(facts(), column);
     case Qt::TextAlignmentRole:
         return rowAlignment(column);
     case NodeRole:
@@ -418,16 +434,13 @@ QVariant PatternTreeModel::data(const QModelIndex& index, int role) const
     case IsKeyRole:
         return kind == RowKind::Member && m_keyspace->isKey(id);
     case MemoryFractionRole:
-        return (kind == RowKind::Pattern ? factsOfPattern(id, false) : factsOfMember(id, false)).memoryFraction;
+        return facts().memoryFraction;
     case OverlayRole:
-        return (kind == RowKind::Pattern ? factsOfPattern(id, false) : factsOfMember(id, false)).overlays;
+        return facts().overlays;
     case WorstFindingRole:
         return (kind == RowKind::Pattern ? totalsOf(id) : keyspace::subtreeTotals(*m_keyspace, id)).worstFinding();
     case LibraryRole: {
-        const lint::LibraryInfo* library =
-            m_libraries
-                ? m_libraries->libraryOf(*m_keyspace, kind == RowKind::Member ? id : m_tree->members(id).front())
-                : nullptr;
+        const lint::LibraryInfo* library = libraryOf(kind, id);
         return library ? QString::fromLatin1(library->id) : QString();
     }
     }

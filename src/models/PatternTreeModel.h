@@ -16,7 +16,8 @@ class QThread;
 
 namespace keylens::lint {
 class LibraryLayouts;
-}
+struct LibraryInfo;
+} // namespace keylens::lint
 
 namespace keylens::models {
 
@@ -105,8 +106,9 @@ private:
     QModelIndex membersIndex(PatternId pattern, int column) const;
     void sortPatterns(std::vector<PatternId>& patterns) const;
     std::uint64_t sortKey(const keyspace::SubtreeTotals& totals) const;
-    RowFacts factsOfPattern(PatternId pattern, bool forToolTip) const;
-    RowFacts factsOfMember(keyspace::NodeId node, bool forToolTip) const;
+    RowFacts factsOfPattern(PatternId pattern, FactsWanted wanted) const;
+    RowFacts factsOfMember(keyspace::NodeId node, FactsWanted wanted) const;
+    const lint::LibraryInfo* libraryOf(RowKind kind, std::uint32_t id) const;
     void fold(); // live: folds what the store added, a few milliseconds at most
     void announceNewPatterns(std::size_t firstNew);
     void resortAll();

@@ -54,6 +54,26 @@ QString typeMix(const keyspace::SubtreeTotals& totals)
     return parts.join(QStringLiteral(" · "));
 }
 
+FactsWanted factsWanted(int role, int column)
+{
+    FactsWanted wanted;
+    switch (role) {
+    case Qt::ToolTipRole:
+        return {true, true, true};
+    case Qt::DisplayRole:
+        wanted.memoryFraction = column == TreeColumns::ShareColumn;
+        wanted.overlays = column == TreeColumns::TypeColumn; // "deleted"
+        return wanted;
+    case TreeColumns::MemoryFractionRole:
+        wanted.memoryFraction = true;
+        return wanted;
+    case TreeColumns::OverlayRole:
+        wanted.overlays = true;
+        return wanted;
+    }
+    return wanted; // the sort value reads the totals and the name only
+}
+
 int totalsOverlays(const keyspace::SubtreeTotals& totals, std::int64_t now)
 {
     int overlays = 0;

@@ -57,17 +57,27 @@ struct RowFacts
     QByteArrayView name; // the segment, or the pattern's level
     QByteArray path;     // the whole key or pattern (tooltips only: filled for Qt::ToolTipRole)
     keyspace::SubtreeTotals totals;
-    bool isKey = false;           // a key (and maybe a namespace too)
-    bool isLeafKey = false;       // a key without children: its own TTL and type are shown
-    std::int64_t expiresAtMs = 0; // a leaf key's
-    double memoryFraction = 0.0;
-    int overlays = 0;
-    QString keyFindings; // a key's rules, a line each (tooltips only)
-    const lint::LibraryInfo* library = nullptr;
+    bool isKey = false;                         // a key (and maybe a namespace too)
+    bool isLeafKey = false;                     // a key without children: its own TTL and type are shown
+    std::int64_t expiresAtMs = 0;               // a leaf key's
+    double memoryFraction = 0.0;                // FactsWanted::memoryFraction
+    int overlays = 0;                           // FactsWanted::overlays
+    QString keyFindings;                        // a key's rules, a line each (tooltips only)
+    const lint::LibraryInfo* library = nullptr; // tooltips only
     // A pattern row: how many store nodes it stands for, and a few of them (tooltips only).
     std::uint64_t members = 0;
     QByteArrayList examples;
 };
+
+// The facts a cell needs beyond the row's totals: gathering all of them for every painted cell summed the
+// parent's totals and walked the ancestors for nothing.
+struct FactsWanted
+{
+    bool memoryFraction = false;
+    bool overlays = false;
+    bool toolTip = false; // path, the key's findings, library, examples
+};
+FactsWanted factsWanted(int role, int column);
 
 // The overlays that follow from a subtree's totals alone (not measured, expiring soon).
 int totalsOverlays(const keyspace::SubtreeTotals& totals, std::int64_t nowMs);
