@@ -41,6 +41,9 @@ PatternTreeModel::PatternTreeModel(QObject* parent)
 {
     m_sinceResort.start();
     m_sinceTotals.start();
+    m_lateTotals.setSingleShot(true);
+    m_lateTotals.setObjectName(QStringLiteral("pattern totals"));
+    connect(&m_lateTotals, &QTimer::timeout, this, [this] { announceTotals(false); });
 }
 
 PatternTreeModel::~PatternTreeModel()
@@ -94,6 +97,7 @@ void PatternTreeModel::refreshTotals()
 
 void PatternTreeModel::announceTotals(bool all)
 {
+    m_lateTotals.stop();
     m_totals.clear();
     m_sinceTotals.restart();
     for (const auto& [pattern, rows] : m_rows) {
@@ -113,6 +117,7 @@ void PatternTreeModel::announceTotals(bool all)
 
 void PatternTreeModel::forgetRows()
 {
+    m_lateTotals.stop();
     m_rows.clear();
     m_rowOf.clear();
     m_members.clear();
@@ -593,6 +598,9 @@ void PatternTreeModel::publish(bool final)
             if (final || m_sinceResort.elapsed() >= LiveResortIntervalMs)
                 resortAll();
             announceTotals(final);
+        } else if (!m_lateTotals.isActive()) {
+            // No publish may follow (a pause): the totals are read again within the interval anyway.
+            m_lateTotals.start(int(LiveTotalsIntervalMs - m_sinceTotals.elapsed()));
         }
     }
     if (final && m_tree->isLive())

@@ -6,6 +6,7 @@
 
 #include <QAbstractItemModel>
 #include <QElapsedTimer>
+#include <QTimer>
 
 #include <memory>
 #include <unordered_map>
@@ -133,6 +134,7 @@ private:
     mutable std::unordered_map<PatternId, keyspace::SubtreeTotals> m_totals; // cache, cleared on publish
     QElapsedTimer m_sinceResort;
     QElapsedTimer m_sinceTotals;
+    QTimer m_lateTotals; // totals skipped by a publish are read when the interval ends, publish or not
 
     QThread* m_exactBuild = nullptr;
     std::unique_ptr<patterns::PatternTree> m_exactResult; // written by the worker, read after it finished
