@@ -6,6 +6,7 @@
 #include "lint/OverlayRules.h"
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
+#include "models/TimeSlice.h"
 
 #include <QDateTime>
 #include <QThread>
@@ -19,15 +20,9 @@ using patterns::PatternTree;
 
 namespace {
 
-constexpr std::int64_t Never = std::numeric_limits<std::int64_t>::max();
-// While a scan runs, rows are put back in order at most this often: a resort is a layout change that
-// makes the view lay out every open row again.
-constexpr qint64 LiveResortIntervalMs = 1000;
-// While a scan runs, totals are read again (and announced) at most this often: a placeholder of 200,000
-// members sums 200,000 subtrees for it.
+// While a scan runs, totals are read again, announced and put back in order at most this often: a
+// placeholder of 200,000 members sums 200,000 subtrees for it, and a re-sort is a layout change.
 constexpr qint64 LiveTotalsIntervalMs = 1000;
-// Parents with more rows hear of changed totals only when the scan ends.
-constexpr std::size_t LiveRefreshLimit = 20'000;
 
 std::int64_t nowMs()
 {
@@ -37,13 +32,25 @@ std::int64_t nowMs()
 } // namespace
 
 PatternTreeModel::PatternTreeModel(QObject* parent)
-    : QAbstractItemModel(parent)
+    : RowTreeModel(parent)
 {
-    m_sinceResort.start();
     m_sinceTotals.start();
     m_lateTotals.setSingleShot(true);
-    m_lateTotals.setObjectName(QStringLiteral("pattern totals"));
-    connect(&m_lateTotals, &QTimer::timeout, this, [this] { announceTotals(false); });
+    m_lateTotals.setObjectName(QStringLiteral("pattern totals due"));
+    connect(&m_lateTotals, &QTimer::timeout, this, [this] { startTotalsRefresh(m_storeFinal); });
+    m_refreshSlices.setObjectName(QStringLiteral("pattern totals"));
+    m_refreshSlices.setInterval(0);
+    connect(&m_refreshSlices, &QTimer::timeout, this, [this] {
+        // Members per clock check: a member's subtree totals are tens of nanoseconds, read all over the store.
+        constexpr std::size_t MembersPerCheck = 4096;
+        if (!runForOneSlice([this](std::size_t members) { return refreshTotalsStep(members); }, MembersPerCheck))
+            return;
+        m_refreshSlices.stop();
+        TotalsRefresh done = std::move(*m_refresh);
+        m_refresh.reset();
+        m_totals = std::move(done.totals);
+        refreshRows(done.final);
+    });
 }
 
 PatternTreeModel::~PatternTreeModel()
@@ -73,8 +80,21 @@ void PatternTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_storeFinal = false;
     m_libraries = nullptr;
     m_tree.reset();
+    forgetTree();
+    endReset();
+}
+
+void PatternTreeModel::forgetTree()
+{
+    m_lateTotals.stop();
+    m_refreshSlices.stop();
+    m_refresh.reset();
     forgetRows();
-    endResetModel();
+    m_patternRow.clear();
+    m_membersRow.clear();
+    m_memberRow.clear();
+    m_withoutMembersRow.clear();
+    m_totals.clear();
 }
 
 void PatternTreeModel::setActive(bool active)
@@ -92,91 +112,149 @@ void PatternTreeModel::setLibraries(const lint::LibraryLayouts* libraries)
 
 void PatternTreeModel::refreshTotals()
 {
-    announceTotals(true);
+    if (m_tree)
+        startTotalsRefresh(m_storeFinal);
 }
 
-void PatternTreeModel::announceTotals(bool all)
+void PatternTreeModel::startTotalsRefresh(bool final)
 {
+    // Summing the placeholders again is a walk over most of the store (15-20 ms at a million keys): in
+    // slices, with the other work of the end of a scan in between.
     m_lateTotals.stop();
-    m_totals.clear();
+    if (m_refresh && !final)
+        return; // the one under way reads them
     m_sinceTotals.restart();
-    for (const auto& [pattern, rows] : m_rows) {
-        // A tree view visits every row of a dataChanged range: a parent of many rows hears it only at the end.
-        if (!all && rows.size() > LiveRefreshLimit)
+    TotalsRefresh refresh;
+    refresh.final = final;
+    std::unordered_set<PatternId> seen;
+    const auto want = [&](PatternId pattern) {
+        if (pattern != PatternTree::Root && m_tree->members(pattern).size() > 1 && seen.insert(pattern).second)
+            refresh.patterns.push_back(pattern);
+    };
+    for (const RowId parent : materialisedParents()) {
+        if (kindOfRow(parent) != RowKind::Pattern)
             continue;
-        // From the Keys column: a range over the Name column makes a tree view ask every row's
-        // hasChildren() again, and the names do not change.
-        const QModelIndex parent = patternIndex(pattern, NameColumn);
-        const int count = int(rows.size());
-        if (count > 0)
-            Q_EMIT dataChanged(index(0, KeysColumn, parent), index(count - 1, TypeColumn, parent));
+        want(idOf(parent));
+        for (const RowId row : rowsOf(parent)) {
+            if (kindOfRow(row) == RowKind::Pattern)
+                want(idOf(row));
+        }
+    }
+    m_refresh = std::move(refresh);
+    m_refreshSlices.start();
+}
+
+bool PatternTreeModel::refreshTotalsStep(std::size_t members)
+{
+    TotalsRefresh& refresh = *m_refresh;
+    while (members > 0 && refresh.next < refresh.patterns.size()) {
+        const PatternId pattern = refresh.patterns[refresh.next];
+        const std::vector<NodeId>& nodes = m_tree->members(pattern);
+        const std::size_t end = std::min(nodes.size(), refresh.member + members);
+        members -= end - refresh.member;
+        for (; refresh.member < end; ++refresh.member)
+            refresh.sum.add(keyspace::subtreeTotals(*m_keyspace, nodes[refresh.member]));
+        if (refresh.member == nodes.size()) {
+            refresh.totals.emplace(pattern, std::exchange(refresh.sum, {}));
+            refresh.member = 0;
+            ++refresh.next;
+        }
+    }
+    return refresh.next == refresh.patterns.size();
+}
+
+// ---- the rows ----
+
+RowTreeModel::RowId PatternTreeModel::parentRow(RowId row) const
+{
+    const std::uint32_t id = idOf(row);
+    switch (kindOfRow(row)) {
+    case RowKind::Pattern:
+        return encode(RowKind::Pattern, m_tree->parent(id));
+    case RowKind::Members:
+        return encode(RowKind::Pattern, id);
+    case RowKind::Member:
+        return encode(RowKind::Members, m_tree->patternOf(id));
+    }
+    return RootRow;
+}
+
+bool PatternTreeModel::mayHaveChildren(RowId row) const
+{
+    const std::uint32_t id = idOf(row);
+    switch (kindOfRow(row)) {
+    case RowKind::Pattern:
+        return !m_tree->children(id).empty() || (id != PatternTree::Root && m_tree->members(id).size() > 1);
+    case RowKind::Members:
+        return true;
+    case RowKind::Member:
+        return false;
+    }
+    return false;
+}
+
+RowTreeModel::Rows PatternTreeModel::childRows(RowId parent) const
+{
+    const std::uint32_t id = idOf(parent);
+    Rows rows;
+    if (kindOfRow(parent) == RowKind::Pattern) {
+        for (const PatternId child : m_tree->children(id))
+            rows.push_back(encode(RowKind::Pattern, child));
+        if (id != PatternTree::Root && m_tree->members(id).size() > 1)
+            rows.push_back(encode(RowKind::Members, id));
+        else if (id != PatternTree::Root)
+            m_withoutMembersRow.insert(id);
+        return rows;
+    }
+    // The members of a pattern, biggest first (then oldest), as of the first expansion.
+    const std::vector<NodeId>& members = m_tree->members(id);
+    std::vector<std::pair<std::uint64_t, NodeId>> bySize;
+    bySize.reserve(members.size());
+    for (const NodeId node : members)
+        bySize.emplace_back(~keyspace::subtreeMemory(*m_keyspace, node), node);
+    std::sort(bySize.begin(), bySize.end());
+    rows.reserve(bySize.size());
+    for (const auto& entry : bySize)
+        rows.push_back(encode(RowKind::Member, entry.second));
+    return rows;
+}
+
+std::size_t PatternTreeModel::pageSize(RowId parent) const
+{
+    return kindOfRow(parent) == RowKind::Members ? MemberPage : 0;
+}
+
+void PatternTreeModel::storeRowNumber(RowId row, std::uint32_t number) const
+{
+    const auto grown = [](std::vector<std::uint32_t>& numbers, std::size_t id) -> std::uint32_t& {
+        if (numbers.size() <= id)
+            numbers.resize(std::max(id + 1, numbers.size() * 2), 0);
+        return numbers[id];
+    };
+    switch (kindOfRow(row)) {
+    case RowKind::Pattern:
+        grown(m_patternRow, idOf(row)) = number;
+        break;
+    case RowKind::Members:
+        grown(m_membersRow, idOf(row)) = number;
+        break;
+    case RowKind::Member:
+        grown(m_memberRow, idOf(row)) = number;
+        break;
     }
 }
 
-// ---- structure ----
-
-void PatternTreeModel::forgetRows()
+std::uint32_t PatternTreeModel::rowNumber(RowId row) const
 {
-    m_lateTotals.stop();
-    m_rows.clear();
-    m_rowOf.clear();
-    m_members.clear();
-    m_withMembersRow.clear();
-    m_totals.clear();
-}
-
-bool PatternTreeModel::hasMembersRow(PatternId pattern) const
-{
-    return m_withMembersRow.count(pattern) != 0;
-}
-
-const std::vector<PatternTreeModel::PatternId>& PatternTreeModel::rowsOf(PatternId pattern) const
-{
-    if (auto it = m_rows.find(pattern); it != m_rows.end())
-        return it->second;
-    std::vector<PatternId> rows = m_tree->children(pattern);
-    sortPatterns(rows);
-    if (m_rowOf.size() < m_tree->size())
-        m_rowOf.resize(m_tree->size(), 0);
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        m_rowOf[rows[i]] = std::uint32_t(i);
-    if (pattern != PatternTree::Root && m_tree->members(pattern).size() > 1)
-        m_withMembersRow.insert(pattern);
-    return m_rows.emplace(pattern, std::move(rows)).first->second;
-}
-
-PatternTreeModel::Members& PatternTreeModel::membersOf(PatternId pattern) const
-{
-    if (auto it = m_members.find(pattern); it != m_members.end())
-        return it->second;
-    Members members;
-    members.nodes = m_tree->members(pattern);
-    std::vector<std::pair<std::uint64_t, NodeId>> bySize;
-    bySize.reserve(members.nodes.size());
-    for (const NodeId node : members.nodes)
-        bySize.emplace_back(~keyspace::subtreeMemory(*m_keyspace, node), node); // biggest first, then oldest
-    std::sort(bySize.begin(), bySize.end());
-    for (std::size_t i = 0; i < bySize.size(); ++i)
-        members.nodes[i] = bySize[i].second;
-    members.shown = std::min<std::size_t>(members.nodes.size(), MemberPage);
-    return m_members.emplace(pattern, std::move(members)).first->second;
-}
-
-QModelIndex PatternTreeModel::patternIndex(PatternId pattern, int column) const
-{
-    if (pattern == PatternTree::Root)
-        return {};
-    return createIndex(int(m_rowOf[pattern]), column, encode(RowKind::Pattern, pattern));
-}
-
-QModelIndex PatternTreeModel::membersIndex(PatternId pattern, int column) const
-{
-    return createIndex(int(rowsOf(pattern).size()), column, encode(RowKind::Members, pattern));
+    const std::vector<std::uint32_t>& numbers = kindOfRow(row) == RowKind::Pattern   ? m_patternRow
+                                                : kindOfRow(row) == RowKind::Members ? m_membersRow
+                                                                                     : m_memberRow;
+    return idOf(row) < numbers.size() ? numbers[idOf(row)] : 0;
 }
 
 PatternTreeModel::RowKind PatternTreeModel::kindOf(const QModelIndex& index) const
 {
-    return index.isValid() ? kindOfId(index.internalId()) : RowKind::Pattern;
+    return index.isValid() ? kindOfRow(index.internalId()) : RowKind::Pattern;
 }
 
 PatternTreeModel::PatternId PatternTreeModel::patternOf(const QModelIndex& index) const
@@ -201,122 +279,7 @@ QModelIndex PatternTreeModel::indexOfPattern(PatternId pattern, int column)
 {
     if (!m_tree || pattern == PatternTree::Root || pattern >= m_tree->size())
         return {};
-    std::vector<PatternId> chain;
-    for (PatternId at = pattern; at != PatternTree::Root; at = m_tree->parent(at))
-        chain.push_back(at);
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-        rowsOf(m_tree->parent(*it));
-    return patternIndex(pattern, column);
-}
-
-QModelIndex PatternTreeModel::index(int row, int column, const QModelIndex& parent) const
-{
-    if (!m_tree || row < 0 || column < 0 || column >= ColumnCount || parent.column() > 0)
-        return {};
-    switch (kindOf(parent)) {
-    case RowKind::Pattern: {
-        const PatternId pattern = patternOf(parent);
-        const std::vector<PatternId>& rows = rowsOf(pattern);
-        if (std::size_t(row) < rows.size())
-            return createIndex(row, column, encode(RowKind::Pattern, rows[std::size_t(row)]));
-        if (std::size_t(row) == rows.size() && hasMembersRow(pattern))
-            return createIndex(row, column, encode(RowKind::Members, pattern));
-        return {};
-    }
-    case RowKind::Members: {
-        const Members& members = membersOf(idOf(parent.internalId()));
-        if (std::size_t(row) >= members.shown)
-            return {};
-        return createIndex(row, column, encode(RowKind::Member, members.nodes[std::size_t(row)]));
-    }
-    case RowKind::Member:
-        return {};
-    }
-    return {};
-}
-
-QModelIndex PatternTreeModel::parent(const QModelIndex& child) const
-{
-    if (!child.isValid())
-        return {};
-    const std::uint32_t id = idOf(child.internalId());
-    switch (kindOf(child)) {
-    case RowKind::Pattern:
-        return patternIndex(m_tree->parent(id), NameColumn);
-    case RowKind::Members:
-        return patternIndex(id, NameColumn);
-    case RowKind::Member:
-        return membersIndex(m_tree->patternOf(id), NameColumn);
-    }
-    return {};
-}
-
-int PatternTreeModel::rowCount(const QModelIndex& parent) const
-{
-    if (!m_tree || parent.column() > 0)
-        return 0;
-    switch (kindOf(parent)) {
-    case RowKind::Pattern: {
-        const PatternId pattern = patternOf(parent);
-        return int(rowsOf(pattern).size()) + (hasMembersRow(pattern) ? 1 : 0);
-    }
-    case RowKind::Members:
-        return int(membersOf(idOf(parent.internalId())).shown);
-    case RowKind::Member:
-        return 0;
-    }
-    return 0;
-}
-
-int PatternTreeModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.column() > 0 ? 0 : ColumnCount;
-}
-
-bool PatternTreeModel::hasChildren(const QModelIndex& parent) const
-{
-    if (!m_tree || parent.column() > 0)
-        return false;
-    switch (kindOf(parent)) {
-    case RowKind::Pattern: {
-        // Without materialising: a view asks this of every row it lays out.
-        const PatternId pattern = patternOf(parent);
-        return !m_tree->children(pattern).empty() ||
-               (pattern != PatternTree::Root && m_tree->members(pattern).size() > 1);
-    }
-    case RowKind::Members:
-        return true;
-    case RowKind::Member:
-        return false;
-    }
-    return false;
-}
-
-bool PatternTreeModel::canFetchMore(const QModelIndex& parent) const
-{
-    // Not while a reset or an insertion is announced: rows inserted then would nest one change in another.
-    if (!m_tree || m_announcingReset || m_fetching || kindOf(parent) != RowKind::Members)
-        return false;
-    const Members& members = membersOf(idOf(parent.internalId()));
-    return members.shown < members.nodes.size();
-}
-
-void PatternTreeModel::fetchMore(const QModelIndex& parent)
-{
-    if (!canFetchMore(parent))
-        return;
-    Members& members = membersOf(idOf(parent.internalId()));
-    const std::size_t more = std::min<std::size_t>(members.nodes.size(), members.shown + MemberPage);
-    m_fetching = true; // whoever hears of the insertion and asks for more waits for it to end
-    beginInsertRows(parent, int(members.shown), int(more) - 1);
-    members.shown = more;
-    endInsertRows();
-    m_fetching = false;
-}
-
-Qt::ItemFlags PatternTreeModel::flags(const QModelIndex& index) const
-{
-    return index.isValid() ? Qt::ItemIsEnabled | Qt::ItemIsSelectable : Qt::NoItemFlags;
+    return revealRow(encode(RowKind::Pattern, pattern), column);
 }
 
 // ---- totals and cells ----
@@ -398,38 +361,51 @@ RowFacts PatternTreeModel::factsOfMember(NodeId node, FactsWanted wanted) const
     return row;
 }
 
+SortEntry PatternTreeModel::sortEntry(RowId row, int column, std::int64_t now) const
+{
+    return totalsSortEntry(totalsOf(idOf(row)), column, now);
+}
+
+QByteArrayView PatternTreeModel::nameOf(RowId row) const
+{
+    return m_tree->label(idOf(row));
+}
+
+RowFacts PatternTreeModel::factsOf(RowId row, FactsWanted wanted) const
+{
+    switch (kindOfRow(row)) {
+    case RowKind::Pattern:
+        return factsOfPattern(idOf(row), wanted);
+    case RowKind::Member:
+        return factsOfMember(idOf(row), wanted);
+    case RowKind::Members:
+        break;
+    }
+    return {};
+}
+
 QVariant PatternTreeModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || !m_tree)
-        return {};
-    const int column = index.column();
-    const RowKind kind = kindOf(index);
-    const std::uint32_t id = idOf(index.internalId());
-    if (kind == RowKind::Members) {
-        const std::size_t count = m_tree->members(id).size();
-        if (role == Qt::DisplayRole && column == NameColumn)
-            return QStringLiteral("%1 members, biggest first").arg(displayText(keyspace::formatCount(count)));
-        if (role == Qt::ToolTipRole)
-            return QStringLiteral("The keys and namespaces that %1 stands for, %2 at a time")
-                .arg(displayText(keyspace::displayBytes(m_tree->text(id))))
-                .arg(MemberPage);
-        if (role == PathRole)
-            return m_tree->text(id);
-        return {};
-    }
-    const auto facts = [&] {
-        const FactsWanted wanted = factsWanted(role, column);
-        return kind == RowKind::Pattern ? factsOfPattern(id, wanted) : factsOfMember(id, wanted);
-    };
+    if (!index.isValid() || !m_tree || kindOf(index) != RowKind::Members)
+        return RowTreeModel::data(index, role);
+    const std::uint32_t pattern = idOf(index.internalId());
+    const std::size_t count = m_tree->members(pattern).size();
+    if (role == Qt::DisplayRole && index.column() == NameColumn)
+        return QStringLiteral("%1 members, biggest first").arg(displayText(keyspace::formatCount(count)));
+    if (role == Qt::ToolTipRole)
+        return QStringLiteral("The keys and namespaces that %1 stands for, %2 at a time")
+            .arg(displayText(keyspace::displayBytes(m_tree->text(pattern))))
+            .arg(MemberPage);
+    if (role == PathRole)
+        return m_tree->text(pattern);
+    return {};
+}
+
+QVariant PatternTreeModel::rowData(RowId row, int role) const
+{
+    const RowKind kind = kindOfRow(row);
+    const std::uint32_t id = idOf(row);
     switch (role) {
-    case Qt::DisplayRole:
-        return rowDisplay(facts(), column, nowMs());
-    case Qt::ToolTipRole:
-        return rowToolTip(facts(), column, nowMs());
-    case SortRole:
-        return rowSortValue(facts(), column);
-    case Qt::TextAlignmentRole:
-        return rowAlignment(column);
     case NodeRole:
         return qulonglong(kind == RowKind::Member ? id : m_tree->members(id).front());
     case KeyBytesRole:
@@ -439,9 +415,10 @@ QVariant PatternTreeModel::data(const QModelIndex& index, int role) const
     case IsKeyRole:
         return kind == RowKind::Member && m_keyspace->isKey(id);
     case MemoryFractionRole:
-        return facts().memoryFraction;
-    case OverlayRole:
-        return facts().overlays;
+    case OverlayRole: {
+        const RowFacts facts = factsOf(row, factsWanted(role, NameColumn));
+        return role == OverlayRole ? QVariant(facts.overlays) : QVariant(facts.memoryFraction);
+    }
     case WorstFindingRole:
         return (kind == RowKind::Pattern ? totalsOf(id) : keyspace::subtreeTotals(*m_keyspace, id)).worstFinding();
     case LibraryRole: {
@@ -452,130 +429,26 @@ QVariant PatternTreeModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QVariant PatternTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    return treeHeaderData(section, orientation, role);
-}
-
-// ---- order ----
-
-std::uint64_t PatternTreeModel::sortKey(const keyspace::SubtreeTotals& totals) const
-{
-    switch (m_sortColumn) {
-    case KeysColumn:
-        return totals.keys;
-    case TtlColumn:
-        return std::uint64_t(std::max<std::int64_t>(totals.keysWithTtl ? totals.soonestExpiryMs : Never, 0));
-    case FindingsColumn:
-        return findingsSortKey(totals.findings);
-    case TypeColumn:
-        return std::uint64_t(dominantType(totals)) << 56 | std::min<std::uint64_t>(totals.keys, (1ull << 56) - 1);
-    default:
-        return totals.memoryBytes;
-    }
-}
-
-void PatternTreeModel::sortPatterns(std::vector<PatternId>& patterns) const
-{
-    const bool descending = m_sortOrder == Qt::DescendingOrder;
-    if (m_sortColumn == NameColumn) {
-        std::stable_sort(patterns.begin(), patterns.end(), [&](PatternId a, PatternId b) {
-            const int c = m_tree->label(a).compare(m_tree->label(b), Qt::CaseInsensitive);
-            return descending ? c > 0 : c < 0;
-        });
-        return;
-    }
-    std::vector<std::pair<std::uint64_t, PatternId>> keyed;
-    keyed.reserve(patterns.size());
-    for (const PatternId pattern : patterns)
-        keyed.emplace_back(sortKey(totalsOf(pattern)), pattern);
-    std::stable_sort(keyed.begin(), keyed.end(), [descending](const auto& a, const auto& b) {
-        return descending ? a.first > b.first : a.first < b.first;
-    });
-    for (std::size_t i = 0; i < keyed.size(); ++i)
-        patterns[i] = keyed[i].second;
-}
-
-void PatternTreeModel::sort(int column, Qt::SortOrder order)
-{
-    if (column < 0 || column >= ColumnCount)
-        return;
-    m_sortColumn = column;
-    m_sortOrder = order;
-    resortAll();
-}
-
-void PatternTreeModel::resortAll()
-{
-    if (!m_tree || m_rows.empty())
-        return;
-    m_sinceResort.restart();
-    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    const QModelIndexList before = persistentIndexList();
-    for (auto& [pattern, rows] : m_rows) {
-        sortPatterns(rows);
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            m_rowOf[rows[i]] = std::uint32_t(i);
-    }
-    // Pattern rows move; a Members row stays last and its members keep their order.
-    QModelIndexList after;
-    after.reserve(before.size());
-    for (const QModelIndex& index : before) {
-        switch (kindOf(index)) {
-        case RowKind::Pattern:
-            after << patternIndex(idOf(index.internalId()), index.column());
-            break;
-        case RowKind::Members:
-            after << membersIndex(idOf(index.internalId()), index.column());
-            break;
-        case RowKind::Member:
-            after << index;
-            break;
-        }
-    }
-    changePersistentIndexList(before, after);
-    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
-}
-
 // ---- live updates ----
 
-void PatternTreeModel::announceNewPatterns(std::size_t firstNew)
+void PatternTreeModel::announceNewRows(std::size_t firstNewPattern, bool final)
 {
-    if (m_rowOf.size() < m_tree->size())
-        m_rowOf.resize(m_tree->size(), 0);
-    std::unordered_map<PatternId, std::vector<PatternId>> added;
-    for (std::size_t pattern = firstNew; pattern < m_tree->size(); ++pattern) {
-        const PatternId parent = m_tree->parent(PatternId(pattern));
-        if (m_rows.count(parent))
-            added[parent].push_back(PatternId(pattern));
-    }
-    for (auto& [parent, patterns] : added) {
-        std::vector<PatternId>& rows = m_rows[parent];
-        const bool wasLeaf = rows.empty() && !hasMembersRow(parent);
-        const int first = int(rows.size());
-        beginInsertRows(patternIndex(parent, NameColumn), first, first + int(patterns.size()) - 1);
-        for (const PatternId pattern : patterns) {
-            m_rowOf[pattern] = std::uint32_t(rows.size());
-            rows.push_back(pattern);
-        }
-        endInsertRows();
-        if (wasLeaf && parent != PatternTree::Root) {
-            const QModelIndex name = patternIndex(parent, NameColumn);
-            Q_EMIT dataChanged(name, name); // the view asks hasChildren() again and draws the arrow
-        }
+    std::unordered_map<RowId, Rows> added;
+    for (std::size_t pattern = firstNewPattern; pattern < m_tree->size(); ++pattern) {
+        const RowId parent = encode(RowKind::Pattern, m_tree->parent(PatternId(pattern)));
+        if (isMaterialised(parent))
+            added[parent].push_back(encode(RowKind::Pattern, PatternId(pattern)));
     }
     // A pattern shown with one member got more: its members row appears.
-    std::vector<PatternId> grown;
-    for (const auto& [pattern, rows] : m_rows) {
-        if (pattern != PatternTree::Root && !hasMembersRow(pattern) && m_tree->members(pattern).size() > 1)
-            grown.push_back(pattern);
+    for (auto it = m_withoutMembersRow.begin(); it != m_withoutMembersRow.end();) {
+        if (m_tree->members(*it).size() > 1) {
+            added[encode(RowKind::Pattern, *it)].push_back(encode(RowKind::Members, *it));
+            it = m_withoutMembersRow.erase(it);
+        } else {
+            ++it;
+        }
     }
-    for (const PatternId pattern : grown) {
-        const int row = int(m_rows[pattern].size());
-        beginInsertRows(patternIndex(pattern, NameColumn), row, row);
-        m_withMembersRow.insert(pattern);
-        endInsertRows();
-    }
+    announceRows(added, final);
 }
 
 void PatternTreeModel::publish(bool final)
@@ -588,17 +461,14 @@ void PatternTreeModel::publish(bool final)
         beginResetModel();
         m_tree = std::make_unique<PatternTree>(PatternTree::folding(*m_keyspace));
         m_tree->extend(m_keyspace->nodeCount());
-        endResetModel();
+        endReset();
     } else if (m_tree->isLive()) {
         const std::size_t before = m_tree->size();
         m_tree->extend(m_keyspace->nodeCount());
-        announceNewPatterns(before);
+        announceNewRows(before, final);
         if (final || m_sinceTotals.elapsed() >= LiveTotalsIntervalMs) {
-            m_totals.clear();
-            if (final || m_sinceResort.elapsed() >= LiveResortIntervalMs)
-                resortAll();
-            announceTotals(final);
-        } else if (!m_lateTotals.isActive()) {
+            startTotalsRefresh(final);
+        } else if (!m_lateTotals.isActive() && !m_refresh) {
             // No publish may follow (a pause): the totals are read again within the interval anyway.
             m_lateTotals.start(int(LiveTotalsIntervalMs - m_sinceTotals.elapsed()));
         }
@@ -626,10 +496,8 @@ void PatternTreeModel::buildExactTree()
             return;
         beginResetModel();
         m_tree = std::move(m_exactResult);
-        forgetRows();
-        m_announcingReset = true;
-        endResetModel();
-        m_announcingReset = false;
+        forgetTree();
+        endReset();
         Q_EMIT exactTreeReady();
     });
     m_exactBuild = worker;

@@ -1,14 +1,15 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
-#include "models/RowPresenter.h"
+#include "models/RowTreeModel.h"
 #include "patterns/PatternTree.h"
 
-#include <QAbstractItemModel>
 #include <QElapsedTimer>
 #include <QTimer>
 
+#include <atomic>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -23,22 +24,22 @@ struct LibraryInfo;
 namespace keylens::models {
 
 // The key tree folded on its ids (patterns::PatternTree): `user:<int>:profile` is one row for every
-// `user:N:profile`. Same columns and cells as the raw tree (RowPresenter.h): a pattern row totals all its
-// members' subtrees.
+// `user:N:profile`. Same row core (RowTreeModel.h), columns and cells (RowPresenter.h) as the raw tree: a
+// pattern row totals all its members' subtrees.
 //
 // Three kinds of rows:
-//   - a pattern; its children are its child patterns, biggest first, then
+//   - a pattern; its children are its child patterns, in the sort order, then
 //   - "N members", when the pattern stands for more than one store node; expanding it pages through
 //   - the members themselves (store nodes), biggest first, MemberPage at a time (fetchMore).
 //
 // Live during a scan: publish() folds the nodes that arrived since the last call (every id folds: see
-// PatternTree::folding) and announces new rows and changed totals as the raw tree does. publish(true), at
-// the end, builds the exact tree (the thresholds of PatternTreeOptions) on a worker thread and swaps it
-// in with a model reset; exactTreeReady() says when. Folding only runs while the model isActive(): a
-// window that shows the raw tree pays nothing.
+// PatternTree::folding) and announces new rows; totals are read again and rows re-sorted once a second (a
+// placeholder of 200,000 members sums 200,000 subtrees). publish(true), at the end, builds the exact tree (the
+// thresholds of PatternTreeOptions) on a worker thread and swaps it in with a model reset; exactTreeReady()
+// says when. Folding only runs while the model isActive(): a window that shows the raw tree pays nothing.
 //
 // GUI thread only.
-class PatternTreeModel : public QAbstractItemModel, public TreeColumns
+class PatternTreeModel : public RowTreeModel
 {
     Q_OBJECT
 public:
@@ -57,8 +58,7 @@ public:
     bool isActive() const { return m_active; }
     // Brings the rows up to date with the store; `final` once the store stops growing (see above).
     void publish(bool final = false);
-    // Findings or lengths changed: totals are read again. (While a scan runs, publish() reads them again
-    // once a second: a placeholder of 200,000 members sums 200,000 subtrees.)
+    // Findings or lengths changed: totals are read again.
     void refreshTotals();
     void setLibraries(const lint::LibraryLayouts* libraries);
     // The tree shown (live or exact), or none before the first publish of an active model.
@@ -72,48 +72,41 @@ public:
     PatternId patternOfNode(keyspace::NodeId node) const; // once folded; Root otherwise
     keyspace::SubtreeTotals totalsOf(PatternId pattern) const;
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    bool hasChildren(const QModelIndex& parent = {}) const override;
-    bool canFetchMore(const QModelIndex& parent) const override;
-    void fetchMore(const QModelIndex& parent) override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    Qt::ItemFlags flags(const QModelIndex& index) const override;
-    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
 Q_SIGNALS:
     void exactTreeReady();
 
 private:
-    struct Members
-    {
-        std::vector<keyspace::NodeId> nodes; // biggest first, as of the first expansion
-        std::size_t shown = 0;
-    };
+    // Row ids: the kind in the top bits, a pattern or node id below (a Pattern row's id is its pattern's).
+    static RowId encode(RowKind kind, std::uint32_t id) { return RowId(kind) << 32 | id; }
+    static RowKind kindOfRow(RowId row) { return RowKind(row >> 32); }
+    static std::uint32_t idOf(RowId row) { return std::uint32_t(row & 0xffffffffu); }
 
-    // Internal ids: the kind in the top bits, a pattern or node id below.
-    static quintptr encode(RowKind kind, std::uint32_t id) { return quintptr(kind) << 32 | id; }
-    static RowKind kindOfId(quintptr id) { return RowKind(id >> 32); }
-    static std::uint32_t idOf(quintptr id) { return std::uint32_t(id & 0xffffffffu); }
+    // The row core's questions (RowTreeModel.h).
+    bool hasSource() const override { return m_tree != nullptr; }
+    RowId parentRow(RowId row) const override;
+    bool mayHaveChildren(RowId row) const override;
+    Rows childRows(RowId parent) const override;
+    SortEntry sortEntry(RowId row, int column, std::int64_t nowMs) const override;
+    QByteArrayView nameOf(RowId row) const override;
+    RowFacts factsOf(RowId row, FactsWanted wanted) const override;
+    QVariant rowData(RowId row, int role) const override;
+    void storeRowNumber(RowId row, std::uint32_t number) const override;
+    std::uint32_t rowNumber(RowId row) const override;
+    std::size_t pageSize(RowId parent) const override;
+    bool isPinnedLast(RowId row) const override { return kindOfRow(row) == RowKind::Members; }
 
-    void forgetRows(); // within a reset: every row, page and cached total of the tree that goes
-    bool hasMembersRow(PatternId pattern) const;
-    const std::vector<PatternId>& rowsOf(PatternId pattern) const; // materialises
-    Members& membersOf(PatternId pattern) const;                   // materialises, sorted
-    QModelIndex patternIndex(PatternId pattern, int column) const;
-    QModelIndex membersIndex(PatternId pattern, int column) const;
-    void sortPatterns(std::vector<PatternId>& patterns) const;
-    std::uint64_t sortKey(const keyspace::SubtreeTotals& totals) const;
+    void forgetTree(); // within a reset: every row, page and cached total of the tree that goes
     RowFacts factsOfPattern(PatternId pattern, FactsWanted wanted) const;
     RowFacts factsOfMember(keyspace::NodeId node, FactsWanted wanted) const;
     const lint::LibraryInfo* libraryOf(RowKind kind, std::uint32_t id) const;
-    void fold(); // live: folds what the store added, a few milliseconds at most
-    void announceNewPatterns(std::size_t firstNew);
-    void resortAll();
-    void announceTotals(bool all); // reads totals again; `all`: also parents of many rows
+    void announceNewRows(std::size_t firstNewPattern, bool final);
+    // Reads the totals of the shown placeholders again a slice at a time (the rows keep the old ones meanwhile),
+    // then announces them and re-sorts (RowTreeModel::refreshRows). A refresh under way goes on; `final`
+    // starts one over, for the store as it ended.
+    void startTotalsRefresh(bool final);
+    bool refreshTotalsStep(std::size_t members); // true once done
     void buildExactTree();
     void waitForExactTree();
 
@@ -121,19 +114,28 @@ private:
     const lint::LibraryLayouts* m_libraries = nullptr;
     std::unique_ptr<patterns::PatternTree> m_tree;
     bool m_active = false;
-    bool m_announcingReset = false; // inside endResetModel(): see canFetchMore()
-    bool m_fetching = false;        // inside fetchMore()
-    bool m_storeFinal = false;      // the store stopped growing: the exact tree can be built
-    int m_sortColumn = MemoryColumn;
-    Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
+    bool m_storeFinal = false; // the store stopped growing: the exact tree can be built
 
-    mutable std::unordered_map<PatternId, std::vector<PatternId>> m_rows;    // materialised patterns
-    mutable std::vector<std::uint32_t> m_rowOf;                              // by pattern, valid when its parent is
-    mutable std::unordered_map<PatternId, Members> m_members;                // materialised Members rows
-    mutable std::unordered_set<PatternId> m_withMembersRow;                  // materialised patterns that show one
-    mutable std::unordered_map<PatternId, keyspace::SubtreeTotals> m_totals; // cache, cleared on publish
-    QElapsedTimer m_sinceResort;
-    QElapsedTimer m_sinceTotals;
+    // Row numbers (see RowTreeModel::storeRowNumber), by pattern or by node.
+    mutable std::vector<std::uint32_t> m_patternRow;
+    mutable std::vector<std::uint32_t> m_membersRow;
+    mutable std::vector<std::uint32_t> m_memberRow;
+    // Patterns whose rows are materialised while they stand for one node: a Members row joins them once they
+    // stand for more.
+    mutable std::unordered_set<PatternId> m_withoutMembersRow;
+    mutable std::unordered_map<PatternId, keyspace::SubtreeTotals> m_totals; // cache, cleared when re-read
+    QElapsedTimer m_sinceTotals;                                             // since the last refresh started
+    struct TotalsRefresh
+    {
+        std::vector<PatternId> patterns; // the placeholders that are rows or parents of rows
+        std::size_t next = 0;            // into patterns
+        std::size_t member = 0;          // into the members of patterns[next]
+        keyspace::SubtreeTotals sum;     // of those members so far
+        std::unordered_map<PatternId, keyspace::SubtreeTotals> totals;
+        bool final = false;
+    };
+    std::optional<TotalsRefresh> m_refresh;
+    QTimer m_refreshSlices;
     QTimer m_lateTotals; // totals skipped by a publish are read when the interval ends, publish or not
 
     QThread* m_exactBuild = nullptr;

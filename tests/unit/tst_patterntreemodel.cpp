@@ -1,11 +1,14 @@
 // The pattern model without a server: a store filled in chunks with publishes in between (a scan as the
-// model sees it) under QAbstractItemModelTester, the swap to the exact tree, and parents of 50,000
-// children: one of ids (a placeholder whose members page in) and one of words (50,000 rows).
+// model sees it) under QAbstractItemModelTester, the swap to the exact tree, parents of 50,000 children: one
+// of ids (a placeholder whose members page in) and one of words (50,000 rows), and the row core it shares with
+// the raw tree: where there is nothing to fold, both trees show the same rows in the same order.
 #include "TestKeys.h"
 #include "keyspace/Keyspace.h"
+#include "models/KeyTreeModel.h"
 #include "models/PatternTreeModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
@@ -108,6 +111,60 @@ private Q_SLOTS:
         // A key's pattern, in the exact tree as in the live one.
         QCOMPARE(model.tree()->text(model.patternOfNode(store.find("user:7:profile"))),
                  QByteArray("user:<int>:profile"));
+    }
+
+    // One row core (RowTreeModel): a keyspace without ids has the same rows in both trees, and every column
+    // orders them alike, in both directions, names naturally (2 before 10, `Beta` beside `beta`).
+    void bothTreesOrderAlike()
+    {
+        keyspace::Keyspace store;
+        const QList<QByteArray> names = {"beta", "Beta",  "alpha", "Gamma", "delta", "v10",
+                                         "v2",   "x-ray", "zulu",  "Echo",  "echo2", "kilo"};
+        const std::int64_t soon = QDateTime::currentMSecsSinceEpoch() + 3'600'000;
+        for (int i = 0; i < names.size(); ++i) {
+            // Distinct counts, sizes and expiries, so that no order rests on a tie.
+            const auto type = keyspace::KeyType(1 + i % 3);
+            for (int j = 0; j <= i; ++j) {
+                const std::int64_t expiry = j == 0 ? soon + std::int64_t(i) * 60'000 : keyspace::NoExpiry;
+                store.insert(
+                    QByteArray(names[i] + ":" + word(j)),
+                    test::measuredKey(type, 1000 * std::uint64_t(i % 5 + 1) + 7 * std::uint64_t(i) + std::uint64_t(j),
+                                      expiry));
+            }
+        }
+        models::KeyTreeModel raw;
+        raw.setKeyspace(&store);
+        PatternTreeModel patterns;
+        patterns.setKeyspace(&store);
+        patterns.setActive(true);
+        QSignalSpy exact(&patterns, &PatternTreeModel::exactTreeReady);
+        patterns.publish(true);
+        QVERIFY(exact.wait(10000));
+        const auto order = [](const QAbstractItemModel& model) {
+            QList<QByteArray> paths;
+            for (int row = 0; row < model.rowCount(); ++row)
+                paths << model.index(row, 0).data(PatternTreeModel::PathRole).toByteArray();
+            return paths;
+        };
+        for (int column = 0; column < PatternTreeModel::ColumnCount; ++column) {
+            if (column == PatternTreeModel::FindingsColumn)
+                continue; // no findings here: every row ties, and ties go by id, which differ between the trees
+            for (const Qt::SortOrder sortOrder : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+                raw.sort(column, sortOrder);
+                patterns.sort(column, sortOrder);
+                QCOMPARE(order(patterns), order(raw));
+            }
+        }
+        raw.sort(PatternTreeModel::NameColumn, Qt::AscendingOrder);
+        patterns.sort(PatternTreeModel::NameColumn, Qt::AscendingOrder);
+        const QList<QByteArray> byName = {"alpha", "Beta", "beta", "delta", "Echo",  "echo2",
+                                          "Gamma", "kilo", "v10",  "v2",    "x-ray", "zulu"};
+        QCOMPARE(order(patterns), byName);
+        raw.sort(PatternTreeModel::MemoryColumn, Qt::DescendingOrder);
+        patterns.sort(PatternTreeModel::MemoryColumn, Qt::DescendingOrder);
+        for (int row = 1; row < raw.rowCount(); ++row)
+            QVERIFY(raw.index(row - 1, PatternTreeModel::MemoryColumn).data(PatternTreeModel::SortRole).toULongLong() >=
+                    raw.index(row, PatternTreeModel::MemoryColumn).data(PatternTreeModel::SortRole).toULongLong());
     }
 
     // A placeholder of 50,000 members, and a parent of 50,000 word children (50,000 rows).

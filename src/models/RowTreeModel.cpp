@@ -1,0 +1,515 @@
+#include "models/RowTreeModel.h"
+
+#include "models/FindingsText.h"
+
+#include <QDateTime>
+#include <QThread>
+
+#include <algorithm>
+
+namespace keylens::models {
+
+namespace {
+
+constexpr std::int64_t Never = std::numeric_limits<std::int64_t>::max();
+
+bool isDigits(QByteArrayView bytes)
+{
+    return !bytes.isEmpty() && bytes.size() <= 19 &&
+           std::all_of(bytes.begin(), bytes.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+char lower(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
+}
+
+// Names sort naturally: ids as numbers (2 before 10) ahead of words; words case-insensitively, so
+// `User` and `user` sit together and the inconsistency shows.
+SortEntry nameKey(QByteArrayView segment)
+{
+    if (isDigits(segment)) {
+        std::uint64_t value = 0;
+        for (const char c : segment)
+            value = value * 10 + std::uint64_t(c - '0');
+        return {value, 0, 0};
+    }
+    std::uint64_t prefix = 0;
+    for (qsizetype i = 0; i < 8; ++i)
+        prefix = (prefix << 8) | (i < segment.size() ? static_cast<unsigned char>(lower(segment[i])) : 0u);
+    return {prefix, 0, 1};
+}
+
+int compareNames(QByteArrayView a, QByteArrayView b)
+{
+    const qsizetype n = std::min(a.size(), b.size());
+    for (qsizetype i = 0; i < n; ++i) {
+        const auto x = static_cast<unsigned char>(lower(a[i]));
+        const auto y = static_cast<unsigned char>(lower(b[i]));
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    if (a.size() != b.size())
+        return a.size() < b.size() ? -1 : 1;
+    return a.compare(b) < 0 ? -1 : (a == b ? 0 : 1);
+}
+
+// SortEntry carries 32 bits of a row: the rows a parent sorts share the rest (their kind, in the pattern tree).
+constexpr RowTreeModel::RowId LowBits = 0xffffffffu;
+
+} // namespace
+
+RowTreeModel::RowTreeModel(QObject* parent)
+    : QAbstractItemModel(parent)
+{
+    m_clock.start();
+}
+
+// ---- the rows ----
+
+RowTreeModel::Parent* RowTreeModel::materialised(RowId parent) const
+{
+    // A view lays out a parent's rows one index() at a time: remember the last parent asked about.
+    // (Pointers into an unordered_map stay valid until the element is erased; forgetRows() resets this.)
+    if (parent == m_cachedParent && m_cached)
+        return m_cached;
+    auto it = m_parents.find(parent);
+    if (it == m_parents.end())
+        return nullptr;
+    m_cachedParent = parent;
+    m_cached = &it->second;
+    return m_cached;
+}
+
+const RowTreeModel::Parent& RowTreeModel::parentOf(RowId parent) const
+{
+    if (Parent* known = materialised(parent))
+        return *known;
+    Parent entry;
+    if (hasSource() && mayHaveChildren(parent)) {
+        entry.rows = childRows(parent);
+        entry.paged = pageSize(parent) != 0;
+        if (!entry.paged)
+            sortRows(entry.rows);
+    }
+    entry.shown = entry.paged ? std::min(entry.rows.size(), pageSize(parent)) : entry.rows.size();
+    storeRowNumbers(entry.rows);
+    return m_parents.emplace(parent, std::move(entry)).first->second;
+}
+
+const RowTreeModel::Rows& RowTreeModel::rowsOf(RowId parent) const
+{
+    return parentOf(parent).rows;
+}
+
+void RowTreeModel::storeRowNumbers(const Rows& rows, std::size_t from) const
+{
+    for (std::size_t i = from; i < rows.size(); ++i)
+        storeRowNumber(rows[i], std::uint32_t(i));
+}
+
+QModelIndex RowTreeModel::indexOfRow(RowId row, int column) const
+{
+    if (row == RootRow)
+        return {};
+    return createIndex(int(rowNumber(row)), column, row);
+}
+
+QModelIndex RowTreeModel::revealRow(RowId row, int column)
+{
+    if (!hasSource() || row == RootRow)
+        return {};
+    std::vector<RowId> parents;
+    for (RowId at = parentRow(row); at != RootRow; at = parentRow(at))
+        parents.push_back(at);
+    parents.push_back(RootRow);
+    for (auto it = parents.rbegin(); it != parents.rend(); ++it) {
+        parentOf(*it);
+        flushDeferred(*it); // a row still waiting to be announced has no row number yet
+    }
+    return isRow(row) ? indexOfRow(row, column) : QModelIndex();
+}
+
+bool RowTreeModel::isRow(RowId row) const
+{
+    // Materialised parent, and really among its shown rows: filtered out, still waiting in m_deferred, or on
+    // a page not fetched yet, a row has no index.
+    if (row == RootRow)
+        return false;
+    const Parent* parent = materialised(parentRow(row));
+    if (!parent)
+        return false;
+    const std::uint32_t number = rowNumber(row);
+    return number < parent->shown && parent->rows[number] == row;
+}
+
+void RowTreeModel::forgetRows()
+{
+    m_parents.clear();
+    m_cached = nullptr;
+    m_deferred.clear();
+    m_announced.clear();
+    m_arrived.clear();
+    m_clock.restart();
+}
+
+void RowTreeModel::endReset()
+{
+    m_fetchBlocked = true;
+    endResetModel();
+    m_fetchBlocked = false;
+}
+
+// ---- QAbstractItemModel ----
+
+QModelIndex RowTreeModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (!hasSource() || row < 0 || column < 0 || column >= ColumnCount || parent.column() > 0)
+        return {};
+    const Parent& entry = parentOf(rowOf(parent));
+    if (std::size_t(row) >= entry.shown)
+        return {};
+    return createIndex(row, column, entry.rows[std::size_t(row)]);
+}
+
+QModelIndex RowTreeModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid())
+        return {};
+    return indexOfRow(parentRow(rowOf(child)));
+}
+
+int RowTreeModel::rowCount(const QModelIndex& parent) const
+{
+    if (!hasSource() || parent.column() > 0)
+        return 0;
+    return int(parentOf(rowOf(parent)).shown);
+}
+
+int RowTreeModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.column() > 0 ? 0 : ColumnCount;
+}
+
+bool RowTreeModel::hasChildren(const QModelIndex& parent) const
+{
+    if (!hasSource() || parent.column() > 0)
+        return false;
+    const RowId row = rowOf(parent);
+    // Asking must not materialise: see mayHaveChildren().
+    if (!mayHaveChildren(row))
+        return false;
+    if (const Parent* entry = materialised(row))
+        return entry->shown != 0;
+    return true;
+}
+
+bool RowTreeModel::canFetchMore(const QModelIndex& parent) const
+{
+    if (!hasSource() || m_fetchBlocked || parent.column() > 0 || pageSize(rowOf(parent)) == 0)
+        return false;
+    const Parent& entry = parentOf(rowOf(parent));
+    return entry.shown < entry.rows.size();
+}
+
+void RowTreeModel::fetchMore(const QModelIndex& parent)
+{
+    if (!canFetchMore(parent))
+        return;
+    const RowId row = rowOf(parent);
+    Parent& entry = *materialised(row);
+    const std::size_t more = std::min(entry.rows.size(), entry.shown + pageSize(row));
+    m_fetchBlocked = true; // whoever hears of the insertion and asks for more waits for it to end
+    beginInsertRows(parent, int(entry.shown), int(more) - 1);
+    entry.shown = more;
+    endInsertRows();
+    m_fetchBlocked = false;
+}
+
+QVariant RowTreeModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || !hasSource())
+        return {};
+    const RowId row = rowOf(index);
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        return rowDisplay(factsOf(row, factsWanted(role, column)), column, QDateTime::currentMSecsSinceEpoch());
+    case Qt::ToolTipRole:
+        return rowToolTip(factsOf(row, factsWanted(role, column)), column, QDateTime::currentMSecsSinceEpoch());
+    case SortRole:
+        return rowSortValue(factsOf(row, factsWanted(role, column)), column);
+    case Qt::TextAlignmentRole:
+        return rowAlignment(column);
+    }
+    return rowData(row, role);
+}
+
+QVariant RowTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    return treeHeaderData(section, orientation, role);
+}
+
+Qt::ItemFlags RowTreeModel::flags(const QModelIndex& index) const
+{
+    return index.isValid() ? Qt::ItemIsEnabled | Qt::ItemIsSelectable : Qt::NoItemFlags;
+}
+
+// ---- order ----
+
+SortEntry RowTreeModel::totalsSortEntry(const keyspace::SubtreeTotals& totals, int column, std::int64_t nowMs)
+{
+    switch (column) {
+    case KeysColumn:
+        return {totals.keys, 0, 0};
+    case TtlColumn:
+        // Soonest expiry first; keys without TTL last. Expired keys count as "now".
+        return {std::uint64_t(std::max(totals.keysWithTtl > 0 ? totals.soonestExpiryMs : Never, nowMs)), 0, 0};
+    case FindingsColumn:
+        return {findingsSortKey(totals.findings), 0, 0};
+    case TypeColumn:
+        // Grouped by type in type order; only the counts within a type flip with the order.
+        return {totals.keys, 0, std::uint8_t(dominantType(totals))};
+    default:
+        return {totals.memoryBytes, 0, 0};
+    }
+}
+
+void RowTreeModel::sortRows(Rows& rows) const
+{
+    if (m_sortColumn < 0 || rows.size() < 2)
+        return;
+    // A pinned row is put back at the end; the others differ in their low 32 bits only.
+    Rows pinned;
+    const auto kept = std::stable_partition(rows.begin(), rows.end(), [this](RowId row) { return !isPinnedLast(row); });
+    pinned.assign(kept, rows.end());
+    rows.erase(kept, rows.end());
+    if (rows.size() < 2) {
+        rows.insert(rows.end(), pinned.begin(), pinned.end());
+        return;
+    }
+    const RowId highBits = rows.front() & ~LowBits;
+    Q_ASSERT(std::all_of(rows.begin(), rows.end(), [highBits](RowId row) { return (row & ~LowBits) == highBits; }));
+
+    // Sort keys are computed once per row, so a sort orders integers, not QVariants. The rows are visited in
+    // id order: ids follow insertion, so the store's arrays and the segment pool are then read sequentially
+    // instead of by cache misses (3x faster for a million rows).
+    std::vector<SortEntry> entries;
+    entries.reserve(rows.size());
+    for (const RowId row : rows)
+        entries.push_back({0, std::uint32_t(row & LowBits), 0});
+    radixSort(entries);
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    for (SortEntry& entry : entries) {
+        const RowId row = highBits | entry.node;
+        const SortEntry key = m_sortColumn == NameColumn ? nameKey(nameOf(row)) : sortEntry(row, m_sortColumn, now);
+        entry.key = key.key;
+        entry.rank = key.rank;
+    }
+    const bool descending = m_sortOrder == Qt::DescendingOrder;
+    if (descending) {
+        // Biggest first, ties still by id (so equal rows keep a stable order in both directions).
+        // A type sort stays grouped by type in type order; only the counts within a type flip.
+        for (SortEntry& entry : entries) {
+            entry.key = ~entry.key;
+            if (m_sortColumn == NameColumn)
+                entry.rank = std::uint8_t(~entry.rank);
+        }
+    }
+    radixSort(entries);
+    if (m_sortColumn == NameColumn) {
+        // Names that share their first eight bytes: order each such run by the whole name.
+        for (std::size_t begin = 0; begin < entries.size();) {
+            std::size_t end = begin + 1;
+            while (end < entries.size() && entries[end].key == entries[begin].key &&
+                   entries[end].rank == entries[begin].rank)
+                ++end;
+            if (end - begin > 1) {
+                std::sort(entries.begin() + qsizetype(begin), entries.begin() + qsizetype(end),
+                          [&](const SortEntry& a, const SortEntry& b) {
+                              const int c = compareNames(nameOf(highBits | a.node), nameOf(highBits | b.node));
+                              if (c != 0)
+                                  return descending ? c > 0 : c < 0;
+                              return a.node < b.node;
+                          });
+            }
+            begin = end;
+        }
+    }
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        rows[i] = highBits | entries[i].node;
+    rows.insert(rows.end(), pinned.begin(), pinned.end());
+}
+
+void RowTreeModel::reorder(RowId parent, Rows newRows)
+{
+    const QModelIndex parentIndex = indexOfRow(parent);
+    const QList<QPersistentModelIndex> parents =
+        parentIndex.isValid() ? QList<QPersistentModelIndex>{parentIndex} : QList<QPersistentModelIndex>{};
+    Q_EMIT layoutAboutToBeChanged(parents, QAbstractItemModel::VerticalSortHint);
+
+    QModelIndexList from;
+    for (const QModelIndex& index : persistentIndexList()) {
+        if (index.isValid() && parentRow(rowOf(index)) == parent)
+            from << index;
+    }
+    Parent& entry = *materialised(parent);
+    entry.rows = std::move(newRows);
+    storeRowNumbers(entry.rows);
+    QModelIndexList to;
+    to.reserve(from.size());
+    for (const QModelIndex& index : std::as_const(from))
+        to << indexOfRow(rowOf(index), index.column());
+    changePersistentIndexList(from, to);
+
+    Q_EMIT layoutChanged(parents, QAbstractItemModel::VerticalSortHint);
+}
+
+void RowTreeModel::resort(RowId parent)
+{
+    const Parent& entry = *materialised(parent);
+    if (entry.paged)
+        return;
+    Rows sorted = entry.rows;
+    sortRows(sorted);
+    if (sorted != entry.rows)
+        reorder(parent, std::move(sorted));
+}
+
+void RowTreeModel::sort(int column, Qt::SortOrder order)
+{
+    Q_ASSERT(thread() == QThread::currentThread());
+    if (column < 0 || column >= ColumnCount)
+        return;
+    // QTreeView::sortByColumn sorts, and so does the header's signal it triggers: the second call finds
+    // nothing to do unless totals moved in between.
+    if (column == m_sortColumn && order == m_sortOrder && !m_orderMayBeStale)
+        return;
+    m_orderMayBeStale = false;
+    m_sortColumn = column;
+    m_sortOrder = order;
+    if (!hasSource())
+        return;
+    for (const RowId parent : materialisedParents())
+        resort(parent);
+}
+
+std::vector<RowTreeModel::RowId> RowTreeModel::materialisedParents() const
+{
+    // A copy: the signals a re-sort emits let views ask for rows, which can materialise new parents and
+    // rehash m_parents under a loop over it.
+    std::vector<RowId> parents;
+    parents.reserve(m_parents.size());
+    for (const auto& [parent, entry] : m_parents) {
+        if (entry.shown != 0)
+            parents.push_back(parent);
+    }
+    return parents;
+}
+
+// ---- live updates ----
+
+void RowTreeModel::appendRows(RowId parent, Rows added)
+{
+    Parent& entry = *materialised(parent);
+    const bool hadRows = entry.shown != 0;
+    // Before a pinned last row, which stays last.
+    std::size_t at = entry.rows.size();
+    while (at > 0 && isPinnedLast(entry.rows[at - 1]))
+        --at;
+    beginInsertRows(indexOfRow(parent), int(at), int(at + added.size()) - 1);
+    entry.rows.insert(entry.rows.begin() + qsizetype(at), added.begin(), added.end());
+    entry.shown += added.size();
+    storeRowNumbers(entry.rows, at);
+    endInsertRows();
+    m_arrived.insert(parent); // refreshRows() puts them in sort order, in one layout change per parent
+    if (!hadRows)
+        childrenAppeared(parent);
+}
+
+void RowTreeModel::flushDeferred(RowId parent)
+{
+    auto it = m_deferred.find(parent);
+    if (it == m_deferred.end())
+        return;
+    Rows rows = std::move(it->second);
+    m_deferred.erase(it);
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    if (!rows.empty())
+        appendRows(parent, std::move(rows));
+}
+
+void RowTreeModel::announceRows(std::unordered_map<RowId, Rows>& added, bool final)
+{
+    const qint64 now = m_clock.elapsed();
+    for (auto& [parent, rows] : added) {
+        const Parent* entry = materialised(parent);
+        if (!entry || entry->paged)
+            continue;
+        // A big open parent makes a tree view lay out all its rows again on every insertion: tell it once a
+        // second, not ten times (the rows wait in m_deferred; the final call flushes them).
+        Rows& waiting = m_deferred[parent];
+        waiting.insert(waiting.end(), rows.begin(), rows.end());
+        if (!final && entry->rows.size() > LiveResortLimit && now - m_announced[parent] < BigParentIntervalMs)
+            continue;
+        m_announced[parent] = now;
+        flushDeferred(parent);
+    }
+    if (final) {
+        std::vector<RowId> waitingParents;
+        for (const auto& [parent, rows] : m_deferred)
+            waitingParents.push_back(parent);
+        for (const RowId parent : waitingParents)
+            flushDeferred(parent);
+    }
+}
+
+void RowTreeModel::refreshRows(bool final)
+{
+    m_orderMayBeStale = true;
+    const std::unordered_set<RowId> arrived = std::exchange(m_arrived, {});
+    for (const RowId parent : materialisedParents()) {
+        const Parent& entry = *materialised(parent);
+        const bool big = entry.rows.size() > LiveResortLimit;
+        // QTreeView answers a dataChanged over a range by visiting every row of it (unless a relayout is
+        // pending anyway, as right after an insertion): a big parent hears about changed totals only when it
+        // announced rows, once a second, or at the end.
+        if (!final && big && arrived.count(parent) == 0)
+            continue;
+        // Names never change, so a name order only breaks where rows arrived; totals change anywhere.
+        const bool orderMayBreak = m_sortColumn > NameColumn || arrived.count(parent) != 0;
+        if (orderMayBreak && (final || !big))
+            resort(parent);
+        const Parent& current = *materialised(parent);
+        Q_EMIT dataChanged(indexOfRow(current.rows.front(), KeysColumn),
+                           indexOfRow(current.rows[current.shown - 1], TypeColumn));
+    }
+}
+
+void RowTreeModel::columnsChanged(int firstColumn, int lastColumn)
+{
+    // From the given columns only: a range over the Name column makes a tree view ask every row's
+    // hasChildren() again (a parent of 200,000 rows took 60 ms).
+    for (const RowId parent : materialisedParents()) {
+        const Parent& entry = *materialised(parent);
+        Q_EMIT dataChanged(indexOfRow(entry.rows.front(), firstColumn),
+                           indexOfRow(entry.rows[entry.shown - 1], lastColumn));
+    }
+}
+
+void RowTreeModel::rowChanged(RowId row)
+{
+    if (isRow(row))
+        Q_EMIT dataChanged(indexOfRow(row, NameColumn), indexOfRow(row, TypeColumn));
+}
+
+void RowTreeModel::childrenAppeared(RowId row)
+{
+    if (isRow(row)) {
+        const QModelIndex name = indexOfRow(row, NameColumn);
+        Q_EMIT dataChanged(name, name);
+    }
+}
+
+} // namespace keylens::models

@@ -1,0 +1,152 @@
+#pragma once
+
+#include "keyspace/SubtreeTotals.h"
+#include "models/RowPresenter.h"
+#include "models/SortKeys.h"
+
+#include <QAbstractItemModel>
+#include <QElapsedTimer>
+
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace keylens::models {
+
+// The row core both key trees stand on (KeyTreeModel over the store, PatternTreeModel over the patterns), in
+// the spirit of KDAB hotspot's tree models: the tree is the subclass's, the rows are kept here.
+//
+// A row is its QModelIndex internal id (RowId; the invisible root is 0). A subclass says what a row's parent
+// and children are, what it sorts by and what facts it shows (RowPresenter.h turns those into cells); this
+// class does the rest the same way for both trees:
+//   - rows exist only for parents a view asked about (a parent's child list is "materialised" on the first
+//     rowCount()), so a store of ten million keys costs nothing until someone expands a node;
+//   - sorting builds compact (key, row) pairs and radix-sorts them (SortKeys.h), names naturally; a
+//     QSortFilterProxyModel compares through QVariant and was seconds, not milliseconds, on a million rows;
+//   - live updates: new rows are inserted at the end of their parent, then the parents whose order broke
+//     are re-sorted with one layout change each, keeping persistent indexes; a parent of more than
+//     LiveResortLimit rows hears of new rows once a second and is re-sorted only when the scan ends;
+//   - a parent can keep the order its rows had when first shown and show them a page at a time (fetchMore),
+//     and a row can stay last among its siblings whatever the order.
+//
+// GUI thread only.
+class RowTreeModel : public QAbstractItemModel, public TreeColumns
+{
+    Q_OBJECT
+public:
+    using RowId = quintptr;
+    using Rows = std::vector<RowId>;
+    static constexpr RowId RootRow = 0;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    bool hasChildren(const QModelIndex& parent = {}) const override;
+    bool canFetchMore(const QModelIndex& parent) const override;
+    void fetchMore(const QModelIndex& parent) override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    int sortColumn() const { return m_sortColumn; }
+    Qt::SortOrder sortOrder() const { return m_sortOrder; }
+
+protected:
+    explicit RowTreeModel(QObject* parent = nullptr);
+
+    // ---- what the subclass says of its rows ----
+    // Whether there is anything to show (a store, a pattern tree).
+    virtual bool hasSource() const = 0;
+    virtual RowId parentRow(RowId row) const = 0;
+    // Whether the row may have children, without materialising anything: a view asks it of every row it lays
+    // out, and a row may stand for a namespace of a million keys that nobody expands.
+    virtual bool mayHaveChildren(RowId row) const = 0;
+    // The parent's children as they stand, in any order (in their fixed order for a paged parent).
+    virtual Rows childRows(RowId parent) const = 0;
+    // What a row sorts by in a column other than the name; `row` in the entry is filled in here.
+    virtual SortEntry sortEntry(RowId row, int column, std::int64_t nowMs) const = 0;
+    virtual QByteArrayView nameOf(RowId row) const = 0;
+    virtual RowFacts factsOf(RowId row, FactsWanted wanted) const = 0;
+    // The roles beyond the presenter's cells (node, path, overlays, library…).
+    virtual QVariant rowData(RowId row, int role) const = 0;
+    // A row's number in its parent lives in the subclass's arrays, indexed as suits its ids.
+    virtual void storeRowNumber(RowId row, std::uint32_t number) const = 0;
+    virtual std::uint32_t rowNumber(RowId row) const = 0;
+    // Non-zero: the parent's rows keep the order childRows() gave and are shown this many at a time.
+    virtual std::size_t pageSize(RowId /*parent*/) const { return 0; }
+    // A row that stays last among its siblings in every order (a pattern's "N members" row).
+    virtual bool isPinnedLast(RowId /*row*/) const { return false; }
+
+    // The sort key of a column from whole totals (TTL, findings, type; and keys or memory for rows whose
+    // totals are at hand anyway), so both trees order those columns alike.
+    static SortEntry totalsSortEntry(const keyspace::SubtreeTotals& totals, int column, std::int64_t nowMs);
+
+    // ---- the rows ----
+    const Rows& rowsOf(RowId parent) const; // materialises
+    bool isMaterialised(RowId parent) const { return m_parents.count(parent) != 0; }
+    // A row's index; its parent must be materialised (the root has none).
+    QModelIndex indexOfRow(RowId row, int column = NameColumn) const;
+    // A row's index, materialising its ancestors and announcing rows they still hold back.
+    QModelIndex revealRow(RowId row, int column = NameColumn);
+    bool isRow(RowId row) const;                    // has a valid index right now
+    std::vector<RowId> materialisedParents() const; // those with rows; a copy (see there)
+    // Every row, deferred row and page goes: call between beginResetModel() and endReset().
+    void forgetRows();
+    // endResetModel(), during which views asking canFetchMore() are told no: rows inserted from inside a reset
+    // announcement would nest one change in another.
+    void endReset();
+
+    // ---- live updates ----
+    // New children of materialised parents: inserted at the end (before a pinned row); a parent of more than
+    // LiveResortLimit rows announces them at most once a second unless `final`, which announces everything.
+    void announceRows(std::unordered_map<RowId, Rows>& added, bool final);
+    // The totals of materialised rows changed: one dataChanged per parent, and a re-sort of each parent whose
+    // order may have broken (rows arrived, or the sort is by a total). A parent of more than LiveResortLimit rows
+    // hears of it only when it announced rows since the last call, and is re-sorted only when `final`.
+    void refreshRows(bool final);
+    // Some columns of every shown row changed (findings, say): dataChanged, no re-sort.
+    void columnsChanged(int firstColumn, int lastColumn);
+    void rowChanged(RowId row); // every column of one row, when it is one
+    // A row that had no children got some: a one-cell dataChanged makes a tree view ask hasChildren() again
+    // and draw the expand arrow. (A range starting at the Name column would make QTreeView re-ask it for
+    // every row of the range: slow on big parents.)
+    void childrenAppeared(RowId row);
+
+    static constexpr std::size_t LiveResortLimit = 20'000;
+
+private:
+    struct Parent
+    {
+        Rows rows;             // display order
+        std::size_t shown = 0; // rows a view may see: all of them, or the pages fetched so far
+        bool paged = false;
+    };
+
+    const Parent& parentOf(RowId parent) const; // materialises
+    Parent* materialised(RowId parent) const;
+    RowId rowOf(const QModelIndex& index) const { return index.isValid() ? index.internalId() : RootRow; }
+    void sortRows(Rows& rows) const;
+    void storeRowNumbers(const Rows& rows, std::size_t from = 0) const;
+    void appendRows(RowId parent, Rows added);
+    void flushDeferred(RowId parent);
+    void resort(RowId parent); // a layout change only when the order moved
+    void reorder(RowId parent, Rows newRows);
+
+    mutable std::unordered_map<RowId, Parent> m_parents;
+    mutable RowId m_cachedParent = RootRow; // the last parentOf() answer, see there
+    mutable Parent* m_cached = nullptr;
+    std::unordered_map<RowId, Rows> m_deferred;    // rows a big parent has not announced yet
+    std::unordered_map<RowId, qint64> m_announced; // when a big parent last announced rows (m_clock ms)
+    std::unordered_set<RowId> m_arrived;           // parents that got rows since the last refreshRows()
+    QElapsedTimer m_clock;
+    static constexpr qint64 BigParentIntervalMs = 1000;
+
+    int m_sortColumn = MemoryColumn;
+    Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
+    bool m_orderMayBeStale = false; // totals changed since the last sort()
+    bool m_fetchBlocked = false;    // inside a reset announcement or a fetchMore()
+};
+
+} // namespace keylens::models
