@@ -16,7 +16,12 @@ class ExpiryTimeline
 {
 public:
     ExpiryTimeline() = default;
-    explicit ExpiryTimeline(const Keyspace& keyspace);
+    explicit ExpiryTimeline(const Keyspace& keyspace); // collects every key at once
+
+    // Reads the expiries of up to `nodes` more nodes of the store (the same store every call), so that the
+    // GUI thread can build the timeline of a million keys in slices; true once every node is read.
+    bool collect(const Keyspace& keyspace, std::size_t nodes);
+    bool isComplete() const { return m_complete; }
 
     // Keys whose TTL has run out at `nowMs`; time only moves forward, so the ones counted are dropped.
     std::uint64_t expiredBy(std::int64_t nowMs);
@@ -25,6 +30,8 @@ public:
 private:
     std::vector<std::int64_t> m_pending; // expiries not yet passed
     std::uint64_t m_expired = 0;
+    std::size_t m_nextNode = 1; // collect() goes on from here
+    bool m_complete = false;
 };
 
 } // namespace keylens::keyspace

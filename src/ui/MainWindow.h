@@ -167,6 +167,7 @@ private:
     QLabel* m_filterInfo;
     QTimer m_filterDebounce;
     QTimer m_countdown;
+    QTimer m_expiryWalk; // builds m_expiries after a scan, a slice per turn of the event loop
     QTimer m_namespaceRefresh;
     QTimer m_findingsRefresh; // the panel follows the scan once a second
     FindingsPanel* m_findings;

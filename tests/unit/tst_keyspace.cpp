@@ -1,4 +1,5 @@
 #include "TestKeys.h"
+#include "keyspace/ExpiryTimeline.h"
 #include "keyspace/Keyspace.h"
 #include "keyspace/TopKeys.h"
 
@@ -42,6 +43,35 @@ private Q_SLOTS:
         std::sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
         for (std::size_t i = 0; i < stepped.size(); ++i)
             QCOMPARE(store.keyInfo(stepped[i]).memoryBytes, keys[i].first);
+    }
+
+    // The window builds the timeline a slice at a time: in steps it counts what a count of every key does.
+    void expiryTimelineInSteps()
+    {
+        Keyspace store;
+        const std::int64_t base = 1'700'000'000'000;
+        std::vector<std::int64_t> expiries;
+        for (int i = 0; i < 5000; ++i) {
+            const std::int64_t expiry = i % 3 == 0 ? NoExpiry : base + std::int64_t(i) * 1000;
+            store.insert(QByteArray("t:" + QByteArray::number(i % 13) + ":" + QByteArray::number(i)),
+                         measuredKey(KeyType::String, 10, expiry));
+            if (expiry != NoExpiry)
+                expiries.push_back(expiry);
+        }
+        ExpiryTimeline stepped;
+        int steps = 0;
+        while (!stepped.collect(store, 100))
+            ++steps;
+        QVERIFY(steps > 10);
+        QVERIFY(stepped.isComplete());
+        ExpiryTimeline whole(store);
+        for (const std::int64_t now : {base - 1, base + 1'000'000, base + 2'500'000, base + 10'000'000}) {
+            const auto expected = std::uint64_t(
+                std::count_if(expiries.begin(), expiries.end(), [now](std::int64_t expiry) { return expiry <= now; }));
+            QCOMPARE(stepped.expiredBy(now), expected);
+            QCOMPARE(whole.expiredBy(now), expected);
+        }
+        QVERIFY(!ExpiryTimeline().isComplete());
     }
 
     void namespaceCountsKeysWithItsPrefix()
