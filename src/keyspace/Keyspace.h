@@ -60,6 +60,9 @@ public:
     const NamespaceStats& stats(NodeId node) const;
     std::vector<NodeId> children(NodeId node) const;
     // Calls onChild(child) for each child, newest first, without building a list.
+    // A node's children one at a time (forEachChild in steps): InvalidNode after the last.
+    NodeId firstChild(NodeId node) const { return m_firstChild[node]; }
+    NodeId nextSibling(NodeId node) const { return m_nextSibling[node]; }
     template<typename Callback> void forEachChild(NodeId node, Callback&& onChild) const
     {
         for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child])

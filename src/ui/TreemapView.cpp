@@ -70,6 +70,12 @@ std::vector<QRectF> squarify(const std::vector<double>& areas, QRectF rect)
     return out;
 }
 
+// Bigger memory first; equal ones by id, so a layout is the same every time.
+bool biggerFirst(const std::pair<std::uint64_t, std::uint32_t>& a, const std::pair<std::uint64_t, std::uint32_t>& b)
+{
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+}
+
 } // namespace
 
 TreemapView::TreemapView(QWidget* parent)
@@ -80,7 +86,11 @@ TreemapView::TreemapView(QWidget* parent)
     m_slices.setObjectName(QStringLiteral("treemap layout"));
     m_slices.setInterval(0);
     connect(&m_slices, &QTimer::timeout, this, [this] {
-        if (layoutStep(models::SliceMs))
+        if (!models::mayStartSlice())
+            return; // another job's turn (TimeSlice.h)
+        const bool done = layoutStep(models::SliceMs);
+        models::sliceEnded();
+        if (done)
             m_slices.stop();
         update();
     });
@@ -102,16 +112,6 @@ void TreemapView::setPatterns(const models::PatternTreeModel* patterns)
     m_selected = keyspace::InvalidNode;
     invalidate();
     Q_EMIT shownNodeChanged(m_shown);
-}
-
-template<typename Callback> void TreemapView::forEachChild(std::uint32_t id, Callback&& onChild) const
-{
-    if (m_patterns) {
-        for (const patterns::PatternTree::PatternId child : m_patterns->tree()->children(id))
-            onChild(child, m_patterns->totalsOf(child).memoryBytes);
-        return;
-    }
-    m_store->forEachChild(id, [&](NodeId child) { onChild(child, keyspace::subtreeMemory(*m_store, child)); });
 }
 
 bool TreemapView::hasChildren(std::uint32_t id) const
@@ -186,6 +186,7 @@ void TreemapView::invalidate()
     // What is half laid out may name nodes or patterns that are gone (a new store, a new pattern tree).
     m_slices.stop();
     m_pending.clear();
+    m_gathered = {};
     m_dirty = true;
     update();
 }
@@ -207,7 +208,9 @@ void TreemapView::startLayout()
     m_dirty = false;
     m_tiles.clear();
     m_pending.clear();
+    m_gathered = {};
     m_layoutMs = 0;
+    m_longestSliceMs = 0;
     if (m_store && m_store->keyCount() > 0)
         m_pending.push_back({m_shown, QRectF(rect()).adjusted(1, 1, -1, -1), 0, keyspace::InvalidNode});
 }
@@ -220,40 +223,87 @@ void TreemapView::layout()
     layoutStep(std::numeric_limits<qint64>::max());
 }
 
+void TreemapView::Gathered::keepBiggest(std::size_t count)
+{
+    if (biggest.size() <= count)
+        return;
+    std::nth_element(biggest.begin(), biggest.begin() + qsizetype(count), biggest.end(), biggerFirst);
+    for (std::size_t i = count; i < biggest.size(); ++i)
+        rest += biggest[i].first;
+    restCount += biggest.size() - count;
+    biggest.resize(count);
+}
+
+bool TreemapView::gatherChildren(const QElapsedTimer& clock, qint64 budgetMs)
+{
+    const std::uint32_t parent = m_pending.front().node;
+    Gathered& gathered = m_gathered;
+    const auto add = [&](std::uint32_t child, std::uint64_t memory) {
+        if (memory == 0)
+            return;
+        gathered.total += memory;
+        gathered.biggest.emplace_back(memory, child);
+        // Amortised: a partition every MaxChildren children keeps the candidates bounded.
+        if (gathered.biggest.size() >= 2 * MaxChildren)
+            gathered.keepBiggest(MaxChildren);
+    };
+    if (!gathered.started) {
+        gathered = {};
+        gathered.started = true;
+        gathered.cursor = m_patterns ? 0 : m_store->firstChild(parent);
+    }
+    // The clock is read every few thousand children: reading it per child would cost more than the child.
+    constexpr std::uint32_t ChildrenPerCheck = 4096;
+    if (m_patterns) {
+        const std::vector<patterns::PatternTree::PatternId>& children = m_patterns->tree()->children(parent);
+        while (gathered.cursor < children.size()) {
+            const std::size_t end = std::min<std::size_t>(children.size(), gathered.cursor + ChildrenPerCheck);
+            for (; gathered.cursor < end; ++gathered.cursor) {
+                const patterns::PatternTree::PatternId child = children[gathered.cursor];
+                add(child, m_patterns->totalsOf(child).memoryBytes);
+            }
+            if (gathered.cursor < children.size() && clock.elapsed() >= budgetMs)
+                return false;
+        }
+        return true;
+    }
+    while (gathered.cursor != keyspace::InvalidNode) {
+        for (std::uint32_t n = 0; n < ChildrenPerCheck && gathered.cursor != keyspace::InvalidNode; ++n) {
+            add(gathered.cursor, keyspace::subtreeMemory(*m_store, gathered.cursor));
+            gathered.cursor = m_store->nextSibling(gathered.cursor);
+        }
+        if (gathered.cursor != keyspace::InvalidNode && clock.elapsed() >= budgetMs)
+            return false;
+    }
+    return true;
+}
+
 bool TreemapView::layoutStep(qint64 budgetMs)
 {
     QElapsedTimer clock;
     clock.start();
-    // Breadth first, so parents come before their children (painting order) without recursion; a parent
-    // of a million children is the largest unit of work (a few tens of milliseconds at most).
-    std::vector<std::pair<std::uint64_t, NodeId>> children;
+    // Breadth first, so parents come before their children (painting order) without recursion. A parent's
+    // children are gathered in steps, so even one of a million children never holds a slice much longer.
     while (!m_pending.empty() && clock.elapsed() < budgetMs) {
+        if (!gatherChildren(clock, budgetMs))
+            break; // the next slice goes on with this parent
         const Pending at = m_pending.front();
         m_pending.pop_front();
-        children.clear();
-        forEachChild(at.node, [&](std::uint32_t child, std::uint64_t memory) {
-            if (memory > 0)
-                children.emplace_back(memory, child);
-        });
-        if (children.empty())
+        Gathered gathered = std::exchange(m_gathered, {});
+        if (gathered.biggest.empty())
             continue;
         // The biggest MaxChildren by memory; the rest share one tile.
-        const std::size_t shown = std::min(children.size(), MaxChildren);
-        std::partial_sort(
-            children.begin(), children.begin() + qsizetype(shown), children.end(),
-            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-        std::uint64_t total = 0, rest = 0;
-        for (std::size_t i = 0; i < children.size(); ++i) {
-            total += children[i].first;
-            if (i >= shown)
-                rest += children[i].first;
-        }
+        gathered.keepBiggest(MaxChildren);
+        std::sort(gathered.biggest.begin(), gathered.biggest.end(), biggerFirst);
+        const std::vector<std::pair<std::uint64_t, std::uint32_t>>& children = gathered.biggest;
+        const std::size_t shown = children.size();
         const double area = at.rect.width() * at.rect.height();
         std::vector<double> areas;
+        areas.reserve(shown + 1);
         for (std::size_t i = 0; i < shown; ++i)
-            areas.push_back(area * double(children[i].first) / double(total));
-        if (rest > 0)
-            areas.push_back(area * double(rest) / double(total));
+            areas.push_back(area * double(children[i].first) / double(gathered.total));
+        if (gathered.rest > 0)
+            areas.push_back(area * double(gathered.rest) / double(gathered.total));
         const std::vector<QRectF> rects = squarify(areas, at.rect);
         for (std::size_t i = 0; i < rects.size(); ++i) {
             const QRectF& tileRect = rects[i];
@@ -267,8 +317,8 @@ bool TreemapView::layoutStep(qint64 budgetMs)
                 tile.memoryBytes = children[i].first;
                 tile.topLevel = at.depth == 0 ? tile.node : at.topLevel;
             } else {
-                tile.memoryBytes = rest;
-                tile.others = children.size() - shown;
+                tile.memoryBytes = gathered.rest;
+                tile.others = gathered.restCount;
                 tile.topLevel = at.topLevel;
             }
             m_tiles.push_back(tile);
@@ -278,7 +328,9 @@ bool TreemapView::layoutStep(qint64 budgetMs)
                     {tile.node, tileRect.adjusted(2, HeaderHeight, -2, -2), at.depth + 1, tile.topLevel});
         }
     }
-    m_layoutMs += double(clock.nsecsElapsed()) / 1e6;
+    const double sliceMs = double(clock.nsecsElapsed()) / 1e6;
+    m_layoutMs += sliceMs;
+    m_longestSliceMs = std::max(m_longestSliceMs, sliceMs);
     return m_pending.empty();
 }
 

@@ -4,6 +4,7 @@
 #include "keyspace/SubtreeTotals.h"
 #include "patterns/PatternTree.h"
 
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
 
@@ -61,8 +62,9 @@ public:
 
     const std::vector<Tile>& tiles(); // laid out if needed
     const Tile* tileAt(QPointF point);
-    // Milliseconds of work the last layout took, over all its slices.
+    // Milliseconds of work the last layout took, over all its slices, and in its longest slice.
     double lastLayoutMs() const { return m_layoutMs; }
+    double longestSliceMs() const { return m_longestSliceMs; }
     bool isLayingOut() const { return !m_pending.empty(); }
 
 Q_SIGNALS:
@@ -79,10 +81,12 @@ protected:
 private:
     void startLayout();
     bool layoutStep(qint64 budgetMs); // true once done
-    void layout();                    // to the end, now
+    // Collects the children of the first pending parent, keeping the biggest MaxChildren; resumes where the
+    // last slice stopped (a parent of a million children is a few slices). True once all are collected.
+    bool gatherChildren(const QElapsedTimer& clock, qint64 budgetMs);
+    void layout(); // to the end, now
     QColor colourOf(const Tile& tile) const;
     // Of a node, or of a pattern when it shows patterns.
-    template<typename Callback> void forEachChild(std::uint32_t id, Callback&& onChild) const;
     bool hasChildren(std::uint32_t id) const;
     std::uint32_t parentOf(std::uint32_t id) const;
     QString labelOf(std::uint32_t id) const;
@@ -104,6 +108,19 @@ private:
         std::uint32_t topLevel;
     };
     std::deque<Pending> m_pending; // parents whose children are still to be laid out
+    // The children of m_pending.front() gathered so far (see gatherChildren()).
+    struct Gathered
+    {
+        bool started = false;
+        std::uint32_t cursor = 0; // the next child: a node id, or an index into a pattern's children
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> biggest; // (memory, child), at most 2 * MaxChildren
+        std::uint64_t total = 0;                                      // memory of every child
+        std::uint64_t rest = 0;                                       // memory of the children dropped from `biggest`
+        std::size_t restCount = 0;                                    // and how many they are
+        void keepBiggest(std::size_t count);
+    };
+    Gathered m_gathered;
+    double m_longestSliceMs = 0;
     QTimer m_slices;
 };
 

@@ -184,9 +184,33 @@ private Q_SLOTS:
         const auto others = std::find_if(tiles.begin(), tiles.end(), [](const auto& t) { return t.others > 0; });
         QVERIFY(others != tiles.end());
         QCOMPARE(others->others, std::uint64_t(200'000 - TreemapView::MaxChildren));
+        // The "others" tile is the memory of every child past the biggest MaxChildren: here flat:2000 and on.
+        std::uint64_t rest = 0;
+        for (std::uint64_t i = TreemapView::MaxChildren; i < 200'000; ++i)
+            rest += 10'000'000 / (i + 1) + 50;
+        QCOMPARE(others->memoryBytes, rest);
         // The biggest child comes first.
         QCOMPARE(store.path(tiles.front().node), QByteArray("flat:0"));
         QCOMPARE(tiles.front().memoryBytes, std::uint64_t(10'000'050));
+
+        // Painted, the one wide parent is gathered a slice at a time and ends with the same tiles.
+        TreemapView sliced;
+        sliced.resize(1000, 700);
+        sliced.setStore(&store);
+        sliced.setShownNode(store.find("flat"));
+        sliced.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&sliced));
+        sliced.repaint();
+        QTRY_VERIFY_WITH_TIMEOUT(!sliced.isLayingOut(), 10000);
+        const auto& got = sliced.tiles();
+        QCOMPARE(got.size(), tiles.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            QCOMPARE(got[i].node, tiles[i].node);
+            QCOMPARE(got[i].rect, tiles[i].rect);
+            QCOMPARE(got[i].others, tiles[i].others);
+        }
+        qInfo("in slices: %.1f ms of layout, the longest slice %.1f ms", sliced.lastLayoutMs(),
+              sliced.longestSliceMs());
     }
 };
 
