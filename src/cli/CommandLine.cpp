@@ -199,8 +199,9 @@ int finishScan(const ScanOutcome& outcome, const keyspace::Keyspace& keyspace, c
 {
     if (const std::optional<int> refused = refuseWhenNothingWasRead(outcome))
         return *refused;
-    const report::ScanReport scanReport = report::buildReport(keyspace, outcome.summary, outcome.duplicates,
-                                                              request.options, QDateTime::currentMSecsSinceEpoch());
+    const report::ScanReport scanReport =
+        report::buildReport(keyspace, outcome.summary, outcome.duplicates, request.options,
+                            QDateTime::currentMSecsSinceEpoch(), outcome.librarySets);
     const QByteArray document = request.json ? report::toJson(scanReport) : report::toText(scanReport);
     return deliverReport(outcome, request.outputPath, document);
 }

@@ -85,12 +85,12 @@ int runLintCommand(const QStringList& arguments)
         return *refused;
     report::LintReport lintReport{delimiter, outcome.summary, &linter, {}, failSeverity};
     if (outcome.interrupted) {
-        linter.finish(keyspace);
+        linter.finish(keyspace, outcome.librarySets);
     } else {
         // The server answers the length questions while the namespace-level rules run on the store.
         BigKeyLengths lengths{lint::bigKeyCandidates(keyspace), {}, {}};
         std::thread asking([&] { askBigKeyLengths(options.connection, lengths); });
-        linter.finish(keyspace);
+        linter.finish(keyspace, outcome.librarySets);
         asking.join();
         if (const QString unchecked = recordBigKeyLengths(keyspace, linter, lengths); !unchecked.isEmpty())
             lintReport.notices << unchecked;

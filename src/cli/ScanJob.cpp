@@ -2,6 +2,7 @@
 
 #include "cli/InterruptWatcher.h"
 #include "cli/ProgressBar.h"
+#include "inspect/KeyReader.h"
 #include "scan/Ingest.h"
 #include "scan/Scanner.h"
 
@@ -48,6 +49,8 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
     loop.exec();
     interrupts->setOnInterrupt({}); // the callback refers to this frame
     progressBar.clear();
+    if (!outcome.interrupted)
+        outcome.librarySets = inspect::readSetMembers(options.connection, lint::LibraryLayouts::setsToRead(keyspace));
     return outcome;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "lint/LibraryLayouts.h"
 #include "scan/Ingest.h"
 #include "scan/ScanTypes.h"
 
@@ -11,6 +12,9 @@ struct ScanOutcome
     scan::ScanSummary summary;
     std::uint64_t duplicates = 0;
     bool interrupted = false;
+    // What names and types cannot tell a library's layout by (lint::LibraryLayouts::setsToRead), read once
+    // the keys are in; empty when there was nothing to read, or no answer.
+    lint::SetMembers librarySets;
 };
 
 class InterruptWatcher;

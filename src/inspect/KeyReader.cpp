@@ -174,6 +174,51 @@ Result<std::vector<std::optional<std::uint64_t>>> readLengths(redis::Connection&
     return lengths;
 }
 
+Result<QHash<QByteArray, QByteArrayList>> readSetMembers(redis::Connection& connection,
+                                                         const std::vector<QByteArray>& keys, std::size_t maxMembers)
+{
+    QHash<QByteArray, QByteArrayList> members;
+    if (keys.empty())
+        return members;
+    for (const QByteArray& key : keys)
+        connection.append({"SCARD", key});
+    std::vector<QByteArray> small;
+    for (const QByteArray& key : keys) {
+        Result<Reply> reply = connection.read();
+        if (!reply)
+            return reply.error();
+        if (reply->isInteger() && reply->integer() >= 0 && std::uint64_t(reply->integer()) <= maxMembers)
+            small.push_back(key);
+    }
+    for (const QByteArray& key : small)
+        connection.append({"SMEMBERS", key});
+    for (const QByteArray& key : small) {
+        Result<Reply> reply = connection.read();
+        if (!reply)
+            return reply.error();
+        if (!reply->isArray())
+            continue; // denied, or no longer a set
+        QByteArrayList names;
+        names.reserve(qsizetype(reply->size()));
+        for (std::size_t i = 0; i < reply->size(); ++i)
+            names << reply->at(i).bytes().toByteArray();
+        members.insert(key, std::move(names));
+    }
+    return members;
+}
+
+QHash<QByteArray, QByteArrayList> readSetMembers(const redis::ConnectionOptions& server,
+                                                 const std::vector<QByteArray>& keys)
+{
+    if (keys.empty())
+        return {};
+    Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(server);
+    if (!connection)
+        return {};
+    Result<QHash<QByteArray, QByteArrayList>> members = readSetMembers(**connection, keys);
+    return members ? std::move(*members) : QHash<QByteArray, QByteArrayList>();
+}
+
 Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray& key, KeyType type,
                                 const QByteArray& position, int pageSize)
 {

@@ -4,6 +4,8 @@
 #include "redis/Connection.h"
 
 #include <QByteArray>
+#include <QByteArrayList>
+#include <QHash>
 #include <QStringList>
 
 #include <cstdint>
@@ -58,6 +60,16 @@ Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray&
 
 // STRLEN, HLEN, LLEN, SCARD, ZCARD or XLEN; empty for a type without one.
 QByteArrayView lengthCommand(keyspace::KeyType type);
+
+// The members of these sets, each read only when it has at most `maxMembers` (SCARD first, then SMEMBERS, all
+// pipelined); a set that is denied, gone, of another type by now or too big is left out. An error only when the
+// connection fails.
+Result<QHash<QByteArray, QByteArrayList>>
+readSetMembers(redis::Connection& connection, const std::vector<QByteArray>& keys, std::size_t maxMembers = 100'000);
+// The same on a connection of its own: nothing when there is nothing to read or the server cannot be reached
+// (the caller then does without).
+QHash<QByteArray, QByteArrayList> readSetMembers(const redis::ConnectionOptions& server,
+                                                 const std::vector<QByteArray>& keys);
 
 // The length of each key (nullopt where the server refused or the key is gone), with one O(1) command
 // per key, pipelined. For marking big collections (> 5,000 elements) without opening them.

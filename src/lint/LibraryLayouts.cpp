@@ -3,6 +3,8 @@
 #include "lint/Characters.h"
 #include "lint/SegmentShape.h"
 
+#include <QSet>
+
 #include <algorithm>
 #include <array>
 
@@ -79,11 +81,28 @@ bool flatIdsBelow(const Keyspace& store, NodeId node)
     return double(ids) >= 0.9 * double(stats.childCount);
 }
 
+// Sidekiq and Resque keep a `queues` set of the names of their `queue:<name>` lists: the `queue` namespace
+// beside such a set when every key in it is a list, or InvalidNode.
+NodeId queueListsBeside(const Keyspace& store, NodeId queuesNode)
+{
+    const NodeId owner = store.parent(queuesNode);
+    if (!isKeyOfType(store, queuesNode, KeyType::Set) || segmentIs(store, owner, "rq"))
+        return keyspace::InvalidNode;
+    const NodeId queue = store.findChild(owner, "queue");
+    if (queue == keyspace::InvalidNode || !store.hasChildren(queue))
+        return keyspace::InvalidNode;
+    const keyspace::NamespaceStats& lists = store.stats(queue);
+    if (lists.types[std::size_t(KeyType::List)] != lists.keys || lists.keys != lists.childCount)
+        return keyspace::InvalidNode;
+    return queue;
+}
+
 class Recogniser
 {
 public:
-    explicit Recogniser(const Keyspace& store)
+    Recogniser(const Keyspace& store, const SetMembers& members)
         : m_store(store)
+        , m_members(members)
     {}
 
     LibraryLayouts run()
@@ -180,18 +199,23 @@ private:
             claimWholeWhenAllClaimed(prefix, library("bullmq"));
     }
 
-    // Sidekiq and Resque keep a `queues` set of the names of their `queue:<name>` lists.
     void workQueues(NodeId queuesNode)
     {
         const NodeId owner = m_store.parent(queuesNode);
-        if (!isKeyOfType(m_store, queuesNode, KeyType::Set) || segmentIs(m_store, owner, "rq"))
+        const NodeId queue = queueListsBeside(m_store, queuesNode);
+        if (queue == keyspace::InvalidNode)
             return;
-        const NodeId queue = m_store.findChild(owner, "queue");
-        if (queue == keyspace::InvalidNode || !m_store.hasChildren(queue))
-            return;
-        const keyspace::NamespaceStats& lists = m_store.stats(queue);
-        if (lists.types[std::size_t(KeyType::List)] != lists.keys || lists.keys != lists.childCount)
-            return;
+        // The lists are the library's only when the set names them; a set that could not be read (denied, gone
+        // since the scan, or offline) leaves the names and types as the evidence.
+        if (const auto named = m_members.constFind(m_store.path(queuesNode)); named != m_members.cend()) {
+            const QSet<QByteArray> names(named->cbegin(), named->cend());
+            bool allNamed = true;
+            m_store.forEachChild(queue, [&](NodeId list) {
+                allNamed = allNamed && names.contains(m_store.segment(list).toByteArray());
+            });
+            if (!allNamed)
+                return;
+        }
         const bool sidekiq =
             hasKey(m_store, owner, "schedule", KeyType::ZSet) || hasKey(m_store, owner, "retry", KeyType::ZSet) ||
             hasKey(m_store, owner, "dead", KeyType::ZSet) || hasKey(m_store, owner, "processes", KeyType::Set);
@@ -367,6 +391,7 @@ private:
     }
 
     const Keyspace& m_store;
+    const SetMembers& m_members;
     LibraryLayouts m_layouts;
     std::vector<NodeId> m_bullQueues;
 };
@@ -385,9 +410,19 @@ const LibraryInfo* findLibrary(QByteArrayView id)
     return it == Libraries.end() ? nullptr : &*it;
 }
 
-LibraryLayouts LibraryLayouts::recognise(const Keyspace& store)
+LibraryLayouts LibraryLayouts::recognise(const Keyspace& store, const SetMembers& members)
 {
-    return Recogniser(store).run();
+    return Recogniser(store, members).run();
+}
+
+std::vector<QByteArray> LibraryLayouts::setsToRead(const Keyspace& store)
+{
+    std::vector<QByteArray> sets;
+    for (NodeId node = 1; node < store.nodeCount(); ++node) {
+        if (store.segment(node) == "queues" && queueListsBeside(store, node) != keyspace::InvalidNode)
+            sets.push_back(store.path(node));
+    }
+    return sets;
 }
 
 const LibraryInfo* LibraryLayouts::libraryOf(const Keyspace& store, NodeId node) const

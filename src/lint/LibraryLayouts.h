@@ -2,7 +2,9 @@
 
 #include "keyspace/Keyspace.h"
 
+#include <QByteArrayList>
 #include <QByteArrayView>
+#include <QHash>
 
 #include <span>
 #include <unordered_map>
@@ -30,11 +32,19 @@ const LibraryInfo* findLibrary(QByteArrayView id);
 //
 // A claim is a node (a namespace, or a key without a delimiter such as `celery-task-meta-<uuid>`); the
 // whole subtree below it is the library's. Built after a scan from the finished store; reads only.
+// The members of some sets, by key, as the server gave them (LibraryLayouts::setsToRead). A set missing here
+// was not read: denied, gone since the scan, too big, or no server to ask.
+using SetMembers = QHash<QByteArray, QByteArrayList>;
+
 class LibraryLayouts
 {
 public:
     LibraryLayouts() = default;
-    static LibraryLayouts recognise(const keyspace::Keyspace& store);
+    // `members`: what names and types cannot tell, read from the server after the scan (setsToRead()).
+    static LibraryLayouts recognise(const keyspace::Keyspace& store, const SetMembers& members = {});
+    // The sets whose members recognise() wants to see: Sidekiq's and Resque's `queues`, which name their
+    // `queue:<name>` lists (a `queue:` namespace of lists beside a set is theirs only when the set names them).
+    static std::vector<QByteArray> setsToRead(const keyspace::Keyspace& store);
 
     bool isEmpty() const { return m_claims.empty(); }
     // The library that wrote the node: its own claim or its nearest claimed ancestor's.

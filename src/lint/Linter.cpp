@@ -150,13 +150,13 @@ void Linter::forgetRetractedExamples(const keyspace::Keyspace& store, const Libr
     }
 }
 
-void Linter::finish(keyspace::Keyspace& store)
+void Linter::finish(keyspace::Keyspace& store, const SetMembers& members)
 {
     if (m_finished)
         return;
     m_finished = true;
     if (m_profile.exemptLibraries) {
-        m_libraries = LibraryLayouts::recognise(store);
+        m_libraries = LibraryLayouts::recognise(store, members);
         for (const Judgement::Retraction& retraction : namingRetractions(store, m_libraries, m_profile))
             retract(store, retraction);
         if (!m_libraries.isEmpty())
@@ -170,11 +170,11 @@ void Linter::finish(keyspace::Keyspace& store)
         m_notices.push_back(exemptionNotice(m_libraries));
 }
 
-Judgement Linter::judge(const keyspace::Keyspace& store) const
+Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& members) const
 {
     Judgement judgement;
     if (m_profile.exemptLibraries) {
-        judgement.libraries = LibraryLayouts::recognise(store);
+        judgement.libraries = LibraryLayouts::recognise(store, members);
         judgement.retractions = namingRetractions(store, judgement.libraries, m_profile);
     }
     runNamespaceRules(

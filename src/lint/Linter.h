@@ -84,12 +84,13 @@ public:
     void lintKeys(keyspace::Keyspace& store);
     // The rules over the whole keyspace: naming variants, synonyms, data in keys, expiry avalanches,
     // environment and version prefixes, stray persistent keys. Once, after the last key.
-    void finish(keyspace::Keyspace& store);
+    // `members`: the sets LibraryLayouts::setsToRead() names, as far as they could be read.
+    void finish(keyspace::Keyspace& store, const SetMembers& members = {});
     // finish() in two steps, for a GUI that cannot stop for it: judge() only reads the store and the profile
     // (another thread may run it while the store's owner reads the store and writes nothing to it, nor
     // calls this linter); apply() records up to `count` verdicts on the owner's thread, and returns true
     // once all are recorded: the linter is then finished.
-    Judgement judge(const keyspace::Keyspace& store) const;
+    Judgement judge(const keyspace::Keyspace& store, const SetMembers& members = {}) const;
     bool apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t count);
     bool isFinished() const { return m_finished; }
     // big-string and big-collection, from a key's length (STRLEN or the element count: one O(1) command

@@ -1,5 +1,6 @@
 #include "models/ScanSession.h"
 
+#include "inspect/KeyReader.h"
 #include "lint/Linter.h"
 #include "models/KeyTreeModel.h"
 #include "models/PatternTreeModel.h"
@@ -217,10 +218,14 @@ void ScanSession::judge()
     const keyspace::Keyspace* store = m_keyspace.get();
     m_judgement = std::move(judgement);
     m_bigKeyCandidates = {};
-    m_judging = QThread::create([linter, store, result, candidates = &m_bigKeyCandidates] {
-        *result = linter->judge(*store);
-        *candidates = lint::bigKeyCandidates(*store);
-    });
+    m_judging =
+        QThread::create([linter, store, result, candidates = &m_bigKeyCandidates, server = m_options.connection] {
+            // What names and types cannot tell a library's layout by: one round trip, on this thread.
+            const lint::SetMembers librarySets =
+                inspect::readSetMembers(server, lint::LibraryLayouts::setsToRead(*store));
+            *result = linter->judge(*store, librarySets);
+            *candidates = lint::bigKeyCandidates(*store);
+        });
     m_judging->setObjectName(QStringLiteral("keylens namespace rules"));
     // Told by a number, not by the thread's address: an abandoned thread's signal may still be queued
     // when a new thread is allocated at the same address.

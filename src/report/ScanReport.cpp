@@ -136,7 +136,7 @@ std::vector<LibraryEntry> listLibraries(const keyspace::Keyspace& keyspace, cons
 } // namespace
 
 ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,
-                       const ReportOptions& options, std::int64_t nowMs)
+                       const ReportOptions& options, std::int64_t nowMs, const lint::SetMembers& librarySets)
 {
     ScanReport report;
     report.summary = summary;
@@ -154,7 +154,7 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
         }
     }
     report.suggestedDelimiter = suggestDelimiter(keyspace, keysWithoutDelimiter, report.totals.keys);
-    const lint::LibraryLayouts libraries = lint::LibraryLayouts::recognise(keyspace);
+    const lint::LibraryLayouts libraries = lint::LibraryLayouts::recognise(keyspace, librarySets);
     report.libraries = listLibraries(keyspace, libraries);
     if (report.options.depth > 0)
         listNamespaces(keyspace, libraries, Keyspace::root(), 0, report.options, &report.namespaces, &report.others);

@@ -97,7 +97,8 @@ struct ScanReport
     }
 };
 
+// `librarySets`: see lint::LibraryLayouts::recognise.
 ScanReport buildReport(const keyspace::Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,
-                       const ReportOptions& options, std::int64_t nowMs);
+                       const ReportOptions& options, std::int64_t nowMs, const lint::SetMembers& librarySets = {});
 
 } // namespace keylens::report

@@ -284,6 +284,31 @@ private Q_SLOTS:
         }
     }
 
+    // The window's linter reads the `queues` set after the scan, as keylens-cli does: lists it does not name
+    // are no library's, and the tree says so.
+    void queuesSetDecidesTheLibrary()
+    {
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.pipeline({{"SELECT", "7"},
+                                  {"SADD", "queues", "default"},
+                                  {"RPUSH", "queue:default", "a"},
+                                  {"RPUSH", "queue:reports", "b"},
+                                  {"ZADD", "retry", "1", "c"}}),
+                 std::size_t(0));
+        const auto libraryOfReports = [&] {
+            models::ScanSession session;
+            session.start(scanOf(m_server.connectionOptions(), 7), ':');
+            waitForFinish(session);
+            const keyspace::NodeId reports = session.keyspace().find("queue:reports");
+            const QModelIndex index = session.model()->indexOfNode(reports);
+            return index.data(KeyTreeModel::LibraryRole).toString();
+        };
+        QCOMPARE(libraryOfReports(), QString());
+        QCOMPARE(client.pipeline({{"SELECT", "7"}, {"SADD", "queues", "reports"}}), std::size_t(0));
+        QCOMPARE(libraryOfReports(), QStringLiteral("sidekiq"));
+        QCOMPARE(client.pipeline({{"SELECT", "7"}, {"FLUSHDB"}}), std::size_t(0));
+    }
+
     void memoryAndOrderMatchTheServer()
     {
         models::ScanSession session;

@@ -245,6 +245,57 @@ private Q_SLOTS:
             QVERIFY2(!rules.count("missing-ttl"), key.constData());
     }
 
+    // On a server: `keylens-cli scan` and `lint` read the `queues` set after the scan, and lists it does not
+    // name are no library's. (In a database of their own, beside the libraries above.)
+    void queuesSetMustNameItsLists()
+    {
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.pipeline({{"SELECT", "3"},
+                                  {"SADD", "queues", "default"},
+                                  {"RPUSH", "queue:default", "{\"jid\":\"1\"}"},
+                                  {"RPUSH", "queue:Reports", "{\"jid\":\"2\"}"},
+                                  {"ZADD", "retry", "1710000000", "{\"jid\":\"3\"}"}}),
+                 std::size_t(0));
+        const auto libraries = [&](const QStringList& extra = {}) {
+            const auto run =
+                test::runCli(QStringList{QStringLiteral("scan"), QStringLiteral("-p"), QString::number(m_server.port()),
+                                         QStringLiteral("-n"), QStringLiteral("3"), QStringLiteral("--format"),
+                                         QStringLiteral("json")} +
+                             extra);
+            QStringList ids;
+            if (run.exitCode != 0)
+                ids << QStringLiteral("exit %1").arg(run.exitCode);
+            for (const QJsonValue& value :
+                 QJsonDocument::fromJson(run.out).object()[QStringLiteral("libraries")].toArray())
+                ids << value.toObject()[QStringLiteral("library")].toString();
+            return ids;
+        };
+        const auto uppercaseFindings = [&] {
+            const auto run = test::runCli({QStringLiteral("lint"), QStringLiteral("-p"),
+                                           QString::number(m_server.port()), QStringLiteral("-n"), QStringLiteral("3"),
+                                           QStringLiteral("--format"), QStringLiteral("json")});
+            int count = 0;
+            for (const QJsonValue& value :
+                 QJsonDocument::fromJson(run.out).object()[QStringLiteral("findings")].toArray())
+                count += value.toObject()[QStringLiteral("rule")].toString() == QStringLiteral("uppercase");
+            return count;
+        };
+        // `queue:Reports` is not named: no Sidekiq, and its capital is the team's finding.
+        QCOMPARE(libraries(), QStringList());
+        QCOMPARE(uppercaseFindings(), 1);
+        // A user who may not read the set: the scan goes on, and the names and types decide.
+        test::PlainClient(m_server.port())
+            .command({"ACL", "SETUSER", "nosmembers", "on", ">pw", "~*", "+@all", "-smembers"});
+        QCOMPARE(libraries({QStringLiteral("--user"), QStringLiteral("nosmembers"), QStringLiteral("-a"),
+                            QStringLiteral("pw"), QStringLiteral("--no-auth-warning")}),
+                 QStringList{QStringLiteral("sidekiq")});
+        // Named, the layout is Sidekiq's: labelled, and its naming is the library's.
+        QCOMPARE(client.pipeline({{"SELECT", "3"}, {"SADD", "queues", "Reports"}}), std::size_t(0));
+        QCOMPARE(libraries(), QStringList{QStringLiteral("sidekiq")});
+        QCOMPARE(uppercaseFindings(), 0);
+        QCOMPARE(client.pipeline({{"SELECT", "3"}, {"FLUSHDB"}}), std::size_t(0));
+    }
+
     void oneGlobSilencesALibrary()
     {
         QTemporaryDir dir;

@@ -221,6 +221,31 @@ private Q_SLOTS:
         }
     }
 
+    // `queue:` lists are Sidekiq's (or Resque's) only when the `queues` set names them. The set's members come
+    // from the server after the scan; unread (denied, offline), the names and types decide.
+    void queuesSetMustNameTheLists()
+    {
+        keyspace::Keyspace store;
+        fill(store, {{"myapp:queues", KeyType::Set},
+                     {"myapp:queue:default", KeyType::List},
+                     {"myapp:queue:mailers", KeyType::List},
+                     {"myapp:retry", KeyType::ZSet},
+                     {"jobs:queue:x", KeyType::List}});
+        // Only the set beside a `queue` namespace of lists is asked about.
+        QCOMPARE(lint::LibraryLayouts::setsToRead(store), std::vector<QByteArray>{"myapp:queues"});
+        const keyspace::NodeId mailers = store.find("myapp:queue:mailers");
+        const auto libraryOf = [&](const lint::SetMembers& members) {
+            const lint::LibraryInfo* library =
+                lint::LibraryLayouts::recognise(store, members).libraryOf(store, mailers);
+            return QByteArray(library ? library->id : "");
+        };
+        QCOMPARE(libraryOf({{"myapp:queues", {"mailers", "default", "low"}}}), QByteArray("sidekiq"));
+        QCOMPARE(libraryOf({{"myapp:queues", {"default"}}}), QByteArray()); // mailers is nobody's queue
+        QCOMPARE(libraryOf({{"myapp:queues", {}}}), QByteArray());
+        QCOMPARE(libraryOf({}), QByteArray("sidekiq")); // not read: the names and types decide
+        QCOMPARE(libraryOf({{"other:queues", {}}}), QByteArray("sidekiq"));
+    }
+
     void idsAreTheInterface()
     {
         for (const char* id : {"bullmq", "sidekiq", "celery", "rq", "connect-redis", "rails-cache", "django-cache",
