@@ -20,12 +20,10 @@ constexpr qint64 LiveIntervalMs = 2000;
 
 ChartsPane::ChartsPane(QWidget* parent)
     : QWidget(parent)
-    , m_view(new ChartsView)
     , m_job(new models::ChartJob(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
     connect(m_job, &models::ChartJob::done, this, [this](const models::ChartData& data) {
         QString title;
         if (m_pattern && m_patterns && m_patterns->tree())
@@ -34,12 +32,27 @@ ChartsPane::ChartsPane(QWidget* parent)
             title = displayText(keyspace::displayBytes(m_store->path(m_node)));
         else
             title = QStringLiteral("All keys");
-        m_view->showData(title, data);
+        view()->showData(title, data);
     });
     m_sinceCount.start();
 }
 
 ChartsPane::~ChartsPane() = default;
+
+ChartsView* ChartsPane::view()
+{
+    if (!m_view) {
+        m_view = new ChartsView;
+        layout()->addWidget(m_view);
+    }
+    return m_view;
+}
+
+void ChartsPane::showEvent(QShowEvent* event)
+{
+    view();
+    QWidget::showEvent(event);
+}
 
 bool ChartsPane::isShown() const
 {

@@ -26,7 +26,9 @@ public:
     explicit ChartsPane(QWidget* parent = nullptr);
     ~ChartsPane() override;
 
-    ChartsView* view() const { return m_view; }
+    // Made when first asked for or shown: seven plots each replot once when made (QCustomPlot queues it), 12-14 ms
+    // apiece, which a window that never shows its charts paid at start.
+    ChartsView* view();
     models::ChartJob* job() const { return m_job; }
 
     // The subject: a store node (the root for the whole keyspace), or a pattern of many members.
@@ -38,10 +40,13 @@ public:
     // The store is about to go: stops reading it.
     void forgetStore();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     bool isShown() const;
 
-    ChartsView* m_view;
+    ChartsView* m_view = nullptr;
     models::ChartJob* m_job;
     const keyspace::Keyspace* m_store = nullptr;
     keyspace::NodeId m_node = keyspace::Keyspace::root();
