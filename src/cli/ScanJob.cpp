@@ -49,7 +49,8 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
     loop.exec();
     interrupts->setOnInterrupt({}); // the callback refers to this frame
     progressBar.clear();
-    if (!outcome.interrupted)
+    // Not of a server that failed the scan: its connect timeout would hold the exit.
+    if (!outcome.interrupted && !outcome.summary.error)
         outcome.librarySets = inspect::readSetMembers(options.connection, lint::LibraryLayouts::setsToRead(keyspace));
     return outcome;
 }

@@ -218,11 +218,14 @@ void ScanSession::judge()
     const keyspace::Keyspace* store = m_keyspace.get();
     m_judgement = std::move(judgement);
     m_bigKeyCandidates = {};
-    m_judging =
-        QThread::create([linter, store, result, candidates = &m_bigKeyCandidates, server = m_options.connection] {
-            // What names and types cannot tell a library's layout by: one round trip, on this thread.
+    // What names and types cannot tell a library's layout by: one round trip, on the worker. Not asked of a
+    // server that failed the scan (its connect timeout would hold a rescan that waits for this thread).
+    const bool serverAnswered = m_finishing && !m_finishing->error;
+    m_judging = QThread::create(
+        [linter, store, result, candidates = &m_bigKeyCandidates, server = m_options.connection, serverAnswered] {
             const lint::SetMembers librarySets =
-                inspect::readSetMembers(server, lint::LibraryLayouts::setsToRead(*store));
+                serverAnswered ? inspect::readSetMembers(server, lint::LibraryLayouts::setsToRead(*store))
+                               : lint::SetMembers();
             *result = linter->judge(*store, librarySets);
             *candidates = lint::bigKeyCandidates(*store);
         });
