@@ -4,7 +4,9 @@
 #include "ui/OverlayColours.h"
 
 #include <QApplication>
+#include <QHeaderView>
 #include <QPainter>
+#include <QTreeView>
 
 namespace keylens::ui {
 
@@ -136,6 +138,27 @@ QSize KeyTreeDelegate::sizeHint(const QStyleOptionViewItem& option, const QModel
         size.rwidth() += option.fontMetrics.horizontalAdvance(QStringLiteral("BIG")) + 12;
     size.setHeight(std::max(size.height(), option.fontMetrics.height() + 6));
     return size;
+}
+
+void setUpKeyTreeView(QTreeView& view)
+{
+    view.setItemDelegate(new KeyTreeDelegate(&view));
+    view.setUniformRowHeights(true); // the view then never measures a million rows
+    view.setSortingEnabled(true);
+    view.setAlternatingRowColors(true);
+    view.setSelectionMode(QAbstractItemView::SingleSelection);
+    QHeaderView* header = view.header();
+    header->setSortIndicator(models::TreeColumns::MemoryColumn, Qt::DescendingOrder);
+    header->setStretchLastSection(true);
+    header->setSectionsMovable(true);
+    // The same widths in both trees, so that switching between them keeps every column in its place.
+    header->resizeSection(models::TreeColumns::NameColumn, 220);
+    header->resizeSection(models::TreeColumns::KeysColumn, 80);
+    header->resizeSection(models::TreeColumns::MemoryColumn, 140);
+    header->resizeSection(models::TreeColumns::ShareColumn, 85);
+    header->resizeSection(models::TreeColumns::TtlColumn, 120);
+    header->resizeSection(models::TreeColumns::FindingsColumn, 95);
+    header->resizeSection(models::TreeColumns::TypeColumn, 200);
 }
 
 } // namespace keylens::ui

@@ -333,24 +333,9 @@ void MainWindow::createLayout()
 
     m_tree = new QTreeView;
     m_tree->setModel(treeModel());
-    m_tree->setItemDelegate(new KeyTreeDelegate(m_tree));
-    m_tree->setUniformRowHeights(true); // the view then never measures a million rows
-    m_tree->setSortingEnabled(true);
-    m_tree->setAlternatingRowColors(true);
-    m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    setUpKeyTreeView(*m_tree);
     m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_tree->addActions({m_copyAction, m_deleteAction});
-    QHeaderView* header = m_tree->header();
-    header->setSortIndicator(KeyTreeModel::MemoryColumn, Qt::DescendingOrder);
-    header->setStretchLastSection(true);
-    header->setSectionsMovable(true);
-    header->resizeSection(KeyTreeModel::NameColumn, 220);
-    header->resizeSection(KeyTreeModel::KeysColumn, 80);
-    header->resizeSection(KeyTreeModel::MemoryColumn, 140);
-    header->resizeSection(KeyTreeModel::ShareColumn, 85);
-    header->resizeSection(KeyTreeModel::TtlColumn, 120);
-    header->resizeSection(KeyTreeModel::FindingsColumn, 95);
-    header->resizeSection(KeyTreeModel::TypeColumn, 200);
     connect(m_tree, &QTreeView::expanded, this, [this] { m_userExpanded = true; });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
 

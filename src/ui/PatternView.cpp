@@ -14,20 +14,7 @@ PatternView::PatternView(PatternTreeModel* model, QWidget* parent)
     , m_model(model)
 {
     setModel(model);
-    setItemDelegate(new KeyTreeDelegate(this));
-    setUniformRowHeights(true);
-    setSortingEnabled(true);
-    setAlternatingRowColors(true);
-    setSelectionMode(QAbstractItemView::SingleSelection);
-    QHeaderView* columns = header();
-    columns->setSortIndicator(PatternTreeModel::MemoryColumn, Qt::DescendingOrder);
-    columns->setStretchLastSection(true);
-    columns->resizeSection(PatternTreeModel::NameColumn, 260);
-    columns->resizeSection(PatternTreeModel::KeysColumn, 80);
-    columns->resizeSection(PatternTreeModel::MemoryColumn, 140);
-    columns->resizeSection(PatternTreeModel::ShareColumn, 85);
-    columns->resizeSection(PatternTreeModel::TtlColumn, 120);
-    columns->resizeSection(PatternTreeModel::FindingsColumn, 95);
+    setUpKeyTreeView(*this);
     connect(selectionModel(), &QItemSelectionModel::currentChanged, this, &PatternView::announceCurrent);
     // A reset (the exact tree replaced the live one) keeps what was open and selected where it still is:
     // remembered by pattern text as the user opens and selects (at the reset the view has let go).
