@@ -52,13 +52,16 @@ KeyGlob::KeyGlob(QByteArray pattern, Case sensitivity)
     , m_case(sensitivity)
 {}
 
-KeyGlob KeyGlob::fromFilterText(QByteArrayView text)
+QByteArray KeyGlob::escaped(QByteArrayView bytes)
 {
-    const QByteArray trimmed = text.trimmed().toByteArray();
-    if (trimmed.isEmpty())
-        return {};
-    const bool isGlob = trimmed.contains('*') || trimmed.contains('?') || trimmed.contains('[');
-    return KeyGlob(isGlob ? trimmed : QByteArray("*").append(trimmed).append('*'), Case::Insensitive);
+    QByteArray out;
+    out.reserve(bytes.size());
+    for (const char c : bytes) {
+        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\')
+            out += '\\';
+        out += c;
+    }
+    return out;
 }
 
 bool KeyGlob::matches(QByteArrayView key) const

@@ -15,9 +15,8 @@ public:
     KeyGlob() = default;
     explicit KeyGlob(QByteArray pattern, Case sensitivity = Case::Sensitive);
 
-    // What a person types in a filter box: a pattern with a glob character is taken as it is,
-    // a plain word matches every key that contains it (`session` means `*session*`).
-    static KeyGlob fromFilterText(QByteArrayView text);
+    // The bytes with the glob characters escaped, so that a pattern matches them and nothing else.
+    static QByteArray escaped(QByteArrayView bytes);
 
     bool isEmpty() const { return m_pattern.isEmpty(); }
     const QByteArray& pattern() const { return m_pattern; }

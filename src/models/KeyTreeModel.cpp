@@ -44,6 +44,7 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_deleted.clear();
     m_libraries = nullptr;
     m_visibility.clear();
+    m_matchingKeys.clear();
     m_filterMatches = 0;
     if (isFiltering())
         applyFilterToNewNodes(1, m_publishedNodes, nullptr);
@@ -155,6 +156,8 @@ RowFacts KeyTreeModel::factsOf(RowId rowId, FactsWanted wanted) const
     row.isLeafKey = row.isKey && !m_keyspace->hasChildren(node);
     if (row.isLeafKey)
         row.expiresAtMs = m_keyspace->keyInfo(node).expiresAtMs;
+    if (isFiltering())
+        row.matchingKeys = std::int64_t(matchingKeysOf(node));
     if (wanted.memoryFraction)
         row.memoryFraction = memoryFraction(node);
     if (wanted.overlays)
@@ -227,6 +230,12 @@ void KeyTreeModel::markMatch(NodeId node, std::vector<NodeId>* newlyVisible)
     if (m_visibility[node] & Matches)
         return;
     ++m_filterMatches;
+    // Every ancestor counts it, for its "3 of 18,776".
+    for (NodeId n = node;; n = m_keyspace->parent(n)) {
+        ++m_matchingKeys[n];
+        if (n == keyspace::Keyspace::root())
+            break;
+    }
     if (m_visibility[node] == 0 && newlyVisible)
         newlyVisible->push_back(node);
     m_visibility[node] |= Matches;
@@ -244,10 +253,18 @@ void KeyTreeModel::markMatch(NodeId node, std::vector<NodeId>* newlyVisible)
 void KeyTreeModel::applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible)
 {
     m_visibility.resize(to, 0);
+    m_matchingKeys.resize(to, 0);
     for (std::size_t node = from; node < to; ++node) {
         if (m_keyspace->isKey(NodeId(node)) && matchesFilter(NodeId(node)))
             markMatch(NodeId(node), newlyVisible);
     }
+}
+
+std::uint64_t KeyTreeModel::matchingKeysOf(NodeId node) const
+{
+    if (!isFiltering())
+        return keyspace::subtreeKeys(*m_keyspace, node);
+    return node < m_matchingKeys.size() ? m_matchingKeys[node] : 0;
 }
 
 bool KeyTreeModel::matchesFilter(NodeId key) const
@@ -293,6 +310,7 @@ void KeyTreeModel::resetFilter()
     beginResetModel();
     forgetRows();
     m_visibility.clear();
+    m_matchingKeys.clear();
     m_filterMatches = 0;
     if (m_keyspace && isFiltering())
         applyFilterToNewNodes(1, m_publishedNodes, nullptr);

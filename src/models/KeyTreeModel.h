@@ -58,6 +58,8 @@ public:
     // Findings were added to keys already published (see ScanSession::findingsChanged).
     void refreshFindings();
     std::uint64_t filterMatches() const { return m_filterMatches; }
+    // Under a filter, the keys of the node's subtree (itself included) that match it; its whole count without.
+    std::uint64_t matchingKeysOf(NodeId node) const;
 
     // The index of a node (materialising its ancestors), or an invalid index when it is filtered out.
     QModelIndex indexOfNode(NodeId node, int column = NameColumn);
@@ -115,7 +117,8 @@ private:
     keyspace::KeyGlob m_filter;
     FindingsFilter m_findingsFilter;
     enum Visibility : std::uint8_t { Matches = 1, MatchesBelow = 2 };
-    std::vector<std::uint8_t> m_visibility; // only while a filter is set
+    std::vector<std::uint8_t> m_visibility;    // only while a filter is set
+    std::vector<std::uint32_t> m_matchingKeys; // under a filter: per node, its subtree's matching keys
     std::uint64_t m_filterMatches = 0;
 
     std::unordered_map<NodeId, std::uint64_t> m_lengths; // see setLength()

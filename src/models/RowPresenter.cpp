@@ -92,6 +92,10 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
     case TreeColumns::NameColumn:
         return row.name.isEmpty() ? QStringLiteral("\"\"") : formatted(keyspace::displayBytes(row.name));
     case TreeColumns::KeysColumn:
+        if (row.matchingKeys >= 0 && std::uint64_t(row.matchingKeys) != totals.keys)
+            return QStringLiteral("%1 of %2")
+                .arg(formatted(keyspace::formatCount(std::uint64_t(row.matchingKeys))),
+                     formatted(keyspace::formatCount(totals.keys)));
         return formatted(keyspace::formatCount(totals.keys));
     case TreeColumns::MemoryColumn:
         if (totals.keysMemoryUnmeasured == totals.keys)

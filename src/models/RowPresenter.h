@@ -64,6 +64,8 @@ struct RowFacts
     int overlays = 0;                           // FactsWanted::overlays
     QString keyFindings;                        // a key's rules, a line each (tooltips only)
     const lint::LibraryInfo* library = nullptr; // tooltips only
+    // Under a filter, how many of the row's keys match it (the Keys cell says "3 of 18,776"); -1 without one.
+    std::int64_t matchingKeys = -1;
     // A pattern row: how many store nodes it stands for, and a few of them (tooltips only).
     std::uint64_t members = 0;
     QByteArrayList examples;

@@ -21,6 +21,7 @@
 #include "ui/DemoLauncher.h"
 #include "ui/FindingsPanel.h"
 #include "ui/KeyDetailsView.h"
+#include "ui/KeyFilterBar.h"
 #include "ui/KeyTreeDelegate.h"
 #include "ui/LegendDialog.h"
 #include "ui/NamespaceDetailsView.h"
@@ -47,6 +48,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -139,10 +141,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     m_namespaceRefresh.setInterval(1000);
     connect(&m_namespaceRefresh, &QTimer::timeout, this, &MainWindow::refreshNamespaceDetails);
 
-    m_filterDebounce.setSingleShot(true);
-    m_filterDebounce.setInterval(250);
-    connect(&m_filterDebounce, &QTimer::timeout, this, &MainWindow::applyFilter);
-    connect(m_filter, &QLineEdit::textChanged, this, [this] { m_filterDebounce.start(); });
+    connect(m_filterBar, &KeyFilterBar::filterChanged, this, &MainWindow::applyFilter);
 
     m_countdown.setObjectName(QStringLiteral("ttl countdown"));
     m_countdown.setInterval(1000);
@@ -240,11 +239,11 @@ void MainWindow::createActions()
         editMenu->addAction(icon("delete"), QStringLiteral("&Delete key…"), this, &MainWindow::deleteSelectedKey);
     m_deleteAction->setShortcut(QKeySequence::Delete);
     editMenu->addSeparator();
-    QAction* find = editMenu->addAction(icon("filter"), QStringLiteral("&Filter keys"), this, [this] {
-        m_filter->setFocus();
-        m_filter->selectAll();
-    });
+    QAction* find = editMenu->addAction(icon("filter"), QStringLiteral("&Filter keys"), this,
+                                        [this] { m_filterBar->focusToFilter(); });
     find->setShortcut(QKeySequence::Find);
+    QAction* goTo = editMenu->addAction(QStringLiteral("&Go to key…"), this, [this] { m_filterBar->focusToGoTo(); });
+    goTo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
 
     auto* scanMenu = menuBar()->addMenu(QStringLiteral("&Scan"));
     m_pauseAction = scanMenu->addAction(icon("pause"), QStringLiteral("&Pause"), this, [this] {
@@ -318,19 +317,9 @@ void MainWindow::createLayout()
     bar->addSeparator();
     bar->addAction(m_rawViewAction);
     bar->addAction(m_patternViewAction);
-    auto* spacer = new QWidget;
-    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    bar->addWidget(spacer);
-    m_filterInfo = new QLabel;
-    m_filterInfo->setContentsMargins(0, 0, 6, 0);
-    bar->addWidget(m_filterInfo);
-    m_filter = new QLineEdit;
-    m_filter->setPlaceholderText(QStringLiteral("Filter keys (glob, e.g. session:* or a word)  Ctrl+F"));
-    m_filter->setClearButtonEnabled(true);
-    m_filter->addAction(icon("filter"), QLineEdit::LeadingPosition);
-    m_filter->setMinimumWidth(320);
-    bar->addWidget(m_filter);
 
+    m_filterBar = new KeyFilterBar;
+    m_filterBar->setStore(&m_session->keyspace());
     m_tree = new QTreeView;
     m_tree->setModel(treeModel());
     setUpKeyTreeView(*m_tree);
@@ -360,6 +349,7 @@ void MainWindow::createLayout()
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_filterBar);
     leftLayout->addWidget(m_banner);
     m_patternView = new PatternView(m_session->patternModel());
     // The pattern view speaks for the details only while it shows (its model resets with every scan).
@@ -388,7 +378,13 @@ void MainWindow::createLayout()
 
     m_charts = new ChartsPane;
     m_side = new QTabWidget;
-    m_side->addTab(m_details, QStringLiteral("Details"));
+    // The details scroll rather than hold the window wide: at 800 px the tree needs the width more.
+    auto* detailsTab = new QScrollArea;
+    detailsTab->setWidgetResizable(true);
+    detailsTab->setFrameShape(QFrame::NoFrame);
+    detailsTab->setWidget(m_details);
+    m_detailsTab = detailsTab;
+    m_side->addTab(m_detailsTab, QStringLiteral("Details"));
     m_side->addTab(m_charts, QStringLiteral("Charts"));
     m_treemap = new TreemapPane;
     m_side->addTab(m_treemap, QStringLiteral("Treemap"));
@@ -396,12 +392,16 @@ void MainWindow::createLayout()
     // Whatever reads the store a slice at a time (or on a worker) stops before it goes.
     connect(m_session, &models::ScanSession::aboutToReplaceStore, this, [this] {
         m_treemap->setStore(nullptr);
+        m_filterBar->setStore(nullptr);
         m_namespaceDetails->forgetStore();
         m_charts->forgetStore();
         m_expiryWalk.stop();
         m_expiries = {};
     });
-    connect(m_session, &models::ScanSession::started, this, [this] { m_treemap->setStore(&m_session->keyspace()); });
+    connect(m_session, &models::ScanSession::started, this, [this] {
+        m_treemap->setStore(&m_session->keyspace());
+        m_filterBar->setStore(&m_session->keyspace());
+    });
     connect(m_session, &models::ScanSession::published, this, [this] { m_treemap->refresh(); });
     connect(m_session, &models::ScanSession::findingsChanged, this, [this] { m_treemap->refresh(); });
     // In the pattern view the map is of patterns; a new tree (live, then exact) means new pattern ids.
@@ -437,7 +437,7 @@ void MainWindow::createLayout()
     addDockWidget(Qt::BottomDockWidgetArea, m_findingsDock);
     QAction* toggleFindings = m_findingsDock->toggleViewAction();
     toggleFindings->setText(QStringLiteral("&Findings panel"));
-    toggleFindings->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    toggleFindings->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F)); // Ctrl+L goes to a key
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(toggleFindings);
 
@@ -831,7 +831,7 @@ void MainWindow::widenSidePane()
 
 void MainWindow::showCharts(bool charts)
 {
-    m_side->setCurrentWidget(charts ? static_cast<QWidget*>(m_charts) : m_details);
+    m_side->setCurrentWidget(charts ? static_cast<QWidget*>(m_charts) : m_detailsTab);
     if (charts)
         widenSidePane();
 }
@@ -877,16 +877,22 @@ void MainWindow::refreshNamespaceDetails()
 
 void MainWindow::setFilterText(const QString& filterText)
 {
-    m_filter->setText(filterText);
-    applyFilter();
+    m_filterBar->setText(filterText); // applies at once
 }
 
 void MainWindow::applyFilter()
 {
-    m_filterDebounce.stop();
+    const keyspace::KeyFilter filter = m_filterBar->filter();
     KeyTreeModel* model = treeModel();
-    keepingTreeState([&] { model->setFilter(keyspace::KeyGlob::fromFilterText(m_filter->text().toUtf8())); });
+    keepingTreeState([&] { model->setFilter(filter.glob); });
+    // The details follow: a key the filter hides is not shown beside a tree that no longer has it. (A reset
+    // clears the view's current index without a currentChanged.)
+    if (!showsPatterns() && !m_tree->currentIndex().isValid())
+        showNode(keyspace::InvalidNode);
     filterChanged(!model->filter().isEmpty());
+    // The text is a key: go to it (its ancestors open, it selected and in view).
+    if (!filter.key.isEmpty())
+        selectPath(filter.key);
 }
 
 void MainWindow::setTreeFindingsFilter(const KeyTreeModel::FindingsFilter& filter)
@@ -920,16 +926,17 @@ void MainWindow::updateFilterInfo()
     const KeyTreeModel* model = treeModel();
     const KeyTreeModel::FindingsFilter findings = model->findingsFilter();
     if (model->filter().isEmpty() && !findings.enabled) {
-        m_filterInfo->clear();
+        m_filterBar->setInfo({});
         return;
     }
-    QString what = QStringLiteral("matching keys");
+    const std::uint64_t matches = model->filterMatches();
+    const QString keys = matches == 1 ? QStringLiteral("key") : QStringLiteral("keys");
+    QString what = QStringLiteral("matching %1").arg(keys);
     if (findings.enabled && findings.rule >= 0 && std::size_t(findings.rule) < lint::allRules().size())
-        what = QStringLiteral("keys with %1").arg(QLatin1String(lint::allRules()[std::size_t(findings.rule)].id));
+        what = QStringLiteral("%1 with %2").arg(keys, QLatin1String(lint::allRules()[std::size_t(findings.rule)].id));
     else if (findings.enabled)
-        what = QStringLiteral("keys with findings");
-    m_filterInfo->setText(
-        QStringLiteral("%1 %2").arg(displayText(keyspace::formatCount(model->filterMatches())), what));
+        what = QStringLiteral("%1 with findings").arg(keys);
+    m_filterBar->setInfo(QStringLiteral("%1 %2").arg(displayText(keyspace::formatCount(matches)), what));
 }
 
 void MainWindow::applyLintProfile(const QString& nameOrPath)

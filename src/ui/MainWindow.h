@@ -34,6 +34,7 @@ class ValueInspector;
 namespace keylens::ui {
 
 class ChartsPane;
+class KeyFilterBar;
 class TreemapPane;
 class DemoLauncher;
 class FindingsPanel;
@@ -85,6 +86,7 @@ public:
     // For tests and the benchmark.
     models::ScanSession* session() const { return m_session; }
     models::KeyTreeModel* treeModel() const;
+    KeyFilterBar* filterBar() const { return m_filterBar; }
     QTreeView* tree() const { return m_tree; }
     PatternView* patternView() const { return m_patternView; }
     PatternDetailsView* patternDetails() const { return m_patternDetails; }
@@ -163,9 +165,8 @@ private:
     ScanStatusBar* m_status;
     QLabel* m_connectionLabel;
     QLabel* m_banner;
-    QLineEdit* m_filter;
-    QLabel* m_filterInfo;
-    QTimer m_filterDebounce;
+    QWidget* m_detailsTab; // the details, in a scroll area
+    KeyFilterBar* m_filterBar;
     QTimer m_countdown;
     QTimer m_expiryWalk; // builds m_expiries after a scan, a slice per turn of the event loop
     QTimer m_namespaceRefresh;

@@ -27,6 +27,10 @@ TreemapPane::TreemapPane(QWidget* parent)
     m_back->setToolTip(QStringLiteral("Up one level (double-click a namespace to go into it)"));
     m_colouring->addItem(QStringLiteral("Colour by top-level namespace"));
     m_colouring->addItem(QStringLiteral("Colour by worst finding"));
+    // Neither the header's sentence nor the combo's longest item may hold the window wide (800 px screens).
+    m_where->setMinimumWidth(1);
+    m_colouring->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_colouring->setMinimumContentsLength(12);
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_back);
     bar->addWidget(m_where, 1);

@@ -11,6 +11,7 @@
 #include "models/ScanSession.h"
 #include "models/ValueTableModel.h"
 #include "ui/KeyDetailsView.h"
+#include "ui/KeyFilterBar.h"
 #include "ui/MainWindow.h"
 #include "ui/NamespaceDetailsView.h"
 
@@ -18,6 +19,7 @@
 #include <QClipboard>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
@@ -27,6 +29,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -241,6 +244,84 @@ private Q_SLOTS:
         QCOMPARE(model->filterMatches(), std::uint64_t(10));
         m_window->setFilterText(QString());
         QCOMPARE(model->rowCount(), 7);
+    }
+
+    // Finding one key: an exact key typed into the filter opens its ancestors, selects it and shows it; a prefix
+    // and a glob say so beside the box; case counts unless told not to (as SCAN MATCH); a namespace row under a
+    // filter says how many of its keys match.
+    void goToKeyAndFilterModes()
+    {
+        ui::KeyFilterBar* bar = m_window->filterBar();
+        KeyTreeModel* model = m_window->treeModel();
+        m_window->setFilterText(QStringLiteral("beta:17:x"));
+        QCOMPARE(bar->modeButton()->text(), QStringLiteral("exact key (auto)"));
+        QCOMPARE(model->filterMatches(), std::uint64_t(1));
+        QCOMPARE(bar->info(), QStringLiteral("1 matching key"));
+        const QModelIndex current = m_window->tree()->currentIndex();
+        QCOMPARE(current.data(KeyTreeModel::PathRole).toByteArray(), QByteArray("beta:17:x"));
+        for (QModelIndex parent = current.parent(); parent.isValid(); parent = parent.parent())
+            QVERIFY(m_window->tree()->isExpanded(parent));
+        QVERIFY(m_window->tree()->visualRect(current).intersects(m_window->tree()->viewport()->rect()));
+
+        // A prefix: beta:1, beta:10 … beta:19; the namespace says 11 of its 200.
+        test::PlainClient client(m_server.port());
+        const auto serverCount = [&](const QByteArray& glob) { return std::uint64_t(client.allKeys(glob).size()); };
+        m_window->setFilterText(QStringLiteral("beta:1"));
+        QCOMPARE(bar->modeButton()->text(), QStringLiteral("prefix (auto)"));
+        QCOMPARE(model->filterMatches(), serverCount("beta:1*"));
+        const QModelIndex beta = model->index(0, KeyTreeModel::KeysColumn);
+        QCOMPARE(beta.siblingAtColumn(0).data().toString(), QStringLiteral("beta"));
+        QCOMPARE(beta.data().toString(),
+                 QStringLiteral("%1 of %2").arg(serverCount("beta:1*")).arg(serverCount("beta:*")));
+        QCOMPARE(bar->info(), QStringLiteral("%1 matching keys").arg(serverCount("beta:1*")));
+
+        // A glob, case as typed; then ignoring case.
+        m_window->setFilterText(QStringLiteral("BETA:1?:*"));
+        QCOMPARE(bar->modeButton()->text(), QStringLiteral("glob (auto)"));
+        QCOMPARE(model->filterMatches(), std::uint64_t(0));
+        bar->setIgnoreCase(true);
+        QCOMPARE(model->filterMatches(), serverCount("beta:1?:*"));
+        bar->setIgnoreCase(false);
+
+        // Ctrl+L: go to a key, exactly; a glob character is then part of the name.
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QTest::keyClick(m_window->tree(), Qt::Key_L, Qt::ControlModifier);
+        QVERIFY(bar->edit()->hasFocus());
+        QCOMPARE(bar->modeButton()->text(), QStringLiteral("exact key"));
+        QCOMPARE(model->filterMatches(), std::uint64_t(0)); // no key is named BETA:1?:*
+        bar->setMode(keyspace::FilterMode::Auto);
+        m_window->setFilterText(QString());
+        QCOMPARE(bar->info(), QString());
+
+        // The details follow the filter: a key it hides is no longer shown.
+        selectAndLoad(*m_window, "gamma:7");
+        QVERIFY(m_window->keyDetails()->isVisible());
+        m_window->setFilterText(QStringLiteral("alpha:"));
+        QVERIFY(!m_window->tree()->currentIndex().isValid());
+        QVERIFY(!m_window->keyDetails()->isVisible());
+        m_window->setFilterText(QString());
+    }
+
+    // At 800 px the filter is in view, wide enough to type in, and Ctrl+F reaches it from the tree.
+    void filterAtEightHundredPixels()
+    {
+        m_window->resize(800, 600);
+        QTRY_COMPARE(m_window->width(), 800);
+        ui::KeyFilterBar* bar = m_window->filterBar();
+        QVERIFY(bar->edit()->isVisible());
+        QVERIFY(bar->edit()->width() >= 150);
+        QVERIFY(bar->edit()->mapTo(m_window.get(), QPoint(bar->edit()->width(), 0)).x() <= m_window->width());
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QTest::keyClick(m_window->tree(), Qt::Key_F, Qt::ControlModifier);
+        QVERIFY(bar->edit()->hasFocus());
+        QTest::keyClicks(bar->edit(), QStringLiteral("alph"));
+        QTest::keyClick(bar->edit(), Qt::Key_Return);
+        test::PlainClient client(m_server.port());
+        QCOMPARE(m_window->treeModel()->filterMatches(), std::uint64_t(client.allKeys("alph*").size()));
+        m_window->setFilterText(QString());
+        m_window->resize(1280, 800);
     }
 
     void deleteAsksFirstAndRespectsReadOnly()

@@ -1,7 +1,9 @@
 // KeyGlob against the server's own glob: every pattern must select exactly the keys SCAN MATCH selects.
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "keyspace/KeyFilter.h"
 #include "keyspace/KeyGlob.h"
+#include "keyspace/Keyspace.h"
 
 #include <QTest>
 
@@ -65,17 +67,46 @@ private Q_SLOTS:
         QCOMPARE(actual, expected);
     }
 
-    void filterTextIsAFriendlierGlob()
+    // The filter box's text (keyspace::resolveFilter): an existing key is that key, glob characters make a
+    // glob, anything else a prefix; a chosen mode wins; case is kept unless told to ignore it.
+    void filterTextResolves()
     {
-        const keyspace::KeyGlob word = keyspace::KeyGlob::fromFilterText("  ession ");
-        QCOMPARE(word.pattern(), QByteArray("*ession*"));
-        QVERIFY(word.matches("session:1"));
-        QVERIFY(word.matches("SESSION:1")); // the filter box folds ASCII case
-        QVERIFY(!word.matches("sess:1"));
-        const keyspace::KeyGlob glob = keyspace::KeyGlob::fromFilterText("user:*");
-        QVERIFY(glob.matches("User:7"));
-        QVERIFY(!glob.matches("xuser:1"));
-        QVERIFY(keyspace::KeyGlob::fromFilterText("   ").isEmpty());
+        using keyspace::FilterMode;
+        keyspace::Keyspace store;
+        for (const QByteArray key : {"session:1", "session:10", "cache:a*b", "User:7", "user:1"})
+            store.insert(key, {});
+        const auto resolve = [&](const char* text, FilterMode mode = FilterMode::Auto,
+                                 keyspace::KeyGlob::Case sensitivity = keyspace::KeyGlob::Case::Sensitive) {
+            return keyspace::resolveFilter(text, mode, sensitivity, &store);
+        };
+        const keyspace::KeyFilter exact = resolve(" session:1 ");
+        QCOMPARE(exact.mode, FilterMode::Exact);
+        QCOMPARE(exact.key, QByteArray("session:1"));
+        QVERIFY(exact.glob.matches("session:1"));
+        QVERIFY(!exact.glob.matches("session:10"));
+        // A key with a glob character in its name is still that key.
+        const keyspace::KeyFilter star = resolve("cache:a*b");
+        QCOMPARE(star.mode, FilterMode::Exact);
+        QVERIFY(star.glob.matches("cache:a*b"));
+        QVERIFY(!star.glob.matches("cache:axxb"));
+        const keyspace::KeyFilter prefix = resolve("sess");
+        QCOMPARE(prefix.mode, FilterMode::Prefix);
+        QVERIFY(prefix.key.isEmpty());
+        QVERIFY(prefix.glob.matches("session:10"));
+        QVERIFY(!prefix.glob.matches("xsession"));
+        const keyspace::KeyFilter glob = resolve("user:*");
+        QCOMPARE(glob.mode, FilterMode::Glob);
+        QVERIFY(glob.glob.matches("user:1"));
+        QVERIFY(!glob.glob.matches("User:7")); // as SCAN MATCH
+        QVERIFY(resolve("user:*", FilterMode::Auto, keyspace::KeyGlob::Case::Insensitive).glob.matches("User:7"));
+        // Chosen modes: a prefix of a key that exists, a glob taken literally.
+        QVERIFY(resolve("session:1", FilterMode::Prefix).glob.matches("session:10"));
+        const keyspace::KeyFilter literal = resolve("a*", FilterMode::Exact);
+        QVERIFY(literal.key.isEmpty()); // no such key
+        QVERIFY(literal.glob.matches("a*"));
+        QVERIFY(!literal.glob.matches("ab"));
+        QVERIFY(resolve("   ").glob.isEmpty());
+        QCOMPARE(keyspace::KeyGlob::escaped("a*b?[c]\\"), QByteArray("a\\*b\\?\\[c\\]\\\\"));
     }
 
     void longKeysDoNotRecurse()

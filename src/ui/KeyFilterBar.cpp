@@ -1,0 +1,210 @@
+#include "ui/KeyFilterBar.h"
+
+#include "keyspace/Keyspace.h"
+
+#include <QActionGroup>
+#include <QCompleter>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QStringListModel>
+#include <QToolButton>
+
+namespace keylens::ui {
+
+using keyspace::FilterMode;
+
+namespace {
+
+// Completions offered for one segment: the popup is for picking, not for browsing a million ids.
+constexpr int MaxCompletions = 200;
+
+} // namespace
+
+KeyFilterBar::KeyFilterBar(QWidget* parent)
+    : QWidget(parent)
+    , m_edit(new QLineEdit)
+    , m_modeButton(new QToolButton)
+    , m_modes(new QActionGroup(this))
+    , m_caseButton(new QToolButton)
+    , m_info(new QLabel)
+    , m_completer(new QCompleter(this))
+    , m_completions(new QStringListModel(this))
+{
+    m_edit->setObjectName(QStringLiteral("key filter"));
+    m_edit->setPlaceholderText(QStringLiteral("Filter by prefix or glob, or go to a key (Ctrl+F, Ctrl+L)"));
+    m_edit->setClearButtonEnabled(true);
+    m_edit->setMinimumWidth(120);
+    // The count gives way before the box does: a narrow window keeps the box, not the sentence.
+    m_info->setMinimumWidth(1);
+
+    // The mode that applies, always in view; the menu chooses another.
+    auto* menu = new QMenu(this);
+    const auto addMode = [&](FilterMode mode, const QString& text, const QString& tip) {
+        QAction* action = menu->addAction(text);
+        action->setCheckable(true);
+        action->setChecked(mode == m_mode);
+        action->setToolTip(tip);
+        action->setData(int(mode));
+        m_modes->addAction(action);
+    };
+    addMode(FilterMode::Auto, QStringLiteral("Auto"),
+            QStringLiteral("An existing key goes to that key; text with * ? [ is a glob; anything else a prefix"));
+    addMode(FilterMode::Exact, QStringLiteral("Exact key"), QStringLiteral("Only the key with this very name"));
+    addMode(FilterMode::Prefix, QStringLiteral("Prefix"), QStringLiteral("Keys that start with the text"));
+    addMode(FilterMode::Glob, QStringLiteral("Glob"), QStringLiteral("* ? [a-z] and \\ as SCAN MATCH reads them"));
+    connect(m_modes, &QActionGroup::triggered, this,
+            [this](QAction* action) { setMode(FilterMode(action->data().toInt())); });
+    m_modeButton->setMenu(menu);
+    m_modeButton->setPopupMode(QToolButton::InstantPopup);
+    m_modeButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_modeButton->setToolTip(QStringLiteral("How the text matches keys: click to choose"));
+
+    m_caseButton->setText(QStringLiteral("Aa"));
+    m_caseButton->setCheckable(true);
+    m_caseButton->setToolTip(QStringLiteral("Ignore case. Off: user:* does not match User:1, as SCAN MATCH"));
+    connect(m_caseButton, &QToolButton::toggled, this, [this] {
+        showMode();
+        Q_EMIT filterChanged();
+    });
+
+    m_completer->setModel(m_completions);
+    m_completer->setCompletionMode(QCompleter::PopupCompletion);
+    m_completer->setCaseSensitivity(Qt::CaseSensitive);
+    m_completer->setMaxVisibleItems(12);
+    m_edit->setCompleter(m_completer);
+    connect(m_edit, &QLineEdit::textEdited, this, &KeyFilterBar::complete);
+
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(250);
+    connect(&m_debounce, &QTimer::timeout, this, &KeyFilterBar::filterChanged);
+    connect(m_edit, &QLineEdit::textChanged, this, [this] {
+        showMode();
+        m_debounce.start();
+    });
+    connect(m_edit, &QLineEdit::returnPressed, this, [this] {
+        m_debounce.stop();
+        Q_EMIT filterChanged();
+    });
+
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 2);
+    layout->setSpacing(4);
+    layout->addWidget(m_modeButton);
+    layout->addWidget(m_edit, 1);
+    layout->addWidget(m_caseButton);
+    layout->addWidget(m_info);
+    showMode();
+}
+
+void KeyFilterBar::setStore(const keyspace::Keyspace* store)
+{
+    m_store = store;
+    m_completions->setStringList({});
+    showMode();
+}
+
+keyspace::KeyFilter KeyFilterBar::filter() const
+{
+    return keyspace::resolveFilter(
+        m_edit->text().toUtf8(), m_mode,
+        ignoresCase() ? keyspace::KeyGlob::Case::Insensitive : keyspace::KeyGlob::Case::Sensitive, m_store);
+}
+
+QString KeyFilterBar::text() const
+{
+    return m_edit->text();
+}
+
+void KeyFilterBar::setText(const QString& text)
+{
+    m_edit->setText(text);
+    m_debounce.stop();
+    Q_EMIT filterChanged();
+}
+
+void KeyFilterBar::setMode(FilterMode mode)
+{
+    m_mode = mode;
+    for (QAction* action : m_modes->actions())
+        action->setChecked(FilterMode(action->data().toInt()) == mode);
+    showMode();
+    m_debounce.stop();
+    Q_EMIT filterChanged();
+}
+
+void KeyFilterBar::setIgnoreCase(bool ignore)
+{
+    m_caseButton->setChecked(ignore);
+}
+
+bool KeyFilterBar::ignoresCase() const
+{
+    return m_caseButton->isChecked();
+}
+
+void KeyFilterBar::setInfo(const QString& info)
+{
+    m_info->setText(info);
+}
+
+QString KeyFilterBar::info() const
+{
+    return m_info->text();
+}
+
+void KeyFilterBar::focusToFilter()
+{
+    m_edit->setFocus(Qt::ShortcutFocusReason);
+    m_edit->selectAll();
+}
+
+void KeyFilterBar::focusToGoTo()
+{
+    if (m_mode != FilterMode::Exact)
+        setMode(FilterMode::Exact);
+    focusToFilter();
+}
+
+void KeyFilterBar::showMode()
+{
+    // What applies to the text as it stands: Auto says which of the three it chose.
+    const QString name = QString::fromLatin1(keyspace::filterModeName(filter().mode));
+    m_modeButton->setText(m_mode == FilterMode::Auto ? name + QStringLiteral(" (auto)") : name);
+}
+
+void KeyFilterBar::complete(const QString& text)
+{
+    // Segment by segment: the children of the namespace typed so far whose names start with the last,
+    // unfinished segment; a namespace ends with the delimiter, so picking it goes on to its children.
+    QStringList names;
+    if (m_store && m_store->keyCount() > 0) {
+        const QByteArray typed = text.toUtf8();
+        const char delimiter = m_store->delimiter();
+        const qsizetype cut = typed.lastIndexOf(delimiter);
+        const QByteArray prefix = typed.left(cut + 1);
+        const QByteArray partial = typed.mid(cut + 1);
+        const keyspace::NodeId parent = cut < 0 ? keyspace::Keyspace::root() : m_store->find(typed.left(cut));
+        if (parent != keyspace::InvalidNode) {
+            for (keyspace::NodeId child = m_store->firstChild(parent);
+                 child != keyspace::InvalidNode && names.size() < MaxCompletions; child = m_store->nextSibling(child)) {
+                const QByteArrayView segment = m_store->segment(child);
+                if (!segment.startsWith(partial))
+                    continue;
+                const QString path = QString::fromUtf8(prefix + segment.toByteArray());
+                if (m_store->isKey(child))
+                    names << path;
+                if (m_store->hasChildren(child))
+                    names << path + QLatin1Char(delimiter);
+            }
+        }
+    }
+    names.sort();
+    m_completions->setStringList(names);
+    m_completer->setCompletionPrefix(text);
+    if (!names.isEmpty() && m_edit->hasFocus())
+        m_completer->complete();
+}
+
+} // namespace keylens::ui

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "keyspace/KeyFilter.h"
+
+#include <QTimer>
+#include <QWidget>
+
+class QActionGroup;
+class QCompleter;
+class QLabel;
+class QLineEdit;
+class QStringListModel;
+class QToolButton;
+
+namespace keylens::keyspace {
+class Keyspace;
+}
+
+namespace keylens::ui {
+
+// The filter above the key tree: one line that filters by prefix or glob, or goes to a key when its text is
+// one (keyspace::FilterMode), with the mode that applies shown beside it and a menu to choose another, a
+// visible case toggle (off: `user:*` does not match `User:1`, as SCAN MATCH), the number of matches, and
+// key names completed segment by segment from the store. It sits in the window, not in the toolbar, so
+// that it stays visible and reachable (Ctrl+F) at any width.
+class KeyFilterBar : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit KeyFilterBar(QWidget* parent = nullptr);
+
+    // The store that decides which texts are keys, and completes them (nullptr: none).
+    void setStore(const keyspace::Keyspace* store);
+    // The filter the text stands for now.
+    keyspace::KeyFilter filter() const;
+    QString text() const;
+    void setText(const QString& text); // applies at once
+    void setMode(keyspace::FilterMode mode);
+    void setIgnoreCase(bool ignore);
+    bool ignoresCase() const;
+    // "12 matching keys", or nothing.
+    void setInfo(const QString& info);
+    QString info() const;
+    // Ctrl+F: the text selected, the mode as chosen. Ctrl+L: the same, in exact mode (go to a key).
+    void focusToFilter();
+    void focusToGoTo();
+
+    QLineEdit* edit() const { return m_edit; }
+    QToolButton* modeButton() const { return m_modeButton; }
+    QToolButton* caseButton() const { return m_caseButton; }
+    QCompleter* completer() const { return m_completer; }
+
+Q_SIGNALS:
+    // The text, mode or case changed (typing is debounced; Enter applies at once).
+    void filterChanged();
+
+private:
+    void showMode();
+    void complete(const QString& text);
+
+    const keyspace::Keyspace* m_store = nullptr;
+    keyspace::FilterMode m_mode = keyspace::FilterMode::Auto;
+    QLineEdit* m_edit;
+    QToolButton* m_modeButton;
+    QActionGroup* m_modes;
+    QToolButton* m_caseButton;
+    QLabel* m_info;
+    QCompleter* m_completer;
+    QStringListModel* m_completions;
+    QTimer m_debounce;
+};
+
+} // namespace keylens::ui
