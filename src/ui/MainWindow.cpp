@@ -108,6 +108,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
             m_namespaceRefresh.start();
         if (m_findingsDock->isVisible() && !m_findingsRefresh.isActive())
             m_findingsRefresh.start();
+        updateFilterInfo(); // keys that arrive match too
     });
     connect(m_session, &models::ScanSession::findingsChanged, this, [this] {
         // Under a findings filter new findings change which rows exist: keep what was open by path.

@@ -15,8 +15,10 @@
 #include "ui/MainWindow.h"
 #include "ui/NamespaceDetailsView.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QClipboard>
+#include <QCompleter>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -317,11 +319,43 @@ private Q_SLOTS:
         QTest::keyClick(m_window->tree(), Qt::Key_F, Qt::ControlModifier);
         QVERIFY(bar->edit()->hasFocus());
         QTest::keyClicks(bar->edit(), QStringLiteral("alph"));
+        // The completion offers the namespace (picked with Return, it offers its keys next: Escape closes that).
+        QVERIFY(bar->completer()->popup()->isVisible());
+        QCOMPARE(bar->completer()->currentCompletion(), QStringLiteral("alpha:"));
+        QTest::keyClick(bar->completer()->popup(), Qt::Key_Down);
+        QTest::keyClick(bar->completer()->popup(), Qt::Key_Return);
+        QCOMPARE(bar->text(), QStringLiteral("alpha:"));
+        if (bar->completer()->popup()->isVisible())
+            QTest::keyClick(bar->completer()->popup(), Qt::Key_Escape);
         QTest::keyClick(bar->edit(), Qt::Key_Return);
+        QVERIFY(!bar->completer()->popup()->isVisible());
         test::PlainClient client(m_server.port());
         QCOMPARE(m_window->treeModel()->filterMatches(), std::uint64_t(client.allKeys("alph*").size()));
         m_window->setFilterText(QString());
         m_window->resize(1280, 800);
+    }
+
+    // The count beside the filter follows a scan: keys that arrive match too.
+    void filterCountFollowsTheScan()
+    {
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.pipeline({{"SET", "alpha:extra", "x"}}), std::size_t(0));
+        m_window->setFilterText(QStringLiteral("alpha:"));
+        // At every publish, not only at the end, the count says what the tree has.
+        QStringList stale;
+        const QMetaObject::Connection watch = connect(m_window->session(), &models::ScanSession::published, this, [&] {
+            const QString expected = QStringLiteral("%1 matching keys").arg(m_window->treeModel()->filterMatches());
+            if (m_window->filterBar()->info() != expected)
+                stale << m_window->filterBar()->info() + QStringLiteral(" for ") + expected;
+        });
+        scan(*m_window);
+        disconnect(watch);
+        QCOMPARE(stale, QStringList());
+        const auto expected = client.allKeys("alpha:*").size();
+        QCOMPARE(m_window->filterBar()->info(), QStringLiteral("%1 matching keys").arg(expected));
+        QCOMPARE(client.pipeline({{"DEL", "alpha:extra"}}), std::size_t(0));
+        m_window->setFilterText(QString());
+        scan(*m_window);
     }
 
     void deleteAsksFirstAndRespectsReadOnly()
@@ -329,6 +363,7 @@ private Q_SLOTS:
         test::PlainClient client(m_server.port());
         // Cancel in the confirmation: nothing happens.
         QVERIFY(m_window->selectPath("gamma:1"));
+        m_window->activateWindow(); // the filter's completion popup, earlier, took the activation with it
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
         auto cancelled = answerNextMessageBox(QStringLiteral("Cancel"));
         QTest::keyClick(m_window->tree(), Qt::Key_Delete);
