@@ -192,6 +192,10 @@ QVariant KeyTreeModel::rowData(RowId row, int role) const
         return m_keyspace->isKey(node);
     case MemoryFractionRole:
         return memoryFraction(node);
+    case MemoryOfTotalRole: {
+        const std::uint64_t total = keyspace::subtreeMemory(*m_keyspace, keyspace::Keyspace::root());
+        return total ? double(keyspace::subtreeMemory(*m_keyspace, node)) / double(total) : 0.0;
+    }
     case OverlayRole:
         return overlaysOf(node, nowMs());
     case WorstFindingRole:

@@ -419,6 +419,12 @@ QVariant PatternTreeModel::rowData(RowId row, int role) const
         const RowFacts facts = factsOf(row, factsWanted(role, NameColumn));
         return role == OverlayRole ? QVariant(facts.overlays) : QVariant(facts.memoryFraction);
     }
+    case MemoryOfTotalRole: {
+        const std::uint64_t total = keyspace::subtreeMemory(*m_keyspace, keyspace::Keyspace::root());
+        const std::uint64_t memory =
+            kind == RowKind::Pattern ? totalsOf(id).memoryBytes : keyspace::subtreeMemory(*m_keyspace, id);
+        return total ? double(memory) / double(total) : 0.0;
+    }
     case WorstFindingRole:
         return (kind == RowKind::Pattern ? totalsOf(id) : keyspace::subtreeTotals(*m_keyspace, id)).worstFinding();
     case LibraryRole: {

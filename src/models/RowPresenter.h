@@ -39,6 +39,7 @@ struct TreeColumns
         OverlayRole,        // Overlay flags
         WorstFindingRole,   // int: the worst lint::Severity among the row's findings, -1 without any
         LibraryRole,        // QString: the id of the library whose layout the row is (lint::LibraryInfo), or empty
+        MemoryOfTotalRole,  // double 0..1: this row's memory relative to the whole keyspace's (the bar's colour)
     };
     enum Overlay {
         BigKey = 1,             // lint::isBigString / isBigCollection

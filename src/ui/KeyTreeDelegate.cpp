@@ -6,6 +6,9 @@
 #include <QApplication>
 #include <QHeaderView>
 #include <QPainter>
+#include <QProxyStyle>
+#include <QStyleFactory>
+#include <QStyleOptionHeader>
 #include <QTreeView>
 
 namespace keylens::ui {
@@ -30,6 +33,31 @@ void drawBadge(QPainter* painter, const QRect& rect, const QString& label, const
     painter->restore();
 }
 
+// Qt's header draws an up arrow for a descending sort (QHeaderView maps descending to SortUp); on Linux and
+// macOS a column sorted biggest first shows an arrow pointing down. This style swaps the two for the trees.
+class SortArrowStyle : public QProxyStyle
+{
+public:
+    using QProxyStyle::QProxyStyle;
+
+    void drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
+                       const QWidget* widget) const override
+    {
+        if (element == PE_IndicatorHeaderArrow) {
+            if (const auto* header = qstyleoption_cast<const QStyleOptionHeader*>(option)) {
+                QStyleOptionHeader swapped = *header;
+                if (header->sortIndicator == QStyleOptionHeader::SortUp)
+                    swapped.sortIndicator = QStyleOptionHeader::SortDown;
+                else if (header->sortIndicator == QStyleOptionHeader::SortDown)
+                    swapped.sortIndicator = QStyleOptionHeader::SortUp;
+                QProxyStyle::drawPrimitive(element, &swapped, painter, widget);
+                return;
+            }
+        }
+        QProxyStyle::drawPrimitive(element, option, painter, widget);
+    }
+};
+
 } // namespace
 
 void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const
@@ -46,10 +74,13 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         opt.text.clear();
         QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
         style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        // The bar's length is the share of the parent, its colour the share of the whole keyspace. It stays left
+        // of the figure, so the figure is never half on the bar and half off it.
         const double fraction = index.data(KeyTreeModel::MemoryFractionRole).toDouble();
-        QRect bar = opt.rect.adjusted(2, 3, -2, -3);
-        bar.setWidth(std::max(fraction > 0 ? 2 : 0, int(bar.width() * std::clamp(fraction, 0.0, 1.0))));
-        QColor heat = overlay::memoryHeat(fraction, opt.palette);
+        const int textWidth = opt.fontMetrics.horizontalAdvance(text);
+        QRect bar = opt.rect.adjusted(2, 3, -(textWidth + 12), -3);
+        bar.setWidth(std::max(fraction > 0 ? 2 : 0, int(std::max(0, bar.width()) * std::clamp(fraction, 0.0, 1.0))));
+        QColor heat = overlay::memoryHeat(index.data(KeyTreeModel::MemoryOfTotalRole).toDouble(), opt.palette);
         if (opt.state & QStyle::State_Selected) {
             // Over the highlight, a light bar keeps its length readable.
             heat = opt.palette.color(QPalette::HighlightedText);
@@ -148,13 +179,16 @@ void setUpKeyTreeView(QTreeView& view)
     view.setAlternatingRowColors(true);
     view.setSelectionMode(QAbstractItemView::SingleSelection);
     QHeaderView* header = view.header();
+    auto* arrows = new SortArrowStyle(QStyleFactory::create(QApplication::style()->name()));
+    arrows->setParent(header);
+    header->setStyle(arrows);
     header->setSortIndicator(models::TreeColumns::MemoryColumn, Qt::DescendingOrder);
     header->setStretchLastSection(true);
     header->setSectionsMovable(true);
     // The same widths in both trees, so that switching between them keeps every column in its place.
     header->resizeSection(models::TreeColumns::NameColumn, 220);
     header->resizeSection(models::TreeColumns::KeysColumn, 80);
-    header->resizeSection(models::TreeColumns::MemoryColumn, 140);
+    header->resizeSection(models::TreeColumns::MemoryColumn, 170); // the bar beside the figure, not under it
     header->resizeSection(models::TreeColumns::ShareColumn, 85);
     header->resizeSection(models::TreeColumns::TtlColumn, 120);
     header->resizeSection(models::TreeColumns::FindingsColumn, 95);

@@ -59,12 +59,14 @@ LegendDialog::LegendDialog(QWidget* parent)
         ++row;
     };
     const QPalette palette = this->palette();
-    add(swatch(overlay::memoryHeat(0.1, palette)),
-        QStringLiteral("<b>Memory, small share.</b> The bar in the Memory column is the row's share of its "
-                       "parent's memory; its length and colour grow together."));
-    add(swatch(overlay::memoryHeat(0.9, palette)),
-        QStringLiteral("<b>Memory, big share.</b> Deep red: this row holds most of its parent's memory. Start "
-                       "looking here when the server uses more than it should."));
+    add(swatch(overlay::memoryHeat(0.001, palette)),
+        QStringLiteral("<b>Memory bar.</b> Its length is the row's share of its parent's memory; its colour is "
+                       "the row's share of the whole keyspace, pale at 0.1% and less."));
+    add(swatch(overlay::memoryHeat(0.01, palette)), QStringLiteral("<b>1%</b> of the keyspace's memory."));
+    add(swatch(overlay::memoryHeat(0.1, palette)), QStringLiteral("<b>10%</b> of the keyspace's memory."));
+    add(swatch(overlay::memoryHeat(0.5, palette)),
+        QStringLiteral("<b>Half or more</b> of the keyspace's memory: deep red. Start looking here when the server "
+                       "uses more than it should."));
     const lint::OverlayText big = lint::bigKeyText();
     add(swatch(overlay::bigKey(), QStringLiteral("BIG")),
         QStringLiteral("<b>%1.</b> %2 %3").arg(big.title, big.explanation, lint::bigCollectionProbeText()));

@@ -5,16 +5,16 @@
 
 namespace keylens::ui::overlay {
 
-QColor memoryHeat(double fraction, const QPalette& palette)
+QColor memoryHeat(double shareOfTotal, const QPalette& palette)
 {
-    // The square root lifts the small shares: a namespace with a sixth of its parent's memory is
-    // already worth a look and should not be the same beige as one with a hundredth.
-    const double f = std::sqrt(std::clamp(fraction, 0.0, 1.0));
+    // 0.1% -> 0, 1% -> 0.37, 10% -> 0.74, 50% -> 1: a decade of share is a clear step of colour.
+    const double share = std::max(shareOfTotal, 1e-9);
+    const double f = std::clamp((std::log10(share) + 3.0) / (std::log10(0.5) + 3.0), 0.0, 1.0);
     // Hue slides from amber (40°) to red (0°); the bar gets more opaque as it grows, so a big share
     // stands out even before one reads the number.
-    QColor colour = QColor::fromHsvF(float((1.0 - f) * 40.0 / 360.0), float(0.55 + 0.35 * f), 0.92f);
+    QColor colour = QColor::fromHsvF(float((1.0 - f) * 40.0 / 360.0), float(0.45 + 0.45 * f), 0.92f);
     const bool dark = palette.color(QPalette::Base).lightness() < 128;
-    colour.setAlphaF(float((dark ? 0.45 : 0.35) + 0.4 * f));
+    colour.setAlphaF(float((dark ? 0.45 : 0.3) + 0.5 * f));
     return colour;
 }
 

@@ -9,8 +9,10 @@ namespace keylens::ui {
 // Each is translucent over the palette's base colour, so it reads on a light and a dark palette.
 namespace overlay {
 
-// Memory heat: the share of the parent's memory, from a pale amber (small) to a deep red (all of it).
-QColor memoryHeat(double fraction, const QPalette& palette);
+// Memory heat: the share of the whole keyspace's memory, on a log scale from a pale amber (0.1% and less) to a
+// deep red (half of it and more), so that 0.1%, 1%, 10% and 50% look apart. (Of the parent's, a namespace with one
+// child was always red, however small.)
+QColor memoryHeat(double shareOfTotal, const QPalette& palette);
 QColor bigKey();
 // The tag of a library's layout (BullMQ, Sidekiq…): a neutral teal, a label and not a warning.
 QColor library();

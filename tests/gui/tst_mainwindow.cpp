@@ -14,20 +14,25 @@
 #include "ui/KeyFilterBar.h"
 #include "ui/MainWindow.h"
 #include "ui/NamespaceDetailsView.h"
+#include "ui/OverlayColours.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QClipboard>
 #include <QCompleter>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPainter>
 #include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStyleOptionHeader>
+#include <QStyleOptionViewItem>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -35,6 +40,7 @@
 #include <QTreeView>
 #include <QTreeWidget>
 
+#include <functional>
 #include <set>
 
 using namespace keylens;
@@ -303,6 +309,75 @@ private Q_SLOTS:
         QVERIFY(!m_window->tree()->currentIndex().isValid());
         QVERIFY(!m_window->keyDetails()->isVisible());
         m_window->setFilterText(QString());
+    }
+
+    // The memory bar's colour is the row's share of the whole keyspace, not of its parent: `doc:gz`, the only child
+    // of `doc`, fills its bar (100% of doc) in the pale colour of its small share of the server's memory, and
+    // the figure is drawn beside the bar, not across it.
+    void heatAtASingleChildNamespace()
+    {
+        KeyTreeModel* model = m_window->treeModel();
+        const keyspace::Keyspace& store = m_window->session()->keyspace();
+        const QModelIndex gz = model->indexOfNode(store.find("doc:gz"), KeyTreeModel::MemoryColumn);
+        QVERIFY(gz.isValid());
+        QCOMPARE(gz.data(KeyTreeModel::MemoryFractionRole).toDouble(), 1.0);
+        test::PlainClient client(m_server.port());
+        long long total = 0;
+        for (const QByteArray& key : client.allKeys("*"))
+            total += client.integer({"MEMORY", "USAGE", key, "SAMPLES", "0"});
+        const double share = double(client.integer({"MEMORY", "USAGE", "doc:gz", "SAMPLES", "0"})) / double(total);
+        QVERIFY(std::abs(gz.data(KeyTreeModel::MemoryOfTotalRole).toDouble() - share) < 1e-9);
+        QVERIFY(share < 0.01);
+
+        // Painted: the bar's first pixel is the small share's colour, far from the red of a big one.
+        QTreeView* tree = m_window->tree();
+        QStyleOptionViewItem option;
+        option.initFrom(tree->viewport());
+        option.rect = QRect(0, 0, 140, 20);
+        option.state &= ~QStyle::State_Selected;
+        const auto paintCell = [&](const std::function<void(QPainter&)>& paint) {
+            QImage image(140, 20, QImage::Format_ARGB32_Premultiplied);
+            image.fill(option.palette.color(QPalette::Base));
+            QPainter painter(&image);
+            paint(painter);
+            return image;
+        };
+        const QImage cell = paintCell([&](QPainter& painter) { tree->itemDelegate()->paint(&painter, option, gz); });
+        const auto swatch = [&](double ofTotal) {
+            return paintCell([&](QPainter& painter) {
+                       painter.fillRect(option.rect, ui::overlay::memoryHeat(ofTotal, option.palette));
+                   })
+                .pixelColor(10, 10);
+        };
+        QCOMPARE(cell.pixelColor(10, 10), swatch(share));
+        QVERIFY(cell.pixelColor(10, 10) != swatch(0.5));
+        // The bar ends before the figure: the cell's right part, under the text's start, is no bar.
+        const int textLeft = 140 - 6 - option.fontMetrics.horizontalAdvance(gz.data().toString());
+        QCOMPARE(cell.pixelColor(textLeft - 4, 4), option.palette.color(QPalette::Base));
+    }
+
+    // Biggest first, the Memory header's arrow points down (Qt's header asks its style for an up arrow there).
+    void descendingSortPointsDown()
+    {
+        QHeaderView* header = m_window->tree()->header();
+        QCOMPARE(header->sortIndicatorSection(), int(KeyTreeModel::MemoryColumn));
+        QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
+        const auto arrow = [&](QStyle* style, QStyleOptionHeader::SortIndicator indicator) {
+            QStyleOptionHeader option;
+            option.initFrom(header);
+            option.rect = QRect(0, 0, 16, 16);
+            option.sortIndicator = indicator;
+            QImage image(16, 16, QImage::Format_ARGB32_Premultiplied);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            style->drawPrimitive(QStyle::PE_IndicatorHeaderArrow, &option, &painter, header);
+            return image;
+        };
+        // What QHeaderView asks for a descending sort, drawn by the tree's header: the plain style's down arrow.
+        QCOMPARE(arrow(header->style(), QStyleOptionHeader::SortUp),
+                 arrow(QApplication::style(), QStyleOptionHeader::SortDown));
+        QVERIFY(arrow(header->style(), QStyleOptionHeader::SortUp) !=
+                arrow(QApplication::style(), QStyleOptionHeader::SortUp));
     }
 
     // At 800 px the filter is in view, wide enough to type in, and Ctrl+F reaches it from the tree.
