@@ -9,13 +9,40 @@
 
 #include <cstdio>
 
+namespace {
+
+void nameTheApplication()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("keylens"));
+    QCoreApplication::setOrganizationName(QStringLiteral("keylens"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(KEYLENS_VERSION));
+}
+
+// --help and --version print and leave: no display is needed for that (over ssh, in CI, in a package's check).
+bool onlyPrints(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArrayView argument(argv[i]);
+        if (argument == "--help" || argument == "-?" || argument == "--version")
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
+    if (onlyPrints(argc, argv)) {
+        QCoreApplication app(argc, argv);
+        nameTheApplication();
+        const keylens::ui::GuiCommandResult parsed = keylens::ui::parseGuiCommandLine(QCoreApplication::arguments());
+        std::fputs(qPrintable(parsed.output), parsed.exitCode == 0 ? stdout : stderr);
+        return parsed.command ? 0 : parsed.exitCode;
+    }
     QApplication app(argc, argv);
     keylens::redis::rememberProcessArguments(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("keylens"));
-    QApplication::setOrganizationName(QStringLiteral("keylens"));
-    QApplication::setApplicationVersion(QStringLiteral(KEYLENS_VERSION));
+    nameTheApplication();
 
     const keylens::ui::GuiCommandResult parsed = keylens::ui::parseGuiCommandLine(QApplication::arguments());
     if (!parsed.warning.isEmpty())
@@ -37,7 +64,7 @@ int main(int argc, char** argv)
     window.show();
     switch (command.start) {
     case keylens::ui::GuiCommand::Start::Demo:
-        window.startDemo(command.demoKeys, command.target.maxKeysPerSecond);
+        window.startDemo(command.demoKeys, command.target.maxKeysPerSecond, command.demoPort);
         break;
     case keylens::ui::GuiCommand::Start::Target:
         window.connectTo(command.target);

@@ -57,6 +57,16 @@ redis::Status RedisServerProcess::start(const Options& options)
         m_directory->setAutoRemove(false);
     // Another process may take the port between our probe and the server's bind: only that is retried.
     redis::Status status;
+    if (options.port != 0) {
+        // The caller's port: one attempt, and a clear word when something else has it.
+        status = startOnce(options, options.port);
+        if (!status) {
+            stop();
+            if (status.error().message.contains(QStringLiteral("Address already in use")))
+                return environmentError(QStringLiteral("port %1 is in use").arg(options.port));
+        }
+        return status;
+    }
     for (int attempt = 0; attempt < 5; ++attempt) {
         const quint16 port = freeLoopbackPort();
         if (port == 0)

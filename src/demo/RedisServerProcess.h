@@ -24,6 +24,7 @@ public:
         QString rdbDirectory;       // load dbFilename from here instead of starting empty
         QString rdbFilename;
         bool survivesUs = false; // keep running after we exit (`demo --keep`)
+        quint16 port = 0;        // 0: a free one
     };
 
     RedisServerProcess();

@@ -21,9 +21,11 @@ DemoLauncher::~DemoLauncher()
     }
 }
 
-void DemoLauncher::start(std::uint64_t keys)
+void DemoLauncher::start(std::uint64_t keys, quint16 port)
 {
-    if (redis::Status started = m_server->start(); !started) {
+    demo::RedisServerProcess::Options serverOptions;
+    serverOptions.port = port;
+    if (redis::Status started = m_server->start(serverOptions); !started) {
         QMetaObject::invokeMethod(
             this, [this, message = started.error().message] { Q_EMIT failed(message); }, Qt::QueuedConnection);
         return;

@@ -26,7 +26,7 @@ public:
     ~DemoLauncher() override; // stops seeding, then the server
 
     // Starts the server at once and seeds it on a worker thread; ready() or failed() follows.
-    void start(std::uint64_t keys);
+    void start(std::uint64_t keys, quint16 port = 0); // port 0: a free one
 
 Q_SIGNALS:
     void ready(const keylens::redis::ConnectionOptions& options);

@@ -29,6 +29,9 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption demoKeys(QStringLiteral("demo-keys"),
                                       QStringLiteral("Keys in the demo keyspace (default 200000)."),
                                       QStringLiteral("n"));
+    const QCommandLineOption demoPort(QStringLiteral("demo-port"),
+                                      QStringLiteral("The demo server's port (default: a free one)."),
+                                      QStringLiteral("port"));
     const QCommandLineOption connection(QStringLiteral("connection"),
                                         QStringLiteral("Open a saved connection by name."), QStringLiteral("name"));
     const QCommandLineOption delimiter(QStringLiteral("delimiter"),
@@ -62,8 +65,8 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("?")},
                                   QStringLiteral("Show this help."));
     const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Show the version."));
-    parser.addOptions({demo, demoKeys, connection, delimiter, profile, screenshot, select, view, size, maxRate, palette,
-                       help, version});
+    parser.addOptions({demo, demoKeys, demoPort, connection, delimiter, profile, screenshot, select, view, size,
+                       maxRate, palette, help, version});
 
     GuiCommandResult result;
     auto usage = [&](const QString& message) {
@@ -145,6 +148,13 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
             command.demoKeys = parser.value(demoKeys).toULongLong(&ok);
             if (!ok || command.demoKeys == 0 || command.demoKeys > 50'000'000)
                 return usage(QStringLiteral("--demo-keys takes a number from 1 to 50000000"));
+        }
+        if (parser.isSet(demoPort)) {
+            bool ok = false;
+            const uint port = parser.value(demoPort).toUInt(&ok);
+            if (!ok || port == 0 || port > 65535)
+                return usage(QStringLiteral("--demo-port takes a port from 1 to 65535"));
+            command.demoPort = quint16(port);
         }
     } else if (parser.isSet(connection)) {
         command.start = GuiCommand::Start::Saved;

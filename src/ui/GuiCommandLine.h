@@ -22,6 +22,7 @@ struct GuiCommand
     MainWindow::Target target;
     QString savedConnection;
     std::uint64_t demoKeys = 200'000;
+    quint16 demoPort = 0; // 0: a free one
     QString screenshotFile;
     QByteArray selectPath;
     QString view;        // with --screenshot: one of screenshotViews()

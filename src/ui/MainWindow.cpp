@@ -544,7 +544,7 @@ void MainWindow::connectTo(const Target& target)
     updateScanActions();
 }
 
-void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond)
+void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond, quint16 port)
 {
     delete m_demo;
     m_demo = new DemoLauncher(this);
@@ -568,7 +568,7 @@ void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond)
             QApplication::exit(1);
         }
     });
-    m_demo->start(keys);
+    m_demo->start(keys, port);
 }
 
 void MainWindow::openConnectionDialog()

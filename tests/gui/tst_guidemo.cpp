@@ -2,6 +2,7 @@
 // killed), and the window remembers its geometry and column widths.
 #include "GuiRunner.h"
 #include "PlainClient.h"
+#include "demo/RedisServerProcess.h"
 #include "models/ScanSession.h"
 #include "ui/MainWindow.h"
 
@@ -10,6 +11,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -65,6 +67,61 @@ private Q_SLOTS:
         keylens.kill(); // SIGKILL: no destructor runs; the server must still go
         QVERIFY(keylens.waitForFinished(5000));
         QTRY_VERIFY_WITH_TIMEOUT(!serverAnswers(port), 5000);
+    }
+
+    // --help and --version print without a display (no QT_QPA_PLATFORM, no DISPLAY).
+    void helpAndVersionNeedNoDisplay()
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+            environment.remove(QString::fromLatin1(name));
+        const auto run = [&](const QString& argument) {
+            QProcess keylens;
+            keylens.setProcessEnvironment(environment);
+            keylens.start(QStringLiteral(KEYLENS_GUI_PATH), {argument});
+            if (!keylens.waitForFinished(10000))
+                return QStringLiteral("(still running)");
+            return QStringLiteral("%1 %2")
+                .arg(keylens.exitCode())
+                .arg(QString::fromUtf8(keylens.readAllStandardOutput()));
+        };
+        const QString help = run(QStringLiteral("--help"));
+        QVERIFY2(help.startsWith(QStringLiteral("0 ")) && help.contains(QStringLiteral("--demo-port")),
+                 qPrintable(help));
+        QCOMPARE(run(QStringLiteral("--version")),
+                 QStringLiteral("0 keylens %1\n").arg(QStringLiteral(KEYLENS_VERSION)));
+    }
+
+    // --demo-port puts the demo server on that port; a port in use says so.
+    void demoPortChoosesThePort()
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost));
+        const quint16 taken = probe.serverPort();
+        demo::RedisServerProcess server;
+        demo::RedisServerProcess::Options options;
+        options.port = taken;
+        const redis::Status refused = server.start(options);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.contains(QStringLiteral("port %1 is in use").arg(taken)),
+                 qPrintable(refused.error().message));
+        probe.close(); // now free: the app's demo server takes it
+
+        QProcess keylens;
+        test::startGui(keylens,
+                       {QStringLiteral("--demo"), QStringLiteral("--demo-keys"), QStringLiteral("500"),
+                        QStringLiteral("--demo-port"), QString::number(taken)},
+                       m_dir.path());
+        QVERIFY(keylens.waitForStarted());
+        const QRegularExpression announced(QStringLiteral("demo server at redis://127\\.0\\.0\\.1:(\\d+)"));
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (err += keylens.readAllStandardError(), announced.match(QString::fromUtf8(err)).hasMatch()), 30000);
+        QCOMPARE(announced.match(QString::fromUtf8(err)).captured(1).toUInt(), uint(taken));
+        QVERIFY(serverAnswers(taken));
+        keylens.kill();
+        QVERIFY(keylens.waitForFinished(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(!serverAnswers(taken), 5000);
     }
 
     void geometryAndColumnWidthsAreRemembered()
