@@ -32,6 +32,17 @@ class TestGuiDemo : public QObject
         return client.isConnected() && client.command({"PING"}) == "PONG";
     }
 
+    // The port a started `keylens --demo` says its server is on (stderr), or 0.
+    static void announcedPort(QProcess& keylens, quint16* port)
+    {
+        QVERIFY(keylens.waitForStarted());
+        const QRegularExpression announced(QStringLiteral("demo server at redis://127\\.0\\.0\\.1:(\\d+)"));
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (err += keylens.readAllStandardError(), announced.match(QString::fromUtf8(err)).hasMatch()), 30000);
+        *port = quint16(announced.match(QString::fromUtf8(err)).captured(1).toUInt());
+    }
+
 private Q_SLOTS:
     void closingTheWindowStopsTheServer()
     {
@@ -57,12 +68,9 @@ private Q_SLOTS:
         QProcess keylens;
         test::startGui(keylens, {QStringLiteral("--demo"), QStringLiteral("--demo-keys"), QStringLiteral("2000")},
                        m_dir.path());
-        QVERIFY(keylens.waitForStarted());
-        const QRegularExpression announced(QStringLiteral("demo server at redis://127\\.0\\.0\\.1:(\\d+)"));
-        QByteArray err;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (err += keylens.readAllStandardError(), announced.match(QString::fromUtf8(err)).hasMatch()), 30000);
-        const auto port = quint16(announced.match(QString::fromUtf8(err)).captured(1).toUInt());
+        quint16 port = 0;
+        announcedPort(keylens, &port);
+        QVERIFY(port != 0);
         QVERIFY(serverAnswers(port));
         keylens.kill(); // SIGKILL: no destructor runs; the server must still go
         QVERIFY(keylens.waitForFinished(5000));
@@ -112,12 +120,9 @@ private Q_SLOTS:
                        {QStringLiteral("--demo"), QStringLiteral("--demo-keys"), QStringLiteral("500"),
                         QStringLiteral("--demo-port"), QString::number(taken)},
                        m_dir.path());
-        QVERIFY(keylens.waitForStarted());
-        const QRegularExpression announced(QStringLiteral("demo server at redis://127\\.0\\.0\\.1:(\\d+)"));
-        QByteArray err;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (err += keylens.readAllStandardError(), announced.match(QString::fromUtf8(err)).hasMatch()), 30000);
-        QCOMPARE(announced.match(QString::fromUtf8(err)).captured(1).toUInt(), uint(taken));
+        quint16 port = 0;
+        announcedPort(keylens, &port);
+        QCOMPARE(port, taken);
         QVERIFY(serverAnswers(taken));
         keylens.kill();
         QVERIFY(keylens.waitForFinished(5000));
