@@ -46,8 +46,11 @@ QString typeMix(const keyspace::SubtreeTotals& totals)
     QStringList parts;
     for (std::size_t i = 0; i < present.size() && i < 3; ++i) {
         const double share = 100.0 * double(present[i].first) / double(totals.keys);
-        parts << formatted(keyspace::keyTypeName(KeyType(present[i].second)).toByteArray()) + u' ' +
-                     (share < 1.0 ? QStringLiteral("<1%") : QString::number(qRound(share)) + u'%');
+        // Never "100%" beside another type, nor "0%": the extremes say which side of them the share is.
+        const QString percent = share < 1.0    ? QStringLiteral("<1%")
+                                : share > 99.0 ? QStringLiteral(">99%")
+                                               : QString::number(qRound(share)) + u'%';
+        parts << formatted(keyspace::keyTypeName(KeyType(present[i].second)).toByteArray()) + u' ' + percent;
     }
     if (present.size() > 3)
         parts << QStringLiteral("…");

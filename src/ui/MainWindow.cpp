@@ -55,7 +55,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
-#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -444,14 +443,7 @@ void MainWindow::createLayout()
 
     m_status = new ScanStatusBar;
     statusBar()->addWidget(m_status, 1);
-    // The scan's controls sit beside its progress as well as in the connection bar.
-    for (QAction* action : {m_pauseAction, m_resumeAction, m_cancelAction, m_rescanAction}) {
-        auto* button = new QToolButton;
-        button->setDefaultAction(action);
-        button->setAutoRaise(true);
-        button->setToolButtonStyle(Qt::ToolButtonIconOnly);
-        statusBar()->addPermanentWidget(button);
-    }
+    // The scan's controls are in the connection bar, labelled, once: the status bar only says how it goes.
     statusBar()->setSizeGripEnabled(true);
 }
 

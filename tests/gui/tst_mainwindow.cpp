@@ -31,6 +31,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QStyleOptionHeader>
 #include <QStyleOptionViewItem>
 #include <QTemporaryDir>
@@ -354,6 +355,12 @@ private Q_SLOTS:
         // The bar ends before the figure: the cell's right part, under the text's start, is no bar.
         const int textLeft = 140 - 6 - option.fontMetrics.horizontalAdvance(gz.data().toString());
         QCOMPARE(cell.pixelColor(textLeft - 4, 4), option.palette.color(QPalette::Base));
+    }
+
+    // The scan's controls are in the connection bar, labelled; the status bar does not repeat them as bare icons.
+    void statusBarHasNoUnlabelledButtons()
+    {
+        QCOMPARE(m_window->statusBar()->findChildren<QToolButton*>().size(), qsizetype(0));
     }
 
     // Biggest first, the Memory header's arrow points down (Qt's header asks its style for an up arrow there).
