@@ -82,6 +82,8 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
     m_table->setModel(m_tableModel);
     m_table->setFont(fixed);
     m_table->setAlternatingRowColors(true);
+    // Stream ids and long fields differ at their end: elided in the middle, they stay told apart.
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->setVisible(false);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);

@@ -36,6 +36,7 @@ public:
 
     // For tests and the screenshot: what is on screen.
     models::ValueTableModel* valueTable() const { return m_tableModel; }
+    QTableView* valueView() const { return m_table; }
     QString valueText() const;
     QString fieldText(const QString& field) const;
 

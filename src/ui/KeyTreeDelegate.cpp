@@ -177,6 +177,8 @@ void setUpKeyTreeView(QTreeView& view)
     view.setUniformRowHeights(true); // the view then never measures a million rows
     view.setSortingEnabled(true);
     view.setAlternatingRowColors(true);
+    // A long name shows its distinctive end too (`…:session:8f2c`), the whole of it in the tooltip.
+    view.setTextElideMode(Qt::ElideMiddle);
     view.setSelectionMode(QAbstractItemView::SingleSelection);
     QHeaderView* header = view.header();
     auto* arrows = new SortArrowStyle(QStyleFactory::create(QApplication::style()->name()));

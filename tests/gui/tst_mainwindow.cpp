@@ -15,6 +15,7 @@
 #include "ui/MainWindow.h"
 #include "ui/NamespaceDetailsView.h"
 #include "ui/OverlayColours.h"
+#include "ui/PatternView.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
@@ -34,6 +35,7 @@
 #include <QStatusBar>
 #include <QStyleOptionHeader>
 #include <QStyleOptionViewItem>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -361,6 +363,14 @@ private Q_SLOTS:
     void statusBarHasNoUnlabelledButtons()
     {
         QCOMPARE(m_window->statusBar()->findChildren<QToolButton*>().size(), qsizetype(0));
+    }
+
+    // Long names keep their distinctive end: both trees and the value table elide in the middle.
+    void longNamesElideInTheMiddle()
+    {
+        QCOMPARE(m_window->tree()->textElideMode(), Qt::ElideMiddle);
+        QCOMPARE(static_cast<QTreeView*>(m_window->patternView())->textElideMode(), Qt::ElideMiddle);
+        QCOMPARE(m_window->keyDetails()->valueView()->textElideMode(), Qt::ElideMiddle);
     }
 
     // Biggest first, the Memory header's arrow points down (Qt's header asks its style for an up arrow there).
