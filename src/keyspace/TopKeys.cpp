@@ -10,7 +10,11 @@ TopKeysWalk::TopKeysWalk(const Keyspace& keyspace, std::size_t count, NodeId und
     , m_count(count)
 {
     m_heap.reserve(count + 1);
-    if (count > 0)
+    if (count == 0)
+        return;
+    if (under == Keyspace::root())
+        m_nextNode = 1;
+    else
         keyspace.forEachChild(under, [&](NodeId child) { m_stack.push_back(child); });
 }
 
@@ -38,6 +42,16 @@ void TopKeysWalk::consider(NodeId node)
 
 bool TopKeysWalk::step(std::size_t nodes)
 {
+    if (m_nextNode != InvalidNode) {
+        const std::size_t end = std::min<std::size_t>(
+            m_keyspace.nodeCount(), m_nextNode + std::min<std::size_t>(nodes, m_keyspace.nodeCount()));
+        for (; m_nextNode < end; ++m_nextNode)
+            consider(m_nextNode);
+        if (m_nextNode < m_keyspace.nodeCount())
+            return false;
+        m_nextNode = InvalidNode;
+        return true;
+    }
     // Children pushed straight onto the stack: a list per namespace was most of the walk's time.
     for (std::size_t visited = 0; visited < nodes && !m_stack.empty(); ++visited) {
         const NodeId node = m_stack.back();

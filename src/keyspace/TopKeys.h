@@ -29,6 +29,9 @@ private:
     std::size_t m_count;
     std::vector<NodeId> m_heap; // a bounded min-heap: O(n log count) over millions of keys
     std::vector<NodeId> m_stack;
+    // The whole store is walked in node id order instead (sequential reads, not a stack over its sibling
+    // links): the next node, or InvalidNode when walking a subtree.
+    NodeId m_nextNode = InvalidNode;
 };
 
 } // namespace keylens::keyspace
