@@ -15,8 +15,6 @@ using keyspace::KeyType;
 
 namespace {
 
-constexpr std::int64_t Never = std::numeric_limits<std::int64_t>::max();
-
 std::int64_t nowMs()
 {
     return QDateTime::currentMSecsSinceEpoch();
@@ -76,10 +74,10 @@ void KeyTreeModel::markParents(std::size_t from, std::size_t to)
 KeyTreeModel::Rows KeyTreeModel::childRows(RowId parent) const
 {
     Rows rows;
-    for (const NodeId child : m_keyspace->children(NodeId(parent))) {
+    m_keyspace->forEachChild(NodeId(parent), [&](NodeId child) {
         if (child < m_publishedNodes && isVisible(child))
             rows.push_back(child);
-    }
+    });
     return rows;
 }
 
@@ -114,19 +112,14 @@ double KeyTreeModel::memoryFraction(NodeId node) const
 
 int KeyTreeModel::overlaysOf(NodeId node, std::int64_t now) const
 {
-    int overlays = 0;
     const Totals totals = totalsOf(node);
+    int overlays = totalsOverlays(totals, now); // not measured, expiring soon: as any row
     if (m_deleted.count(node))
         overlays |= Deleted;
-    if (totals.keysMemoryUnmeasured > 0)
-        overlays |= MemoryUnmeasured;
-    if (totals.keysWithTtl > 0 && totals.soonestExpiryMs != Never) {
-        // A soonest expiry that has passed says nothing of the next one: no "expiring soon" for it.
-        if (totals.soonestExpiryMs <= now && m_keyspace->isKey(node) && !m_keyspace->hasChildren(node))
-            overlays |= Expired;
-        else if (totals.soonestExpiryMs > now && totals.soonestExpiryMs - now <= 60'000)
-            overlays |= ExpiringSoon;
-    }
+    // A leaf key whose expiry has passed (a soonest expiry of a namespace says nothing of the next one).
+    if (totals.keysWithTtl > 0 && totals.soonestExpiryMs <= now && m_keyspace->isKey(node) &&
+        !m_keyspace->hasChildren(node))
+        overlays |= Expired;
     if (m_keyspace->isKey(node)) {
         const keyspace::KeyInfo info = m_keyspace->keyInfo(node);
         // A key's length decides once asked (after the scan, or by the details pane); until then a
