@@ -149,12 +149,12 @@ bool PatternTreeModel::refreshTotalsStep(std::size_t members)
     TotalsRefresh& refresh = *m_refresh;
     while (members > 0 && refresh.next < refresh.patterns.size()) {
         const PatternId pattern = refresh.patterns[refresh.next];
-        const std::vector<NodeId>& nodes = m_tree->members(pattern);
-        const std::size_t end = std::min(nodes.size(), refresh.member + members);
+        const std::size_t size = m_tree->members(pattern).size();
+        const std::size_t end = std::min(size, refresh.member + members);
         members -= end - refresh.member;
-        for (; refresh.member < end; ++refresh.member)
-            refresh.sum.add(keyspace::subtreeTotals(*m_keyspace, nodes[refresh.member]));
-        if (refresh.member == nodes.size()) {
+        refresh.sum.add(m_tree->totals(pattern, refresh.member, end));
+        refresh.member = end;
+        if (refresh.member == size) {
             refresh.totals.emplace(pattern, std::exchange(refresh.sum, {}));
             refresh.member = 0;
             ++refresh.next;

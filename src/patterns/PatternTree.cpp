@@ -157,9 +157,15 @@ std::uint64_t PatternTree::ownKeys(PatternId pattern) const
 
 PatternTree::Totals PatternTree::totals(PatternId pattern) const
 {
+    return totals(pattern, 0, m_patterns[pattern].members.size());
+}
+
+PatternTree::Totals PatternTree::totals(PatternId pattern, std::size_t fromMember, std::size_t toMember) const
+{
+    const std::vector<keyspace::NodeId>& members = m_patterns[pattern].members;
     Totals totals;
-    for (const keyspace::NodeId member : m_patterns[pattern].members)
-        totals.add(keyspace::subtreeTotals(*m_store, member));
+    for (std::size_t i = fromMember; i < toMember && i < members.size(); ++i)
+        totals.add(keyspace::subtreeTotals(*m_store, members[i]));
     return totals;
 }
 

@@ -69,6 +69,8 @@ public:
     // Members that are keys: the keys whose pattern this is.
     std::uint64_t ownKeys(PatternId pattern) const;
     Totals totals(PatternId pattern) const;
+    // The same over members [from, to) only, for a caller that sums a big pattern in steps.
+    Totals totals(PatternId pattern, std::size_t fromMember, std::size_t toMember) const;
     // The pattern of a node (folded already, in a live tree).
     PatternId patternOf(keyspace::NodeId node) const { return m_patternOf[node]; }
     // The pattern with that text, or none.
