@@ -219,32 +219,53 @@ QHash<QByteArray, QByteArrayList> readSetMembers(const redis::ConnectionOptions&
     return members ? std::move(*members) : QHash<QByteArray, QByteArrayList>();
 }
 
+bool canSearch(KeyType type)
+{
+    return type == KeyType::Hash || type == KeyType::Set || type == KeyType::ZSet;
+}
+
+namespace {
+
+// HSCAN, SSCAN or ZSCAN from `position`, with MATCH when the query has a pattern.
+std::vector<QByteArray> scanCommand(KeyType type, const QByteArray& key, const ValueQuery& query,
+                                    const QByteArray& position, const QByteArray& count)
+{
+    const char* name = type == KeyType::Hash ? "HSCAN" : type == KeyType::Set ? "SSCAN" : "ZSCAN";
+    std::vector<QByteArray> command{name, key, position.isEmpty() ? QByteArray("0") : position, "COUNT", count};
+    if (!query.match.isEmpty()) {
+        command.push_back("MATCH");
+        command.push_back(query.match);
+    }
+    return command;
+}
+
+bool pagedByScan(KeyType type, const ValueQuery& query)
+{
+    return type == KeyType::Hash || type == KeyType::Set || (type == KeyType::ZSet && !query.match.isEmpty());
+}
+
+} // namespace
+
 Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray& key, KeyType type,
-                                const QByteArray& position, int pageSize)
+                                const ValueQuery& query, const QByteArray& position, int pageSize)
 {
     const QByteArray count = QByteArray::number(pageSize);
+    const qint64 start = position.isEmpty() ? 0 : position.toLongLong();
+    const QByteArray first = QByteArray::number(start);
+    const QByteArray last = QByteArray::number(start + pageSize - 1);
     Result<Reply> reply = Error{ErrorKind::Protocol, QStringLiteral("this type has no pages")};
-    switch (type) {
-    case KeyType::Hash:
-        reply = connection.command({"HSCAN", key, position.isEmpty() ? "0" : position, "COUNT", count});
-        break;
-    case KeyType::Set:
-        reply = connection.command({"SSCAN", key, position.isEmpty() ? "0" : position, "COUNT", count});
-        break;
-    case KeyType::ZSet:
-        reply = connection.command({"ZSCAN", key, position.isEmpty() ? "0" : position, "COUNT", count});
-        break;
-    case KeyType::List: {
-        const qint64 start = position.isEmpty() ? 0 : position.toLongLong();
-        reply =
-            connection.command({"LRANGE", key, QByteArray::number(start), QByteArray::number(start + pageSize - 1)});
-        break;
-    }
-    case KeyType::Stream:
+    if (pagedByScan(type, query)) {
+        const std::vector<QByteArray> command = scanCommand(type, key, query, position, count);
+        const std::vector<QByteArrayView> arguments(command.begin(), command.end());
+        connection.append(arguments);
+        reply = connection.read();
+    } else if (type == KeyType::ZSet) {
+        // ZREVRANGE rather than ZRANGE ... REV: the REV flag needs Redis 6.2.
+        reply = connection.command({query.highestScoreFirst ? "ZREVRANGE" : "ZRANGE", key, first, last, "WITHSCORES"});
+    } else if (type == KeyType::List) {
+        reply = connection.command({"LRANGE", key, first, last});
+    } else if (type == KeyType::Stream) {
         reply = connection.command({"XRANGE", key, position.isEmpty() ? "-" : position, "+", "COUNT", count});
-        break;
-    default:
-        break;
     }
     if (!reply)
         return reply.error();
@@ -252,7 +273,7 @@ Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray&
         return redis::errorFromReply(reply->bytes(), "reading the value");
 
     ValuePage page;
-    if (type == KeyType::Hash || type == KeyType::Set || type == KeyType::ZSet) {
+    if (pagedByScan(type, query)) {
         // [cursor, [elements...]]: hashes and sorted sets come in pairs.
         if (!reply->isArray() || reply->size() != 2)
             return Error{ErrorKind::Protocol, QStringLiteral("unexpected SCAN reply")};
@@ -266,8 +287,13 @@ Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray&
                 row.second = elements.at(i + 1).bytes().toByteArray();
             page.rows.push_back(std::move(row));
         }
+    } else if (type == KeyType::ZSet) {
+        // member, score, member, score...
+        for (std::size_t i = 0; i + 1 < reply->size(); i += 2)
+            page.rows.push_back({reply->at(i).bytes().toByteArray(), reply->at(i + 1).bytes().toByteArray()});
+        page.nextPosition = QByteArray::number(start + qint64(page.rows.size()));
+        page.done = page.rows.size() < std::size_t(pageSize);
     } else if (type == KeyType::List) {
-        const qint64 start = position.isEmpty() ? 0 : position.toLongLong();
         for (std::size_t i = 0; i < reply->size(); ++i)
             page.rows.push_back({QByteArray::number(start + qint64(i)), reply->at(i).bytes().toByteArray()});
         page.nextPosition = QByteArray::number(start + qint64(reply->size()));

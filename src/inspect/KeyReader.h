@@ -53,10 +53,25 @@ struct ValuePage
     bool done = false;
 };
 
+// Which elements a page holds, and in what order.
+struct ValueQuery
+{
+    // A pattern as HSCAN, SSCAN and ZSCAN's MATCH reads it; empty: every element. Lists and streams have no
+    // server-side search, so it is ignored for them (see canSearch()).
+    QByteArray match;
+    // Sorted sets come by score (ZRANGE / ZREVRANGE by rank, WITHSCORES), lowest first unless this is set. A
+    // search (ZSCAN MATCH) comes in the server's scan order instead: there is no MATCH by score.
+    bool highestScoreFirst = false;
+};
+
+// Whether the server can search this type's elements (HSCAN, SSCAN, ZSCAN with MATCH).
+bool canSearch(keyspace::KeyType type);
+
 // `position` is empty for the first page. SCAN-style commands may return a few elements twice while
-// the key changes; that is their documented contract, and the rows say what the server said.
+// the key changes, and ranges by rank or index may shift when elements are added; that is their documented
+// contract, and the rows say what the server said.
 Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray& key, keyspace::KeyType type,
-                                const QByteArray& position, int pageSize);
+                                const ValueQuery& query, const QByteArray& position, int pageSize);
 
 // STRLEN, HLEN, LLEN, SCARD, ZCARD or XLEN; empty for a type without one.
 QByteArrayView lengthCommand(keyspace::KeyType type);

@@ -46,6 +46,13 @@ KeyFilter resolveFilter(QByteArrayView text, FilterMode wanted, KeyGlob::Case se
     return filter;
 }
 
+QByteArray elementMatchPattern(QByteArrayView text)
+{
+    if (text.isEmpty() || hasGlobCharacters(text))
+        return text.toByteArray();
+    return QByteArray("*").append(KeyGlob::escaped(text)).append('*');
+}
+
 QByteArrayView filterModeName(FilterMode mode)
 {
     switch (mode) {

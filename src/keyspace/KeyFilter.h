@@ -24,6 +24,10 @@ struct KeyFilter
 // null or still growing: Auto then takes only keys it has seen for exact ones.
 KeyFilter resolveFilter(QByteArrayView text, FilterMode wanted, KeyGlob::Case sensitivity, const Keyspace* store);
 
+// The MATCH pattern for a search among a collection's elements: text with a glob character is that glob, any
+// other text is looked for anywhere in the element (`*text*`, its own glob characters escaped).
+QByteArray elementMatchPattern(QByteArrayView text);
+
 // A mode's name as the filter box shows it ("exact key", "prefix", "glob").
 QByteArrayView filterModeName(FilterMode mode);
 

@@ -83,18 +83,19 @@ std::uint64_t ValueInspector::requestOverview(const QByteArray& key)
     return request;
 }
 
-std::uint64_t ValueInspector::requestPage(const QByteArray& key, keyspace::KeyType type, const QByteArray& position,
-                                          int size)
+std::uint64_t ValueInspector::requestPage(const QByteArray& key, keyspace::KeyType type,
+                                          const inspect::ValueQuery& query, const QByteArray& position, int size)
 {
     const std::uint64_t request = ++m_nextRequest;
     m_latestPage = request;
     Worker* worker = m_worker;
-    QMetaObject::invokeMethod(worker, [this, worker, request, key, type, position, size] {
+    QMetaObject::invokeMethod(worker, [this, worker, request, key, type, query, position, size] {
         Page page;
         page.request = request;
         page.key = key;
         if (redis::Connection* connection = worker->ensureConnected(&page.error)) {
-            redis::Result<inspect::ValuePage> read = inspect::readValuePage(*connection, key, type, position, size);
+            redis::Result<inspect::ValuePage> read =
+                inspect::readValuePage(*connection, key, type, query, position, size);
             if (read) {
                 page.page = std::move(*read);
             } else {

@@ -43,7 +43,8 @@ public:
     };
 
     std::uint64_t requestOverview(const QByteArray& key);
-    std::uint64_t requestPage(const QByteArray& key, keyspace::KeyType type, const QByteArray& position, int size);
+    std::uint64_t requestPage(const QByteArray& key, keyspace::KeyType type, const inspect::ValueQuery& query,
+                              const QByteArray& position, int size);
     // UNLINK, refused on a read-only connection. The caller asks the user first.
     std::uint64_t requestDelete(const QByteArray& key);
     // The element counts of these keys. Ids and tag are the caller's, handed back with the counts (the

@@ -28,6 +28,7 @@ ValueTableModel::ValueTableModel(ValueInspector* inspector, QObject* parent)
             m_error = page.error;
             m_done = true;
             Q_EMIT failed(page.error);
+            stopFetchingToEnd();
             return;
         }
         takePage(page.page);
@@ -45,18 +46,63 @@ void ValueTableModel::clear()
     m_request = 0;
     m_done = true;
     m_loading = false;
+    m_fetchToEnd = false;
     m_error.clear();
+    m_query = {};
     endResetModel();
 }
 
-void ValueTableModel::setKey(const QByteArray& key, keyspace::KeyType type, std::uint64_t expectedElements)
+void ValueTableModel::setKey(const QByteArray& key, keyspace::KeyType type, std::uint64_t expectedElements,
+                             const inspect::ValueQuery& query)
 {
     clear();
     m_key = key;
     m_type = type;
     m_expected = expectedElements;
+    setQuery(query);
+}
+
+void ValueTableModel::setQuery(const inspect::ValueQuery& query)
+{
+    if (m_key.isEmpty())
+        return;
+    m_query = query;
+    if (!inspect::canSearch(m_type))
+        m_query.match.clear();
+    beginResetModel();
+    m_rows.clear();
+    endResetModel();
+    restart();
+}
+
+void ValueTableModel::restart()
+{
+    m_position.clear();
+    m_error.clear();
+    m_loading = false;
+    m_fetchToEnd = false;
+    m_request = 0; // an answer still on its way belongs to the old query
     m_done = false;
     fetchMore({});
+}
+
+void ValueTableModel::fetchToEnd(std::uint64_t maxRows)
+{
+    if (m_key.isEmpty() || m_done) {
+        Q_EMIT reachedEnd();
+        return;
+    }
+    m_fetchToEnd = true;
+    m_fetchLimit = m_rows.size() + maxRows;
+    fetchMore({});
+}
+
+void ValueTableModel::stopFetchingToEnd()
+{
+    if (!m_fetchToEnd)
+        return;
+    m_fetchToEnd = false;
+    Q_EMIT reachedEnd();
 }
 
 void ValueTableModel::takePage(const inspect::ValuePage& page)
@@ -69,10 +115,14 @@ void ValueTableModel::takePage(const inspect::ValuePage& page)
     m_position = page.nextPosition;
     m_done = page.done;
     Q_EMIT pageLoaded();
-    // SCAN-style commands may answer a page with no elements and a non-zero cursor: keep going, or
-    // the view (which only asks again when it scrolls) would stall on an empty table.
-    if (page.rows.empty() && !m_done)
+    // SCAN-style commands may answer a page with no elements and a non-zero cursor (a search through a big hash
+    // does, page after page): keep going, or the view (which only asks again when it scrolls) would stall on an
+    // empty table.
+    const bool toEnd = m_fetchToEnd && m_rows.size() < m_fetchLimit;
+    if (!m_done && (page.rows.empty() || toEnd))
         fetchMore({});
+    else
+        stopFetchingToEnd();
 }
 
 int ValueTableModel::rowCount(const QModelIndex& parent) const
@@ -127,7 +177,7 @@ void ValueTableModel::fetchMore(const QModelIndex& parent)
     if (!canFetchMore(parent))
         return;
     m_loading = true;
-    m_request = m_inspector->requestPage(m_key, m_type, m_position, PageSize);
+    m_request = m_inspector->requestPage(m_key, m_type, m_query, m_position, PageSize);
 }
 
 } // namespace keylens::models

@@ -1,6 +1,7 @@
 #include "ui/KeyDetailsView.h"
 
 #include "keyspace/KeyEscape.h"
+#include "keyspace/KeyFilter.h"
 #include "keyspace/Units.h"
 #include "lint/OverlayRules.h"
 #include "models/DisplayText.h"
@@ -14,7 +15,9 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QStackedWidget>
 #include <QTableView>
@@ -89,14 +92,44 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
+    m_table->installEventFilter(this); // Ctrl+End
     m_tableStatus = new QLabel;
+    m_tableStatus->setObjectName(QStringLiteral("tableStatus"));
+    m_tableStatus->setWordWrap(true);
+
+    // Above the table: a search on the server, and a sorted set's order.
+    m_search = new QLineEdit;
+    m_search->setObjectName(QStringLiteral("elementSearch"));
+    m_search->setClearButtonEnabled(true);
+    m_searchDelay.setSingleShot(true);
+    m_searchDelay.setInterval(300);
+    connect(m_search, &QLineEdit::textEdited, &m_searchDelay, qOverload<>(&QTimer::start));
+    connect(m_search, &QLineEdit::returnPressed, this, &KeyDetailsView::applyQuery);
+    connect(&m_searchDelay, &QTimer::timeout, this, &KeyDetailsView::applyQuery);
+    m_order = new QComboBox;
+    m_order->setObjectName(QStringLiteral("scoreOrder"));
+    m_order->addItems({QStringLiteral("Lowest score first"), QStringLiteral("Highest score first")});
+    connect(m_order, &QComboBox::currentIndexChanged, this, &KeyDetailsView::applyQuery);
+    auto* queryRow = new QHBoxLayout;
+    queryRow->addWidget(m_search, 1);
+    queryRow->addWidget(m_order);
+
     auto* tablePage = new QWidget;
     auto* tableLayout = new QVBoxLayout(tablePage);
     tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->addLayout(queryRow);
     tableLayout->addWidget(m_tableStatus);
     tableLayout->addWidget(m_table, 1);
     connect(m_tableModel, &models::ValueTableModel::pageLoaded, this, &KeyDetailsView::updateTableStatus);
     connect(m_tableModel, &models::ValueTableModel::failed, this, &KeyDetailsView::updateTableStatus);
+    connect(m_tableModel, &models::ValueTableModel::reachedEnd, this, [this] {
+        updateTableStatus();
+        if (m_tableModel->rowCount() == 0)
+            return;
+        const QModelIndex last = m_tableModel->index(m_tableModel->rowCount() - 1, 0);
+        m_table->setCurrentIndex(last);
+        m_table->scrollTo(last, QAbstractItemView::PositionAtBottom);
+    });
 
     m_message = new QLabel;
     m_message->setWordWrap(true);
@@ -223,7 +256,8 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     case KeyType::Set:
     case KeyType::ZSet:
     case KeyType::Stream:
-        m_tableModel->setKey(key.key, key.type, key.length.value_or(0));
+        prepareTableControls(key.type);
+        m_tableModel->setKey(key.key, key.type, key.length.value_or(0), queryFromControls());
         m_valuePages->setCurrentIndex(TablePage);
         updateTableStatus();
         break;
@@ -280,6 +314,74 @@ void KeyDetailsView::showString()
     }
 }
 
+void KeyDetailsView::prepareTableControls(KeyType type)
+{
+    // A new key starts unsearched; the order chosen for the last sorted set stays, as a leaderboard user reads
+    // one after another the same way.
+    m_searchDelay.stop();
+    m_search->clear();
+    const bool searchable = inspect::canSearch(type);
+    m_search->setEnabled(searchable);
+    const char* what = type == KeyType::Hash ? "fields" : "members";
+    const char* command = type == KeyType::Hash ? "HSCAN" : type == KeyType::Set ? "SSCAN" : "ZSCAN";
+    m_search->setPlaceholderText(
+        searchable ? QStringLiteral("Search %1 (text, or a glob like a*b)").arg(QString::fromLatin1(what))
+                   : QStringLiteral("Lists and streams cannot be searched on the server"));
+    m_search->setToolTip(searchable ? QStringLiteral("Asks the server with %1 … MATCH, a page at a time. Plain text "
+                                                     "is found anywhere in a name; *, ? and [ ] make a glob. Case "
+                                                     "matters, as it does for the server.")
+                                          .arg(QString::fromLatin1(command))
+                                    : QString());
+    m_order->setVisible(type == KeyType::ZSet);
+    m_order->setEnabled(true);
+}
+
+inspect::ValueQuery KeyDetailsView::queryFromControls() const
+{
+    inspect::ValueQuery query;
+    query.match = keyspace::elementMatchPattern(m_search->text().toUtf8());
+    query.highestScoreFirst = m_order->currentIndex() == 1;
+    return query;
+}
+
+void KeyDetailsView::applyQuery()
+{
+    m_searchDelay.stop();
+    const inspect::ValueQuery query = queryFromControls();
+    // ZSCAN has no order: a search lists its matches as the server finds them.
+    m_order->setEnabled(query.match.isEmpty());
+    m_order->setToolTip(query.match.isEmpty() ? QString()
+                                              : QStringLiteral("A search comes in the server's scan order"));
+    const inspect::ValueQuery& current = m_tableModel->query();
+    if (query.match == current.match && query.highestScoreFirst == current.highestScoreFirst)
+        return;
+    m_tableModel->setQuery(query);
+    updateTableStatus();
+}
+
+void KeyDetailsView::goToEnd()
+{
+    if (m_tableModel->isComplete())
+        return; // the view's own Ctrl+End gets there
+    m_tableStatus->setText(QStringLiteral("Reading to the end…"));
+    m_tableModel->fetchToEnd();
+}
+
+bool KeyDetailsView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table && event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (key->key() == Qt::Key_End && (key->modifiers() & Qt::ControlModifier))
+            goToEnd();
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QString KeyDetailsView::tableStatus() const
+{
+    return m_tableStatus->text();
+}
+
 void KeyDetailsView::updateTableStatus()
 {
     if (!m_tableModel->lastError().isEmpty()) {
@@ -287,13 +389,22 @@ void KeyDetailsView::updateTableStatus()
         return;
     }
     const auto loaded = std::uint64_t(m_tableModel->rowCount());
-    const std::uint64_t total = m_tableModel->expectedElements();
-    if (m_tableModel->isComplete())
-        m_tableStatus->setText(QStringLiteral("All %1 elements").arg(displayText(keyspace::formatCount(loaded))));
-    else
-        m_tableStatus->setText(
-            QStringLiteral("%1 of %2 elements loaded; scroll for more")
-                .arg(displayText(keyspace::formatCount(loaded)), displayText(keyspace::formatCount(total))));
+    const QString shown = displayText(keyspace::formatCount(loaded));
+    const QString total = displayText(keyspace::formatCount(m_tableModel->expectedElements()));
+    const bool complete = m_tableModel->isComplete();
+    if (!m_tableModel->query().match.isEmpty()) {
+        const QString found = loaded == 1 ? QStringLiteral("1 match") : QStringLiteral("%1 matches").arg(shown);
+        m_tableStatus->setText(complete
+                                   ? QStringLiteral("%1 among %2 elements").arg(found, total)
+                                   : QStringLiteral("%1 so far among %2 elements; scroll for more").arg(found, total));
+        return;
+    }
+    QString status =
+        complete ? QStringLiteral("All %1 elements").arg(shown)
+                 : QStringLiteral("%1 of %2 elements loaded; scroll for more, Ctrl+End for the end").arg(shown, total);
+    if (m_tableModel->isFetchingToEnd())
+        status = QStringLiteral("Reading to the end… %1 of %2 elements").arg(shown, total);
+    m_tableStatus->setText(status);
 }
 
 } // namespace keylens::ui

@@ -9,6 +9,7 @@
 class QComboBox;
 class QFormLayout;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QStackedWidget;
 class QTableView;
@@ -21,7 +22,8 @@ namespace keylens::ui {
 
 // One key: what the server says about it (type, encoding, TTL, memory, length) and its value. A
 // string is shown as text, pretty JSON or hex (auto-detected, after decompressing gzip, zlib, LZ4,
-// Snappy or zstd); a collection as a table that loads a page at a time as it scrolls.
+// Snappy or zstd); a collection as a table that loads a page at a time as it scrolls, searchable on the server
+// (HSCAN/SSCAN/ZSCAN MATCH), sorted sets by score either way.
 class KeyDetailsView : public QWidget
 {
     Q_OBJECT
@@ -37,6 +39,9 @@ public:
     // For tests and the screenshot: what is on screen.
     models::ValueTableModel* valueTable() const { return m_tableModel; }
     QTableView* valueView() const { return m_table; }
+    QLineEdit* elementSearch() const { return m_search; }
+    QComboBox* scoreOrder() const { return m_order; }
+    QString tableStatus() const;
     QString valueText() const;
     QString fieldText(const QString& field) const;
 
@@ -49,6 +54,11 @@ private:
     void takeOverview(const models::ValueInspector::Overview& overview);
     void showString();
     void updateTableStatus();
+    void prepareTableControls(keyspace::KeyType type);
+    void applyQuery();
+    inspect::ValueQuery queryFromControls() const;
+    void goToEnd();
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void showTimeLeft();
 
     models::ValueInspector* m_inspector;
@@ -73,6 +83,9 @@ private:
     QComboBox* m_mode;
     QLabel* m_valueInfo;
     QPlainTextEdit* m_text;
+    QLineEdit* m_search;
+    QComboBox* m_order;
+    QTimer m_searchDelay; // a search starts when typing pauses, not on every keystroke
     QTableView* m_table;
     QLabel* m_tableStatus;
     QLabel* m_message;

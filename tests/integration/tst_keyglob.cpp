@@ -109,6 +109,26 @@ private Q_SLOTS:
         QCOMPARE(keyspace::KeyGlob::escaped("a*b?[c]\\"), QByteArray("a\\*b\\?\\[c\\]\\\\"));
     }
 
+    // A search among a collection's elements: plain text is found anywhere in a name, even with a backslash or
+    // a `]` in it, as the server's MATCH reads the pattern made for it.
+    void elementSearchFindsTextAnywhere()
+    {
+        test::PlainClient client(m_server.port());
+        for (const QByteArray needle : {"b", "a\\b", "1:", "]", "ser:1", "\xff"}) {
+            std::vector<QByteArray> expected;
+            for (const QByteArray& key : m_keys) {
+                if (key.contains(needle))
+                    expected.push_back(key);
+            }
+            std::vector<QByteArray> found = client.allKeys(keyspace::elementMatchPattern(needle));
+            std::sort(expected.begin(), expected.end());
+            std::sort(found.begin(), found.end());
+            QCOMPARE(found, expected);
+        }
+        QCOMPARE(keyspace::elementMatchPattern("user:*"), QByteArray("user:*")); // a glob stays one
+        QCOMPARE(keyspace::elementMatchPattern(""), QByteArray());
+    }
+
     void longKeysDoNotRecurse()
     {
         const QByteArray key(16 * 1024, 'a');

@@ -16,13 +16,15 @@ using keyspace::KeyType;
 namespace {
 
 std::vector<std::pair<QByteArray, QByteArray>> readAll(redis::Connection& connection, const QByteArray& key,
-                                                       KeyType type, int pageSize, int* pages)
+                                                       KeyType type, int pageSize, int* pages,
+                                                       const inspect::ValueQuery& query = {})
 {
     std::vector<std::pair<QByteArray, QByteArray>> rows;
     QByteArray position;
     for (*pages = 0; *pages < 100000;) {
         ++*pages;
-        redis::Result<inspect::ValuePage> page = inspect::readValuePage(connection, key, type, position, pageSize);
+        redis::Result<inspect::ValuePage> page =
+            inspect::readValuePage(connection, key, type, query, position, pageSize);
         if (!page)
             return {};
         for (const inspect::ValueRow& row : page->rows)
@@ -106,6 +108,79 @@ private Q_SLOTS:
         QCOMPARE(zset.size(), std::size_t(2500));
         for (std::size_t i = 0; i < zset.size(); i += 97)
             QCOMPARE(score(zset[i].second), score(client.command({"ZSCORE", "z", zset[i].first})));
+    }
+
+    // A leaderboard reads by score: row i is the member of rank i (ZRANK), or of reverse rank i (ZREVRANK).
+    void sortedSetsComeByScoreBothWays()
+    {
+        test::PlainClient client(m_server.port());
+        for (const bool highestFirst : {false, true}) {
+            int pages = 0;
+            inspect::ValueQuery query;
+            query.highestScoreFirst = highestFirst;
+            const auto rows = readAll(*m_connection, "z", KeyType::ZSet, 300, &pages, query);
+            QCOMPARE(rows.size(), std::size_t(client.integer({"ZCARD", "z"})));
+            QCOMPARE(pages, 9);
+            for (std::size_t i = 0; i < rows.size(); i += 71) {
+                const long long rank = client.integer({highestFirst ? "ZREVRANK" : "ZRANK", "z", rows[i].first});
+                QCOMPARE(rank, qint64(i));
+                QCOMPARE(score(rows[i].second), score(client.command({"ZSCORE", "z", rows[i].first})));
+            }
+            for (std::size_t i = 1; i < rows.size(); ++i)
+                QVERIFY(highestFirst ? score(rows[i - 1].second) >= score(rows[i].second)
+                                     : score(rows[i - 1].second) <= score(rows[i].second));
+        }
+    }
+
+    // A search finds exactly the elements whose names match, as the server's MATCH reads the pattern; the test
+    // knows which it wrote (f0..f2499, member-0..member-2499, m0..m2499).
+    void searchFindsTheMatchingElements_data()
+    {
+        QTest::addColumn<QByteArray>("key");
+        QTest::addColumn<int>("type");
+        QTest::addColumn<QByteArray>("match");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("hash prefix") << QByteArray("h") << int(KeyType::Hash) << QByteArray("f12*") << 111;
+        QTest::newRow("set ?") << QByteArray("s") << int(KeyType::Set) << QByteArray("member-24?") << 10;
+        QTest::newRow("zset class") << QByteArray("z") << int(KeyType::ZSet) << QByteArray("m[12]") << 2;
+        QTest::newRow("nothing") << QByteArray("h") << int(KeyType::Hash) << QByteArray("nope*") << 0;
+    }
+
+    void searchFindsTheMatchingElements()
+    {
+        QFETCH(QByteArray, key);
+        QFETCH(int, type);
+        QFETCH(QByteArray, match);
+        QFETCH(int, expected);
+        int pages = 0;
+        inspect::ValueQuery query;
+        query.match = match;
+        const auto rows = readAll(*m_connection, key, KeyType(type), 100, &pages, query);
+        std::vector<QByteArray> names;
+        for (const auto& row : rows)
+            names.push_back(row.first);
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end()); // SCAN may repeat an element
+        QCOMPARE(int(names.size()), expected);
+        test::PlainClient client(m_server.port());
+        for (const auto& row : rows) {
+            if (KeyType(type) == KeyType::Hash)
+                QCOMPARE(row.second, client.command({"HGET", key, row.first}));
+            else if (KeyType(type) == KeyType::ZSet)
+                QCOMPARE(score(row.second), score(client.command({"ZSCORE", key, row.first})));
+        }
+    }
+
+    // Lists and streams cannot be searched on the server: the pattern is ignored rather than failing.
+    void searchIsOnlyForTypesTheServerSearches()
+    {
+        QVERIFY(inspect::canSearch(KeyType::Hash) && inspect::canSearch(KeyType::Set));
+        QVERIFY(inspect::canSearch(KeyType::ZSet));
+        QVERIFY(!inspect::canSearch(KeyType::List) && !inspect::canSearch(KeyType::Stream));
+        int pages = 0;
+        inspect::ValueQuery query;
+        query.match = "nothing*";
+        QCOMPARE(readAll(*m_connection, "l", KeyType::List, 1000, &pages, query).size(), std::size_t(2500));
     }
 
     void streamPagesFollowIds()
