@@ -1,6 +1,7 @@
 #include "ui/KeyTreeDelegate.h"
 
 #include "models/KeyTreeModel.h"
+#include "ui/ColumnFitter.h"
 #include "ui/OverlayColours.h"
 
 #include <QApplication>
@@ -119,6 +120,8 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
     }
 
     if (index.column() == KeyTreeModel::TtlColumn) {
+        // A TTL range reads from its start ("1m – 23h"): cut at its end, not its middle.
+        opt.textElideMode = Qt::ElideRight;
         QColor tint;
         if (overlays & KeyTreeModel::NoTtlAmongExpiring)
             tint = overlay::missingTtl();
@@ -131,7 +134,8 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         }
         if (overlays & KeyTreeModel::Expired)
             opt.palette.setColor(QPalette::Text, overlay::expired(opt.palette));
-        QStyledItemDelegate::paint(painter, opt, index);
+        QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
         return;
     }
 
@@ -144,19 +148,37 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
             QStyledItemDelegate::paint(painter, option, index);
             return;
         }
-        QStyledItemDelegate::paint(painter, option, index);
+        // The badges sit at the right and the name is elided short of them, so they never cover it. The
+        // library's badge is left out when the column is too narrow for it and some of the name.
+        const int bigWidth =
+            overlays & KeyTreeModel::BigKey ? opt.fontMetrics.horizontalAdvance(QStringLiteral("BIG")) + 8 : 0;
+        int libraryWidth = libraryStarts ? int(opt.fontMetrics.horizontalAdvance(library) * 0.8) + 10 : 0;
+        const int nameRoom = opt.fontMetrics.horizontalAdvance(QStringLiteral("session")) + 8;
+        if (opt.rect.width() < bigWidth + libraryWidth + nameRoom)
+            libraryWidth = 0;
+        const int badges = (bigWidth ? bigWidth + 4 : 0) + (libraryWidth ? libraryWidth + 4 : 0);
+        const int textRoom = std::max(0, opt.rect.width() - badges - 8);
+        if (opt.fontMetrics.horizontalAdvance(opt.text) > textRoom)
+            opt.text = opt.fontMetrics.elidedText(opt.text, Qt::ElideMiddle, textRoom);
+        QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
         int right = opt.rect.right() - 2;
-        if (overlays & KeyTreeModel::BigKey) {
-            const int badgeWidth = opt.fontMetrics.horizontalAdvance(QStringLiteral("BIG")) + 8;
-            drawBadge(painter, QRect(right - badgeWidth, opt.rect.top() + 3, badgeWidth, opt.rect.height() - 6),
+        if (bigWidth) {
+            drawBadge(painter, QRect(right - bigWidth, opt.rect.top() + 3, bigWidth, opt.rect.height() - 6),
                       QStringLiteral("BIG"), overlay::bigKey());
-            right -= badgeWidth + 4;
+            right -= bigWidth + 4;
         }
-        if (libraryStarts) {
-            const int badgeWidth = int(opt.fontMetrics.horizontalAdvance(library) * 0.8) + 10;
-            drawBadge(painter, QRect(right - badgeWidth, opt.rect.top() + 3, badgeWidth, opt.rect.height() - 6),
+        if (libraryWidth) {
+            drawBadge(painter, QRect(right - libraryWidth, opt.rect.top() + 3, libraryWidth, opt.rect.height() - 6),
                       library, overlay::library());
         }
+        return;
+    }
+    if (index.column() == KeyTreeModel::TypeColumn) {
+        // The type mix reads from its biggest share ("hash 71% · string 29%").
+        opt.textElideMode = Qt::ElideRight;
+        QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
         return;
     }
     QStyledItemDelegate::paint(painter, option, index);
@@ -171,7 +193,7 @@ QSize KeyTreeDelegate::sizeHint(const QStyleOptionViewItem& option, const QModel
     return size;
 }
 
-void setUpKeyTreeView(QTreeView& view)
+ColumnFitter* setUpKeyTreeView(QTreeView& view)
 {
     view.setItemDelegate(new KeyTreeDelegate(&view));
     view.setUniformRowHeights(true); // the view then never measures a million rows
@@ -185,16 +207,18 @@ void setUpKeyTreeView(QTreeView& view)
     arrows->setParent(header);
     header->setStyle(arrows);
     header->setSortIndicator(models::TreeColumns::MemoryColumn, Qt::DescendingOrder);
-    header->setStretchLastSection(true);
     header->setSectionsMovable(true);
-    // The same widths in both trees, so that switching between them keeps every column in its place.
-    header->resizeSection(models::TreeColumns::NameColumn, 220);
-    header->resizeSection(models::TreeColumns::KeysColumn, 80);
-    header->resizeSection(models::TreeColumns::MemoryColumn, 170); // the bar beside the figure, not under it
-    header->resizeSection(models::TreeColumns::ShareColumn, 85);
-    header->resizeSection(models::TreeColumns::TtlColumn, 120);
-    header->resizeSection(models::TreeColumns::FindingsColumn, 95);
-    header->resizeSection(models::TreeColumns::TypeColumn, 200);
+    // The same widths in both trees, so that switching between them keeps every column in its place. The name
+    // takes the space there is and gives way first; the type gives way last, as it says what a namespace holds.
+    using models::TreeColumns;
+    return new ColumnFitter(&view, TreeColumns::NameColumn,
+                            {{TreeColumns::NameColumn, 220, 150},
+                             {TreeColumns::ShareColumn, 85, 0}, // the memory bar's length says it too
+                             {TreeColumns::FindingsColumn, 95, 56},
+                             {TreeColumns::KeysColumn, 80, 56},
+                             {TreeColumns::TtlColumn, 120, 80},
+                             {TreeColumns::MemoryColumn, 170, 116}, // the bar beside the figure, not under it
+                             {TreeColumns::TypeColumn, 200, 90}});
 }
 
 } // namespace keylens::ui

@@ -8,7 +8,9 @@ namespace keylens::ui {
 
 // Makes a view of a key tree (the raw or the pattern model: they have the same columns) look and behave the
 // same as the other: this delegate, the column widths, memory first and biggest first, one row selected.
-void setUpKeyTreeView(QTreeView& view);
+// The columns are fitted to the view's width by the ColumnFitter it returns (the view owns it).
+class ColumnFitter;
+ColumnFitter* setUpKeyTreeView(QTreeView& view);
 
 // Draws the key tree's overlays from the model's roles (so it works on any model that gives them):
 // the memory bar and its heat in the Memory column, a BIG badge beside big keys' names, and the TTL

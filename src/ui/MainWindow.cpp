@@ -17,6 +17,7 @@
 #include "models/TimeSlice.h"
 #include "models/ValueInspector.h"
 #include "ui/ChartsPane.h"
+#include "ui/ColumnFitter.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/DemoLauncher.h"
 #include "ui/FindingsPanel.h"
@@ -322,7 +323,7 @@ void MainWindow::createLayout()
     m_filterBar->setStore(&m_session->keyspace());
     m_tree = new QTreeView;
     m_tree->setModel(treeModel());
-    setUpKeyTreeView(*m_tree);
+    m_treeColumns = setUpKeyTreeView(*m_tree);
     m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_tree->addActions({m_copyAction, m_deleteAction});
     connect(m_tree, &QTreeView::expanded, this, [this] { m_userExpanded = true; });
@@ -457,10 +458,12 @@ void MainWindow::restoreSettings()
     restoreGeometry(m_settings->value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(m_settings->value(QStringLiteral("window/state")).toByteArray());
     m_splitter->restoreState(m_settings->value(QStringLiteral("window/splitter")).toByteArray());
-    // v2: the Findings column moved Type one section right; an older state would misplace them.
-    const QByteArray header = m_settings->value(QStringLiteral("tree/header/v2")).toByteArray();
+    // v3: the columns are fitted to the width (ColumnFitter), the last one no longer stretches; a v2 state would
+    // make it stretch again (and a v1 state misplaced Type, before the Findings column).
+    const QByteArray header = m_settings->value(QStringLiteral("tree/header/v3")).toByteArray();
     if (!header.isEmpty())
-        m_tree->header()->restoreState(header);
+        m_treeColumns->restoreHeaderState(header);
+    m_treeColumns->setUserWidths(m_settings->value(QStringLiteral("tree/columns")).toMap());
 }
 
 void MainWindow::saveSettings()
@@ -468,7 +471,8 @@ void MainWindow::saveSettings()
     m_settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
     m_settings->setValue(QStringLiteral("window/state"), saveState());
     m_settings->setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
-    m_settings->setValue(QStringLiteral("tree/header/v2"), m_tree->header()->saveState());
+    m_settings->setValue(QStringLiteral("tree/header/v3"), m_tree->header()->saveState());
+    m_settings->setValue(QStringLiteral("tree/columns"), m_treeColumns->userWidths());
     m_settings->sync();
 }
 

@@ -34,6 +34,7 @@ class ValueInspector;
 namespace keylens::ui {
 
 class ChartsPane;
+class ColumnFitter;
 class KeyFilterBar;
 class TreemapPane;
 class DemoLauncher;
@@ -149,6 +150,7 @@ private:
     bool m_hasTarget = false;
 
     QTreeView* m_tree;
+    ColumnFitter* m_treeColumns;
     PatternView* m_patternView;
     PatternDetailsView* m_patternDetails;
     QStackedWidget* m_trees;

@@ -136,14 +136,17 @@ private Q_SLOTS:
             ui::MainWindow window(&settings);
             window.show();
             window.resize(1010, 640);
+            // The name, which takes what room there is, keeps at least what it was given; the others exactly.
             window.tree()->header()->resizeSection(0, 333);
+            window.tree()->header()->resizeSection(2, 140);
             QTest::qWait(50);
             window.close();
         }
         ui::MainWindow again(&settings);
         again.show();
         QCOMPARE(again.size(), QSize(1010, 640));
-        QCOMPARE(again.tree()->header()->sectionSize(0), 333);
+        QTRY_VERIFY(again.tree()->header()->sectionSize(0) >= 333);
+        QCOMPARE(again.tree()->header()->sectionSize(2), 140);
     }
 };
 

@@ -514,6 +514,46 @@ private Q_SLOTS:
         m_window->resize(1280, 800);
     }
 
+    // Columns give way to the width: at 900 px every column is on screen (TTL and Type were cut off), the type
+    // keeps the most of its width; at 1600 px the name takes the room and the others their usual widths.
+    void columnsGiveWayToTheWidth()
+    {
+        QTreeView* tree = m_window->tree();
+        QHeaderView* header = tree->header();
+        using models::TreeColumns;
+        const auto rightEdge = [&] {
+            int edge = 0;
+            for (int column = 0; column < header->count(); ++column)
+                edge = std::max(edge, header->sectionViewportPosition(column) + header->sectionSize(column));
+            return edge;
+        };
+        m_window->resize(900, 600);
+        QTRY_COMPARE(m_window->width(), 900);
+        QTRY_VERIFY2(rightEdge() <= tree->viewport()->width(),
+                     qPrintable(QStringLiteral("%1 > %2").arg(rightEdge()).arg(tree->viewport()->width())));
+        QVERIFY2(tree->viewport()->width() < 900 * 7 / 10, "the tree is narrower than its columns want");
+        for (int column = 0; column < header->count(); ++column)
+            QVERIFY(header->isSectionHidden(column) || header->sectionSize(column) >= 56);
+        QVERIFY(header->sectionSize(TreeColumns::NameColumn) >= 150);
+        // The share of the parent, which the memory bar's length shows too, made room first.
+        QVERIFY(header->isSectionHidden(TreeColumns::ShareColumn));
+        // The type gave way last: the others are down to their least widths, it keeps more than its own (90).
+        QCOMPARE(header->sectionSize(TreeColumns::FindingsColumn), 56);
+        QCOMPARE(header->sectionSize(TreeColumns::KeysColumn), 56);
+        QCOMPARE(header->sectionSize(TreeColumns::TtlColumn), 80);
+        QCOMPARE(header->sectionSize(TreeColumns::MemoryColumn), 116);
+        QVERIFY(header->sectionSize(TreeColumns::TypeColumn) > 90);
+
+        m_window->resize(1600, 800);
+        QTRY_COMPARE(m_window->width(), 1600);
+        QTRY_COMPARE(rightEdge(), tree->viewport()->width());
+        QVERIFY(header->sectionSize(TreeColumns::NameColumn) > 220);
+        QVERIFY(!header->isSectionHidden(TreeColumns::ShareColumn));
+        QCOMPARE(header->sectionSize(TreeColumns::TypeColumn), 200);
+        QCOMPARE(header->sectionSize(TreeColumns::MemoryColumn), 170);
+        m_window->resize(1280, 800);
+    }
+
     // The count beside the filter follows a scan: keys that arrive match too.
     void filterCountFollowsTheScan()
     {

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <QObject>
+#include <QVariantMap>
+
+#include <vector>
+
+class QTreeView;
+
+namespace keylens::ui {
+
+// Fits a tree's columns to its width. Every column has the width it wants and the least it can live with; one
+// column (the name) takes whatever is left over. When the view narrows, columns give way in a given order, each
+// down to its least width, and only below the sum of those does the view scroll sideways. A column whose least
+// width is 0 says what another shows too: it is hidden while there is no room for it. A column the user resizes
+// keeps the width given to it (the filling column: as its least).
+class ColumnFitter : public QObject
+{
+    Q_OBJECT
+public:
+    struct Column
+    {
+        int logicalIndex;
+        int preferred;
+        int minimum;
+    };
+
+    // `columns` in the order they give way, the filling column first among them.
+    ColumnFitter(QTreeView* view, int fillingColumn, std::vector<Column> columns);
+
+    void fit();
+
+    // The widths the user gave columns, by logical index, to keep between sessions; and a header state restored
+    // without its widths counting as the user's.
+    QVariantMap userWidths() const;
+    void setUserWidths(const QVariantMap& widths);
+    void restoreHeaderState(const QByteArray& state);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    QTreeView* m_view;
+    int m_filling;
+    std::vector<Column> m_columns;
+    std::vector<bool> m_hiddenHere; // hidden by fit(), not by the user: shown again when there is room
+    std::vector<bool> m_userSized;
+    bool m_fitting = false;
+};
+
+} // namespace keylens::ui
