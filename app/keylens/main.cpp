@@ -5,7 +5,6 @@
 
 #include <QApplication>
 #include <QSettings>
-#include <QTimer>
 
 #include <cstdio>
 
@@ -72,9 +71,8 @@ int main(int argc, char** argv)
     case keylens::ui::GuiCommand::Start::Saved:
         window.openSavedConnection(command.savedConnection);
         break;
-    case keylens::ui::GuiCommand::Start::Dialog:
-        QTimer::singleShot(0, &window, &keylens::ui::MainWindow::openConnectionDialog);
-        break;
+    case keylens::ui::GuiCommand::Start::Welcome:
+        break; // the welcome page shows, with the connections, the local server and the demo
     }
     return QApplication::exec();
 }

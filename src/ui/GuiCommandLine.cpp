@@ -175,7 +175,7 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         command.start = GuiCommand::Start::Target;
         command.target.options = *options;
     }
-    if (!command.screenshotFile.isEmpty() && command.start == GuiCommand::Start::Dialog)
+    if (!command.screenshotFile.isEmpty() && command.start == GuiCommand::Start::Welcome)
         return usage(QStringLiteral("--screenshot needs a server (a URI, the connection flags or --demo)"));
     result.command = command;
     return result;

@@ -17,8 +17,8 @@ QStringList screenshotViews();
 
 struct GuiCommand
 {
-    enum class Start { Dialog, Target, Demo, Saved };
-    Start start = Start::Dialog;
+    enum class Start { Welcome, Target, Demo, Saved };
+    Start start = Start::Welcome;
     MainWindow::Target target;
     QString savedConnection;
     std::uint64_t demoKeys = 200'000;

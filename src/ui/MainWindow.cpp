@@ -12,6 +12,7 @@
 #include "models/FindingsText.h"
 #include "models/KeyTreeModel.h"
 #include "models/PatternTreeModel.h"
+#include "models/RecentConnections.h"
 #include "models/SavedConnections.h"
 #include "models/ScanSession.h"
 #include "models/TimeSlice.h"
@@ -32,6 +33,7 @@
 #include "ui/ScanStatusBar.h"
 #include "ui/TreemapPane.h"
 #include "ui/TreemapView.h"
+#include "ui/WelcomePage.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -89,6 +91,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     : QMainWindow(parent)
     , m_settings(settings)
     , m_saved(new models::SavedConnections(settings, this))
+    , m_recent(std::make_unique<models::RecentConnections>(settings))
     , m_vault(new PasswordVault(this))
     , m_session(new models::ScanSession(this))
     , m_inspector(new models::ValueInspector(this))
@@ -98,6 +101,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     setWindowIcon(icon("keylens"));
     createActions();
     createLayout();
+    createWelcome();
     restoreSettings();
 
     connect(m_session, &models::ScanSession::progressChanged, m_status, &ScanStatusBar::showProgress);
@@ -290,13 +294,7 @@ void MainWindow::createActions()
     m_rawViewAction->setChecked(true);
     m_viewMenu = viewMenu;
 
-    auto* helpMenu = menuBar()->addMenu(QStringLiteral("&Help"));
-    helpMenu->addAction(QStringLiteral("&About Keylens"), this, [this] {
-        QMessageBox::about(this, QStringLiteral("About Keylens"),
-                           QStringLiteral("<b>Keylens %1</b><p>A desktop browser for Redis keyspaces: where the "
-                                          "memory, the TTLs and the naming conventions go.</p>")
-                               .arg(QStringLiteral(KEYLENS_VERSION)));
-    });
+    createHelpMenu();
 }
 
 void MainWindow::createLayout()
@@ -427,7 +425,9 @@ void MainWindow::createLayout()
     m_splitter->addWidget(m_side);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
-    setCentralWidget(m_splitter);
+    m_central = new QStackedWidget;
+    m_central->addWidget(m_splitter);
+    setCentralWidget(m_central);
 
     m_findings = new FindingsPanel;
     m_findingsDock = new QDockWidget(QStringLiteral("Findings"), this);
@@ -506,6 +506,10 @@ void MainWindow::rescan()
 
 void MainWindow::connectTo(const Target& target)
 {
+    showBrowser();
+    if (target.remember)
+        m_recent->remember({target.name.isEmpty() ? target.options.address() : target.name,
+                            target.options.uriWithoutPassword(), target.savedId});
     m_viewState.clear();
     m_target = target;
     m_hasTarget = true;
@@ -542,6 +546,7 @@ void MainWindow::connectTo(const Target& target)
 
 void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond, quint16 port)
 {
+    showBrowser();
     delete m_demo;
     m_demo = new DemoLauncher(this);
     m_connectionLabel->setText(QStringLiteral("<b>Demo server</b>"));
@@ -554,6 +559,7 @@ void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond, quint16 
         Target target;
         target.options = options;
         target.name = QStringLiteral("Demo server (%1)").arg(options.address());
+        target.remember = false; // its port is gone when the window closes
         target.maxKeysPerSecond = maxKeysPerSecond;
         connectTo(target);
     });
@@ -599,6 +605,7 @@ void MainWindow::connectToProfile(const models::ConnectionProfile& profile, cons
     target.options = *options;
     target.delimiter = profile.delimiter;
     target.name = profile.name;
+    target.savedId = profile.id;
     target.colour = profile.colour;
     target.readOnly = profile.readOnly;
     target.lintProfile = profile.lintProfile;
@@ -640,6 +647,7 @@ void MainWindow::openSavedConnection(const QString& idOrName)
 
 void MainWindow::showConnectionProblem(const QString& message)
 {
+    showBrowser(); // the banner is above the tree
     m_banner->setText(message);
     m_banner->setVisible(true);
     m_status->showMessage(message);

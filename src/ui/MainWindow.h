@@ -12,6 +12,7 @@
 #include <QTimer>
 
 #include <functional>
+#include <memory>
 
 class QAction;
 class QDockWidget;
@@ -26,6 +27,8 @@ class QTreeView;
 
 namespace keylens::models {
 struct ConnectionProfile;
+class RecentConnections;
+struct RecentConnection;
 class SavedConnections;
 class ScanSession;
 class ValueInspector;
@@ -45,6 +48,8 @@ class PasswordVault;
 class PatternDetailsView;
 class PatternView;
 class ScanStatusBar;
+class WelcomePage;
+class WindowTour;
 
 // The browser: a connection bar, the live key tree, the details of the selected node, and the scan's
 // progress with Pause / Resume / Cancel / Rescan.
@@ -61,6 +66,8 @@ public:
         bool readOnly = false;
         double maxKeysPerSecond = 0; // 0: as fast as the server answers
         QString lintProfile;         // a built-in profile's name or a profile file; empty: default
+        QString savedId;             // the saved connection it came from
+        bool remember = true;        // offered again on the welcome page (not the demo's passing port)
     };
 
     explicit MainWindow(QSettings* settings, QWidget* parent = nullptr);
@@ -79,6 +86,13 @@ public:
     void requestScreenshot(const QString& file, const QByteArray& path, const QString& view = {});
     // A profile (name or file) that every connection uses instead of its own: --profile.
     void setLintProfileOverride(const QString& nameOrPath) { m_lintProfileOverride = nameOrPath; }
+
+    // The page shown before any connection: saved and recent connections, the local server, the demo.
+    void showWelcome();
+    bool showsWelcome() const;
+    WelcomePage* welcomePage() const { return m_welcome; }
+    // Help > What am I looking at?: a few steps over the window's parts.
+    WindowTour* startTour();
 
     // Expands to and selects a key or namespace by its path; false when there is no such node.
     bool selectPath(const QByteArray& path);
@@ -112,7 +126,11 @@ protected:
 
 private:
     void createActions();
+    void createHelpMenu();
     void createLayout();
+    void createWelcome();
+    void showBrowser(); // the tree and details instead of the welcome page
+    void openRecentConnection(const models::RecentConnection& connection);
     void restoreSettings();
     void saveSettings();
     void updateScanActions();
@@ -142,6 +160,7 @@ private:
 
     QSettings* m_settings;
     models::SavedConnections* m_saved;
+    std::unique_ptr<models::RecentConnections> m_recent;
     PasswordVault* m_vault;
     models::ScanSession* m_session;
     models::ValueInspector* m_inspector;
@@ -160,6 +179,9 @@ private:
     QAction* m_rawViewAction;
     QAction* m_patternViewAction;
     QSplitter* m_splitter;
+    QStackedWidget* m_central; // the welcome page, then the splitter
+    WelcomePage* m_welcome;
+    bool m_findingsWereVisible = true;
     QStackedWidget* m_details;
     QLabel* m_placeholder;
     KeyDetailsView* m_keyDetails;

@@ -1,0 +1,45 @@
+#include "models/RecentConnections.h"
+
+#include <QSettings>
+
+#include <algorithm>
+
+namespace keylens::models {
+
+RecentConnections::RecentConnections(QSettings* settings)
+    : m_settings(settings)
+{
+    const int count = settings->beginReadArray(QStringLiteral("recent"));
+    for (int i = 0; i < count; ++i) {
+        settings->setArrayIndex(i);
+        RecentConnection entry{settings->value(QStringLiteral("name")).toString(),
+                               settings->value(QStringLiteral("uri")).toString(),
+                               settings->value(QStringLiteral("savedId")).toString()};
+        if (!entry.uri.isEmpty() || !entry.savedId.isEmpty())
+            m_list.push_back(std::move(entry));
+    }
+    settings->endArray();
+}
+
+void RecentConnections::remember(const RecentConnection& connection)
+{
+    const auto same = [&connection](const RecentConnection& entry) {
+        return connection.savedId.isEmpty() ? entry.savedId.isEmpty() && entry.uri == connection.uri
+                                            : entry.savedId == connection.savedId;
+    };
+    m_list.erase(std::remove_if(m_list.begin(), m_list.end(), same), m_list.end());
+    m_list.insert(m_list.begin(), connection);
+    if (m_list.size() > Kept)
+        m_list.resize(Kept);
+    m_settings->remove(QStringLiteral("recent"));
+    m_settings->beginWriteArray(QStringLiteral("recent"), int(m_list.size()));
+    for (std::size_t i = 0; i < m_list.size(); ++i) {
+        m_settings->setArrayIndex(int(i));
+        m_settings->setValue(QStringLiteral("name"), m_list[i].name);
+        m_settings->setValue(QStringLiteral("uri"), m_list[i].uri);
+        m_settings->setValue(QStringLiteral("savedId"), m_list[i].savedId);
+    }
+    m_settings->endArray();
+}
+
+} // namespace keylens::models

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <QString>
+
+#include <vector>
+
+class QSettings;
+
+namespace keylens::models {
+
+// A server the window was connected to: a saved connection (by id), or a URI without its password. The welcome
+// page offers them again.
+struct RecentConnection
+{
+    QString name; // as the connection bar showed it
+    QString uri;  // redis://[user@]host:port/db or unix://…, never with a password
+    QString savedId;
+};
+
+// The last few connections, newest first, kept in QSettings under "recent/".
+class RecentConnections
+{
+public:
+    static constexpr std::size_t Kept = 8;
+
+    explicit RecentConnections(QSettings* settings);
+
+    const std::vector<RecentConnection>& list() const { return m_list; }
+    // Puts it first; an earlier entry for the same saved connection or URI goes.
+    void remember(const RecentConnection& connection);
+
+private:
+    QSettings* m_settings;
+    std::vector<RecentConnection> m_list;
+};
+
+} // namespace keylens::models
