@@ -1,6 +1,7 @@
 #include "ui/ConnectionDialog.h"
 
 #include "redis/Connection.h"
+#include "ui/CredentialsDialog.h"
 #include "ui/PasswordVault.h"
 
 #include <QCheckBox>
@@ -66,6 +67,7 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     m_kind->addItems({QStringLiteral("Host and port"), QStringLiteral("Unix socket"), QStringLiteral("URI")});
     m_host = new QLineEdit(QStringLiteral("127.0.0.1"));
     m_port = new QSpinBox;
+    m_port->setObjectName(QStringLiteral("port"));
     m_port->setRange(1, 65535);
     m_port->setValue(6379);
     auto* hostRow = new QWidget;
@@ -116,15 +118,21 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     paintColourButton(m_colour, {});
     m_status = new QLabel;
     m_status->setWordWrap(true);
+    m_addressProblem = createFieldProblemLabel();
+    m_credentialsProblem = createFieldProblemLabel();
+    m_databaseProblem = createFieldProblemLabel();
 
     auto* form = new QFormLayout;
     form->addRow(QStringLiteral("Name"), m_name);
     form->addRow(QStringLiteral("Connect by"), m_kind);
     form->addRow(QStringLiteral("Address"), m_kindPages);
+    form->addRow(QString(), m_addressProblem);
     form->addRow(QStringLiteral("ACL user"), m_user);
     form->addRow(QStringLiteral("Password"), m_password);
+    form->addRow(QString(), m_credentialsProblem);
     form->addRow(QString(), m_passwordMode);
     form->addRow(QStringLiteral("Database"), m_db);
+    form->addRow(QString(), m_databaseProblem);
     form->addRow(QStringLiteral("Delimiter"), m_delimiter);
     form->addRow(QStringLiteral("Naming profile"), profileRow);
     form->addRow(QString(), m_readOnly);
@@ -149,6 +157,13 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     layout->addWidget(buttons);
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &ConnectionDialog::updateKind);
+    // A problem shown under a field goes once that field is changed.
+    for (QLineEdit* edit : {m_host, m_socket, m_uri})
+        connect(edit, &QLineEdit::textEdited, this, [this] { showFieldProblem(m_addressProblem, {}); });
+    connect(m_port, &QSpinBox::valueChanged, this, [this] { showFieldProblem(m_addressProblem, {}); });
+    for (QLineEdit* edit : {m_user, m_password})
+        connect(edit, &QLineEdit::textEdited, this, [this] { showFieldProblem(m_credentialsProblem, {}); });
+    connect(m_db, &QSpinBox::valueChanged, this, [this] { showFieldProblem(m_databaseProblem, {}); });
     connect(newButton, &QPushButton::clicked, this, &ConnectionDialog::newProfile);
     connect(removeButton, &QPushButton::clicked, this, &ConnectionDialog::removeCurrent);
     connect(testButton, &QPushButton::clicked, this, &ConnectionDialog::testConnection);
@@ -192,6 +207,7 @@ void ConnectionDialog::selectProfile(const QString& id)
 
 void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
 {
+    clearProblems();
     m_currentId = profile.id;
     m_name->setText(profile.name);
     m_kind->setCurrentIndex(int(profile.kind));
@@ -364,11 +380,69 @@ void ConnectionDialog::saveCurrent()
     });
 }
 
+void ConnectionDialog::clearProblems()
+{
+    for (QLabel* label : {m_addressProblem, m_credentialsProblem, m_databaseProblem})
+        showFieldProblem(label, {});
+}
+
+void ConnectionDialog::showProblem(const redis::Error& error)
+{
+    clearProblems();
+    m_status->clear();
+    switch (error.kind) {
+    case redis::ErrorKind::AuthFailed:
+    case redis::ErrorKind::AuthRequired:
+    case redis::ErrorKind::NoPermission:
+        showFieldProblem(m_credentialsProblem, error.message);
+        m_password->setFocus();
+        return;
+    case redis::ErrorKind::Server:
+        // After the login, the handshake's only command that can fail is SELECT.
+        if (m_db->isEnabled() && m_db->value() != 0) {
+            showFieldProblem(m_databaseProblem, error.message);
+            return;
+        }
+        break;
+    case redis::ErrorKind::Usage:
+    case redis::ErrorKind::Unsupported:
+    case redis::ErrorKind::HostNotFound:
+    case redis::ErrorKind::Refused:
+    case redis::ErrorKind::Timeout:
+    case redis::ErrorKind::ConnectionLost:
+    case redis::ErrorKind::Protocol:
+    case redis::ErrorKind::Loading:
+        showFieldProblem(m_addressProblem, error.message);
+        return;
+    case redis::ErrorKind::UnknownCommand:
+    case redis::ErrorKind::Cancelled:
+        break;
+    }
+    showFieldProblem(m_addressProblem, error.message);
+}
+
+QString ConnectionDialog::addressProblem() const
+{
+    return m_addressProblem->isVisibleTo(this) ? m_addressProblem->text() : QString();
+}
+
+QString ConnectionDialog::credentialsProblem() const
+{
+    return m_credentialsProblem->isVisibleTo(this) ? m_credentialsProblem->text() : QString();
+}
+
+QString ConnectionDialog::databaseProblem() const
+{
+    return m_databaseProblem->isVisibleTo(this) ? m_databaseProblem->text() : QString();
+}
+
 void ConnectionDialog::testConnection()
 {
+    clearProblems();
     redis::Result<redis::ConnectionOptions> options = profile().connectionOptions(password());
     if (!options) {
-        m_status->setText(options.error().message);
+        showProblem(options.error());
+        Q_EMIT tested();
         return;
     }
     m_status->setText(QStringLiteral("Connecting to %1…").arg(options->address()));
@@ -376,11 +450,17 @@ void ConnectionDialog::testConnection()
     QPointer<ConnectionDialog> self(this);
     QThread* thread = QThread::create([self, options = *options] {
         redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(options);
-        const QString message =
-            opened ? QStringLiteral("Connected to %1.").arg(options.address()) : opened.error().message;
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, message] {
-            if (self)
-                self->m_status->setText(message);
+        std::optional<redis::Error> failure;
+        if (!opened)
+            failure = opened.error();
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, failure, address = options.address()] {
+            if (!self)
+                return;
+            if (failure)
+                self->showProblem(*failure);
+            else
+                self->m_status->setText(QStringLiteral("Connected to %1.").arg(address));
+            Q_EMIT self->tested();
         });
     });
     connect(thread, &QThread::finished, thread, &QObject::deleteLater);

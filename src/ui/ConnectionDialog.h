@@ -34,15 +34,23 @@ public:
 
     // Saves the form as a connection (and its password where the mode says). Public for tests.
     void saveCurrent();
+    // Says what went wrong under the field it concerns: the address, the user and password, or the database.
+    void showProblem(const redis::Error& error);
+    // For tests: the problem shown under the address, the credentials and the database ("" when none).
+    QString addressProblem() const;
+    QString credentialsProblem() const;
+    QString databaseProblem() const;
+    void testConnection();
 
 Q_SIGNALS:
     void keychainProblem(const QString& reason);
+    void tested(); // testConnection() has its answer (for tests)
 
 private:
     void loadProfile(const models::ConnectionProfile& profile);
     void newProfile();
     void removeCurrent();
-    void testConnection();
+    void clearProblems();
     void updateKind();
 
     models::SavedConnections* m_saved;
@@ -67,6 +75,9 @@ private:
     QPushButton* m_colour;
     QColor m_colourValue;
     QLabel* m_status;
+    QLabel* m_addressProblem;
+    QLabel* m_credentialsProblem;
+    QLabel* m_databaseProblem;
 };
 
 } // namespace keylens::ui

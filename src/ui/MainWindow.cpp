@@ -43,7 +43,6 @@
 #include <QDateTime>
 #include <QDockWidget>
 #include <QHeaderView>
-#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -497,6 +496,13 @@ void MainWindow::rescan()
 {
     if (!m_hasTarget)
         return;
+    if (loginWasRefused()) {
+        // The same password would be refused again, silently: ask for it.
+        askForCredentials(m_target, m_connectFailure->kind == redis::ErrorKind::AuthRequired
+                                        ? CredentialsDialog::Reason::Required
+                                        : CredentialsDialog::Reason::Refused);
+        return;
+    }
     TreeViewState state;
     state.capture(*m_tree, *treeModel());
     connectTo(m_target);
@@ -507,6 +513,7 @@ void MainWindow::rescan()
 void MainWindow::connectTo(const Target& target)
 {
     showBrowser();
+    m_connectFailure.reset();
     if (target.remember)
         m_recent->remember({target.name.isEmpty() ? target.options.address() : target.name,
                             target.options.uriWithoutPassword(), target.savedId});
@@ -573,86 +580,6 @@ void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond, quint16 
     m_demo->start(keys, port);
 }
 
-void MainWindow::openConnectionDialog()
-{
-    ConnectionDialog dialog(m_saved, m_vault, this);
-    connect(&dialog, &ConnectionDialog::keychainProblem, this,
-            [this](const QString& reason) { QMessageBox::warning(this, QStringLiteral("No keychain"), reason); });
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    const models::ConnectionProfile profile = dialog.profile();
-    QByteArray password = dialog.password();
-    if (password.isEmpty() && profile.passwordMode == models::ConnectionProfile::PasswordMode::AskEveryTime) {
-        bool ok = false;
-        password = QInputDialog::getText(this, QStringLiteral("Password"),
-                                         QStringLiteral("Password for %1:").arg(profile.address()), QLineEdit::Password,
-                                         QString(), &ok)
-                       .toUtf8();
-        if (!ok)
-            return;
-    }
-    connectToProfile(profile, password);
-}
-
-void MainWindow::connectToProfile(const models::ConnectionProfile& profile, const QByteArray& password)
-{
-    redis::Result<redis::ConnectionOptions> options = profile.connectionOptions(password);
-    if (!options) {
-        showConnectionProblem(options.error().message);
-        return;
-    }
-    Target target;
-    target.options = *options;
-    target.delimiter = profile.delimiter;
-    target.name = profile.name;
-    target.savedId = profile.id;
-    target.colour = profile.colour;
-    target.readOnly = profile.readOnly;
-    target.lintProfile = profile.lintProfile;
-    connectTo(target);
-}
-
-void MainWindow::openSavedConnection(const QString& idOrName)
-{
-    const models::ConnectionProfile* profile = m_saved->find(idOrName);
-    if (!profile) {
-        showConnectionProblem(QStringLiteral("There is no saved connection named '%1'.").arg(idOrName));
-        return;
-    }
-    const models::ConnectionProfile copy = *profile;
-    auto connectWith = [this, copy](const QByteArray& password) { connectToProfile(copy, password); };
-    switch (copy.passwordMode) {
-    case models::ConnectionProfile::PasswordMode::None:
-        connectWith({});
-        break;
-    case models::ConnectionProfile::PasswordMode::AskEveryTime: {
-        bool ok = false;
-        const QString password =
-            QInputDialog::getText(this, QStringLiteral("Password"), QStringLiteral("Password for %1:").arg(copy.name),
-                                  QLineEdit::Password, QString(), &ok);
-        if (ok)
-            connectWith(password.toUtf8());
-        break;
-    }
-    case models::ConnectionProfile::PasswordMode::Keychain:
-        m_vault->read(copy.id, [this, connectWith](const QByteArray& password, const QString& error) {
-            if (!error.isEmpty())
-                showConnectionProblem(QStringLiteral("The keychain did not give the password: %1").arg(error));
-            else
-                connectWith(password);
-        });
-        break;
-    }
-}
-
-void MainWindow::showConnectionProblem(const QString& message)
-{
-    showBrowser(); // the banner is above the tree
-    m_banner->setText(message);
-    m_banner->setVisible(true);
-    m_status->showMessage(message);
-}
-
 void MainWindow::scanDone(const scan::ScanSummary& summary)
 {
     const keyspace::Keyspace& keyspace = m_session->keyspace();
@@ -660,7 +587,7 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     m_expiries = {};
     m_expiryWalk.start(); // see there
     if (summary.error && summary.scanCalls == 0)
-        showConnectionProblem(summary.error->message);
+        connectionFailed(*summary.error);
     m_viewState.reapply(*m_tree, *treeModel());
     m_viewState.clear(); // what did not come back is gone from the server
     // A newcomer sees the biggest namespace selected (its details on the right) and, when it has few

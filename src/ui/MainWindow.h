@@ -5,6 +5,7 @@
 #include "models/KeyTreeModel.h"
 #include "redis/ConnectionOptions.h"
 #include "scan/ScanTypes.h"
+#include "ui/CredentialsDialog.h"
 #include "ui/TreeViewState.h"
 
 #include <QColor>
@@ -13,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QAction;
 class QDockWidget;
@@ -91,6 +93,11 @@ public:
     void showWelcome();
     bool showsWelcome() const;
     WelcomePage* welcomePage() const { return m_welcome; }
+    // Asks for the user and password (NOAUTH, or a refused password), then connects with them.
+    CredentialsDialog* askForCredentials(const Target& target, CredentialsDialog::Reason reason);
+    // The last connection failed at its login; Rescan then asks again rather than retrying the same password.
+    bool loginWasRefused() const;
+
     // Help > What am I looking at?: a few steps over the window's parts.
     WindowTour* startTour();
 
@@ -155,7 +162,8 @@ private:
     void filterChanged(bool narrowed);
     void takeScreenshot();
     void showConnectionProblem(const QString& message);
-    void connectToProfile(const models::ConnectionProfile& profile, const QByteArray& password);
+    static redis::Result<Target> targetOf(const models::ConnectionProfile& profile, const QByteArray& password);
+    void connectionFailed(const redis::Error& error);
     keyspace::NodeId selectedNode() const;
 
     QSettings* m_settings;
@@ -167,6 +175,7 @@ private:
     DemoLauncher* m_demo = nullptr;
     Target m_target;
     bool m_hasTarget = false;
+    std::optional<redis::Error> m_connectFailure; // of the last connection, when it could read nothing
 
     QTreeView* m_tree;
     ColumnFitter* m_treeColumns;

@@ -124,21 +124,4 @@ void MainWindow::showBrowser()
     m_filterBar->setEnabled(true);
 }
 
-void MainWindow::openRecentConnection(const models::RecentConnection& connection)
-{
-    if (!connection.savedId.isEmpty() && m_saved->find(connection.savedId)) {
-        openSavedConnection(connection.savedId);
-        return;
-    }
-    redis::Result<redis::ConnectionOptions> options = redis::parseRedisUri(connection.uri.toUtf8());
-    if (!options) {
-        showConnectionProblem(options.error().message);
-        return;
-    }
-    Target target;
-    target.options = *options;
-    target.name = connection.name;
-    connectTo(target);
-}
-
 } // namespace keylens::ui

@@ -51,6 +51,12 @@ QColor finding(int severity)
     return QColor(0x6c, 0x7a, 0x89);
 }
 
+QColor errorText(const QPalette& palette)
+{
+    const bool dark = palette.color(QPalette::Window).lightness() < 128;
+    return dark ? finding(2).lighter(140) : finding(2).darker(130);
+}
+
 QColor expired(const QPalette& palette)
 {
     return palette.color(QPalette::Disabled, QPalette::Text);

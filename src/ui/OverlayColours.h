@@ -22,6 +22,9 @@ QColor expired(const QPalette& palette);
 // Naming-convention findings, by the worst severity (lint::Severity's values: 0 info, 1 warning,
 // 2 error): a muted slate for info, which is advice, so that warnings and errors stand out.
 QColor finding(int severity);
+// Text that says something failed (a refused password, a server that does not answer): the error finding's red,
+// darker on a light palette and lighter on a dark one so that it stays readable.
+QColor errorText(const QPalette& palette);
 
 } // namespace overlay
 } // namespace keylens::ui

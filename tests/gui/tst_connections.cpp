@@ -4,11 +4,14 @@
 #include "models/SavedConnections.h"
 #include "redis/Connection.h"
 #include "ui/ConnectionDialog.h"
+#include "ui/OverlayColours.h"
 #include "ui/PasswordVault.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -165,6 +168,49 @@ private Q_SLOTS:
         const auto none = redis::Connection::open(*profile.connectionOptions({}));
         QVERIFY(!none.ok());
         QCOMPARE(none.error().kind, redis::ErrorKind::AuthRequired);
+    }
+
+    // Test in the dialog: each failure is said under the field it concerns, in the error colour, and goes once the
+    // field is changed.
+    void problemsShowNextToTheirField()
+    {
+        demo::RedisServerProcess server;
+        demo::RedisServerProcess::Options serverOptions;
+        serverOptions.extraArguments = {QStringLiteral("--requirepass"), QStringLiteral("letmein")};
+        KEYLENS_START_SERVER(server, serverOptions);
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        models::SavedConnections saved(&settings);
+        ui::PasswordVault vault;
+        ui::ConnectionDialog dialog(&saved, &vault);
+        dialog.show();
+        const auto test = [&](const ConnectionProfile& profile, const QByteArray& password) {
+            dialog.edit(profile, password);
+            QSignalSpy tested(&dialog, &ui::ConnectionDialog::tested);
+            dialog.testConnection();
+            return tested.count() == 1 || tested.wait(15000);
+        };
+        ConnectionProfile profile;
+        profile.port = server.port();
+        QVERIFY(test(profile, "nope"));
+        QVERIFY(dialog.credentialsProblem().contains(QStringLiteral("password"), Qt::CaseInsensitive));
+        QVERIFY(dialog.addressProblem().isEmpty());
+        const QList<QLabel*> label = dialog.findChildren<QLabel*>(QStringLiteral("fieldProblem"));
+        const auto shown = std::find_if(label.begin(), label.end(), [](QLabel* l) { return l->isVisible(); });
+        QVERIFY(shown != label.end());
+        QCOMPARE((*shown)->palette().color(QPalette::WindowText), ui::overlay::errorText(dialog.palette()));
+
+        profile.db = 40; // the server has 16
+        QVERIFY(test(profile, "letmein"));
+        QVERIFY2(dialog.databaseProblem().contains(QStringLiteral("40")), qPrintable(dialog.databaseProblem()));
+        QVERIFY(dialog.credentialsProblem().isEmpty());
+
+        profile.db = 0;
+        profile.port = test::freeLoopbackPort();
+        QVERIFY(test(profile, {}));
+        QVERIFY(dialog.addressProblem().contains(QString::number(profile.port)));
+        QVERIFY(dialog.databaseProblem().isEmpty());
+        dialog.findChild<QSpinBox*>(QStringLiteral("port"))->setValue(server.port()); // the port: its problem goes
+        QVERIFY(dialog.addressProblem().isEmpty());
     }
 };
 

@@ -10,6 +10,8 @@
 #include "models/KeyTreeModel.h"
 #include "models/ScanSession.h"
 #include "models/ValueTableModel.h"
+#include "ui/ConnectionDialog.h"
+#include "ui/CredentialsDialog.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/KeyFilterBar.h"
 #include "ui/MainWindow.h"
@@ -660,6 +662,99 @@ private Q_SLOTS:
         QVERIFY2(window.statusText().contains(QStringLiteral("password"), Qt::CaseInsensitive),
                  qPrintable(window.statusText()));
         QCOMPARE(window.treeModel()->rowCount(), 0);
+    }
+
+    // NOAUTH asks for the password in a dialog with an ACL user field; what is typed there connects, as that user.
+    void passwordPromptOnNoauth()
+    {
+        demo::RedisServerProcess locked;
+        demo::RedisServerProcess::Options options;
+        options.configText = "user default off\nuser alice on >pw ~* &* +@all\n";
+        KEYLENS_START_SERVER(locked, options);
+        test::PlainClient client(locked.port(), "alice", "pw");
+        QCOMPARE(client.pipeline({{"SET", "a:1", "x"}, {"SET", "a:2", "y"}, {"SET", "b", "z"}}), std::size_t(0));
+        ui::MainWindow window(m_settings.get());
+        window.show();
+        ui::MainWindow::Target target;
+        target.options = locked.connectionOptions();
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(target);
+        QVERIFY(finished.wait(15000));
+        QTRY_VERIFY(window.findChild<ui::CredentialsDialog*>());
+        auto* dialog = window.findChild<ui::CredentialsDialog*>();
+        QVERIFY(dialog->isVisible());
+        QVERIFY(dialog->userField()->isVisible());
+        QVERIFY(!dialog->problem()->isVisible()); // nothing was refused: it was never asked
+        dialog->userField()->setText(QStringLiteral("alice"));
+        dialog->passwordField()->setText(QStringLiteral("pw"));
+        finished.clear();
+        dialog->accept();
+        QVERIFY(finished.wait(15000));
+        QVERIFY(!window.loginWasRefused());
+        QCOMPARE(std::int64_t(window.session()->keyspace().keyCount()), client.integer({"DBSIZE"}));
+        QVERIFY(client.command({"CLIENT", "LIST"}).contains("user=alice"));
+    }
+
+    // A refused password says so under the password field, and Rescan asks again rather than retrying it.
+    void wrongPasswordAsksAgainOnRescan()
+    {
+        demo::RedisServerProcess locked;
+        demo::RedisServerProcess::Options options;
+        options.configText = "requirepass right\n";
+        KEYLENS_START_SERVER(locked, options);
+        ui::MainWindow window(m_settings.get());
+        window.show();
+        ui::MainWindow::Target wrong;
+        wrong.options = locked.connectionOptions();
+        wrong.options.password = "wrong";
+        wrong.options.hasPassword = true;
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(wrong);
+        QVERIFY(finished.wait(15000));
+        QVERIFY(window.loginWasRefused());
+        QTRY_VERIFY(window.findChild<ui::CredentialsDialog*>());
+        auto* dialog = window.findChild<ui::CredentialsDialog*>();
+        QVERIFY(dialog->problem()->isVisible());
+        QVERIFY(dialog->problem()->text().contains(QStringLiteral("Wrong password")));
+        dialog->reject();
+        QTRY_VERIFY(!window.findChild<ui::CredentialsDialog*>());
+        finished.clear();
+        window.rescan();
+        QVERIFY(!window.session()->isRunning()); // not retried with the same password
+        QTRY_VERIFY(window.findChild<ui::CredentialsDialog*>());
+        dialog = window.findChild<ui::CredentialsDialog*>();
+        dialog->passwordField()->setText(QStringLiteral("right"));
+        dialog->accept();
+        QVERIFY(finished.wait(15000));
+        QVERIFY(!window.loginWasRefused());
+    }
+
+    // Connect… after a failure opens on the host, port and user that failed, with the reason under the address.
+    void connectAfterFailureOpensWithWhatFailed()
+    {
+        ui::MainWindow window(m_settings.get());
+        window.show();
+        ui::MainWindow::Target dead;
+        dead.options.port = test::freeLoopbackPort();
+        dead.options.user = "carol";
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(dead);
+        QVERIFY(finished.wait(15000));
+        models::ConnectionProfile shown;
+        QString addressProblem;
+        QTimer::singleShot(100, &window, [&] {
+            auto* dialog = window.findChild<ui::ConnectionDialog*>();
+            if (!dialog)
+                return;
+            shown = dialog->profile();
+            addressProblem = dialog->addressProblem();
+            dialog->reject();
+        });
+        window.openConnectionDialog();
+        QCOMPARE(shown.port, dead.options.port);
+        QCOMPARE(shown.host, dead.options.host);
+        QCOMPARE(shown.user, QByteArray("carol"));
+        QVERIFY2(addressProblem.contains(QString::number(dead.options.port)), qPrintable(addressProblem));
     }
 
     void vanishedKeySaysItIsGone()

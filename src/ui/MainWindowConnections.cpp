@@ -1,0 +1,209 @@
+// Where the window connects, and how it recovers when that fails: the connection dialog (filled with what failed,
+// the problem under its field), saved and recent connections, and a password asked for when the server wants one
+// or refused the one given. Apart from MainWindow.cpp, which is about browsing.
+#include "models/RecentConnections.h"
+#include "models/SavedConnections.h"
+#include "ui/ConnectionDialog.h"
+#include "ui/CredentialsDialog.h"
+#include "ui/MainWindow.h"
+#include "ui/PasswordVault.h"
+#include "ui/ScanStatusBar.h"
+
+#include <QLabel>
+#include <QMessageBox>
+
+namespace keylens::ui {
+
+namespace {
+
+bool isRefusedLogin(const redis::Error& error)
+{
+    return error.kind == redis::ErrorKind::AuthFailed || error.kind == redis::ErrorKind::AuthRequired;
+}
+
+// A form filled with a target that was not saved (a URI, the welcome page's local server).
+models::ConnectionProfile profileOf(const MainWindow::Target& target)
+{
+    models::ConnectionProfile profile;
+    const redis::ConnectionOptions& options = target.options;
+    profile.kind = options.transport == redis::ConnectionOptions::Transport::Unix
+                       ? models::ConnectionProfile::Kind::Socket
+                       : models::ConnectionProfile::Kind::HostPort;
+    profile.host = options.host;
+    profile.port = options.port;
+    profile.socketPath = options.socketPath;
+    profile.user = options.user;
+    profile.db = options.db;
+    profile.delimiter = target.delimiter;
+    profile.readOnly = target.readOnly;
+    profile.colour = target.colour;
+    profile.lintProfile = target.lintProfile;
+    if (options.hasPassword)
+        profile.passwordMode = models::ConnectionProfile::PasswordMode::AskEveryTime;
+    return profile;
+}
+
+} // namespace
+
+redis::Result<MainWindow::Target> MainWindow::targetOf(const models::ConnectionProfile& profile,
+                                                       const QByteArray& password)
+{
+    redis::Result<redis::ConnectionOptions> options = profile.connectionOptions(password);
+    if (!options)
+        return options.error();
+    Target target;
+    target.options = *options;
+    target.delimiter = profile.delimiter;
+    target.name = profile.name;
+    target.savedId = profile.id;
+    target.colour = profile.colour;
+    target.readOnly = profile.readOnly;
+    target.lintProfile = profile.lintProfile;
+    return target;
+}
+
+void MainWindow::openConnectionDialog()
+{
+    ConnectionDialog dialog(m_saved, m_vault, this);
+    connect(&dialog, &ConnectionDialog::keychainProblem, this,
+            [this](const QString& reason) { QMessageBox::warning(this, QStringLiteral("No keychain"), reason); });
+    // After a failure the dialog opens on what failed, saying why under the field concerned, rather than on
+    // 127.0.0.1:6379.
+    if (m_connectFailure && m_hasTarget) {
+        if (!m_target.savedId.isEmpty() && m_saved->find(m_target.savedId))
+            dialog.selectProfile(m_target.savedId);
+        else
+            dialog.edit(profileOf(m_target));
+        dialog.showProblem(*m_connectFailure);
+    }
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const models::ConnectionProfile profile = dialog.profile();
+    const QByteArray password = dialog.password();
+    redis::Result<Target> target = targetOf(profile, password);
+    if (!target) {
+        showConnectionProblem(target.error().message);
+        return;
+    }
+    if (password.isEmpty() && profile.passwordMode == models::ConnectionProfile::PasswordMode::AskEveryTime)
+        askForCredentials(*target, CredentialsDialog::Reason::Required);
+    else
+        connectTo(*target);
+}
+
+void MainWindow::openSavedConnection(const QString& idOrName)
+{
+    const models::ConnectionProfile* profile = m_saved->find(idOrName);
+    if (!profile) {
+        showConnectionProblem(QStringLiteral("There is no saved connection named '%1'.").arg(idOrName));
+        return;
+    }
+    const models::ConnectionProfile copy = *profile;
+    const auto connectWith = [this, copy](const QByteArray& password, bool ask) {
+        redis::Result<Target> target = targetOf(copy, password);
+        if (!target)
+            showConnectionProblem(target.error().message);
+        else if (ask)
+            askForCredentials(*target, CredentialsDialog::Reason::Required);
+        else
+            connectTo(*target);
+    };
+    switch (copy.passwordMode) {
+    case models::ConnectionProfile::PasswordMode::None:
+        connectWith({}, false);
+        break;
+    case models::ConnectionProfile::PasswordMode::AskEveryTime:
+        connectWith({}, true);
+        break;
+    case models::ConnectionProfile::PasswordMode::Keychain:
+        m_vault->read(copy.id, [this, connectWith](const QByteArray& password, const QString& error) {
+            if (!error.isEmpty())
+                showConnectionProblem(QStringLiteral("The keychain did not give the password: %1").arg(error));
+            else
+                connectWith(password, false);
+        });
+        break;
+    }
+}
+
+void MainWindow::openRecentConnection(const models::RecentConnection& connection)
+{
+    if (!connection.savedId.isEmpty() && m_saved->find(connection.savedId)) {
+        openSavedConnection(connection.savedId);
+        return;
+    }
+    redis::Result<redis::ConnectionOptions> options = redis::parseRedisUri(connection.uri.toUtf8());
+    if (!options) {
+        showConnectionProblem(options.error().message);
+        return;
+    }
+    Target target;
+    target.options = *options;
+    target.name = connection.name;
+    connectTo(target);
+}
+
+void MainWindow::showConnectionProblem(const QString& message)
+{
+    showBrowser(); // the banner is above the tree
+    m_banner->setText(message);
+    m_banner->setVisible(true);
+    m_status->showMessage(message);
+}
+
+void MainWindow::connectionFailed(const redis::Error& error)
+{
+    m_connectFailure = error;
+    if (!isRefusedLogin(error) || m_screenshotPending) {
+        showConnectionProblem(error.message);
+        return;
+    }
+    // A password the server wants, or refused: ask for it, with the user, instead of the command line's advice
+    // ("give -a PASSWORD…") in the window.
+    const QString server = m_target.name.isEmpty() ? m_target.options.address() : m_target.name;
+    const bool required = error.kind == redis::ErrorKind::AuthRequired;
+    showConnectionProblem(
+        required ? QStringLiteral("%1 asks for a password. Rescan (F5) to give it.").arg(server)
+                 : QStringLiteral("%1 refused the user and password. Rescan (F5) to give others.").arg(server));
+    askForCredentials(m_target, required ? CredentialsDialog::Reason::Required : CredentialsDialog::Reason::Refused);
+}
+
+bool MainWindow::loginWasRefused() const
+{
+    return m_connectFailure && isRefusedLogin(*m_connectFailure);
+}
+
+CredentialsDialog* MainWindow::askForCredentials(const Target& target, CredentialsDialog::Reason reason)
+{
+    if (auto* asking = findChild<CredentialsDialog*>(); asking && asking->isVisible())
+        return asking; // one question at a time
+    const QString server = target.name.isEmpty() ? target.options.address() : target.name;
+    auto* dialog = new CredentialsDialog(server, reason, target.options.user, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const models::ConnectionProfile* saved = target.savedId.isEmpty() ? nullptr : m_saved->find(target.savedId);
+    if (saved && saved->passwordMode == models::ConnectionProfile::PasswordMode::Keychain)
+        dialog->offerKeychain(true);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, target] {
+        Target retry = target;
+        retry.options.user = dialog->user();
+        retry.options.password = dialog->password();
+        retry.options.hasPassword = !retry.options.password.isEmpty();
+        if (dialog->storeInKeychain()) {
+            if (const models::ConnectionProfile* profile = m_saved->find(retry.savedId);
+                profile && profile->user != retry.options.user) {
+                models::ConnectionProfile changed = *profile;
+                changed.user = retry.options.user;
+                m_saved->save(changed);
+            }
+            m_vault->store(retry.savedId, retry.options.password, [this](const QString& error) {
+                if (!error.isEmpty())
+                    m_status->showMessage(QStringLiteral("The password was not kept in the keychain: %1").arg(error));
+            });
+        }
+        connectTo(retry);
+    });
+    dialog->open();
+    return dialog;
+}
+
+} // namespace keylens::ui
