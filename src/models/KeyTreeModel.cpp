@@ -136,6 +136,8 @@ int KeyTreeModel::overlaysOf(NodeId node, std::int64_t now) const
     }
     if (m_keyspace->hasChildren(node) && lint::hasKeysLackingTtlAmongExpiring(m_keyspace->stats(node)))
         overlays |= NoTtlAmongExpiring;
+    if (m_keyspace->hasChildren(node) && m_keyspace->isKey(node))
+        overlays |= KeyAndNamespace;
     return overlays;
 }
 

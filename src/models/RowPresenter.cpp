@@ -99,6 +99,9 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
             return QStringLiteral("%1 of %2")
                 .arg(formatted(keyspace::formatCount(std::uint64_t(row.matchingKeys))),
                      formatted(keyspace::formatCount(totals.keys)));
+        // A key and a namespace: the row's own key, and those below it ("1 key + 3 below" in its tooltip).
+        if (row.isKey && !row.isLeafKey && totals.keys > 1)
+            return QStringLiteral("1 + %1").arg(formatted(keyspace::formatCount(totals.keys - 1)));
         return formatted(keyspace::formatCount(totals.keys));
     case TreeColumns::MemoryColumn:
         if (totals.keysMemoryUnmeasured == totals.keys)
@@ -153,6 +156,12 @@ QVariant rowSortValue(const RowFacts& row, int column)
     return {};
 }
 
+QString keyAndBelowText(std::uint64_t keysInSubtree)
+{
+    return QStringLiteral("1 key + %1 below")
+        .arg(formatted(keyspace::formatCount(keysInSubtree > 0 ? keysInSubtree - 1 : 0)));
+}
+
 QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
 {
     const keyspace::SubtreeTotals& totals = row.totals;
@@ -168,7 +177,8 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
                          .arg(formatted(keyspace::formatCount(row.members)), examples.join(QStringLiteral(", ")));
         }
         if (row.isKey && !row.isLeafKey)
-            lines << QStringLiteral("A key and a namespace at once: the row counts both.");
+            lines << QStringLiteral("A key and a namespace at once: %1. The details pane has a tab for each.")
+                         .arg(keyAndBelowText(totals.keys));
         if (row.library)
             lines << QStringLiteral("Written by %1: %2")
                          .arg(QString::fromUtf8(row.library->name), QString::fromUtf8(row.library->layout));
@@ -214,6 +224,8 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
     }
     if (column == TreeColumns::TypeColumn && totals.keys > 0)
         lines << typeMix(totals);
+    if (column == TreeColumns::KeysColumn && row.isKey && !row.isLeafKey)
+        lines << keyAndBelowText(totals.keys);
     if (overlays & TreeColumns::Deleted)
         lines << QStringLiteral("Deleted from this window; rescan (F5) to refresh the totals.");
     return lines.join(u'\n');

@@ -48,6 +48,7 @@ struct TreeColumns
         Expired = 8,            // its TTL ran out after the scan saw it
         MemoryUnmeasured = 16,  // MEMORY USAGE was denied or skipped for (some of) its keys
         Deleted = 32,           // deleted from this window
+        KeyAndNamespace = 64,   // a key with keys below it (`config:app` and `config:app:db`)
     };
 };
 
@@ -94,6 +95,8 @@ QVariant treeHeaderData(int section, Qt::Orientation orientation, int role);
 
 // A type mix in a few words ("hash 71% · set 14%"), and the type with the most keys.
 QString typeMix(const keyspace::SubtreeTotals& totals);
+// The keys of a row that is a key and a namespace at once: "1 key + 3 below".
+QString keyAndBelowText(std::uint64_t keysInSubtree);
 keyspace::KeyType dominantType(const keyspace::SubtreeTotals& totals);
 
 } // namespace keylens::models

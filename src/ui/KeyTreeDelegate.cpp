@@ -144,7 +144,8 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         const QString library = index.data(KeyTreeModel::LibraryRole).toString();
         const bool libraryStarts =
             !library.isEmpty() && index.parent().data(KeyTreeModel::LibraryRole).toString() != library;
-        if (!(overlays & KeyTreeModel::BigKey) && !libraryStarts) {
+        const bool keyAndNamespace = overlays & KeyTreeModel::KeyAndNamespace;
+        if (!(overlays & KeyTreeModel::BigKey) && !libraryStarts && !keyAndNamespace) {
             QStyledItemDelegate::paint(painter, option, index);
             return;
         }
@@ -152,11 +153,14 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         // library's badge is left out when the column is too narrow for it and some of the name.
         const int bigWidth =
             overlays & KeyTreeModel::BigKey ? opt.fontMetrics.horizontalAdvance(QStringLiteral("BIG")) + 8 : 0;
+        // A namespace that is a key too says so: its value is one tab of the details pane.
+        const int keyWidth = keyAndNamespace ? opt.fontMetrics.horizontalAdvance(QStringLiteral("KEY")) + 8 : 0;
         int libraryWidth = libraryStarts ? int(opt.fontMetrics.horizontalAdvance(library) * 0.8) + 10 : 0;
         const int nameRoom = opt.fontMetrics.horizontalAdvance(QStringLiteral("session")) + 8;
-        if (opt.rect.width() < bigWidth + libraryWidth + nameRoom)
+        if (opt.rect.width() < bigWidth + keyWidth + libraryWidth + nameRoom)
             libraryWidth = 0;
-        const int badges = (bigWidth ? bigWidth + 4 : 0) + (libraryWidth ? libraryWidth + 4 : 0);
+        const int badges =
+            (bigWidth ? bigWidth + 4 : 0) + (keyWidth ? keyWidth + 4 : 0) + (libraryWidth ? libraryWidth + 4 : 0);
         const int textRoom = std::max(0, opt.rect.width() - badges - 8);
         if (opt.fontMetrics.horizontalAdvance(opt.text) > textRoom)
             opt.text = opt.fontMetrics.elidedText(opt.text, Qt::ElideMiddle, textRoom);
@@ -167,6 +171,11 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
             drawBadge(painter, QRect(right - bigWidth, opt.rect.top() + 3, bigWidth, opt.rect.height() - 6),
                       QStringLiteral("BIG"), overlay::bigKey());
             right -= bigWidth + 4;
+        }
+        if (keyWidth) {
+            drawBadge(painter, QRect(right - keyWidth, opt.rect.top() + 3, keyWidth, opt.rect.height() - 6),
+                      QStringLiteral("KEY"), overlay::keyAndNamespace());
+            right -= keyWidth + 4;
         }
         if (libraryWidth) {
             drawBadge(painter, QRect(right - libraryWidth, opt.rect.top() + 3, libraryWidth, opt.rect.height() - 6),

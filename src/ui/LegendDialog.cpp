@@ -74,6 +74,10 @@ LegendDialog::LegendDialog(QWidget* parent)
         QStringLiteral("<b>Library layout.</b> The subtree is the keys a library writes (BullMQ, Sidekiq, Celery, RQ, "
                        "sessions, caches, rate limiters), recognised from its documented key names and types. The "
                        "naming rules skip it; memory and TTL still count."));
+    add(swatch(overlay::keyAndNamespace(), QStringLiteral("KEY")),
+        QStringLiteral("<b>A key and a namespace.</b> The row is a key (config:app) with keys below it "
+                       "(config:app:db); its Keys say \"1 + 3\": its own and those below. The details pane has a "
+                       "tab for the key's value and one for the namespace."));
     QColor missing = overlay::missingTtl();
     missing.setAlphaF(0.5f);
     const lint::OverlayText missingTtl = lint::missingTtlText();

@@ -3,6 +3,7 @@
 #include "keyspace/ExpiryTimeline.h"
 #include "keyspace/KeyEscape.h"
 #include "keyspace/KeyGlob.h"
+#include "keyspace/SubtreeTotals.h"
 #include "keyspace/Units.h"
 #include "lint/Linter.h"
 #include "lint/OverlayRules.h"
@@ -55,6 +56,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QTreeView>
@@ -377,10 +379,29 @@ void MainWindow::createLayout()
     m_charts = new ChartsPane;
     m_side = new QTabWidget;
     // The details scroll rather than hold the window wide: at 800 px the tree needs the width more.
+    // A row that is a key and a namespace at once gets a tab for each (the key's value, the namespace's totals).
+    m_detailsSwitch = new QTabBar;
+    m_detailsSwitch->setObjectName(QStringLiteral("detailsSwitch"));
+    m_detailsSwitch->addTab(QStringLiteral("Key"));
+    m_detailsSwitch->addTab(QStringLiteral("Namespace"));
+    m_detailsSwitch->setDrawBase(false);
+    m_detailsSwitch->setVisible(false);
+    connect(m_detailsSwitch, &QTabBar::currentChanged, this, [this](int tab) {
+        if (!m_detailsSwitch->isVisibleTo(this))
+            return;
+        m_details->setCurrentIndex(tab == 0 ? KeyPage : NamespacePage);
+        refreshNamespaceDetails();
+    });
+    auto* detailsBox = new QWidget;
+    auto* detailsLayout = new QVBoxLayout(detailsBox);
+    detailsLayout->setContentsMargins(0, 0, 0, 0);
+    detailsLayout->setSpacing(0);
+    detailsLayout->addWidget(m_detailsSwitch);
+    detailsLayout->addWidget(m_details, 1);
     auto* detailsTab = new QScrollArea;
     detailsTab->setWidgetResizable(true);
     detailsTab->setFrameShape(QFrame::NoFrame);
-    detailsTab->setWidget(m_details);
+    detailsTab->setWidget(detailsBox);
     m_detailsTab = detailsTab;
     m_side->addTab(m_detailsTab, QStringLiteral("Details"));
     m_side->addTab(m_charts, QStringLiteral("Charts"));
@@ -782,22 +803,36 @@ void MainWindow::showNode(keyspace::NodeId node)
     m_charts->refresh(!m_session->isRunning());
     if (node == keyspace::InvalidNode) {
         m_details->setCurrentIndex(PlaceholderPage);
+        m_detailsSwitch->setVisible(false);
         m_shownNamespace = keyspace::InvalidNode;
         return;
     }
     const keyspace::Keyspace& keyspace = m_session->keyspace();
-    if (keyspace.isKey(node)) {
-        m_shownNamespace = keyspace::InvalidNode;
+    const bool isKey = keyspace.isKey(node);
+    const bool both = isKey && keyspace.hasChildren(node);
+    m_shownNamespace = isKey && !both ? keyspace::InvalidNode : node;
+    if (isKey) {
         m_keyDetails->showKey(keyspace.path(node), node);
         m_keyDetails->showFindings(models::findingRulesOfKey(keyspace, node));
-        m_details->setCurrentIndex(KeyPage);
-    } else {
-        m_shownNamespace = node;
-        m_namespaceDetails->showNamespace(*treeModel(), node);
-        m_details->setCurrentIndex(NamespacePage);
     }
-    // Enabled on a read-only connection too: pressing Delete there says why nothing happens.
-    m_deleteAction->setEnabled(keyspace.isKey(node));
+    if (m_shownNamespace != keyspace::InvalidNode)
+        m_namespaceDetails->showNamespace(*treeModel(), node);
+    // Both: the tab last chosen for such a row (the key's value first).
+    m_detailsSwitch->setVisible(both);
+    if (both)
+        m_detailsSwitch->setTabText(
+            1, QStringLiteral("Namespace · %1 below")
+                   .arg(displayText(keyspace::formatCount(keyspace::subtreeKeys(keyspace, node) - 1))));
+    m_details->setCurrentIndex(both    ? (m_detailsSwitch->currentIndex() == 0 ? KeyPage : NamespacePage)
+                               : isKey ? KeyPage
+                                       : NamespacePage);
+    // Enabled on a namespace and a read-only connection too: pressing Delete there says what it would do.
+    m_deleteAction->setEnabled(true);
+}
+
+bool MainWindow::showsKeyDetails() const
+{
+    return m_details->currentIndex() == KeyPage;
 }
 
 void MainWindow::refreshNamespaceDetails()
@@ -921,8 +956,15 @@ void MainWindow::deleteSelectedKey()
     if (node == keyspace::InvalidNode)
         return;
     const keyspace::Keyspace& keyspace = m_session->keyspace();
+    const std::uint64_t below = keyspace::subtreeKeys(keyspace, node) - (keyspace.isKey(node) ? 1 : 0);
+    const QString belowText = displayText(keyspace::formatCount(below));
     if (!keyspace.isKey(node)) {
-        m_status->showMessage(QStringLiteral("Only single keys can be deleted; select a key."));
+        QMessageBox::information(
+            this, QStringLiteral("Delete namespace"),
+            QStringLiteral("%1* holds %2. Deleting a namespace comes with bulk actions; for now Keylens deletes "
+                           "one key at a time, so nothing was deleted.")
+                .arg(displayText(keyspace::displayBytes(keyspace.namespacePrefix(node))),
+                     below == 1 ? QStringLiteral("one key") : QStringLiteral("%1 keys").arg(belowText)));
         return;
     }
     if (m_target.readOnly) {
@@ -931,10 +973,14 @@ void MainWindow::deleteSelectedKey()
         return;
     }
     const QByteArray key = keyspace.path(node);
-    QMessageBox confirm(QMessageBox::Warning, QStringLiteral("Delete key"),
-                        QStringLiteral("Delete the key %1 from %2?\n\nThis cannot be undone.")
-                            .arg(displayText(keyspace::displayBytes(key)), m_target.options.address()),
-                        QMessageBox::Cancel, this);
+    QString question = QStringLiteral("Delete the key %1 from %2?")
+                           .arg(displayText(keyspace::displayBytes(key)), m_target.options.address());
+    if (below > 0)
+        question += (below == 1 ? QStringLiteral("\n\nOnly the key: the key below it stays")
+                                : QStringLiteral("\n\nOnly the key: the %1 keys below it stay").arg(belowText)) +
+                    QStringLiteral(" (deleting a namespace comes with bulk actions).");
+    question += QStringLiteral("\n\nThis cannot be undone.");
+    QMessageBox confirm(QMessageBox::Warning, QStringLiteral("Delete key"), question, QMessageBox::Cancel, this);
     QPushButton* deleteButton = confirm.addButton(QStringLiteral("Delete"), QMessageBox::DestructiveRole);
     confirm.setDefaultButton(QMessageBox::Cancel);
     confirm.exec();

@@ -24,6 +24,7 @@ class QMenu;
 class QSettings;
 class QSplitter;
 class QStackedWidget;
+class QTabBar;
 class QTabWidget;
 class QTreeView;
 
@@ -121,6 +122,8 @@ public:
     void showPatterns(bool patterns);
     bool showsPatterns() const;
     KeyDetailsView* keyDetails() const { return m_keyDetails; }
+    QTabBar* detailsSwitch() const { return m_detailsSwitch; }
+    bool showsKeyDetails() const;
     NamespaceDetailsView* namespaceDetails() const { return m_namespaceDetails; }
     FindingsPanel* findingsPanel() const { return m_findings; }
     QString statusText() const;
@@ -192,6 +195,7 @@ private:
     WelcomePage* m_welcome;
     bool m_findingsWereVisible = true;
     QStackedWidget* m_details;
+    QTabBar* m_detailsSwitch; // Key | Namespace, for a row that is both
     QLabel* m_placeholder;
     KeyDetailsView* m_keyDetails;
     NamespaceDetailsView* m_namespaceDetails;

@@ -6,6 +6,7 @@
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
 #include "models/KeyTreeModel.h"
+#include "models/RowPresenter.h"
 #include "models/TimeSlice.h"
 #include "ui/DetailsForm.h"
 
@@ -82,7 +83,10 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
     m_title->setText(node == keyspace::Keyspace::root()
                          ? QStringLiteral("All keys")
                          : displayText(keyspace::displayBytes(keyspace.namespacePrefix(node))) + u'*');
-    m_keys->setText(displayText(keyspace::formatCount(totals.keys)));
+    m_keys->setText(keyspace.isKey(node)
+                        ? QStringLiteral("%1 (%2)").arg(displayText(keyspace::formatCount(totals.keys)),
+                                                        models::keyAndBelowText(totals.keys))
+                        : displayText(keyspace::formatCount(totals.keys)));
     m_memory->setText(displayText(keyspace::formatBytes(totals.memoryBytes)) +
                       (totals.keys ? QStringLiteral("  (%1 per key)")
                                          .arg(displayText(keyspace::formatBytes(totals.memoryBytes / totals.keys)))

@@ -51,6 +51,11 @@ QColor finding(int severity)
     return QColor(0x6c, 0x7a, 0x89);
 }
 
+QColor keyAndNamespace()
+{
+    return QColor(0x4a, 0x6f, 0xa5);
+}
+
 QColor errorText(const QPalette& palette)
 {
     const bool dark = palette.color(QPalette::Window).lightness() < 128;

@@ -16,6 +16,8 @@ QColor memoryHeat(double shareOfTotal, const QPalette& palette);
 QColor bigKey();
 // The tag of a library's layout (BullMQ, Sidekiq…): a neutral teal, a label and not a warning.
 QColor library();
+// The KEY tag of a namespace row that is a key too: a quiet blue, a label like the library's.
+QColor keyAndNamespace();
 QColor missingTtl();   // no TTL where most siblings have one
 QColor expiringSoon(); // within a minute
 QColor expired(const QPalette& palette);

@@ -38,6 +38,7 @@
 #include <QStatusBar>
 #include <QStyleOptionHeader>
 #include <QStyleOptionViewItem>
+#include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -56,11 +57,12 @@ namespace {
 
 const QByteArray BinaryKey("bin:\xff\xfe\x00k\x01", 9);
 
-// Clicks a button of the next modal message box, once it is up; the flag says whether one was.
-std::shared_ptr<bool> answerNextMessageBox(const QString& buttonText)
+// Clicks a button of the next modal message box, once it is up; the flag says whether one was, `said` (when
+// given) gets its text.
+std::shared_ptr<bool> answerNextMessageBox(const QString& buttonText, std::shared_ptr<QString> said = {})
 {
     auto answered = std::make_shared<bool>(false);
-    QTimer::singleShot(100, [buttonText, answered] {
+    QTimer::singleShot(100, [buttonText, answered, said] {
         for (QWidget* widget : QApplication::topLevelWidgets()) {
             auto* box = qobject_cast<QMessageBox*>(widget);
             if (!box || !box->isVisible())
@@ -68,6 +70,8 @@ std::shared_ptr<bool> answerNextMessageBox(const QString& buttonText)
             for (QAbstractButton* button : box->buttons()) {
                 if (button->text().remove(u'&') == buttonText) {
                     *answered = true;
+                    if (said)
+                        *said = box->text();
                     button->click();
                     return;
                 }
@@ -124,6 +128,8 @@ private Q_SLOTS:
             commands.push_back({"SET", "beta:" + QByteArray::number(i) + ":x", "b", "EX", "3600"});
         for (int i = 0; i < 100; ++i)
             commands.push_back({"SET", "gamma:" + QByteArray::number(i), "g"});
+        // A key that is a namespace too.
+        commands.push_back({"SET", "gamma:50:meta", "m"});
         // A hash of 100,000 fields, written 1,000 fields per command.
         for (int i = 0; i < 100; ++i) {
             std::vector<QByteArray> hset{"HSET", "big:hash"};
@@ -613,6 +619,69 @@ private Q_SLOTS:
         QTRY_VERIFY(*refused); // "This connection is read-only; nothing was deleted."
         QTest::qWait(300);
         QCOMPARE(client.integer({"EXISTS", "gamma:2"}), 1LL);
+    }
+
+    // A key that is a namespace too: a KEY tag, "1 + 1" keys ("1 key + 1 below"), a tab for the key's value and
+    // one for the namespace; Delete deletes only the key and says so, and on a namespace says what it would do.
+    void keyAndNamespaceRows()
+    {
+        KeyTreeModel* model = m_window->treeModel();
+        const keyspace::Keyspace& store = m_window->session()->keyspace();
+        const QModelIndex row = model->indexOfNode(store.find("gamma:50"), KeyTreeModel::KeysColumn);
+        QVERIFY(row.isValid());
+        QVERIFY(row.data(KeyTreeModel::OverlayRole).toInt() & KeyTreeModel::KeyAndNamespace);
+        QVERIFY(!(model->indexOfNode(store.find("gamma:51")).data(KeyTreeModel::OverlayRole).toInt() &
+                  KeyTreeModel::KeyAndNamespace));
+        test::PlainClient client(m_server.port());
+        const auto below = client.allKeys("gamma:50:*").size();
+        QCOMPARE(row.data().toString(), QStringLiteral("1 + %1").arg(below));
+        QVERIFY(row.data(Qt::ToolTipRole).toString().contains(QStringLiteral("1 key + %1 below").arg(below)));
+
+        selectAndLoad(*m_window, "gamma:50");
+        QTabBar* tabs = m_window->detailsSwitch();
+        QVERIFY(tabs->isVisible());
+        QCOMPARE(tabs->tabText(1), QStringLiteral("Namespace · %1 below").arg(below));
+        tabs->setCurrentIndex(0);
+        QVERIFY(m_window->showsKeyDetails());
+        QCOMPARE(m_window->keyDetails()->valueText(), QString::fromUtf8(client.command({"GET", "gamma:50"})));
+        tabs->setCurrentIndex(1);
+        QVERIFY(!m_window->showsKeyDetails());
+        QVERIFY(m_window->namespaceDetails()->isVisible());
+        QCOMPARE(m_window->namespaceDetails()->fieldText(QStringLiteral("Keys")),
+                 QStringLiteral("%1 (1 key + %2 below)").arg(below + 1).arg(below));
+        const long long memory =
+            client.integer({"MEMORY", "USAGE", "gamma:50"}) + client.integer({"MEMORY", "USAGE", "gamma:50:meta"});
+        QVERIFY(m_window->namespaceDetails()
+                    ->fieldText(QStringLiteral("Memory"))
+                    .startsWith(QString::fromUtf8(keyspace::formatBytes(std::uint64_t(memory)))));
+        tabs->setCurrentIndex(0);
+        // A plain key or namespace has no tabs.
+        QVERIFY(m_window->selectPath("gamma:51"));
+        QVERIFY(!tabs->isVisible());
+
+        // Delete on the namespace says what it would do and deletes nothing.
+        m_window->activateWindow();
+        QVERIFY(m_window->selectPath("gamma"));
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        auto said = std::make_shared<QString>();
+        auto told = answerNextMessageBox(QStringLiteral("OK"), said);
+        QTest::keyClick(m_window->tree(), Qt::Key_Delete);
+        QTRY_VERIFY(*told);
+        QVERIFY2(said->contains(QStringLiteral("bulk actions")), qPrintable(*said));
+        // As of the scan (the delete test before this one removed a key from the server since).
+        QVERIFY(said->contains(QString::number(store.stats(store.find("gamma")).keys)));
+        QCOMPARE(client.integer({"EXISTS", "gamma:50"}), 1LL);
+        // On the key and namespace: only the key goes, and the question says the keys below stay.
+        m_window->activateWindow();
+        QVERIFY(m_window->selectPath("gamma:50"));
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        auto asked = std::make_shared<QString>();
+        auto confirmed = answerNextMessageBox(QStringLiteral("Delete"), asked);
+        QTest::keyClick(m_window->tree(), Qt::Key_Delete);
+        QTRY_VERIFY(*confirmed);
+        QVERIFY2(asked->contains(QStringLiteral("the key below it stays")), qPrintable(*asked));
+        QTRY_COMPARE_WITH_TIMEOUT(client.integer({"EXISTS", "gamma:50"}), 0LL, 5000);
+        QCOMPARE(client.integer({"EXISTS", "gamma:50:meta"}), 1LL);
     }
 
     void shortcuts()
