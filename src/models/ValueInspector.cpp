@@ -112,6 +112,31 @@ std::uint64_t ValueInspector::requestPage(const QByteArray& key, keyspace::KeyTy
     return request;
 }
 
+std::uint64_t ValueInspector::requestServerStatus()
+{
+    const std::uint64_t request = ++m_nextRequest;
+    m_latestStatus = request;
+    Worker* worker = m_worker;
+    QMetaObject::invokeMethod(worker, [this, worker, request] {
+        Status status;
+        status.request = request;
+        if (redis::Connection* connection = worker->ensureConnected(&status.error)) {
+            redis::Result<redis::ServerStatus> read = redis::readServerStatus(*connection);
+            if (read) {
+                status.status = std::move(*read);
+            } else {
+                status.error = read.error().message;
+                worker->connection.reset();
+            }
+        }
+        QMetaObject::invokeMethod(this, [this, status = std::move(status)] {
+            if (status.request == m_latestStatus)
+                Q_EMIT serverStatusReady(status);
+        });
+    });
+    return request;
+}
+
 void ValueInspector::requestLengths(std::uint64_t tag, std::vector<std::uint32_t> ids,
                                     std::vector<std::pair<QByteArray, keyspace::KeyType>> keys)
 {

@@ -3,6 +3,7 @@
 #include "inspect/KeyReader.h"
 #include "inspect/PayloadDecoder.h"
 #include "redis/ConnectionOptions.h"
+#include "redis/ServerStatus.h"
 
 #include <QObject>
 
@@ -45,6 +46,15 @@ public:
     std::uint64_t requestOverview(const QByteArray& key);
     std::uint64_t requestPage(const QByteArray& key, keyspace::KeyType type, const inspect::ValueQuery& query,
                               const QByteArray& position, int size);
+    struct Status
+    {
+        std::uint64_t request = 0;
+        redis::ServerStatus status;
+        QString error; // the connection failed
+    };
+    // INFO, section by section, for the server panel.
+    std::uint64_t requestServerStatus();
+
     // UNLINK, refused on a read-only connection. The caller asks the user first.
     std::uint64_t requestDelete(const QByteArray& key);
     // The element counts of these keys. Ids and tag are the caller's, handed back with the counts (the
@@ -55,6 +65,7 @@ public:
 Q_SIGNALS:
     void overviewReady(const keylens::models::ValueInspector::Overview& overview);
     void pageReady(const keylens::models::ValueInspector::Page& page);
+    void serverStatusReady(const keylens::models::ValueInspector::Status& status);
     void deleteDone(std::uint64_t request, const QByteArray& key, const QString& error);
     void lengthsReady(std::uint64_t tag, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& lengths);
 
@@ -65,6 +76,7 @@ private:
     std::uint64_t m_nextRequest = 0;
     std::uint64_t m_latestOverview = 0;
     std::uint64_t m_latestPage = 0;
+    std::uint64_t m_latestStatus = 0;
     bool m_readOnly = false;
 };
 

@@ -10,8 +10,8 @@ namespace keylens::ui {
 
 QStringList screenshotViews()
 {
-    return {QStringLiteral("tree"), QStringLiteral("patterns"), QStringLiteral("charts"), QStringLiteral("treemap"),
-            QStringLiteral("findings")};
+    return {QStringLiteral("tree"),    QStringLiteral("patterns"), QStringLiteral("charts"),
+            QStringLiteral("treemap"), QStringLiteral("findings"), QStringLiteral("server")};
 }
 
 GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
@@ -47,7 +47,8 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption view(
         QStringLiteral("view"),
         QStringLiteral("With --screenshot: the view to render: tree (the default), patterns "
-                       "(ids folded), charts (of the selection), treemap or findings (the Findings panel)."),
+                       "(ids folded), charts (of the selection), treemap, findings (the Findings panel) or server "
+                       "(the Server tab, from INFO)."),
         QStringLiteral("view"));
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QStringLiteral("The naming convention to check the keys against: default, "

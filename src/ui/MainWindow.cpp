@@ -32,6 +32,7 @@
 #include "ui/PatternDetailsView.h"
 #include "ui/PatternView.h"
 #include "ui/ScanStatusBar.h"
+#include "ui/ServerPanel.h"
 #include "ui/TreemapPane.h"
 #include "ui/TreemapView.h"
 #include "ui/WelcomePage.h"
@@ -407,6 +408,8 @@ void MainWindow::createLayout()
     m_side->addTab(m_charts, QStringLiteral("Charts"));
     m_treemap = new TreemapPane;
     m_side->addTab(m_treemap, QStringLiteral("Treemap"));
+    m_serverPanel = new ServerPanel(m_inspector);
+    m_side->addTab(m_serverPanel, QStringLiteral("Server"));
     m_treemap->setStore(&m_session->keyspace());
     // Whatever reads the store a slice at a time (or on a worker) stops before it goes.
     connect(m_session, &models::ScanSession::aboutToReplaceStore, this, [this] {
@@ -422,6 +425,8 @@ void MainWindow::createLayout()
         m_filterBar->setStore(&m_session->keyspace());
     });
     connect(m_session, &models::ScanSession::published, this, [this] { m_treemap->refresh(); });
+    // The server panel sets the scanned keys' memory beside used_memory (shown with its next INFO).
+    connect(m_session, &models::ScanSession::published, this, [this] { m_serverPanel->setScanned(scannedTotals()); });
     connect(m_session, &models::ScanSession::findingsChanged, this, [this] { m_treemap->refresh(); });
     // In the pattern view the map is of patterns; a new tree (live, then exact) means new pattern ids.
     connect(m_session->patternModel(), &QAbstractItemModel::modelReset, this, [this] {
@@ -558,6 +563,9 @@ void MainWindow::connectTo(const Target& target)
 
     m_inspector->setConnection(target.options);
     m_inspector->setReadOnly(target.readOnly);
+    m_serverPanel->clear();
+    if (m_serverPanel->isVisible())
+        m_serverPanel->refresh();
     ++m_scanGeneration;
     scan::ScanOptions options;
     options.connection = target.options;
@@ -626,6 +634,9 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
         m_tree->setCurrentIndex(first);
     }
     m_charts->refresh(true, true); // counted once more over the whole store, off the GUI thread when big
+    m_serverPanel->setScanned(scannedTotals());
+    if (m_serverPanel->isVisible())
+        m_serverPanel->refresh();
     updateScanActions();
     Q_EMIT scanFinished(summary);
 
@@ -657,6 +668,13 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
         if (m_screenshotView == QStringLiteral("treemap")) {
             showTreemap();
             QTimer::singleShot(150, this, &MainWindow::takeScreenshot);
+            return;
+        }
+        if (m_screenshotView == QStringLiteral("server")) {
+            connect(
+                m_serverPanel, &ServerPanel::updated, this,
+                [this] { QTimer::singleShot(150, this, &MainWindow::takeScreenshot); }, Qt::SingleShotConnection);
+            showServerPanel();
             return;
         }
         if (m_screenshotView == QStringLiteral("charts")) {
@@ -789,6 +807,11 @@ void MainWindow::showCharts(bool charts)
         widenSidePane();
 }
 
+void MainWindow::showServerPanel()
+{
+    m_side->setCurrentWidget(m_serverPanel);
+}
+
 void MainWindow::showTreemap()
 {
     m_side->setCurrentWidget(m_treemap);
@@ -828,6 +851,16 @@ void MainWindow::showNode(keyspace::NodeId node)
                                        : NamespacePage);
     // Enabled on a namespace and a read-only connection too: pressing Delete there says what it would do.
     m_deleteAction->setEnabled(true);
+}
+
+models::ScannedTotals MainWindow::scannedTotals() const
+{
+    const keyspace::Keyspace& store = m_session->keyspace();
+    models::ScannedTotals totals;
+    totals.keys = store.keyCount();
+    totals.memoryBytes = keyspace::subtreeMemory(store, keyspace::Keyspace::root());
+    totals.complete = !m_session->isRunning() && m_session->summary() && m_session->summary()->complete;
+    return totals;
 }
 
 bool MainWindow::showsKeyDetails() const

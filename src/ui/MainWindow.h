@@ -3,6 +3,7 @@
 #include "keyspace/ExpiryTimeline.h"
 #include "keyspace/Keyspace.h"
 #include "models/KeyTreeModel.h"
+#include "models/ServerStatusText.h"
 #include "redis/ConnectionOptions.h"
 #include "scan/ScanTypes.h"
 #include "ui/CredentialsDialog.h"
@@ -51,6 +52,7 @@ class PasswordVault;
 class PatternDetailsView;
 class PatternView;
 class ScanStatusBar;
+class ServerPanel;
 class WelcomePage;
 class WindowTour;
 
@@ -115,6 +117,9 @@ public:
     PatternDetailsView* patternDetails() const { return m_patternDetails; }
     ChartsPane* charts() const { return m_charts; }
     TreemapPane* treemap() const { return m_treemap; }
+    ServerPanel* serverPanel() const { return m_serverPanel; }
+    // Shows the Server tab.
+    void showServerPanel();
     void showTreemap();
     // The right-hand side: the details of the selection, or its charts.
     void showCharts(bool charts);
@@ -168,6 +173,7 @@ private:
     static redis::Result<Target> targetOf(const models::ConnectionProfile& profile, const QByteArray& password);
     void connectionFailed(const redis::Error& error);
     keyspace::NodeId selectedNode() const;
+    models::ScannedTotals scannedTotals() const;
 
     QSettings* m_settings;
     models::SavedConnections* m_saved;
@@ -187,6 +193,7 @@ private:
     QStackedWidget* m_trees;
     ChartsPane* m_charts;
     TreemapPane* m_treemap;
+    ServerPanel* m_serverPanel;
     QTabWidget* m_side;
     QAction* m_rawViewAction;
     QAction* m_patternViewAction;

@@ -67,9 +67,10 @@ WindowTour* MainWindow::startTour()
          QStringLiteral("Every namespace with its keys, memory, TTLs, findings and types, totalled over all below "
                         "it. The bar's length is the share of the parent, its colour the share of the whole "
                         "keyspace: red is where the memory goes.")},
-        {m_side, QStringLiteral("Details, charts, treemap"),
+        {m_side, QStringLiteral("Details, charts, treemap, server"),
          QStringLiteral("The selected key's value (paged, searchable), or a namespace's totals and biggest keys; "
-                        "charts of where memory and TTLs go; a treemap where area is memory.")},
+                        "charts of where memory and TTLs go; a treemap where area is memory; the server at a "
+                        "glance from INFO.")},
         {m_findingsDock, QStringLiteral("Findings"),
          QStringLiteral("The keys that break the naming convention, rule by rule, with why it matters and how to "
                         "fix it (Ctrl+Shift+F). Double-click a key to find it in the tree.")},

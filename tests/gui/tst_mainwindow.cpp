@@ -10,6 +10,7 @@
 #include "models/KeyTreeModel.h"
 #include "models/ScanSession.h"
 #include "models/ValueTableModel.h"
+#include "redis/ServerInfo.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/CredentialsDialog.h"
 #include "ui/KeyDetailsView.h"
@@ -18,6 +19,7 @@
 #include "ui/NamespaceDetailsView.h"
 #include "ui/OverlayColours.h"
 #include "ui/PatternView.h"
+#include "ui/ServerPanel.h"
 
 #include <QAbstractItemView>
 #include <QApplication>
@@ -682,6 +684,88 @@ private Q_SLOTS:
         QVERIFY2(asked->contains(QStringLiteral("the key below it stays")), qPrintable(*asked));
         QTRY_COMPARE_WITH_TIMEOUT(client.integer({"EXISTS", "gamma:50"}), 0LL, 5000);
         QCOMPARE(client.integer({"EXISTS", "gamma:50:meta"}), 1LL);
+    }
+
+    // The Server tab against the server's own answers: version, the memory limit and policy just set, keys per
+    // database (DBSIZE and the keys with a TTL), a replica that joins, the scanned keys beside used_memory; it reads
+    // INFO again while it shows and stops when hidden.
+    void serverPanelAgainstInfo()
+    {
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"CONFIG", "SET", "maxmemory", "100mb"}), QByteArray("OK"));
+        QCOMPARE(client.command({"CONFIG", "SET", "maxmemory-policy", "allkeys-lru"}), QByteArray("OK"));
+        demo::RedisServerProcess replica;
+        demo::RedisServerProcess::Options replicaOptions;
+        replicaOptions.extraArguments = {QStringLiteral("--replicaof"), QStringLiteral("127.0.0.1"),
+                                         QString::number(m_server.port())};
+        KEYLENS_START_SERVER(replica, replicaOptions);
+
+        ui::ServerPanel* panel = m_window->serverPanel();
+        QSignalSpy updated(panel, &ui::ServerPanel::updated);
+        m_window->showServerPanel();
+        QVERIFY(updated.wait(5000));
+        const auto info = [&client](const char* section, const char* field) {
+            return QString::fromUtf8(redis::infoField(client.command({"INFO", section}), field).toByteArray());
+        };
+        QCOMPARE(panel->value(QStringLiteral("Server"), QStringLiteral("Version")),
+                 QStringLiteral("%1 · standalone").arg(info("server", "redis_version")));
+        QVERIFY2(panel->value(QStringLiteral("Memory"), QStringLiteral("Limit")).startsWith(QStringLiteral("100 MiB")),
+                 qPrintable(panel->value(QStringLiteral("Memory"), QStringLiteral("Limit"))));
+        QCOMPARE(panel->value(QStringLiteral("Memory"), QStringLiteral("Eviction policy")),
+                 QStringLiteral("allkeys-lru"));
+        long long withTtl = 0;
+        for (const QByteArray& key : client.allKeys("*"))
+            withTtl += client.integer({"PTTL", key}) >= 0 ? 1 : 0;
+        QCOMPARE(panel->value(QStringLiteral("Keyspace"), QStringLiteral("db0")),
+                 QStringLiteral("%1 keys, %2 with a TTL")
+                     .arg(QString::fromUtf8(keyspace::formatCount(std::uint64_t(client.integer({"DBSIZE"})))),
+                          QString::fromUtf8(keyspace::formatCount(std::uint64_t(withTtl)))));
+        QVERIFY(panel->value(QStringLiteral("Keyspace"), QStringLiteral("Hit rate")).contains(QStringLiteral("hits")));
+        QVERIFY(panel->value(QStringLiteral("Activity"), QStringLiteral("Operations")).endsWith(QStringLiteral("/s")));
+        QCOMPARE(panel->value(QStringLiteral("Replication"), QStringLiteral("Role")), QStringLiteral("master"));
+        const keyspace::Keyspace& store = m_window->session()->keyspace();
+        QVERIFY2(
+            panel->value(QStringLiteral("Memory"), QStringLiteral("Scanned keys"))
+                .contains(QStringLiteral("in %1 keys").arg(QString::fromUtf8(keyspace::formatCount(store.keyCount())))),
+            qPrintable(panel->value(QStringLiteral("Memory"), QStringLiteral("Scanned keys"))));
+        // Read again while it shows: the replica comes online in a later answer.
+        QTRY_VERIFY_WITH_TIMEOUT(panel->value(QStringLiteral("Replication"), QStringLiteral("Replica 1"))
+                                     .startsWith(QStringLiteral("127.0.0.1:%1, online").arg(replica.port())),
+                                 20000);
+        QCOMPARE(panel->value(QStringLiteral("Replication"), QStringLiteral("Replicas")), QStringLiteral("1"));
+        // Hidden, it stops asking.
+        m_window->showCharts(false);
+        QTest::qWait(100);
+        const int answers = panel->answers();
+        QTest::qWait(ui::ServerPanel::RefreshMs + 700);
+        QCOMPARE(panel->answers(), answers);
+        replica.stop();
+        QCOMPARE(client.command({"CONFIG", "SET", "maxmemory", "0"}), QByteArray("OK"));
+    }
+
+    // INFO denied by an ACL: every line says "not available" and why, nothing else breaks.
+    void serverPanelWhenInfoIsDenied()
+    {
+        demo::RedisServerProcess locked;
+        demo::RedisServerProcess::Options options;
+        options.configText = "user default on nopass ~* &* +@all -info\n";
+        KEYLENS_START_SERVER(locked, options);
+        ui::MainWindow window(m_settings.get());
+        window.show();
+        ui::MainWindow::Target target;
+        target.options = locked.connectionOptions();
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(target);
+        QVERIFY(finished.wait(15000));
+        QSignalSpy updated(window.serverPanel(), &ui::ServerPanel::updated);
+        window.showServerPanel();
+        QVERIFY(updated.wait(5000));
+        for (const auto& [group, label] : {std::pair{"Server", "Version"}, std::pair{"Memory", "Used"},
+                                           std::pair{"Keyspace", "Keys"}, std::pair{"Replication", "Role"}}) {
+            const QString value = window.serverPanel()->value(QString::fromLatin1(group), QString::fromLatin1(label));
+            QVERIFY2(value.startsWith(QStringLiteral("not available")) && value.contains(QStringLiteral("INFO")),
+                     qPrintable(value));
+        }
     }
 
     void shortcuts()

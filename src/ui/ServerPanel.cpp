@@ -1,0 +1,118 @@
+#include "ui/ServerPanel.h"
+
+#include <QDateTime>
+#include <QFormLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace keylens::ui {
+
+ServerPanel::ServerPanel(models::ValueInspector* inspector, QWidget* parent)
+    : QWidget(parent)
+    , m_inspector(inspector)
+{
+    m_header = new QLabel(QStringLiteral("Not connected."));
+    m_header->setWordWrap(true);
+    m_body = new QWidget;
+    m_form = new QFormLayout(m_body);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    auto* scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(m_body);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_header);
+    layout->addWidget(scroll, 1);
+
+    m_timer.setInterval(RefreshMs);
+    connect(&m_timer, &QTimer::timeout, this, &ServerPanel::refresh);
+    connect(inspector, &models::ValueInspector::serverStatusReady, this, &ServerPanel::takeStatus);
+}
+
+void ServerPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    refresh();
+    m_timer.start();
+}
+
+void ServerPanel::hideEvent(QHideEvent* event)
+{
+    QWidget::hideEvent(event);
+    m_timer.stop(); // INFO only while someone looks
+}
+
+void ServerPanel::clear()
+{
+    m_haveStatus = false;
+    m_scanned = {};
+    m_header->setText(QStringLiteral("Reading INFO…"));
+    m_groups.clear();
+    rebuild();
+}
+
+void ServerPanel::refresh()
+{
+    m_inspector->requestServerStatus();
+}
+
+void ServerPanel::takeStatus(const models::ValueInspector::Status& status)
+{
+    ++m_answers;
+    if (!status.error.isEmpty()) {
+        m_header->setText(QStringLiteral("INFO could not be read: %1").arg(status.error));
+        Q_EMIT updated();
+        return;
+    }
+    m_status = status.status;
+    m_haveStatus = true;
+    m_header->setText(QStringLiteral("From INFO at %1, read again every %2 s while this tab shows.")
+                          .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")))
+                          .arg(RefreshMs / 1000));
+    m_groups = models::describeServerStatus(m_status, m_scanned);
+    rebuild();
+    Q_EMIT updated();
+}
+
+void ServerPanel::rebuild()
+{
+    // A few dozen labels: made again on each answer, which keeps the lines in step with what the server gives.
+    while (m_form->rowCount() > 0)
+        m_form->removeRow(0);
+    for (const models::StatusGroup& group : m_groups) {
+        auto* title = new QLabel(group.title);
+        QFont bold = title->font();
+        bold.setBold(true);
+        title->setFont(bold);
+        title->setContentsMargins(0, m_form->rowCount() ? 8 : 0, 0, 0);
+        m_form->addRow(title);
+        for (const models::StatusLine& line : group.lines) {
+            auto* value = new QLabel(line.value);
+            value->setWordWrap(true);
+            value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+            value->setToolTip(line.toolTip);
+            if (line.value.startsWith(QStringLiteral("not available"))) {
+                QPalette palette = value->palette();
+                palette.setColor(QPalette::WindowText, palette.color(QPalette::Disabled, QPalette::WindowText));
+                value->setPalette(palette);
+            }
+            m_form->addRow(line.label, value);
+        }
+    }
+}
+
+QString ServerPanel::value(const QString& group, const QString& label) const
+{
+    for (const models::StatusGroup& shown : m_groups) {
+        if (shown.title != group)
+            continue;
+        for (const models::StatusLine& line : shown.lines) {
+            if (line.label == label)
+                return line.value;
+        }
+    }
+    return {};
+}
+
+} // namespace keylens::ui
