@@ -302,6 +302,7 @@ void MainWindow::createActions()
 void MainWindow::createLayout()
 {
     auto* bar = addToolBar(QStringLiteral("Connection"));
+    m_toolbar = bar;
     bar->setObjectName(QStringLiteral("connectionBar"));
     bar->setMovable(false);
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -507,6 +508,15 @@ void MainWindow::closeEvent(QCloseEvent* event)
         saveSettings();
     m_session->cancel();
     event->accept();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    // Below this width the buttons' words would push Keys and Patterns into the overflow menu: icons then, with the
+    // words in their tooltips (Keys and Patterns have no icon and keep theirs).
+    constexpr int WordsFrom = 880;
+    m_toolbar->setToolButtonStyle(width() < WordsFrom ? Qt::ToolButtonIconOnly : Qt::ToolButtonTextBesideIcon);
 }
 
 void MainWindow::updateScanActions()

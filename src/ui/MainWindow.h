@@ -26,6 +26,7 @@ class QSettings;
 class QSplitter;
 class QStackedWidget;
 class QTabBar;
+class QToolBar;
 class QTabWidget;
 class QTreeView;
 
@@ -138,6 +139,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void createActions();
@@ -198,6 +200,7 @@ private:
     QAction* m_rawViewAction;
     QAction* m_patternViewAction;
     QSplitter* m_splitter;
+    QToolBar* m_toolbar;
     QStackedWidget* m_central; // the welcome page, then the splitter
     WelcomePage* m_welcome;
     bool m_findingsWereVisible = true;

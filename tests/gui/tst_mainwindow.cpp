@@ -45,6 +45,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -503,6 +504,26 @@ private Q_SLOTS:
         QVERIFY(bar->edit()->isVisible());
         QVERIFY(bar->edit()->width() >= 150);
         QVERIFY(bar->edit()->mapTo(m_window.get(), QPoint(bar->edit()->width(), 0)).x() <= m_window->width());
+        // The toolbar keeps Keys and Patterns on screen, with a name as long as the demo's in the connection bar
+        // (its other buttons then show only their icons).
+        {
+            ui::MainWindow narrow(m_settings.get());
+            ui::MainWindow::Target named = target();
+            named.name = QStringLiteral("Demo server (127.0.0.1:65535)");
+            narrow.connectTo(named);
+            narrow.resize(800, 600);
+            narrow.show();
+            QTRY_COMPARE(narrow.width(), 800);
+            for (const QString& text : {QStringLiteral("Keys"), QStringLiteral("Patterns"), QStringLiteral("Rescan")}) {
+                const QList<QToolButton*> buttons = narrow.findChildren<QToolButton*>();
+                const bool onScreen = std::any_of(buttons.begin(), buttons.end(), [&](QToolButton* button) {
+                    return button->defaultAction() && button->defaultAction()->text().remove(u'&') == text &&
+                           button->isVisible() &&
+                           button->mapTo(&narrow, QPoint(button->width(), 0)).x() <= narrow.width();
+                });
+                QVERIFY2(onScreen, qPrintable(text));
+            }
+        }
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
         QTest::keyClick(m_window->tree(), Qt::Key_F, Qt::ControlModifier);
