@@ -21,6 +21,8 @@ QLabel* addDetailsField(QFormLayout* form, const QString& name)
 {
     auto* label = new QLabel;
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Wrapped, a long value ("string 468, hash 9,404, list…") makes the row taller rather than the pane wider.
+    label->setWordWrap(true);
     label->setObjectName(name);
     form->addRow(name + u':', label);
     return label;

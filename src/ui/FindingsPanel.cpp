@@ -169,8 +169,11 @@ void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning)
 
     const lint::Profile& profile = linter.profile();
     m_heading->setText(
-        QStringLiteral("<b>%1</b> findings in %2 keys · profile <b>%3</b>%4")
-            .arg(count(linter.findings()), count(linter.keysLinted()), profile.name.toHtmlEscaped(),
+        QStringLiteral("<b>%1</b> %2 in %3 %4 · profile <b>%5</b>%6")
+            .arg(count(linter.findings()),
+                 linter.findings() == 1 ? QStringLiteral("finding") : QStringLiteral("findings"),
+                 count(linter.keysLinted()), linter.keysLinted() == 1 ? QStringLiteral("key") : QStringLiteral("keys"),
+                 profile.name.toHtmlEscaped(),
                  scanRunning ? QStringLiteral(" · key rules so far; namespace rules when the scan ends") : QString()));
     showRuleText();
 }

@@ -387,6 +387,8 @@ void MainWindow::createLayout()
     m_detailsSwitch->addTab(QStringLiteral("Key"));
     m_detailsSwitch->addTab(QStringLiteral("Namespace"));
     m_detailsSwitch->setDrawBase(false);
+    m_detailsSwitch->setExpanding(false);
+    m_detailsSwitch->setElideMode(Qt::ElideRight); // never the reason the pane scrolls sideways
     m_detailsSwitch->setVisible(false);
     connect(m_detailsSwitch, &QTabBar::currentChanged, this, [this](int tab) {
         if (!m_detailsSwitch->isVisibleTo(this))
@@ -854,7 +856,7 @@ void MainWindow::showNode(keyspace::NodeId node)
     m_detailsSwitch->setVisible(both);
     if (both)
         m_detailsSwitch->setTabText(
-            1, QStringLiteral("Namespace · %1 below")
+            1, QStringLiteral("Namespace (%1 below)")
                    .arg(displayText(keyspace::formatCount(keyspace::subtreeKeys(keyspace, node) - 1))));
     m_details->setCurrentIndex(both    ? (m_detailsSwitch->currentIndex() == 0 ? KeyPage : NamespacePage)
                                : isKey ? KeyPage
