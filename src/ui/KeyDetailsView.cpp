@@ -324,9 +324,9 @@ void KeyDetailsView::prepareTableControls(KeyType type)
     m_search->setEnabled(searchable);
     const char* what = type == KeyType::Hash ? "fields" : "members";
     const char* command = type == KeyType::Hash ? "HSCAN" : type == KeyType::Set ? "SSCAN" : "ZSCAN";
-    m_search->setPlaceholderText(
-        searchable ? QStringLiteral("Search %1 (text, or a glob like a*b)").arg(QString::fromLatin1(what))
-                   : QStringLiteral("Lists and streams cannot be searched on the server"));
+    // Short enough not to be cut in a narrow pane; the tooltip says how it matches.
+    m_search->setPlaceholderText(searchable ? QStringLiteral("Search %1…").arg(QString::fromLatin1(what))
+                                            : QStringLiteral("No server-side search for this type"));
     m_search->setToolTip(searchable ? QStringLiteral("Asks the server with %1 … MATCH, a page at a time. Plain text "
                                                      "is found anywhere in a name; *, ? and [ ] make a glob. Case "
                                                      "matters, as it does for the server.")
