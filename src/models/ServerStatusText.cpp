@@ -75,9 +75,13 @@ StatusGroup memoryGroup(const InfoSection& memory, const ScannedTotals& scanned)
         field(memory, QStringLiteral("Fragmentation"), "mem_fragmentation_ratio", [](const InfoSection& s) {
             const double ratio = s.number("mem_fragmentation_ratio");
             QString value = QString::number(ratio, 'f', 2) + QStringLiteral("×");
-            // Above 1.5 the allocator holds much more than the data; below 1 the OS has swapped some of it out.
-            if (ratio > 1.5)
-                value += QStringLiteral(" (high: the allocator holds much more than the data)");
+            // Above 1.5 the process holds much more than the data; below 1 the OS has swapped some of it out. Under
+            // 5 MB of data the process's own baseline makes any ratio look high (MEMORY DOCTOR keeps quiet there too).
+            constexpr double SmallServer = 5.0 * 1024 * 1024;
+            if (ratio > 1.5 && s.number("used_memory") < SmallServer)
+                value += QStringLiteral(" (says little for a server this small)");
+            else if (ratio > 1.5)
+                value += QStringLiteral(" (high: the process holds much more than the data)");
             else if (ratio > 0 && ratio < 1)
                 value += QStringLiteral(" (below 1: some memory may be swapped out)");
             return value;
