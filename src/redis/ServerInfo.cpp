@@ -4,7 +4,7 @@
 
 namespace keylens::redis {
 
-QByteArrayView infoField(QByteArrayView info, QByteArrayView field)
+void forEachInfoField(QByteArrayView info, const std::function<bool(QByteArrayView, QByteArrayView)>& visit)
 {
     qsizetype from = 0;
     while (from < info.size()) {
@@ -12,13 +12,27 @@ QByteArrayView infoField(QByteArrayView info, QByteArrayView field)
         if (end < 0)
             end = info.size();
         QByteArrayView line = info.sliced(from, end - from);
+        from = end + 1;
         if (line.endsWith('\r'))
             line.chop(1);
-        if (line.size() > field.size() && line.startsWith(field) && line[field.size()] == ':')
-            return line.sliced(field.size() + 1);
-        from = end + 1;
+        const qsizetype colon = line.indexOf(':');
+        if (line.startsWith('#') || colon <= 0)
+            continue;
+        if (!visit(line.first(colon), line.sliced(colon + 1)))
+            return;
     }
-    return {};
+}
+
+QByteArrayView infoField(QByteArrayView info, QByteArrayView field)
+{
+    QByteArrayView found;
+    forEachInfoField(info, [&](QByteArrayView name, QByteArrayView value) {
+        if (name != field)
+            return true;
+        found = value;
+        return false;
+    });
+    return found;
 }
 
 ServerInfo queryServerInfo(Connection& connection)

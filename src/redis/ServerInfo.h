@@ -5,6 +5,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace keylens::redis {
@@ -22,7 +23,11 @@ struct ServerInfo
     QStringList notices; // why a field is missing
 };
 
-// The value of `field` in an INFO reply ("redis_version:7.0.15\r\n..."), or an empty view.
+// Calls `visit(name, value)` for each "name:value" line of an INFO reply ("# Server\r\nredis_version:7.0.15\r\n..."),
+// skipping headers and blank lines, until it returns false.
+void forEachInfoField(QByteArrayView info, const std::function<bool(QByteArrayView, QByteArrayView)>& visit);
+
+// The value of `field` in an INFO reply, or an empty view.
 QByteArrayView infoField(QByteArrayView info, QByteArrayView field);
 
 // Asks INFO server, INFO memory, DBSIZE and INFO replication in one pipeline (a replica cut off from its

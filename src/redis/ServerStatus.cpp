@@ -1,6 +1,7 @@
 #include "redis/ServerStatus.h"
 
 #include "redis/Connection.h"
+#include "redis/ServerInfo.h"
 
 #include <QByteArrayList>
 
@@ -57,22 +58,10 @@ QByteArrayView ServerStatus::sectionName(Section which)
 std::vector<std::pair<QByteArray, QByteArray>> parseInfoFields(QByteArrayView info)
 {
     std::vector<std::pair<QByteArray, QByteArray>> fields;
-    qsizetype from = 0;
-    while (from < info.size()) {
-        qsizetype end = info.indexOf('\n', from);
-        if (end < 0)
-            end = info.size();
-        QByteArrayView line = info.sliced(from, end - from);
-        from = end + 1;
-        if (line.endsWith('\r'))
-            line.chop(1);
-        if (line.isEmpty() || line.startsWith('#'))
-            continue;
-        const qsizetype colon = line.indexOf(':');
-        if (colon <= 0)
-            continue;
-        fields.emplace_back(line.first(colon).toByteArray(), line.sliced(colon + 1).toByteArray());
-    }
+    forEachInfoField(info, [&fields](QByteArrayView name, QByteArrayView value) {
+        fields.emplace_back(name.toByteArray(), value.toByteArray());
+        return true;
+    });
     return fields;
 }
 
