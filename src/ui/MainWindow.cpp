@@ -552,9 +552,6 @@ void MainWindow::connectTo(const Target& target)
 {
     showBrowser();
     m_connectFailure.reset();
-    if (target.remember)
-        m_recent->remember({target.name.isEmpty() ? target.options.address() : target.name,
-                            target.options.uriWithoutPassword(), target.savedId});
     m_viewState.clear();
     m_target = target;
     m_hasTarget = true;
@@ -629,6 +626,9 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     m_expiryWalk.start(); // see there
     if (summary.error && summary.scanCalls == 0)
         connectionFailed(*summary.error);
+    else if (m_target.remember) // offered again on the welcome page: a server that answered, not a typo
+        m_recent->remember({m_target.name.isEmpty() ? m_target.options.address() : m_target.name,
+                            m_target.options.uriWithoutPassword(), m_target.savedId});
     m_viewState.reapply(*m_tree, *treeModel());
     m_viewState.clear(); // what did not come back is gone from the server
     // A newcomer sees the biggest namespace selected (its details on the right) and, when it has few

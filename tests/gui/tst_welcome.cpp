@@ -135,9 +135,21 @@ private Q_SLOTS:
             QVERIFY(window.tree()->isVisible());
             QVERIFY(window.filterBar()->isEnabled());
         }
+        {
+            // A server that did not answer is not offered again.
+            ui::MainWindow window(&settings);
+            ui::MainWindow::Target dead;
+            dead.options.port = test::freeLoopbackPort();
+            QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+            window.connectTo(dead);
+            QVERIFY(finished.wait(30000));
+        }
         ui::MainWindow again(&settings);
         again.show();
         const QString address = QStringLiteral("127.0.0.1:%1").arg(m_server.port());
+        for (QAbstractButton* button : again.welcomePage()->buttons())
+            QVERIFY2(!button->text().startsWith(QStringLiteral("127.0.0.1:")) || button->text() == address,
+                     qPrintable(button->text()));
         QAbstractButton* recent = buttonTitled(*again.welcomePage(), address);
         QVERIFY2(recent, "the last connection is not offered");
         QSignalSpy finished(&again, &ui::MainWindow::scanFinished);
