@@ -196,11 +196,15 @@ void WindowTour::show(std::size_t step)
     m_outline->setGeometry(area.adjusted(-2, -2, 2, 2) & m_window->rect());
     m_outline->show();
     m_outline->raise();
-    // The card sits inside the outlined part when it is big, else beside it; always inside the window.
+    // The card sits inside the outlined part when it is big, else under it (above it when there is no room below);
+    // always inside the window.
     m_card->adjustSize();
     QPoint at = area.center() - QPoint(m_card->width() / 2, m_card->height() / 2);
-    if (area.width() < m_card->width() + 40 || area.height() < m_card->height() + 40)
-        at = QPoint(area.right() + 12, area.top());
+    if (area.width() < m_card->width() + 40 || area.height() < m_card->height() + 40) {
+        const bool roomBelow = area.bottom() + 12 + m_card->height() <= m_window->height();
+        at = QPoint(area.center().x() - m_card->width() / 2,
+                    roomBelow ? area.bottom() + 12 : area.top() - 12 - m_card->height());
+    }
     at.setX(std::clamp(at.x(), 8, std::max(8, m_window->width() - m_card->width() - 8)));
     at.setY(std::clamp(at.y(), 8, std::max(8, m_window->height() - m_card->height() - 8)));
     m_card->move(at);
