@@ -19,7 +19,8 @@ ColumnFitter::ColumnFitter(QTreeView* view, int fillingColumn, std::vector<Colum
 {
     QHeaderView* header = view->header();
     header->setStretchLastSection(false);
-    view->viewport()->installEventFilter(this);
+    m_viewport = view->viewport();
+    m_viewport->installEventFilter(this);
     connect(header, &QHeaderView::sectionResized, this, [this](int logicalIndex, int, int newSize) {
         if (m_fitting)
             return;
@@ -73,7 +74,9 @@ void ColumnFitter::restoreHeaderState(const QByteArray& state)
 
 bool ColumnFitter::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    // The viewport as it was when watched: while the view is destroyed its viewport still sends events, and the
+    // view is no longer a scroll area to ask for it.
+    if (event->type() == QEvent::Resize && watched == m_viewport)
         fit();
     return QObject::eventFilter(watched, event);
 }

@@ -41,6 +41,7 @@ protected:
 
 private:
     QTreeView* m_view;
+    QObject* m_viewport;
     int m_filling;
     std::vector<Column> m_columns;
     std::vector<bool> m_hiddenHere; // hidden by fit(), not by the user: shown again when there is room
