@@ -171,6 +171,7 @@ private:
     // After a filter changed: the match count, and the matches opened when there are few (`narrowed`).
     void filterChanged(bool narrowed);
     void takeScreenshot();
+    void screenshotAfterScan(const scan::ScanSummary& summary);
     void showConnectionProblem(const QString& message);
     static redis::Result<Target> targetOf(const models::ConnectionProfile& profile, const QByteArray& password);
     void connectionFailed(const redis::Error& error);
