@@ -34,12 +34,12 @@ CredentialsDialog::CredentialsDialog(const QString& server, Reason reason, const
     : QDialog(parent)
 {
     setWindowTitle(QStringLiteral("Password for %1").arg(server));
-    auto* intro =
-        new QLabel(reason == Reason::Required
-                       ? QStringLiteral("%1 asks for a password. Give the ACL user too, unless it is "
-                                        "the default one.")
-                             .arg(server.toHtmlEscaped())
-                       : QStringLiteral("%1 refused the user and password given.").arg(server.toHtmlEscaped()));
+    auto* intro = new QLabel(reason == Reason::Required
+                                 ? QStringLiteral("%1 asks for a password. Give the ACL user too, unless it is "
+                                                  "the default one.")
+                                       .arg(server)
+                                 : QStringLiteral("%1 refused the user and password given.").arg(server));
+    intro->setTextFormat(Qt::PlainText); // a connection's name is the user's text, not markup
     intro->setWordWrap(true);
     m_user = new QLineEdit(QString::fromUtf8(user));
     m_user->setObjectName(QStringLiteral("user"));
