@@ -151,13 +151,8 @@ std::optional<int> readConnection(const QCommandLineParser& parser, const QStrin
         return usageError(QStringLiteral("%1 takes at most one URI").arg(command));
     redis::Result<redis::ConnectionOptions> resolved = redis::connectionOptionsFrom(
         parser, parser.positionalArguments().value(0), QProcessEnvironment::systemEnvironment());
-    if (!resolved) {
-        if (resolved.error().kind == redis::ErrorKind::Unsupported) {
-            writeStderr("keylens-cli: " + resolved.error().message.toUtf8() + '\n');
-            return ExitConnection; // a server we cannot open (rediss://), not a typo
-        }
+    if (!resolved)
         return usageError(resolved.error().message);
-    }
     *connection = *resolved;
     return std::nullopt;
 }

@@ -166,8 +166,8 @@ Result<Reply> Connection::read()
             // 0x15 and 0x16 open a TLS alert or handshake record: a TLS port answering plain text.
             if (m_firstByte == 0x15 || m_firstByte == 0x16)
                 return Error{ErrorKind::Protocol,
-                             QStringLiteral("%1 answered with TLS: it looks like a TLS port (use rediss:// once "
-                                            "Keylens speaks TLS, or the server's plain port)")
+                             QStringLiteral("%1 answered with TLS: it looks like a TLS port (use rediss:// or "
+                                            "--tls, or the server's plain port)")
                                  .arg(m_options.address())};
             return Error{ErrorKind::Protocol, QStringLiteral("protocol error from %1: %2")
                                                   .arg(m_options.address(), QString::fromUtf8(m_reader->errstr))};
@@ -180,8 +180,8 @@ Result<Reply> Connection::read()
         if (!received) {
             if (m_firstByte < 0 && received.error().kind == ErrorKind::ConnectionLost)
                 return Error{ErrorKind::ConnectionLost,
-                             QStringLiteral("%1 closed the connection without answering (is it a TLS port, or a "
-                                            "proxy that refused us?)")
+                             QStringLiteral("%1 closed the connection without answering (is it a TLS port, which "
+                                            "needs rediss:// or --tls, or a proxy that refused us?)")
                                  .arg(m_options.address())};
             return received.error();
         }

@@ -2,6 +2,8 @@
 
 #include "redis/ProcessArguments.h"
 
+#include <QFileInfo>
+
 namespace keylens::redis {
 
 namespace {
@@ -19,6 +21,40 @@ bool parseSeconds(const QString& text, int* milliseconds)
         return false;
     *milliseconds = static_cast<int>(seconds * 1000.0 + 0.5);
     return true;
+}
+
+// --tls and the flags that only mean something with it, which are refused without it rather than ignored.
+Status applyTlsFlags(const QCommandLineParser& parser, TlsOptions* tls)
+{
+    if (parser.isSet(QStringLiteral("tls")))
+        tls->enabled = true;
+    const std::pair<const char*, QString*> files[] = {
+        {"cacert", &tls->caCertFile}, {"cacertdir", &tls->caCertDir}, {"cert", &tls->certFile},
+        {"key", &tls->keyFile},       {"sni", &tls->serverName},
+    };
+    QStringList withoutTls;
+    for (const auto& [name, field] : files) {
+        if (!parser.isSet(QLatin1String(name)))
+            continue;
+        *field = parser.value(QLatin1String(name));
+        withoutTls << QStringLiteral("--") + QLatin1String(name);
+    }
+    if (parser.isSet(QStringLiteral("insecure"))) {
+        tls->insecure = true;
+        withoutTls << QStringLiteral("--insecure");
+    }
+    if (!tls->enabled && !withoutTls.isEmpty())
+        return usage(QStringLiteral("%1 only applies with --tls or a rediss:// URI").arg(withoutTls.join(u' ')));
+    // A file that is not there is a typo on the command line; one that holds no certificate shows when connecting.
+    for (const QString* file : {&tls->caCertFile, &tls->certFile, &tls->keyFile}) {
+        if (!file->isEmpty() && !QFileInfo(*file).isReadable())
+            return usage(QStringLiteral("cannot read %1").arg(*file));
+    }
+    if (!tls->caCertDir.isEmpty() && !QFileInfo(tls->caCertDir).isDir())
+        return usage(QStringLiteral("%1 is not a directory").arg(tls->caCertDir));
+    if (tls->certFile.isEmpty() != tls->keyFile.isEmpty())
+        return usage(QStringLiteral("--cert and --key go together: a client certificate needs its key"));
+    return {};
 }
 
 } // namespace
@@ -44,6 +80,21 @@ void addConnectionOptions(QCommandLineParser& parser)
          QStringLiteral("seconds")},
         {QStringLiteral("no-auth-warning"),
          QStringLiteral("Do not warn that a password on the command line may be seen by others.")},
+        {QStringLiteral("tls"), QStringLiteral("Connect over TLS (as a rediss:// URI does).")},
+        {QStringLiteral("cacert"), QStringLiteral("With --tls: trust the CA certificates in this PEM file."),
+         QStringLiteral("file")},
+        {QStringLiteral("cacertdir"), QStringLiteral("With --tls: trust the CA certificates in this directory."),
+         QStringLiteral("dir")},
+        {QStringLiteral("cert"), QStringLiteral("With --tls: the client certificate (PEM), for a server that asks."),
+         QStringLiteral("file")},
+        {QStringLiteral("key"), QStringLiteral("With --tls: the client certificate's private key (PEM)."),
+         QStringLiteral("file")},
+        {QStringLiteral("sni"),
+         QStringLiteral("With --tls: the server name to send and to check the certificate "
+                        "against (default: the host)."),
+         QStringLiteral("name")},
+        {QStringLiteral("insecure"),
+         QStringLiteral("With --tls: do not check the server's certificate (only for servers you trust anyway).")},
     });
 }
 
@@ -122,6 +173,11 @@ Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser
                          .arg(parser.value(QStringLiteral("command-timeout"))));
     if (!options.user.isEmpty() && !options.hasPassword)
         return usage(QStringLiteral("--user needs a password: give -a, REDISCLI_AUTH, or a URI with one"));
+    if (Status tls = applyTlsFlags(parser, &options.tls); !tls)
+        return tls.error();
+    if (options.tls.enabled && options.transport == ConnectionOptions::Transport::Unix)
+        return usage(QStringLiteral("TLS is for TCP ports: a Unix socket is not encrypted (drop --tls, or give -h "
+                                    "and -p)"));
     return options;
 }
 

@@ -64,7 +64,8 @@ QString ConnectionOptions::uriWithoutPassword() const
         return QStringLiteral("unix://") + userPart + socketPath +
                (db != 0 ? QStringLiteral("?db=") + QString::number(db) : QString());
     }
-    return QStringLiteral("redis://") + userPart + address() + (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
+    return (tls.enabled ? QStringLiteral("rediss://") : QStringLiteral("redis://")) + userPart + address() +
+           (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
 }
 
 std::optional<std::pair<qsizetype, qsizetype>> userInfoRange(QByteArrayView uri)
@@ -109,10 +110,13 @@ Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
         rest = uri.sliced(7);
         options.transport = ConnectionOptions::Transport::Unix;
     } else if (uri.startsWith("rediss://")) {
-        return Error{ErrorKind::Unsupported, QStringLiteral("TLS is not supported yet (rediss:// URI)")};
+        rest = uri.sliced(9);
+        options.tls.enabled = true;
     } else {
-        return usage(QStringLiteral("'%1' is not a Redis URI: use redis://host:port/db or unix:///path/redis.sock")
-                         .arg(redactUri(uri)));
+        return usage(
+            QStringLiteral(
+                "'%1' is not a Redis URI: use redis://host:port/db, rediss:// for TLS, or unix:///path/redis.sock")
+                .arg(redactUri(uri)));
     }
 
     // The user-info ends at the last '@', so a password may hold '@', '/', '?' or ':' unencoded; the

@@ -10,6 +10,20 @@
 
 namespace keylens::redis {
 
+// TLS as redis-cli's flags name it (--tls --cacert --cacertdir --cert --key --sni --insecure).
+struct TlsOptions
+{
+    bool enabled = false;
+    QString caCertFile; // trust these CAs (with caCertDir) instead of the system's
+    QString caCertDir;
+    QString certFile; // a client certificate, for a server with tls-auth-clients yes
+    QString keyFile;
+    QString serverName;    // sent (SNI) and checked against the certificate; empty: the host
+    bool insecure = false; // the server's certificate is not checked at all
+
+    bool operator==(const TlsOptions&) const = default;
+};
+
 // Where and how to connect. Credentials are bytes: a password may hold any byte a URI can percent-encode.
 struct ConnectionOptions
 {
@@ -23,6 +37,7 @@ struct ConnectionOptions
     QByteArray password; // meaningful only when hasPassword
     bool hasPassword = false;
     int db = 0;
+    TlsOptions tls;
     int connectTimeoutMs = 5000;
     int commandTimeoutMs = 30000;
 
@@ -32,9 +47,8 @@ struct ConnectionOptions
     QString uriWithoutPassword() const;
 };
 
-// Parses redis://[user[:password]@]host[:port][/db] and unix://[user[:password]@]/path[?db=N].
-// As in redis-cli, a userinfo without ':' is a password for the default user. rediss:// is refused
-// until TLS lands.
+// Parses redis://[user[:password]@]host[:port][/db], rediss://… (the same over TLS) and
+// unix://[user[:password]@]/path[?db=N]. As in redis-cli, a userinfo without ':' is a password for the default user.
 Result<ConnectionOptions> parseRedisUri(QByteArrayView uri);
 
 // Where the user-info of a URI-like text lies, [begin, end) with end at its last '@': everything between

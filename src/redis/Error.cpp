@@ -14,6 +14,7 @@ bool Error::isConnectionError() const
     case ErrorKind::Loading:
     case ErrorKind::Protocol:
     case ErrorKind::Unsupported:
+    case ErrorKind::Tls:
         return true;
     default:
         return false;

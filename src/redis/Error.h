@@ -11,7 +11,8 @@ namespace keylens::redis {
 
 enum class ErrorKind {
     Usage,       // a URI or flag that does not parse
-    Unsupported, // something we do not do yet (rediss://)
+    Unsupported, // something we do not do (TLS over a Unix socket, a Qt without a TLS backend)
+    Tls,         // the TLS handshake failed or the server's certificate was refused
     HostNotFound,
     Refused,        // nothing listens there
     Timeout,        // connect or command took longer than allowed

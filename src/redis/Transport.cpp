@@ -1,5 +1,7 @@
 #include "redis/Transport.h"
 
+#include "redis/TlsSocket.h"
+
 #include <QFileInfo>
 #include <QLocalSocket>
 #include <QTcpSocket>
@@ -13,9 +15,10 @@ namespace {
 class SocketTransport final : public Transport
 {
 public:
-    SocketTransport(std::unique_ptr<QIODevice> socket, QString address)
+    SocketTransport(std::unique_ptr<QIODevice> socket, QString address, bool clientCertificate = false)
         : m_socket(std::move(socket))
         , m_address(std::move(address))
+        , m_clientCertificate(clientCertificate)
     {}
 
     Status writeAll(QByteArrayView bytes, int timeoutMs) override
@@ -62,12 +65,17 @@ private:
 
     Error lost() const
     {
+        if (const auto* tls = qobject_cast<QSslSocket*>(m_socket.get())) {
+            if (std::optional<Error> refusal = clientCertificateRefusal(*tls, m_address, m_clientCertificate))
+                return *refusal;
+        }
         return {ErrorKind::ConnectionLost,
                 QStringLiteral("connection to %1 lost: %2").arg(m_address, m_socket->errorString())};
     }
 
     std::unique_ptr<QIODevice> m_socket;
     QString m_address;
+    bool m_clientCertificate = false; // a TLS socket that presented one
 };
 
 Error connectError(const ConnectionOptions& options, bool timedOut, bool refused, bool notFound, const QString& detail)
@@ -108,6 +116,15 @@ Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& o
         return std::unique_ptr<Transport>(std::make_unique<SocketTransport>(std::move(socket), options.address()));
     }
 
+    if (options.tls.enabled) {
+        // The same blocking reads and writes above a QSslSocket: one transport for the RESP layer.
+        Result<std::unique_ptr<QSslSocket>> tls = connectTls(options);
+        if (!tls)
+            return tls.error();
+        (*tls)->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        return std::unique_ptr<Transport>(
+            std::make_unique<SocketTransport>(std::move(*tls), options.address(), !options.tls.certFile.isEmpty()));
+    }
     auto socket = std::make_unique<QTcpSocket>();
     socket->connectToHost(options.host, options.port);
     if (!socket->waitForConnected(options.connectTimeoutMs)) {

@@ -9,8 +9,7 @@
 namespace keylens::redis {
 
 // Moves bytes to and from a server, blocking with timeouts. Owned by the thread that created it.
-// One interface for TCP and Unix sockets (and, later, Qt's SSL socket), so the RESP layer above is
-// written once.
+// One interface for TCP and Unix sockets and Qt's SSL socket (TLS), so the RESP layer above is written once.
 class Transport
 {
 public:

@@ -406,6 +406,7 @@ void ConnectionDialog::showProblem(const redis::Error& error)
         break;
     case redis::ErrorKind::Usage:
     case redis::ErrorKind::Unsupported:
+    case redis::ErrorKind::Tls:
     case redis::ErrorKind::HostNotFound:
     case redis::ErrorKind::Refused:
     case redis::ErrorKind::Timeout:

@@ -164,15 +164,8 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
                !QProcessEnvironment::systemEnvironment().value(QStringLiteral("REDIS_URL")).isEmpty()) {
         redis::Result<redis::ConnectionOptions> options =
             redis::connectionOptionsFrom(parser, positional.value(0), QProcessEnvironment::systemEnvironment());
-        if (!options) {
-            // A URI we cannot open (rediss:// today) is a connection failure, as in keylens-cli.
-            if (options.error().kind == redis::ErrorKind::Unsupported) {
-                result.exitCode = 3;
-                result.output = QStringLiteral("keylens: %1\n").arg(options.error().message);
-                return result;
-            }
+        if (!options)
             return usage(options.error().message);
-        }
         command.start = GuiCommand::Start::Target;
         command.target.options = *options;
     }

@@ -80,7 +80,9 @@ private Q_SLOTS:
     {
         QTemporaryDir config;
         QProcess tls;
-        test::startGui(tls, {QStringLiteral("rediss://u:%1@127.0.0.1:1").arg(QString::fromLatin1(Canary))},
+        test::startGui(tls,
+                       {QStringLiteral("rediss://u:%1@127.0.0.1:1").arg(QString::fromLatin1(Canary)),
+                        QStringLiteral("--screenshot"), config.filePath(QStringLiteral("tls.png"))},
                        config.path());
         QVERIFY(tls.waitForFinished(20000));
         QCOMPARE(tls.exitCode(), 3); // a connection keylens cannot make, as in keylens-cli; not a usage error

@@ -1,5 +1,7 @@
 #include "redis/ConnectionArguments.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace keylens::redis;
@@ -64,6 +66,16 @@ private Q_SLOTS:
         QCOMPARE(unix->socketPath, QStringLiteral("/run/redis/redis.sock"));
         QCOMPARE(unix->db, 2);
 
+        // rediss:// is the same over TLS, and reconnects over TLS.
+        auto tls = parseRedisUri("rediss://app:pw@cache.example.com:6380/2");
+        QVERIFY(tls.ok());
+        QVERIFY(tls->tls.enabled);
+        QCOMPARE(tls->host, QStringLiteral("cache.example.com"));
+        QCOMPARE(tls->port, quint16(6380));
+        QCOMPARE(tls->db, 2);
+        QCOMPARE(tls->uriWithoutPassword(), QStringLiteral("rediss://app@cache.example.com:6380/2"));
+        QVERIFY(!parseRedisUri("redis://host")->tls.enabled);
+
         auto unixAuth = parseRedisUri("unix://bob:pw@/tmp/r.sock");
         QVERIFY(unixAuth.ok());
         QCOMPARE(unixAuth->user, QByteArray("bob"));
@@ -74,7 +86,6 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("uri");
         QTest::addColumn<int>("kind");
-        QTest::newRow("tls") << QByteArray("rediss://host:6380") << int(ErrorKind::Unsupported);
         QTest::newRow("scheme") << QByteArray("http://host") << int(ErrorKind::Usage);
         QTest::newRow("port") << QByteArray("redis://host:99999") << int(ErrorKind::Usage);
         QTest::newRow("port text") << QByteArray("redis://host:abc") << int(ErrorKind::Usage);
@@ -90,8 +101,36 @@ private Q_SLOTS:
         QVERIFY(!parsed.ok());
         QCOMPARE(int(parsed.error().kind), kind);
         QVERIFY(!parsed.error().message.isEmpty());
-        if (kind == int(ErrorKind::Unsupported))
-            QVERIFY(parsed.error().message.contains(QStringLiteral("TLS is not supported yet")));
+    }
+
+    // The TLS flags as redis-cli names them; the ones that need --tls are refused without it rather than ignored.
+    void tlsFlags()
+    {
+        QTemporaryDir dir;
+        const QString pem = dir.filePath(QStringLiteral("ca.pem"));
+        QFile file(pem);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        auto options =
+            fromFlags({QStringLiteral("--tls"), QStringLiteral("--cacert"), pem, QStringLiteral("--cacertdir"),
+                       dir.path(), QStringLiteral("--cert"), pem, QStringLiteral("--key"), pem, QStringLiteral("--sni"),
+                       QStringLiteral("cache.internal"), QStringLiteral("--insecure")});
+        QVERIFY2(options.ok(), qPrintable(options.ok() ? QString() : options.error().message));
+        QVERIFY(options->tls.enabled && options->tls.insecure);
+        QCOMPARE(options->tls.caCertFile, pem);
+        QCOMPARE(options->tls.caCertDir, dir.path());
+        QCOMPARE(options->tls.serverName, QStringLiteral("cache.internal"));
+        QVERIFY(
+            fromFlags({QStringLiteral("-u"), QStringLiteral("rediss://h:1"), QStringLiteral("--cacert"), pem}).ok());
+        for (const QStringList& wrong :
+             {QStringList{QStringLiteral("--cacert"), pem}, QStringList{QStringLiteral("--insecure")},
+              QStringList{QStringLiteral("--tls"), QStringLiteral("--cert"), pem},
+              QStringList{QStringLiteral("--tls"), QStringLiteral("--cacert"), dir.filePath(QStringLiteral("none"))},
+              QStringList{QStringLiteral("--tls"), QStringLiteral("-s"), QStringLiteral("/tmp/redis.sock")}}) {
+            auto refused = fromFlags(wrong);
+            QVERIFY2(!refused.ok(), qPrintable(wrong.join(u' ')));
+            QCOMPARE(refused.error().kind, ErrorKind::Usage);
+        }
     }
 
     void redisCliFlags()
