@@ -52,6 +52,13 @@ redis::Result<redis::ConnectionOptions> ConnectionProfile::connectionOptions(con
         options.port = port;
         options.db = db;
     }
+    if (tls.enabled) {
+        options.tls = tls;
+    } else if (options.tls.enabled) {
+        // A rediss:// URI: its files and checks come from the profile.
+        options.tls = tls;
+        options.tls.enabled = true;
+    }
     if (!user.isEmpty())
         options.user = user;
     if (!password.isEmpty()) {
@@ -110,6 +117,13 @@ void SavedConnections::reload()
         profile.passwordMode = mode == QStringLiteral("keychain") ? ConnectionProfile::PasswordMode::Keychain
                                : mode == QStringLiteral("ask")    ? ConnectionProfile::PasswordMode::AskEveryTime
                                                                   : ConnectionProfile::PasswordMode::None;
+        profile.tls.enabled = m_settings->value(QStringLiteral("tls/enabled"), false).toBool();
+        profile.tls.caCertFile = m_settings->value(QStringLiteral("tls/cacert")).toString();
+        profile.tls.caCertDir = m_settings->value(QStringLiteral("tls/cacertdir")).toString();
+        profile.tls.certFile = m_settings->value(QStringLiteral("tls/cert")).toString();
+        profile.tls.keyFile = m_settings->value(QStringLiteral("tls/key")).toString();
+        profile.tls.serverName = m_settings->value(QStringLiteral("tls/sni")).toString();
+        profile.tls.insecure = m_settings->value(QStringLiteral("tls/insecure"), false).toBool();
         if (!profile.id.isEmpty())
             m_profiles.push_back(std::move(profile));
     }
@@ -138,6 +152,13 @@ void SavedConnections::write()
         m_settings->setValue(QStringLiteral("readOnly"), profile.readOnly);
         m_settings->setValue(QStringLiteral("colour"), profile.colour.isValid() ? profile.colour.name() : QString());
         m_settings->setValue(QStringLiteral("password"), passwordModeName(profile.passwordMode));
+        m_settings->setValue(QStringLiteral("tls/enabled"), profile.tls.enabled);
+        m_settings->setValue(QStringLiteral("tls/cacert"), profile.tls.caCertFile);
+        m_settings->setValue(QStringLiteral("tls/cacertdir"), profile.tls.caCertDir);
+        m_settings->setValue(QStringLiteral("tls/cert"), profile.tls.certFile);
+        m_settings->setValue(QStringLiteral("tls/key"), profile.tls.keyFile);
+        m_settings->setValue(QStringLiteral("tls/sni"), profile.tls.serverName);
+        m_settings->setValue(QStringLiteral("tls/insecure"), profile.tls.insecure);
     }
     m_settings->endArray();
     m_settings->sync();

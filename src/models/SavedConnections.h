@@ -33,6 +33,7 @@ struct ConnectionProfile
     bool readOnly = false;
     QColor colour; // invalid: no colour tag
     PasswordMode passwordMode = PasswordMode::None;
+    redis::TlsOptions tls; // a rediss:// URI turns it on too
 
     // Where to connect, with the password given (empty when there is none).
     redis::Result<redis::ConnectionOptions> connectionOptions(const QByteArray& password) const;

@@ -11,6 +11,7 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -138,6 +139,42 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     form->addRow(QString(), m_readOnly);
     form->addRow(QStringLiteral("Colour tag"), m_colour);
 
+    // TLS, as redis-cli's flags have it: the CAs to trust, a client certificate, the name to check.
+    m_tls = new QGroupBox(QStringLiteral("TLS (rediss://)"));
+    m_tls->setObjectName(QStringLiteral("tls"));
+    m_tls->setCheckable(true);
+    m_tls->setChecked(false);
+    auto* tlsForm = new QFormLayout(m_tls);
+    const auto pathField = [this, tlsForm](const QString& label, const QString& placeholder, bool directory) {
+        auto* edit = new QLineEdit;
+        edit->setPlaceholderText(placeholder);
+        auto* browse = new QPushButton(QStringLiteral("…"));
+        browse->setMaximumWidth(32);
+        connect(browse, &QPushButton::clicked, this, [this, edit, label, directory] {
+            const QString chosen = directory ? QFileDialog::getExistingDirectory(this, label, edit->text())
+                                             : QFileDialog::getOpenFileName(this, label, edit->text());
+            if (!chosen.isEmpty())
+                edit->setText(chosen);
+        });
+        auto* row = new QHBoxLayout;
+        row->addWidget(edit, 1);
+        row->addWidget(browse);
+        tlsForm->addRow(label, row);
+        return edit;
+    };
+    m_caCert = pathField(QStringLiteral("CA certificate"), QStringLiteral("the system's CAs"), false);
+    m_caCertDir = pathField(QStringLiteral("CA directory"), QString(), true);
+    m_clientCert =
+        pathField(QStringLiteral("Client certificate"), QStringLiteral("when the server asks for one"), false);
+    m_clientKey = pathField(QStringLiteral("Client key"), QString(), false);
+    m_serverName = new QLineEdit;
+    m_serverName->setPlaceholderText(QStringLiteral("the host"));
+    tlsForm->addRow(QStringLiteral("Server name"), m_serverName);
+    m_insecure = new QCheckBox(QStringLiteral("Do not check the server's certificate (insecure)"));
+    tlsForm->addRow(QString(), m_insecure);
+    m_tlsProblem = createFieldProblemLabel();
+    tlsForm->addRow(QString(), m_tlsProblem);
+
     auto* buttons = new QDialogButtonBox;
     auto* testButton = buttons->addButton(QStringLiteral("Test"), QDialogButtonBox::ActionRole);
     auto* saveButton = buttons->addButton(QStringLiteral("Save"), QDialogButtonBox::ActionRole);
@@ -147,6 +184,7 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
 
     auto* formColumn = new QVBoxLayout;
     formColumn->addLayout(form);
+    formColumn->addWidget(m_tls);
     formColumn->addWidget(m_status);
     formColumn->addStretch(1);
     auto* columns = new QHBoxLayout;
@@ -221,6 +259,14 @@ void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
     m_lintProfile->setCurrentText(profile.lintProfile.isEmpty() ? QStringLiteral("default") : profile.lintProfile);
     m_readOnly->setChecked(profile.readOnly);
     m_colourValue = profile.colour;
+    m_tls->setChecked(profile.tls.enabled || (profile.kind == ConnectionProfile::Kind::Uri &&
+                                              profile.uri.startsWith(QStringLiteral("rediss:"))));
+    m_caCert->setText(profile.tls.caCertFile);
+    m_caCertDir->setText(profile.tls.caCertDir);
+    m_clientCert->setText(profile.tls.certFile);
+    m_clientKey->setText(profile.tls.keyFile);
+    m_serverName->setText(profile.tls.serverName);
+    m_insecure->setChecked(profile.tls.insecure);
     paintColourButton(m_colour, profile.colour);
     m_password->clear();
     m_status->clear();
@@ -304,7 +350,7 @@ ConnectionProfile ConnectionDialog::profile() const
             parsed->user.clear();
             profile.uri = parsed->uriWithoutPassword();
         } else {
-            // A URI we cannot use yet (rediss://) or a typo is saved too, but never with its user-info.
+            // A URI with a typo is saved too, but never with its user-info.
             profile.uri = redis::uriWithoutUserInfo(profile.uri.toUtf8());
         }
     }
@@ -316,6 +362,14 @@ ConnectionProfile ConnectionDialog::profile() const
         profile.lintProfile.clear();
     profile.readOnly = m_readOnly->isChecked();
     profile.colour = m_colourValue;
+    profile.tls.enabled = m_tls->isChecked() || (profile.kind == ConnectionProfile::Kind::Uri &&
+                                                 profile.uri.startsWith(QStringLiteral("rediss:")));
+    profile.tls.caCertFile = m_caCert->text().trimmed();
+    profile.tls.caCertDir = m_caCertDir->text().trimmed();
+    profile.tls.certFile = m_clientCert->text().trimmed();
+    profile.tls.keyFile = m_clientKey->text().trimmed();
+    profile.tls.serverName = m_serverName->text().trimmed();
+    profile.tls.insecure = m_insecure->isChecked();
     switch (m_passwordMode->currentIndex()) {
     case KeychainIndex:
         profile.passwordMode = ConnectionProfile::PasswordMode::Keychain;
@@ -382,7 +436,7 @@ void ConnectionDialog::saveCurrent()
 
 void ConnectionDialog::clearProblems()
 {
-    for (QLabel* label : {m_addressProblem, m_credentialsProblem, m_databaseProblem})
+    for (QLabel* label : {m_addressProblem, m_credentialsProblem, m_databaseProblem, m_tlsProblem})
         showFieldProblem(label, {});
 }
 
@@ -404,9 +458,11 @@ void ConnectionDialog::showProblem(const redis::Error& error)
             return;
         }
         break;
+    case redis::ErrorKind::Tls:
+        showFieldProblem(m_tlsProblem, error.message);
+        return;
     case redis::ErrorKind::Usage:
     case redis::ErrorKind::Unsupported:
-    case redis::ErrorKind::Tls:
     case redis::ErrorKind::HostNotFound:
     case redis::ErrorKind::Refused:
     case redis::ErrorKind::Timeout:
@@ -430,6 +486,11 @@ QString ConnectionDialog::addressProblem() const
 QString ConnectionDialog::credentialsProblem() const
 {
     return m_credentialsProblem->isVisibleTo(this) ? m_credentialsProblem->text() : QString();
+}
+
+QString ConnectionDialog::tlsProblem() const
+{
+    return m_tlsProblem->isVisibleTo(this) ? m_tlsProblem->text() : QString();
 }
 
 QString ConnectionDialog::databaseProblem() const

@@ -5,6 +5,7 @@
 #include <QDialog>
 
 class QCheckBox;
+class QGroupBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -40,6 +41,7 @@ public:
     QString addressProblem() const;
     QString credentialsProblem() const;
     QString databaseProblem() const;
+    QString tlsProblem() const;
     void testConnection();
 
 Q_SIGNALS:
@@ -72,12 +74,20 @@ private:
     QLineEdit* m_delimiter;
     QComboBox* m_lintProfile;
     QCheckBox* m_readOnly;
+    QGroupBox* m_tls; // checkable: TLS on or off
+    QLineEdit* m_caCert;
+    QLineEdit* m_caCertDir;
+    QLineEdit* m_clientCert;
+    QLineEdit* m_clientKey;
+    QLineEdit* m_serverName;
+    QCheckBox* m_insecure;
     QPushButton* m_colour;
     QColor m_colourValue;
     QLabel* m_status;
     QLabel* m_addressProblem;
     QLabel* m_credentialsProblem;
     QLabel* m_databaseProblem;
+    QLabel* m_tlsProblem;
 };
 
 } // namespace keylens::ui

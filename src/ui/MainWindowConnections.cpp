@@ -38,6 +38,7 @@ models::ConnectionProfile profileOf(const MainWindow::Target& target)
     profile.readOnly = target.readOnly;
     profile.colour = target.colour;
     profile.lintProfile = target.lintProfile;
+    profile.tls = options.tls;
     if (options.hasPassword)
         profile.passwordMode = models::ConnectionProfile::PasswordMode::AskEveryTime;
     return profile;

@@ -1,5 +1,6 @@
 // Saved connections: every field survives a restart, passwords never reach the settings file, and
 // without a keychain the dialog says so and falls back to asking every time.
+#include "TestPki.h"
 #include "TestServer.h"
 #include "models/SavedConnections.h"
 #include "redis/Connection.h"
@@ -211,6 +212,67 @@ private Q_SLOTS:
         QVERIFY(dialog.databaseProblem().isEmpty());
         dialog.findChild<QSpinBox*>(QStringLiteral("port"))->setValue(server.port()); // the port: its problem goes
         QVERIFY(dialog.addressProblem().isEmpty());
+    }
+
+    // TLS in a saved connection: every field survives a restart, and the dialog's Test goes through it (a CA that
+    // is not trusted is said under the TLS fields; the right one connects).
+    void tlsProfile()
+    {
+        test::TestPki pki;
+        if (!pki.make())
+            QSKIP(qPrintable(QStringLiteral("no certificates for a TLS test: %1").arg(pki.why())));
+        const quint16 tlsPort = test::freeLoopbackPort();
+        demo::RedisServerProcess server;
+        demo::RedisServerProcess::Options serverOptions;
+        serverOptions.extraArguments = {QStringLiteral("--tls-port"),         QString::number(tlsPort),
+                                        QStringLiteral("--tls-cert-file"),    pki.path(QStringLiteral("server.pem")),
+                                        QStringLiteral("--tls-key-file"),     pki.path(QStringLiteral("server.key")),
+                                        QStringLiteral("--tls-ca-cert-file"), pki.path(QStringLiteral("ca.pem")),
+                                        QStringLiteral("--tls-auth-clients"), QStringLiteral("no")};
+        KEYLENS_START_SERVER(server, serverOptions);
+
+        ConnectionProfile profile;
+        profile.name = QStringLiteral("tls cache");
+        profile.port = tlsPort;
+        profile.tls.enabled = true;
+        profile.tls.caCertFile = pki.path(QStringLiteral("other-ca.pem"));
+        profile.tls.caCertDir.clear(); // the PKI's directory would hold the right CA too
+        profile.tls.certFile = pki.path(QStringLiteral("client.pem"));
+        profile.tls.keyFile = pki.path(QStringLiteral("client.key"));
+        profile.tls.serverName = QStringLiteral("localhost");
+        {
+            QSettings settings(settingsPath(), QSettings::IniFormat);
+            models::SavedConnections saved(&settings);
+            saved.save(profile);
+        }
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        models::SavedConnections saved(&settings);
+        const ConnectionProfile* read = saved.find(QStringLiteral("tls cache"));
+        QVERIFY(read);
+        QVERIFY(read->tls == profile.tls);
+
+        ui::PasswordVault vault;
+        ui::ConnectionDialog dialog(&saved, &vault);
+        dialog.show();
+        dialog.selectProfile(read->id);
+        QVERIFY(dialog.profile().tls == profile.tls);
+        QSignalSpy tested(&dialog, &ui::ConnectionDialog::tested);
+        dialog.testConnection();
+        QVERIFY(tested.count() == 1 || tested.wait(15000));
+        QVERIFY2(dialog.tlsProblem().contains(QStringLiteral("not trusted")), qPrintable(dialog.tlsProblem()));
+        QVERIFY(dialog.addressProblem().isEmpty());
+        ConnectionProfile trusted = dialog.profile();
+        trusted.tls.caCertFile = pki.path(QStringLiteral("ca.pem"));
+        dialog.edit(trusted);
+        tested.clear();
+        dialog.testConnection();
+        QVERIFY(tested.count() == 1 || tested.wait(15000));
+        QVERIFY2(dialog.tlsProblem().isEmpty(), qPrintable(dialog.tlsProblem()));
+        const QList<QLabel*> labels = dialog.findChildren<QLabel*>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel* label) {
+            return label->text().startsWith(QStringLiteral("Connected to 127.0.0.1"));
+        }));
+        saved.remove(read->id);
     }
 };
 
