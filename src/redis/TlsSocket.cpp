@@ -1,6 +1,5 @@
 #include "redis/TlsSocket.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QSslConfiguration>
 #include <QSslKey>
@@ -149,44 +148,31 @@ std::optional<Error> clientCertificateRefusal(const QSslSocket& socket, const QS
     return std::nullopt;
 }
 
-Result<std::unique_ptr<QSslSocket>> connectTls(const ConnectionOptions& options)
+Status configureTls(QSslSocket& socket, const ConnectionOptions& options)
 {
     if (!QSslSocket::supportsSsl())
         return Error{ErrorKind::Unsupported, QStringLiteral("this build of Qt has no TLS backend (OpenSSL) to use")};
     Result<QSslConfiguration> configuration = configurationFor(options.tls);
     if (!configuration)
         return configuration.error();
-    const QString peerName = options.tls.serverName.isEmpty() ? options.host : options.tls.serverName;
-    auto socket = std::make_unique<QSslSocket>();
-    QSslSocket* raw = socket.get();
+    QSslSocket* raw = &socket;
     QObject::connect(raw, &QSslSocket::alertReceived, raw,
                      [raw](QSsl::AlertLevel, QSsl::AlertType type, const QString& description) {
                          raw->setProperty(AlertProperty, int(type));
                          raw->setProperty(AlertTextProperty, description);
                      });
-    socket->setSslConfiguration(*configuration);
-    socket->setPeerVerifyName(peerName);
-    QElapsedTimer clock;
-    clock.start();
-    socket->connectToHostEncrypted(options.host, options.port, peerName);
-    if (!socket->waitForConnected(options.connectTimeoutMs)) {
-        const auto error = socket->error();
-        const QString address = options.address();
-        if (error == QAbstractSocket::SocketTimeoutError)
-            return Error{ErrorKind::Timeout, QStringLiteral("could not connect to %1 within %2 s")
-                                                 .arg(address)
-                                                 .arg(options.connectTimeoutMs / 1000.0)};
-        if (error == QAbstractSocket::ConnectionRefusedError)
-            return Error{ErrorKind::Refused,
-                         QStringLiteral("could not connect to %1: connection refused (is redis-server running there?)")
-                             .arg(address)};
-        return Error{error == QAbstractSocket::HostNotFoundError ? ErrorKind::HostNotFound : ErrorKind::ConnectionLost,
-                     QStringLiteral("could not connect to %1: %2").arg(address, socket->errorString())};
-    }
-    const int left = std::max(1, options.connectTimeoutMs - int(clock.elapsed()));
-    if (!socket->waitForEncrypted(left))
-        return handshakeError(*socket, options, peerName);
-    return socket;
+    socket.setSslConfiguration(*configuration);
+    // The name sent (SNI) and checked against the certificate.
+    socket.setPeerVerifyName(options.tls.serverName.isEmpty() ? options.host : options.tls.serverName);
+    return {};
+}
+
+Status handshakeTls(QSslSocket& socket, const ConnectionOptions& options, int timeoutMs)
+{
+    socket.startClientEncryption();
+    if (!socket.waitForEncrypted(timeoutMs))
+        return handshakeError(socket, options, socket.peerVerifyName());
+    return {};
 }
 
 } // namespace keylens::redis

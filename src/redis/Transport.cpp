@@ -2,6 +2,7 @@
 
 #include "redis/TlsSocket.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLocalSocket>
 #include <QTcpSocket>
@@ -116,16 +117,21 @@ Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& o
         return std::unique_ptr<Transport>(std::make_unique<SocketTransport>(std::move(socket), options.address()));
     }
 
+    // TLS is a QSslSocket that connects as a plain one does, then shakes hands; the same blocking reads and writes
+    // above it serve the RESP layer.
+    std::unique_ptr<QTcpSocket> socket;
+    QSslSocket* tls = nullptr;
     if (options.tls.enabled) {
-        // The same blocking reads and writes above a QSslSocket: one transport for the RESP layer.
-        Result<std::unique_ptr<QSslSocket>> tls = connectTls(options);
-        if (!tls)
-            return tls.error();
-        (*tls)->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-        return std::unique_ptr<Transport>(
-            std::make_unique<SocketTransport>(std::move(*tls), options.address(), !options.tls.certFile.isEmpty()));
+        auto tlsSocket = std::make_unique<QSslSocket>();
+        tls = tlsSocket.get();
+        if (Status configured = configureTls(*tls, options); !configured)
+            return configured.error();
+        socket = std::move(tlsSocket);
+    } else {
+        socket = std::make_unique<QTcpSocket>();
     }
-    auto socket = std::make_unique<QTcpSocket>();
+    QElapsedTimer clock;
+    clock.start();
     socket->connectToHost(options.host, options.port);
     if (!socket->waitForConnected(options.connectTimeoutMs)) {
         const auto error = socket->error();
@@ -133,9 +139,15 @@ Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& o
                             error == QAbstractSocket::ConnectionRefusedError,
                             error == QAbstractSocket::HostNotFoundError, socket->errorString());
     }
+    if (tls) {
+        const int left = std::max(1, options.connectTimeoutMs - int(clock.elapsed()));
+        if (Status encrypted = handshakeTls(*tls, options, left); !encrypted)
+            return encrypted.error();
+    }
     // We pipeline and flush whole batches ourselves; Nagle would only add latency between them.
     socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    return std::unique_ptr<Transport>(std::make_unique<SocketTransport>(std::move(socket), options.address()));
+    return std::unique_ptr<Transport>(
+        std::make_unique<SocketTransport>(std::move(socket), options.address(), !options.tls.certFile.isEmpty()));
 }
 
 } // namespace keylens::redis
