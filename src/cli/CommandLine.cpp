@@ -2,6 +2,7 @@
 
 #include "cli/ExitCode.h"
 #include "cli/Output.h"
+#include "cli/PasswordPrompt.h"
 #include "cli/ReportFile.h"
 #include "keyspace/KeyPath.h"
 #include "redis/ConnectionArguments.h"
@@ -150,7 +151,7 @@ std::optional<int> readConnection(const QCommandLineParser& parser, const QStrin
     if (parser.positionalArguments().size() > 1)
         return usageError(QStringLiteral("%1 takes at most one URI").arg(command));
     redis::Result<redis::ConnectionOptions> resolved = redis::connectionOptionsFrom(
-        parser, parser.positionalArguments().value(0), QProcessEnvironment::systemEnvironment());
+        parser, parser.positionalArguments().value(0), QProcessEnvironment::systemEnvironment(), askPasswordOnTerminal);
     if (!resolved)
         return usageError(resolved.error().message);
     *connection = *resolved;

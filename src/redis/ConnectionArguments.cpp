@@ -2,6 +2,7 @@
 
 #include "redis/ProcessArguments.h"
 
+#include <QFile>
 #include <QFileInfo>
 
 namespace keylens::redis {
@@ -68,6 +69,10 @@ void addConnectionOptions(QCommandLineParser& parser)
          QStringLiteral("port")},
         {QStringList{QStringLiteral("a"), QStringLiteral("pass")},
          QStringLiteral("Password (the REDISCLI_AUTH environment variable is safer)."), QStringLiteral("password")},
+        {QStringLiteral("pass-file"),
+         QStringLiteral("Read the password from the first line of this file (kept out of the process's arguments)."),
+         QStringLiteral("file")},
+        {QStringLiteral("askpass"), QStringLiteral("Ask for the password (not echoed) instead of taking it from -a.")},
         {QStringLiteral("user"), QStringLiteral("ACL user name."), QStringLiteral("name")},
         {QStringLiteral("n"), QStringLiteral("Database number."), QStringLiteral("db")},
         {QStringLiteral("s"), QStringLiteral("Unix socket path (overrides host and port)."), QStringLiteral("socket")},
@@ -100,7 +105,7 @@ void addConnectionOptions(QCommandLineParser& parser)
 
 bool connectionArgumentsGiven(const QCommandLineParser& parser)
 {
-    for (const char* name : {"h", "p", "s", "u", "a", "n", "user"}) {
+    for (const char* name : {"h", "p", "s", "u", "a", "n", "user", "pass-file", "askpass"}) {
         if (parser.isSet(QLatin1String(name)))
             return true;
     }
@@ -116,7 +121,8 @@ QString hidePasswordsGivenOnCommandLine(const QCommandLineParser& parser)
 }
 
 Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser, const QString& positionalUri,
-                                                const QProcessEnvironment& environment)
+                                                const QProcessEnvironment& environment,
+                                                const PasswordPrompt& askPassword)
 {
     QString uri = parser.isSet(QStringLiteral("u")) ? parser.value(QStringLiteral("u")) : positionalUri;
     const bool placeGiven =
@@ -157,8 +163,31 @@ Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser
     }
     if (parser.isSet(QStringLiteral("user")))
         options.user = parser.value(QStringLiteral("user")).toUtf8();
+    const int passwordSources = int(parser.isSet(QStringLiteral("a"))) +
+                                int(parser.isSet(QStringLiteral("pass-file"))) +
+                                int(parser.isSet(QStringLiteral("askpass")));
+    if (passwordSources > 1)
+        return usage(QStringLiteral("give the password one way: -a, --pass-file or --askpass"));
     if (parser.isSet(QStringLiteral("a"))) {
         options.password = parser.value(QStringLiteral("a")).toUtf8();
+        options.hasPassword = true;
+    } else if (parser.isSet(QStringLiteral("pass-file"))) {
+        QFile file(parser.value(QStringLiteral("pass-file")));
+        if (!file.open(QIODevice::ReadOnly))
+            return usage(
+                QStringLiteral("cannot read the password file %1: %2").arg(file.fileName(), file.errorString()));
+        QByteArray line = file.readLine();
+        while (line.endsWith('\n') || line.endsWith('\r'))
+            line.chop(1);
+        options.password = line;
+        options.hasPassword = true;
+    } else if (parser.isSet(QStringLiteral("askpass"))) {
+        if (!askPassword)
+            return usage(QStringLiteral("--askpass needs somewhere to ask"));
+        const std::optional<QByteArray> typed = askPassword();
+        if (!typed)
+            return usage(QStringLiteral("no password was given"));
+        options.password = *typed;
         options.hasPassword = true;
     } else if (!options.hasPassword && environment.contains(QStringLiteral("REDISCLI_AUTH"))) {
         options.password = environment.value(QStringLiteral("REDISCLI_AUTH")).toUtf8();

@@ -6,6 +6,9 @@
 #include <QProcessEnvironment>
 #include <QStringList>
 
+#include <functional>
+#include <optional>
+
 namespace keylens::redis {
 
 // The redis-cli connection flags, shared by keylens-cli and keylens:
@@ -22,10 +25,15 @@ bool connectionArgumentsGiven(const QCommandLineParser& parser);
 // and returns the warning redis-cli gives for them, or nothing when none was given or --no-auth-warning.
 QString hidePasswordsGivenOnCommandLine(const QCommandLineParser& parser);
 
+// Asks the user for a password (--askpass): nothing when they gave none.
+using PasswordPrompt = std::function<std::optional<QByteArray>()>;
+
 // Resolves the flags after parser.process()/parse(), as redis-cli does: a URI (from -u or the first
-// positional argument) is the base, explicit flags override it, REDISCLI_AUTH supplies a password nobody
-// gave, and with no URI, host, port or socket at all, REDIS_URL, else 127.0.0.1:6379.
+// positional argument) is the base, explicit flags override it, the password comes from -a, --pass-file FILE or
+// --askpass (the prompt), else REDISCLI_AUTH, and with no URI, host, port or socket at all, REDIS_URL, else
+// 127.0.0.1:6379.
 Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser, const QString& positionalUri,
-                                                const QProcessEnvironment& environment);
+                                                const QProcessEnvironment& environment,
+                                                const PasswordPrompt& askPassword = {});
 
 } // namespace keylens::redis

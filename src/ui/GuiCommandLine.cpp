@@ -4,6 +4,8 @@
 #include "redis/ConnectionArguments.h"
 
 #include <QCommandLineParser>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QProcessEnvironment>
 
 namespace keylens::ui {
@@ -18,8 +20,8 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Keylens: a desktop browser for Redis keyspaces. With no connection given, it opens the "
-                       "connection dialog."));
+        QStringLiteral("Keylens: a desktop browser for Redis keyspaces. With no connection given, it opens on a "
+                       "welcome page: saved and recent connections, the local server, the demo."));
     parser.addPositionalArgument(QStringLiteral("uri"), QStringLiteral("redis://[user[:password]@]host[:port][/db]"),
                                  QStringLiteral("[uri]"));
     redis::addConnectionOptions(parser);
@@ -162,8 +164,15 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         command.savedConnection = parser.value(connection);
     } else if (connectionFlags ||
                !QProcessEnvironment::systemEnvironment().value(QStringLiteral("REDIS_URL")).isEmpty()) {
-        redis::Result<redis::ConnectionOptions> options =
-            redis::connectionOptionsFrom(parser, positional.value(0), QProcessEnvironment::systemEnvironment());
+        // --askpass asks in a dialog: the window's own terminal may be none.
+        const auto askPassword = []() -> std::optional<QByteArray> {
+            bool ok = false;
+            const QString typed = QInputDialog::getText(nullptr, QStringLiteral("Keylens"), QStringLiteral("Password:"),
+                                                        QLineEdit::Password, QString(), &ok);
+            return ok ? std::optional<QByteArray>(typed.toUtf8()) : std::nullopt;
+        };
+        redis::Result<redis::ConnectionOptions> options = redis::connectionOptionsFrom(
+            parser, positional.value(0), QProcessEnvironment::systemEnvironment(), askPassword);
         if (!options)
             return usage(options.error().message);
         command.start = GuiCommand::Start::Target;

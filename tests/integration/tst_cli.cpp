@@ -4,6 +4,7 @@
 #include "PlainClient.h"
 #include "TestServer.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -377,6 +378,48 @@ private Q_SLOTS:
                      .toObject()[QStringLiteral("address")]
                      .toString(),
                  QStringLiteral("127.0.0.1:") + port);
+    }
+
+    // The password kept out of the process's arguments: from a file (--pass-file), or asked (--askpass; a script
+    // pipes it into stdin). One source at a time; an unreadable file is a usage error.
+    void passwordFromAFileOrAsked()
+    {
+        demo::RedisServerProcess locked;
+        demo::RedisServerProcess::Options options;
+        options.configText = "requirepass \"p@ss word\"\n";
+        KEYLENS_START_SERVER(locked, options);
+        const QString port = QString::number(locked.port());
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("password"));
+        QFile written(file);
+        QVERIFY(written.open(QIODevice::WriteOnly));
+        written.write("p@ss word\n");
+        written.close();
+        const auto fromFile =
+            test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), port, QStringLiteral("--pass-file"), file});
+        QVERIFY2(fromFile.exitCode == 0, fromFile.err.constData());
+
+        const auto asked = [&](const QByteArray& typed) {
+            QProcess process;
+            test::startCli(process, {QStringLiteral("scan"), QStringLiteral("-p"), port, QStringLiteral("--askpass")});
+            process.write(typed);
+            process.closeWriteChannel();
+            return test::finishCli(process, 60000);
+        };
+        QCOMPARE(asked("p@ss word\n").exitCode, 0);
+        const auto wrong = asked("nope\n");
+        QCOMPARE(wrong.exitCode, 3);
+        QVERIFY(wrong.err.contains("authentication failed"));
+        QCOMPARE(asked({}).exitCode, 2); // nothing typed
+
+        QCOMPARE(test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), port, QStringLiteral("--pass-file"),
+                               dir.filePath(QStringLiteral("none"))})
+                     .exitCode,
+                 2);
+        QCOMPARE(test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), port, QStringLiteral("--pass-file"), file,
+                               QStringLiteral("-a"), QStringLiteral("x")})
+                     .exitCode,
+                 2);
     }
 };
 
