@@ -40,12 +40,19 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    struct Fitted
+    {
+        Column column;
+        bool userSized = false;
+        bool hiddenHere = false; // hidden by fit(), not by the user: shown again when there is room
+    };
+    // The user's width: what the column wants and needs from now on (the filling column may still grow).
+    void takeUserWidth(Fitted& fitted, int width) const;
+
     QTreeView* m_view;
-    QObject* m_viewport;
+    QWidget* m_viewport;
     int m_filling;
-    std::vector<Column> m_columns;
-    std::vector<bool> m_hiddenHere; // hidden by fit(), not by the user: shown again when there is room
-    std::vector<bool> m_userSized;
+    std::vector<Fitted> m_columns;
     bool m_fitting = false;
 };
 

@@ -18,6 +18,13 @@ using models::KeyTreeModel;
 
 namespace {
 
+// The item as the style draws it, from an option already filled (and changed: its text, its elide mode).
+void drawItem(QPainter* painter, const QStyleOptionViewItem& option)
+{
+    QStyle* style = option.widget ? option.widget->style() : QApplication::style();
+    style->drawControl(QStyle::CE_ItemViewItem, &option, painter, option.widget);
+}
+
 void drawBadge(QPainter* painter, const QRect& rect, const QString& label, const QColor& colour)
 {
     painter->save();
@@ -73,8 +80,7 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         // Background and selection first, then the bar, then the text on top.
         const QString text = opt.text;
         opt.text.clear();
-        QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
-        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        drawItem(painter, opt);
         // The bar's length is the share of the parent, its colour the share of the whole keyspace. It stays left
         // of the figure, so the figure is never half on the bar and half off it.
         const double fraction = index.data(KeyTreeModel::MemoryFractionRole).toDouble();
@@ -134,8 +140,7 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         }
         if (overlays & KeyTreeModel::Expired)
             opt.palette.setColor(QPalette::Text, overlay::expired(opt.palette));
-        QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
-        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        drawItem(painter, opt);
         return;
     }
 
@@ -164,8 +169,7 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         const int textRoom = std::max(0, opt.rect.width() - badges - 8);
         if (opt.fontMetrics.horizontalAdvance(opt.text) > textRoom)
             opt.text = opt.fontMetrics.elidedText(opt.text, Qt::ElideMiddle, textRoom);
-        QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
-        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        drawItem(painter, opt);
         int right = opt.rect.right() - 2;
         if (bigWidth) {
             drawBadge(painter, QRect(right - bigWidth, opt.rect.top() + 3, bigWidth, opt.rect.height() - 6),
@@ -186,8 +190,7 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
     if (index.column() == KeyTreeModel::TypeColumn) {
         // The type mix reads from its biggest share ("hash 71% · string 29%").
         opt.textElideMode = Qt::ElideRight;
-        QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
-        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        drawItem(painter, opt);
         return;
     }
     QStyledItemDelegate::paint(painter, option, index);
