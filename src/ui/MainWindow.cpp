@@ -271,7 +271,8 @@ void MainWindow::createActions()
     m_rescanAction->setToolTip(QStringLiteral("Scan the server again (F5)"));
 
     auto* viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
-    viewMenu->addAction(icon("legend"), QStringLiteral("&Legend…"), this, [this] {
+    // In View and in Help: one action.
+    m_legendAction = viewMenu->addAction(icon("legend"), QStringLiteral("&Legend…"), this, [this] {
         auto* legend = new LegendDialog(this);
         legend->setAttribute(Qt::WA_DeleteOnClose);
         legend->show();
@@ -411,7 +412,8 @@ void MainWindow::createLayout()
     m_side->addTab(m_charts, QStringLiteral("Charts"));
     m_treemap = new TreemapPane;
     m_side->addTab(m_treemap, QStringLiteral("Treemap"));
-    m_serverPanel = new ServerPanel(m_inspector);
+    // The scanned keys' memory is set beside used_memory, as the store has it when INFO answers.
+    m_serverPanel = new ServerPanel(m_inspector, [this] { return scannedTotals(); });
     m_side->addTab(m_serverPanel, QStringLiteral("Server"));
     m_treemap->setStore(&m_session->keyspace());
     // Whatever reads the store a slice at a time (or on a worker) stops before it goes.
@@ -428,8 +430,6 @@ void MainWindow::createLayout()
         m_filterBar->setStore(&m_session->keyspace());
     });
     connect(m_session, &models::ScanSession::published, this, [this] { m_treemap->refresh(); });
-    // The server panel sets the scanned keys' memory beside used_memory (shown with its next INFO).
-    connect(m_session, &models::ScanSession::published, this, [this] { m_serverPanel->setScanned(scannedTotals()); });
     connect(m_session, &models::ScanSession::findingsChanged, this, [this] { m_treemap->refresh(); });
     // In the pattern view the map is of patterns; a new tree (live, then exact) means new pattern ids.
     connect(m_session->patternModel(), &QAbstractItemModel::modelReset, this, [this] {
@@ -535,10 +535,7 @@ void MainWindow::rescan()
     if (!m_hasTarget)
         return;
     if (loginWasRefused()) {
-        // The same password would be refused again, silently: ask for it.
-        askForCredentials(m_target, m_connectFailure->kind == redis::ErrorKind::AuthRequired
-                                        ? CredentialsDialog::Reason::Required
-                                        : CredentialsDialog::Reason::Refused);
+        askAgainForCredentials(); // the same password would be refused again, silently
         return;
     }
     TreeViewState state;
@@ -572,9 +569,7 @@ void MainWindow::connectTo(const Target& target)
 
     m_inspector->setConnection(target.options);
     m_inspector->setReadOnly(target.readOnly);
-    m_serverPanel->clear();
-    if (m_serverPanel->isVisible())
-        m_serverPanel->refresh();
+    m_serverPanel->serverChanged();
     ++m_scanGeneration;
     scan::ScanOptions options;
     options.connection = target.options;
@@ -645,10 +640,8 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
         m_userExpanded = false; // that expansion was ours, not the user's
         m_tree->setCurrentIndex(first);
     }
-    m_charts->refresh(true, true); // counted once more over the whole store, off the GUI thread when big
-    m_serverPanel->setScanned(scannedTotals());
-    if (m_serverPanel->isVisible())
-        m_serverPanel->refresh();
+    m_charts->refresh(true, true);   // counted once more over the whole store, off the GUI thread when big
+    m_serverPanel->refreshIfShown(); // the whole scan's totals, without waiting for the next turn
     updateScanActions();
     Q_EMIT scanFinished(summary);
 

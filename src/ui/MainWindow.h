@@ -175,6 +175,8 @@ private:
     void showConnectionProblem(const QString& message);
     static redis::Result<Target> targetOf(const models::ConnectionProfile& profile, const QByteArray& password);
     void connectionFailed(const redis::Error& error);
+    // After a login the server refused or wanted: the user and password again, for the same target.
+    void askAgainForCredentials();
     keyspace::NodeId selectedNode() const;
     models::ScannedTotals scannedTotals() const;
 
@@ -234,6 +236,7 @@ private:
     QAction* m_cancelAction;
     QAction* m_rescanAction;
     QAction* m_copyAction;
+    QAction* m_legendAction;
     QAction* m_deleteAction;
 
     QString m_screenshotFile;

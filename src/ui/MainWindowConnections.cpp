@@ -166,7 +166,14 @@ void MainWindow::connectionFailed(const redis::Error& error)
     showConnectionProblem(
         required ? QStringLiteral("%1 asks for a password. Rescan (F5) to give it.").arg(server)
                  : QStringLiteral("%1 refused the user and password. Rescan (F5) to give others.").arg(server));
-    askForCredentials(m_target, required ? CredentialsDialog::Reason::Required : CredentialsDialog::Reason::Refused);
+    askAgainForCredentials();
+}
+
+void MainWindow::askAgainForCredentials()
+{
+    askForCredentials(m_target, m_connectFailure && m_connectFailure->kind == redis::ErrorKind::AuthRequired
+                                    ? CredentialsDialog::Reason::Required
+                                    : CredentialsDialog::Reason::Refused);
 }
 
 bool MainWindow::loginWasRefused() const

@@ -4,7 +4,6 @@
 #include "models/SavedConnections.h"
 #include "ui/HelpWindows.h"
 #include "ui/KeyFilterBar.h"
-#include "ui/LegendDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/ScanStatusBar.h"
 #include "ui/WelcomePage.h"
@@ -30,11 +29,7 @@ void MainWindow::createHelpMenu()
         dialog->show();
     });
     shortcuts->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
-    help->addAction(QStringLiteral("&Legend…"), this, [this] {
-        auto* legend = new LegendDialog(this);
-        legend->setAttribute(Qt::WA_DeleteOnClose);
-        legend->show();
-    });
+    help->addAction(m_legendAction);
     QAction* tour = help->addAction(QStringLiteral("&What am I looking at?"), this, [this] { startTour(); });
     tour->setShortcut(QKeySequence::HelpContents);
     help->addAction(QStringLiteral("&README"), this, [this] {

@@ -8,9 +8,11 @@
 
 namespace keylens::ui {
 
-ServerPanel::ServerPanel(models::ValueInspector* inspector, QWidget* parent)
+ServerPanel::ServerPanel(models::ValueInspector* inspector, std::function<models::ScannedTotals()> scanned,
+                         QWidget* parent)
     : QWidget(parent)
     , m_inspector(inspector)
+    , m_scanned(std::move(scanned))
 {
     m_header = new QLabel(QStringLiteral("Not connected."));
     m_header->setWordWrap(true);
@@ -43,13 +45,18 @@ void ServerPanel::hideEvent(QHideEvent* event)
     m_timer.stop(); // INFO only while someone looks
 }
 
-void ServerPanel::clear()
+void ServerPanel::serverChanged()
 {
-    m_haveStatus = false;
-    m_scanned = {};
     m_header->setText(QStringLiteral("Reading INFO…"));
     m_groups.clear();
     rebuild();
+    refreshIfShown();
+}
+
+void ServerPanel::refreshIfShown()
+{
+    if (isVisible())
+        refresh();
 }
 
 void ServerPanel::refresh()
@@ -65,12 +72,10 @@ void ServerPanel::takeStatus(const models::ValueInspector::Status& status)
         Q_EMIT updated();
         return;
     }
-    m_status = status.status;
-    m_haveStatus = true;
     m_header->setText(QStringLiteral("From INFO at %1, read again every %2 s while this tab shows.")
                           .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")))
                           .arg(RefreshMs / 1000));
-    m_groups = models::describeServerStatus(m_status, m_scanned);
+    m_groups = models::describeServerStatus(status.status, m_scanned());
     rebuild();
     Q_EMIT updated();
 }

@@ -6,6 +6,8 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <functional>
+
 class QFormLayout;
 class QLabel;
 
@@ -19,13 +21,14 @@ class ServerPanel : public QWidget
 public:
     static constexpr int RefreshMs = 2000;
 
-    explicit ServerPanel(models::ValueInspector* inspector, QWidget* parent = nullptr);
+    // `scanned` says what the scan has counted so far; it is asked with each answer of the server's.
+    ServerPanel(models::ValueInspector* inspector, std::function<models::ScannedTotals()> scanned,
+                QWidget* parent = nullptr);
 
-    // What the scan counted; shown with the next answer.
-    void setScanned(const models::ScannedTotals& scanned) { m_scanned = scanned; }
-    void refresh();
+    // Reads INFO now when the tab shows (a scan just ended), else waits until it is shown.
+    void refreshIfShown();
     // A new server: what was shown is of the old one.
-    void clear();
+    void serverChanged();
 
     // For tests: a line's value ("" when there is no such line), and how many answers have been shown.
     QString value(const QString& group, const QString& label) const;
@@ -39,13 +42,12 @@ protected:
     void hideEvent(QHideEvent* event) override;
 
 private:
+    void refresh();
     void takeStatus(const models::ValueInspector::Status& status);
     void rebuild();
 
     models::ValueInspector* m_inspector;
-    models::ScannedTotals m_scanned;
-    redis::ServerStatus m_status;
-    bool m_haveStatus = false;
+    std::function<models::ScannedTotals()> m_scanned;
     std::vector<models::StatusGroup> m_groups;
     QTimer m_timer;
     QLabel* m_header;
