@@ -61,6 +61,7 @@ redis::Result<redis::ConnectionOptions> ConnectionProfile::connectionOptions(con
     }
     if (!user.isEmpty())
         options.user = user;
+    options.readOnly = readOnly;
     if (!password.isEmpty()) {
         options.password = password;
         options.hasPassword = true;

@@ -164,15 +164,6 @@ void ValueInspector::requestLengths(std::uint64_t tag, std::vector<std::uint32_t
 std::uint64_t ValueInspector::requestDelete(const QByteArray& key)
 {
     const std::uint64_t request = ++m_nextRequest;
-    if (m_readOnly) {
-        QMetaObject::invokeMethod(
-            this,
-            [this, request, key] {
-                Q_EMIT deleteDone(request, key, QStringLiteral("This connection is read-only; nothing was deleted."));
-            },
-            Qt::QueuedConnection);
-        return request;
-    }
     Worker* worker = m_worker;
     QMetaObject::invokeMethod(worker, [this, worker, request, key] {
         QString error;

@@ -25,8 +25,6 @@ public:
 
     // Later requests use this server; the connection opens on the first request.
     void setConnection(const redis::ConnectionOptions& options);
-    void setReadOnly(bool readOnly) { m_readOnly = readOnly; }
-    bool isReadOnly() const { return m_readOnly; }
 
     struct Overview
     {
@@ -55,7 +53,7 @@ public:
     // INFO, section by section, for the server panel.
     std::uint64_t requestServerStatus();
 
-    // UNLINK, refused on a read-only connection. The caller asks the user first.
+    // UNLINK (which a read-only connection's write gate refuses before sending it). The caller asks the user first.
     std::uint64_t requestDelete(const QByteArray& key);
     // The element counts of these keys. Ids and tag are the caller's, handed back with the counts (the
     // tag tells a later scan's answer from an earlier one's).
@@ -77,7 +75,6 @@ private:
     std::uint64_t m_latestOverview = 0;
     std::uint64_t m_latestPage = 0;
     std::uint64_t m_latestStatus = 0;
-    bool m_readOnly = false;
 };
 
 } // namespace keylens::models

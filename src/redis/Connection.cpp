@@ -33,7 +33,30 @@ Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& op
     std::unique_ptr<Connection> connection(new Connection(options, std::move(*transport)));
     if (Status status = connection->handshake(); !status)
         return status.error();
+    if (options.readOnly) {
+        if (Status status = connection->learnCommands(); !status)
+            return status.error();
+    }
     return connection;
+}
+
+Status Connection::learnCommands()
+{
+    // One COMMAND (about 100 KB on Redis 7) per read-only connection. A server that renamed or denies it leaves
+    // the gate with its fixed list of reads.
+    Result<Reply> table = command({"COMMAND"});
+    if (!table)
+        return table.error();
+    if (table->isArray())
+        m_gate.learn(*table);
+    return {};
+}
+
+Error Connection::breaks(Error error)
+{
+    if (!m_broken && error.kind != ErrorKind::ReadOnly)
+        m_broken = error;
+    return error;
 }
 
 Status Connection::handshake()
@@ -121,6 +144,12 @@ void Connection::append(std::initializer_list<QByteArrayView> arguments)
 
 void Connection::append(std::span<const QByteArrayView> arguments)
 {
+    ++m_pending;
+    ++m_appended;
+    if (m_options.readOnly && m_gate.isWrite(arguments)) {
+        m_refusals.push_back({m_appended - 1, m_gate.commandName(arguments)});
+        return;
+    }
     constexpr std::size_t Inline = 8;
     const char* pointers[Inline];
     std::size_t lengths[Inline];
@@ -144,20 +173,32 @@ void Connection::append(std::span<const QByteArrayView> arguments)
     if (length > 0)
         m_output.append(encoded, length);
     redisFreeCommand(encoded);
-    ++m_pending;
 }
 
 Status Connection::flush()
 {
+    if (m_broken)
+        return *m_broken;
     if (m_output.isEmpty())
         return {};
     Status status = m_transport->writeAll(m_output, m_options.commandTimeoutMs);
     m_output.clear();
+    if (!status)
+        return breaks(status.error());
     return status;
 }
 
 Result<Reply> Connection::read()
 {
+    if (!m_refusals.empty() && m_refusals.front().position == m_delivered) {
+        const QByteArray command = std::move(m_refusals.front().command);
+        m_refusals.pop_front();
+        ++m_delivered;
+        --m_pending;
+        return Error{ErrorKind::ReadOnly,
+                     QStringLiteral("%1 is read-only: %2 was not sent, because it could change the data or the server")
+                         .arg(m_options.address(), QString::fromUtf8(command))};
+    }
     if (Status status = flush(); !status)
         return status.error();
     for (;;) {
@@ -165,25 +206,27 @@ Result<Reply> Connection::read()
         if (redisReaderGetReply(m_reader, &reply) != REDIS_OK) {
             // 0x15 and 0x16 open a TLS alert or handshake record: a TLS port answering plain text.
             if (m_firstByte == 0x15 || m_firstByte == 0x16)
-                return Error{ErrorKind::Protocol,
-                             QStringLiteral("%1 answered with TLS: it looks like a TLS port (use rediss:// or "
-                                            "--tls, or the server's plain port)")
-                                 .arg(m_options.address())};
-            return Error{ErrorKind::Protocol, QStringLiteral("protocol error from %1: %2")
-                                                  .arg(m_options.address(), QString::fromUtf8(m_reader->errstr))};
+                return breaks(Error{ErrorKind::Protocol,
+                                    QStringLiteral("%1 answered with TLS: it looks like a TLS port (use rediss:// or "
+                                                   "--tls, or the server's plain port)")
+                                        .arg(m_options.address())});
+            return breaks(
+                Error{ErrorKind::Protocol, QStringLiteral("protocol error from %1: %2")
+                                               .arg(m_options.address(), QString::fromUtf8(m_reader->errstr))});
         }
         if (reply) {
             --m_pending;
+            ++m_delivered;
             return Reply(static_cast<redisReply*>(reply));
         }
         Result<qsizetype> received = m_transport->readSome(m_input.data(), ReadChunk, m_options.commandTimeoutMs);
         if (!received) {
             if (m_firstByte < 0 && received.error().kind == ErrorKind::ConnectionLost)
-                return Error{ErrorKind::ConnectionLost,
-                             QStringLiteral("%1 closed the connection without answering (is it a TLS port, which "
-                                            "needs rediss:// or --tls, or a proxy that refused us?)")
-                                 .arg(m_options.address())};
-            return received.error();
+                return breaks(Error{ErrorKind::ConnectionLost,
+                                    QStringLiteral("%1 closed the connection without answering (is it a TLS port, "
+                                                   "which needs rediss:// or --tls, or a proxy that refused us?)")
+                                        .arg(m_options.address())});
+            return breaks(received.error());
         }
         if (m_firstByte < 0 && *received > 0)
             m_firstByte = static_cast<unsigned char>(m_input[0]);
@@ -206,12 +249,22 @@ Result<std::vector<Reply>> Connection::pipeline(const std::vector<std::vector<QB
     }
     std::vector<Reply> replies;
     replies.reserve(commands.size());
+    // A refused write does not end the pipeline early: the replies after it are read, so that none is left for
+    // the next caller.
+    std::optional<Error> refused;
     for (std::size_t i = 0; i < commands.size(); ++i) {
         Result<Reply> reply = read();
-        if (!reply)
+        if (!reply && reply.error().kind != ErrorKind::ReadOnly)
             return reply.error();
+        if (!reply) {
+            if (!refused)
+                refused = reply.error();
+            continue;
+        }
         replies.push_back(std::move(*reply));
     }
+    if (refused)
+        return *refused;
     return replies;
 }
 

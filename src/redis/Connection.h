@@ -2,12 +2,15 @@
 
 #include "redis/ConnectionOptions.h"
 #include "redis/Reply.h"
+#include "redis/WriteGate.h"
 
 #include <QByteArray>
 #include <QByteArrayView>
 
+#include <deque>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -22,7 +25,14 @@ class Transport;
 // Pipelining is the normal way to talk: append() any number of commands (they are encoded with
 // hiredis into one output buffer), then read() their replies in order; read() sends what is buffered
 // first. Error replies to a command are ordinary replies (check isError()); only failures of the
-// connection itself come back as Error.
+// connection itself come back as Error, and commands refused by the write gate (ErrorKind::ReadOnly).
+//
+// On a read-only connection every command passes the write gate as it is appended: a write is never
+// encoded, and read() hands back its refusal in its place in the order.
+//
+// A connection that timed out, lost its socket or read bytes that are not RESP is broken, and says so to
+// every later call instead of being reused: a late reply to the command that timed out would otherwise be
+// read as the answer to the next one.
 class Connection
 {
 public:
@@ -49,10 +59,14 @@ public:
     // Commands appended whose replies have not been read yet.
     std::size_t pendingReplies() const { return m_pending; }
     const ConnectionOptions& options() const { return m_options; }
+    bool isBroken() const { return m_broken.has_value(); }
 
 private:
     Connection(ConnectionOptions options, std::unique_ptr<Transport> transport);
     Status handshake();
+    Status learnCommands();
+    // Remembers the first failure of the connection itself; every later call returns it.
+    Error breaks(Error error);
 
     ConnectionOptions m_options;
     std::unique_ptr<Transport> m_transport;
@@ -60,6 +74,16 @@ private:
     QByteArray m_output;
     std::vector<char> m_input;
     std::size_t m_pending = 0;
+    WriteGate m_gate;
+    struct Refusal
+    {
+        std::size_t position; // among the replies still to read, counted from the first ever appended
+        QByteArray command;
+    };
+    std::deque<Refusal> m_refusals;
+    std::size_t m_appended = 0;
+    std::size_t m_delivered = 0;
+    std::optional<Error> m_broken;
     int m_firstByte = -1; // of the server's first reply: tells a TLS port from a Redis one
 };
 

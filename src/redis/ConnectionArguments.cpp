@@ -100,6 +100,8 @@ void addConnectionOptions(QCommandLineParser& parser)
          QStringLiteral("name")},
         {QStringLiteral("insecure"),
          QStringLiteral("With --tls: do not check the server's certificate (only for servers you trust anyway).")},
+        {QStringLiteral("read-only"),
+         QStringLiteral("Refuse every command that could change the data or the server, before it is sent.")},
     });
 }
 
@@ -202,6 +204,8 @@ Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser
                          .arg(parser.value(QStringLiteral("command-timeout"))));
     if (!options.user.isEmpty() && !options.hasPassword)
         return usage(QStringLiteral("--user needs a password: give -a, REDISCLI_AUTH, or a URI with one"));
+    if (parser.isSet(QStringLiteral("read-only")))
+        options.readOnly = true;
     if (Status tls = applyTlsFlags(parser, &options.tls); !tls)
         return tls.error();
     if (options.tls.enabled && options.transport == ConnectionOptions::Transport::Unix)

@@ -38,6 +38,7 @@ struct ConnectionOptions
     bool hasPassword = false;
     int db = 0;
     TlsOptions tls;
+    bool readOnly = false; // every command that could change something is refused before it is sent
     int connectTimeoutMs = 5000;
     int commandTimeoutMs = 30000;
 

@@ -25,6 +25,7 @@ enum class ErrorKind {
     Protocol,       // bytes that are not RESP
     Server,         // any other error reply
     Cancelled,      // the user stopped it
+    ReadOnly,       // a write refused before it was sent, on a connection marked read-only
 };
 
 // Errors are values: every failure carries its kind and a sentence a user can act on.

@@ -473,6 +473,7 @@ void ConnectionDialog::showProblem(const redis::Error& error)
         return;
     case redis::ErrorKind::UnknownCommand:
     case redis::ErrorKind::Cancelled:
+    case redis::ErrorKind::ReadOnly:
         break;
     }
     showFieldProblem(m_addressProblem, error.message);

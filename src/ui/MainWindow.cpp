@@ -337,6 +337,15 @@ void MainWindow::createLayout()
     m_banner->setMargin(8);
     m_banner->setStyleSheet(QStringLiteral("QLabel { background: rgba(214, 69, 69, 0.18); border-radius: 4px; }"));
 
+    m_readOnlyBanner = new QLabel(QStringLiteral("<b>Read-only connection.</b> Keylens sends no command here "
+                                                 "that could change the data or the server."));
+    m_readOnlyBanner->setObjectName(QStringLiteral("readOnlyBanner"));
+    m_readOnlyBanner->setWordWrap(true);
+    m_readOnlyBanner->setVisible(false);
+    m_readOnlyBanner->setMargin(6);
+    m_readOnlyBanner->setStyleSheet(
+        QStringLiteral("QLabel { background: rgba(66, 133, 214, 0.18); border-radius: 4px; }"));
+
     m_placeholder = new QLabel(QStringLiteral("Select a namespace or a key."));
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setEnabled(false);
@@ -352,6 +361,7 @@ void MainWindow::createLayout()
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_readOnlyBanner);
     leftLayout->addWidget(m_filterBar);
     leftLayout->addWidget(m_banner);
     m_patternView = new PatternView(m_session->patternModel());
@@ -556,19 +566,19 @@ void MainWindow::connectTo(const Target& target)
     QString label = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
     if (target.options.db != 0)
         label += QStringLiteral(" db%1").arg(target.options.db);
-    if (target.readOnly)
+    if (target.options.readOnly)
         label += QStringLiteral(" · read-only");
     if (target.colour.isValid())
         label = QStringLiteral("<span style='color:%1'>■</span> ").arg(target.colour.name()) + label;
     m_connectionLabel->setText(label);
     setWindowTitle(QStringLiteral("%1 — Keylens").arg(name));
     m_banner->setVisible(false);
+    m_readOnlyBanner->setVisible(target.options.readOnly);
     m_details->setCurrentIndex(PlaceholderPage);
     m_shownNamespace = keyspace::InvalidNode;
     m_userExpanded = false;
 
     m_inspector->setConnection(target.options);
-    m_inspector->setReadOnly(target.readOnly);
     m_serverPanel->serverChanged();
     ++m_scanGeneration;
     scan::ScanOptions options;
@@ -918,12 +928,12 @@ void MainWindow::deleteSelectedKey()
                      below == 1 ? QStringLiteral("one key") : QStringLiteral("%1 keys").arg(belowText)));
         return;
     }
-    if (m_target.readOnly) {
-        QMessageBox::information(this, QStringLiteral("Read-only"),
-                                 QStringLiteral("This connection is read-only; nothing was deleted."));
+    const QByteArray key = keyspace.path(node);
+    // No question to answer on a read-only connection: the write gate refuses the UNLINK, and says so.
+    if (m_target.options.readOnly) {
+        m_inspector->requestDelete(key);
         return;
     }
-    const QByteArray key = keyspace.path(node);
     QString question = QStringLiteral("Delete the key %1 from %2?")
                            .arg(displayText(keyspace::displayBytes(key)), m_target.options.address());
     if (below > 0)

@@ -69,7 +69,6 @@ public:
         char delimiter = ':';
         QString name; // shown in the connection bar; the address when empty
         QColor colour;
-        bool readOnly = false;
         double maxKeysPerSecond = 0; // 0: as fast as the server answers
         QString lintProfile;         // a built-in profile's name or a profile file; empty: default
         QString savedId;             // the saved connection it came from
@@ -215,7 +214,8 @@ private:
     ScanStatusBar* m_status;
     QLabel* m_connectionLabel;
     QLabel* m_banner;
-    QWidget* m_detailsTab; // the details, in a scroll area
+    QLabel* m_readOnlyBanner; // shown for as long as the connection is read-only
+    QWidget* m_detailsTab;    // the details, in a scroll area
     KeyFilterBar* m_filterBar;
     QTimer m_countdown;
     QTimer m_expiryWalk; // builds m_expiries after a scan, a slice per turn of the event loop

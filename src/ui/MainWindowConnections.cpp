@@ -35,7 +35,7 @@ models::ConnectionProfile profileOf(const MainWindow::Target& target)
     profile.user = options.user;
     profile.db = options.db;
     profile.delimiter = target.delimiter;
-    profile.readOnly = target.readOnly;
+    profile.readOnly = options.readOnly;
     profile.colour = target.colour;
     profile.lintProfile = target.lintProfile;
     profile.tls = options.tls;
@@ -58,7 +58,6 @@ redis::Result<MainWindow::Target> MainWindow::targetOf(const models::ConnectionP
     target.name = profile.name;
     target.savedId = profile.id;
     target.colour = profile.colour;
-    target.readOnly = profile.readOnly;
     target.lintProfile = profile.lintProfile;
     return target;
 }

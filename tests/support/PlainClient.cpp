@@ -1,5 +1,7 @@
 #include "PlainClient.h"
 
+#include <QList>
+
 #include <hiredis/hiredis.h>
 
 #include <algorithm>
@@ -180,6 +182,20 @@ std::size_t fillStringKeys(quint16 port, int keys, int withTtl, const QByteArray
             commands.push_back({"SET", key, "v"});
     }
     return client.pipeline(commands);
+}
+
+long long PlainClient::commandCalls(const QByteArray& command)
+{
+    // cmdstat_set:calls=3,usec=…  (a subcommand is cmdstat_config|set)
+    const QByteArray stats = this->command({"INFO", "commandstats"});
+    const QByteArray prefix = QByteArray("cmdstat_") + command + ":calls=";
+    for (const QByteArray& line : stats.split('\n')) {
+        if (!line.startsWith(prefix))
+            continue;
+        const QByteArray rest = line.mid(prefix.size());
+        return rest.left(rest.indexOf(',')).toLongLong();
+    }
+    return 0;
 }
 
 } // namespace keylens::test

@@ -32,6 +32,10 @@ public:
     // Sends all commands as one pipeline; each reply's integer (-1 for an error or another type).
     std::vector<long long> pipelineIntegers(const std::vector<std::vector<QByteArray>>& commands);
 
+    // How many times the server ran `command` (lower case, "config|set" for a subcommand), from INFO
+    // commandstats: the proof that a refused command never reached it.
+    long long commandCalls(const QByteArray& command);
+
     // Every key, by a plain SCAN loop.
     std::vector<QByteArray> allKeys(const QByteArray& match = {});
 

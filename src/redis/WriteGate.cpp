@@ -1,0 +1,226 @@
+#include "redis/WriteGate.h"
+
+#include <QSet>
+
+namespace keylens::redis {
+
+namespace {
+
+QByteArray lowerName(QByteArrayView name)
+{
+    return name.toByteArray().toLower();
+}
+
+// Read commands a read-only connection may send when the server will not show its COMMAND table. Data
+// reads only, plus the few server reads Keylens and its users need; container commands by subcommand.
+const QSet<QByteArray>& fixedReads()
+{
+    static const QSet<QByteArray> reads = {
+        "ping",
+        "echo",
+        "info",
+        "time",
+        "role",
+        "dbsize",
+        "lastsave",
+        "command",
+        "select",
+        "auth",
+        "hello",
+        "quit",
+        "exists",
+        "type",
+        "ttl",
+        "pttl",
+        "expiretime",
+        "pexpiretime",
+        "scan",
+        "randomkey",
+        "keys",
+        "dump",
+        "touch",
+        "get",
+        "mget",
+        "getrange",
+        "substr",
+        "strlen",
+        "getbit",
+        "bitcount",
+        "bitpos",
+        "bitfield_ro",
+        "lcs",
+        "hget",
+        "hmget",
+        "hgetall",
+        "hlen",
+        "hkeys",
+        "hvals",
+        "hexists",
+        "hstrlen",
+        "hrandfield",
+        "hscan",
+        "lrange",
+        "llen",
+        "lindex",
+        "lpos",
+        "smembers",
+        "scard",
+        "sismember",
+        "smismember",
+        "srandmember",
+        "sinter",
+        "sintercard",
+        "sunion",
+        "sdiff",
+        "sscan",
+        "zrange",
+        "zrevrange",
+        "zrangebyscore",
+        "zrevrangebyscore",
+        "zrangebylex",
+        "zrevrangebylex",
+        "zcard",
+        "zscore",
+        "zmscore",
+        "zrank",
+        "zrevrank",
+        "zcount",
+        "zlexcount",
+        "zrandmember",
+        "zinter",
+        "zunion",
+        "zdiff",
+        "zintercard",
+        "zscan",
+        "xrange",
+        "xrevrange",
+        "xlen",
+        "xread",
+        "xpending",
+        "geopos",
+        "geodist",
+        "geohash",
+        "georadius_ro",
+        "georadiusbymember_ro",
+        "geosearch",
+        "sort_ro",
+        "eval_ro",
+        "evalsha_ro",
+        "fcall_ro",
+        "object|encoding",
+        "object|freq",
+        "object|idletime",
+        "object|refcount",
+        "object|help",
+        "memory|usage",
+        "memory|stats",
+        "memory|doctor",
+        "client|setname",
+        "client|getname",
+        "client|id",
+        "client|info",
+        "client|list",
+        "config|get",
+        "slowlog|get",
+        "slowlog|len",
+        "latency|latest",
+        "latency|history",
+        "latency|doctor",
+        "xinfo|stream",
+        "xinfo|groups",
+        "xinfo|consumers",
+        "acl|whoami",
+        "cluster|info",
+        "cluster|nodes",
+        "cluster|slots",
+        "cluster|shards",
+        "cluster|keyslot",
+        "command|info",
+        "command|docs",
+        "command|count",
+    };
+    return reads;
+}
+
+// Scripts may write whatever their flags say (Redis 6.0 flags EVAL as neither), and a message published reaches
+// every subscriber (a job runner, a cache invalidation) though it changes no key: writes, whatever the flags.
+bool writesWhateverTheFlags(QByteArrayView name)
+{
+    static const QSet<QByteArray> commands = {"eval",   "evalsha", "fcall",   "script",  "function",
+                                              "module", "debug",   "publish", "spublish"};
+    return commands.contains(name.toByteArray());
+}
+
+bool writesByFlags(ReplyView flags, QByteArrayView name)
+{
+    bool write = false;
+    for (std::size_t i = 0; i < flags.size(); ++i) {
+        QByteArray flag = flags.at(i).bytes().toByteArray();
+        flag.replace('-', '_');
+        // admin covers CONFIG SET, SHUTDOWN, CLIENT KILL, REPLICAOF…; its reads are in the fixed list.
+        if (flag == "write" || flag == "may_replicate" || flag == "admin")
+            write = true;
+    }
+    if (write && fixedReads().contains(name.toByteArray()))
+        return false;
+    return write || writesWhateverTheFlags(name);
+}
+
+} // namespace
+
+void WriteGate::learn(ReplyView table)
+{
+    if (!table.isArray())
+        return;
+    // Each entry: name, arity, flags, first key, last key, step, and on Redis 7 (index 9) its subcommands,
+    // entries of the same shape named "container|sub".
+    const auto learnEntry = [this](ReplyView entry, const auto& self) -> void {
+        if (!entry.isArray() || entry.size() < 3)
+            return;
+        const QByteArray name = lowerName(entry.at(0).bytes());
+        m_writes.insert(name, writesByFlags(entry.at(2), name));
+        if (entry.size() > 9 && entry.at(9).isArray()) {
+            for (std::size_t i = 0; i < entry.at(9).size(); ++i)
+                self(entry.at(9).at(i), self);
+        }
+    };
+    for (std::size_t i = 0; i < table.size(); ++i)
+        learnEntry(table.at(i), learnEntry);
+}
+
+QByteArray WriteGate::commandName(std::span<const QByteArrayView> command) const
+{
+    if (command.empty())
+        return {};
+    QByteArray name = command[0].toByteArray().toUpper();
+    if (command.size() > 1) {
+        const QByteArray subcommand = lowerName(command[0]) + '|' + lowerName(command[1]);
+        if (m_writes.contains(subcommand) || fixedReads().contains(subcommand) ||
+            writesWhateverTheFlags(lowerName(command[0])))
+            name += ' ' + command[1].toByteArray().toUpper().left(40);
+    }
+    return name;
+}
+
+bool WriteGate::isWrite(std::span<const QByteArrayView> command) const
+{
+    if (command.empty())
+        return false;
+    const QByteArray name = lowerName(command[0]);
+    const QByteArray subcommand = command.size() > 1 ? name + '|' + lowerName(command[1]) : QByteArray();
+    if (!m_writes.isEmpty()) {
+        if (!subcommand.isEmpty()) {
+            if (auto it = m_writes.constFind(subcommand); it != m_writes.constEnd())
+                return *it;
+            // A container whose subcommands the table lists (Redis 7) but not this one: unknown.
+            if (m_writes.contains(name) && fixedReads().contains(subcommand))
+                return false;
+        }
+        if (auto it = m_writes.constFind(name); it != m_writes.constEnd())
+            return *it && !fixedReads().contains(subcommand);
+        return true;
+    }
+    return !fixedReads().contains(name) && !fixedReads().contains(subcommand);
+}
+
+} // namespace keylens::redis
