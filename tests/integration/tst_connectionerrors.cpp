@@ -129,6 +129,26 @@ private Q_SLOTS:
         QVERIFY(connection.error().message.contains(QStringLiteral("--command-timeout")));
     }
 
+    // After a timeout the connection is broken: the late reply to the command that timed out is never read as the
+    // answer to the next one (before, an ECHO after a timed-out BLPOP read its nil).
+    void aTimedOutConnectionIsNeverReused()
+    {
+        redis::ConnectionOptions options = withPassword({}, "s3cret");
+        options.commandTimeoutMs = 300;
+        auto opened = Connection::open(options);
+        QVERIFY(opened);
+        Connection& connection = **opened;
+        redis::Result<redis::Reply> slept = connection.command({"BLPOP", "nothing", "0.8"});
+        QVERIFY(!slept);
+        QCOMPARE(slept.error().kind, ErrorKind::Timeout);
+        QVERIFY(connection.isBroken());
+        QTest::qWait(1000); // BLPOP's nil has arrived by now
+        redis::Result<redis::Reply> echo = connection.command({"ECHO", "mine"});
+        QVERIFY2(!echo, echo ? echo->bytes().toByteArray().constData() : "");
+        QCOMPARE(echo.error().kind, ErrorKind::Timeout); // the reason it broke, again
+        QCOMPARE(connection.pendingReplies(), std::size_t(2));
+    }
+
     void notRedisIsAProtocolError()
     {
         QTcpServer http;
