@@ -3,27 +3,28 @@
 #include "inspect/KeyReader.h"
 #include "inspect/PayloadDecoder.h"
 #include "redis/ConnectionOptions.h"
+#include "redis/JobRunner.h"
 #include "redis/ServerStatus.h"
 
 #include <QObject>
 
 #include <memory>
 
-class QThread;
-
 namespace keylens::models {
 
-// Reads single keys for the details pane on a thread of its own, with its own connection, so a slow
-// server or a big value never freezes the window. Requests get ids; only the answer to the latest
-// request of each kind is delivered (clicking through keys quickly shows the last one, not a queue).
+// Reads single keys for the details pane off the GUI thread, so a slow server or a big value never freezes the
+// window. What the user asks for (a key, a page, the server's status, a delete) runs on one thread and connection;
+// the background length checks after a scan (up to 100,000 keys) on another, so they never wait ahead of the
+// user's next click. Requests are jobs (redis::JobRunner): a newer request of the same kind cancels the older one,
+// whose blocked read ends within 50 ms, and only the latest is delivered.
 class ValueInspector : public QObject
 {
     Q_OBJECT
 public:
     explicit ValueInspector(QObject* parent = nullptr);
-    ~ValueInspector() override; // waits for the worker thread
+    ~ValueInspector() override; // cancels what runs and joins both threads, within about 50 ms
 
-    // Later requests use this server; the connection opens on the first request.
+    // Later requests use this server; what runs for the previous one is cancelled. Connections open on first use.
     void setConnection(const redis::ConnectionOptions& options);
 
     struct Overview
@@ -55,8 +56,8 @@ public:
 
     // UNLINK (which a read-only connection's write gate refuses before sending it). The caller asks the user first.
     std::uint64_t requestDelete(const QByteArray& key);
-    // The element counts of these keys. Ids and tag are the caller's, handed back with the counts (the
-    // tag tells a later scan's answer from an earlier one's).
+    // The element counts of these keys, on the background connection. Ids and tag are the caller's, handed back
+    // with the counts (the tag tells a later scan's answer from an earlier one's); a newer request cancels this one.
     void requestLengths(std::uint64_t tag, std::vector<std::uint32_t> ids,
                         std::vector<std::pair<QByteArray, keyspace::KeyType>> keys);
 
@@ -68,13 +69,12 @@ Q_SIGNALS:
     void lengthsReady(std::uint64_t tag, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& lengths);
 
 private:
-    class Worker;
-    QThread* m_thread;
-    Worker* m_worker;
-    std::uint64_t m_nextRequest = 0;
-    std::uint64_t m_latestOverview = 0;
-    std::uint64_t m_latestPage = 0;
-    std::uint64_t m_latestStatus = 0;
+    class Link;
+    enum Lane { Overviews = 1, Pages, Statuses, Lengths };
+    std::shared_ptr<Link> m_userLink;       // used only on m_userJobs's thread
+    std::shared_ptr<Link> m_backgroundLink; // used only on m_backgroundJobs's thread
+    redis::JobRunner m_userJobs;
+    redis::JobRunner m_backgroundJobs;
 };
 
 } // namespace keylens::models

@@ -25,11 +25,12 @@ Connection::~Connection()
     redisReaderFree(m_reader);
 }
 
-Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& options)
+Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& options, const std::atomic<bool>* cancel)
 {
     Result<std::unique_ptr<Transport>> transport = Transport::connect(options);
     if (!transport)
         return transport.error();
+    (*transport)->setCancelFlag(cancel);
     std::unique_ptr<Connection> connection(new Connection(options, std::move(*transport)));
     if (Status status = connection->handshake(); !status)
         return status.error();
@@ -50,6 +51,11 @@ Status Connection::learnCommands()
     if (table->isArray())
         m_gate.learn(*table);
     return {};
+}
+
+void Connection::setCancelFlag(const std::atomic<bool>* cancel)
+{
+    m_transport->setCancelFlag(cancel);
 }
 
 Error Connection::breaks(Error error)

@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QByteArrayView>
 
+#include <atomic>
 #include <deque>
 #include <initializer_list>
 #include <memory>
@@ -42,7 +43,10 @@ public:
 
     // Connects, authenticates (AUTH [user] password), names the client, selects the database and
     // checks the server answers (a NOAUTH or LOADING server fails here, with a clear message).
-    static Result<std::unique_ptr<Connection>> open(const ConnectionOptions& options);
+    // `cancel`, when given, stops a blocked read or write within Transport::CancelSliceMs once another thread sets
+    // it (ErrorKind::Cancelled; the connection is broken then). It must outlive the connection.
+    static Result<std::unique_ptr<Connection>> open(const ConnectionOptions& options,
+                                                    const std::atomic<bool>* cancel = nullptr);
 
     void append(std::initializer_list<QByteArrayView> arguments);
     void append(std::span<const QByteArrayView> arguments);
@@ -60,6 +64,8 @@ public:
     std::size_t pendingReplies() const { return m_pending; }
     const ConnectionOptions& options() const { return m_options; }
     bool isBroken() const { return m_broken.has_value(); }
+    // Another flag for the reads and writes from now on (see open()); nullptr for none.
+    void setCancelFlag(const std::atomic<bool>* cancel);
 
 private:
     Connection(ConnectionOptions options, std::unique_ptr<Transport> transport);

@@ -26,17 +26,25 @@ public:
     {
         if (m_socket->write(bytes.data(), bytes.size()) != bytes.size())
             return lost();
+        QElapsedTimer clock;
+        clock.start();
         while (m_socket->bytesToWrite() > 0) {
-            if (!m_socket->waitForBytesWritten(timeoutMs))
-                return failure(QStringLiteral("sending to"), timeoutMs);
+            if (std::optional<Error> stop =
+                    waitInSlice(&QIODevice::waitForBytesWritten, clock, timeoutMs, QStringLiteral("sending to")))
+                return *stop;
         }
         return {};
     }
 
     Result<qsizetype> readSome(char* buffer, qsizetype capacity, int timeoutMs) override
     {
-        if (m_socket->bytesAvailable() == 0 && !m_socket->waitForReadyRead(timeoutMs))
-            return failure(QStringLiteral("waiting for"), timeoutMs);
+        QElapsedTimer clock;
+        clock.start();
+        while (m_socket->bytesAvailable() == 0) {
+            if (std::optional<Error> stop =
+                    waitInSlice(&QIODevice::waitForReadyRead, clock, timeoutMs, QStringLiteral("waiting for")))
+                return *stop;
+        }
         const qsizetype read = m_socket->read(buffer, capacity);
         if (read < 0)
             return lost();
@@ -44,6 +52,23 @@ public:
     }
 
 private:
+    // One wait of at most CancelSliceMs. Nothing when the caller should look again (the wait succeeded, or only
+    // the slice ran out); the error that ends the wait otherwise: cancelled, timed out, or lost.
+    std::optional<Error> waitInSlice(bool (QIODevice::*wait)(int), const QElapsedTimer& clock, int timeoutMs,
+                                     const QString& doing)
+    {
+        if (cancelled())
+            return Error{ErrorKind::Cancelled, QStringLiteral("cancelled while %1 %2").arg(doing, m_address)};
+        const qint64 left = timeoutMs - clock.elapsed();
+        if (left <= 0)
+            return timeout(doing, timeoutMs);
+        if ((m_socket.get()->*wait)(int(std::min<qint64>(left, CancelSliceMs))))
+            return std::nullopt;
+        if (!timedOut())
+            return lost();
+        return std::nullopt;
+    }
+
     bool timedOut() const
     {
         if (auto* tcp = qobject_cast<QAbstractSocket*>(m_socket.get()))
@@ -54,14 +79,12 @@ private:
         return false;
     }
 
-    Error failure(const QString& doing, int timeoutMs) const
+    Error timeout(const QString& doing, int timeoutMs) const
     {
-        if (timedOut())
-            return {ErrorKind::Timeout, QStringLiteral("timed out after %1 s %2 %3 (a slow server may need a longer "
-                                                       "--command-timeout)")
-                                            .arg(timeoutMs / 1000.0)
-                                            .arg(doing, m_address)};
-        return lost();
+        return {ErrorKind::Timeout, QStringLiteral("timed out after %1 s %2 %3 (a slow server may need a longer "
+                                                   "--command-timeout)")
+                                        .arg(timeoutMs / 1000.0)
+                                        .arg(doing, m_address)};
     }
 
     Error lost() const

@@ -4,6 +4,7 @@
 
 #include <QByteArrayView>
 
+#include <atomic>
 #include <memory>
 
 namespace keylens::redis {
@@ -21,6 +22,17 @@ public:
     virtual Status writeAll(QByteArrayView bytes, int timeoutMs) = 0;
     // Reads what is available, waiting up to timeoutMs for at least one byte.
     virtual Result<qsizetype> readSome(char* buffer, qsizetype capacity, int timeoutMs) = 0;
+
+    // A flag another thread may set to stop a blocked read or write: both wait in slices of CancelSliceMs
+    // and give up with ErrorKind::Cancelled once it is set, however long the timeout.
+    void setCancelFlag(const std::atomic<bool>* cancel) { m_cancel = cancel; }
+    static constexpr int CancelSliceMs = 50;
+
+protected:
+    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+
+private:
+    const std::atomic<bool>* m_cancel = nullptr;
 };
 
 } // namespace keylens::redis

@@ -8,7 +8,8 @@
 namespace keylens::scan {
 
 // Pause, resume and cancel requests from any thread to a running scan. The scan loop polls it between
-// pipeline rounds (a round takes a few milliseconds), so each request takes effect well within 100 ms.
+// pipeline rounds (a round takes a few milliseconds), so each request takes effect well within 100 ms; a cancel
+// also ends a read the server is slow to answer (a paused or stopped server), within 50 ms.
 class ScanControl
 {
 public:
@@ -17,6 +18,8 @@ public:
     void resume();
 
     bool isCancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
+    // For the scan's connection, so that a cancel ends a blocked read too (Connection::open).
+    const std::atomic<bool>* cancelFlag() const { return &m_cancelled; }
     bool isPaused() const { return m_paused.load(std::memory_order_relaxed); }
 
     // Sleeps until `deadline`, a resume or a cancel, whichever comes first; returns false if cancelled.

@@ -85,7 +85,14 @@ private:
     void notice(const QString& text);
     // An error reply to a question about a key: a denial of the whole command stops it being asked.
     void questionFailed(const Reply& reply, QByteArrayView command, bool* stillAsked, const QString& consequence);
-    void fail(Error error) { m_summary.error = std::move(error); }
+    // A read that a cancel interrupted is the cancel, not a failure.
+    void fail(Error error)
+    {
+        if (error.kind == redis::ErrorKind::Cancelled)
+            m_summary.cancelled = true;
+        else
+            m_summary.error = std::move(error);
+    }
 
     const ScanOptions& m_options;
     ScanControl& m_control;
@@ -328,7 +335,7 @@ ScanSummary ScanRun::run()
 {
     m_summary.server.address = m_options.connection.address();
     m_summary.server.db = m_options.connection.db;
-    Result<std::unique_ptr<Connection>> opened = Connection::open(m_options.connection);
+    Result<std::unique_ptr<Connection>> opened = Connection::open(m_options.connection, m_control.cancelFlag());
     if (!opened) {
         fail(opened.error());
         return m_summary;

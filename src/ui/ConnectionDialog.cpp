@@ -21,7 +21,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStackedWidget>
-#include <QThread>
 #include <QVBoxLayout>
 
 namespace keylens::ui {
@@ -509,25 +508,22 @@ void ConnectionDialog::testConnection()
         return;
     }
     m_status->setText(QStringLiteral("Connecting to %1…").arg(options->address()));
-    // Off the GUI thread: a dead host takes the whole connect timeout.
-    QPointer<ConnectionDialog> self(this);
-    QThread* thread = QThread::create([self, options = *options] {
-        redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(options);
-        std::optional<redis::Error> failure;
-        if (!opened)
-            failure = opened.error();
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, failure, address = options.address()] {
-            if (!self)
-                return;
-            if (failure)
-                self->showProblem(*failure);
-            else
-                self->m_status->setText(QStringLiteral("Connected to %1.").arg(address));
-            Q_EMIT self->tested();
-        });
-    });
-    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    thread->start();
+    m_tests.post(
+        [this, options = *options](const redis::JobContext& job) -> redis::JobRunner::Delivery {
+            redis::Result<std::unique_ptr<redis::Connection>> opened =
+                redis::Connection::open(options, job.cancel.get());
+            std::optional<redis::Error> failure;
+            if (!opened)
+                failure = opened.error();
+            return [this, failure, address = options.address()] {
+                if (failure)
+                    showProblem(*failure);
+                else
+                    m_status->setText(QStringLiteral("Connected to %1.").arg(address));
+                Q_EMIT tested();
+            };
+        },
+        1);
 }
 
 } // namespace keylens::ui

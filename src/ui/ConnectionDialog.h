@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/SavedConnections.h"
+#include "redis/JobRunner.h"
 
 #include <QDialog>
 
@@ -84,6 +85,9 @@ private:
     QPushButton* m_colour;
     QColor m_colourValue;
     QLabel* m_status;
+    // Test connections, off the GUI thread (a dead host takes the whole connect timeout); a new test cancels the last,
+    // closing the dialog cancels and joins it.
+    redis::JobRunner m_tests{QStringLiteral("keylens connection test")};
     QLabel* m_addressProblem;
     QLabel* m_credentialsProblem;
     QLabel* m_databaseProblem;

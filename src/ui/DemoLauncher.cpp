@@ -35,7 +35,7 @@ void DemoLauncher::start(std::uint64_t keys, quint16 port)
         demo::DemoOptions demoOptions;
         demoOptions.keys = keys;
         demoOptions.shouldStop = [this] { return m_stop.load(); };
-        redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(options);
+        redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(options, &m_stop);
         const redis::Status seeded =
             connection ? demo::seedDemoKeyspace(**connection, demoOptions) : redis::Status(connection.error());
         if (m_stop)

@@ -1,0 +1,166 @@
+// Cancel is prompt whatever the timeout: against a redis-server stopped with SIGSTOP (it accepts connections, the
+// kernel does, and answers nothing), a blocked read ends within 200 ms when the scan is cancelled, the value reader
+// is closed, or a newer request supersedes an older one; a superseded job never delivers.
+#include "PlainClient.h"
+#include "TestServer.h"
+#include "models/ValueInspector.h"
+#include "redis/Connection.h"
+#include "redis/JobRunner.h"
+#include "scan/Scanner.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <csignal>
+#include <thread>
+
+using namespace keylens;
+
+namespace {
+constexpr int PromptMs = 200;
+constexpr int LongTimeoutMs = 30000;
+} // namespace
+
+class TestCancel : public QObject
+{
+    Q_OBJECT
+
+    demo::RedisServerProcess m_server;
+
+    redis::ConnectionOptions patient() const
+    {
+        redis::ConnectionOptions options = m_server.connectionOptions();
+        options.commandTimeoutMs = LongTimeoutMs;
+        return options;
+    }
+    void stopServer() { QCOMPARE(::kill(pid_t(m_server.processId()), SIGSTOP), 0); }
+    void continueServer() { QCOMPARE(::kill(pid_t(m_server.processId()), SIGCONT), 0); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        KEYLENS_START_SERVER(m_server);
+        QCOMPARE(test::fillStringKeys(m_server.port(), 5000), std::size_t(0));
+    }
+    void cleanup() { ::kill(pid_t(m_server.processId()), SIGCONT); }
+
+    // A connection's blocked read, cancelled from another thread.
+    void aBlockedReadEndsWhenCancelled()
+    {
+        std::atomic<bool> cancel{false};
+        auto opened = redis::Connection::open(patient(), &cancel);
+        QVERIFY(opened);
+        stopServer();
+        QElapsedTimer clock;
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            clock.start();
+            cancel = true;
+        });
+        redis::Result<redis::Reply> reply = (*opened)->command({"PING"});
+        const qint64 took = clock.elapsed();
+        canceller.join();
+        QVERIFY(!reply);
+        QCOMPARE(reply.error().kind, redis::ErrorKind::Cancelled);
+        QVERIFY((*opened)->isBroken());
+        QVERIFY2(took < PromptMs, qPrintable(QString::number(took)));
+    }
+
+    // Cancel a scan whose server stopped answering, then destroy the scanner: both within 200 ms.
+    void aScanOfAStoppedServerCancels()
+    {
+        auto scanner = std::make_unique<scan::Scanner>();
+        QSignalSpy finished(scanner.get(), &scan::Scanner::finished);
+        QSignalSpy progress(scanner.get(), &scan::Scanner::progressChanged);
+        scan::ScanOptions options;
+        options.connection = patient();
+        options.maxKeysPerSecond = 2000; // slow enough to still run when the server stops
+        scanner->start(options);
+        QVERIFY(progress.wait(5000));
+        stopServer();
+        QTest::qWait(300); // the scan is blocked in a read now
+        QElapsedTimer clock;
+        clock.start();
+        scanner->cancel();
+        QVERIFY(finished.wait(PromptMs * 5));
+        const qint64 toFinished = clock.elapsed();
+        scanner.reset(); // joins the worker
+        const qint64 toJoined = clock.elapsed();
+        const auto summary = finished.first().first().value<scan::ScanSummary>();
+        QVERIFY(summary.cancelled);
+        QVERIFY2(!summary.error, summary.error ? qPrintable(summary.error->message) : "");
+        QVERIFY2(toJoined < PromptMs,
+                 qPrintable(QStringLiteral("finished after %1 ms, joined after %2 ms").arg(toFinished).arg(toJoined)));
+    }
+
+    // The value reader blocked on a stopped server: closing it (the window's destructor) is prompt.
+    void closingTheValueReaderIsPrompt()
+    {
+        auto inspector = std::make_unique<models::ValueInspector>();
+        inspector->setConnection(patient());
+        QSignalSpy overview(inspector.get(), &models::ValueInspector::overviewReady);
+        inspector->requestOverview("k:1");
+        QVERIFY(overview.wait(5000)); // connected
+        stopServer();
+        inspector->requestOverview("k:2");
+        inspector->requestLengths(1, {0}, {{"k:3", keyspace::KeyType::String}});
+        QTest::qWait(300);
+        QElapsedTimer clock;
+        clock.start();
+        inspector.reset();
+        QVERIFY2(clock.elapsed() < PromptMs, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    // A newer request supersedes a blocked older one: the older is cancelled and never delivered, the newer is
+    // answered once the server runs again (on a new connection: the cancelled one is broken).
+    void aNewerRequestSupersedesABlockedOne()
+    {
+        models::ValueInspector inspector;
+        inspector.setConnection(patient());
+        QSignalSpy overview(&inspector, &models::ValueInspector::overviewReady);
+        inspector.requestOverview("k:1");
+        QVERIFY(overview.wait(5000));
+        overview.clear();
+        stopServer();
+        const std::uint64_t older = inspector.requestOverview("k:2");
+        QTest::qWait(300);
+        const std::uint64_t newer = inspector.requestOverview("k:3");
+        QTest::qWait(200);
+        continueServer();
+        QTRY_COMPARE_WITH_TIMEOUT(overview.size(), 1, 5000);
+        QTest::qWait(200);
+        QCOMPARE(overview.size(), 1);
+        const auto delivered = overview.first().first().value<models::ValueInspector::Overview>();
+        QVERIFY(delivered.request == newer && newer != older);
+        QCOMPARE(delivered.key.key, QByteArray("k:3"));
+        QVERIFY2(delivered.error.isEmpty(), qPrintable(delivered.error));
+    }
+
+    // The job helper on its own: a superseded job delivers nothing, another lane is untouched, cancelAll drops all.
+    void jobsOfALaneSupersedeEachOther()
+    {
+        redis::JobRunner runner(QStringLiteral("test jobs"));
+        std::vector<int> delivered;
+        std::atomic<bool> release{false};
+        const auto job = [&](int value, bool wait) {
+            return [&delivered, &release, value, wait](const redis::JobContext& context) -> redis::JobRunner::Delivery {
+                while (wait && !release && !context.cancelled())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+                return [&delivered, value] { delivered.push_back(value); };
+            };
+        };
+        runner.post(job(1, true), 1);
+        runner.post(job(2, false), 2);
+        runner.post(job(3, false), 1); // supersedes 1, which stops waiting
+        QTRY_COMPARE(delivered.size(), std::size_t(2));
+        QCOMPARE(delivered, (std::vector<int>{2, 3}));
+        runner.post(job(4, true), 1);
+        runner.cancelAll();
+        QTest::qWait(100);
+        QCOMPARE(delivered.size(), std::size_t(2));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCancel)
+#include "tst_cancel.moc"
