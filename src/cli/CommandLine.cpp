@@ -57,7 +57,12 @@ void addScanOptions(QCommandLineParser& parser)
         {QStringLiteral("type"),
          QStringLiteral("Only keys of this type (SCAN TYPE: string, hash, list, set, zset, stream)."),
          QStringLiteral("type")},
-        {QStringLiteral("count"), QStringLiteral("Keys per SCAN call (default 1000)."), QStringLiteral("n")},
+        {QStringLiteral("count"), QStringLiteral("Keys per SCAN call (default 1000 at full speed, 100 gentle)."),
+         QStringLiteral("n")},
+        {QStringLiteral("speed"),
+         QStringLiteral("full (as fast as the server answers) or gentle (small rounds, one at a time, resting longer "
+                        "when the server slows). Default: full on loopback and Unix sockets, gentle elsewhere."),
+         QStringLiteral("full|gentle")},
         {QStringLiteral("no-memory"), QStringLiteral("Do not ask MEMORY USAGE (faster; memory columns show n/a).")},
         {QStringLiteral("max-rate"), QStringLiteral("At most this many keys per second, to spare a busy server."),
          QStringLiteral("keys/s")},
@@ -95,6 +100,17 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     options->measureMemory = !parser.isSet(QStringLiteral("no-memory"));
     if (!readWholeNumber(parser, QStringLiteral("count"), 1, &options->count, problem))
         return false;
+    // After the connection: the default depends on where the server is.
+    options->speed = scan::defaultSpeedFor(options->connection);
+    if (parser.isSet(QStringLiteral("speed"))) {
+        const std::optional<scan::ScanSpeed> speed = scan::parseSpeed(parser.value(QStringLiteral("speed")));
+        if (!speed) {
+            *problem =
+                QStringLiteral("--speed takes full or gentle, not '%1'").arg(parser.value(QStringLiteral("speed")));
+            return false;
+        }
+        options->speed = *speed;
+    }
     if (parser.isSet(QStringLiteral("max-rate"))) {
         bool ok = false;
         options->maxKeysPerSecond = parser.value(QStringLiteral("max-rate")).toDouble(&ok);

@@ -32,7 +32,8 @@ struct ReportRequest
 bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int minimum, int* value, QString* problem,
                      int maximum = std::numeric_limits<int>::max());
 
-// Fill in from a parsed command line; on a bad value, return false with a message in `problem`.
+// Fill in from a parsed command line; on a bad value, return false with a message in `problem`. Set
+// options->connection first: the default --speed depends on where the server is.
 bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, char* delimiter, QString* problem);
 bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request, QString* problem);
 

@@ -113,6 +113,7 @@ void SavedConnections::reload()
         profile.delimiter = delimiter.isEmpty() ? ':' : delimiter[0];
         profile.lintProfile = m_settings->value(QStringLiteral("lintProfile")).toString();
         profile.readOnly = m_settings->value(QStringLiteral("readOnly"), false).toBool();
+        profile.speed = scan::parseSpeed(m_settings->value(QStringLiteral("speed")).toString());
         profile.colour = QColor(m_settings->value(QStringLiteral("colour")).toString());
         const QString mode = m_settings->value(QStringLiteral("password")).toString();
         profile.passwordMode = mode == QStringLiteral("keychain") ? ConnectionProfile::PasswordMode::Keychain
@@ -151,6 +152,8 @@ void SavedConnections::write()
         m_settings->setValue(QStringLiteral("delimiter"), QByteArray(1, profile.delimiter));
         m_settings->setValue(QStringLiteral("lintProfile"), profile.lintProfile);
         m_settings->setValue(QStringLiteral("readOnly"), profile.readOnly);
+        m_settings->setValue(QStringLiteral("speed"),
+                             profile.speed ? scan::speedName(*profile.speed) : QStringLiteral("auto"));
         m_settings->setValue(QStringLiteral("colour"), profile.colour.isValid() ? profile.colour.name() : QString());
         m_settings->setValue(QStringLiteral("password"), passwordModeName(profile.passwordMode));
         m_settings->setValue(QStringLiteral("tls/enabled"), profile.tls.enabled);

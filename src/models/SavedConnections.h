@@ -1,6 +1,7 @@
 #pragma once
 
 #include "redis/ConnectionOptions.h"
+#include "scan/ScanSpeed.h"
 
 #include <QAbstractListModel>
 #include <QColor>
@@ -31,7 +32,8 @@ struct ConnectionProfile
     char delimiter = ':';
     QString lintProfile; // a built-in naming profile's name or a profile file; empty: default
     bool readOnly = false;
-    QColor colour; // invalid: no colour tag
+    std::optional<scan::ScanSpeed> speed; // none: gentle unless the server is local
+    QColor colour;                        // invalid: no colour tag
     PasswordMode passwordMode = PasswordMode::None;
     redis::TlsOptions tls; // a rediss:// URI turns it on too
 

@@ -110,6 +110,8 @@ QByteArray toJson(const ScanReport& report)
     json.key("vanished").value(summary.vanished);
     json.key("duration_ms").value(summary.durationMs);
     json.key("keys_per_second").value(summary.keysPerSecond());
+    json.key("speed").value(scan::speedName(summary.speed).toUtf8());
+    json.key("backoffs").value(summary.backoffs);
     json.key("memory_measured").value(summary.memoryMeasured);
     json.key("notices").beginArray();
     for (const QString& notice : summary.notices)

@@ -195,7 +195,10 @@ QByteArray header(const ScanReport& report)
                                            : QByteArray("Stopped after");
     out += state + ' ' + formatCount(report.totals.keys) + " keys in " + formatDuration(summary.durationMs);
     if (summary.durationMs > 0)
-        out += " (" + formatCount(summary.keysPerSecond()) + " keys/s)";
+        out += " (" + formatCount(summary.keysPerSecond()) + " keys/s, " + scan::speedName(summary.speed).toUtf8() +
+               " speed)";
+    else
+        out += " (" + scan::speedName(summary.speed).toUtf8() + " speed)";
     if (server.dbsize)
         out += "; DBSIZE " + formatCount(std::uint64_t(*server.dbsize));
     if (server.usedMemory)

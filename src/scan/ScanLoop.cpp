@@ -1,6 +1,7 @@
 #include "scan/ScanLoop.h"
 
 #include "redis/Connection.h"
+#include "scan/LatencyGuard.h"
 
 #include <QDateTime>
 
@@ -52,6 +53,7 @@ public:
     {
         m_summary.jobId = jobId;
         m_summary.memoryMeasured = options.measureMemory;
+        m_summary.speed = options.speed;
     }
 
     ScanSummary run();
@@ -67,16 +69,27 @@ private:
         bool pttl = true;
         bool memory = true;
     };
+    // Questions are about keys [first, last) of the SCAN reply: all of them at full speed, a few at a time gently.
     struct Request
     {
         bool isScan = true;
         std::shared_ptr<Reply> scanReply;
         Questions asked;
+        std::size_t first = 0;
+        std::size_t last = 0;
+        Clock::time_point sentAt;
+        std::size_t commands = 1;
     };
+    static constexpr std::size_t GentleKeysPerRound = 32;
+    bool gentle() const { return m_options.speed == ScanSpeed::Gentle; }
 
     void probeMemory(Connection& connection);
     void sendScan(Connection& connection, const QByteArray& cursor);
-    void sendQuestions(Connection& connection, const std::shared_ptr<Reply>& scanReply);
+    void sendQuestions(Connection& connection, const std::shared_ptr<Reply>& scanReply, std::size_t first,
+                       std::size_t last);
+    // Gentle: one round at a time, questions a few keys at a time.
+    void sendNextGentleRound(Connection& connection);
+    void restAfterGentleRound(const Request& request);
     std::optional<Error> readScanReply(Connection& connection);
     std::optional<Error> readAnswers(Connection& connection, const Request& request);
     void throttle(std::size_t keys);
@@ -102,6 +115,8 @@ private:
     std::deque<Request> m_inFlight;
     std::optional<QByteArray> m_nextCursor = QByteArray("0");
     std::shared_ptr<Reply> m_keysToInspect;
+    std::size_t m_nextKeyToInspect = 0; // gentle: where the next round of questions starts
+    LatencyGuard m_guard;
     bool m_cursorDone = false;
     Questions m_ask; // what the next batch asks
     std::uint64_t m_keysQuestioned = 0;
@@ -155,7 +170,7 @@ void ScanRun::probeMemory(Connection& connection)
 
 void ScanRun::sendScan(Connection& connection, const QByteArray& cursor)
 {
-    const QByteArray count = QByteArray::number(m_options.count);
+    const QByteArray count = QByteArray::number(m_options.count > 0 ? m_options.count : gentle() ? 100 : 1000);
     std::vector<QByteArrayView> arguments = {"SCAN", cursor, "COUNT", count};
     if (!m_options.match.isEmpty()) {
         arguments.push_back("MATCH");
@@ -166,14 +181,17 @@ void ScanRun::sendScan(Connection& connection, const QByteArray& cursor)
         arguments.push_back(m_options.type);
     }
     connection.append(arguments);
-    m_inFlight.push_back({true, nullptr, {}});
+    Request request;
+    request.sentAt = Clock::now();
+    m_inFlight.push_back(std::move(request));
 }
 
-void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>& scanReply)
+void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>& scanReply, std::size_t first,
+                            std::size_t last)
 {
     const ReplyView keys = scanReply->at(1);
-    throttle(keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i) {
+    throttle(last - first);
+    for (std::size_t i = first; i < last; ++i) {
         const QByteArrayView key = keys.at(i).bytes();
         if (m_ask.type)
             connection.append({"TYPE", key});
@@ -182,8 +200,46 @@ void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>
         if (m_ask.memory)
             connection.append({"MEMORY", "USAGE", key});
     }
-    m_keysQuestioned += keys.size();
-    m_inFlight.push_back({false, scanReply, m_ask});
+    m_keysQuestioned += last - first;
+    Request request;
+    request.isScan = false;
+    request.scanReply = scanReply;
+    request.asked = m_ask;
+    request.first = first;
+    request.last = last;
+    request.sentAt = Clock::now();
+    request.commands = (last - first) * std::size_t(int(m_ask.type) + int(m_ask.pttl) + int(m_ask.memory));
+    m_inFlight.push_back(std::move(request));
+}
+
+void ScanRun::sendNextGentleRound(Connection& connection)
+{
+    if (m_keysToInspect) {
+        const std::size_t size = m_keysToInspect->at(1).size();
+        const std::size_t last = std::min(size, m_nextKeyToInspect + GentleKeysPerRound);
+        sendQuestions(connection, m_keysToInspect, m_nextKeyToInspect, last);
+        m_nextKeyToInspect = last;
+        if (last == size) {
+            m_keysToInspect.reset();
+            m_nextKeyToInspect = 0;
+        }
+    } else if (m_nextCursor) {
+        sendScan(connection, *m_nextCursor);
+        m_nextCursor.reset();
+    }
+}
+
+void ScanRun::restAfterGentleRound(const Request& request)
+{
+    const auto elapsed = std::chrono::duration_cast<LatencyGuard::Duration>(Clock::now() - request.sentAt);
+    // Only rounds of questions are judged: a SCAN is one command that walks a hundred buckets, so its time per
+    // command is not comparable with theirs. It rests as long as it took, like any round.
+    const LatencyGuard::Duration rest =
+        request.isScan ? elapsed + m_guard.backoff() : m_guard.afterRound(elapsed, request.commands);
+    if (m_guard.backingOff())
+        ++m_summary.backoffs;
+    // Pauses and cancels still take effect at once: sleepUntil wakes for both.
+    m_control.sleepUntil(Clock::now() + rest);
 }
 
 void ScanRun::throttle(std::size_t keys)
@@ -239,7 +295,7 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
     const Questions& asked = request.asked;
     KeyBatch batch;
     batch.jobId = m_summary.jobId;
-    batch.entries.reserve(keys.size());
+    batch.entries.reserve(request.last - request.first);
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
     const auto readIf = [&](bool wasAsked) -> Result<std::optional<Reply>> {
         if (!wasAsked)
@@ -249,7 +305,7 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
             return reply.error();
         return std::optional<Reply>(std::move(*reply));
     };
-    for (std::size_t i = 0; i < keys.size(); ++i) {
+    for (std::size_t i = request.first; i < request.last; ++i) {
         Result<std::optional<Reply>> type = readIf(asked.type);
         if (!type)
             return type.error();
@@ -319,6 +375,8 @@ void ScanRun::reportProgress(bool force)
     progress.dbsize = m_summary.server.dbsize.value_or(-1);
     progress.elapsedMs = elapsed;
     progress.paused = m_control.isPaused();
+    progress.speed = m_options.speed;
+    progress.backingOff = m_guard.backingOff();
     progress.keysPerSecond =
         elapsed > 0 ? static_cast<double>(m_summary.keysSeen) * 1000.0 / static_cast<double>(elapsed) : 0;
     if (progress.dbsize >= 0 && progress.keysPerSecond > 0 && !m_cursorDone) {
@@ -353,14 +411,19 @@ ScanSummary ScanRun::run()
             m_summary.cancelled = true;
             break;
         }
-        if (!m_control.isPaused()) {
+        if (m_control.isPaused()) {
+            // Nothing new goes out; what is in flight is read below.
+        } else if (gentle()) {
+            if (m_inFlight.empty())
+                sendNextGentleRound(connection);
+        } else {
             // SCAN n+1 goes out before batch n's questions, and both before batch n-1's answers are read.
             if (m_nextCursor) {
                 sendScan(connection, *m_nextCursor);
                 m_nextCursor.reset();
             }
             if (m_keysToInspect) {
-                sendQuestions(connection, m_keysToInspect);
+                sendQuestions(connection, m_keysToInspect, 0, m_keysToInspect->at(1).size());
                 m_keysToInspect.reset();
             }
         }
@@ -381,6 +444,8 @@ ScanSummary ScanRun::run()
             fail(*error);
             break;
         }
+        if (gentle())
+            restAfterGentleRound(request);
         reportProgress(false);
     }
     m_summary.durationMs = m_clock.elapsedMs();

@@ -2,6 +2,7 @@
 
 #include "redis/ConnectionOptions.h"
 #include "redis/ServerInfo.h"
+#include "scan/ScanSpeed.h"
 
 #include <QByteArray>
 #include <QMetaType>
@@ -15,9 +16,10 @@ namespace keylens::scan {
 struct ScanOptions
 {
     redis::ConnectionOptions connection;
-    QByteArray match;            // SCAN MATCH glob; empty for every key
-    QByteArray type;             // SCAN TYPE; empty for every type
-    int count = 1000;            // SCAN COUNT: above ~1000 keys a batch got slower in our measurements
+    QByteArray match; // SCAN MATCH glob; empty for every key
+    QByteArray type;  // SCAN TYPE; empty for every type
+    ScanSpeed speed = ScanSpeed::Full;
+    int count = 0;               // SCAN COUNT; 0: the speed's (1000 full: above it a batch got slower; 100 gentle)
     bool measureMemory = true;   // MEMORY USAGE per key (with the server's default sampling, never SAMPLES 0)
     double maxKeysPerSecond = 0; // 0: as fast as the server answers
 };
@@ -32,6 +34,8 @@ struct ScanProgress
     double keysPerSecond = 0;
     std::int64_t etaMs = -1; // -1 when unknown
     bool paused = false;
+    ScanSpeed speed = ScanSpeed::Full;
+    bool backingOff = false; // gentle: resting longer because the server answers slower than it did
 };
 
 struct ScanSummary
@@ -49,6 +53,8 @@ struct ScanSummary
     std::uint64_t memoryNotMeasured = 0;
     std::int64_t durationMs = 0;
     bool memoryMeasured = true; // false when MEMORY USAGE was turned off, denied or missing
+    ScanSpeed speed = ScanSpeed::Full;
+    std::uint64_t backoffs = 0; // gentle: rounds after which the latency guard rested longer
     QStringList notices;        // what a reader of the results must know (denied commands, ...)
     redis::ServerInfo server;
     std::optional<redis::Error> error; // why the scan stopped early, when it did

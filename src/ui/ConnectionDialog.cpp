@@ -114,6 +114,11 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     profileRow->addWidget(m_lintProfile, 1);
     profileRow->addWidget(browseProfile);
     m_readOnly = new QCheckBox(QStringLiteral("Read-only: never change or delete anything"));
+    m_speed = new QComboBox;
+    m_speed->setObjectName(QStringLiteral("speed"));
+    m_speed->addItem(QStringLiteral("Automatic: gentle unless the server is on this machine"));
+    m_speed->addItem(QStringLiteral("Full: as fast as the server answers"));
+    m_speed->addItem(QStringLiteral("Gentle: small rounds, backs off when the server slows"));
     m_colour = new QPushButton;
     paintColourButton(m_colour, {});
     m_status = new QLabel;
@@ -136,6 +141,7 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     form->addRow(QStringLiteral("Delimiter"), m_delimiter);
     form->addRow(QStringLiteral("Naming profile"), profileRow);
     form->addRow(QString(), m_readOnly);
+    form->addRow(QStringLiteral("Scan speed"), m_speed);
     form->addRow(QStringLiteral("Colour tag"), m_colour);
 
     // TLS, as redis-cli's flags have it: the CAs to trust, a client certificate, the name to check.
@@ -257,6 +263,7 @@ void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
     m_delimiter->setText(QString(QLatin1Char(profile.delimiter)));
     m_lintProfile->setCurrentText(profile.lintProfile.isEmpty() ? QStringLiteral("default") : profile.lintProfile);
     m_readOnly->setChecked(profile.readOnly);
+    m_speed->setCurrentIndex(!profile.speed ? 0 : *profile.speed == scan::ScanSpeed::Full ? 1 : 2);
     m_colourValue = profile.colour;
     m_tls->setChecked(profile.tls.enabled || (profile.kind == ConnectionProfile::Kind::Uri &&
                                               profile.uri.startsWith(QStringLiteral("rediss:"))));
@@ -360,6 +367,9 @@ ConnectionProfile ConnectionDialog::profile() const
     if (profile.lintProfile == QStringLiteral("default"))
         profile.lintProfile.clear();
     profile.readOnly = m_readOnly->isChecked();
+    profile.speed = m_speed->currentIndex() == 1   ? std::optional(scan::ScanSpeed::Full)
+                    : m_speed->currentIndex() == 2 ? std::optional(scan::ScanSpeed::Gentle)
+                                                   : std::nullopt;
     profile.colour = m_colourValue;
     profile.tls.enabled = m_tls->isChecked() || (profile.kind == ConnectionProfile::Kind::Uri &&
                                                  profile.uri.startsWith(QStringLiteral("rediss:")));

@@ -75,7 +75,8 @@ private:
     QLineEdit* m_delimiter;
     QComboBox* m_lintProfile;
     QCheckBox* m_readOnly;
-    QGroupBox* m_tls; // checkable: TLS on or off
+    QComboBox* m_speed; // automatic, full, gentle
+    QGroupBox* m_tls;   // checkable: TLS on or off
     QLineEdit* m_caCert;
     QLineEdit* m_caCertDir;
     QLineEdit* m_clientCert;

@@ -62,6 +62,10 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption maxRate(QStringLiteral("max-rate"),
                                      QStringLiteral("Scan at most this many keys per second, to spare a busy server."),
                                      QStringLiteral("keys/s"));
+    const QCommandLineOption speed(QStringLiteral("speed"),
+                                   QStringLiteral("Scan speed: full or gentle (default: full on loopback and Unix "
+                                                  "sockets, gentle elsewhere)."),
+                                   QStringLiteral("full|gentle"));
     const QCommandLineOption palette(QStringLiteral("palette"),
                                      QStringLiteral("dark or light instead of the system's palette."),
                                      QStringLiteral("name"));
@@ -69,7 +73,7 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
                                   QStringLiteral("Show this help."));
     const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Show the version."));
     parser.addOptions({demo, demoKeys, demoPort, connection, delimiter, profile, screenshot, select, view, size,
-                       maxRate, palette, help, version});
+                       maxRate, speed, palette, help, version});
 
     GuiCommandResult result;
     auto usage = [&](const QString& message) {
@@ -118,6 +122,11 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         command.target.maxKeysPerSecond = parser.value(maxRate).toDouble(&ok);
         if (!ok || command.target.maxKeysPerSecond <= 0)
             return usage(QStringLiteral("--max-rate takes keys per second, not '%1'").arg(parser.value(maxRate)));
+    }
+    if (parser.isSet(speed)) {
+        command.target.speed = scan::parseSpeed(parser.value(speed));
+        if (!command.target.speed)
+            return usage(QStringLiteral("--speed takes full or gentle, not '%1'").arg(parser.value(speed)));
     }
     if (parser.isSet(select) && !parser.isSet(screenshot))
         return usage(QStringLiteral("--select goes with --screenshot"));

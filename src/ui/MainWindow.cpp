@@ -584,6 +584,7 @@ void MainWindow::connectTo(const Target& target)
     scan::ScanOptions options;
     options.connection = target.options;
     options.maxKeysPerSecond = target.maxKeysPerSecond;
+    options.speed = target.speed.value_or(scan::defaultSpeedFor(target.options));
     m_session->start(options, target.delimiter);
     // After start(): set on the fresh, empty store (before it, the new profile re-linted the previous
     // scan's keys, a second per million, only to throw them away). No key arrives before the event loop.

@@ -69,10 +69,11 @@ public:
         char delimiter = ':';
         QString name; // shown in the connection bar; the address when empty
         QColor colour;
-        double maxKeysPerSecond = 0; // 0: as fast as the server answers
-        QString lintProfile;         // a built-in profile's name or a profile file; empty: default
-        QString savedId;             // the saved connection it came from
-        bool remember = true;        // offered again on the welcome page (not the demo's passing port)
+        double maxKeysPerSecond = 0;          // 0: as fast as the server answers
+        std::optional<scan::ScanSpeed> speed; // none: scan::defaultSpeedFor the server
+        QString lintProfile;                  // a built-in profile's name or a profile file; empty: default
+        QString savedId;                      // the saved connection it came from
+        bool remember = true;                 // offered again on the welcome page (not the demo's passing port)
     };
 
     explicit MainWindow(QSettings* settings, QWidget* parent = nullptr);

@@ -36,6 +36,7 @@ models::ConnectionProfile profileOf(const MainWindow::Target& target)
     profile.db = options.db;
     profile.delimiter = target.delimiter;
     profile.readOnly = options.readOnly;
+    profile.speed = target.speed;
     profile.colour = target.colour;
     profile.lintProfile = target.lintProfile;
     profile.tls = options.tls;
@@ -58,6 +59,7 @@ redis::Result<MainWindow::Target> MainWindow::targetOf(const models::ConnectionP
     target.name = profile.name;
     target.savedId = profile.id;
     target.colour = profile.colour;
+    target.speed = profile.speed;
     target.lintProfile = profile.lintProfile;
     return target;
 }

@@ -56,7 +56,9 @@ void ScanStatusBar::showProgress(const scan::ScanProgress& progress)
 {
     m_finished.reset();
     m_bar->setVisible(true);
-    QString line = progress.paused ? QStringLiteral("Paused at ") : QStringLiteral("Scanning: ");
+    QString line = progress.paused                             ? QStringLiteral("Paused at ")
+                   : progress.speed == scan::ScanSpeed::Gentle ? QStringLiteral("Scanning gently: ")
+                                                               : QStringLiteral("Scanning: ");
     line += displayText(keyspace::formatCount(progress.keysSeen));
     if (progress.dbsize >= 0) {
         line += QStringLiteral(" of %1 keys").arg(displayText(keyspace::formatCount(std::uint64_t(progress.dbsize))));
@@ -71,6 +73,8 @@ void ScanStatusBar::showProgress(const scan::ScanProgress& progress)
                     .arg(displayText(keyspace::formatCount(std::uint64_t(progress.keysPerSecond))));
         if (progress.etaMs >= 0)
             line += QStringLiteral(" · %1 left").arg(displayText(keyspace::formatDuration(progress.etaMs)));
+        if (progress.backingOff)
+            line += QStringLiteral(" · the server is answering slower: resting longer between rounds");
     }
     m_label->setText(line);
 }
@@ -105,13 +109,14 @@ void ScanStatusBar::renderFinished()
     line += QStringLiteral(", %1").arg(displayText(keyspace::formatBytes(m_finished->memoryBytes)));
     // A rate over less than a second is noise ("13 keys/s" for 13 keys in no time): leave it out.
     if (summary.complete && summary.durationMs >= 1000)
-        line += QStringLiteral(" · scanned in %1 (%2 keys/s)")
+        line += QStringLiteral(" · scanned in %1 (%2 keys/s, %3 speed)")
                     .arg(displayText(keyspace::formatDuration(summary.durationMs)),
-                         displayText(keyspace::formatCount(summary.keysPerSecond())));
+                         displayText(keyspace::formatCount(summary.keysPerSecond())), scan::speedName(summary.speed));
     else if (summary.complete)
-        line += QStringLiteral(" · scanned in %1")
+        line += QStringLiteral(" · scanned in %1 (%2 speed)")
                     .arg(summary.durationMs < 1 ? QStringLiteral("under 1 ms")
-                                                : displayText(keyspace::formatDuration(summary.durationMs)));
+                                                : displayText(keyspace::formatDuration(summary.durationMs)),
+                         scan::speedName(summary.speed));
     if (summary.vanished > 0)
         line +=
             QStringLiteral(" · %1 vanished during the scan").arg(displayText(keyspace::formatCount(summary.vanished)));

@@ -888,7 +888,7 @@ private Q_SLOTS:
         window.show();
         ui::MainWindow::Target wrong;
         wrong.options = locked.connectionOptions();
-        wrong.options.password = "wrong";
+        wrong.options.password = "wrong-c4nary";
         wrong.options.hasPassword = true;
         QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
         window.connectTo(wrong);
@@ -896,6 +896,13 @@ private Q_SLOTS:
         QVERIFY(window.loginWasRefused());
         QVERIFY2(window.statusText().contains(QStringLiteral("password"), Qt::CaseInsensitive),
                  qPrintable(window.statusText()));
+        // Neither the title, the status nor the settings repeat the password.
+        QVERIFY(!window.windowTitle().contains(QStringLiteral("c4nary")));
+        QVERIFY(!window.statusText().contains(QStringLiteral("c4nary")));
+        m_settings->sync();
+        QFile settingsFile(m_settings->fileName());
+        QVERIFY(settingsFile.open(QIODevice::ReadOnly));
+        QVERIFY(!settingsFile.readAll().contains("c4nary"));
         QCOMPARE(window.treeModel()->rowCount(), 0);
         QTRY_VERIFY(window.findChild<ui::CredentialsDialog*>());
         auto* dialog = window.findChild<ui::CredentialsDialog*>();

@@ -201,6 +201,29 @@ private Q_SLOTS:
                  QStringList({QStringLiteral("bullmq"), QStringLiteral("celery"), QStringLiteral("sidekiq")}));
     }
 
+    // The report says which speed the scan used: full by default on loopback, gentle when asked; the same keys.
+    void reportSaysTheSpeed()
+    {
+        qint64 keys[2] = {};
+        for (const bool gentle : {false, true}) {
+            QStringList arguments = {QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("--format"),
+                                     QStringLiteral("json")};
+            if (gentle)
+                arguments << QStringLiteral("--speed") << QStringLiteral("gentle");
+            const auto run = test::runCli(arguments);
+            QCOMPARE(run.exitCode, 0);
+            const QJsonObject scan = QJsonDocument::fromJson(run.out).object().value(QStringLiteral("scan")).toObject();
+            QCOMPARE(scan.value(QStringLiteral("speed")).toString(),
+                     gentle ? QStringLiteral("gentle") : QStringLiteral("full"));
+            QVERIFY(scan.contains(QStringLiteral("backoffs")));
+            keys[gentle] = scan.value(QStringLiteral("keys")).toInteger();
+        }
+        QCOMPARE(keys[1], keys[0]);
+        const auto text = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("--speed"),
+                                        QStringLiteral("gentle")});
+        QVERIFY2(text.out.contains("gentle speed"), text.out.left(300).constData());
+    }
+
     void textReport()
     {
         const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("redis://127.0.0.1:") + m_port});
@@ -280,6 +303,8 @@ private Q_SLOTS:
         QTest::newRow("bad uri") << QStringList{QStringLiteral("scan"), QStringLiteral("http://x")};
         QTest::newRow("bad keys") << QStringList{QStringLiteral("demo"), QStringLiteral("--keys"),
                                                  QStringLiteral("many")};
+        QTest::newRow("bad speed") << QStringList{QStringLiteral("scan"), QStringLiteral("--speed"),
+                                                  QStringLiteral("fast")};
     }
     void usageErrorsExitTwo()
     {

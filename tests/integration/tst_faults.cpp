@@ -7,6 +7,7 @@
 #include "TestServer.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -231,28 +232,53 @@ private Q_SLOTS:
         KEYLENS_START_SERVER(server, options);
         QCOMPARE(test::fillStringKeys(server.port(), 3000, 3000, "k:", Canary), std::size_t(0));
         const QString uri = QStringLiteral("redis://:%1@127.0.0.1:%2").arg(QString::fromLatin1(Canary), portOf(server));
+        QTemporaryDir reports;
+        const QString report = reports.filePath(QStringLiteral("report"));
         const QList<QStringList> ways = {
-            {QStringLiteral("-p"), portOf(server), QStringLiteral("-a"), QString::fromLatin1(Canary)},
-            {uri},
-            {QStringLiteral("-u"), uri, QStringLiteral("--format"), QStringLiteral("json")},
+            {QStringLiteral("scan"), QStringLiteral("-p"), portOf(server), QStringLiteral("-a"),
+             QString::fromLatin1(Canary)},
+            {QStringLiteral("scan"), uri},
+            {QStringLiteral("scan"), QStringLiteral("-u"), uri, QStringLiteral("--format"), QStringLiteral("json")},
+            {QStringLiteral("scan"), uri, QStringLiteral("--format"), QStringLiteral("json"),
+             QStringLiteral("--output"), report},
+            {QStringLiteral("lint"), uri, QStringLiteral("--format"), QStringLiteral("sarif"),
+             QStringLiteral("--output"), report},
         };
         for (const QStringList& way : ways) {
+            QFile::remove(report);
             QProcess process;
-            test::startCli(process,
-                           QStringList{QStringLiteral("scan"), QStringLiteral("--max-rate"), QStringLiteral("3000")} +
-                               way);
-            // While the scan runs (about a second), `ps` shows no password.
+            test::startCli(process, way + QStringList{QStringLiteral("--max-rate"), QStringLiteral("3000")});
+            // While the scan runs (about a second), `ps` shows no password: not in keylens-cli's arguments, nor in
+            // any other process's (a child would show it there).
             QTest::qWait(400);
             QCOMPARE(process.state(), QProcess::Running);
             const QByteArray commandLine = processCommandLine(process.processId());
             QVERIFY(!commandLine.isEmpty());
             QVERIFY2(!commandLine.contains(Canary), commandLine.constData());
+            QDirIterator processes(QStringLiteral("/proc"), {QStringLiteral("[0-9]*")}, QDir::Dirs);
+            int processesRead = 0;
+            while (processes.hasNext()) {
+                const QByteArray other = processCommandLine(processes.next().section(u'/', -1).toLongLong());
+                processesRead += !other.isEmpty();
+                QVERIFY2(!other.contains(Canary), other.constData());
+            }
+            QVERIFY(processesRead > 2);
             const auto run = test::finishCli(process);
             QCOMPARE(run.exitCode, 0);
             QVERIFY(!run.out.contains(Canary));
             QVERIFY(!run.err.contains(Canary));
-            QVERIFY(run.out.contains("3,000") || run.out.contains("\"keys\": 3000"));
             QVERIFY2(run.err.contains("warning: a password on the command line"), run.err.constData());
+            QByteArray written = run.out;
+            if (way.contains(QStringLiteral("--output"))) {
+                QFile file(report);
+                QVERIFY(file.open(QIODevice::ReadOnly));
+                written = file.readAll();
+                QVERIFY2(!written.contains(Canary), "the report holds the password");
+            }
+            if (way.first() == QStringLiteral("scan"))
+                QVERIFY(written.contains("3,000") || written.contains("\"keys\": 3000"));
+            else
+                QVERIFY(written.contains("\"runs\"")); // SARIF
         }
         const auto quiet = test::runCli({QStringLiteral("scan"), uri, QStringLiteral("--no-auth-warning")});
         QCOMPARE(quiet.exitCode, 0);

@@ -8,7 +8,9 @@
 #include <QDateTime>
 #include <QTest>
 
+#include <atomic>
 #include <map>
+#include <thread>
 
 using namespace keylens;
 
@@ -82,8 +84,16 @@ private Q_SLOTS:
         seed();
     }
 
+    // At both speeds: the gentle scan's rounds of 32 keys and one request in flight find the same keys and facts.
+    void scanMatchesTheServerKeyByKey_data()
+    {
+        QTest::addColumn<bool>("gentle");
+        QTest::newRow("full") << false;
+        QTest::newRow("gentle") << true;
+    }
     void scanMatchesTheServerKeyByKey()
     {
+        QFETCH(bool, gentle);
         test::PlainClient truthClient(m_server.port());
         const long long dbsize = truthClient.integer({"DBSIZE"});
         QVERIFY(dbsize >= 100000);
@@ -91,8 +101,16 @@ private Q_SLOTS:
         keyspace::Keyspace store;
         scan::ScanOptions options;
         options.connection = m_server.connectionOptions();
+        options.speed = gentle ? scan::ScanSpeed::Gentle : scan::ScanSpeed::Full;
         const test::ScanResult result = test::scanInto(store, options);
         QVERIFY(result.finished);
+        QCOMPARE(result.summary.speed, options.speed);
+        // SCAN COUNT 100 gently, 1000 at full speed: the number of SCAN calls tells the rounds apart.
+        if (gentle)
+            QVERIFY2(result.summary.scanCalls > std::uint64_t(dbsize) / 200,
+                     qPrintable(QString::number(result.summary.scanCalls)));
+        else
+            QVERIFY(result.summary.scanCalls < std::uint64_t(dbsize) / 500);
         QVERIFY2(!result.summary.error, result.summary.error ? qPrintable(result.summary.error->message) : "");
         QVERIFY(result.summary.complete);
         QVERIFY(result.summary.memoryMeasured);
@@ -147,6 +165,34 @@ private Q_SLOTS:
                  std::uint64_t(truthClient.allKeys("user:*").size()));
         QVERIFY(store.isKey(store.find(m_hugeKey)));
         QCOMPARE(store.path(store.find(m_hugeKey)).size(), m_hugeKey.size());
+    }
+
+    // A gentle scan watches its round trips: while another client keeps the server busy (a Lua loop of about half a
+    // second, three times), its rounds take far longer than before, it backs off, and it still finds every key.
+    void gentleScanBacksOffWhileTheServerIsBusy()
+    {
+        test::PlainClient truthClient(m_server.port());
+        const long long dbsize = truthClient.integer({"DBSIZE"});
+        std::atomic<bool> scanning{true};
+        std::thread busy([&] {
+            test::PlainClient client(m_server.port());
+            QTest::qSleep(300);
+            for (int i = 0; i < 3 && scanning; ++i) {
+                client.command({"EVAL", "local i = 0 while i < 10000000 do i = i + 1 end return i", "0"});
+                QTest::qSleep(100);
+            }
+        });
+        keyspace::Keyspace store;
+        scan::ScanOptions options;
+        options.connection = m_server.connectionOptions();
+        options.speed = scan::ScanSpeed::Gentle;
+        options.maxKeysPerSecond = 20000; // still scanning when the loops run
+        const test::ScanResult result = test::scanInto(store, options);
+        scanning = false;
+        busy.join();
+        QVERIFY(result.summary.complete);
+        QVERIFY2(result.summary.backoffs > 0, "the latency guard never backed off");
+        QCOMPARE(std::int64_t(store.keyCount()), dbsize);
     }
 
     void matchAndTypeFilters()
