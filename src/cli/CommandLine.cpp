@@ -66,6 +66,10 @@ void addScanOptions(QCommandLineParser& parser)
         {QStringLiteral("no-memory"), QStringLiteral("Do not ask MEMORY USAGE (faster; memory columns show n/a).")},
         {QStringLiteral("max-rate"), QStringLiteral("At most this many keys per second, to spare a busy server."),
          QStringLiteral("keys/s")},
+        {QStringLiteral("reconnect"),
+         QStringLiteral("After a lost connection, a timeout or a busy server mid-scan, connect again up to N times and "
+                        "resume (default 8; 0: stop at once)."),
+         QStringLiteral("n")},
     });
 }
 
@@ -98,7 +102,8 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     options->match = parser.value(QStringLiteral("match")).toUtf8();
     options->type = parser.value(QStringLiteral("type")).toUtf8();
     options->measureMemory = !parser.isSet(QStringLiteral("no-memory"));
-    if (!readWholeNumber(parser, QStringLiteral("count"), 1, &options->count, problem))
+    if (!readWholeNumber(parser, QStringLiteral("count"), 1, &options->count, problem) ||
+        !readWholeNumber(parser, QStringLiteral("reconnect"), 0, &options->reconnectAttempts, problem, 1000))
         return false;
     // After the connection: the default depends on where the server is.
     options->speed = scan::defaultSpeedFor(options->connection);

@@ -21,6 +21,20 @@ bool Error::isConnectionError() const
     }
 }
 
+bool Error::isTransient() const
+{
+    switch (kind) {
+    case ErrorKind::ConnectionLost:
+    case ErrorKind::Timeout:
+    case ErrorKind::Refused: // a server restarting is not listening for a moment
+    case ErrorKind::Loading:
+    case ErrorKind::Busy:
+        return true;
+    default:
+        return false;
+    }
+}
+
 ErrorKind classifyErrorReply(QByteArrayView reply)
 {
     if (reply.startsWith("WRONGPASS") || reply.startsWith("ERR invalid password") ||
@@ -33,6 +47,8 @@ ErrorKind classifyErrorReply(QByteArrayView reply)
         return ErrorKind::NoPermission;
     if (reply.startsWith("LOADING"))
         return ErrorKind::Loading;
+    if (reply.startsWith("BUSY ") || reply.startsWith("MASTERDOWN") || reply.startsWith("TRYAGAIN"))
+        return ErrorKind::Busy;
     if (reply.startsWith("ERR unknown command") || reply.startsWith("ERR unknown subcommand"))
         return ErrorKind::UnknownCommand;
     return ErrorKind::Server;

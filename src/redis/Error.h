@@ -22,6 +22,7 @@ enum class ErrorKind {
     NoPermission,   // NOPERM: an ACL denies the command or the key
     UnknownCommand, // renamed, disabled, or too new for this server
     Loading,        // the server is still loading its dataset
+    Busy,           // for now: a script runs too long (BUSY), a replica lost its master (MASTERDOWN), TRYAGAIN
     Protocol,       // bytes that are not RESP
     Server,         // any other error reply
     Cancelled,      // the user stopped it
@@ -36,6 +37,9 @@ struct Error
 
     // Failures of reaching or logging in to the server (keylens-cli exits 3 on these).
     bool isConnectionError() const;
+    // Failures that may pass if asked again later, on a new connection: a lost connection, a timeout, a server that
+    // is loading, busy or cut off from its master.
+    bool isTransient() const;
 };
 
 // Sorts an error reply ("NOPERM ...", "ERR unknown command ...") into a kind.

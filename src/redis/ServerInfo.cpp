@@ -50,9 +50,10 @@ ServerInfo queryServerInfo(Connection& connection)
     };
 
     Result<Reply> server = connection.read();
-    if (server && server->isString())
+    if (server && server->isString()) {
         info.redisVersion = QString::fromUtf8(infoField(server->bytes(), "redis_version"));
-    else
+        info.runId = infoField(server->bytes(), "run_id").toByteArray();
+    } else
         denied("INFO server", server);
 
     Result<Reply> memory = connection.read();

@@ -18,6 +18,7 @@ struct ServerInfo
     QString address;
     int db = 0;
     QString redisVersion;
+    QByteArray runId; // INFO server's run_id: changes when the server restarts
     std::optional<qint64> dbsize;
     std::optional<qint64> usedMemory;
     QStringList notices; // why a field is missing

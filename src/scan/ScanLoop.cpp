@@ -79,6 +79,9 @@ private:
         std::size_t last = 0;
         Clock::time_point sentAt;
         std::size_t commands = 1;
+        // The cursor this SCAN was sent with, or the one whose SCAN returned these keys: where to resume when the
+        // request is lost with its connection.
+        QByteArray cursor;
     };
     static constexpr std::size_t GentleKeysPerRound = 32;
     bool gentle() const { return m_options.speed == ScanSpeed::Gentle; }
@@ -90,7 +93,16 @@ private:
     // Gentle: one round at a time, questions a few keys at a time.
     void sendNextGentleRound(Connection& connection);
     void restAfterGentleRound(const Request& request);
-    std::optional<Error> readScanReply(Connection& connection);
+    std::optional<Error> readScanReply(Connection& connection, const Request& request);
+    // The scan proper, on one connection: nothing when it ended (complete or cancelled), the failure otherwise.
+    std::optional<Error> scanOn(Connection& connection);
+    // Connecting again after a transient failure, waiting longer each time; nullptr when the scan gives up (the
+    // summary says why) or is cancelled.
+    std::unique_ptr<Connection> reconnect(Error failure);
+    // Where a scan that lost its connection goes on: the cursor of the oldest keys not yet delivered.
+    QByteArray resumeCursor() const;
+    // On the new connection: resume at `cursor`, or start over when the server restarted meanwhile.
+    void resumeOn(Connection& connection, const QByteArray& cursor);
     std::optional<Error> readAnswers(Connection& connection, const Request& request);
     void throttle(std::size_t keys);
     void holdWhilePaused();
@@ -115,6 +127,9 @@ private:
     std::deque<Request> m_inFlight;
     std::optional<QByteArray> m_nextCursor = QByteArray("0");
     std::shared_ptr<Reply> m_keysToInspect;
+    QByteArray m_keysToInspectCursor;
+    QString m_trouble;                  // for the progress: why the scan is waiting
+    int m_attempt = 0;                  // attempts to connect again since the scan last got an answer
     std::size_t m_nextKeyToInspect = 0; // gentle: where the next round of questions starts
     LatencyGuard m_guard;
     bool m_cursorDone = false;
@@ -183,6 +198,7 @@ void ScanRun::sendScan(Connection& connection, const QByteArray& cursor)
     connection.append(arguments);
     Request request;
     request.sentAt = Clock::now();
+    request.cursor = cursor;
     m_inFlight.push_back(std::move(request));
 }
 
@@ -209,6 +225,7 @@ void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>
     request.last = last;
     request.sentAt = Clock::now();
     request.commands = (last - first) * std::size_t(int(m_ask.type) + int(m_ask.pttl) + int(m_ask.memory));
+    request.cursor = m_keysToInspectCursor;
     m_inFlight.push_back(std::move(request));
 }
 
@@ -267,7 +284,7 @@ void ScanRun::holdWhilePaused()
     m_clock.pauseEnded();
 }
 
-std::optional<Error> ScanRun::readScanReply(Connection& connection)
+std::optional<Error> ScanRun::readScanReply(Connection& connection, const Request& request)
 {
     Result<Reply> reply = connection.read();
     if (!reply)
@@ -284,8 +301,10 @@ std::optional<Error> ScanRun::readScanReply(Connection& connection)
         m_cursorDone = true;
     else
         m_nextCursor = cursor.toByteArray();
-    if (count > 0)
+    if (count > 0) {
         m_keysToInspect = std::make_shared<Reply>(std::move(*reply));
+        m_keysToInspectCursor = request.cursor;
+    }
     return std::nullopt;
 }
 
@@ -316,6 +335,15 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
         if (!memory)
             return memory.error();
 
+        // A server that is busy (a long script), loading or cut off from its master answers every question so: the
+        // batch is asked again once it recovers, not stored as unknowns.
+        for (const auto* answer : {&*type, &*pttl, &*memory}) {
+            if (*answer && (*answer)->isError()) {
+                const Error error = redis::errorFromReply((*answer)->bytes(), "TYPE");
+                if (error.isTransient())
+                    return error;
+            }
+        }
         // Each field is known or unknown on its own: a denied PTTL leaves the type known, and the
         // other way round. Unknown is never counted as "no TTL" or as zero bytes.
         KeyInfo info;
@@ -377,6 +405,7 @@ void ScanRun::reportProgress(bool force)
     progress.paused = m_control.isPaused();
     progress.speed = m_options.speed;
     progress.backingOff = m_guard.backingOff();
+    progress.trouble = m_trouble;
     progress.keysPerSecond =
         elapsed > 0 ? static_cast<double>(m_summary.keysSeen) * 1000.0 / static_cast<double>(elapsed) : 0;
     if (progress.dbsize >= 0 && progress.keysPerSecond > 0 && !m_cursorDone) {
@@ -406,10 +435,42 @@ ScanSummary ScanRun::run()
     probeMemory(connection);
     m_clock = ActiveClock();
 
+    std::unique_ptr<Connection> current = std::move(*opened);
+    while (std::optional<Error> failure = scanOn(*current)) {
+        if (failure->kind == ErrorKind::Cancelled || m_control.isCancelled()) {
+            m_summary.cancelled = true;
+            break;
+        }
+        if (!failure->isTransient() || m_options.reconnectAttempts <= 0) {
+            fail(*failure);
+            break;
+        }
+        const QByteArray cursor = resumeCursor();
+        current = reconnect(*failure);
+        if (!current)
+            break;
+        resumeOn(*current, cursor);
+    }
+    m_summary.durationMs = m_clock.elapsedMs();
+    if (m_summary.reconnects > 0 && !m_summary.serverRestarted)
+        notice(QStringLiteral("the scan lost its connection or found the server busy, connected again and resumed "
+                              "where it was (%1 times); keys asked about twice were stored once")
+                   .arg(m_summary.reconnects));
+    if (!m_ask.memory)
+        m_summary.memoryMeasured = false;
+    if (m_ask.memory && m_summary.memoryNotMeasured > 0)
+        notice(QStringLiteral("the memory of %1 keys could not be measured; memory sums leave them out")
+                   .arg(m_summary.memoryNotMeasured));
+    reportProgress(true);
+    return m_summary;
+}
+
+std::optional<Error> ScanRun::scanOn(Connection& connection)
+{
     for (;;) {
         if (m_control.isCancelled()) {
             m_summary.cancelled = true;
-            break;
+            return std::nullopt;
         }
         if (m_control.isPaused()) {
             // Nothing new goes out; what is in flight is read below.
@@ -430,32 +491,106 @@ ScanSummary ScanRun::run()
         if (m_inFlight.empty()) {
             if (m_cursorDone && !m_keysToInspect) {
                 m_summary.complete = true;
-                break;
+                return std::nullopt;
             }
             // Paused with nothing in flight: wait here until resumed or cancelled.
             holdWhilePaused();
             continue;
         }
-        const Request request = std::move(m_inFlight.front());
+        // Read before it leaves the queue: a request lost with the connection is where the scan resumes.
+        const Request& request = m_inFlight.front();
+        if (std::optional<Error> error =
+                request.isScan ? readScanReply(connection, request) : readAnswers(connection, request))
+            return error;
+        const Request done = std::move(m_inFlight.front());
         m_inFlight.pop_front();
-        const std::optional<Error> error =
-            request.isScan ? readScanReply(connection) : readAnswers(connection, request);
-        if (error) {
-            fail(*error);
-            break;
-        }
+        m_attempt = 0;
         if (gentle())
-            restAfterGentleRound(request);
+            restAfterGentleRound(done);
         reportProgress(false);
     }
-    m_summary.durationMs = m_clock.elapsedMs();
-    if (!m_ask.memory)
-        m_summary.memoryMeasured = false;
-    if (m_ask.memory && m_summary.memoryNotMeasured > 0)
-        notice(QStringLiteral("the memory of %1 keys could not be measured; memory sums leave them out")
-                   .arg(m_summary.memoryNotMeasured));
-    reportProgress(true);
-    return m_summary;
+}
+
+QByteArray ScanRun::resumeCursor() const
+{
+    // Oldest first: keys whose answers were lost (a SCAN sent in the same round may be ahead of them in the queue,
+    // but it continues from where their SCAN ended), keys not yet asked about, the SCAN that was lost, the next one.
+    for (const Request& request : m_inFlight) {
+        if (!request.isScan)
+            return request.cursor;
+    }
+    if (m_keysToInspect)
+        return m_keysToInspectCursor;
+    if (!m_inFlight.empty())
+        return m_inFlight.front().cursor;
+    return m_nextCursor.value_or(QByteArray("0"));
+}
+
+std::unique_ptr<Connection> ScanRun::reconnect(Error failure)
+{
+    // Attempts count until the scan gets an answer again: a server that accepts the connection and then answers
+    // every command BUSY uses them up as surely as one that refuses it.
+    const int attempts = m_options.reconnectAttempts;
+    while (++m_attempt <= attempts) {
+        const int attempt = m_attempt;
+        const auto wait =
+            std::min(std::chrono::milliseconds(250) * (1 << std::min(attempt - 1, 5)), std::chrono::milliseconds(5000));
+        m_trouble = QStringLiteral("%1; connecting again in %2 s (attempt %3 of %4)")
+                        .arg(failure.message)
+                        .arg(double(wait.count()) / 1000.0)
+                        .arg(attempt)
+                        .arg(attempts);
+        reportProgress(true);
+        if (!m_control.sleepUntil(Clock::now() + wait)) {
+            m_summary.cancelled = true;
+            return nullptr;
+        }
+        Result<std::unique_ptr<Connection>> opened = Connection::open(m_options.connection, m_control.cancelFlag());
+        if (opened) {
+            m_trouble.clear();
+            ++m_summary.reconnects;
+            return std::move(*opened);
+        }
+        if (opened.error().kind == ErrorKind::Cancelled) {
+            m_summary.cancelled = true;
+            return nullptr;
+        }
+        failure = opened.error();
+        if (!failure.isTransient())
+            break;
+    }
+    m_trouble.clear();
+    fail(Error{failure.kind,
+               QStringLiteral("%1 (gave up after %2 attempts to connect again)").arg(failure.message).arg(attempts)});
+    return nullptr;
+}
+
+void ScanRun::resumeOn(Connection& connection, const QByteArray& cursor)
+{
+    // Keys SCAN returned whose answers are lost with the old connection come again from the cursor: they count as
+    // seen once, so that every key seen is still stored, a duplicate, vanished or in flight.
+    std::uint64_t undelivered = 0;
+    for (const Request& request : m_inFlight)
+        undelivered += request.isScan ? 0 : request.last - request.first;
+    if (m_keysToInspect)
+        undelivered += m_keysToInspect->at(1).size() - m_nextKeyToInspect;
+    m_summary.keysSeen -= std::min(undelivered, m_summary.keysSeen);
+    m_inFlight.clear();
+    m_keysToInspect.reset();
+    m_nextKeyToInspect = 0;
+    m_cursorDone = false;
+    const redis::ServerInfo info = redis::queryServerInfo(connection);
+    if (!info.runId.isEmpty() && !m_summary.server.runId.isEmpty() && info.runId != m_summary.server.runId) {
+        // A restarted server's cursors mean nothing to it, and its keys may differ: start over.
+        m_summary.serverRestarted = true;
+        m_summary.server.runId = info.runId;
+        m_summary.server.dbsize = info.dbsize;
+        notice(QStringLiteral("the server restarted during the scan (its run_id changed), so the scan started over; "
+                              "keys stored before the restart may be gone from it"));
+        m_nextCursor = QByteArray("0");
+        return;
+    }
+    m_nextCursor = cursor;
 }
 
 } // namespace

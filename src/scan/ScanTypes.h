@@ -22,6 +22,9 @@ struct ScanOptions
     int count = 0;               // SCAN COUNT; 0: the speed's (1000 full: above it a batch got slower; 100 gentle)
     bool measureMemory = true;   // MEMORY USAGE per key (with the server's default sampling, never SAMPLES 0)
     double maxKeysPerSecond = 0; // 0: as fast as the server answers
+    // After a lost connection, a timeout or a busy server (BUSY, LOADING, MASTERDOWN) mid-scan: how many times to
+    // connect again (waiting 0.25 s, doubling to 5 s) before giving up. 0: give up at once.
+    int reconnectAttempts = 8;
 };
 
 struct ScanProgress
@@ -36,6 +39,7 @@ struct ScanProgress
     bool paused = false;
     ScanSpeed speed = ScanSpeed::Full;
     bool backingOff = false; // gentle: resting longer because the server answers slower than it did
+    QString trouble;         // what keeps the scan waiting (a lost connection, a busy server); empty when none
 };
 
 struct ScanSummary
@@ -54,8 +58,12 @@ struct ScanSummary
     std::int64_t durationMs = 0;
     bool memoryMeasured = true; // false when MEMORY USAGE was turned off, denied or missing
     ScanSpeed speed = ScanSpeed::Full;
-    std::uint64_t backoffs = 0; // gentle: rounds after which the latency guard rested longer
-    QStringList notices;        // what a reader of the results must know (denied commands, ...)
+    std::uint64_t backoffs = 0;   // gentle: rounds after which the latency guard rested longer
+    std::uint64_t reconnects = 0; // times the scan connected again after losing its connection or a busy server
+    // The server restarted during the scan (its run_id changed): the scan started over, and keys stored before may
+    // be gone from the server.
+    bool serverRestarted = false;
+    QStringList notices; // what a reader of the results must know (denied commands, ...)
     redis::ServerInfo server;
     std::optional<redis::Error> error; // why the scan stopped early, when it did
 

@@ -478,6 +478,7 @@ void ConnectionDialog::showProblem(const redis::Error& error)
     case redis::ErrorKind::ConnectionLost:
     case redis::ErrorKind::Protocol:
     case redis::ErrorKind::Loading:
+    case redis::ErrorKind::Busy:
         showFieldProblem(m_addressProblem, error.message);
         return;
     case redis::ErrorKind::UnknownCommand:

@@ -630,6 +630,12 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     m_status->showFinished(summary, keyspace.keyCount(), keyspace.stats(keyspace::Keyspace::root()).memoryBytes);
     m_expiries = {};
     m_expiryWalk.start(); // see there
+    if (summary.serverRestarted) {
+        m_banner->setText(QStringLiteral("The server restarted during this scan, so the scan started over; rows may "
+                                         "still list keys that were gone after the restart. Rescan (F5) to see the "
+                                         "server as it is."));
+        m_banner->setVisible(true);
+    }
     if (summary.error && summary.scanCalls == 0)
         connectionFailed(*summary.error);
     else if (m_target.remember) // offered again on the welcome page: a server that answered, not a typo

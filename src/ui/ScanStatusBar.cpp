@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
+#include <QTimer>
 
 namespace keylens::ui {
 
@@ -16,7 +17,13 @@ ScanStatusBar::ScanStatusBar(QWidget* parent)
     , m_label(new QLabel)
     , m_bar(new QProgressBar)
     , m_notices(new QLabel)
+    , m_silence(new QTimer(this))
 {
+    m_silence->setInterval(1000);
+    connect(m_silence, &QTimer::timeout, this, [this] {
+        if (m_progress && m_sinceProgress.elapsed() >= SilentAfterMs)
+            renderProgress();
+    });
     m_bar->setRange(0, 1000);
     m_bar->setTextVisible(false);
     m_bar->setMaximumWidth(220);
@@ -39,6 +46,8 @@ QString ScanStatusBar::text() const
 void ScanStatusBar::showStarting(const QString& what)
 {
     m_finished.reset();
+    m_progress.reset();
+    m_silence->stop();
     m_bar->setVisible(true);
     m_bar->setRange(0, 0); // busy until DBSIZE is known
     m_notices->setVisible(false);
@@ -48,6 +57,8 @@ void ScanStatusBar::showStarting(const QString& what)
 void ScanStatusBar::showMessage(const QString& message)
 {
     m_finished.reset();
+    m_progress.reset();
+    m_silence->stop();
     m_bar->setVisible(false);
     m_label->setText(message);
 }
@@ -55,6 +66,16 @@ void ScanStatusBar::showMessage(const QString& message)
 void ScanStatusBar::showProgress(const scan::ScanProgress& progress)
 {
     m_finished.reset();
+    m_progress = progress;
+    m_sinceProgress.start();
+    if (!m_silence->isActive())
+        m_silence->start();
+    renderProgress();
+}
+
+void ScanStatusBar::renderProgress()
+{
+    const scan::ScanProgress& progress = *m_progress;
     m_bar->setVisible(true);
     QString line = progress.paused                             ? QStringLiteral("Paused at ")
                    : progress.speed == scan::ScanSpeed::Gentle ? QStringLiteral("Scanning gently: ")
@@ -76,11 +97,18 @@ void ScanStatusBar::showProgress(const scan::ScanProgress& progress)
         if (progress.backingOff)
             line += QStringLiteral(" · the server is answering slower: resting longer between rounds");
     }
+    if (!progress.trouble.isEmpty())
+        line += QStringLiteral(" · %1").arg(progress.trouble);
+    if (!progress.paused && m_sinceProgress.elapsed() >= SilentAfterMs)
+        line += QStringLiteral(" · no answer from the server for %1 s (Cancel stops the scan at once)")
+                    .arg(m_sinceProgress.elapsed() / 1000);
     m_label->setText(line);
 }
 
 void ScanStatusBar::showFinished(const scan::ScanSummary& summary, std::uint64_t keys, std::uint64_t memoryBytes)
 {
+    m_progress.reset();
+    m_silence->stop();
     m_finished = Finished{summary, keys, memoryBytes, 0};
     renderFinished();
 }

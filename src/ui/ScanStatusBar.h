@@ -2,17 +2,20 @@
 
 #include "scan/ScanTypes.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <optional>
 
 class QLabel;
 class QProgressBar;
+class QTimer;
 
 namespace keylens::ui {
 
 // The scan's progress in the status bar: keys scanned of DBSIZE, keys per second, time left, and
-// afterwards what the scan found and anything the reader must know (denied commands...).
+// afterwards what the scan found and anything the reader must know (denied commands...). When a running scan
+// reports nothing for 3 s (a paused or stopped server, CLIENT PAUSE), it says how long the server has been silent.
 class ScanStatusBar : public QWidget
 {
     Q_OBJECT
@@ -29,6 +32,8 @@ public:
 
 private:
     void renderFinished();
+    void renderProgress();
+    static constexpr int SilentAfterMs = 3000;
 
     struct Finished
     {
@@ -41,6 +46,9 @@ private:
     QLabel* m_label;
     QProgressBar* m_bar;
     QLabel* m_notices;
+    std::optional<scan::ScanProgress> m_progress; // while the label shows a running scan
+    QElapsedTimer m_sinceProgress;
+    QTimer* m_silence; // looks at m_sinceProgress while a scan runs
 };
 
 } // namespace keylens::ui

@@ -26,6 +26,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QCompleter>
+#include <QElapsedTimer>
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
@@ -875,6 +876,38 @@ private Q_SLOTS:
         QVERIFY(!window.loginWasRefused());
         QCOMPARE(std::int64_t(window.session()->keyspace().keyCount()), client.integer({"DBSIZE"}));
         QVERIFY(client.command({"CLIENT", "LIST"}).contains("user=alice"));
+    }
+
+    // A server that stops answering (CLIENT PAUSE): the status says for how long, the window stays responsive, and
+    // Cancel ends the scan at once, long before the pause or the 30 s command timeout would.
+    void silentServerIsNamedAndCancelIsPrompt()
+    {
+        demo::RedisServerProcess paused;
+        KEYLENS_START_SERVER(paused);
+        QCOMPARE(test::fillStringKeys(paused.port(), 50000), std::size_t(0));
+        ui::MainWindow window(m_settings.get());
+        window.show();
+        ui::MainWindow::Target slow;
+        slow.options = paused.connectionOptions();
+        slow.maxKeysPerSecond = 10000;
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(slow);
+        QTRY_VERIFY(window.statusText().startsWith(QStringLiteral("Scanning")));
+        test::PlainClient client(paused.port());
+        QCOMPARE(client.command({"CLIENT", "PAUSE", "6000", "ALL"}), QByteArray("OK")); // UNPAUSE waits too
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusText().contains(QStringLiteral("no answer from the server for")), 6000);
+        QAction* cancel = nullptr;
+        for (QAction* action : window.findChildren<QAction*>()) {
+            if (action->text() == QStringLiteral("&Cancel"))
+                cancel = action;
+        }
+        QVERIFY(cancel && cancel->isEnabled());
+        QElapsedTimer clock;
+        clock.start();
+        cancel->trigger();
+        QVERIFY(finished.wait(2000));
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY(finished.first().first().value<scan::ScanSummary>().cancelled);
     }
 
     // A refused password says so under the password field, and Rescan asks again rather than retrying it.
