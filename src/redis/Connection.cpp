@@ -1,5 +1,6 @@
 #include "redis/Connection.h"
 
+#include "redis/Sentinel.h"
 #include "redis/Transport.h"
 
 #include <hiredis/hiredis.h>
@@ -25,8 +26,16 @@ Connection::~Connection()
     redisReaderFree(m_reader);
 }
 
-Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& options, const std::atomic<bool>* cancel)
+Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& requested,
+                                                     const std::atomic<bool>* cancel)
 {
+    ConnectionOptions options = requested;
+    if (!requested.sentinel.masterName.isEmpty()) {
+        Result<ConnectionOptions> resolved = resolveThroughSentinel(requested, cancel);
+        if (!resolved)
+            return resolved.error();
+        options = *resolved;
+    }
     Result<std::unique_ptr<Transport>> transport = Transport::connect(options);
     if (!transport)
         return transport.error();
@@ -34,6 +43,16 @@ Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& op
     std::unique_ptr<Connection> connection(new Connection(options, std::move(*transport)));
     if (Status status = connection->handshake(); !status)
         return status.error();
+    if (!options.sentinel.masterName.isEmpty()) {
+        // Mid-failover a sentinel may still name the old master, which is a replica by now: not what was asked for,
+        // and a transient state, so a scan connects again a moment later.
+        Result<Reply> role = connection->command({"ROLE"});
+        if (role && role->isArray() && role->size() > 0 && role->at(0).bytes() != "master")
+            return Error{ErrorKind::Busy, QStringLiteral("the sentinels name %1 as master '%2', but it is a %3 (a "
+                                                         "failover in progress?)")
+                                              .arg(options.address(), QString::fromUtf8(options.sentinel.masterName),
+                                                   QString::fromUtf8(role->at(0).bytes()))};
+    }
     if (options.readOnly) {
         if (Status status = connection->learnCommands(); !status)
             return status.error();

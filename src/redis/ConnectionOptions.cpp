@@ -46,14 +46,60 @@ void parseUserInfo(QByteArrayView userInfo, ConnectionOptions* options)
     options->hasPassword = true;
 }
 
+// host[:port] or [v6]:port, into `host` and `port` (left alone when not given). A problem to report otherwise.
+std::optional<QString> parseHostPort(QByteArrayView authority, QByteArrayView uri, QString* host, quint16* port)
+{
+    QByteArrayView hostText = authority;
+    QByteArrayView portText;
+    if (authority.startsWith('[')) {
+        const qsizetype close = authority.indexOf(']');
+        if (close < 0)
+            return QStringLiteral("unbalanced '[' in the host of '%1'").arg(redactUri(uri));
+        hostText = authority.sliced(1, close - 1);
+        const QByteArrayView after = authority.sliced(close + 1);
+        if (!after.isEmpty()) {
+            if (!after.startsWith(':'))
+                return QStringLiteral("unexpected text after the host in '%1'").arg(redactUri(uri));
+            portText = after.sliced(1);
+        }
+    } else if (const qsizetype colon = authority.lastIndexOf(':'); colon >= 0) {
+        hostText = authority.first(colon);
+        portText = authority.sliced(colon + 1);
+    }
+    if (!hostText.isEmpty())
+        *host = QString::fromUtf8(hostText);
+    if (!portText.isEmpty()) {
+        bool ok = false;
+        const uint value = portText.toByteArray().toUInt(&ok);
+        if (!ok || value == 0 || value > 65535)
+            return QStringLiteral("'%1' is not a port number").arg(QString::fromUtf8(portText));
+        *port = static_cast<quint16>(value);
+    }
+    return std::nullopt;
+}
+
+QString hostPortText(const QString& host, quint16 port)
+{
+    const QString shownHost = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
+    return shownHost + QLatin1Char(':') + QString::number(port);
+}
+
 } // namespace
+
+QString ConnectionOptions::sentinelAddress() const
+{
+    QStringList places;
+    for (const auto& [sentinelHost, sentinelPort] : sentinel.sentinels)
+        places << hostPortText(sentinelHost, sentinelPort);
+    return QStringLiteral("master '%1' via sentinel %2")
+        .arg(QString::fromUtf8(sentinel.masterName), places.join(QLatin1Char(',')));
+}
 
 QString ConnectionOptions::address() const
 {
     if (transport == Transport::Unix)
         return socketPath;
-    const QString shownHost = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
-    return shownHost + QLatin1Char(':') + QString::number(port);
+    return hostPortText(host, port);
 }
 
 QString ConnectionOptions::uriWithoutPassword() const
@@ -63,6 +109,14 @@ QString ConnectionOptions::uriWithoutPassword() const
     if (transport == Transport::Unix) {
         return QStringLiteral("unix://") + userPart + socketPath +
                (db != 0 ? QStringLiteral("?db=") + QString::number(db) : QString());
+    }
+    if (!sentinel.masterName.isEmpty()) {
+        QStringList places;
+        for (const auto& [sentinelHost, sentinelPort] : sentinel.sentinels)
+            places << hostPortText(sentinelHost, sentinelPort);
+        return QStringLiteral("redis+sentinel://") + userPart + places.join(QLatin1Char(',')) + QLatin1Char('/') +
+               QString::fromUtf8(sentinel.masterName.toPercentEncoding()) +
+               (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
     }
     return (tls.enabled ? QStringLiteral("rediss://") : QStringLiteral("redis://")) + userPart + address() +
            (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
@@ -104,8 +158,12 @@ Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
 {
     ConnectionOptions options;
     QByteArrayView rest;
+    bool viaSentinel = false;
     if (uri.startsWith("redis://")) {
         rest = uri.sliced(8);
+    } else if (uri.startsWith("redis+sentinel://")) {
+        rest = uri.sliced(17);
+        viaSentinel = true;
     } else if (uri.startsWith("unix://")) {
         rest = uri.sliced(7);
         options.transport = ConnectionOptions::Transport::Unix;
@@ -115,7 +173,8 @@ Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
     } else {
         return usage(
             QStringLiteral(
-                "'%1' is not a Redis URI: use redis://host:port/db, rediss:// for TLS, or unix:///path/redis.sock")
+                "'%1' is not a Redis URI: use redis://host:port/db, rediss:// for TLS, unix:///path/redis.sock, or "
+                "redis+sentinel://host:port/master")
                 .arg(redactUri(uri)));
     }
 
@@ -154,37 +213,40 @@ Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
     // redis://[userinfo@]host[:port][/db]
     const qsizetype pathStart = rest.indexOf('/');
     const QByteArrayView authority = pathStart >= 0 ? rest.first(pathStart) : rest;
-    const QByteArrayView path = pathStart >= 0 ? rest.sliced(pathStart + 1) : QByteArrayView();
+    QByteArrayView path = pathStart >= 0 ? rest.sliced(pathStart + 1) : QByteArrayView();
 
-    QByteArrayView host = authority;
-    QByteArrayView port;
-    if (authority.startsWith('[')) {
-        const qsizetype close = authority.indexOf(']');
-        if (close < 0)
-            return usage(QStringLiteral("unbalanced '[' in the host of '%1'").arg(redactUri(uri)));
-        host = authority.sliced(1, close - 1);
-        const QByteArrayView after = authority.sliced(close + 1);
-        if (!after.isEmpty()) {
-            if (!after.startsWith(':'))
-                return usage(QStringLiteral("unexpected text after the host in '%1'").arg(redactUri(uri)));
-            port = after.sliced(1);
+    if (viaSentinel) {
+        // redis+sentinel://[userinfo@]host[:port][,host[:port]…]/master[/db]
+        for (const QByteArray& one : authority.toByteArray().split(',')) {
+            QString sentinelHost;
+            quint16 sentinelPort = 26379;
+            if (std::optional<QString> problem = parseHostPort(one, uri, &sentinelHost, &sentinelPort))
+                return usage(*problem);
+            if (sentinelHost.isEmpty())
+                return usage(QStringLiteral("'%1' names a sentinel without a host").arg(redactUri(uri)));
+            options.sentinel.sentinels.emplace_back(sentinelHost, sentinelPort);
         }
-    } else if (const qsizetype colon = authority.lastIndexOf(':'); colon >= 0) {
-        host = authority.first(colon);
-        port = authority.sliced(colon + 1);
+        const qsizetype slash = path.indexOf('/');
+        options.sentinel.masterName =
+            QByteArray::fromPercentEncoding((slash >= 0 ? path.first(slash) : path).toByteArray());
+        if (options.sentinel.masterName.isEmpty())
+            return usage(QStringLiteral("'%1' names no master: use redis+sentinel://host:port/master-name[/db]")
+                             .arg(redactUri(uri)));
+        path = slash >= 0 ? path.sliced(slash + 1) : QByteArrayView();
+        if (!path.isEmpty() && !parseDb(path, &options.db))
+            return usage(
+                QStringLiteral("the database in the URI must be a number, not '%1'").arg(QString::fromUtf8(path)));
+        return options;
     }
+
+    QString host;
+    if (std::optional<QString> problem = parseHostPort(authority, uri, &host, &options.port))
+        return usage(*problem);
     if (!host.isEmpty())
-        options.host = QString::fromUtf8(host);
+        options.host = host;
     else if (options.hasPassword || !options.user.isEmpty())
         return usage(
             QStringLiteral("'%1' names no host: use redis://[user:password@]host[:port][/db]").arg(redactUri(uri)));
-    if (!port.isEmpty()) {
-        bool ok = false;
-        const uint value = port.toByteArray().toUInt(&ok);
-        if (!ok || value == 0 || value > 65535)
-            return usage(QStringLiteral("'%1' is not a port number").arg(QString::fromUtf8(port)));
-        options.port = static_cast<quint16>(value);
-    }
     if (!path.isEmpty() && !parseDb(path, &options.db))
         return usage(QStringLiteral("the database in the URI must be a number, not '%1'").arg(QString::fromUtf8(path)));
     return options;

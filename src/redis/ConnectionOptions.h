@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace keylens::redis {
 
@@ -24,6 +25,15 @@ struct TlsOptions
     bool operator==(const TlsOptions&) const = default;
 };
 
+// A master found through Redis Sentinel: the sentinels to ask, and the name they monitor it under.
+struct SentinelOptions
+{
+    std::vector<std::pair<QString, quint16>> sentinels; // host, port (26379 by default)
+    QByteArray masterName;                              // empty: no sentinel, host and port are the server
+
+    bool operator==(const SentinelOptions&) const = default;
+};
+
 // Where and how to connect. Credentials are bytes: a password may hold any byte a URI can percent-encode.
 struct ConnectionOptions
 {
@@ -38,18 +48,24 @@ struct ConnectionOptions
     bool hasPassword = false;
     int db = 0;
     TlsOptions tls;
+    // When it names a master, Connection::open asks these sentinels where it is, every time: after a failover,
+    // connecting again finds the new master. host and port are then what the sentinels answered.
+    SentinelOptions sentinel;
     bool readOnly = false; // every command that could change something is refused before it is sent
     int connectTimeoutMs = 5000;
     int commandTimeoutMs = 30000;
 
     // "127.0.0.1:6379", "[::1]:6380" or "/run/redis.sock": for messages and reports, never with a password.
     QString address() const;
+    // "master 'mymaster' via sentinels 127.0.0.1:26379,…": what the user asked for, before the sentinels answer.
+    QString sentinelAddress() const;
     // A URI that reconnects to the same place, without the password.
     QString uriWithoutPassword() const;
 };
 
-// Parses redis://[user[:password]@]host[:port][/db], rediss://… (the same over TLS) and
-// unix://[user[:password]@]/path[?db=N]. As in redis-cli, a userinfo without ':' is a password for the default user.
+// Parses redis://[user[:password]@]host[:port][/db], rediss://… (the same over TLS),
+// unix://[user[:password]@]/path[?db=N] and redis+sentinel://[user[:password]@]host[:port][,host[:port]…]/master[/db]
+// (the credentials are the master's). As in redis-cli, a userinfo without ':' is a password for the default user.
 Result<ConnectionOptions> parseRedisUri(QByteArrayView uri);
 
 // Where the user-info of a URI-like text lies, [begin, end) with end at its last '@': everything between

@@ -585,8 +585,8 @@ void ScanRun::resumeOn(Connection& connection, const QByteArray& cursor)
         m_summary.serverRestarted = true;
         m_summary.server.runId = info.runId;
         m_summary.server.dbsize = info.dbsize;
-        notice(QStringLiteral("the server restarted during the scan (its run_id changed), so the scan started over; "
-                              "keys stored before the restart may be gone from it"));
+        notice(QStringLiteral("the server restarted or another took over in a failover during the scan (its run_id "
+                              "changed), so the scan started over; keys stored before may be gone from it"));
         m_nextCursor = QByteArray("0");
         return;
     }

@@ -60,8 +60,8 @@ struct ScanSummary
     ScanSpeed speed = ScanSpeed::Full;
     std::uint64_t backoffs = 0;   // gentle: rounds after which the latency guard rested longer
     std::uint64_t reconnects = 0; // times the scan connected again after losing its connection or a busy server
-    // The server restarted during the scan (its run_id changed): the scan started over, and keys stored before may
-    // be gone from the server.
+    // The server restarted, or another took over in a failover, during the scan (its run_id changed): the scan
+    // started over, and keys stored before may be gone from the server.
     bool serverRestarted = false;
     QStringList notices; // what a reader of the results must know (denied commands, ...)
     redis::ServerInfo server;

@@ -80,6 +80,9 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     m_socket->setPlaceholderText(QStringLiteral("/run/redis/redis-server.sock"));
     m_uri = new QLineEdit;
     m_uri->setPlaceholderText(QStringLiteral("redis://user@host:6379/0"));
+    m_uri->setToolTip(QStringLiteral("redis://[user@]host[:port][/db], rediss:// for TLS, unix:///path/redis.sock, or "
+                                     "redis+sentinel://sentinel[:26379][,sentinel2…]/master-name[/db] to find a "
+                                     "master through Redis Sentinel (found again after a failover)"));
     m_kindPages = new QStackedWidget;
     m_kindPages->addWidget(hostRow);
     m_kindPages->addWidget(m_socket);

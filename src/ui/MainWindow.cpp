@@ -631,9 +631,9 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     m_expiries = {};
     m_expiryWalk.start(); // see there
     if (summary.serverRestarted) {
-        m_banner->setText(QStringLiteral("The server restarted during this scan, so the scan started over; rows may "
-                                         "still list keys that were gone after the restart. Rescan (F5) to see the "
-                                         "server as it is."));
+        m_banner->setText(QStringLiteral("The server restarted (or another took over in a failover) during this scan, "
+                                         "so the scan started over; rows may still list keys that are gone since. "
+                                         "Rescan (F5) to see the server as it is."));
         m_banner->setVisible(true);
     }
     if (summary.error && summary.scanCalls == 0)
