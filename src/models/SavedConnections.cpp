@@ -62,6 +62,8 @@ redis::Result<redis::ConnectionOptions> ConnectionProfile::connectionOptions(con
     if (!user.isEmpty())
         options.user = user;
     options.readOnly = readOnly;
+    options.connectTimeoutMs = connectTimeoutMs;
+    options.commandTimeoutMs = commandTimeoutMs;
     if (!password.isEmpty()) {
         options.password = password;
         options.hasPassword = true;
@@ -114,6 +116,10 @@ void SavedConnections::reload()
         profile.lintProfile = m_settings->value(QStringLiteral("lintProfile")).toString();
         profile.readOnly = m_settings->value(QStringLiteral("readOnly"), false).toBool();
         profile.speed = scan::parseSpeed(m_settings->value(QStringLiteral("speed")).toString());
+        profile.connectTimeoutMs =
+            std::max(100, m_settings->value(QStringLiteral("connectTimeoutMs"), profile.connectTimeoutMs).toInt());
+        profile.commandTimeoutMs =
+            std::max(100, m_settings->value(QStringLiteral("commandTimeoutMs"), profile.commandTimeoutMs).toInt());
         profile.colour = QColor(m_settings->value(QStringLiteral("colour")).toString());
         const QString mode = m_settings->value(QStringLiteral("password")).toString();
         profile.passwordMode = mode == QStringLiteral("keychain") ? ConnectionProfile::PasswordMode::Keychain
@@ -152,6 +158,8 @@ void SavedConnections::write()
         m_settings->setValue(QStringLiteral("delimiter"), QByteArray(1, profile.delimiter));
         m_settings->setValue(QStringLiteral("lintProfile"), profile.lintProfile);
         m_settings->setValue(QStringLiteral("readOnly"), profile.readOnly);
+        m_settings->setValue(QStringLiteral("connectTimeoutMs"), profile.connectTimeoutMs);
+        m_settings->setValue(QStringLiteral("commandTimeoutMs"), profile.commandTimeoutMs);
         m_settings->setValue(QStringLiteral("speed"),
                              profile.speed ? scan::speedName(*profile.speed) : QStringLiteral("auto"));
         m_settings->setValue(QStringLiteral("colour"), profile.colour.isValid() ? profile.colour.name() : QString());

@@ -33,6 +33,8 @@ struct ConnectionProfile
     QString lintProfile; // a built-in naming profile's name or a profile file; empty: default
     bool readOnly = false;
     std::optional<scan::ScanSpeed> speed; // none: gentle unless the server is local
+    int connectTimeoutMs = 5000;          // as -t
+    int commandTimeoutMs = 30000;         // as --command-timeout
     QColor colour;                        // invalid: no colour tag
     PasswordMode passwordMode = PasswordMode::None;
     redis::TlsOptions tls; // a rediss:// URI turns it on too

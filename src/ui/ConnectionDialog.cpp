@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -122,6 +123,17 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     m_speed->addItem(QStringLiteral("Automatic: gentle unless the server is on this machine"));
     m_speed->addItem(QStringLiteral("Full: as fast as the server answers"));
     m_speed->addItem(QStringLiteral("Gentle: small rounds, backs off when the server slows"));
+    // A slow link or a big MEMORY USAGE may need longer than the defaults; Cancel stops a wait at once anyway.
+    const auto secondsBox = [](const QString& name) {
+        auto* box = new QDoubleSpinBox;
+        box->setObjectName(name);
+        box->setRange(0.1, 3600);
+        box->setDecimals(1);
+        box->setSuffix(QStringLiteral(" s"));
+        return box;
+    };
+    m_connectTimeout = secondsBox(QStringLiteral("connectTimeout"));
+    m_commandTimeout = secondsBox(QStringLiteral("commandTimeout"));
     m_colour = new QPushButton;
     paintColourButton(m_colour, {});
     m_status = new QLabel;
@@ -145,6 +157,13 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     form->addRow(QStringLiteral("Naming profile"), profileRow);
     form->addRow(QString(), m_readOnly);
     form->addRow(QStringLiteral("Scan speed"), m_speed);
+    auto* timeouts = new QHBoxLayout;
+    timeouts->addWidget(new QLabel(QStringLiteral("connect")));
+    timeouts->addWidget(m_connectTimeout);
+    timeouts->addWidget(new QLabel(QStringLiteral("each reply")));
+    timeouts->addWidget(m_commandTimeout);
+    timeouts->addStretch(1);
+    form->addRow(QStringLiteral("Timeouts"), timeouts);
     form->addRow(QStringLiteral("Colour tag"), m_colour);
 
     // TLS, as redis-cli's flags have it: the CAs to trust, a client certificate, the name to check.
@@ -267,6 +286,8 @@ void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
     m_lintProfile->setCurrentText(profile.lintProfile.isEmpty() ? QStringLiteral("default") : profile.lintProfile);
     m_readOnly->setChecked(profile.readOnly);
     m_speed->setCurrentIndex(!profile.speed ? 0 : *profile.speed == scan::ScanSpeed::Full ? 1 : 2);
+    m_connectTimeout->setValue(profile.connectTimeoutMs / 1000.0);
+    m_commandTimeout->setValue(profile.commandTimeoutMs / 1000.0);
     m_colourValue = profile.colour;
     m_tls->setChecked(profile.tls.enabled || (profile.kind == ConnectionProfile::Kind::Uri &&
                                               profile.uri.startsWith(QStringLiteral("rediss:"))));
@@ -373,6 +394,8 @@ ConnectionProfile ConnectionDialog::profile() const
     profile.speed = m_speed->currentIndex() == 1   ? std::optional(scan::ScanSpeed::Full)
                     : m_speed->currentIndex() == 2 ? std::optional(scan::ScanSpeed::Gentle)
                                                    : std::nullopt;
+    profile.connectTimeoutMs = int(m_connectTimeout->value() * 1000 + 0.5);
+    profile.commandTimeoutMs = int(m_commandTimeout->value() * 1000 + 0.5);
     profile.colour = m_colourValue;
     profile.tls.enabled = m_tls->isChecked() || (profile.kind == ConnectionProfile::Kind::Uri &&
                                                  profile.uri.startsWith(QStringLiteral("rediss:")));

@@ -8,6 +8,7 @@
 class QCheckBox;
 class QGroupBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListView;
@@ -76,7 +77,9 @@ private:
     QComboBox* m_lintProfile;
     QCheckBox* m_readOnly;
     QComboBox* m_speed; // automatic, full, gentle
-    QGroupBox* m_tls;   // checkable: TLS on or off
+    QDoubleSpinBox* m_connectTimeout;
+    QDoubleSpinBox* m_commandTimeout;
+    QGroupBox* m_tls; // checkable: TLS on or off
     QLineEdit* m_caCert;
     QLineEdit* m_caCertDir;
     QLineEdit* m_clientCert;

@@ -37,6 +37,8 @@ models::ConnectionProfile profileOf(const MainWindow::Target& target)
     profile.delimiter = target.delimiter;
     profile.readOnly = options.readOnly;
     profile.speed = target.speed;
+    profile.connectTimeoutMs = options.connectTimeoutMs;
+    profile.commandTimeoutMs = options.commandTimeoutMs;
     profile.colour = target.colour;
     profile.lintProfile = target.lintProfile;
     profile.tls = options.tls;

@@ -38,6 +38,9 @@ class TestConnections : public QObject
         profile.db = 3;
         profile.delimiter = '|';
         profile.readOnly = true;
+        profile.speed = scan::ScanSpeed::Gentle;
+        profile.connectTimeoutMs = 2500;
+        profile.commandTimeoutMs = 90000;
         profile.colour = QColor(0x22, 0x88, 0xcc);
         profile.passwordMode = ConnectionProfile::PasswordMode::AskEveryTime;
         return profile;
@@ -66,6 +69,14 @@ private Q_SLOTS:
         QCOMPARE(profile->db, expected.db);
         QCOMPARE(profile->delimiter, expected.delimiter);
         QCOMPARE(profile->readOnly, expected.readOnly);
+        QCOMPARE(profile->speed, expected.speed);
+        QCOMPARE(profile->connectTimeoutMs, expected.connectTimeoutMs);
+        QCOMPARE(profile->commandTimeoutMs, expected.commandTimeoutMs);
+        // They reach the connection too.
+        const auto options = profile->connectionOptions({});
+        QVERIFY(options && options->readOnly);
+        QCOMPARE(options->connectTimeoutMs, 2500);
+        QCOMPARE(options->commandTimeoutMs, 90000);
         QCOMPARE(profile->colour, expected.colour);
         QCOMPARE(profile->passwordMode, expected.passwordMode);
         saved.remove(id);
@@ -240,6 +251,8 @@ private Q_SLOTS:
         profile.tls.certFile = pki.path(QStringLiteral("client.pem"));
         profile.tls.keyFile = pki.path(QStringLiteral("client.key"));
         profile.tls.serverName = QStringLiteral("localhost");
+        profile.speed = scan::ScanSpeed::Full;
+        profile.commandTimeoutMs = 45500;
         {
             QSettings settings(settingsPath(), QSettings::IniFormat);
             models::SavedConnections saved(&settings);
@@ -256,6 +269,9 @@ private Q_SLOTS:
         dialog.show();
         dialog.selectProfile(read->id);
         QVERIFY(dialog.profile().tls == profile.tls);
+        QCOMPARE(dialog.profile().speed, profile.speed); // the dialog's fields hold what was saved
+        QCOMPARE(dialog.profile().commandTimeoutMs, 45500);
+        QCOMPARE(dialog.profile().connectTimeoutMs, 5000);
         QSignalSpy tested(&dialog, &ui::ConnectionDialog::tested);
         dialog.testConnection();
         QVERIFY(tested.count() == 1 || tested.wait(15000));
