@@ -337,9 +337,10 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
 
         // A server that is busy (a long script), loading or cut off from its master answers every question so: the
         // batch is asked again once it recovers, not stored as unknowns.
-        for (const auto* answer : {&*type, &*pttl, &*memory}) {
+        for (const auto& [answer, command] :
+             {std::pair{&*type, "TYPE"}, std::pair{&*pttl, "PTTL"}, std::pair{&*memory, "MEMORY USAGE"}}) {
             if (*answer && (*answer)->isError()) {
-                const Error error = redis::errorFromReply((*answer)->bytes(), "TYPE");
+                const Error error = redis::errorFromReply((*answer)->bytes(), command);
                 if (error.isTransient())
                     return error;
             }
@@ -580,6 +581,7 @@ void ScanRun::resumeOn(Connection& connection, const QByteArray& cursor)
     m_nextKeyToInspect = 0;
     m_cursorDone = false;
     const redis::ServerInfo info = redis::queryServerInfo(connection);
+    m_summary.server.address = info.address; // another host after a failover found through a sentinel
     if (!info.runId.isEmpty() && !m_summary.server.runId.isEmpty() && info.runId != m_summary.server.runId) {
         // A restarted server's cursors mean nothing to it, and its keys may differ: start over.
         m_summary.serverRestarted = true;
