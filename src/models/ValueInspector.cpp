@@ -52,12 +52,15 @@ void ValueInspector::setConnection(const redis::ConnectionOptions& options)
 {
     m_userJobs.cancelAll();
     m_backgroundJobs.cancelAll();
-    for (auto [runner, link] : {std::pair{&m_userJobs, m_userLink}, std::pair{&m_backgroundJobs, m_backgroundLink}}) {
-        runner->post([link, options](const redis::JobContext&) {
+    // Each link is reset on its own thread, after what was cancelled there has let go of it.
+    const auto resetOn = [&options](redis::JobRunner& runner, const std::shared_ptr<Link>& link) {
+        runner.post([link, options](const redis::JobContext&) {
             link->reset(options);
             return redis::JobRunner::Delivery();
         });
-    }
+    };
+    resetOn(m_userJobs, m_userLink);
+    resetOn(m_backgroundJobs, m_backgroundLink);
 }
 
 std::uint64_t ValueInspector::requestOverview(const QByteArray& key)
