@@ -1,5 +1,7 @@
 #include "models/RecentConnections.h"
 
+#include "models/TlsSettings.h"
+
 #include <QSettings>
 
 #include <algorithm>
@@ -14,7 +16,8 @@ RecentConnections::RecentConnections(QSettings* settings)
         settings->setArrayIndex(i);
         RecentConnection entry{settings->value(QStringLiteral("name")).toString(),
                                settings->value(QStringLiteral("uri")).toString(),
-                               settings->value(QStringLiteral("savedId")).toString()};
+                               settings->value(QStringLiteral("savedId")).toString(), readTlsSettings(*settings),
+                               settings->value(QStringLiteral("readOnly"), false).toBool()};
         if (!entry.uri.isEmpty() || !entry.savedId.isEmpty())
             m_list.push_back(std::move(entry));
     }
@@ -38,6 +41,8 @@ void RecentConnections::remember(const RecentConnection& connection)
         m_settings->setValue(QStringLiteral("name"), m_list[i].name);
         m_settings->setValue(QStringLiteral("uri"), m_list[i].uri);
         m_settings->setValue(QStringLiteral("savedId"), m_list[i].savedId);
+        m_settings->setValue(QStringLiteral("readOnly"), m_list[i].readOnly);
+        writeTlsSettings(*m_settings, m_list[i].tls);
     }
     m_settings->endArray();
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "redis/ConnectionOptions.h"
+
 #include <QString>
 
 #include <vector>
@@ -15,6 +17,10 @@ struct RecentConnection
     QString name; // as the connection bar showed it
     QString uri;  // redis://[user@]host:port/db or unix://…, never with a password
     QString savedId;
+    // What the URI cannot say: the CA and client certificate files of a TLS connection, and that it was read-only
+    // (reopened writable, it would not be the connection the user chose).
+    redis::TlsOptions tls;
+    bool readOnly = false;
 };
 
 // The last few connections, newest first, kept in QSettings under "recent/".

@@ -1,5 +1,7 @@
 #include "models/SavedConnections.h"
 
+#include "models/TlsSettings.h"
+
 #include <QSettings>
 #include <QUuid>
 
@@ -125,13 +127,7 @@ void SavedConnections::reload()
         profile.passwordMode = mode == QStringLiteral("keychain") ? ConnectionProfile::PasswordMode::Keychain
                                : mode == QStringLiteral("ask")    ? ConnectionProfile::PasswordMode::AskEveryTime
                                                                   : ConnectionProfile::PasswordMode::None;
-        profile.tls.enabled = m_settings->value(QStringLiteral("tls/enabled"), false).toBool();
-        profile.tls.caCertFile = m_settings->value(QStringLiteral("tls/cacert")).toString();
-        profile.tls.caCertDir = m_settings->value(QStringLiteral("tls/cacertdir")).toString();
-        profile.tls.certFile = m_settings->value(QStringLiteral("tls/cert")).toString();
-        profile.tls.keyFile = m_settings->value(QStringLiteral("tls/key")).toString();
-        profile.tls.serverName = m_settings->value(QStringLiteral("tls/sni")).toString();
-        profile.tls.insecure = m_settings->value(QStringLiteral("tls/insecure"), false).toBool();
+        profile.tls = readTlsSettings(*m_settings);
         if (!profile.id.isEmpty())
             m_profiles.push_back(std::move(profile));
     }
@@ -164,13 +160,7 @@ void SavedConnections::write()
                              profile.speed ? scan::speedName(*profile.speed) : QStringLiteral("auto"));
         m_settings->setValue(QStringLiteral("colour"), profile.colour.isValid() ? profile.colour.name() : QString());
         m_settings->setValue(QStringLiteral("password"), passwordModeName(profile.passwordMode));
-        m_settings->setValue(QStringLiteral("tls/enabled"), profile.tls.enabled);
-        m_settings->setValue(QStringLiteral("tls/cacert"), profile.tls.caCertFile);
-        m_settings->setValue(QStringLiteral("tls/cacertdir"), profile.tls.caCertDir);
-        m_settings->setValue(QStringLiteral("tls/cert"), profile.tls.certFile);
-        m_settings->setValue(QStringLiteral("tls/key"), profile.tls.keyFile);
-        m_settings->setValue(QStringLiteral("tls/sni"), profile.tls.serverName);
-        m_settings->setValue(QStringLiteral("tls/insecure"), profile.tls.insecure);
+        writeTlsSettings(*m_settings, profile.tls);
     }
     m_settings->endArray();
     m_settings->sync();

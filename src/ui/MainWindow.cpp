@@ -640,7 +640,8 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
         connectionFailed(*summary.error);
     else if (m_target.remember) // offered again on the welcome page: a server that answered, not a typo
         m_recent->remember({m_target.name.isEmpty() ? m_target.options.address() : m_target.name,
-                            m_target.options.uriWithoutPassword(), m_target.savedId});
+                            m_target.options.uriWithoutPassword(), m_target.savedId, m_target.options.tls,
+                            m_target.options.readOnly});
     m_viewState.reapply(*m_tree, *treeModel());
     m_viewState.clear(); // what did not come back is gone from the server
     // A newcomer sees the biggest namespace selected (its details on the right) and, when it has few

@@ -143,6 +143,9 @@ void MainWindow::openRecentConnection(const models::RecentConnection& connection
     }
     Target target;
     target.options = *options;
+    if (target.options.tls.enabled)
+        target.options.tls = connection.tls; // its CA and certificate files, which the URI cannot carry
+    target.options.readOnly = connection.readOnly;
     target.name = connection.name;
     connectTo(target);
 }

@@ -4,6 +4,7 @@
 #include "PlainClient.h"
 #include "TestServer.h"
 #include "models/KeyTreeModel.h"
+#include "models/RecentConnections.h"
 #include "models/ScanSession.h"
 #include "ui/HelpWindows.h"
 #include "ui/KeyFilterBar.h"
@@ -156,6 +157,46 @@ private Q_SLOTS:
         recent->click();
         QVERIFY(finished.wait(30000));
         QCOMPARE(again.session()->keyspace().keyCount(), std::size_t(120));
+    }
+
+    // A recent connection comes back as it was: read-only stays read-only, and a TLS connection keeps its CA and
+    // certificate files, which its URI cannot carry.
+    void recentConnectionsKeepWhatTheUriCannotSay()
+    {
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        {
+            ui::MainWindow window(&settings);
+            ui::MainWindow::Target readOnly;
+            readOnly.options = m_server.connectionOptions();
+            readOnly.options.readOnly = true;
+            QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+            window.connectTo(readOnly);
+            QVERIFY(finished.wait(30000));
+        }
+        ui::MainWindow again(&settings);
+        again.show();
+        QAbstractButton* recent =
+            buttonTitled(*again.welcomePage(), QStringLiteral("127.0.0.1:%1").arg(m_server.port()));
+        QVERIFY(recent);
+        QSignalSpy finished(&again, &ui::MainWindow::scanFinished);
+        recent->click();
+        QVERIFY(finished.wait(30000));
+        QVERIFY(again.findChild<QLabel*>(QStringLiteral("readOnlyBanner"))->isVisible());
+
+        redis::TlsOptions tls;
+        tls.enabled = true;
+        tls.caCertFile = QStringLiteral("/etc/keylens-test/ca.pem");
+        tls.certFile = QStringLiteral("/etc/keylens-test/client.pem");
+        tls.keyFile = QStringLiteral("/etc/keylens-test/client.key");
+        tls.serverName = QStringLiteral("cache.internal");
+        {
+            models::RecentConnections list(&settings);
+            list.remember({QStringLiteral("tls cache"), QStringLiteral("rediss://cache.internal:6380"), {}, tls, true});
+        }
+        models::RecentConnections reread(&settings);
+        QCOMPARE(reread.list().front().uri, QStringLiteral("rediss://cache.internal:6380"));
+        QVERIFY(reread.list().front().tls == tls);
+        QVERIFY(reread.list().front().readOnly);
     }
 
     void helpMenu()
