@@ -169,7 +169,6 @@ void Connection::append(std::initializer_list<QByteArrayView> arguments)
 
 void Connection::append(std::span<const QByteArrayView> arguments)
 {
-    ++m_pending;
     ++m_appended;
     if (m_options.readOnly && m_gate.isWrite(arguments)) {
         m_refusals.push_back({m_appended - 1, m_gate.commandName(arguments)});
@@ -219,7 +218,6 @@ Result<Reply> Connection::read()
         const QByteArray command = std::move(m_refusals.front().command);
         m_refusals.pop_front();
         ++m_delivered;
-        --m_pending;
         return Error{ErrorKind::ReadOnly,
                      QStringLiteral("%1 is read-only: %2 was not sent, because it could change the data or the server")
                          .arg(m_options.address(), QString::fromUtf8(command))};
@@ -240,7 +238,6 @@ Result<Reply> Connection::read()
                                                .arg(m_options.address(), QString::fromUtf8(m_reader->errstr))});
         }
         if (reply) {
-            --m_pending;
             ++m_delivered;
             return Reply(static_cast<redisReply*>(reply));
         }

@@ -61,7 +61,7 @@ public:
     Result<std::vector<Reply>> pipeline(const std::vector<std::vector<QByteArray>>& commands);
 
     // Commands appended whose replies have not been read yet.
-    std::size_t pendingReplies() const { return m_pending; }
+    std::size_t pendingReplies() const { return m_appended - m_delivered; }
     const ConnectionOptions& options() const { return m_options; }
     bool isBroken() const { return m_broken.has_value(); }
     // Another flag for the reads and writes from now on (see open()); nullptr for none.
@@ -79,7 +79,6 @@ private:
     redisReader* m_reader = nullptr;
     QByteArray m_output;
     std::vector<char> m_input;
-    std::size_t m_pending = 0;
     WriteGate m_gate;
     struct Refusal
     {
@@ -87,8 +86,8 @@ private:
         QByteArray command;
     };
     std::deque<Refusal> m_refusals;
-    std::size_t m_appended = 0;
-    std::size_t m_delivered = 0;
+    std::size_t m_appended = 0;  // commands appended, refused ones included
+    std::size_t m_delivered = 0; // replies and refusals handed out by read()
     std::optional<Error> m_broken;
     int m_firstByte = -1; // of the server's first reply: tells a TLS port from a Redis one
 };

@@ -209,13 +209,10 @@ bool WriteGate::isWrite(std::span<const QByteArrayView> command) const
     const QByteArray name = lowerName(command[0]);
     const QByteArray subcommand = command.size() > 1 ? name + '|' + lowerName(command[1]) : QByteArray();
     if (!m_writes.isEmpty()) {
-        if (!subcommand.isEmpty()) {
-            if (auto it = m_writes.constFind(subcommand); it != m_writes.constEnd())
-                return *it;
-            // A container whose subcommands the table lists (Redis 7) but not this one: unknown.
-            if (m_writes.contains(name) && fixedReads().contains(subcommand))
-                return false;
-        }
+        // A subcommand the table lists (Redis 7); else the container's flags (Redis 6 lists no subcommands), where a
+        // container flagged admin still reads through the subcommands of the fixed list (CONFIG GET).
+        if (auto it = m_writes.constFind(subcommand); !subcommand.isEmpty() && it != m_writes.constEnd())
+            return *it;
         if (auto it = m_writes.constFind(name); it != m_writes.constEnd())
             return *it && !fixedReads().contains(subcommand);
         return true;
