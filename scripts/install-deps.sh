@@ -9,6 +9,7 @@ packages=(
   redis-server redis-tools
   xvfb xauth # the GUI tests run once more on a real X server (tst_livetree_xcb)
   openssl    # tst_faults makes a certificate for a TLS port
+  openssh-client openssh-server # SSH tunnels run the system's ssh; tst_ssh starts a private sshd
 )
 
 missing=()

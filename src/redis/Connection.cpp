@@ -36,7 +36,7 @@ Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& re
             return resolved.error();
         options = *resolved;
     }
-    Result<std::unique_ptr<Transport>> transport = Transport::connect(options);
+    Result<std::unique_ptr<Transport>> transport = Transport::connect(options, cancel);
     if (!transport)
         return transport.error();
     (*transport)->setCancelFlag(cancel);
@@ -243,7 +243,8 @@ Result<Reply> Connection::read()
         }
         Result<qsizetype> received = m_transport->readSome(m_input.data(), ReadChunk, m_options.commandTimeoutMs);
         if (!received) {
-            if (m_firstByte < 0 && received.error().kind == ErrorKind::ConnectionLost)
+            // Through an SSH tunnel, ssh closes the socket when its side failed, and the transport says why.
+            if (m_firstByte < 0 && received.error().kind == ErrorKind::ConnectionLost && !m_options.ssh.enabled())
                 return breaks(Error{ErrorKind::ConnectionLost,
                                     QStringLiteral("%1 closed the connection without answering (is it a TLS port, "
                                                    "which needs rediss:// or --tls, or a proxy that refused us?)")

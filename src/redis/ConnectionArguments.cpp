@@ -58,6 +58,27 @@ Status applyTlsFlags(const QCommandLineParser& parser, TlsOptions* tls)
     return {};
 }
 
+// --ssh and the flags that only mean something with it.
+Status applySshFlags(const QCommandLineParser& parser, SshOptions* ssh)
+{
+    if (parser.isSet(QStringLiteral("ssh"))) {
+        if (Status parsed = parseSshDestination(parser.value(QStringLiteral("ssh")).toUtf8(), ssh); !parsed)
+            return parsed;
+    }
+    const std::pair<const char*, QString*> files[] = {{"ssh-identity", &ssh->identityFile},
+                                                      {"ssh-known-hosts", &ssh->knownHostsFile}};
+    for (const auto& [name, field] : files) {
+        if (!parser.isSet(QLatin1String(name)))
+            continue;
+        if (!ssh->enabled())
+            return usage(QStringLiteral("--%1 only applies with --ssh").arg(QLatin1String(name)));
+        *field = parser.value(QLatin1String(name));
+        if (!QFileInfo(*field).isReadable())
+            return usage(QStringLiteral("cannot read %1").arg(*field));
+    }
+    return {};
+}
+
 } // namespace
 
 void addConnectionOptions(QCommandLineParser& parser)
@@ -100,6 +121,16 @@ void addConnectionOptions(QCommandLineParser& parser)
          QStringLiteral("name")},
         {QStringLiteral("insecure"),
          QStringLiteral("With --tls: do not check the server's certificate (only for servers you trust anyway).")},
+        {QStringLiteral("ssh"),
+         QStringLiteral("Reach the server through an SSH tunnel from this SSH server (the host and port are then as "
+                        "it sees them)."),
+         QStringLiteral("[user@]host[:port]")},
+        {QStringLiteral("ssh-identity"),
+         QStringLiteral("With --ssh: log in with this private key (default: the agent and ssh's own keys)."),
+         QStringLiteral("file")},
+        {QStringLiteral("ssh-known-hosts"),
+         QStringLiteral("With --ssh: check the SSH server's host key against this file (default: ssh's own)."),
+         QStringLiteral("file")},
         {QStringLiteral("read-only"),
          QStringLiteral("Refuse every command that could change the data or the server, before it is sent.")},
     });
@@ -107,7 +138,7 @@ void addConnectionOptions(QCommandLineParser& parser)
 
 bool connectionArgumentsGiven(const QCommandLineParser& parser)
 {
-    for (const char* name : {"h", "p", "s", "u", "a", "n", "user", "pass-file", "askpass"}) {
+    for (const char* name : {"h", "p", "s", "u", "a", "n", "user", "pass-file", "askpass", "ssh"}) {
         if (parser.isSet(QLatin1String(name)))
             return true;
     }
@@ -208,6 +239,11 @@ Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser
         options.readOnly = true;
     if (Status tls = applyTlsFlags(parser, &options.tls); !tls)
         return tls.error();
+    if (Status ssh = applySshFlags(parser, &options.ssh); !ssh)
+        return ssh.error();
+    if (options.ssh.enabled() && options.transport == ConnectionOptions::Transport::Unix)
+        return usage(QStringLiteral("an SSH tunnel leads to a TCP port: give -h and -p (as the SSH server sees the "
+                                    "server), not a socket"));
     if (options.tls.enabled && options.transport == ConnectionOptions::Transport::Unix)
         return usage(QStringLiteral("TLS is for TCP ports: a Unix socket is not encrypted (drop --tls, or give -h "
                                     "and -p)"));

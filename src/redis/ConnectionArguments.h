@@ -13,7 +13,8 @@ namespace keylens::redis {
 
 // The redis-cli connection flags, shared by keylens-cli and keylens:
 //   -h HOST  -p PORT  -a PASSWORD  --user NAME  -n DB  -s SOCKET  -u URI  -t SECONDS  --command-timeout SECONDS
-//   --tls --cacert FILE --cacertdir DIR --cert FILE --key FILE --sni NAME --insecure, and --read-only
+//   --tls --cacert FILE --cacertdir DIR --cert FILE --key FILE --sni NAME --insecure,
+//   --ssh [user@]host[:port] --ssh-identity FILE --ssh-known-hosts FILE, and --read-only
 // Does not add -h as help: like redis-cli, -h is the host.
 void addConnectionOptions(QCommandLineParser& parser);
 

@@ -86,6 +86,32 @@ QString hostPortText(const QString& host, quint16 port)
 
 } // namespace
 
+QString SshOptions::destination() const
+{
+    return (user.isEmpty() ? QString() : user + QLatin1Char('@')) + hostPortText(host, port);
+}
+
+Status parseSshDestination(QByteArrayView text, SshOptions* ssh)
+{
+    QByteArrayView place = text;
+    if (const qsizetype at = text.lastIndexOf('@'); at >= 0) {
+        if (at == 0)
+            return usage(QStringLiteral("'%1' has an '@' but no user before it").arg(QString::fromUtf8(text)));
+        ssh->user = QString::fromUtf8(text.first(at));
+        place = text.sliced(at + 1);
+    }
+    QString host;
+    if (std::optional<QString> problem = parseHostPort(place, text, &host, &ssh->port))
+        return usage(QStringLiteral("SSH server: %1").arg(*problem));
+    if (host.isEmpty())
+        return usage(QStringLiteral("'%1' names no SSH server").arg(QString::fromUtf8(text)));
+    // ssh would read a leading '-' as an option.
+    if (host.startsWith(QLatin1Char('-')) || ssh->user.startsWith(QLatin1Char('-')))
+        return usage(QStringLiteral("'%1' is not an SSH server").arg(QString::fromUtf8(text)));
+    ssh->host = host;
+    return {};
+}
+
 QString ConnectionOptions::sentinelAddress() const
 {
     QStringList places;

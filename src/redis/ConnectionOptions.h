@@ -34,6 +34,26 @@ struct SentinelOptions
     bool operator==(const SentinelOptions&) const = default;
 };
 
+// A tunnel through the system's ssh (its config, agent and known_hosts): `ssh -N -L` from a free loopback port to
+// the server, as the SSH server sees it.
+struct SshOptions
+{
+    QString host; // the SSH server; empty: no tunnel
+    quint16 port = 22;
+    QString user;           // empty: as ssh decides (its config, else the local user name)
+    QString identityFile;   // empty: the agent, and the keys ssh tries by default
+    QString knownHostsFile; // empty: ssh's own (~/.ssh/known_hosts and the system's)
+
+    bool enabled() const { return !host.isEmpty(); }
+    // "deploy@bastion:22", for messages.
+    QString destination() const;
+
+    bool operator==(const SshOptions&) const = default;
+};
+
+// [user@]host[:port] as ssh takes it, into `ssh` (the user and port stay as they are when not given).
+Status parseSshDestination(QByteArrayView text, SshOptions* ssh);
+
 // Where and how to connect. Credentials are bytes: a password may hold any byte a URI can percent-encode.
 struct ConnectionOptions
 {
@@ -51,6 +71,9 @@ struct ConnectionOptions
     // When it names a master, Connection::open asks these sentinels where it is, every time: after a failover,
     // connecting again finds the new master. host and port are then what the sentinels answered.
     SentinelOptions sentinel;
+    // When enabled, every TCP connection (to the server, to the sentinels) goes through an SSH tunnel; host and port
+    // are then the server as the SSH server reaches it.
+    SshOptions ssh;
     bool readOnly = false; // every command that could change something is refused before it is sent
     int connectTimeoutMs = 5000;
     int commandTimeoutMs = 30000;

@@ -15,6 +15,7 @@ bool Error::isConnectionError() const
     case ErrorKind::Protocol:
     case ErrorKind::Unsupported:
     case ErrorKind::Tls:
+    case ErrorKind::Tunnel:
         return true;
     default:
         return false;

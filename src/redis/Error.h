@@ -13,6 +13,7 @@ enum class ErrorKind {
     Usage,       // a URI or flag that does not parse
     Unsupported, // something we do not do (TLS over a Unix socket, a Qt without a TLS backend)
     Tls,         // the TLS handshake failed or the server's certificate was refused
+    Tunnel,      // the SSH tunnel could not be opened (host key, login, the SSH server unreachable)
     HostNotFound,
     Refused,        // nothing listens there
     Timeout,        // connect or command took longer than allowed

@@ -17,6 +17,7 @@ Result<ConnectionOptions> resolveThroughSentinel(const ConnectionOptions& option
         sentinel.host = host;
         sentinel.port = port;
         sentinel.tls = options.tls;
+        sentinel.ssh = options.ssh;
         sentinel.connectTimeoutMs = options.connectTimeoutMs;
         sentinel.commandTimeoutMs = options.commandTimeoutMs;
         Result<std::unique_ptr<Connection>> opened = Connection::open(sentinel, cancel);

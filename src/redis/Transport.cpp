@@ -1,9 +1,11 @@
 #include "redis/Transport.h"
 
+#include "redis/SshTunnel.h"
 #include "redis/TlsSocket.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QHostAddress>
 #include <QLocalSocket>
 #include <QTcpSocket>
 
@@ -16,10 +18,13 @@ namespace {
 class SocketTransport final : public Transport
 {
 public:
-    SocketTransport(std::unique_ptr<QIODevice> socket, QString address, bool clientCertificate = false)
+    SocketTransport(std::unique_ptr<QIODevice> socket, QString address, bool clientCertificate = false,
+                    std::shared_ptr<SshTunnel> tunnel = {})
         : m_socket(std::move(socket))
         , m_address(std::move(address))
         , m_clientCertificate(clientCertificate)
+        , m_tunnel(std::move(tunnel))
+        , m_tunnelLogMark(m_tunnel ? m_tunnel->logSize() : 0)
     {}
 
     Status writeAll(QByteArrayView bytes, int timeoutMs) override
@@ -93,6 +98,11 @@ private:
             if (std::optional<Error> refusal = clientCertificateRefusal(*tls, m_address, m_clientCertificate))
                 return *refusal;
         }
+        // Through a tunnel, a closed socket is ssh's doing: its log says why.
+        if (m_tunnel) {
+            if (const QString why = m_tunnel->failureSince(m_tunnelLogMark); !why.isEmpty())
+                return {ErrorKind::ConnectionLost, QStringLiteral("connection to %1 lost: %2").arg(m_address, why)};
+        }
         return {ErrorKind::ConnectionLost,
                 QStringLiteral("connection to %1 lost: %2").arg(m_address, m_socket->errorString())};
     }
@@ -100,6 +110,8 @@ private:
     std::unique_ptr<QIODevice> m_socket;
     QString m_address;
     bool m_clientCertificate = false; // a TLS socket that presented one
+    std::shared_ptr<SshTunnel> m_tunnel;
+    qsizetype m_tunnelLogMark = 0; // what ssh had logged before this connection
 };
 
 Error connectError(const ConnectionOptions& options, bool timedOut, bool refused, bool notFound, const QString& detail)
@@ -120,9 +132,13 @@ Error connectError(const ConnectionOptions& options, bool timedOut, bool refused
 
 } // namespace
 
-Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& options)
+Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& options, const std::atomic<bool>* cancel)
 {
     if (options.transport == ConnectionOptions::Transport::Unix) {
+        if (options.ssh.enabled())
+            return Error{
+                ErrorKind::Usage,
+                QStringLiteral("an SSH tunnel leads to a TCP port, not to the socket %1").arg(options.socketPath)};
         // Qt names a missing socket "Invalid name"; say what is wrong with the path instead.
         const QFileInfo socketFile(options.socketPath);
         if (!socketFile.exists())
@@ -153,9 +169,21 @@ Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& o
     } else {
         socket = std::make_unique<QTcpSocket>();
     }
+    // Through a tunnel the socket connects to ssh's local port; TLS still checks the server's own name.
+    std::shared_ptr<SshTunnel> tunnel;
+    if (options.ssh.enabled()) {
+        Result<std::shared_ptr<SshTunnel>> acquired =
+            SshTunnel::acquire(options.ssh, options.host, options.port, options.connectTimeoutMs, cancel);
+        if (!acquired)
+            return acquired.error();
+        tunnel = std::move(*acquired);
+    }
     QElapsedTimer clock;
     clock.start();
-    socket->connectToHost(options.host, options.port);
+    if (tunnel)
+        socket->connectToHost(QHostAddress(QHostAddress::LocalHost), tunnel->localPort());
+    else
+        socket->connectToHost(options.host, options.port);
     if (!socket->waitForConnected(options.connectTimeoutMs)) {
         const auto error = socket->error();
         return connectError(options, error == QAbstractSocket::SocketTimeoutError,
@@ -169,8 +197,8 @@ Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& o
     }
     // We pipeline and flush whole batches ourselves; Nagle would only add latency between them.
     socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    return std::unique_ptr<Transport>(
-        std::make_unique<SocketTransport>(std::move(socket), options.address(), !options.tls.certFile.isEmpty()));
+    return std::unique_ptr<Transport>(std::make_unique<SocketTransport>(
+        std::move(socket), options.address(), !options.tls.certFile.isEmpty(), std::move(tunnel)));
 }
 
 } // namespace keylens::redis

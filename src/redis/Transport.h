@@ -16,8 +16,11 @@ class Transport
 public:
     virtual ~Transport() = default;
 
-    // Connects to options.host:port or options.socketPath within options.connectTimeoutMs.
-    static Result<std::unique_ptr<Transport>> connect(const ConnectionOptions& options);
+    // Connects to options.host:port or options.socketPath within options.connectTimeoutMs; through an SSH tunnel
+    // when options.ssh asks for one (the tunnel stays up while the transport lives). `cancel` stops the wait for the
+    // tunnel.
+    static Result<std::unique_ptr<Transport>> connect(const ConnectionOptions& options,
+                                                      const std::atomic<bool>* cancel = nullptr);
 
     virtual Status writeAll(QByteArrayView bytes, int timeoutMs) = 0;
     // Reads what is available, waiting up to timeoutMs for at least one byte.

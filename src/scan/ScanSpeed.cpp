@@ -22,6 +22,9 @@ ScanSpeed defaultSpeedFor(const redis::ConnectionOptions& connection)
 {
     if (connection.transport == redis::ConnectionOptions::Transport::Unix)
         return ScanSpeed::Full;
+    // Through an SSH tunnel, 127.0.0.1 is the SSH server's loopback: a server elsewhere, most likely in production.
+    if (connection.ssh.enabled())
+        return ScanSpeed::Gentle;
     // Only what is loopback without asking DNS: a name that merely resolves to this machine may be a tunnel or a
     // proxy to somewhere else.
     if (connection.host.compare(QLatin1String("localhost"), Qt::CaseInsensitive) == 0)

@@ -496,6 +496,9 @@ void ConnectionDialog::showProblem(const redis::Error& error)
     case redis::ErrorKind::Tls:
         showFieldProblem(m_tlsProblem, error.message);
         return;
+    case redis::ErrorKind::Tunnel:
+        showFieldProblem(m_addressProblem, error.message);
+        return;
     case redis::ErrorKind::Usage:
     case redis::ErrorKind::Unsupported:
     case redis::ErrorKind::HostNotFound:

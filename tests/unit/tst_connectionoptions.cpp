@@ -133,6 +133,47 @@ private Q_SLOTS:
         }
     }
 
+    void sshFlags()
+    {
+        QTemporaryDir dir;
+        const QString key = dir.filePath(QStringLiteral("id_ed25519"));
+        QFile file(key);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        auto options = fromFlags({QStringLiteral("-h"), QStringLiteral("10.1.2.3"), QStringLiteral("--ssh"),
+                                  QStringLiteral("deploy@bastion.example.com:2222"), QStringLiteral("--ssh-identity"),
+                                  key, QStringLiteral("--ssh-known-hosts"), key});
+        QVERIFY2(options.ok(), qPrintable(options.ok() ? QString() : options.error().message));
+        QCOMPARE(options->ssh.host, QStringLiteral("bastion.example.com"));
+        QCOMPARE(options->ssh.port, quint16(2222));
+        QCOMPARE(options->ssh.user, QStringLiteral("deploy"));
+        QCOMPARE(options->ssh.identityFile, key);
+        QCOMPARE(options->ssh.knownHostsFile, key);
+        QCOMPARE(options->host, QStringLiteral("10.1.2.3"));
+        QCOMPARE(options->ssh.destination(), QStringLiteral("deploy@bastion.example.com:2222"));
+
+        auto plain = fromFlags({QStringLiteral("--ssh"), QStringLiteral("[::1]")});
+        QVERIFY(plain.ok());
+        QCOMPARE(plain->ssh.host, QStringLiteral("::1"));
+        QCOMPARE(plain->ssh.port, quint16(22));
+        QVERIFY(plain->ssh.user.isEmpty());
+
+        for (const QStringList& wrong :
+             {QStringList{QStringLiteral("--ssh-identity"), key},
+              QStringList{QStringLiteral("--ssh"), QStringLiteral("@bastion")},
+              QStringList{QStringLiteral("--ssh"), QStringLiteral("bastion:ssh")},
+              QStringList{QStringLiteral("--ssh"), QStringLiteral("-oProxyCommand=x")},
+              QStringList{QStringLiteral("--ssh"), QStringLiteral("u@")},
+              QStringList{QStringLiteral("--ssh"), QStringLiteral("b"), QStringLiteral("--ssh-identity"),
+                          dir.filePath(QStringLiteral("no"))},
+              QStringList{QStringLiteral("--ssh"), QStringLiteral("b"), QStringLiteral("-s"),
+                          QStringLiteral("/tmp/redis.sock")}}) {
+            auto refused = fromFlags(wrong);
+            QVERIFY2(!refused.ok(), qPrintable(wrong.join(u' ')));
+            QCOMPARE(refused.error().kind, ErrorKind::Usage);
+        }
+    }
+
     void redisCliFlags()
     {
         auto options =
@@ -220,7 +261,7 @@ private Q_SLOTS:
         QTest::newRow("timeouts only") << QStringList{QStringLiteral("-t"), QStringLiteral("2"),
                                                       QStringLiteral("--command-timeout"), QStringLiteral("9")}
                                        << false;
-        for (const char* flag : {"-h", "-p", "-s", "-u", "-a", "-n", "--user"})
+        for (const char* flag : {"-h", "-p", "-s", "-u", "-a", "-n", "--user", "--ssh"})
             QTest::newRow(flag) << QStringList{QString::fromLatin1(flag), QStringLiteral("1")} << true;
     }
 

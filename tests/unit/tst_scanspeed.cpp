@@ -27,6 +27,8 @@ private Q_SLOTS:
         QTest::newRow("managed service") << QStringLiteral("cache.example.com") << false << true;
         // A name that might resolve to loopback is not trusted to: it may be a tunnel to production.
         QTest::newRow("localhost.example") << QStringLiteral("localhost.example.com") << false << true;
+        // Through an SSH tunnel, loopback is the SSH server's.
+        QTest::newRow("127.0.0.1 via ssh") << QStringLiteral("ssh:127.0.0.1") << false << true;
     }
     void defaultSpeedByWhereTheServerIs()
     {
@@ -35,6 +37,10 @@ private Q_SLOTS:
         QFETCH(bool, gentle);
         redis::ConnectionOptions options;
         options.host = host;
+        if (host.startsWith(QStringLiteral("ssh:"))) {
+            options.host = host.mid(4);
+            options.ssh.host = QStringLiteral("bastion.example.com");
+        }
         if (unixSocket) {
             options.transport = redis::ConnectionOptions::Transport::Unix;
             options.socketPath = QStringLiteral("/run/redis.sock");
