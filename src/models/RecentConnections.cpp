@@ -1,6 +1,6 @@
 #include "models/RecentConnections.h"
 
-#include "models/TlsSettings.h"
+#include "models/TransportSettings.h"
 
 #include <QSettings>
 
@@ -16,7 +16,9 @@ RecentConnections::RecentConnections(QSettings* settings)
         settings->setArrayIndex(i);
         RecentConnection entry{settings->value(QStringLiteral("name")).toString(),
                                settings->value(QStringLiteral("uri")).toString(),
-                               settings->value(QStringLiteral("savedId")).toString(), readTlsSettings(*settings),
+                               settings->value(QStringLiteral("savedId")).toString(),
+                               readTlsSettings(*settings),
+                               readSshSettings(*settings),
                                settings->value(QStringLiteral("readOnly"), false).toBool()};
         if (!entry.uri.isEmpty() || !entry.savedId.isEmpty())
             m_list.push_back(std::move(entry));
@@ -43,6 +45,7 @@ void RecentConnections::remember(const RecentConnection& connection)
         m_settings->setValue(QStringLiteral("savedId"), m_list[i].savedId);
         m_settings->setValue(QStringLiteral("readOnly"), m_list[i].readOnly);
         writeTlsSettings(*m_settings, m_list[i].tls);
+        writeSshSettings(*m_settings, m_list[i].ssh);
     }
     m_settings->endArray();
 }

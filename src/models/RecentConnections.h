@@ -17,9 +17,10 @@ struct RecentConnection
     QString name; // as the connection bar showed it
     QString uri;  // redis://[user@]host:port/db or unix://…, never with a password
     QString savedId;
-    // What the URI cannot say: the CA and client certificate files of a TLS connection, and that it was read-only
-    // (reopened writable, it would not be the connection the user chose).
+    // What the URI cannot say: the CA and client certificate files of a TLS connection, the SSH tunnel, and that it
+    // was read-only (reopened writable, it would not be the connection the user chose).
     redis::TlsOptions tls;
+    redis::SshOptions ssh;
     bool readOnly = false;
 };
 

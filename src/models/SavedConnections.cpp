@@ -1,6 +1,6 @@
 #include "models/SavedConnections.h"
 
-#include "models/TlsSettings.h"
+#include "models/TransportSettings.h"
 
 #include <QSettings>
 #include <QUuid>
@@ -16,6 +16,8 @@ QString kindName(ConnectionProfile::Kind kind)
         return QStringLiteral("socket");
     case ConnectionProfile::Kind::Uri:
         return QStringLiteral("uri");
+    case ConnectionProfile::Kind::Sentinel:
+        return QStringLiteral("sentinel");
     case ConnectionProfile::Kind::HostPort:
         break;
     }
@@ -40,8 +42,9 @@ QString passwordModeName(ConnectionProfile::PasswordMode mode)
 redis::Result<redis::ConnectionOptions> ConnectionProfile::connectionOptions(const QByteArray& password) const
 {
     redis::ConnectionOptions options;
-    if (kind == Kind::Uri) {
-        redis::Result<redis::ConnectionOptions> parsed = redis::parseRedisUri(uri.toUtf8());
+    if (kind == Kind::Uri || kind == Kind::Sentinel) {
+        redis::Result<redis::ConnectionOptions> parsed =
+            redis::parseRedisUri(kind == Kind::Uri ? uri.toUtf8() : sentinelUri());
         if (!parsed)
             return parsed;
         options = *parsed;
@@ -63,6 +66,7 @@ redis::Result<redis::ConnectionOptions> ConnectionProfile::connectionOptions(con
     }
     if (!user.isEmpty())
         options.user = user;
+    options.ssh = ssh;
     options.readOnly = readOnly;
     options.connectTimeoutMs = connectTimeoutMs;
     options.commandTimeoutMs = commandTimeoutMs;
@@ -73,17 +77,29 @@ redis::Result<redis::ConnectionOptions> ConnectionProfile::connectionOptions(con
     return options;
 }
 
+QByteArray ConnectionProfile::sentinelUri() const
+{
+    QByteArray places;
+    for (const QString& place : sentinels.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        places += (places.isEmpty() ? "" : ",") + place.trimmed().toUtf8();
+    return "redis+sentinel://" + places + '/' + masterName.toPercentEncoding() +
+           (db != 0 ? '/' + QByteArray::number(db) : QByteArray());
+}
+
 QString ConnectionProfile::address() const
 {
+    const QString via = ssh.enabled() ? QStringLiteral(" via SSH %1").arg(ssh.destination()) : QString();
     switch (kind) {
     case Kind::Socket:
         return socketPath;
     case Kind::Uri:
-        return uri;
+        return uri + via;
+    case Kind::Sentinel:
+        return QStringLiteral("master '%1' via sentinel %2").arg(QString::fromUtf8(masterName), sentinels) + via;
     case Kind::HostPort:
         break;
     }
-    return host + u':' + QString::number(port);
+    return host + u':' + QString::number(port) + via;
 }
 
 SavedConnections::SavedConnections(QSettings* settings, QObject* parent)
@@ -104,13 +120,16 @@ void SavedConnections::reload()
         profile.id = m_settings->value(QStringLiteral("id")).toString();
         profile.name = m_settings->value(QStringLiteral("name")).toString();
         const QString kind = m_settings->value(QStringLiteral("kind")).toString();
-        profile.kind = kind == QStringLiteral("socket") ? ConnectionProfile::Kind::Socket
-                       : kind == QStringLiteral("uri")  ? ConnectionProfile::Kind::Uri
-                                                        : ConnectionProfile::Kind::HostPort;
+        profile.kind = kind == QStringLiteral("socket")     ? ConnectionProfile::Kind::Socket
+                       : kind == QStringLiteral("uri")      ? ConnectionProfile::Kind::Uri
+                       : kind == QStringLiteral("sentinel") ? ConnectionProfile::Kind::Sentinel
+                                                            : ConnectionProfile::Kind::HostPort;
         profile.host = m_settings->value(QStringLiteral("host"), profile.host).toString();
         profile.port = quint16(m_settings->value(QStringLiteral("port"), profile.port).toUInt());
         profile.socketPath = m_settings->value(QStringLiteral("socket")).toString();
         profile.uri = m_settings->value(QStringLiteral("uri")).toString();
+        profile.sentinels = m_settings->value(QStringLiteral("sentinels")).toString();
+        profile.masterName = m_settings->value(QStringLiteral("masterName")).toByteArray();
         profile.user = m_settings->value(QStringLiteral("user")).toByteArray();
         profile.db = m_settings->value(QStringLiteral("db"), 0).toInt();
         const QByteArray delimiter = m_settings->value(QStringLiteral("delimiter"), QByteArray(":")).toByteArray();
@@ -128,6 +147,7 @@ void SavedConnections::reload()
                                : mode == QStringLiteral("ask")    ? ConnectionProfile::PasswordMode::AskEveryTime
                                                                   : ConnectionProfile::PasswordMode::None;
         profile.tls = readTlsSettings(*m_settings);
+        profile.ssh = readSshSettings(*m_settings);
         if (!profile.id.isEmpty())
             m_profiles.push_back(std::move(profile));
     }
@@ -149,6 +169,8 @@ void SavedConnections::write()
         m_settings->setValue(QStringLiteral("port"), profile.port);
         m_settings->setValue(QStringLiteral("socket"), profile.socketPath);
         m_settings->setValue(QStringLiteral("uri"), profile.uri);
+        m_settings->setValue(QStringLiteral("sentinels"), profile.sentinels);
+        m_settings->setValue(QStringLiteral("masterName"), profile.masterName);
         m_settings->setValue(QStringLiteral("user"), profile.user);
         m_settings->setValue(QStringLiteral("db"), profile.db);
         m_settings->setValue(QStringLiteral("delimiter"), QByteArray(1, profile.delimiter));
@@ -161,6 +183,7 @@ void SavedConnections::write()
         m_settings->setValue(QStringLiteral("colour"), profile.colour.isValid() ? profile.colour.name() : QString());
         m_settings->setValue(QStringLiteral("password"), passwordModeName(profile.passwordMode));
         writeTlsSettings(*m_settings, profile.tls);
+        writeSshSettings(*m_settings, profile.ssh);
     }
     m_settings->endArray();
     m_settings->sync();

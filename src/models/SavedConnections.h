@@ -17,7 +17,7 @@ namespace keylens::models {
 // every time), so the settings file can be shared or backed up without leaking credentials.
 struct ConnectionProfile
 {
-    enum class Kind { HostPort, Socket, Uri };
+    enum class Kind { HostPort, Socket, Uri, Sentinel };
     enum class PasswordMode { None, Keychain, AskEveryTime };
 
     QString id; // stable across renames; the keychain entry is keyed by it
@@ -26,7 +26,9 @@ struct ConnectionProfile
     QString host = QStringLiteral("127.0.0.1");
     quint16 port = 6379;
     QString socketPath;
-    QString uri; // without its password
+    QString uri;           // without its password
+    QString sentinels;     // Sentinel: "host[:port],host[:port]…" (26379 by default)
+    QByteArray masterName; // Sentinel: the name the sentinels monitor the master under
     QByteArray user;
     int db = 0;
     char delimiter = ':';
@@ -38,10 +40,15 @@ struct ConnectionProfile
     QColor colour;                        // invalid: no colour tag
     PasswordMode passwordMode = PasswordMode::None;
     redis::TlsOptions tls; // a rediss:// URI turns it on too
+    redis::SshOptions ssh; // no host: no tunnel
 
     // Where to connect, with the password given (empty when there is none).
     redis::Result<redis::ConnectionOptions> connectionOptions(const QByteArray& password) const;
-    QString address() const; // host:port, the socket path or the URI, for lists and titles
+    // host:port, the socket path, the URI or the master and its sentinels, and the SSH server if any: for lists and
+    // titles.
+    QString address() const;
+    // The sentinels and master name as a redis+sentinel:// URI, which parseRedisUri checks.
+    QByteArray sentinelUri() const;
 };
 
 // The saved connections, kept in QSettings under "connections/". A list model for the dialog.

@@ -78,13 +78,13 @@ std::optional<QString> parseHostPort(QByteArrayView authority, QByteArrayView ur
     return std::nullopt;
 }
 
+} // namespace
+
 QString hostPortText(const QString& host, quint16 port)
 {
     const QString shownHost = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
     return shownHost + QLatin1Char(':') + QString::number(port);
 }
-
-} // namespace
 
 QString SshOptions::destination() const
 {
@@ -126,6 +126,12 @@ QString ConnectionOptions::address() const
     if (transport == Transport::Unix)
         return socketPath;
     return hostPortText(host, port);
+}
+
+QString ConnectionOptions::description() const
+{
+    const QString place = sentinel.masterName.isEmpty() ? address() : sentinelAddress();
+    return ssh.enabled() ? QStringLiteral("%1 via SSH %2").arg(place, ssh.destination()) : place;
 }
 
 QString ConnectionOptions::uriWithoutPassword() const

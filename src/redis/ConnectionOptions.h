@@ -82,9 +82,15 @@ struct ConnectionOptions
     QString address() const;
     // "master 'mymaster' via sentinels 127.0.0.1:26379,…": what the user asked for, before the sentinels answer.
     QString sentinelAddress() const;
+    // What the user chose, for the window's title and status: the address or the sentinels' master, and the SSH
+    // server in between ("10.0.0.5:6379 via SSH deploy@bastion:22").
+    QString description() const;
     // A URI that reconnects to the same place, without the password.
     QString uriWithoutPassword() const;
 };
+
+// "host:port", or "[v6]:port" for an IPv6 address.
+QString hostPortText(const QString& host, quint16 port);
 
 // Parses redis://[user[:password]@]host[:port][/db], rediss://… (the same over TLS),
 // unix://[user[:password]@]/path[?db=N] and redis+sentinel://[user[:password]@]host[:port][,host[:port]…]/master[/db]

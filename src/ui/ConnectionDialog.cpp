@@ -3,6 +3,8 @@
 #include "redis/Connection.h"
 #include "ui/CredentialsDialog.h"
 #include "ui/PasswordVault.h"
+#include "ui/SshGroup.h"
+#include "ui/TlsGroup.h"
 
 #include <QCheckBox>
 #include <QColorDialog>
@@ -65,7 +67,8 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     m_name = new QLineEdit;
     m_name->setPlaceholderText(QStringLiteral("e.g. staging cache"));
     m_kind = new QComboBox;
-    m_kind->addItems({QStringLiteral("Host and port"), QStringLiteral("Unix socket"), QStringLiteral("URI")});
+    m_kind->addItems({QStringLiteral("Host and port"), QStringLiteral("Unix socket"), QStringLiteral("URI"),
+                      QStringLiteral("Redis Sentinel")});
     m_host = new QLineEdit(QStringLiteral("127.0.0.1"));
     m_port = new QSpinBox;
     m_port->setObjectName(QStringLiteral("port"));
@@ -84,10 +87,25 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     m_uri->setToolTip(QStringLiteral("redis://[user@]host[:port][/db], rediss:// for TLS, unix:///path/redis.sock, or "
                                      "redis+sentinel://sentinel[:26379][,sentinel2…]/master-name[/db] to find a "
                                      "master through Redis Sentinel (found again after a failover)"));
+    // Sentinel: the sentinels to ask and the master's name; the master is found again after a failover.
+    m_sentinels = new QLineEdit;
+    m_sentinels->setObjectName(QStringLiteral("sentinels"));
+    m_sentinels->setPlaceholderText(QStringLiteral("sentinel-1:26379, sentinel-2:26379"));
+    m_sentinels->setToolTip(QStringLiteral("The sentinels to ask, in order: host[:port] (26379 by default), separated "
+                                           "by commas"));
+    m_masterName = new QLineEdit;
+    m_masterName->setObjectName(QStringLiteral("masterName"));
+    m_masterName->setPlaceholderText(QStringLiteral("master name"));
+    auto* sentinelPage = new QWidget;
+    auto* sentinelLayout = new QHBoxLayout(sentinelPage);
+    sentinelLayout->setContentsMargins(0, 0, 0, 0);
+    sentinelLayout->addWidget(m_sentinels, 2);
+    sentinelLayout->addWidget(m_masterName, 1);
     m_kindPages = new QStackedWidget;
     m_kindPages->addWidget(hostRow);
     m_kindPages->addWidget(m_socket);
     m_kindPages->addWidget(m_uri);
+    m_kindPages->addWidget(sentinelPage);
     m_kindPages->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
 
     m_user = new QLineEdit;
@@ -166,41 +184,8 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     form->addRow(QStringLiteral("Timeouts"), timeouts);
     form->addRow(QStringLiteral("Colour tag"), m_colour);
 
-    // TLS, as redis-cli's flags have it: the CAs to trust, a client certificate, the name to check.
-    m_tls = new QGroupBox(QStringLiteral("TLS (rediss://)"));
-    m_tls->setObjectName(QStringLiteral("tls"));
-    m_tls->setCheckable(true);
-    m_tls->setChecked(false);
-    auto* tlsForm = new QFormLayout(m_tls);
-    const auto pathField = [this, tlsForm](const QString& label, const QString& placeholder, bool directory) {
-        auto* edit = new QLineEdit;
-        edit->setPlaceholderText(placeholder);
-        auto* browse = new QPushButton(QStringLiteral("…"));
-        browse->setMaximumWidth(32);
-        connect(browse, &QPushButton::clicked, this, [this, edit, label, directory] {
-            const QString chosen = directory ? QFileDialog::getExistingDirectory(this, label, edit->text())
-                                             : QFileDialog::getOpenFileName(this, label, edit->text());
-            if (!chosen.isEmpty())
-                edit->setText(chosen);
-        });
-        auto* row = new QHBoxLayout;
-        row->addWidget(edit, 1);
-        row->addWidget(browse);
-        tlsForm->addRow(label, row);
-        return edit;
-    };
-    m_caCert = pathField(QStringLiteral("CA certificate"), QStringLiteral("the system's CAs"), false);
-    m_caCertDir = pathField(QStringLiteral("CA directory"), QString(), true);
-    m_clientCert =
-        pathField(QStringLiteral("Client certificate"), QStringLiteral("when the server asks for one"), false);
-    m_clientKey = pathField(QStringLiteral("Client key"), QString(), false);
-    m_serverName = new QLineEdit;
-    m_serverName->setPlaceholderText(QStringLiteral("the host"));
-    tlsForm->addRow(QStringLiteral("Server name"), m_serverName);
-    m_insecure = new QCheckBox(QStringLiteral("Do not check the server's certificate (insecure)"));
-    tlsForm->addRow(QString(), m_insecure);
-    m_tlsProblem = createFieldProblemLabel();
-    tlsForm->addRow(QString(), m_tlsProblem);
+    m_tls = new TlsGroup;
+    m_ssh = new SshGroup;
 
     auto* buttons = new QDialogButtonBox;
     auto* testButton = buttons->addButton(QStringLiteral("Test"), QDialogButtonBox::ActionRole);
@@ -212,6 +197,7 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     auto* formColumn = new QVBoxLayout;
     formColumn->addLayout(form);
     formColumn->addWidget(m_tls);
+    formColumn->addWidget(m_ssh);
     formColumn->addWidget(m_status);
     formColumn->addStretch(1);
     auto* columns = new QHBoxLayout;
@@ -223,7 +209,7 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &ConnectionDialog::updateKind);
     // A problem shown under a field goes once that field is changed.
-    for (QLineEdit* edit : {m_host, m_socket, m_uri})
+    for (QLineEdit* edit : {m_host, m_socket, m_uri, m_sentinels, m_masterName})
         connect(edit, &QLineEdit::textEdited, this, [this] { showFieldProblem(m_addressProblem, {}); });
     connect(m_port, &QSpinBox::valueChanged, this, [this] { showFieldProblem(m_addressProblem, {}); });
     for (QLineEdit* edit : {m_user, m_password})
@@ -251,7 +237,7 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
         if (m_passwordMode->currentIndex() == NoPasswordIndex && !m_password->text().isEmpty())
             m_passwordMode->setCurrentIndex(KeychainIndex);
     });
-    updateKind();
+    loadProfile(ConnectionProfile{}); // a new connection's defaults: port 6379, 5 s to connect…
 }
 
 void ConnectionDialog::updateKind()
@@ -280,6 +266,8 @@ void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
     m_port->setValue(profile.port);
     m_socket->setText(profile.socketPath);
     m_uri->setText(profile.uri);
+    m_sentinels->setText(profile.sentinels);
+    m_masterName->setText(QString::fromUtf8(profile.masterName));
     m_user->setText(QString::fromUtf8(profile.user));
     m_db->setValue(profile.db);
     m_delimiter->setText(QString(QLatin1Char(profile.delimiter)));
@@ -289,14 +277,11 @@ void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
     m_connectTimeout->setValue(profile.connectTimeoutMs / 1000.0);
     m_commandTimeout->setValue(profile.commandTimeoutMs / 1000.0);
     m_colourValue = profile.colour;
-    m_tls->setChecked(profile.tls.enabled || (profile.kind == ConnectionProfile::Kind::Uri &&
-                                              profile.uri.startsWith(QStringLiteral("rediss:"))));
-    m_caCert->setText(profile.tls.caCertFile);
-    m_caCertDir->setText(profile.tls.caCertDir);
-    m_clientCert->setText(profile.tls.certFile);
-    m_clientKey->setText(profile.tls.keyFile);
-    m_serverName->setText(profile.tls.serverName);
-    m_insecure->setChecked(profile.tls.insecure);
+    redis::TlsOptions tls = profile.tls;
+    tls.enabled = profile.tls.enabled ||
+                  (profile.kind == ConnectionProfile::Kind::Uri && profile.uri.startsWith(QStringLiteral("rediss:")));
+    m_tls->setOptions(tls);
+    m_ssh->setOptions(profile.ssh);
     paintColourButton(m_colour, profile.colour);
     m_password->clear();
     m_status->clear();
@@ -370,6 +355,8 @@ ConnectionProfile ConnectionDialog::profile() const
     profile.port = quint16(m_port->value());
     profile.socketPath = m_socket->text().trimmed();
     profile.uri = m_uri->text().trimmed();
+    profile.sentinels = m_sentinels->text().trimmed();
+    profile.masterName = m_masterName->text().trimmed().toUtf8();
     profile.user = m_user->text().toUtf8();
     // Credentials typed into the URI move to their own fields: the password to the keychain (or to
     // nowhere), the ACL user to the user field. The URI is saved with neither.
@@ -397,14 +384,10 @@ ConnectionProfile ConnectionDialog::profile() const
     profile.connectTimeoutMs = int(m_connectTimeout->value() * 1000 + 0.5);
     profile.commandTimeoutMs = int(m_commandTimeout->value() * 1000 + 0.5);
     profile.colour = m_colourValue;
-    profile.tls.enabled = m_tls->isChecked() || (profile.kind == ConnectionProfile::Kind::Uri &&
-                                                 profile.uri.startsWith(QStringLiteral("rediss:")));
-    profile.tls.caCertFile = m_caCert->text().trimmed();
-    profile.tls.caCertDir = m_caCertDir->text().trimmed();
-    profile.tls.certFile = m_clientCert->text().trimmed();
-    profile.tls.keyFile = m_clientKey->text().trimmed();
-    profile.tls.serverName = m_serverName->text().trimmed();
-    profile.tls.insecure = m_insecure->isChecked();
+    profile.tls = m_tls->options();
+    profile.tls.enabled = profile.tls.enabled || (profile.kind == ConnectionProfile::Kind::Uri &&
+                                                  profile.uri.startsWith(QStringLiteral("rediss:")));
+    profile.ssh = m_ssh->options();
     switch (m_passwordMode->currentIndex()) {
     case KeychainIndex:
         profile.passwordMode = ConnectionProfile::PasswordMode::Keychain;
@@ -471,8 +454,10 @@ void ConnectionDialog::saveCurrent()
 
 void ConnectionDialog::clearProblems()
 {
-    for (QLabel* label : {m_addressProblem, m_credentialsProblem, m_databaseProblem, m_tlsProblem})
+    for (QLabel* label : {m_addressProblem, m_credentialsProblem, m_databaseProblem})
         showFieldProblem(label, {});
+    m_tls->showProblem({});
+    m_ssh->showProblem({});
 }
 
 void ConnectionDialog::showProblem(const redis::Error& error)
@@ -494,10 +479,10 @@ void ConnectionDialog::showProblem(const redis::Error& error)
         }
         break;
     case redis::ErrorKind::Tls:
-        showFieldProblem(m_tlsProblem, error.message);
+        m_tls->showProblem(error.message);
         return;
     case redis::ErrorKind::Tunnel:
-        showFieldProblem(m_addressProblem, error.message);
+        m_ssh->showProblem(error.message);
         return;
     case redis::ErrorKind::Usage:
     case redis::ErrorKind::Unsupported:
@@ -530,7 +515,12 @@ QString ConnectionDialog::credentialsProblem() const
 
 QString ConnectionDialog::tlsProblem() const
 {
-    return m_tlsProblem->isVisibleTo(this) ? m_tlsProblem->text() : QString();
+    return m_tls->problem();
+}
+
+QString ConnectionDialog::sshProblem() const
+{
+    return m_ssh->problem();
 }
 
 QString ConnectionDialog::databaseProblem() const
@@ -541,13 +531,18 @@ QString ConnectionDialog::databaseProblem() const
 void ConnectionDialog::testConnection()
 {
     clearProblems();
+    if (m_ssh->isChecked() && !m_ssh->options().enabled()) {
+        m_ssh->showProblem(QStringLiteral("Give the SSH server to tunnel through, or untick SSH tunnel."));
+        Q_EMIT tested();
+        return;
+    }
     redis::Result<redis::ConnectionOptions> options = profile().connectionOptions(password());
     if (!options) {
         showProblem(options.error());
         Q_EMIT tested();
         return;
     }
-    m_status->setText(QStringLiteral("Connecting to %1…").arg(options->address()));
+    m_status->setText(QStringLiteral("Connecting to %1…").arg(options->description()));
     m_tests.post(
         [this, options = *options](const redis::JobContext& job) -> redis::JobRunner::Delivery {
             redis::Result<std::unique_ptr<redis::Connection>> opened =
@@ -555,7 +550,7 @@ void ConnectionDialog::testConnection()
             std::optional<redis::Error> failure;
             if (!opened)
                 failure = opened.error();
-            return [this, failure, address = options.address()] {
+            return [this, failure, address = options.description()] {
                 if (failure)
                     showProblem(*failure);
                 else

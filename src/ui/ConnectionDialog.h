@@ -6,7 +6,6 @@
 #include <QDialog>
 
 class QCheckBox;
-class QGroupBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -19,6 +18,8 @@ class QStackedWidget;
 namespace keylens::ui {
 
 class PasswordVault;
+class SshGroup;
+class TlsGroup;
 
 // Connect to a server, and keep the connections one uses. The password of a saved connection goes to
 // the OS keychain, or is asked for every time; it is never written to the settings file.
@@ -44,6 +45,7 @@ public:
     QString credentialsProblem() const;
     QString databaseProblem() const;
     QString tlsProblem() const;
+    QString sshProblem() const;
     void testConnection();
 
 Q_SIGNALS:
@@ -79,13 +81,10 @@ private:
     QComboBox* m_speed; // automatic, full, gentle
     QDoubleSpinBox* m_connectTimeout;
     QDoubleSpinBox* m_commandTimeout;
-    QGroupBox* m_tls; // checkable: TLS on or off
-    QLineEdit* m_caCert;
-    QLineEdit* m_caCertDir;
-    QLineEdit* m_clientCert;
-    QLineEdit* m_clientKey;
-    QLineEdit* m_serverName;
-    QCheckBox* m_insecure;
+    QLineEdit* m_sentinels;
+    QLineEdit* m_masterName;
+    TlsGroup* m_tls;
+    SshGroup* m_ssh;
     QPushButton* m_colour;
     QColor m_colourValue;
     QLabel* m_status;
@@ -95,7 +94,6 @@ private:
     QLabel* m_addressProblem;
     QLabel* m_credentialsProblem;
     QLabel* m_databaseProblem;
-    QLabel* m_tlsProblem;
 };
 
 } // namespace keylens::ui

@@ -562,7 +562,7 @@ void MainWindow::connectTo(const Target& target)
     m_viewState.clear();
     m_target = target;
     m_hasTarget = true;
-    const QString name = target.name.isEmpty() ? target.options.address() : target.name;
+    const QString name = target.name.isEmpty() ? target.options.description() : target.name;
     QString label = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
     if (target.options.db != 0)
         label += QStringLiteral(" db%1").arg(target.options.db);
@@ -591,7 +591,7 @@ void MainWindow::connectTo(const Target& target)
     applyLintProfile(m_lintProfileOverride.isEmpty() ? target.lintProfile : m_lintProfileOverride);
     refreshFindings();
     m_tree->sortByColumn(m_tree->header()->sortIndicatorSection(), m_tree->header()->sortIndicatorOrder());
-    m_status->showStarting(QStringLiteral("Connecting to %1…").arg(target.options.address()));
+    m_status->showStarting(QStringLiteral("Connecting to %1…").arg(target.options.description()));
     updateScanActions();
 }
 
@@ -639,9 +639,9 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     if (summary.error && summary.scanCalls == 0)
         connectionFailed(*summary.error);
     else if (m_target.remember) // offered again on the welcome page: a server that answered, not a typo
-        m_recent->remember({m_target.name.isEmpty() ? m_target.options.address() : m_target.name,
+        m_recent->remember({m_target.name.isEmpty() ? m_target.options.description() : m_target.name,
                             m_target.options.uriWithoutPassword(), m_target.savedId, m_target.options.tls,
-                            m_target.options.readOnly});
+                            m_target.options.ssh, m_target.options.readOnly});
     m_viewState.reapply(*m_tree, *treeModel());
     m_viewState.clear(); // what did not come back is gone from the server
     // A newcomer sees the biggest namespace selected (its details on the right) and, when it has few

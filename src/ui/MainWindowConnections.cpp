@@ -29,6 +29,14 @@ models::ConnectionProfile profileOf(const MainWindow::Target& target)
     profile.kind = options.transport == redis::ConnectionOptions::Transport::Unix
                        ? models::ConnectionProfile::Kind::Socket
                        : models::ConnectionProfile::Kind::HostPort;
+    if (!options.sentinel.masterName.isEmpty()) {
+        profile.kind = models::ConnectionProfile::Kind::Sentinel;
+        QStringList sentinels;
+        for (const auto& [host, port] : options.sentinel.sentinels)
+            sentinels << redis::hostPortText(host, port);
+        profile.sentinels = sentinels.join(QStringLiteral(", "));
+        profile.masterName = options.sentinel.masterName;
+    }
     profile.host = options.host;
     profile.port = options.port;
     profile.socketPath = options.socketPath;
@@ -42,6 +50,7 @@ models::ConnectionProfile profileOf(const MainWindow::Target& target)
     profile.colour = target.colour;
     profile.lintProfile = target.lintProfile;
     profile.tls = options.tls;
+    profile.ssh = options.ssh;
     if (options.hasPassword)
         profile.passwordMode = models::ConnectionProfile::PasswordMode::AskEveryTime;
     return profile;
@@ -145,6 +154,7 @@ void MainWindow::openRecentConnection(const models::RecentConnection& connection
     target.options = *options;
     if (target.options.tls.enabled)
         target.options.tls = connection.tls; // its CA and certificate files, which the URI cannot carry
+    target.options.ssh = connection.ssh;
     target.options.readOnly = connection.readOnly;
     target.name = connection.name;
     connectTo(target);
@@ -167,7 +177,7 @@ void MainWindow::connectionFailed(const redis::Error& error)
     }
     // A password the server wants, or refused: ask for it, with the user, instead of the command line's advice
     // ("give -a PASSWORD…") in the window.
-    const QString server = m_target.name.isEmpty() ? m_target.options.address() : m_target.name;
+    const QString server = m_target.name.isEmpty() ? m_target.options.description() : m_target.name;
     const bool required = error.kind == redis::ErrorKind::AuthRequired;
     showConnectionProblem(
         required ? QStringLiteral("%1 asks for a password. Rescan (F5) to give it.").arg(server)
@@ -191,7 +201,7 @@ CredentialsDialog* MainWindow::askForCredentials(const Target& target, Credentia
 {
     if (auto* asking = findChild<CredentialsDialog*>(); asking && asking->isVisible())
         return asking; // one question at a time
-    const QString server = target.name.isEmpty() ? target.options.address() : target.name;
+    const QString server = target.name.isEmpty() ? target.options.description() : target.name;
     auto* dialog = new CredentialsDialog(server, reason, target.options.user, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const models::ConnectionProfile* saved = target.savedId.isEmpty() ? nullptr : m_saved->find(target.savedId);

@@ -2,14 +2,18 @@
 // without a keychain the dialog says so and falls back to asking every time.
 #include "TestPki.h"
 #include "TestServer.h"
+#include "TestSshServer.h"
 #include "models/SavedConnections.h"
 #include "redis/Connection.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/OverlayColours.h"
 #include "ui/PasswordVault.h"
 
+#include <QComboBox>
 #include <QFile>
+#include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -288,6 +292,114 @@ private Q_SLOTS:
         QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel* label) {
             return label->text().startsWith(QStringLiteral("Connected to 127.0.0.1"));
         }));
+        saved.remove(read->id);
+    }
+
+    // An SSH tunnel in a saved connection: its fields survive a restart and come back into the dialog's SSH group,
+    // and the dialog's Test goes through a real sshd (an unknown host key is said under the SSH fields).
+    void sshProfile()
+    {
+        test::TestSshServer sshd;
+        if (!sshd.start())
+            QSKIP(qPrintable(QStringLiteral("no sshd to test SSH tunnels against: ") + sshd.why()));
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+
+        ConnectionProfile profile;
+        profile.name = QStringLiteral("behind the bastion");
+        profile.port = server.port();
+        profile.ssh = sshd.options();
+        profile.ssh.knownHostsFile = sshd.path(QStringLiteral("empty_known_hosts"));
+        {
+            QSettings settings(settingsPath(), QSettings::IniFormat);
+            models::SavedConnections saved(&settings);
+            saved.save(profile);
+        }
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        models::SavedConnections saved(&settings);
+        const ConnectionProfile* read = saved.find(profile.name);
+        QVERIFY(read);
+        QVERIFY(read->ssh == profile.ssh);
+        QVERIFY(read->connectionOptions({})->ssh == profile.ssh);
+        QVERIFY2(read->address().endsWith(QStringLiteral(" via SSH ") + profile.ssh.destination()),
+                 qPrintable(read->address()));
+
+        ui::PasswordVault vault;
+        ui::ConnectionDialog dialog(&saved, &vault);
+        dialog.show();
+        dialog.selectProfile(read->id);
+        QVERIFY(dialog.findChild<QGroupBox*>(QStringLiteral("ssh"))->isChecked());
+        QCOMPARE(dialog.findChild<QLineEdit*>(QStringLiteral("sshHost"))->text(), profile.ssh.host);
+        QVERIFY(dialog.profile().ssh == profile.ssh);
+        QSignalSpy tested(&dialog, &ui::ConnectionDialog::tested);
+        dialog.testConnection();
+        QVERIFY(tested.count() == 1 || tested.wait(15000));
+        QVERIFY2(dialog.sshProblem().contains(QStringLiteral("known_hosts")), qPrintable(dialog.sshProblem()));
+        QVERIFY(dialog.addressProblem().isEmpty());
+
+        dialog.findChild<QLineEdit*>(QStringLiteral("sshKnownHosts"))
+            ->setText(sshd.path(QStringLiteral("known_hosts")));
+        tested.clear();
+        dialog.testConnection();
+        QVERIFY(tested.count() == 1 || tested.wait(15000));
+        QVERIFY2(dialog.sshProblem().isEmpty(), qPrintable(dialog.sshProblem()));
+        const QList<QLabel*> labels = dialog.findChildren<QLabel*>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel* label) {
+            return label->text().startsWith(QStringLiteral("Connected to 127.0.0.1"));
+        }));
+
+        // Ticked without an SSH server: said, nothing started.
+        dialog.findChild<QLineEdit*>(QStringLiteral("sshHost"))->clear();
+        tested.clear();
+        dialog.testConnection();
+        QVERIFY(tested.count() == 1 || tested.wait(15000));
+        QVERIFY(dialog.sshProblem().contains(QStringLiteral("SSH server")));
+        saved.remove(read->id);
+    }
+
+    // Sentinel from the dialog's own fields: the sentinels and master name survive a restart, come back into the
+    // fields, and become a sentinel connection (user, password and database included).
+    void sentinelProfile()
+    {
+        ConnectionProfile profile;
+        profile.name = QStringLiteral("sentinel cache");
+        profile.kind = ConnectionProfile::Kind::Sentinel;
+        profile.sentinels = QStringLiteral("s1.internal, s2.internal:26380");
+        profile.masterName = "cache master";
+        profile.user = "reader";
+        profile.db = 2;
+        {
+            QSettings settings(settingsPath(), QSettings::IniFormat);
+            models::SavedConnections saved(&settings);
+            saved.save(profile);
+        }
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        models::SavedConnections saved(&settings);
+        const ConnectionProfile* read = saved.find(profile.name);
+        QVERIFY(read);
+        QCOMPARE(read->kind, ConnectionProfile::Kind::Sentinel);
+        QCOMPARE(read->sentinels, profile.sentinels);
+        QCOMPARE(read->masterName, profile.masterName);
+
+        ui::PasswordVault vault;
+        ui::ConnectionDialog dialog(&saved, &vault);
+        dialog.show();
+        dialog.selectProfile(read->id);
+        QCOMPARE(dialog.findChild<QLineEdit*>(QStringLiteral("sentinels"))->text(), profile.sentinels);
+        QCOMPARE(dialog.findChild<QLineEdit*>(QStringLiteral("masterName"))->text(), QStringLiteral("cache master"));
+        const auto options = dialog.profile().connectionOptions("secret");
+        QVERIFY2(options, options ? "" : qPrintable(options.error().message));
+        QCOMPARE(options->sentinel.masterName, QByteArray("cache master"));
+        QCOMPARE(options->sentinel.sentinels.size(), std::size_t(2));
+        QCOMPARE(options->sentinel.sentinels[0], std::pair(QStringLiteral("s1.internal"), quint16(26379)));
+        QCOMPARE(options->sentinel.sentinels[1], std::pair(QStringLiteral("s2.internal"), quint16(26380)));
+        QCOMPARE(options->db, 2);
+        QCOMPARE(options->user, QByteArray("reader"));
+        QCOMPARE(options->password, QByteArray("secret"));
+
+        // No master name: the problem is said, not a connection to nowhere.
+        dialog.findChild<QLineEdit*>(QStringLiteral("masterName"))->clear();
+        QVERIFY(!dialog.profile().connectionOptions({}));
         saved.remove(read->id);
     }
 };

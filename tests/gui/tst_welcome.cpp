@@ -189,13 +189,21 @@ private Q_SLOTS:
         tls.certFile = QStringLiteral("/etc/keylens-test/client.pem");
         tls.keyFile = QStringLiteral("/etc/keylens-test/client.key");
         tls.serverName = QStringLiteral("cache.internal");
+        redis::SshOptions ssh;
+        ssh.host = QStringLiteral("bastion.example.com");
+        ssh.port = 2222;
+        ssh.user = QStringLiteral("deploy");
+        ssh.identityFile = QStringLiteral("/home/deploy/.ssh/id_ed25519");
+        ssh.knownHostsFile = QStringLiteral("/etc/keylens-test/known_hosts");
         {
             models::RecentConnections list(&settings);
-            list.remember({QStringLiteral("tls cache"), QStringLiteral("rediss://cache.internal:6380"), {}, tls, true});
+            list.remember(
+                {QStringLiteral("tls cache"), QStringLiteral("rediss://cache.internal:6380"), {}, tls, ssh, true});
         }
         models::RecentConnections reread(&settings);
         QCOMPARE(reread.list().front().uri, QStringLiteral("rediss://cache.internal:6380"));
         QVERIFY(reread.list().front().tls == tls);
+        QVERIFY(reread.list().front().ssh == ssh);
         QVERIFY(reread.list().front().readOnly);
     }
 

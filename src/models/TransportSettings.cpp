@@ -1,4 +1,4 @@
-#include "models/TlsSettings.h"
+#include "models/TransportSettings.h"
 
 #include <QSettings>
 
@@ -26,6 +26,26 @@ void writeTlsSettings(QSettings& settings, const redis::TlsOptions& tls)
     settings.setValue(QStringLiteral("tls/key"), tls.keyFile);
     settings.setValue(QStringLiteral("tls/sni"), tls.serverName);
     settings.setValue(QStringLiteral("tls/insecure"), tls.insecure);
+}
+
+redis::SshOptions readSshSettings(const QSettings& settings)
+{
+    redis::SshOptions ssh;
+    ssh.host = settings.value(QStringLiteral("ssh/host")).toString();
+    ssh.port = quint16(settings.value(QStringLiteral("ssh/port"), ssh.port).toUInt());
+    ssh.user = settings.value(QStringLiteral("ssh/user")).toString();
+    ssh.identityFile = settings.value(QStringLiteral("ssh/identity")).toString();
+    ssh.knownHostsFile = settings.value(QStringLiteral("ssh/knownHosts")).toString();
+    return ssh;
+}
+
+void writeSshSettings(QSettings& settings, const redis::SshOptions& ssh)
+{
+    settings.setValue(QStringLiteral("ssh/host"), ssh.host);
+    settings.setValue(QStringLiteral("ssh/port"), ssh.port);
+    settings.setValue(QStringLiteral("ssh/user"), ssh.user);
+    settings.setValue(QStringLiteral("ssh/identity"), ssh.identityFile);
+    settings.setValue(QStringLiteral("ssh/knownHosts"), ssh.knownHostsFile);
 }
 
 } // namespace keylens::models

@@ -1,0 +1,96 @@
+#include "ui/SshGroup.h"
+
+#include "ui/CredentialsDialog.h"
+#include "ui/PathField.h"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace keylens::ui {
+
+SshGroup::SshGroup(QWidget* parent)
+    : QGroupBox(QStringLiteral("SSH tunnel"), parent)
+    , m_host(new QLineEdit)
+    , m_port(new QSpinBox)
+    , m_user(new QLineEdit)
+    , m_identity(new PathField(QStringLiteral("Identity file"), QStringLiteral("ssh-agent and ssh's own keys"),
+                               PathField::Kind::File))
+    , m_knownHosts(new PathField(QStringLiteral("Known hosts file"), QStringLiteral("~/.ssh/known_hosts"),
+                                 PathField::Kind::File))
+    , m_problem(createFieldProblemLabel())
+{
+    setObjectName(QStringLiteral("ssh"));
+    setCheckable(true);
+    setChecked(false);
+    setToolTip(QStringLiteral("Runs the system's ssh (ssh -N -L), so your ~/.ssh/config, ssh-agent and known_hosts "
+                              "apply. The Redis address above is then the server as the SSH server reaches it "
+                              "(often 127.0.0.1). ssh never prompts here: accept a new host key with ssh in a "
+                              "terminal first, and load a key with a passphrase into ssh-agent."));
+    m_host->setObjectName(QStringLiteral("sshHost"));
+    m_host->setPlaceholderText(QStringLiteral("bastion.example.com"));
+    m_port->setObjectName(QStringLiteral("sshPort"));
+    m_port->setRange(1, 65535);
+    m_port->setValue(22);
+    m_user->setObjectName(QStringLiteral("sshUser"));
+    m_user->setPlaceholderText(QStringLiteral("as in ~/.ssh/config, else your user name"));
+    m_identity->edit()->setObjectName(QStringLiteral("sshIdentity"));
+    m_knownHosts->edit()->setObjectName(QStringLiteral("sshKnownHosts"));
+    auto* hostRow = new QHBoxLayout;
+    hostRow->addWidget(m_host, 1);
+    hostRow->addWidget(new QLabel(QStringLiteral("Port")));
+    hostRow->addWidget(m_port);
+    // Unchecked, the group is only its title: the dialog stays short for the common, direct connection.
+    auto* fields = new QWidget;
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(fields);
+    fields->setVisible(false);
+    connect(this, &QGroupBox::toggled, fields, &QWidget::setVisible);
+    auto* form = new QFormLayout(fields);
+    form->addRow(QStringLiteral("SSH server"), hostRow);
+    form->addRow(QStringLiteral("SSH user"), m_user);
+    form->addRow(QStringLiteral("Identity file"), m_identity);
+    form->addRow(QStringLiteral("Known hosts"), m_knownHosts);
+    form->addRow(QString(), m_problem);
+    for (QLineEdit* edit : {m_host, m_user, m_identity->edit(), m_knownHosts->edit()})
+        connect(edit, &QLineEdit::textEdited, this, [this] { showProblem({}); });
+}
+
+void SshGroup::setOptions(const redis::SshOptions& ssh)
+{
+    setChecked(ssh.enabled());
+    m_host->setText(ssh.host);
+    m_port->setValue(ssh.port);
+    m_user->setText(ssh.user);
+    m_identity->setPath(ssh.identityFile);
+    m_knownHosts->setPath(ssh.knownHostsFile);
+}
+
+redis::SshOptions SshGroup::options() const
+{
+    redis::SshOptions ssh;
+    if (!isChecked())
+        return ssh;
+    ssh.host = m_host->text().trimmed();
+    ssh.port = quint16(m_port->value());
+    ssh.user = m_user->text().trimmed();
+    ssh.identityFile = m_identity->path();
+    ssh.knownHostsFile = m_knownHosts->path();
+    return ssh;
+}
+
+void SshGroup::showProblem(const QString& text)
+{
+    showFieldProblem(m_problem, text);
+}
+
+QString SshGroup::problem() const
+{
+    return m_problem->isVisibleTo(this) ? m_problem->text() : QString();
+}
+
+} // namespace keylens::ui
