@@ -38,7 +38,7 @@ std::uint64_t JobRunner::post(Work work, int lane)
     }
     m_live.emplace(id, cancel);
     QMetaObject::invokeMethod(m_worker, [this, id, cancel, work = std::move(work)] {
-        const JobContext context{id, cancel};
+        const JobContext context{id, cancel, this};
         if (context.cancelled())
             return; // superseded or cancelled before it started: not even begun
         Delivery deliver = work(context);
@@ -52,6 +52,14 @@ std::uint64_t JobRunner::post(Work work, int lane)
         });
     });
     return id;
+}
+
+void JobContext::send(std::function<void()> delivery) const
+{
+    QMetaObject::invokeMethod(runner, [runner = runner, id = id, cancel = cancel, delivery = std::move(delivery)] {
+        if (!cancel->load() && runner->isCurrent(id))
+            delivery();
+    });
 }
 
 void JobRunner::cancelAll()

@@ -12,13 +12,20 @@ class QThread;
 
 namespace keylens::redis {
 
+class JobRunner;
+
 // What a running job sees: its id, and the flag that asks it to stop. Hand the flag to the connection it reads
 // from (Connection::setCancelFlag) and a blocked read ends within Transport::CancelSliceMs once it is set.
 struct JobContext
 {
     std::uint64_t id = 0;
     std::shared_ptr<std::atomic<bool>> cancel;
+    JobRunner* runner = nullptr;
+
     bool cancelled() const { return cancel->load(std::memory_order_relaxed); }
+    // Runs `delivery` on the owner's thread, in order with the job's other deliveries, while the job is current
+    // (not cancelled, superseded or ended): for results a job streams before its end (a scan's batches).
+    void send(std::function<void()> delivery) const;
 };
 
 // Background work on one thread of its own, for the owner's thread (the GUI): each job gets an id and a cancel

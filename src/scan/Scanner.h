@@ -1,33 +1,31 @@
 #pragma once
 
+#include "redis/JobRunner.h"
 #include "scan/KeyBatch.h"
 #include "scan/ScanTypes.h"
 
 #include <QObject>
 
 #include <memory>
-#include <vector>
-
-class QThread;
 
 namespace keylens::scan {
 
 class ScanControl;
-class WorkerSink;
+class JobSink;
 
-// Runs scans on a worker thread of its own, with its own connection, and delivers their results as
-// queued signals to the thread that owns the Scanner (the GUI or the CLI's main thread).
+// Runs scans as jobs of a redis::JobRunner (a worker thread of its own, each scan with its own connection), and
+// delivers their results as signals on the thread that owns the Scanner (the GUI or the CLI's main thread).
 //
-// Every scan is a job with an id. Starting a new scan cancels the running one without waiting for it
-// (a worker blocked in a slow read must not block this thread), and results of a cancelled or superseded
-// job are dropped before they reach the signals below. A worker waits while 16 of its batches are
-// undelivered, so a busy receiver never lets batches pile up in its event queue.
+// Starting a new scan supersedes the running one without waiting for it: its connection's reads are cancelled
+// (within 50 ms, however slow the server), and whatever it still sends is dropped before it reaches the signals
+// below. A worker waits while 16 of its batches are undelivered, so a busy receiver never lets batches pile up in
+// its event queue.
 class Scanner : public QObject
 {
     Q_OBJECT
 public:
     explicit Scanner(QObject* parent = nullptr);
-    ~Scanner() override; // cancels a running scan and waits for every worker thread
+    ~Scanner() override; // stops a running scan; the runner joins its thread
 
     std::uint64_t start(const ScanOptions& options);
     void pause();
@@ -37,6 +35,8 @@ public:
 
     bool isRunning() const { return m_running; }
     std::uint64_t currentJob() const { return m_jobId; }
+    // Batches the running scan handed over that were not delivered yet (at most 16).
+    int undeliveredBatches() const;
 
 Q_SIGNALS:
     void serverInfoReady(std::uint64_t jobId, const keylens::redis::ServerInfo& info);
@@ -44,23 +44,18 @@ Q_SIGNALS:
     void progressChanged(const keylens::scan::ScanProgress& progress);
     void finished(const keylens::scan::ScanSummary& summary);
 
-    // Emitted from the worker thread; connected (queued) to the filters below.
-    void workerServerInfo(std::uint64_t jobId, const keylens::redis::ServerInfo& info, QPrivateSignal);
-    void workerBatch(const keylens::scan::KeyBatch& batch, QPrivateSignal);
-    void workerProgress(const keylens::scan::ScanProgress& progress, QPrivateSignal);
-    void workerFinished(const keylens::scan::ScanSummary& summary, QPrivateSignal);
-
 private:
-    friend class WorkerSink;
+    friend class JobSink;
     static constexpr int MaxUndeliveredBatches = 16;
-    void deleteFinishedWorkers();
-    bool wantsData(std::uint64_t jobId) const { return m_running && !m_cancelled && jobId == m_jobId; }
+    static constexpr int ScanLane = 1; // a new scan supersedes the last
+    bool wantsData() const { return m_running && !m_cancelled; }
 
     std::uint64_t m_jobId = 0;
     bool m_running = false;
     bool m_cancelled = false;
     std::shared_ptr<ScanControl> m_control; // the current job's
-    std::vector<QThread*> m_workers;        // the current job's and superseded ones still finishing
+    // Last, so it is destroyed (cancelling and joining its worker) before anything its jobs deliver to.
+    redis::JobRunner m_runner{QStringLiteral("keylens-scan")};
 };
 
 } // namespace keylens::scan

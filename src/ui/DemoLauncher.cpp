@@ -3,8 +3,6 @@
 #include "demo/RedisServerProcess.h"
 #include "redis/Connection.h"
 
-#include <QThread>
-
 namespace keylens::ui {
 
 DemoLauncher::DemoLauncher(QObject* parent)
@@ -12,14 +10,7 @@ DemoLauncher::DemoLauncher(QObject* parent)
     , m_server(std::make_unique<demo::RedisServerProcess>())
 {}
 
-DemoLauncher::~DemoLauncher()
-{
-    m_stop = true;
-    if (m_seeder) {
-        m_seeder->wait();
-        delete m_seeder;
-    }
-}
+DemoLauncher::~DemoLauncher() = default;
 
 void DemoLauncher::start(std::uint64_t keys, quint16 port)
 {
@@ -31,23 +22,21 @@ void DemoLauncher::start(std::uint64_t keys, quint16 port)
         return;
     }
     const redis::ConnectionOptions options = m_server->connectionOptions();
-    m_seeder = QThread::create([this, options, keys] {
+    m_seeder.post([this, options, keys](const redis::JobContext& job) -> redis::JobRunner::Delivery {
         demo::DemoOptions demoOptions;
         demoOptions.keys = keys;
-        demoOptions.shouldStop = [this] { return m_stop.load(); };
-        redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(options, &m_stop);
+        demoOptions.shouldStop = [&job] { return job.cancelled(); };
+        redis::Result<std::unique_ptr<redis::Connection>> connection =
+            redis::Connection::open(options, job.cancel.get());
         const redis::Status seeded =
             connection ? demo::seedDemoKeyspace(**connection, demoOptions) : redis::Status(connection.error());
-        if (m_stop)
-            return;
-        QMetaObject::invokeMethod(this, [this, seeded, options] {
+        return [this, seeded, options] {
             if (seeded)
                 Q_EMIT ready(options);
             else
                 Q_EMIT failed(QStringLiteral("Seeding the demo keyspace failed: %1").arg(seeded.error().message));
-        });
+        };
     });
-    m_seeder->start();
 }
 
 } // namespace keylens::ui

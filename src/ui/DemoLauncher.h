@@ -2,13 +2,11 @@
 
 #include "demo/DemoKeyspace.h"
 #include "redis/ConnectionOptions.h"
+#include "redis/JobRunner.h"
 
 #include <QObject>
 
-#include <atomic>
 #include <memory>
-
-class QThread;
 
 namespace keylens::demo {
 class RedisServerProcess;
@@ -23,7 +21,7 @@ class DemoLauncher : public QObject
     Q_OBJECT
 public:
     explicit DemoLauncher(QObject* parent = nullptr);
-    ~DemoLauncher() override; // stops seeding, then the server
+    ~DemoLauncher() override; // stops seeding (within 50 ms), then the server
 
     // Starts the server at once and seeds it on a worker thread; ready() or failed() follows.
     void start(std::uint64_t keys, quint16 port = 0); // port 0: a free one
@@ -34,8 +32,8 @@ Q_SIGNALS:
 
 private:
     std::unique_ptr<demo::RedisServerProcess> m_server;
-    QThread* m_seeder = nullptr;
-    std::atomic<bool> m_stop{false};
+    // Last: destroyed first, it cancels the seeding and joins its thread while the server still runs.
+    redis::JobRunner m_seeder{QStringLiteral("keylens-demo-seeder")};
 };
 
 } // namespace keylens::ui
