@@ -1,5 +1,6 @@
 #include "demo/RedisServerProcess.h"
 
+#include "redis/ChildEnvironment.h"
 #include "redis/Connection.h"
 
 #include <QDeadlineTimer>
@@ -102,10 +103,16 @@ redis::Status RedisServerProcess::startOnce(const Options& options, quint16 port
     m_port = port;
 
     if (options.survivesUs) {
-        if (!QProcess::startDetached(findExecutable(), arguments, m_directory->path()))
+        QProcess detached;
+        detached.setProgram(findExecutable());
+        detached.setArguments(arguments);
+        detached.setWorkingDirectory(m_directory->path());
+        detached.setProcessEnvironment(redis::childEnvironment());
+        if (!detached.startDetached())
             return environmentError(QStringLiteral("could not start %1").arg(findExecutable()));
     } else {
         m_process = std::make_unique<QProcess>();
+        m_process->setProcessEnvironment(redis::childEnvironment());
         m_process->setProgram(findExecutable());
         m_process->setArguments(arguments);
         m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);

@@ -1,5 +1,7 @@
 #include "redis/ChildProcess.h"
 
+#include "redis/ChildEnvironment.h"
+
 #include <QStandardPaths>
 
 #include <algorithm>
@@ -74,7 +76,8 @@ private:
 
 // Between fork and exec the child of a threaded process may only make async-signal-safe calls: everything it
 // needs is prepared before.
-[[noreturn]] void becomeChild(pid_t parent, const char* path, char* const argv[], int devNull, int errorFile)
+[[noreturn]] void becomeChild(pid_t parent, const char* path, char* const argv[], char* const envp[], int devNull,
+                              int errorFile)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -91,7 +94,7 @@ private:
         for (int fd = 3; fd < 4096; ++fd)
             close(fd);
     }
-    execv(path, argv);
+    execve(path, argv, envp);
     _exit(127);
 }
 
@@ -121,6 +124,13 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::start(const QString& program
     for (QByteArray& argument : argumentBytes)
         argv.push_back(argument.data());
     argv.push_back(nullptr);
+    std::vector<QByteArray> environmentBytes;
+    for (const QString& variable : childEnvironment().toStringList())
+        environmentBytes.push_back(variable.toLocal8Bit());
+    std::vector<char*> envp;
+    for (QByteArray& variable : environmentBytes)
+        envp.push_back(variable.data());
+    envp.push_back(nullptr);
 
     const int errorFile = memfd_create("keylens-child-stderr", MFD_CLOEXEC);
     const int devNull = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -138,7 +148,7 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::start(const QString& program
     const pid_t pid = SpawnerThread::instance().run([&]() -> pid_t {
         const pid_t child = fork();
         if (child == 0)
-            becomeChild(parent, pathBytes.constData(), argv.data(), devNull, errorFile);
+            becomeChild(parent, pathBytes.constData(), argv.data(), envp.data(), devNull, errorFile);
         if (child < 0)
             forkError = errno;
         return child;

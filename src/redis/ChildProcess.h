@@ -25,7 +25,7 @@ public:
     ChildProcess(const ChildProcess&) = delete;
     ChildProcess& operator=(const ChildProcess&) = delete;
 
-    // Starts `program` (found on PATH) with `arguments`, stdin and stdout on /dev/null.
+    // Starts `program` (found on PATH) with `arguments`, stdin and stdout on /dev/null, and childEnvironment().
     static Result<std::unique_ptr<ChildProcess>> start(const QString& program, const QStringList& arguments);
 
     pid_t processId() const { return m_pid; }

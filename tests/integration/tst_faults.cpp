@@ -283,6 +283,20 @@ private Q_SLOTS:
         const auto quiet = test::runCli({QStringLiteral("scan"), uri, QStringLiteral("--no-auth-warning")});
         QCOMPARE(quiet.exitCode, 0);
         QVERIFY(quiet.err.isEmpty());
+
+        // A crash mid-scan (a segfault, an abort) prints no password either: nothing in Keylens dumps its arguments,
+        // environment or connection on the way down.
+        for (const int signal : {SIGSEGV, SIGABRT}) {
+            QProcess process;
+            test::startCli(process,
+                           {QStringLiteral("scan"), uri, QStringLiteral("--max-rate"), QStringLiteral("3000")});
+            QTest::qWait(400);
+            QCOMPARE(process.state(), QProcess::Running);
+            ::kill(pid_t(process.processId()), signal);
+            const auto crashed = test::finishCli(process);
+            QCOMPARE(process.exitStatus(), QProcess::CrashExit);
+            QVERIFY2(!crashed.out.contains(Canary) && !crashed.err.contains(Canary), crashed.err.constData());
+        }
     }
 
     void malformedUrisAreRedacted_data()

@@ -320,6 +320,12 @@ private Q_SLOTS:
                                 cliTunnelArguments());
         QTRY_COMPARE_WITH_TIMEOUT(tunnelsTo(m_redis.port()).size(), 1, 10000);
         const qint64 tunnel = tunnelsTo(m_redis.port()).constFirst();
+        // The password the CLI was given in its environment is not in ssh's.
+        QFile environ(QStringLiteral("/proc/%1/environ").arg(tunnel));
+        QVERIFY(environ.open(QIODevice::ReadOnly));
+        const QByteArray sshEnvironment = environ.readAll();
+        QVERIFY(sshEnvironment.contains("PATH="));
+        QVERIFY(!sshEnvironment.contains(Password));
         ::kill(pid_t(cli.processId()), SIGKILL);
         QVERIFY(cli.waitForFinished(5000));
         QTRY_VERIFY_WITH_TIMEOUT(processGone(tunnel), 3000);
