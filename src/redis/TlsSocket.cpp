@@ -1,5 +1,8 @@
 #include "redis/TlsSocket.h"
 
+#include "redis/Transport.h"
+
+#include <QElapsedTimer>
 #include <QFile>
 #include <QSslConfiguration>
 #include <QSslKey>
@@ -167,12 +170,25 @@ Status configureTls(QSslSocket& socket, const ConnectionOptions& options)
     return {};
 }
 
-Status handshakeTls(QSslSocket& socket, const ConnectionOptions& options, int timeoutMs)
+Status handshakeTls(QSslSocket& socket, const ConnectionOptions& options, int timeoutMs,
+                    const std::atomic<bool>* cancel)
 {
     socket.startClientEncryption();
-    if (!socket.waitForEncrypted(timeoutMs))
-        return handshakeError(socket, options, socket.peerVerifyName());
-    return {};
+    QElapsedTimer clock;
+    clock.start();
+    // In slices, as reads are: a server that accepted the connection but never answers must not hold Cancel.
+    for (;;) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return Error{ErrorKind::Cancelled,
+                         QStringLiteral("cancelled during the TLS handshake with %1").arg(options.address())};
+        const qint64 left = timeoutMs - clock.elapsed();
+        if (socket.waitForEncrypted(int(std::clamp<qint64>(left, 1, Transport::CancelSliceMs))))
+            return {};
+        const bool sliceEnded =
+            socket.error() == QAbstractSocket::SocketTimeoutError && socket.state() == QAbstractSocket::ConnectedState;
+        if (!sliceEnded || clock.elapsed() >= timeoutMs)
+            return handshakeError(socket, options, socket.peerVerifyName());
+    }
 }
 
 } // namespace keylens::redis

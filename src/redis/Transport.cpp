@@ -1,6 +1,7 @@
 #include "redis/Transport.h"
 
 #include "redis/SshTunnel.h"
+#include "redis/TcpConnect.h"
 #include "redis/TlsSocket.h"
 
 #include <QElapsedTimer>
@@ -8,6 +9,8 @@
 #include <QHostAddress>
 #include <QLocalSocket>
 #include <QTcpSocket>
+
+#include <unistd.h>
 
 namespace keylens::redis {
 
@@ -180,19 +183,19 @@ Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& o
     }
     QElapsedTimer clock;
     clock.start();
-    if (tunnel)
-        socket->connectToHost(QHostAddress(QHostAddress::LocalHost), tunnel->localPort());
-    else
-        socket->connectToHost(options.host, options.port);
-    if (!socket->waitForConnected(options.connectTimeoutMs)) {
-        const auto error = socket->error();
-        return connectError(options, error == QAbstractSocket::SocketTimeoutError,
-                            error == QAbstractSocket::ConnectionRefusedError,
-                            error == QAbstractSocket::HostNotFoundError, socket->errorString());
+    const QString connectHost = tunnel ? QStringLiteral("127.0.0.1") : options.host;
+    const quint16 connectPort = tunnel ? tunnel->localPort() : options.port;
+    Result<int> descriptor = connectTcp(connectHost, connectPort, options.connectTimeoutMs, cancel, options.address());
+    if (!descriptor)
+        return descriptor.error();
+    if (!socket->setSocketDescriptor(*descriptor)) {
+        ::close(*descriptor);
+        return Error{ErrorKind::ConnectionLost,
+                     QStringLiteral("could not connect to %1: %2").arg(options.address(), socket->errorString())};
     }
     if (tls) {
         const int left = std::max(1, options.connectTimeoutMs - int(clock.elapsed()));
-        if (Status encrypted = handshakeTls(*tls, options, left); !encrypted)
+        if (Status encrypted = handshakeTls(*tls, options, left, cancel); !encrypted)
             return encrypted.error();
     }
     // We pipeline and flush whole batches ourselves; Nagle would only add latency between them.

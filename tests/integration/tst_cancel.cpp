@@ -12,8 +12,12 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <arpa/inet.h>
 #include <csignal>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace keylens;
 
@@ -64,6 +68,60 @@ private Q_SLOTS:
         QVERIFY(!reply);
         QCOMPARE(reply.error().kind, redis::ErrorKind::Cancelled);
         QVERIFY((*opened)->isBroken());
+        QVERIFY2(took < PromptMs, qPrintable(QString::number(took)));
+    }
+
+    // Connecting where nothing answers the handshake: a listening socket whose accept queue is full (the kernel drops
+    // our SYN, as a firewall would), and a port that accepts but never speaks TLS. Both end within 200 ms of a cancel,
+    // not after the connect timeout.
+    void aHangingConnectEndsWhenCancelled_data()
+    {
+        QTest::addColumn<bool>("tls");
+        QTest::newRow("TCP connect") << false;
+        QTest::newRow("TLS handshake") << true;
+    }
+    void aHangingConnectEndsWhenCancelled()
+    {
+        QFETCH(bool, tls);
+        const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        QVERIFY(listener >= 0);
+        auto closeAll = qScopeGuard([&] { ::close(listener); });
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        QCOMPARE(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+        QCOMPARE(::listen(listener, 0), 0);
+        socklen_t length = sizeof address;
+        QCOMPARE(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+        // Fill the accept queue (nobody accepts), so the next connect hangs; with TLS, one connection is accepted
+        // by the kernel and waits for a handshake that never comes.
+        std::vector<int> fillers;
+        for (int i = 0; i < (tls ? 0 : 4); ++i) {
+            fillers.push_back(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+            ::connect(fillers.back(), reinterpret_cast<sockaddr*>(&address), sizeof address);
+            QTest::qWait(20);
+        }
+        auto closeFillers = qScopeGuard([&] {
+            for (int fd : fillers)
+                ::close(fd);
+        });
+        redis::ConnectionOptions options;
+        options.port = ntohs(address.sin_port);
+        options.connectTimeoutMs = LongTimeoutMs;
+        options.tls.enabled = tls;
+        options.tls.insecure = true;
+        std::atomic<bool> cancel{false};
+        QElapsedTimer clock;
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            clock.start();
+            cancel = true;
+        });
+        auto opened = redis::Connection::open(options, &cancel);
+        const qint64 took = clock.elapsed();
+        canceller.join();
+        QVERIFY(!opened);
+        QVERIFY2(opened.error().kind == redis::ErrorKind::Cancelled, qPrintable(opened.error().message));
         QVERIFY2(took < PromptMs, qPrintable(QString::number(took)));
     }
 
