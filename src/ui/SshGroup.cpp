@@ -1,6 +1,5 @@
 #include "ui/SshGroup.h"
 
-#include "ui/CredentialsDialog.h"
 #include "ui/PathField.h"
 
 #include <QFormLayout>
@@ -8,12 +7,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
-#include <QVBoxLayout>
 
 namespace keylens::ui {
 
 SshGroup::SshGroup(QWidget* parent)
-    : QGroupBox(QStringLiteral("SSH tunnel"), parent)
+    : FoldingGroup(QStringLiteral("SSH tunnel"), parent)
     , m_host(new QLineEdit)
     , m_port(new QSpinBox)
     , m_user(new QLineEdit)
@@ -21,11 +19,8 @@ SshGroup::SshGroup(QWidget* parent)
                                PathField::Kind::File))
     , m_knownHosts(new PathField(QStringLiteral("Known hosts file"), QStringLiteral("~/.ssh/known_hosts"),
                                  PathField::Kind::File))
-    , m_problem(createFieldProblemLabel())
 {
     setObjectName(QStringLiteral("ssh"));
-    setCheckable(true);
-    setChecked(false);
     setToolTip(QStringLiteral("Runs the system's ssh (ssh -N -L), so your ~/.ssh/config, ssh-agent and known_hosts "
                               "apply. The Redis address above is then the server as the SSH server reaches it "
                               "(often 127.0.0.1). ssh never prompts here: accept a new host key with ssh in a "
@@ -43,19 +38,12 @@ SshGroup::SshGroup(QWidget* parent)
     hostRow->addWidget(m_host, 1);
     hostRow->addWidget(new QLabel(QStringLiteral("Port")));
     hostRow->addWidget(m_port);
-    // Unchecked, the group is only its title: the dialog stays short for the common, direct connection.
-    auto* fields = new QWidget;
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(fields);
-    fields->setVisible(false);
-    connect(this, &QGroupBox::toggled, fields, &QWidget::setVisible);
-    auto* form = new QFormLayout(fields);
+    QFormLayout* form = this->form();
     form->addRow(QStringLiteral("SSH server"), hostRow);
     form->addRow(QStringLiteral("SSH user"), m_user);
     form->addRow(QStringLiteral("Identity file"), m_identity);
     form->addRow(QStringLiteral("Known hosts"), m_knownHosts);
-    form->addRow(QString(), m_problem);
+    addProblemRow();
     for (QLineEdit* edit : {m_host, m_user, m_identity->edit(), m_knownHosts->edit()})
         connect(edit, &QLineEdit::textEdited, this, [this] { showProblem({}); });
 }
@@ -81,16 +69,6 @@ redis::SshOptions SshGroup::options() const
     ssh.identityFile = m_identity->path();
     ssh.knownHostsFile = m_knownHosts->path();
     return ssh;
-}
-
-void SshGroup::showProblem(const QString& text)
-{
-    showFieldProblem(m_problem, text);
-}
-
-QString SshGroup::problem() const
-{
-    return m_problem->isVisibleTo(this) ? m_problem->text() : QString();
 }
 
 } // namespace keylens::ui

@@ -1,10 +1,8 @@
 #pragma once
 
 #include "redis/ConnectionOptions.h"
+#include "ui/FoldingGroup.h"
 
-#include <QGroupBox>
-
-class QLabel;
 class QLineEdit;
 class QSpinBox;
 
@@ -14,7 +12,7 @@ class PathField;
 
 // The connection dialog's SSH tunnel: the SSH server, its user, and the key to log in with (empty: ssh-agent).
 // Checkable: unchecked is a direct connection.
-class SshGroup : public QGroupBox
+class SshGroup : public FoldingGroup
 {
     Q_OBJECT
 public:
@@ -23,8 +21,6 @@ public:
     void setOptions(const redis::SshOptions& ssh);
     // Disabled (no host) when unchecked or when no SSH server is given.
     redis::SshOptions options() const;
-    void showProblem(const QString& text);
-    QString problem() const;
 
 private:
     QLineEdit* m_host;
@@ -32,7 +28,6 @@ private:
     QLineEdit* m_user;
     PathField* m_identity;
     PathField* m_knownHosts;
-    QLabel* m_problem;
 };
 
 } // namespace keylens::ui

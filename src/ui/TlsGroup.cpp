@@ -1,18 +1,15 @@
 #include "ui/TlsGroup.h"
 
-#include "ui/CredentialsDialog.h"
 #include "ui/PathField.h"
 
 #include <QCheckBox>
 #include <QFormLayout>
-#include <QLabel>
 #include <QLineEdit>
-#include <QVBoxLayout>
 
 namespace keylens::ui {
 
 TlsGroup::TlsGroup(QWidget* parent)
-    : QGroupBox(QStringLiteral("TLS (rediss://)"), parent)
+    : FoldingGroup(QStringLiteral("TLS (rediss://)"), parent)
     , m_caCert(
           new PathField(QStringLiteral("CA certificate"), QStringLiteral("the system's CAs"), PathField::Kind::File))
     , m_caCertDir(new PathField(QStringLiteral("CA directory"), QString(), PathField::Kind::Directory))
@@ -21,27 +18,17 @@ TlsGroup::TlsGroup(QWidget* parent)
     , m_clientKey(new PathField(QStringLiteral("Client key"), QString(), PathField::Kind::File))
     , m_serverName(new QLineEdit)
     , m_insecure(new QCheckBox(QStringLiteral("Do not check the server's certificate (insecure)")))
-    , m_problem(createFieldProblemLabel())
 {
     setObjectName(QStringLiteral("tls"));
-    setCheckable(true);
-    setChecked(false);
     m_serverName->setPlaceholderText(QStringLiteral("the host"));
-    // Unchecked, the group is only its title: the dialog stays short for the common, direct connection.
-    auto* fields = new QWidget;
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(fields);
-    fields->setVisible(false);
-    connect(this, &QGroupBox::toggled, fields, &QWidget::setVisible);
-    auto* form = new QFormLayout(fields);
+    QFormLayout* form = this->form();
     form->addRow(QStringLiteral("CA certificate"), m_caCert);
     form->addRow(QStringLiteral("CA directory"), m_caCertDir);
     form->addRow(QStringLiteral("Client certificate"), m_clientCert);
     form->addRow(QStringLiteral("Client key"), m_clientKey);
     form->addRow(QStringLiteral("Server name"), m_serverName);
     form->addRow(QString(), m_insecure);
-    form->addRow(QString(), m_problem);
+    addProblemRow();
 }
 
 void TlsGroup::setOptions(const redis::TlsOptions& tls)
@@ -66,16 +53,6 @@ redis::TlsOptions TlsGroup::options() const
     tls.serverName = m_serverName->text().trimmed();
     tls.insecure = m_insecure->isChecked();
     return tls;
-}
-
-void TlsGroup::showProblem(const QString& text)
-{
-    showFieldProblem(m_problem, text);
-}
-
-QString TlsGroup::problem() const
-{
-    return m_problem->isVisibleTo(this) ? m_problem->text() : QString();
 }
 
 } // namespace keylens::ui

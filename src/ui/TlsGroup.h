@@ -1,11 +1,9 @@
 #pragma once
 
 #include "redis/ConnectionOptions.h"
-
-#include <QGroupBox>
+#include "ui/FoldingGroup.h"
 
 class QCheckBox;
-class QLabel;
 class QLineEdit;
 
 namespace keylens::ui {
@@ -14,7 +12,7 @@ class PathField;
 
 // The connection dialog's TLS settings, as redis-cli's flags have them: the CAs to trust, a client certificate, the
 // name to check. Checkable: unchecked is no TLS.
-class TlsGroup : public QGroupBox
+class TlsGroup : public FoldingGroup
 {
     Q_OBJECT
 public:
@@ -22,9 +20,6 @@ public:
 
     void setOptions(const redis::TlsOptions& tls);
     redis::TlsOptions options() const;
-    // A TLS failure, shown under the fields ("" clears it); what is shown, for tests.
-    void showProblem(const QString& text);
-    QString problem() const;
 
 private:
     PathField* m_caCert;
@@ -33,7 +28,6 @@ private:
     PathField* m_clientKey;
     QLineEdit* m_serverName;
     QCheckBox* m_insecure;
-    QLabel* m_problem;
 };
 
 } // namespace keylens::ui

@@ -50,6 +50,14 @@ class TestConnections : public QObject
         return profile;
     }
 
+    // Saves the profile with settings that are closed at once: what is read next comes from the file.
+    void saveAndClose(const ConnectionProfile& profile) const
+    {
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        models::SavedConnections saved(&settings);
+        saved.save(profile);
+    }
+
 private Q_SLOTS:
     void everyFieldSurvivesARestart()
     {
@@ -257,11 +265,7 @@ private Q_SLOTS:
         profile.tls.serverName = QStringLiteral("localhost");
         profile.speed = scan::ScanSpeed::Full;
         profile.commandTimeoutMs = 45500;
-        {
-            QSettings settings(settingsPath(), QSettings::IniFormat);
-            models::SavedConnections saved(&settings);
-            saved.save(profile);
-        }
+        saveAndClose(profile);
         QSettings settings(settingsPath(), QSettings::IniFormat);
         models::SavedConnections saved(&settings);
         const ConnectionProfile* read = saved.find(QStringLiteral("tls cache"));
@@ -310,11 +314,7 @@ private Q_SLOTS:
         profile.port = server.port();
         profile.ssh = sshd.options();
         profile.ssh.knownHostsFile = sshd.path(QStringLiteral("empty_known_hosts"));
-        {
-            QSettings settings(settingsPath(), QSettings::IniFormat);
-            models::SavedConnections saved(&settings);
-            saved.save(profile);
-        }
+        saveAndClose(profile);
         QSettings settings(settingsPath(), QSettings::IniFormat);
         models::SavedConnections saved(&settings);
         const ConnectionProfile* read = saved.find(profile.name);
@@ -368,11 +368,7 @@ private Q_SLOTS:
         profile.masterName = "cache master";
         profile.user = "reader";
         profile.db = 2;
-        {
-            QSettings settings(settingsPath(), QSettings::IniFormat);
-            models::SavedConnections saved(&settings);
-            saved.save(profile);
-        }
+        saveAndClose(profile);
         QSettings settings(settingsPath(), QSettings::IniFormat);
         models::SavedConnections saved(&settings);
         const ConnectionProfile* read = saved.find(profile.name);
