@@ -12,7 +12,9 @@
 #include <QTemporaryDir>
 #include <QThread>
 
+#include <csignal>
 #include <pwd.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace keylens::test {
@@ -61,6 +63,8 @@ public:
             !write(QStringLiteral("empty_known_hosts"), {}))
             return fail(QStringLiteral("cannot write known_hosts"));
         m_sshd.setProcessChannelMode(QProcess::MergedChannels);
+        // A test that crashes leaves no sshd behind.
+        m_sshd.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
         m_sshd.start(sshd, {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
                             path(QStringLiteral("sshd_config"))});
         QElapsedTimer clock;
