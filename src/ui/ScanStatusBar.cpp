@@ -95,7 +95,7 @@ void ScanStatusBar::renderProgress()
         if (progress.etaMs >= 0)
             line += QStringLiteral(" · %1 left").arg(displayText(keyspace::formatDuration(progress.etaMs)));
         if (progress.backingOff)
-            line += QStringLiteral(" · the server is answering slower: resting longer between rounds");
+            line += QStringLiteral(" · backing off: the server slowed");
     }
     if (!progress.trouble.isEmpty())
         line += QStringLiteral(" · %1").arg(progress.trouble);
