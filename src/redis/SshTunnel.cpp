@@ -154,11 +154,6 @@ SshTunnel::SshTunnel(SshOptions ssh, std::unique_ptr<ChildProcess> process, quin
 
 SshTunnel::~SshTunnel() = default; // ~ChildProcess stops ssh
 
-qint64 SshTunnel::processId() const
-{
-    return m_process->processId();
-}
-
 qsizetype SshTunnel::logSize() const
 {
     return m_process->errorOutputSize();
@@ -171,11 +166,12 @@ QString SshTunnel::failureSince(qsizetype mark) const
             .arg(m_ssh.destination(), sshFailureReason(m_ssh, m_process->errorOutput()));
     // ssh logs "channel 2: open failed: connect failed: Connection refused" when the SSH server could not open its
     // side, then closes our socket.
+    constexpr QByteArrayView OpenFailed = "open failed: ";
     for (const QByteArray& line : meaningfulLines(m_process->errorOutput(mark))) {
-        const qsizetype at = line.indexOf("open failed: ");
+        const qsizetype at = line.indexOf(OpenFailed);
         if (at >= 0)
             return QStringLiteral("the SSH server %1 could not reach it (%2)")
-                .arg(m_ssh.destination(), QString::fromUtf8(line.sliced(at + 13)));
+                .arg(m_ssh.destination(), QString::fromUtf8(line.sliced(at + OpenFailed.size())));
     }
     return {};
 }

@@ -35,8 +35,6 @@ public:
     // Why a connection through the tunnel failed, from what ssh logged since `mark`: the tunnel ended, or the SSH
     // server could not reach the server. Empty when ssh logged nothing that explains it.
     QString failureSince(qsizetype mark) const;
-    const SshOptions& options() const { return m_ssh; }
-    qint64 processId() const;
 
 private:
     SshTunnel(SshOptions ssh, std::unique_ptr<ChildProcess> process, quint16 localPort);

@@ -6,7 +6,6 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QHostAddress>
 #include <QLocalSocket>
 #include <QTcpSocket>
 
@@ -22,12 +21,12 @@ class SocketTransport final : public Transport
 {
 public:
     SocketTransport(std::unique_ptr<QIODevice> socket, QString address, bool clientCertificate = false,
-                    std::shared_ptr<SshTunnel> tunnel = {})
+                    std::shared_ptr<SshTunnel> tunnel = {}, qsizetype tunnelLogMark = 0)
         : m_socket(std::move(socket))
         , m_address(std::move(address))
         , m_clientCertificate(clientCertificate)
         , m_tunnel(std::move(tunnel))
-        , m_tunnelLogMark(m_tunnel ? m_tunnel->logSize() : 0)
+        , m_tunnelLogMark(tunnelLogMark)
     {}
 
     Status writeAll(QByteArrayView bytes, int timeoutMs) override
@@ -181,6 +180,8 @@ Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& o
             return acquired.error();
         tunnel = std::move(*acquired);
     }
+    // What ssh logged before this connection: a channel that fails for it is logged after (or while we connect).
+    const qsizetype tunnelLogMark = tunnel ? tunnel->logSize() : 0;
     QElapsedTimer clock;
     clock.start();
     const QString connectHost = tunnel ? QStringLiteral("127.0.0.1") : options.host;
@@ -201,7 +202,7 @@ Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& o
     // We pipeline and flush whole batches ourselves; Nagle would only add latency between them.
     socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     return std::unique_ptr<Transport>(std::make_unique<SocketTransport>(
-        std::move(socket), options.address(), !options.tls.certFile.isEmpty(), std::move(tunnel)));
+        std::move(socket), options.address(), !options.tls.certFile.isEmpty(), std::move(tunnel), tunnelLogMark));
 }
 
 } // namespace keylens::redis
