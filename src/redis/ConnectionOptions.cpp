@@ -86,6 +86,14 @@ QString hostPortText(const QString& host, quint16 port)
     return shownHost + QLatin1Char(':') + QString::number(port);
 }
 
+QString SentinelOptions::placesText(QStringView separator) const
+{
+    QStringList places;
+    for (const auto& [host, port] : sentinels)
+        places << hostPortText(host, port);
+    return places.join(separator);
+}
+
 QString SshOptions::destination() const
 {
     return (user.isEmpty() ? QString() : user + QLatin1Char('@')) + hostPortText(host, port);
@@ -114,11 +122,8 @@ Status parseSshDestination(QByteArrayView text, SshOptions* ssh)
 
 QString ConnectionOptions::sentinelAddress() const
 {
-    QStringList places;
-    for (const auto& [sentinelHost, sentinelPort] : sentinel.sentinels)
-        places << hostPortText(sentinelHost, sentinelPort);
     return QStringLiteral("master '%1' via sentinel %2")
-        .arg(QString::fromUtf8(sentinel.masterName), places.join(QLatin1Char(',')));
+        .arg(QString::fromUtf8(sentinel.masterName), sentinel.placesText(u","));
 }
 
 QString ConnectionOptions::address() const
@@ -143,10 +148,7 @@ QString ConnectionOptions::uriWithoutPassword() const
                (db != 0 ? QStringLiteral("?db=") + QString::number(db) : QString());
     }
     if (!sentinel.masterName.isEmpty()) {
-        QStringList places;
-        for (const auto& [sentinelHost, sentinelPort] : sentinel.sentinels)
-            places << hostPortText(sentinelHost, sentinelPort);
-        return QStringLiteral("redis+sentinel://") + userPart + places.join(QLatin1Char(',')) + QLatin1Char('/') +
+        return QStringLiteral("redis+sentinel://") + userPart + sentinel.placesText(u",") + QLatin1Char('/') +
                QString::fromUtf8(sentinel.masterName.toPercentEncoding()) +
                (db != 0 ? QStringLiteral("/%1").arg(db) : QString());
     }

@@ -31,6 +31,9 @@ struct SentinelOptions
     std::vector<std::pair<QString, quint16>> sentinels; // host, port (26379 by default)
     QByteArray masterName;                              // empty: no sentinel, host and port are the server
 
+    // "host:port" of each sentinel, in order, joined by `separator`.
+    QString placesText(QStringView separator) const;
+
     bool operator==(const SentinelOptions&) const = default;
 };
 

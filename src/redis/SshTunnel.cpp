@@ -112,7 +112,6 @@ QString tunnelKey(const SshOptions& ssh, const QString& host, quint16 port)
 QStringList sshTunnelArguments(const SshOptions& ssh, const QString& host, quint16 port, quint16 localPort,
                                int timeoutMs)
 {
-    const QString target = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
     QStringList arguments{
         QStringLiteral("-N"), // no remote command: only the forward
         QStringLiteral("-T"),
@@ -130,7 +129,7 @@ QStringList sshTunnelArguments(const SshOptions& ssh, const QString& host, quint
         QStringLiteral("ControlPath=none"),
         // LogLevel stays at INFO: a channel the SSH server could not open is logged at that level.
         QStringLiteral("-p"), QString::number(ssh.port), QStringLiteral("-L"),
-        QStringLiteral("127.0.0.1:%1:%2:%3").arg(localPort).arg(target).arg(port)};
+        QStringLiteral("127.0.0.1:%1:%2").arg(localPort).arg(hostPortText(host, port))};
     if (!ssh.identityFile.isEmpty())
         arguments << QStringLiteral("-i") << ssh.identityFile;
     if (!ssh.knownHostsFile.isEmpty())

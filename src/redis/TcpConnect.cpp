@@ -47,12 +47,8 @@ SocketAddress socketAddress(const QHostAddress& host, quint16 port)
 
 Error failure(int error, const QString& address)
 {
-    if (error == ECONNREFUSED)
-        return {ErrorKind::Refused,
-                QStringLiteral("could not connect to %1: connection refused (is redis-server running there?)")
-                    .arg(address)};
-    return {ErrorKind::ConnectionLost,
-            QStringLiteral("could not connect to %1: %2").arg(address, QString::fromLocal8Bit(std::strerror(error)))};
+    return connectError(error == ECONNREFUSED ? ConnectFailure::Refused : ConnectFailure::Other, address, 0,
+                        QString::fromLocal8Bit(std::strerror(error)));
 }
 
 // One address: a non-blocking connect, then waits for it in slices. The descriptor, or the error that ended it.
@@ -78,8 +74,7 @@ Result<int> connectOne(const QHostAddress& host, quint16 port, const QElapsedTim
         const qint64 left = timeoutMs - clock.elapsed();
         if (left <= 0) {
             ::close(fd);
-            return Error{ErrorKind::Timeout,
-                         QStringLiteral("could not connect to %1 within %2 s").arg(address).arg(timeoutMs / 1000.0)};
+            return connectError(ConnectFailure::TimedOut, address, timeoutMs);
         }
         pollfd waiting{fd, POLLOUT, 0};
         const int ready = ::poll(&waiting, 1, int(std::min<qint64>(left, Transport::CancelSliceMs)));
@@ -103,6 +98,24 @@ Result<int> connectOne(const QHostAddress& host, quint16 port, const QElapsedTim
 
 } // namespace
 
+Error connectError(ConnectFailure failure, const QString& address, int timeoutMs, const QString& detail)
+{
+    switch (failure) {
+    case ConnectFailure::TimedOut:
+        return {ErrorKind::Timeout,
+                QStringLiteral("could not connect to %1 within %2 s").arg(address).arg(timeoutMs / 1000.0)};
+    case ConnectFailure::Refused:
+        return {ErrorKind::Refused,
+                QStringLiteral("could not connect to %1: connection refused (is redis-server running there?)")
+                    .arg(address)};
+    case ConnectFailure::NotFound:
+        return {ErrorKind::HostNotFound, QStringLiteral("could not connect to %1: %2").arg(address, detail)};
+    case ConnectFailure::Other:
+        break;
+    }
+    return {ErrorKind::ConnectionLost, QStringLiteral("could not connect to %1: %2").arg(address, detail)};
+}
+
 Result<int> connectTcp(const QString& host, quint16 port, int timeoutMs, const std::atomic<bool>* cancel,
                        const QString& address)
 {
@@ -114,8 +127,7 @@ Result<int> connectTcp(const QString& host, quint16 port, int timeoutMs, const s
     } else {
         const QHostInfo found = QHostInfo::fromName(host);
         if (found.error() != QHostInfo::NoError || found.addresses().isEmpty())
-            return Error{ErrorKind::HostNotFound,
-                         QStringLiteral("could not connect to %1: %2").arg(address, found.errorString())};
+            return connectError(ConnectFailure::NotFound, address, timeoutMs, found.errorString());
         candidates = found.addresses();
     }
     std::optional<Error> first;

@@ -116,22 +116,6 @@ private:
     qsizetype m_tunnelLogMark = 0; // what ssh had logged before this connection
 };
 
-Error connectError(const ConnectionOptions& options, bool timedOut, bool refused, bool notFound, const QString& detail)
-{
-    const QString address = options.address();
-    if (timedOut)
-        return {
-            ErrorKind::Timeout,
-            QStringLiteral("could not connect to %1 within %2 s").arg(address).arg(options.connectTimeoutMs / 1000.0)};
-    if (refused)
-        return {ErrorKind::Refused,
-                QStringLiteral("could not connect to %1: connection refused (is redis-server running there?)")
-                    .arg(address)};
-    if (notFound)
-        return {ErrorKind::HostNotFound, QStringLiteral("could not connect to %1: %2").arg(address, detail)};
-    return {ErrorKind::ConnectionLost, QStringLiteral("could not connect to %1: %2").arg(address, detail)};
-}
-
 } // namespace
 
 Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& options, const std::atomic<bool>* cancel)
@@ -151,9 +135,11 @@ Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& o
         socket->connectToServer(options.socketPath);
         if (!socket->waitForConnected(options.connectTimeoutMs)) {
             const auto error = socket->error();
-            return connectError(options, error == QLocalSocket::SocketTimeoutError,
-                                error == QLocalSocket::ConnectionRefusedError,
-                                error == QLocalSocket::ServerNotFoundError, socket->errorString());
+            const ConnectFailure failure = error == QLocalSocket::SocketTimeoutError       ? ConnectFailure::TimedOut
+                                           : error == QLocalSocket::ConnectionRefusedError ? ConnectFailure::Refused
+                                           : error == QLocalSocket::ServerNotFoundError    ? ConnectFailure::NotFound
+                                                                                           : ConnectFailure::Other;
+            return connectError(failure, options.address(), options.connectTimeoutMs, socket->errorString());
         }
         return std::unique_ptr<Transport>(std::make_unique<SocketTransport>(std::move(socket), options.address()));
     }
@@ -191,8 +177,7 @@ Result<std::unique_ptr<Transport>> Transport::connect(const ConnectionOptions& o
         return descriptor.error();
     if (!socket->setSocketDescriptor(*descriptor)) {
         ::close(*descriptor);
-        return Error{ErrorKind::ConnectionLost,
-                     QStringLiteral("could not connect to %1: %2").arg(options.address(), socket->errorString())};
+        return connectError(ConnectFailure::Other, options.address(), options.connectTimeoutMs, socket->errorString());
     }
     if (tls) {
         const int left = std::max(1, options.connectTimeoutMs - int(clock.elapsed()));

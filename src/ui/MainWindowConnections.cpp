@@ -31,10 +31,7 @@ models::ConnectionProfile profileOf(const MainWindow::Target& target)
                        : models::ConnectionProfile::Kind::HostPort;
     if (!options.sentinel.masterName.isEmpty()) {
         profile.kind = models::ConnectionProfile::Kind::Sentinel;
-        QStringList sentinels;
-        for (const auto& [host, port] : options.sentinel.sentinels)
-            sentinels << redis::hostPortText(host, port);
-        profile.sentinels = sentinels.join(QStringLiteral(", "));
+        profile.sentinels = options.sentinel.placesText(u", ");
         profile.masterName = options.sentinel.masterName;
     }
     profile.host = options.host;
