@@ -2,6 +2,7 @@
 // that fails before any key, and keys that expire while the window shows them.
 #include "GuiRunner.h"
 #include "PlainClient.h"
+#include "ProcessFiles.h"
 #include "TestServer.h"
 #include "models/KeyTreeModel.h"
 #include "models/ScanSession.h"
@@ -62,9 +63,8 @@ private Q_SLOTS:
         QVERIFY(gui.waitForStarted());
         QTest::qWait(500);
         QCOMPARE(gui.state(), QProcess::Running);
-        QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(gui.processId()));
-        QVERIFY(commandLine.open(QIODevice::ReadOnly));
-        const QByteArray arguments = commandLine.readAll();
+        const QByteArray arguments = test::processCommandLine(gui.processId());
+        QVERIFY(!arguments.isEmpty());
         QVERIFY2(!arguments.contains(Canary), arguments.constData());
         QVERIFY(gui.waitForFinished(60000));
         QCOMPARE(gui.exitCode(), 0);

@@ -4,6 +4,7 @@
 #include "CliRunner.h"
 #include "FakeRedis.h"
 #include "PlainClient.h"
+#include "ProcessFiles.h"
 #include "TestServer.h"
 
 #include <QDir>
@@ -71,12 +72,6 @@ test::CliRun runServing(const QStringList& arguments, int timeoutMs = 30000)
     if (!QTest::qWaitFor([&] { return process.state() == QProcess::NotRunning; }, timeoutMs))
         qWarning("keylens-cli did not finish in time");
     return test::finishCli(process, 1000);
-}
-
-QByteArray processCommandLine(qint64 pid)
-{
-    QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 // A fake server with `keys` string keys over SCAN calls of 1000, answering PTTL with `pttlAnswer(i)`.
@@ -252,13 +247,13 @@ private Q_SLOTS:
             // any other process's (a child would show it there).
             QTest::qWait(400);
             QCOMPARE(process.state(), QProcess::Running);
-            const QByteArray commandLine = processCommandLine(process.processId());
+            const QByteArray commandLine = test::processCommandLine(process.processId());
             QVERIFY(!commandLine.isEmpty());
             QVERIFY2(!commandLine.contains(Canary), commandLine.constData());
             QDirIterator processes(QStringLiteral("/proc"), {QStringLiteral("[0-9]*")}, QDir::Dirs);
             int processesRead = 0;
             while (processes.hasNext()) {
-                const QByteArray other = processCommandLine(processes.next().section(u'/', -1).toLongLong());
+                const QByteArray other = test::processCommandLine(processes.next().section(u'/', -1).toLongLong());
                 processesRead += !other.isEmpty();
                 QVERIFY2(!other.contains(Canary), other.constData());
             }

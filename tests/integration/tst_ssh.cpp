@@ -4,6 +4,7 @@
 // ended by Keylens dying, and its death reported. The Redis password never reaches ssh's arguments.
 #include "CliRunner.h"
 #include "PlainClient.h"
+#include "ProcessFiles.h"
 #include "ScanHelper.h"
 #include "TestServer.h"
 #include "TestSshServer.h"
@@ -25,12 +26,6 @@ namespace {
 
 const QByteArray Password = "canary-ssh-7c1e";
 
-QByteArray commandLineOf(qint64 pid)
-{
-    QFile file(QStringLiteral("/proc/%1/cmdline").arg(pid));
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 // The ssh processes forwarding to 127.0.0.1:port, found by their command lines.
 QList<qint64> tunnelsTo(quint16 port)
 {
@@ -41,7 +36,7 @@ QList<qint64> tunnelsTo(quint16 port)
         const qint64 pid = entry.toLongLong(&numeric);
         if (!numeric)
             continue;
-        const QList<QByteArray> arguments = commandLineOf(pid).split('\0');
+        const QList<QByteArray> arguments = test::processCommandLine(pid).split('\0');
         if (!arguments.isEmpty() && arguments[0] == "ssh" &&
             std::any_of(arguments.begin(), arguments.end(), [&](const QByteArray& a) { return a.endsWith(forward); }))
             pids << pid;
@@ -229,7 +224,7 @@ private Q_SLOTS:
         QCOMPARE(keylensClients(), 2);
         // Its own process group: Ctrl-C in a terminal reaches Keylens, which ends the tunnel itself.
         QVERIFY(getpgid(pid_t(tunnels[0])) != getpgrp());
-        QVERIFY(!commandLineOf(tunnels[0]).contains(Password));
+        QVERIFY(!test::processCommandLine(tunnels[0]).contains(Password));
 
         first->reset();
         QVERIFY(!processGone(tunnels[0]));
