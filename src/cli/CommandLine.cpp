@@ -165,14 +165,14 @@ std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringLis
 }
 
 std::optional<int> readConnection(const QCommandLineParser& parser, const QString& command,
-                                  redis::ConnectionOptions* connection)
+                                  redis::ConnectionOptions* connection, int uriPosition)
 {
     if (const QString warning = redis::hidePasswordsGivenOnCommandLine(parser); !warning.isEmpty())
         writeStderr("keylens-cli: " + warning.toUtf8() + '\n');
-    if (parser.positionalArguments().size() > 1)
+    if (parser.positionalArguments().size() > uriPosition + 1)
         return usageError(QStringLiteral("%1 takes at most one URI").arg(command));
     redis::Result<redis::ConnectionOptions> resolved = redis::connectionOptionsFrom(
-        parser, parser.positionalArguments().value(0), QProcessEnvironment::systemEnvironment(), askPasswordOnTerminal);
+        parser, parser.positionalArguments().value(uriPosition), QProcessEnvironment::systemEnvironment(), askPasswordOnTerminal);
     if (!resolved)
         return usageError(resolved.error().message);
     *connection = *resolved;

@@ -43,8 +43,9 @@ std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringLis
 
 // The connection of a command that takes [URI] and the redis-cli flags: hides passwords in argv (with the
 // warning), resolves URI, flags and environment. On a problem it prints it and returns the exit code.
+// `uriPosition`: which positional argument is the URI (restore's FILE comes before it).
 std::optional<int> readConnection(const QCommandLineParser& parser, const QString& command,
-                                  redis::ConnectionOptions* connection);
+                                  redis::ConnectionOptions* connection, int uriPosition = 0);
 
 // Prints a usage error the same way for every command, and returns ExitUsage.
 int usageError(const QString& problem);

@@ -8,5 +8,9 @@ namespace keylens::cli {
 int runScanCommand(const QStringList& arguments);
 int runDemoCommand(const QStringList& arguments);
 int runLintCommand(const QStringList& arguments);
+int runDeleteCommand(const QStringList& arguments);
+int runExpireCommand(const QStringList& arguments);
+int runRenameCommand(const QStringList& arguments);
+int runRestoreCommand(const QStringList& arguments);
 
 } // namespace keylens::cli

@@ -1,8 +1,10 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayView>
 
 #include <cstdint>
+#include <optional>
 
 namespace keylens::keyspace {
 
@@ -14,5 +16,8 @@ QByteArray formatDuration(std::int64_t milliseconds);
 QByteArray formatPercent(double fraction); // 0.4567 -> "45.7%", tiny non-zero shares -> "<0.1%"
 // One key's TTL as of `nowMs`: "no TTL", "not measured" (PTTL denied), "expired", or the time left.
 QByteArray formatTimeLeft(std::int64_t expiresAtMs, std::int64_t nowMs);
+// A duration as a person writes it: "90" (seconds), "500ms", "90s", "15m", "2h", "7d", or sums such as "1h30m".
+// Nothing for text that is not one, or for a negative or overflowing value.
+std::optional<std::int64_t> parseDuration(QByteArrayView text);
 
 } // namespace keylens::keyspace

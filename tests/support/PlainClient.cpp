@@ -75,6 +75,55 @@ QByteArray PlainClient::command(const std::vector<QByteArray>& arguments)
     return {};
 }
 
+namespace {
+void flatten(const redisReply* reply, std::vector<QByteArray>& out)
+{
+    if (reply->type == REDIS_REPLY_ARRAY) {
+        for (std::size_t i = 0; i < reply->elements; ++i)
+            flatten(reply->element[i], out);
+    } else if (reply->type == REDIS_REPLY_INTEGER) {
+        out.push_back(QByteArray::number(reply->integer));
+    } else if (reply->str) {
+        out.emplace_back(reply->str, static_cast<qsizetype>(reply->len));
+    }
+}
+} // namespace
+
+std::vector<QByteArray> PlainClient::elements(const std::vector<QByteArray>& arguments)
+{
+    ReplyPtr reply(run(arguments));
+    std::vector<QByteArray> out;
+    if (reply)
+        flatten(reply.get(), out);
+    return out;
+}
+
+std::vector<QByteArray> PlainClient::content(const QByteArray& key)
+{
+    const QByteArray type = command({"TYPE", key});
+    std::vector<QByteArray> out{type};
+    std::vector<QByteArray> values;
+    if (type == "string") {
+        values = {command({"GET", key})};
+    } else if (type == "hash") {
+        const std::vector<QByteArray> flat = elements({"HGETALL", key});
+        for (std::size_t i = 0; i + 1 < flat.size(); i += 2)
+            values.push_back(flat[i] + '=' + flat[i + 1]);
+        std::sort(values.begin(), values.end());
+    } else if (type == "list") {
+        values = elements({"LRANGE", key, "0", "-1"});
+    } else if (type == "set") {
+        values = elements({"SMEMBERS", key});
+        std::sort(values.begin(), values.end());
+    } else if (type == "zset") {
+        values = elements({"ZRANGE", key, "0", "-1", "WITHSCORES"});
+    } else if (type == "stream") {
+        values = elements({"XRANGE", key, "-", "+"});
+    }
+    out.insert(out.end(), values.begin(), values.end());
+    return out;
+}
+
 long long PlainClient::integer(const std::vector<QByteArray>& arguments)
 {
     ReplyPtr reply(run(arguments));

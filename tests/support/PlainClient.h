@@ -25,6 +25,11 @@ public:
     // Runs one command and returns its reply as text (bulk/status/error), or its integer as text.
     QByteArray command(const std::vector<QByteArray>& arguments);
     long long integer(const std::vector<QByteArray>& arguments);
+    // Runs one command and returns the strings and integers of its reply, nested arrays flattened in order.
+    std::vector<QByteArray> elements(const std::vector<QByteArray>& arguments);
+    // What a key holds, whatever its type, in an order that does not depend on its encoding: a string's bytes,
+    // a hash's or set's elements sorted, a list's and a stream's in order, a zset's members and scores by rank.
+    std::vector<QByteArray> content(const QByteArray& key);
 
     // Sends all commands as one hiredis pipeline; returns how many answered with an error.
     std::size_t pipeline(const std::vector<std::vector<QByteArray>>& commands);

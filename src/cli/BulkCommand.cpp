@@ -1,0 +1,343 @@
+// keylens-cli delete | expire | rename: scan, select the keys (--match, --pattern or a --plan), show the exact preview
+// on stderr, ask (or take --yes), back up, and act in gentle batches.
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
+#include "cli/ExitCode.h"
+#include "cli/InterruptWatcher.h"
+#include "cli/Output.h"
+#include "cli/ScanJob.h"
+#include "edit/BulkAction.h"
+#include "edit/RenamePlan.h"
+#include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
+#include "patterns/PatternTree.h"
+
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QFile>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <unistd.h>
+
+namespace keylens::cli {
+
+namespace {
+
+constexpr std::size_t KeysPreviewed = 10;
+
+QByteArray shown(const QByteArray& key)
+{
+    return keyspace::displayBytes(key);
+}
+
+QString defaultBackupPath(edit::BulkKind kind)
+{
+    return QStringLiteral("keylens-backup-%1-%2.klb")
+        .arg(edit::bulkVerb(kind), QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+}
+
+// The exact preview, on stderr: what will be touched, how big it is, and what changed since the scan.
+void printPreview(const edit::BulkRequest& request, const edit::KeySelection& selection,
+                  const std::optional<edit::SelectionCheck>& check)
+{
+    QByteArray text = edit::bulkVerb(request.kind).toUtf8() + ": " + keyspace::formatCount(selection.size()) +
+                      QByteArray(selection.size() == 1 ? " key" : " keys") + " in '" + shown(selection.description) +
+                      "' (" + keyspace::formatBytes(selection.memoryBytes);
+    if (selection.keysMemoryUnmeasured > 0)
+        text += ", " + keyspace::formatCount(selection.keysMemoryUnmeasured) + " not measured";
+    text += "; " + keyspace::formatCount(selection.keysWithTtl) + " with a TTL)\n";
+    if (request.kind == edit::BulkKind::Expire)
+        text += "  TTL: " + keyspace::formatDuration(request.ttlMs) +
+                (request.jitterMs > 0
+                     ? QByteArray(" plus up to " + keyspace::formatDuration(request.jitterMs) + " of jitter")
+                     : QByteArray()) +
+                '\n';
+    for (std::size_t i = 0; i < selection.size() && i < KeysPreviewed; ++i) {
+        text += "  " + shown(selection.keys[i]);
+        if (request.kind == edit::BulkKind::Rename)
+            text += "  ->  " + shown(request.newKeys[i]);
+        text += '\n';
+    }
+    if (selection.size() > KeysPreviewed)
+        text += "  … and " + keyspace::formatCount(selection.size() - KeysPreviewed) + " more\n";
+    if (check)
+        text += "Changed since the scan: " + keyspace::formatCount(check->changed()) + " of " +
+                keyspace::formatCount(check->checked) + " (" + keyspace::formatCount(check->gone) + " gone, " +
+                keyspace::formatCount(check->typeChanged) + " of another type)\n";
+    if (!request.backupPath.isEmpty())
+        text += "Backup first: " + QFile::encodeName(request.backupPath) + '\n';
+    else if (edit::needsBackup(request.kind))
+        text += "No backup (--no-backup): what is " + edit::bulkVerb(request.kind).toUtf8() +
+                "d cannot be restored by Keylens\n";
+    writeStderr(text);
+}
+
+// Asks the person at the terminal to type the selection's description; without a terminal, only --yes confirms.
+bool confirmed(const edit::KeySelection& selection, edit::BulkKind kind)
+{
+    if (!::isatty(STDIN_FILENO)) {
+        writeStderr("keylens-cli: not confirmed: pass --yes to " + edit::bulkVerb(kind).toUtf8() +
+                    " without a terminal (or --dry-run to preview only). Nothing was changed.\n");
+        return false;
+    }
+    writeStderr("Type " + shown(selection.description) + " to " + edit::bulkVerb(kind).toUtf8() + " these keys: ");
+    std::string answer;
+    if (!std::getline(std::cin, answer) ||
+        QByteArray::fromStdString(answer).trimmed() != shown(selection.description)) {
+        writeStderr("Not confirmed. Nothing was changed.\n");
+        return false;
+    }
+    return true;
+}
+
+struct BulkCommandSpec
+{
+    edit::BulkKind kind;
+    QString name;
+    QString description;
+};
+
+} // namespace
+
+static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(spec.description);
+    addServerOptions(parser);
+    parser.addOptions({
+        {QStringLiteral("pattern"),
+         QStringLiteral("The keys of this key pattern, as scan --patterns lists them (user:<int>:profile)."),
+         QStringLiteral("pattern")},
+        {QStringLiteral("dry-run"), QStringLiteral("Show the preview and change nothing.")},
+        {QStringLiteral("yes"), QStringLiteral("Do not ask: act after the preview.")},
+    });
+    const bool destructive = edit::needsBackup(spec.kind);
+    if (destructive)
+        parser.addOptions({
+            {QStringLiteral("backup"),
+             QStringLiteral("Write the DUMP backup here (default keylens-backup-<action>-<time>.klb in the current "
+                            "directory). 'keylens-cli restore FILE' puts the keys back."),
+             QStringLiteral("file")},
+            {QStringLiteral("no-backup"), QStringLiteral("Do not write a backup.")},
+        });
+    if (spec.kind == edit::BulkKind::Expire)
+        parser.addOptions({
+            {QStringLiteral("ttl"), QStringLiteral("The TTL to set: 90 (seconds), 500ms, 15m, 2h, 7d, 1h30m."),
+             QStringLiteral("duration")},
+            {QStringLiteral("jitter"),
+             QStringLiteral("Add a random share of this to each key's TTL, so they do not all expire at once."),
+             QStringLiteral("duration")},
+            {QStringLiteral("persist"), QStringLiteral("Remove the TTL instead (PERSIST).")},
+        });
+    if (spec.kind == edit::BulkKind::Rename)
+        parser.addOptions({
+            {QStringLiteral("to"), QStringLiteral("The new namespace prefix (user-cache:)."), QStringLiteral("prefix")},
+            {QStringLiteral("from"),
+             QStringLiteral("The prefix --to replaces (default: the literal start of --match or --pattern, up to its "
+                            "last delimiter)."),
+             QStringLiteral("prefix")},
+            {QStringLiteral("plan"),
+             QStringLiteral("Rename as this redis-cli script says (RENAMENX \"old\" \"new\" per line) instead."),
+             QStringLiteral("file")},
+            {QStringLiteral("script"),
+             QStringLiteral("Write the rename plan as a redis-cli script to this file, and change nothing."),
+             QStringLiteral("file")},
+        });
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, spec.name))
+        return *done;
+    scan::ScanOptions options;
+    if (const std::optional<int> failed = readConnection(parser, spec.name, &options.connection))
+        return *failed;
+    char delimiter = ':';
+    QString problem;
+    if (!readScanOptions(parser, &options, &delimiter, &problem))
+        return usageError(problem);
+
+    edit::BulkRequest request;
+    request.kind = spec.kind;
+    // The action rests between rounds unless told otherwise, wherever the server is.
+    request.speed = parser.isSet(QStringLiteral("speed")) ? options.speed : scan::ScanSpeed::Gentle;
+    const bool fromPlan = spec.kind == edit::BulkKind::Rename && parser.isSet(QStringLiteral("plan"));
+    const bool byPattern = parser.isSet(QStringLiteral("pattern"));
+    if (!fromPlan && !byPattern && !parser.isSet(QStringLiteral("match")))
+        return usageError(
+            QStringLiteral("%1 needs --match GLOB or --pattern PATTERN%2")
+                .arg(spec.name, spec.kind == edit::BulkKind::Rename ? QStringLiteral(" (or --plan FILE)") : QString()));
+    if (spec.kind == edit::BulkKind::Expire) {
+        if (parser.isSet(QStringLiteral("persist")) == parser.isSet(QStringLiteral("ttl")))
+            return usageError(QStringLiteral("expire needs --ttl DURATION or --persist, not both"));
+        if (parser.isSet(QStringLiteral("persist"))) {
+            request.kind = edit::BulkKind::Persist;
+        } else {
+            const std::optional<std::int64_t> ttl =
+                keyspace::parseDuration(parser.value(QStringLiteral("ttl")).toUtf8());
+            if (!ttl || *ttl <= 0)
+                return usageError(QStringLiteral("--ttl takes a duration such as 90, 15m, 2h or 7d, not '%1'")
+                                      .arg(parser.value(QStringLiteral("ttl"))));
+            request.ttlMs = *ttl;
+            if (parser.isSet(QStringLiteral("jitter"))) {
+                const std::optional<std::int64_t> jitter =
+                    keyspace::parseDuration(parser.value(QStringLiteral("jitter")).toUtf8());
+                if (!jitter)
+                    return usageError(QStringLiteral("--jitter takes a duration such as 10m, not '%1'")
+                                          .arg(parser.value(QStringLiteral("jitter"))));
+                request.jitterMs = *jitter;
+            }
+        }
+    }
+    edit::RenamePlan plan;
+    if (fromPlan) {
+        QFile file(parser.value(QStringLiteral("plan")));
+        if (!file.open(QIODevice::ReadOnly))
+            return usageError(QStringLiteral("--plan: cannot read %1: %2").arg(file.fileName(), file.errorString()));
+        redis::Result<edit::RenamePlan> parsed = edit::parseRenameScript(file.readAll());
+        if (!parsed)
+            return usageError(QStringLiteral("--plan: %1").arg(parsed.error().message));
+        plan = *parsed;
+    } else if (spec.kind == edit::BulkKind::Rename && !parser.isSet(QStringLiteral("to"))) {
+        return usageError(QStringLiteral("rename needs --to PREFIX (or --plan FILE)"));
+    }
+    if (destructive && !parser.isSet(QStringLiteral("no-backup")))
+        request.backupPath = parser.isSet(QStringLiteral("backup")) ? parser.value(QStringLiteral("backup"))
+                                                                    : defaultBackupPath(spec.kind);
+    if (!request.backupPath.isEmpty() && QFile::exists(request.backupPath))
+        return usageError(QStringLiteral("the backup file %1 exists already; Keylens never overwrites a backup")
+                              .arg(request.backupPath));
+
+    // The scan that the selection comes from: only what --match selects, everything for a pattern or a plan.
+    InterruptWatcher interrupts;
+    keyspace::Keyspace store(delimiter);
+    const ScanOutcome outcome = runScanJob(options, store, &interrupts);
+    if (const std::optional<int> refused = refuseWhenNothingWasRead(outcome))
+        return *refused;
+    if (outcome.interrupted) {
+        writeStderr("Interrupted during the scan. Nothing was changed.\n");
+        return ExitInterrupted;
+    }
+    if (!outcome.summary.complete) {
+        writeStderr(
+            "keylens-cli: the scan did not finish" +
+            (outcome.summary.error ? QByteArray(": " + outcome.summary.error->message.toUtf8()) : QByteArray()) +
+            "\nThe selection would not be exact, so nothing was changed.\n");
+        return ExitFailure;
+    }
+
+    edit::KeySelection selection;
+    if (fromPlan) {
+        std::vector<keyspace::NodeId> nodes;
+        std::vector<QByteArray> targets;
+        for (std::size_t i = 0; i < plan.from.size(); ++i) {
+            const keyspace::NodeId node = store.find(plan.from[i]);
+            if (node != keyspace::InvalidNode && store.isKey(node)) {
+                nodes.push_back(node);
+                targets.push_back(plan.to[i]);
+            }
+        }
+        selection = edit::selectNodes(store, nodes, QFile::encodeName(parser.value(QStringLiteral("plan"))));
+        request.newKeys = std::move(targets);
+        if (selection.size() < plan.from.size())
+            writeStderr(keyspace::formatCount(plan.from.size() - selection.size()) +
+                        " keys of the plan are not on the server; they are left out.\n");
+    } else if (byPattern) {
+        const patterns::PatternTree patterns(store);
+        const QByteArray text = parser.value(QStringLiteral("pattern")).toUtf8();
+        const std::optional<patterns::PatternTree::PatternId> pattern = patterns.find(text);
+        if (!pattern) {
+            writeStderr("keylens-cli: no key pattern '" + text +
+                        "' in this keyspace (keylens-cli scan --patterns lists them). Nothing was changed.\n");
+            return ExitUsage;
+        }
+        selection = edit::selectPattern(store, patterns, *pattern);
+    } else {
+        selection = edit::selectSubtree(store, keyspace::Keyspace::root());
+        selection.description = options.match;
+        selection.prefix = edit::globPrefix(options.match, delimiter);
+    }
+    if (selection.size() == 0) {
+        writeStderr("No key matches '" + shown(selection.description) + "'. Nothing to " +
+                    edit::bulkVerb(request.kind).toUtf8() + ".\n");
+        return ExitOk;
+    }
+    request.keys = selection.keys;
+    if (spec.kind == edit::BulkKind::Rename && !fromPlan) {
+        const QByteArray from =
+            parser.isSet(QStringLiteral("from")) ? parser.value(QStringLiteral("from")).toUtf8() : selection.prefix;
+        request.newKeys = edit::renamedKeys(request.keys, from, parser.value(QStringLiteral("to")).toUtf8());
+    }
+    if (spec.kind == edit::BulkKind::Rename && parser.isSet(QStringLiteral("script"))) {
+        QFile script(parser.value(QStringLiteral("script")));
+        const QByteArray text = edit::formatRenameScript({request.keys, request.newKeys});
+        if (!script.open(QIODevice::WriteOnly | QIODevice::NewOnly) || script.write(text) != text.size() ||
+            !script.flush())
+            return usageError(
+                QStringLiteral("--script: cannot write %1: %2").arg(script.fileName(), script.errorString()));
+        writeStderr("Wrote the plan for " + keyspace::formatCount(request.keys.size()) + " keys to " +
+                    QFile::encodeName(script.fileName()) + ". Nothing was changed.\n");
+        return ExitOk;
+    }
+
+    redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(options.connection);
+    if (!connection) {
+        writeStderr("keylens-cli: " + connection.error().message.toUtf8() + '\n');
+        return ExitConnection;
+    }
+    const redis::Result<edit::SelectionCheck> check =
+        edit::checkSinceScan(**connection, selection, scan::ScanSpeed::Full);
+    printPreview(request, selection, check ? std::optional(*check) : std::nullopt);
+    if (parser.isSet(QStringLiteral("dry-run"))) {
+        writeStderr("Dry run: nothing was changed.\n");
+        return ExitOk;
+    }
+    if (!parser.isSet(QStringLiteral("yes")) && !confirmed(selection, request.kind))
+        return ExitNotConfirmed;
+
+    std::atomic<bool> cancel{false};
+    const bool terminal = ::isatty(STDERR_FILENO);
+    const edit::BulkSummary summary =
+        edit::runBulkAction(**connection, request, &cancel, [&](const edit::BulkProgress& progress) {
+            if (interrupts.hasFired())
+                cancel = true;
+            if (terminal)
+                writeStderr("\r" + keyspace::formatCount(progress.processed) + " / " +
+                            keyspace::formatCount(progress.total) + " keys" +
+                            (progress.backingOff ? QByteArray(" (backing off: the server slowed)") : QByteArray()) +
+                            "\x1b[K");
+        });
+    if (terminal)
+        writeStderr("\r\x1b[K");
+    if (!writeStdout(summary.text().toUtf8() + '\n'))
+        return ExitFailure;
+    if (summary.cancelled)
+        return ExitInterrupted;
+    if (summary.stoppedBy && summary.stoppedBy->isConnectionError() && summary.done == 0 && summary.unknown == 0)
+        return ExitConnection;
+    return summary.succeeded() ? ExitOk : ExitFailure;
+}
+
+int runDeleteCommand(const QStringList& arguments)
+{
+    return runBulkCommand({edit::BulkKind::Delete, QStringLiteral("delete"),
+                           QStringLiteral("Delete keys (UNLINK) after a preview, with a DUMP backup first.")},
+                          arguments);
+}
+
+int runExpireCommand(const QStringList& arguments)
+{
+    return runBulkCommand(
+        {edit::BulkKind::Expire, QStringLiteral("expire"),
+         QStringLiteral(
+             "Set a TTL on keys (PEXPIRE, optionally with jitter), or remove it (--persist), after a preview.")},
+        arguments);
+}
+
+int runRenameCommand(const QStringList& arguments)
+{
+    return runBulkCommand({edit::BulkKind::Rename, QStringLiteral("rename"),
+                           QStringLiteral("Rename keys into another namespace (RENAMENX: never over an existing key) "
+                                          "after a preview, with a DUMP backup first.")},
+                          arguments);
+}
+
+} // namespace keylens::cli

@@ -1,0 +1,80 @@
+// keylens-cli restore FILE [URI]: puts the keys of a DUMP backup back.
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
+#include "cli/ExitCode.h"
+#include "cli/InterruptWatcher.h"
+#include "cli/Output.h"
+#include "edit/Restore.h"
+#include "keyspace/Units.h"
+#include "redis/ConnectionArguments.h"
+
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QFile>
+
+#include <unistd.h>
+
+namespace keylens::cli {
+
+int runRestoreCommand(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Put the keys of a backup (written by delete or rename) back, with their TTLs."));
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The backup file."), QStringLiteral("FILE"));
+    parser.addPositionalArgument(QStringLiteral("uri"), QStringLiteral("redis://… or unix://… (optional)"),
+                                 QStringLiteral("[URI]"));
+    redis::addConnectionOptions(parser);
+    parser.addOptions({
+        {QStringLiteral("replace"), QStringLiteral("Overwrite keys that exist now (RESTORE … REPLACE).")},
+        {QStringLiteral("speed"), QStringLiteral("full or gentle (default gentle)."), QStringLiteral("full|gentle")},
+    });
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("restore")))
+        return *done;
+    if (parser.positionalArguments().isEmpty())
+        return usageError(QStringLiteral("restore needs the backup FILE"));
+    redis::ConnectionOptions connection;
+    if (const std::optional<int> failed = readConnection(parser, QStringLiteral("restore"), &connection, 1))
+        return *failed;
+    edit::RestoreOptions options;
+    options.replace = parser.isSet(QStringLiteral("replace"));
+    if (parser.isSet(QStringLiteral("speed"))) {
+        const std::optional<scan::ScanSpeed> speed = scan::parseSpeed(parser.value(QStringLiteral("speed")));
+        if (!speed)
+            return usageError(
+                QStringLiteral("--speed takes full or gentle, not '%1'").arg(parser.value(QStringLiteral("speed"))));
+        options.speed = *speed;
+    }
+
+    edit::BackupReader backup;
+    if (redis::Status opened = backup.open(parser.positionalArguments().first()); !opened)
+        return usageError(opened.error().message);
+    writeStderr("Backup of " + backup.source() + ", written " +
+                QDateTime::fromMSecsSinceEpoch(backup.createdAtMs()).toString(Qt::ISODate).toUtf8() + '\n');
+    redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(connection);
+    if (!opened) {
+        writeStderr("keylens-cli: " + opened.error().message.toUtf8() + '\n');
+        return ExitConnection;
+    }
+    InterruptWatcher interrupts;
+    std::atomic<bool> cancel{false};
+    const bool terminal = ::isatty(STDERR_FILENO);
+    const edit::RestoreSummary summary =
+        edit::restoreBackup(**opened, backup, options, &cancel, [&](const edit::BulkProgress& progress) {
+            if (interrupts.hasFired())
+                cancel = true;
+            if (terminal)
+                writeStderr("\r" + keyspace::formatCount(progress.processed) + " keys restored\x1b[K");
+        });
+    if (terminal)
+        writeStderr("\r\x1b[K");
+    if (!writeStdout(summary.text().toUtf8() + '\n'))
+        return ExitFailure;
+    if (summary.cancelled)
+        return ExitInterrupted;
+    if (summary.stoppedBy && summary.stoppedBy->kind == redis::ErrorKind::Usage)
+        return ExitUsage; // the file is damaged
+    return summary.succeeded() ? ExitOk : ExitFailure;
+}
+
+} // namespace keylens::cli

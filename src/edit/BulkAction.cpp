@@ -1,0 +1,336 @@
+#include "edit/BulkAction.h"
+
+#include "edit/BackupFile.h"
+#include "edit/BulkPacing.h"
+#include "keyspace/KeyEscape.h"
+
+#include <QStringList>
+
+#include <random>
+
+namespace keylens::edit {
+
+using redis::Error;
+using redis::ErrorKind;
+
+namespace {
+
+constexpr std::size_t MostFailuresKept = 100;
+
+QString pastTense(BulkKind kind)
+{
+    switch (kind) {
+    case BulkKind::Delete:
+        return QStringLiteral("Deleted");
+    case BulkKind::Expire:
+        return QStringLiteral("Set a TTL on");
+    case BulkKind::Persist:
+        return QStringLiteral("Removed the TTL of");
+    case BulkKind::Rename:
+        return QStringLiteral("Renamed");
+    }
+    return {};
+}
+
+QString keysText(std::uint64_t count)
+{
+    return count == 1 ? QStringLiteral("1 key") : QStringLiteral("%L1 keys").arg(count);
+}
+
+// Counts every key of the request once, and keeps the first failures' reasons.
+class Tally
+{
+public:
+    explicit Tally(BulkSummary& summary)
+        : m_summary(summary)
+    {}
+    void fail(const QByteArray& key, QString reason)
+    {
+        ++m_summary.failed;
+        if (m_summary.failures.size() < MostFailuresKept)
+            m_summary.failures.push_back({key, std::move(reason)});
+    }
+
+private:
+    BulkSummary& m_summary;
+};
+
+QString replyText(redis::ReplyView reply)
+{
+    return QString::fromUtf8(reply.bytes());
+}
+
+// The command that does the action to key `index`.
+std::vector<QByteArray> actionCommand(const BulkRequest& request, std::size_t index, std::mt19937_64& random)
+{
+    const QByteArray& key = request.keys[index];
+    switch (request.kind) {
+    case BulkKind::Delete:
+        return {"UNLINK", key};
+    case BulkKind::Expire: {
+        std::int64_t ttl = request.ttlMs;
+        if (request.jitterMs > 0)
+            ttl += std::uniform_int_distribution<std::int64_t>(0, request.jitterMs)(random);
+        return {"PEXPIRE", key, QByteArray::number(qlonglong(ttl))};
+    }
+    case BulkKind::Persist:
+        return {"PERSIST", key};
+    case BulkKind::Rename:
+        return {"RENAMENX", key, request.newKeys[index]};
+    }
+    return {};
+}
+
+enum class Outcome { Done, Unchanged, Failed };
+
+Outcome classify(const BulkRequest& request, std::size_t index, redis::ReplyView reply, QString* reason)
+{
+    if (reply.isError()) {
+        // RENAMENX of a key that is gone by now: nothing to do, as UNLINK's 0.
+        if (request.kind == BulkKind::Rename && reply.bytes().contains("no such key"))
+            return Outcome::Unchanged;
+        *reason = replyText(reply);
+        return Outcome::Failed;
+    }
+    if (reply.isInteger() && reply.integer() >= 1)
+        return Outcome::Done;
+    if (request.kind == BulkKind::Rename) {
+        *reason = QStringLiteral("%1 exists already; it was left as it was")
+                      .arg(QString::fromUtf8(keyspace::displayBytes(request.newKeys[index])));
+        return Outcome::Failed;
+    }
+    return Outcome::Unchanged;
+}
+
+} // namespace
+
+QString bulkVerb(BulkKind kind)
+{
+    switch (kind) {
+    case BulkKind::Delete:
+        return QStringLiteral("delete");
+    case BulkKind::Expire:
+        return QStringLiteral("expire");
+    case BulkKind::Persist:
+        return QStringLiteral("persist");
+    case BulkKind::Rename:
+        return QStringLiteral("rename");
+    }
+    return {};
+}
+
+bool needsBackup(BulkKind kind)
+{
+    return kind == BulkKind::Delete || kind == BulkKind::Rename;
+}
+
+QString BulkSummary::text() const
+{
+    QStringList parts;
+    parts << QStringLiteral("%1 %2 of %3.").arg(pastTense(kind), keysText(done), keysText(total));
+    if (unchanged > 0)
+        parts << (kind == BulkKind::Persist ? QStringLiteral("%1 had no TTL or were gone.")
+                                            : QStringLiteral("%1 were gone already."))
+                     .arg(keysText(unchanged));
+    if (failed > 0)
+        parts << QStringLiteral("%1 failed%2.")
+                     .arg(keysText(failed),
+                          failures.empty() ? QString()
+                                           : QStringLiteral(" (%1: %2)")
+                                                 .arg(QString::fromUtf8(keyspace::displayBytes(failures.front().key)),
+                                                      failures.front().reason));
+    if (unknown > 0)
+        parts << QStringLiteral("%1 were sent, but the connection was lost before the server answered: they may or "
+                                "may not have changed.")
+                     .arg(keysText(unknown));
+    if (notAttempted > 0)
+        parts << QStringLiteral("%1 were not attempted%2.")
+                     .arg(keysText(notAttempted), cancelled ? QStringLiteral(": cancelled") : QString());
+    if (stoppedBy)
+        parts << QStringLiteral("Stopped: %1").arg(stoppedBy->message);
+    if (!backupPath.isEmpty() && backedUp > 0)
+        parts << QStringLiteral("Backup of %1: %2%3.")
+                     .arg(keysText(backedUp), backupPath,
+                          backupComplete ? QString() : QStringLiteral(" (not closed properly; it still restores)"));
+    return parts.join(QLatin1Char(' '));
+}
+
+BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& request, const std::atomic<bool>* cancel,
+                          const BulkProgressCallback& progress)
+{
+    BulkSummary summary;
+    summary.kind = request.kind;
+    summary.total = request.keys.size();
+    Tally tally(summary);
+    const std::size_t total = request.keys.size();
+    if (connection.options().readOnly) {
+        summary.stoppedBy = Error{ErrorKind::ReadOnly,
+                                  QStringLiteral("The connection is read-only, so nothing was sent. Connect without "
+                                                 "read-only to %1 keys.")
+                                      .arg(bulkVerb(request.kind))};
+        summary.notAttempted = total;
+        return summary;
+    }
+    if (request.kind == BulkKind::Rename && request.newKeys.size() != total) {
+        summary.stoppedBy = Error{ErrorKind::Usage, QStringLiteral("A rename needs a new name for every key")};
+        summary.notAttempted = total;
+        return summary;
+    }
+    const bool backingUp = needsBackup(request.kind) && !request.backupPath.isEmpty();
+    BackupWriter backup;
+    if (backingUp) {
+        if (redis::Status opened = backup.open(request.backupPath, connection.options().description().toUtf8());
+            !opened) {
+            summary.stoppedBy = opened.error();
+            summary.notAttempted = total;
+            return summary;
+        }
+        summary.backupPath = request.backupPath;
+    }
+
+    BulkPacing pacing(request.speed);
+    std::mt19937_64 random{std::random_device{}()};
+    std::size_t next = 0; // the first key not sent yet
+    // Ends the action early; every key not counted by then was not attempted.
+    const auto stop = [&](Error error, std::size_t unknownKeys) {
+        summary.stoppedBy = std::move(error);
+        summary.unknown += unknownKeys;
+    };
+    while (next < total) {
+        if (cancel && cancel->load()) {
+            summary.cancelled = true;
+            break;
+        }
+        const std::size_t end = std::min(total, next + pacing.batchSize());
+        pacing.roundStarted();
+        std::size_t commands = 0;
+        std::vector<std::size_t> acting; // the keys of this batch that get the action
+        acting.reserve(end - next);
+        if (backingUp) {
+            for (std::size_t i = next; i < end; ++i) {
+                connection.append({"DUMP", request.keys[i]});
+                connection.append({"PTTL", request.keys[i]});
+            }
+            commands += 2 * (end - next);
+            bool stopped = false;
+            for (std::size_t i = next; i < end; ++i) {
+                redis::Result<redis::Reply> dump = connection.read();
+                if (!dump) {
+                    stop(dump.error(), 0); // nothing of this batch was changed yet
+                    stopped = true;
+                    break;
+                }
+                redis::Result<redis::Reply> pttl = connection.read();
+                if (!pttl) {
+                    stop(pttl.error(), 0);
+                    stopped = true;
+                    break;
+                }
+                if (stopped) {
+                    continue; // the backup failed: read the rest of the answers, so the connection stays usable
+                } else if (dump->isNil()) {
+                    ++summary.unchanged;
+                } else if (dump->isError()) {
+                    tally.fail(request.keys[i],
+                               QStringLiteral("not backed up, so left alone: %1").arg(replyText(*dump)));
+                } else {
+                    const std::int64_t ttl = pttl->isInteger() && pttl->integer() >= 0 ? pttl->integer() : -1;
+                    if (redis::Status written = backup.write({request.keys[i], ttl, dump->bytes().toByteArray()});
+                        !written) {
+                        stop(written.error(), 0);
+                        stopped = true;
+                    } else {
+                        acting.push_back(i);
+                    }
+                }
+            }
+            if (stopped)
+                break;
+            if (redis::Status synced = backup.sync(); !synced) {
+                stop(synced.error(), 0);
+                break;
+            }
+        } else {
+            for (std::size_t i = next; i < end; ++i)
+                acting.push_back(i);
+        }
+
+        for (const std::size_t i : acting) {
+            const std::vector<QByteArray> command = actionCommand(request, i, random);
+            std::vector<QByteArrayView> views(command.begin(), command.end());
+            connection.append(views);
+        }
+        commands += acting.size();
+        for (std::size_t k = 0; k < acting.size(); ++k) {
+            redis::Result<redis::Reply> reply = connection.read();
+            if (!reply) {
+                stop(reply.error(), acting.size() - k);
+                break;
+            }
+            QString reason;
+            switch (classify(request, acting[k], *reply, &reason)) {
+            case Outcome::Done:
+                ++summary.done;
+                break;
+            case Outcome::Unchanged:
+                ++summary.unchanged;
+                break;
+            case Outcome::Failed:
+                tally.fail(request.keys[acting[k]], reason);
+                break;
+            }
+        }
+        if (summary.stoppedBy)
+            break;
+        next = end;
+        if (progress)
+            progress({next, total, pacing.backingOff()});
+        if (next < total && !pacing.restAfterRound(commands, cancel)) {
+            summary.cancelled = true;
+            break;
+        }
+    }
+    if (backingUp) {
+        summary.backedUp = backup.records();
+        const redis::Status finished = backup.finish();
+        summary.backupComplete = finished.ok();
+        if (!finished && !summary.stoppedBy)
+            summary.stoppedBy = finished.error();
+    }
+    summary.notAttempted = total - summary.done - summary.unchanged - summary.failed - summary.unknown;
+    return summary;
+}
+
+redis::Result<SelectionCheck> checkSinceScan(redis::Connection& connection, const KeySelection& selection,
+                                             scan::ScanSpeed speed, const std::atomic<bool>* cancel)
+{
+    SelectionCheck check;
+    BulkPacing pacing(speed);
+    const std::size_t total = selection.keys.size();
+    for (std::size_t next = 0; next < total;) {
+        const std::size_t end = std::min(total, next + pacing.batchSize() * 4); // TYPE is O(1): bigger rounds
+        pacing.roundStarted();
+        for (std::size_t i = next; i < end; ++i)
+            connection.append({"TYPE", selection.keys[i]});
+        for (std::size_t i = next; i < end; ++i) {
+            redis::Result<redis::Reply> type = connection.read();
+            if (!type)
+                return type.error();
+            ++check.checked;
+            if (type->isError())
+                continue; // denied: not known to have changed
+            const keyspace::KeyType now = keyspace::keyTypeFromName(type->bytes());
+            if (type->bytes() == "none")
+                ++check.gone;
+            else if (now != selection.types[i] && selection.types[i] != keyspace::KeyType::Unknown)
+                ++check.typeChanged;
+        }
+        const std::size_t sent = end - next;
+        next = end;
+        if (next < total && !pacing.restAfterRound(sent, cancel))
+            return Error{ErrorKind::Cancelled, QStringLiteral("The check was cancelled")};
+    }
+    return check;
+}
+
+} // namespace keylens::edit

@@ -1,0 +1,396 @@
+#include "edit/KeyEdit.h"
+
+#include "keyspace/KeyEscape.h"
+
+#include <cmath>
+
+namespace keylens::edit {
+
+using redis::Error;
+using redis::ErrorKind;
+using redis::Reply;
+using redis::ReplyView;
+using redis::Result;
+using Command = std::vector<QByteArray>;
+
+namespace {
+
+QString shown(const QByteArray& bytes)
+{
+    return QString::fromUtf8(keyspace::displayBytes(bytes));
+}
+
+Result<Reply> run(redis::Connection& connection, const Command& command)
+{
+    std::vector<QByteArrayView> views(command.begin(), command.end());
+    connection.append(views);
+    return connection.read();
+}
+
+// What a read command's reply says the server holds: the bytes, an integer as text, or nothing.
+std::optional<QByteArray> held(ReplyView reply)
+{
+    if (reply.isNil())
+        return std::nullopt;
+    if (reply.isInteger())
+        return QByteArray::number(reply.integer());
+    return reply.bytes().toByteArray();
+}
+
+EditOutcome refused(ReplyView reply)
+{
+    EditOutcome outcome;
+    outcome.message = QString::fromUtf8(reply.bytes());
+    return outcome;
+}
+
+EditOutcome conflict(std::optional<QByteArray> current, QString message)
+{
+    EditOutcome outcome;
+    outcome.conflict = true;
+    outcome.current = std::move(current);
+    outcome.message = std::move(message);
+    return outcome;
+}
+
+// How two readings of one element compare: bytes exactly, scores as numbers ("1.5" and "1.50" are one score).
+enum class Compare { Bytes, Score };
+
+bool same(const std::optional<QByteArray>& a, const std::optional<QByteArray>& b, Compare compare)
+{
+    if (!a || !b)
+        return !a && !b;
+    if (compare == Compare::Score) {
+        bool okA = false, okB = false;
+        const double x = a->toDouble(&okA), y = b->toDouble(&okB);
+        if (okA && okB)
+            return x == y;
+    }
+    return *a == *b;
+}
+
+// The optimistic transaction every guarded edit is: WATCH the keys, read what the user saw and compare, then write
+// in MULTI/EXEC. EXEC answers nil when a watched key changed between the read and the write: a conflict too.
+struct Guard
+{
+    Guard(std::vector<QByteArray> watch, Command read, std::optional<QByteArray> expected, Compare compare,
+          QString conflictText, int readDatabase = -1, QString firstWriteZero = {})
+        : watch(std::move(watch))
+        , read(std::move(read))
+        , expected(std::move(expected))
+        , compare(compare)
+        , conflictText(std::move(conflictText))
+        , readDatabase(readDatabase)
+        , firstWriteZero(std::move(firstWriteZero))
+    {}
+    std::vector<QByteArray> watch;
+    Command read;                       // what the user saw, asked again
+    std::optional<QByteArray> expected; // nothing: the read must answer nil (or 0 for EXISTS)
+    Compare compare;
+    QString conflictText; // "The value changed since it was read"
+    int readDatabase;     // SELECT this for the read (and its WATCH), then the connection's again; -1: no SELECT
+    // When set: the first write answering 0 (a COPY of a key gone by now) means nothing was done, for this reason.
+    QString firstWriteZero;
+};
+
+Result<EditOutcome> guarded(redis::Connection& connection, const Guard& guard, const std::vector<Command>& writes)
+{
+    const QByteArray home = QByteArray::number(connection.options().db);
+    const bool elsewhere = guard.readDatabase >= 0;
+    if (elsewhere)
+        connection.append({"SELECT", QByteArray::number(guard.readDatabase)});
+    Command watch{"WATCH"};
+    watch.insert(watch.end(), guard.watch.begin(), guard.watch.end());
+    std::vector<QByteArrayView> watchViews(watch.begin(), watch.end());
+    connection.append(watchViews);
+    std::vector<QByteArrayView> readViews(guard.read.begin(), guard.read.end());
+    connection.append(readViews);
+    if (elsewhere)
+        connection.append({"SELECT", home});
+    if (elsewhere)
+        if (Result<Reply> selected = connection.read(); !selected)
+            return selected.error();
+    Result<Reply> watched = connection.read();
+    if (!watched)
+        return watched.error();
+    Result<Reply> now = connection.read();
+    if (!now)
+        return now.error();
+    if (elsewhere)
+        if (Result<Reply> back = connection.read(); !back)
+            return back.error();
+    if (watched->isError() || now->isError()) {
+        (void)run(connection, {"UNWATCH"});
+        return refused(watched->isError() ? *watched : *now);
+    }
+    std::optional<QByteArray> current = held(*now);
+    if (now->isInteger() && !guard.expected && now->integer() == 0)
+        current.reset(); // EXISTS 0: nothing there, as expected
+    if (!same(current, guard.expected, guard.compare)) {
+        if (Result<Reply> unwatched = run(connection, {"UNWATCH"}); !unwatched)
+            return unwatched.error();
+        return conflict(current, guard.conflictText);
+    }
+
+    connection.append({"MULTI"});
+    for (const Command& write : writes) {
+        std::vector<QByteArrayView> views(write.begin(), write.end());
+        connection.append(views);
+    }
+    connection.append({"EXEC"});
+    std::optional<EditOutcome> queueRefusal;
+    for (std::size_t i = 0; i < writes.size() + 1; ++i) { // MULTI's +OK and each +QUEUED
+        Result<Reply> queued = connection.read();
+        if (!queued)
+            return queued.error();
+        if (queued->isError() && !queueRefusal)
+            queueRefusal = refused(*queued);
+    }
+    Result<Reply> executed = connection.read();
+    if (!executed)
+        return executed.error();
+    if (queueRefusal)
+        return *queueRefusal; // EXEC answered EXECABORT: nothing was written
+    if (executed->isNil()) {
+        // Changed between the read and the write: ask once more what it holds now, for the diff.
+        if (elsewhere)
+            (void)run(connection, {"SELECT", QByteArray::number(guard.readDatabase)});
+        Result<Reply> after = run(connection, guard.read);
+        if (elsewhere)
+            (void)run(connection, {"SELECT", home});
+        if (!after)
+            return after.error();
+        return conflict(after->isError() ? std::nullopt : held(*after), guard.conflictText);
+    }
+    if (executed->isError())
+        return refused(*executed);
+    if (!guard.firstWriteZero.isEmpty() && executed->size() > 0 && executed->at(0).isInteger() &&
+        executed->at(0).integer() == 0)
+        return conflict(std::nullopt, guard.firstWriteZero);
+    EditOutcome outcome;
+    outcome.applied = true;
+    for (std::size_t i = 0; i < executed->size(); ++i) {
+        if (executed->at(i).isError()) {
+            outcome.applied = false;
+            outcome.message = QString::fromUtf8(executed->at(i).bytes());
+        }
+        if (executed->at(i).isString())
+            outcome.reply = executed->at(i).bytes().toByteArray();
+    }
+    return outcome;
+}
+
+// A command whose integer answer tells whether it did anything: 0 means the element or key was not (or was
+// already) there, which `zeroText` explains.
+Result<EditOutcome> counted(redis::Connection& connection, const Command& command, const QString& zeroText)
+{
+    Result<Reply> reply = run(connection, command);
+    if (!reply)
+        return reply.error();
+    if (reply->isError())
+        return refused(*reply);
+    EditOutcome outcome;
+    if (reply->isString()) { // XADD's id
+        outcome.applied = true;
+        outcome.reply = reply->bytes().toByteArray();
+    } else if (reply->isInteger() && reply->integer() <= 0) {
+        outcome = conflict(std::nullopt, zeroText);
+    } else {
+        outcome.applied = true;
+    }
+    return outcome;
+}
+
+Command withFields(Command command, const QByteArrayList& fields)
+{
+    for (const QByteArray& field : fields)
+        command.push_back(field);
+    return command;
+}
+
+std::optional<Command> creation(const KeyEdit& edit)
+{
+    using keyspace::KeyType;
+    switch (edit.type) {
+    case KeyType::String:
+        return Command{"SET", edit.key, edit.value};
+    case KeyType::Hash:
+        return withFields({"HSET", edit.key}, edit.fields);
+    case KeyType::List:
+        return withFields({"RPUSH", edit.key}, edit.fields);
+    case KeyType::Set:
+        return withFields({"SADD", edit.key}, edit.fields);
+    case KeyType::ZSet:
+        return withFields({"ZADD", edit.key}, edit.fields);
+    case KeyType::Stream:
+        return withFields({"XADD", edit.key, "*"}, edit.fields);
+    case KeyType::Other:
+    case KeyType::Unknown:
+        break;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+QByteArray scoreText(double score)
+{
+    if (std::isinf(score))
+        return score > 0 ? "inf" : "-inf";
+    return QByteArray::number(score, 'g', 17).toDouble() == QByteArray::number(score, 'g', 15).toDouble()
+               ? QByteArray::number(score, 'g', 15)
+               : QByteArray::number(score, 'g', 17);
+}
+
+Result<EditOutcome> applyEdit(redis::Connection& connection, const KeyEdit& edit)
+{
+    if (connection.options().readOnly)
+        return Error{
+            ErrorKind::ReadOnly,
+            QStringLiteral("The connection is read-only: the change to %1 was not sent.").arg(shown(edit.key))};
+    const QString changed = QStringLiteral("%1 changed on the server since it was read").arg(shown(edit.key));
+    using Kind = KeyEdit::Kind;
+    switch (edit.kind) {
+    case Kind::SetString:
+        if (!edit.expected)
+            return guarded(connection,
+                           {{edit.key},
+                            {"EXISTS", edit.key},
+                            std::nullopt,
+                            Compare::Bytes,
+                            QStringLiteral("%1 exists already").arg(shown(edit.key))},
+                           {{"SET", edit.key, edit.value}});
+        return guarded(connection, {{edit.key}, {"GET", edit.key}, edit.expected, Compare::Bytes, changed},
+                       {{"SET", edit.key, edit.value, "KEEPTTL"}});
+    case Kind::SetHashField:
+        return guarded(connection,
+                       {{edit.key},
+                        {"HGET", edit.key, edit.field},
+                        edit.expected,
+                        Compare::Bytes,
+                        edit.expected ? QStringLiteral("The field %1 changed since it was read").arg(shown(edit.field))
+                                      : QStringLiteral("The field %1 exists already").arg(shown(edit.field))},
+                       {{"HSET", edit.key, edit.field, edit.value}});
+    case Kind::RemoveHashField:
+        return guarded(connection,
+                       {{edit.key},
+                        {"HGET", edit.key, edit.field},
+                        edit.expected,
+                        Compare::Bytes,
+                        QStringLiteral("The field %1 changed since it was read").arg(shown(edit.field))},
+                       {{"HDEL", edit.key, edit.field}});
+    case Kind::SetListElement: {
+        const QByteArray index = QByteArray::number(qlonglong(edit.index));
+        return guarded(connection,
+                       {{edit.key},
+                        {"LINDEX", edit.key, index},
+                        edit.expected,
+                        Compare::Bytes,
+                        QStringLiteral("The element at %1 changed since it was read").arg(edit.index)},
+                       {{"LSET", edit.key, index, edit.value}});
+    }
+    case Kind::InsertListElement: {
+        Result<Reply> reply =
+            run(connection, {"LINSERT", edit.key, edit.before ? "BEFORE" : "AFTER", edit.field, edit.value});
+        if (!reply)
+            return reply.error();
+        if (reply->isError())
+            return refused(*reply);
+        if (reply->integer() <= 0)
+            return conflict(std::nullopt, QStringLiteral("%1 is not in the list any more").arg(shown(edit.field)));
+        EditOutcome outcome;
+        outcome.applied = true;
+        return outcome;
+    }
+    case Kind::RemoveListElements:
+        return counted(connection, {"LREM", edit.key, QByteArray::number(qlonglong(edit.index)), edit.value},
+                       QStringLiteral("%1 is not in the list any more").arg(shown(edit.value)));
+    case Kind::AddSetMember:
+        return counted(connection, {"SADD", edit.key, edit.value},
+                       QStringLiteral("%1 is a member already").arg(shown(edit.value)));
+    case Kind::RemoveSetMember:
+        return counted(connection, {"SREM", edit.key, edit.field},
+                       QStringLiteral("%1 is not a member any more").arg(shown(edit.field)));
+    case Kind::ReplaceSetMember:
+        return guarded(connection,
+                       {{edit.key},
+                        {"SISMEMBER", edit.key, edit.field},
+                        QByteArray("1"),
+                        Compare::Bytes,
+                        QStringLiteral("%1 is not a member any more").arg(shown(edit.field))},
+                       {{"SREM", edit.key, edit.field}, {"SADD", edit.key, edit.value}});
+    case Kind::SetZsetMember:
+        return guarded(connection,
+                       {{edit.key},
+                        {"ZSCORE", edit.key, edit.field},
+                        edit.expected,
+                        Compare::Score,
+                        edit.expected
+                            ? QStringLiteral("The score of %1 changed since it was read").arg(shown(edit.field))
+                            : QStringLiteral("%1 is a member already").arg(shown(edit.field))},
+                       {{"ZADD", edit.key, scoreText(edit.score), edit.field}});
+    case Kind::RenameZsetMember:
+        return guarded(connection,
+                       {{edit.key},
+                        {"ZSCORE", edit.key, edit.field},
+                        edit.expected,
+                        Compare::Score,
+                        QStringLiteral("The score of %1 changed since it was read").arg(shown(edit.field))},
+                       {{"ZREM", edit.key, edit.field}, {"ZADD", edit.key, scoreText(edit.score), edit.value}});
+    case Kind::RemoveZsetMember:
+        return counted(connection, {"ZREM", edit.key, edit.field},
+                       QStringLiteral("%1 is not a member any more").arg(shown(edit.field)));
+    case Kind::AddStreamEntry:
+        return counted(connection,
+                       withFields({"XADD", edit.key, edit.field.isEmpty() ? QByteArray("*") : edit.field}, edit.fields),
+                       {});
+    case Kind::RemoveStreamEntry:
+        return counted(connection, {"XDEL", edit.key, edit.field},
+                       QStringLiteral("The entry %1 is not in the stream any more").arg(shown(edit.field)));
+    case Kind::CreateKey: {
+        const std::optional<Command> create = creation(edit);
+        if (!create)
+            return Error{ErrorKind::Unsupported, QStringLiteral("Keylens creates strings, hashes, lists, sets, sorted "
+                                                                "sets and streams")};
+        std::vector<Command> writes{*create};
+        if (edit.ttlMs > 0)
+            writes.push_back({"PEXPIRE", edit.key, QByteArray::number(qlonglong(edit.ttlMs))});
+        return guarded(connection,
+                       {{edit.key},
+                        {"EXISTS", edit.key},
+                        std::nullopt,
+                        Compare::Bytes,
+                        QStringLiteral("%1 exists already").arg(shown(edit.key))},
+                       writes);
+    }
+    case Kind::Rename:
+        if (edit.database < 0 || edit.database == connection.options().db)
+            return counted(connection, {"RENAMENX", edit.key, edit.newKey},
+                           QStringLiteral("%1 exists already").arg(shown(edit.newKey)));
+        // To another database: copy there and delete here at once, with the new name watched over there.
+        return guarded(connection,
+                       {{edit.newKey},
+                        {"EXISTS", edit.newKey},
+                        std::nullopt,
+                        Compare::Bytes,
+                        QStringLiteral("%1 exists already in database %2").arg(shown(edit.newKey)).arg(edit.database),
+                        edit.database,
+                        QStringLiteral("%1 is gone").arg(shown(edit.key))},
+                       {{"COPY", edit.key, edit.newKey, "DB", QByteArray::number(edit.database)}, {"DEL", edit.key}});
+    case Kind::Duplicate: {
+        Command copy{"COPY", edit.key, edit.newKey};
+        if (edit.database >= 0)
+            copy.insert(copy.end(), {"DB", QByteArray::number(edit.database)});
+        return counted(connection, copy, QStringLiteral("%1 exists already").arg(shown(edit.newKey)));
+    }
+    case Kind::SetTtl:
+        return counted(connection, {"PEXPIRE", edit.key, QByteArray::number(qlonglong(edit.ttlMs))},
+                       QStringLiteral("%1 is gone").arg(shown(edit.key)));
+    case Kind::Persist:
+        return counted(connection, {"PERSIST", edit.key},
+                       QStringLiteral("%1 has no TTL, or is gone").arg(shown(edit.key)));
+    }
+    return Error{ErrorKind::Unsupported, QStringLiteral("Unknown edit")};
+}
+
+} // namespace keylens::edit

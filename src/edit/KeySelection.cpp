@@ -1,0 +1,151 @@
+#include "edit/KeySelection.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace keylens::edit {
+
+using keyspace::Keyspace;
+using keyspace::NodeId;
+
+namespace {
+
+// Adds the keys of a subtree, walking it with an explicit stack: keys can be 100,000 segments deep.
+void addSubtree(const Keyspace& store, NodeId top, KeySelection& selection)
+{
+    std::vector<NodeId> stack{top};
+    while (!stack.empty()) {
+        const NodeId node = stack.back();
+        stack.pop_back();
+        if (store.isKey(node))
+            selection.add(store, node);
+        for (NodeId child = store.firstChild(node); child != keyspace::InvalidNode; child = store.nextSibling(child))
+            stack.push_back(child);
+    }
+}
+
+} // namespace
+
+void KeySelection::add(const Keyspace& store, NodeId node)
+{
+    const keyspace::KeyInfo info = store.keyInfo(node);
+    keys.push_back(store.path(node));
+    types.push_back(info.type);
+    nodes.push_back(node);
+    if (info.memoryMeasured)
+        memoryBytes += info.memoryBytes;
+    else
+        ++keysMemoryUnmeasured;
+    if (keyspace::hasExpiry(info.expiresAtMs))
+        ++keysWithTtl;
+}
+
+void KeySelection::sortByKey()
+{
+    std::vector<std::size_t> order(keys.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::sort(order.begin(), order.end(), [this](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    KeySelection sorted;
+    sorted.keys.reserve(keys.size());
+    sorted.types.reserve(keys.size());
+    sorted.nodes.reserve(keys.size());
+    for (const std::size_t i : order) {
+        sorted.keys.push_back(std::move(keys[i]));
+        sorted.types.push_back(types[i]);
+        sorted.nodes.push_back(nodes[i]);
+    }
+    keys = std::move(sorted.keys);
+    types = std::move(sorted.types);
+    nodes = std::move(sorted.nodes);
+}
+
+KeySelection selectSubtree(const Keyspace& store, NodeId node)
+{
+    KeySelection selection;
+    if (node != Keyspace::root()) {
+        selection.prefix = store.namespacePrefix(node);
+        selection.description = store.hasChildren(node) ? QByteArray(selection.prefix).append('*') : store.path(node);
+    } else {
+        selection.description = "*";
+    }
+    addSubtree(store, node, selection);
+    selection.sortByKey();
+    return selection;
+}
+
+KeySelection selectPattern(const Keyspace& store, const patterns::PatternTree& patterns,
+                           patterns::PatternTree::PatternId pattern)
+{
+    KeySelection selection;
+    selection.description = patterns.text(pattern);
+    selection.prefix = patternPrefix(patterns, pattern, store.delimiter());
+    for (const NodeId member : patterns.members(pattern))
+        addSubtree(store, member, selection);
+    selection.sortByKey();
+    return selection;
+}
+
+KeySelection selectMatching(const Keyspace& store, const keyspace::KeyGlob& glob)
+{
+    KeySelection selection;
+    selection.description = glob.pattern();
+    selection.prefix = globPrefix(glob.pattern(), store.delimiter());
+    for (NodeId node = 1; node < store.nodeCount(); ++node)
+        if (store.isKey(node) && glob.matches(store.path(node)))
+            selection.add(store, node);
+    selection.sortByKey();
+    return selection;
+}
+
+KeySelection selectNodes(const Keyspace& store, const std::vector<NodeId>& nodes, QByteArray description)
+{
+    KeySelection selection;
+    selection.description = std::move(description);
+    for (const NodeId node : nodes)
+        if (node < store.nodeCount() && store.isKey(node))
+            selection.add(store, node);
+    return selection;
+}
+
+QByteArray globPrefix(const QByteArray& glob, char delimiter)
+{
+    QByteArray literal;
+    for (qsizetype i = 0; i < glob.size(); ++i) {
+        const char c = glob[i];
+        if (c == '*' || c == '?' || c == '[')
+            break;
+        if (c == '\\' && i + 1 < glob.size())
+            literal.append(glob[++i]);
+        else
+            literal.append(c);
+    }
+    const qsizetype last = literal.lastIndexOf(delimiter);
+    return last < 0 ? QByteArray() : literal.left(last + 1);
+}
+
+QByteArray patternPrefix(const patterns::PatternTree& patterns, patterns::PatternTree::PatternId pattern,
+                         char delimiter)
+{
+    std::vector<patterns::PatternTree::PatternId> levels;
+    for (auto level = pattern; level != patterns::PatternTree::Root; level = patterns.parent(level))
+        levels.push_back(level);
+    QByteArray prefix;
+    for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
+        // A placeholder level, or a word with an id glued to it, is where the literal part ends.
+        if (patterns.isPlaceholder(*level) || patterns.label(*level).contains('<'))
+            break;
+        prefix.append(patterns.label(*level)).append(delimiter);
+    }
+    return prefix;
+}
+
+std::vector<QByteArray> renamedKeys(const std::vector<QByteArray>& keys, const QByteArray& from, const QByteArray& to)
+{
+    std::vector<QByteArray> renamed;
+    renamed.reserve(keys.size());
+    for (const QByteArray& key : keys)
+        renamed.push_back(key.startsWith(from) ? QByteArray(to).append(key.mid(from.size())) : key);
+    return renamed;
+}
+
+} // namespace keylens::edit

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "redis/Error.h"
+
+#include <QByteArray>
+
+#include <vector>
+
+namespace keylens::edit {
+
+// A reviewed rename plan: old key → new key. Its file is a redis-cli script, one `RENAMENX "old" "new"` per line
+// with redis-cli's quoting (\xhh for bytes that are not printable), so a person can read and edit it, run it with
+// `redis-cli < plan.redis`, or hand it to `keylens-cli rename --plan`, which adds the preview, the backup and the
+// progress.
+struct RenamePlan
+{
+    std::vector<QByteArray> from;
+    std::vector<QByteArray> to;
+};
+
+QByteArray formatRenameScript(const RenamePlan& plan);
+// Reads a script of RENAMENX (or RENAME) lines; blank lines are skipped. An error names the first line that is not one.
+redis::Result<RenamePlan> parseRenameScript(const QByteArray& script);
+
+// Splits one line into arguments the way redis-cli does: bare words, "double quoted" with \n \r \t \a \b \\ \" and
+// \xhh escapes, and 'single quoted' with \' only. Nothing for unbalanced quotes.
+std::optional<std::vector<QByteArray>> splitRedisCliLine(QByteArrayView line);
+
+} // namespace keylens::edit

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "edit/BackupFile.h"
+#include "edit/BulkAction.h"
+
+namespace keylens::edit {
+
+struct RestoreOptions
+{
+    bool replace = false; // RESTORE … REPLACE: put the backup's value over a key that exists now
+    scan::ScanSpeed speed = scan::ScanSpeed::Gentle;
+};
+
+struct RestoreSummary
+{
+    std::uint64_t restored = 0;
+    std::uint64_t existed = 0; // a key of that name exists now, and replace was not asked for: left as it is
+    std::uint64_t failed = 0;  // the server refused (see failures)
+    std::uint64_t unknown = 0; // sent, but the connection was lost before the answer
+    std::uint64_t read = 0;    // records read from the backup
+    bool backupComplete = false;
+    bool cancelled = false;
+    std::optional<redis::Error> stoppedBy;
+    std::vector<BulkFailure> failures;
+
+    bool succeeded() const { return failed == 0 && unknown == 0 && existed == 0 && !stoppedBy && !cancelled; }
+    QString text() const;
+};
+
+// Puts every key of a backup back with RESTORE, with the PTTL it had when it was backed up (a key that had none gets
+// none), in pipelined batches at the given speed. A backup cut short restores what it holds, and the summary says it
+// was incomplete.
+RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup, const RestoreOptions& options,
+                             const std::atomic<bool>* cancel = nullptr, const BulkProgressCallback& progress = {});
+
+} // namespace keylens::edit

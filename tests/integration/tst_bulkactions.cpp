@@ -1,0 +1,429 @@
+// Bulk actions, backups and restores against a real redis-server, checked by a plain hiredis client: every type
+// deleted and restored byte for byte (DUMP before and after) with its TTL, a cancel and a kill mid-delete, a
+// read-only connection that sends nothing, and the CLI's preview, --dry-run, confirmation and exit codes.
+#include "CliRunner.h"
+#include "PlainClient.h"
+#include "TestServer.h"
+#include "edit/BackupFile.h"
+#include "edit/BulkAction.h"
+#include "edit/Restore.h"
+#include "redis/Connection.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <map>
+#include <set>
+#include <thread>
+
+using namespace keylens;
+using test::PlainClient;
+
+namespace {
+
+struct Truth
+{
+    std::vector<QByteArray> content; // the type and every byte of the value (PlainClient::content)
+    QByteArray dump;
+    long long pttl = -1;
+};
+
+// Content, DUMP and PTTL of every key matching `match`, asked one key at a time by the plain client.
+std::map<QByteArray, Truth> truthOf(PlainClient& client, const QByteArray& match = "*")
+{
+    std::map<QByteArray, Truth> truth;
+    for (const QByteArray& key : client.allKeys(match))
+        truth[key] = {client.content(key), client.command({"DUMP", key}), client.integer({"PTTL", key})};
+    return truth;
+}
+
+// `count` keys of every type under `prefix`, a third with a TTL, some with binary bytes in name and value.
+void fillEveryType(quint16 port, int count, const QByteArray& prefix)
+{
+    std::vector<std::vector<QByteArray>> commands;
+    for (int i = 0; i < count; ++i) {
+        const QByteArray n = QByteArray::number(i);
+        const QByteArray binary = QByteArray("\xff\x00\xfe", 3) + n;
+        QByteArray key;
+        switch (i % 6) {
+        case 0:
+            key = prefix + "string:" + n + (i % 12 == 0 ? binary : QByteArray());
+            commands.push_back({"SET", key, "value " + n + binary});
+            break;
+        case 1:
+            key = prefix + "hash:" + n;
+            commands.push_back({"HSET", key, "name", "n" + n, "blob", binary});
+            break;
+        case 2:
+            key = prefix + "list:" + n;
+            commands.push_back({"RPUSH", key, "a", binary, "c" + n});
+            break;
+        case 3:
+            key = prefix + "set:" + n;
+            commands.push_back({"SADD", key, "x", "y" + n, binary});
+            break;
+        case 4:
+            key = prefix + "zset:" + n;
+            commands.push_back({"ZADD", key, "1.5", "one", "-2", binary, n, "n"});
+            break;
+        case 5:
+            key = prefix + "stream:" + n;
+            commands.push_back({"XADD", key, "*", "field", binary});
+            break;
+        }
+        if (i % 3 == 0)
+            commands.push_back({"PEXPIRE", key, QByteArray::number(3'600'000 + i)});
+    }
+    PlainClient client(port);
+    QCOMPARE(client.pipeline(commands), std::size_t(0));
+}
+
+std::vector<QByteArray> keysOf(const std::map<QByteArray, Truth>& truth)
+{
+    std::vector<QByteArray> keys;
+    for (const auto& entry : truth)
+        keys.push_back(entry.first);
+    return keys;
+}
+
+// Every key of `before` is back with the same type and value bytes and a PTTL that lost no more than the test took.
+// (Not the same DUMP: a set's hash table may iterate in another order once rebuilt.)
+void compareRestored(const std::map<QByteArray, Truth>& before, const std::map<QByteArray, Truth>& after)
+{
+    QCOMPARE(after.size(), before.size());
+    for (const auto& [key, truth] : before) {
+        const auto found = after.find(key);
+        QVERIFY2(found != after.end(), key.constData());
+        QVERIFY2(found->second.content == truth.content, key.constData());
+        if (truth.pttl < 0) {
+            QCOMPARE(found->second.pttl, -1LL);
+        } else {
+            QVERIFY(found->second.pttl > 0);
+            QVERIFY(found->second.pttl <= truth.pttl);
+            QVERIFY(truth.pttl - found->second.pttl < 60'000);
+        }
+    }
+}
+
+std::vector<edit::BackupRecord> readBackup(const QString& path, bool* complete)
+{
+    edit::BackupReader reader;
+    [&] { QVERIFY(reader.open(path).ok()); }();
+    std::vector<edit::BackupRecord> records;
+    while (true) {
+        redis::Result<std::optional<edit::BackupRecord>> record = reader.next();
+        if (!record || !record->has_value())
+            break;
+        records.push_back(**record);
+    }
+    *complete = reader.complete();
+    return records;
+}
+
+} // namespace
+
+class TestBulkActions : public QObject
+{
+    Q_OBJECT
+
+    demo::RedisServerProcess m_server;
+    QTemporaryDir m_files;
+
+    QString file(const QString& name) const { return m_files.filePath(name); }
+    QStringList cli(const QString& command, const QStringList& rest) const
+    {
+        return QStringList{command, m_server.uri()} + rest;
+    }
+
+private Q_SLOTS:
+    void init() { KEYLENS_START_SERVER(m_server); }
+    void cleanup() { m_server.stop(); }
+
+    // The round trip: 10,000 keys of every type deleted by the CLI (gentle, with its backup), and put back
+    // by `keylens-cli restore`, DUMP for DUMP, TTLs included.
+    void deleteAndRestoreTenThousandKeysByteForByte()
+    {
+        fillEveryType(m_server.port(), 10'000, "bulk:");
+        PlainClient client(m_server.port());
+        client.command({"SET", "other:keep", "untouched"});
+        const std::map<QByteArray, Truth> before = truthOf(client, "bulk:*");
+        QCOMPARE(before.size(), std::size_t(10'000));
+
+        const QString backup = file(QStringLiteral("tenk.klb"));
+        const test::CliRun deleted =
+            test::runCli(cli(QStringLiteral("delete"), {QStringLiteral("--match"), QStringLiteral("bulk:*"),
+                                                        QStringLiteral("--backup"), backup, QStringLiteral("--yes")}));
+        QVERIFY2(deleted.exitCode == 0, deleted.err.constData());
+        QVERIFY2(deleted.err.contains("10,000 keys in 'bulk:*'"), deleted.err.constData());
+        QVERIFY2(deleted.out.contains("Deleted 10,000 keys of 10,000 keys."), deleted.out.constData());
+        QCOMPARE(client.allKeys("bulk:*").size(), std::size_t(0));
+        QCOMPARE(client.command({"GET", "other:keep"}), QByteArray("untouched"));
+
+        bool complete = false;
+        QCOMPARE(readBackup(backup, &complete).size(), std::size_t(10'000));
+        QVERIFY(complete);
+
+        const test::CliRun restored = test::runCli({QStringLiteral("restore"), backup, m_server.uri()});
+        QVERIFY2(restored.exitCode == 0, restored.err.constData());
+        QVERIFY2(restored.out.contains("Restored 10,000 of 10,000 keys."), restored.out.constData());
+        compareRestored(before, truthOf(client, "bulk:*"));
+
+        // Restoring again finds every key there, and leaves them: exit 1, with the count.
+        const test::CliRun again = test::runCli({QStringLiteral("restore"), backup, m_server.uri()});
+        QCOMPARE(again.exitCode, 1);
+        QVERIFY2(again.out.contains("10,000 exist already"), again.out.constData());
+    }
+
+    void dryRunChangesNothing()
+    {
+        fillEveryType(m_server.port(), 600, "dry:");
+        PlainClient client(m_server.port());
+        const std::map<QByteArray, Truth> before = truthOf(client);
+        std::map<QByteArray, long long> callsBefore; // the filling itself sent PEXPIREs, truthOf DUMPs
+        for (const char* write : {"unlink", "pexpire", "persist", "renamenx", "dump", "restore"})
+            callsBefore[write] = client.commandCalls(write);
+        const QList<QStringList> runs = {
+            {QStringLiteral("delete"), QStringLiteral("--match"), QStringLiteral("dry:*")},
+            {QStringLiteral("expire"), QStringLiteral("--match"), QStringLiteral("dry:*"), QStringLiteral("--ttl"),
+             QStringLiteral("5m")},
+            {QStringLiteral("expire"), QStringLiteral("--pattern"), QStringLiteral("dry:hash:<int>"),
+             QStringLiteral("--persist")},
+            {QStringLiteral("rename"), QStringLiteral("--match"), QStringLiteral("dry:*"), QStringLiteral("--to"),
+             QStringLiteral("wet:")},
+        };
+        for (QStringList run : runs) {
+            run << QStringLiteral("--dry-run");
+            if (run.first() != QLatin1String("expire"))
+                run << QStringLiteral("--backup") << file(QStringLiteral("dry.klb"));
+            const test::CliRun dry = test::runCli(cli(run.first(), run.mid(1)));
+            QVERIFY2(dry.exitCode == 0, dry.err.constData());
+            QVERIFY2(dry.err.contains("Dry run: nothing was changed."), dry.err.constData());
+            QVERIFY2(dry.err.contains("Changed since the scan: 0 of"), dry.err.constData());
+        }
+        for (const char* write : {"unlink", "pexpire", "persist", "renamenx", "dump", "restore"})
+            QCOMPARE(client.commandCalls(write), callsBefore[write]);
+        QVERIFY(!QFile::exists(file(QStringLiteral("dry.klb"))));
+        QCOMPARE(truthOf(client).size(), before.size());
+        for (const auto& [key, truth] : truthOf(client)) {
+            QCOMPARE(truth.content, before.at(key).content);
+            QCOMPARE(truth.dump, before.at(key).dump); // not even re-encoded
+            QCOMPARE(truth.pttl < 0, before.at(key).pttl < 0);
+        }
+    }
+
+    void previewNeedsConfirmation()
+    {
+        QCOMPARE(test::fillStringKeys(m_server.port(), 50, 0, "ask:"), std::size_t(0));
+        // No terminal and no --yes: not confirmed, exit 4, nothing sent.
+        const test::CliRun asked =
+            test::runCli(cli(QStringLiteral("delete"), {QStringLiteral("--match"), QStringLiteral("ask:*")}));
+        QCOMPARE(asked.exitCode, 4);
+        QVERIFY2(asked.err.contains("50 keys in 'ask:*'"), asked.err.constData());
+        QVERIFY2(asked.err.contains("pass --yes"), asked.err.constData());
+        PlainClient client(m_server.port());
+        QCOMPARE(client.allKeys("ask:*").size(), std::size_t(50));
+        QCOMPARE(client.commandCalls("unlink"), 0LL);
+        QCOMPARE(client.commandCalls("dump"), 0LL);
+        // Bad arguments are usage errors that change nothing either.
+        QCOMPARE(test::runCli(cli(QStringLiteral("delete"), {})).exitCode, 2);
+        QCOMPARE(test::runCli(cli(QStringLiteral("expire"), {QStringLiteral("--match"), QStringLiteral("ask:*"),
+                                                             QStringLiteral("--ttl"), QStringLiteral("soon")}))
+                     .exitCode,
+                 2);
+        QCOMPARE(
+            test::runCli(cli(QStringLiteral("rename"), {QStringLiteral("--match"), QStringLiteral("ask:*")})).exitCode,
+            2);
+        QCOMPARE(client.allKeys("ask:*").size(), std::size_t(50));
+    }
+
+    void readOnlyConnectionSendsNothing()
+    {
+        QCOMPARE(test::fillStringKeys(m_server.port(), 100, 0, "ro:"), std::size_t(0));
+        redis::ConnectionOptions options = m_server.connectionOptions();
+        options.readOnly = true;
+        auto connection = redis::Connection::open(options);
+        QVERIFY(connection.ok());
+        PlainClient client(m_server.port());
+        for (const edit::BulkKind kind :
+             {edit::BulkKind::Delete, edit::BulkKind::Expire, edit::BulkKind::Persist, edit::BulkKind::Rename}) {
+            edit::BulkRequest request;
+            request.kind = kind;
+            request.keys = client.allKeys("ro:*");
+            request.newKeys = request.keys;
+            request.ttlMs = 1000;
+            request.backupPath = file(QStringLiteral("ro.klb"));
+            const edit::BulkSummary summary = edit::runBulkAction(**connection, request);
+            QVERIFY(summary.stoppedBy);
+            QCOMPARE(summary.stoppedBy->kind, redis::ErrorKind::ReadOnly);
+            QCOMPARE(summary.notAttempted, std::uint64_t(100));
+            QCOMPARE(summary.done, std::uint64_t(0));
+        }
+        for (const char* command : {"unlink", "pexpire", "persist", "renamenx", "dump", "pttl"})
+            QCOMPARE(client.commandCalls(command), 0LL);
+        QVERIFY(!QFile::exists(file(QStringLiteral("ro.klb"))));
+        // The CLI's --read-only says so and exits 1, with every key still there.
+        const test::CliRun refused =
+            test::runCli(cli(QStringLiteral("delete"),
+                             {QStringLiteral("--match"), QStringLiteral("ro:*"), QStringLiteral("--read-only"),
+                              QStringLiteral("--yes"), QStringLiteral("--backup"), file(QStringLiteral("ro2.klb"))}));
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(refused.out.contains("read-only"), refused.out.constData());
+        QCOMPARE(client.allKeys("ro:*").size(), std::size_t(100));
+        QCOMPARE(client.commandCalls("unlink"), 0LL);
+    }
+
+    // A cancel between batches: the backup holds exactly the keys deleted, is complete, and restores them; the
+    // summary's counts add up to the request and match the server.
+    void cancelMidDeleteLeavesConsistentBackup()
+    {
+        fillEveryType(m_server.port(), 3000, "cancel:");
+        PlainClient client(m_server.port());
+        const std::map<QByteArray, Truth> before = truthOf(client);
+        auto connection = redis::Connection::open(m_server.connectionOptions());
+        QVERIFY(connection.ok());
+        edit::BulkRequest request;
+        request.kind = edit::BulkKind::Delete;
+        request.keys = keysOf(before);
+        request.backupPath = file(QStringLiteral("cancel.klb"));
+        request.speed = scan::ScanSpeed::Gentle;
+        std::atomic<bool> cancel{false};
+        const edit::BulkSummary summary =
+            edit::runBulkAction(**connection, request, &cancel, [&](const edit::BulkProgress& progress) {
+                if (progress.processed >= 320)
+                    cancel = true;
+            });
+        QVERIFY(summary.cancelled);
+        QCOMPARE(summary.done, std::uint64_t(320)); // ten gentle batches of 32
+        QCOMPARE(summary.notAttempted, std::uint64_t(3000 - 320));
+        QCOMPARE(summary.done + summary.unchanged + summary.failed + summary.unknown + summary.notAttempted,
+                 summary.total);
+        QVERIFY(summary.text().contains(QStringLiteral("not attempted: cancelled")));
+        QCOMPARE(client.allKeys().size(), std::size_t(3000 - 320));
+
+        bool complete = false;
+        const std::vector<edit::BackupRecord> records = readBackup(request.backupPath, &complete);
+        QVERIFY(complete);
+        QCOMPARE(records.size(), std::size_t(320));
+        for (const edit::BackupRecord& record : records) {
+            QCOMPARE(client.integer({"EXISTS", record.key}), 0LL); // backed up means deleted, and only those
+            QCOMPARE(record.payload, before.at(record.key).dump);
+        }
+        edit::BackupReader reader;
+        QVERIFY(reader.open(request.backupPath).ok());
+        const edit::RestoreSummary restored = edit::restoreBackup(**connection, reader, {false, scan::ScanSpeed::Full});
+        QCOMPARE(restored.restored, std::uint64_t(320));
+        QVERIFY(restored.succeeded());
+        compareRestored(before, truthOf(client));
+    }
+
+    // The server killed mid-delete: reported as a lost connection, every key counted once, and the backup (cut
+    // short or not) still restores each key that is gone.
+    void killedServerIsReported()
+    {
+        fillEveryType(m_server.port(), 6000, "kill:");
+        PlainClient client(m_server.port());
+        const std::map<QByteArray, Truth> before = truthOf(client);
+        auto connection = redis::Connection::open(m_server.connectionOptions());
+        QVERIFY(connection.ok());
+        edit::BulkRequest request;
+        request.kind = edit::BulkKind::Delete;
+        request.keys = keysOf(before);
+        request.backupPath = file(QStringLiteral("kill.klb"));
+        const qint64 pid = m_server.processId();
+        bool killed = false;
+        const edit::BulkSummary summary =
+            edit::runBulkAction(**connection, request, nullptr, [&](const edit::BulkProgress& progress) {
+                if (progress.processed >= 640 && !killed) {
+                    ::kill(pid_t(pid), SIGKILL);
+                    killed = true;
+                }
+            });
+        QVERIFY(killed);
+        QVERIFY(summary.stoppedBy);
+        QVERIFY2(summary.stoppedBy->isConnectionError() || summary.stoppedBy->kind == redis::ErrorKind::ConnectionLost,
+                 qPrintable(summary.stoppedBy->message));
+        QVERIFY(summary.done >= 640);
+        QVERIFY(summary.notAttempted > 0);
+        QCOMPARE(summary.done + summary.unchanged + summary.failed + summary.unknown + summary.notAttempted,
+                 summary.total);
+        QVERIFY(summary.text().contains(QStringLiteral("Stopped:")));
+        bool complete = false;
+        const std::vector<edit::BackupRecord> records = readBackup(request.backupPath, &complete);
+        QVERIFY(records.size() >= summary.done);
+    }
+
+    void renameIntoNamespaceNeverOverwrites()
+    {
+        PlainClient client(m_server.port());
+        for (int i = 0; i < 40; ++i)
+            client.command({"SET", "old:" + QByteArray::number(i), "v" + QByteArray::number(i)});
+        client.command({"SET", "new:3", "was here first"});
+        const QString backup = file(QStringLiteral("rename.klb"));
+        const test::CliRun renamed =
+            test::runCli(cli(QStringLiteral("rename"),
+                             {QStringLiteral("--match"), QStringLiteral("old:*"), QStringLiteral("--to"),
+                              QStringLiteral("new:"), QStringLiteral("--yes"), QStringLiteral("--backup"), backup}));
+        QCOMPARE(renamed.exitCode, 1); // one failed
+        QVERIFY2(renamed.err.contains("old:0  ->  new:0") || renamed.err.contains("  ->  new:"),
+                 renamed.err.constData());
+        QVERIFY2(renamed.out.contains("Renamed 39 keys of 40 keys.") && renamed.out.contains("1 key failed"),
+                 renamed.out.constData());
+        QCOMPARE(client.command({"GET", "new:3"}), QByteArray("was here first"));
+        QCOMPARE(client.command({"GET", "old:3"}), QByteArray("v3"));
+        QCOMPARE(client.command({"GET", "new:17"}), QByteArray("v17"));
+        QCOMPARE(client.allKeys("old:*").size(), std::size_t(1));
+    }
+
+    void renamePlanRoundTrip()
+    {
+        PlainClient client(m_server.port());
+        client.command({"SET", QByteArray("User_1\xff", 7), "one"});
+        client.command({"SET", "User_2", "two"});
+        const QString script = file(QStringLiteral("plan.redis"));
+        const test::CliRun planned = test::runCli(
+            cli(QStringLiteral("rename"),
+                {QStringLiteral("--match"), QStringLiteral("User_*"), QStringLiteral("--from"), QStringLiteral("User_"),
+                 QStringLiteral("--to"), QStringLiteral("user:"), QStringLiteral("--script"), script}));
+        QVERIFY2(planned.exitCode == 0, planned.err.constData());
+        QFile written(script);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray text = written.readAll();
+        QVERIFY2(text.contains("RENAMENX \"User_1\\xff\" \"user:1\\xff\"\n"), text.constData());
+        QCOMPARE(client.allKeys("User_*").size(), std::size_t(2)); // writing the plan changes nothing
+        const test::CliRun ran =
+            test::runCli(cli(QStringLiteral("rename"), {QStringLiteral("--plan"), script, QStringLiteral("--yes"),
+                                                        QStringLiteral("--backup"), file(QStringLiteral("plan.klb"))}));
+        QVERIFY2(ran.exitCode == 0, ran.out.constData());
+        QCOMPARE(client.command({"GET", QByteArray("user:1\xff", 7)}), QByteArray("one"));
+        QCOMPARE(client.command({"GET", "user:2"}), QByteArray("two"));
+    }
+
+    void expireWithJitterSpreadsTtls()
+    {
+        QCOMPARE(test::fillStringKeys(m_server.port(), 300, 0, "cache:"), std::size_t(0));
+        const test::CliRun expired = test::runCli(
+            cli(QStringLiteral("expire"),
+                {QStringLiteral("--match"), QStringLiteral("cache:*"), QStringLiteral("--ttl"), QStringLiteral("1h"),
+                 QStringLiteral("--jitter"), QStringLiteral("10m"), QStringLiteral("--yes")}));
+        QVERIFY2(expired.exitCode == 0, expired.err.constData());
+        PlainClient client(m_server.port());
+        std::set<long long> distinct;
+        for (const QByteArray& key : client.allKeys("cache:*")) {
+            const long long pttl = client.integer({"PTTL", key});
+            QVERIFY2(pttl > 3'540'000 && pttl <= 4'200'000, QByteArray::number(pttl).constData());
+            distinct.insert(pttl / 1000);
+        }
+        QVERIFY(distinct.size() > 100); // spread over the ten minutes, not one second
+        const test::CliRun persisted =
+            test::runCli(cli(QStringLiteral("expire"), {QStringLiteral("--match"), QStringLiteral("cache:1*"),
+                                                        QStringLiteral("--persist"), QStringLiteral("--yes")}));
+        QVERIFY2(persisted.exitCode == 0, persisted.err.constData());
+        QCOMPARE(client.integer({"PTTL", "cache:1"}), -1LL);
+        QCOMPARE(client.integer({"PTTL", "cache:150"}), -1LL);
+        QVERIFY(client.integer({"PTTL", "cache:2"}) > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBulkActions)
+#include "tst_bulkactions.moc"
