@@ -171,8 +171,9 @@ std::optional<int> readConnection(const QCommandLineParser& parser, const QStrin
         writeStderr("keylens-cli: " + warning.toUtf8() + '\n');
     if (parser.positionalArguments().size() > uriPosition + 1)
         return usageError(QStringLiteral("%1 takes at most one URI").arg(command));
-    redis::Result<redis::ConnectionOptions> resolved = redis::connectionOptionsFrom(
-        parser, parser.positionalArguments().value(uriPosition), QProcessEnvironment::systemEnvironment(), askPasswordOnTerminal);
+    redis::Result<redis::ConnectionOptions> resolved =
+        redis::connectionOptionsFrom(parser, parser.positionalArguments().value(uriPosition),
+                                     QProcessEnvironment::systemEnvironment(), askPasswordOnTerminal);
     if (!resolved)
         return usageError(resolved.error().message);
     *connection = *resolved;

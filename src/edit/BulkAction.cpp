@@ -61,7 +61,8 @@ QString replyText(redis::ReplyView reply)
 }
 
 // The command that does the action to key `index`.
-std::vector<QByteArray> actionCommand(const BulkRequest& request, std::size_t index, std::mt19937_64& random)
+std::vector<QByteArray> actionCommand(const BulkRequest& request, std::size_t index, std::mt19937_64& random,
+                                      BulkSummary& summary)
 {
     const QByteArray& key = request.keys[index];
     switch (request.kind) {
@@ -71,6 +72,7 @@ std::vector<QByteArray> actionCommand(const BulkRequest& request, std::size_t in
         std::int64_t ttl = request.ttlMs;
         if (request.jitterMs > 0)
             ttl += std::uniform_int_distribution<std::int64_t>(0, request.jitterMs)(random);
+        summary.ttlsSetMs[index] = ttl;
         return {"PEXPIRE", key, QByteArray::number(qlonglong(ttl))};
     }
     case BulkKind::Persist:
@@ -161,6 +163,9 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
     BulkSummary summary;
     summary.kind = request.kind;
     summary.total = request.keys.size();
+    summary.outcomes.assign(request.keys.size(), KeyOutcome::NotAttempted);
+    if (request.kind == BulkKind::Expire)
+        summary.ttlsSetMs.assign(request.keys.size(), 0);
     Tally tally(summary);
     const std::size_t total = request.keys.size();
     if (connection.options().readOnly) {
@@ -230,7 +235,9 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
                     continue; // the backup failed: read the rest of the answers, so the connection stays usable
                 } else if (dump->isNil()) {
                     ++summary.unchanged;
+                    summary.outcomes[i] = KeyOutcome::Unchanged;
                 } else if (dump->isError()) {
+                    summary.outcomes[i] = KeyOutcome::Failed;
                     tally.fail(request.keys[i],
                                QStringLiteral("not backed up, so left alone: %1").arg(replyText(*dump)));
                 } else {
@@ -256,7 +263,7 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
         }
 
         for (const std::size_t i : acting) {
-            const std::vector<QByteArray> command = actionCommand(request, i, random);
+            const std::vector<QByteArray> command = actionCommand(request, i, random, summary);
             std::vector<QByteArrayView> views(command.begin(), command.end());
             connection.append(views);
         }
@@ -265,18 +272,23 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
             redis::Result<redis::Reply> reply = connection.read();
             if (!reply) {
                 stop(reply.error(), acting.size() - k);
+                for (std::size_t lost = k; lost < acting.size(); ++lost)
+                    summary.outcomes[acting[lost]] = KeyOutcome::Unknown;
                 break;
             }
             QString reason;
             switch (classify(request, acting[k], *reply, &reason)) {
             case Outcome::Done:
                 ++summary.done;
+                summary.outcomes[acting[k]] = KeyOutcome::Done;
                 break;
             case Outcome::Unchanged:
                 ++summary.unchanged;
+                summary.outcomes[acting[k]] = KeyOutcome::Unchanged;
                 break;
             case Outcome::Failed:
                 tally.fail(request.keys[acting[k]], reason);
+                summary.outcomes[acting[k]] = KeyOutcome::Failed;
                 break;
             }
         }

@@ -39,6 +39,9 @@ struct BulkRequest
     scan::ScanSpeed speed = scan::ScanSpeed::Gentle;
 };
 
+// What happened to one key of a bulk action.
+enum class KeyOutcome : std::uint8_t { NotAttempted, Done, Unchanged, Failed, Unknown };
+
 struct BulkFailure
 {
     QByteArray key;
@@ -62,6 +65,8 @@ struct BulkSummary
     bool cancelled = false;
     std::optional<redis::Error> stoppedBy; // what ended the action early (a lost connection, a full disk)
     std::vector<BulkFailure> failures;     // the first ones, with the server's words
+    std::vector<KeyOutcome> outcomes;      // per key of the request, so the caller's store can follow exactly
+    std::vector<std::int64_t> ttlsSetMs;   // Expire: the TTL each key was given (jitter included), per key
 
     bool succeeded() const { return failed == 0 && unknown == 0 && notAttempted == 0 && !stoppedBy; }
     // A few lines for a person: what was done, what was not and why, where the backup is.

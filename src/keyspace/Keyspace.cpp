@@ -107,9 +107,18 @@ Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info, NodeI
     if (m_flags[node] & IsKey)
         return Insert::Duplicate;
 
+    storeKeyInfo(node, info);
+    for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
+        mutableStats(ancestor).add(info);
+    return Insert::Added;
+}
+
+void Keyspace::storeKeyInfo(NodeId node, const KeyInfo& info)
+{
     m_flags[node] = IsKey | (info.memoryMeasured ? MemoryMeasured : 0);
     m_type[node] = info.type;
     const std::uint64_t memory = info.memoryMeasured ? info.memoryBytes : 0;
+    m_bigMemory.erase(node);
     if (memory >= MemoryOverflow) {
         m_memory[node] = MemoryOverflow;
         m_bigMemory[node] = memory;
@@ -117,9 +126,33 @@ Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info, NodeI
         m_memory[node] = static_cast<std::uint32_t>(memory);
     }
     m_expiry[node] = info.expiresAtMs;
+}
+
+void Keyspace::removeKey(NodeId node)
+{
+    if (!isKey(node))
+        return;
+    const KeyInfo info = keyInfo(node);
     for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
-        mutableStats(ancestor).add(info);
-    return Insert::Added;
+        mutableStats(ancestor).remove(info);
+    m_flags[node] = 0;
+    m_type[node] = KeyType::Unknown;
+    m_memory[node] = 0;
+    m_expiry[node] = NoExpiry;
+    m_bigMemory.erase(node);
+}
+
+void Keyspace::updateKey(NodeId node, const KeyInfo& info)
+{
+    if (!isKey(node))
+        return;
+    const KeyInfo old = keyInfo(node);
+    for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor]) {
+        NamespaceStats& stats = mutableStats(ancestor);
+        stats.remove(old);
+        stats.add(info);
+    }
+    storeKeyInfo(node, info);
 }
 
 KeyInfo Keyspace::keyInfo(NodeId node) const
@@ -202,8 +235,11 @@ void Keyspace::removeFinding(NodeId key, unsigned rule, unsigned severity, int w
         return;
     const std::uint32_t kept = (entry & ~bit) & ((std::uint32_t(1) << FindingWorstShift) - 1);
     entry = kept | (std::uint32_t(worstKept + 1) << FindingWorstShift);
-    for (NodeId ancestor = m_parent[key]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
-        --mutableStats(ancestor).findings[severity];
+    for (NodeId ancestor = m_parent[key]; ancestor != InvalidNode; ancestor = m_parent[ancestor]) {
+        std::uint32_t& count = mutableStats(ancestor).findings[severity];
+        if (count > 0) // a severity told wrong by a caller must not wrap the count to four billion
+            --count;
+    }
 }
 
 std::uint32_t Keyspace::findingRules(NodeId node) const

@@ -45,6 +45,12 @@ public:
     // given, receives the key's node either way.
     Insert insert(QByteArrayView key, const KeyInfo& info, NodeId* node = nullptr);
 
+    // A key deleted or renamed away: its node stays (node ids are stable) but is no longer a key, and every ancestor's
+    // aggregates lose it. Take its findings back first (lint::Linter::keyRemoved), or they stay counted.
+    void removeKey(NodeId node);
+    // What a key is now (a TTL set or removed, a value edited): every ancestor's aggregates follow.
+    void updateKey(NodeId node, const KeyInfo& info);
+
     static constexpr NodeId root() { return 0; }
     std::size_t nodeCount() const { return m_parent.size(); }
     std::uint64_t keyCount() const { return stats(root()).keys; }
@@ -113,6 +119,7 @@ private:
     NodeId lookupChild(NodeId parent, SegmentId segment, std::size_t hash) const;
     std::size_t nodeHash(NodeId node) const { return childHash(m_parent[node], m_segment[node]); }
     NamespaceStats& mutableStats(NodeId node);
+    void storeKeyInfo(NodeId node, const KeyInfo& info);
     std::size_t childHash(NodeId parent, SegmentId segment) const;
 
     char m_delimiter;

@@ -21,4 +21,20 @@ void NamespaceStats::add(const KeyInfo& key)
     }
 }
 
+void NamespaceStats::remove(const KeyInfo& key)
+{
+    --keys;
+    --types[static_cast<std::size_t>(key.type)];
+    if (key.memoryMeasured)
+        memoryBytes -= key.memoryBytes;
+    else
+        --keysMemoryUnmeasured;
+    if (key.expiresAtMs == ExpiryUnknown) {
+        --keysTtlUnknown;
+    } else if (hasExpiry(key.expiresAtMs) && --keysWithTtl == 0) {
+        soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
+        latestExpiryMs = std::numeric_limits<std::int64_t>::min();
+    }
+}
+
 } // namespace keylens::keyspace

@@ -45,6 +45,9 @@ struct NamespaceStats
     std::array<std::uint32_t, 3> findings{};
 
     void add(const KeyInfo& key);
+    // Takes back a key added before (deleted, renamed away, or about to be added again with new facts). The expiry
+    // bounds cannot shrink without a walk over the subtree: they stay as they were until no key with a TTL is left.
+    void remove(const KeyInfo& key);
     std::uint32_t keysWithoutTtl() const { return keys - keysWithTtl - keysTtlUnknown; }
     std::uint32_t keysTtlKnown() const { return keys - keysTtlUnknown; }
     // The share of keys with a TTL among those whose TTL was measured; nothing when none was.

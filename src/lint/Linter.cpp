@@ -48,6 +48,62 @@ void Linter::keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArr
         record(store, node, *finding.rule, finding.severity, finding.detail, key);
 }
 
+void Linter::takeBack(keyspace::Keyspace& store, keyspace::NodeId node, std::uint32_t rules)
+{
+    rules &= store.findingRules(node);
+    if (rules == 0)
+        return;
+    const QByteArray key = store.path(node);
+    // The severity each finding was recorded with: the key-level rules compute it again from the same key and
+    // facts (key-length escalates with the length); every other rule records the profile's.
+    const std::span<const RuleInfo> catalogue = allRules();
+    std::vector<int> severityByRule(catalogue.size(), -1);
+    for (std::size_t index = 0; index < catalogue.size(); ++index)
+        severityByRule[index] = int(m_profile.severityOf(catalogue[index]));
+    for (const KeyFinding& finding : checkKey(key, store.keyInfo(node), m_profile))
+        severityByRule[ruleIndex(*finding.rule)] = int(m_profile.severityOf(*finding.rule, finding.severity));
+    std::uint32_t kept = store.findingRules(node);
+    for (std::size_t index = 0; index < catalogue.size(); ++index) {
+        if (!(rules >> index & 1))
+            continue;
+        kept &= ~(std::uint32_t(1) << index);
+        int worstKept = -1;
+        for (std::size_t other = 0; other < catalogue.size(); ++other)
+            if (kept >> other & 1)
+                worstKept = std::max(worstKept, severityByRule[other]);
+        const int severity = severityByRule[index];
+        store.removeFinding(node, unsigned(index), unsigned(severity), worstKept);
+        RuleSummary& summary = m_byRule[index];
+        if (summary.findings > 0)
+            --summary.findings;
+        if (summary.bySeverity[std::size_t(severity)] > 0)
+            --summary.bySeverity[std::size_t(severity)];
+        std::erase_if(summary.examples, [&](const Finding& example) { return example.key == key; });
+    }
+}
+
+void Linter::keyRemoved(keyspace::Keyspace& store, keyspace::NodeId node)
+{
+    if (!store.isKey(node))
+        return;
+    takeBack(store, node, ~std::uint32_t(0));
+    if (m_keys > 0)
+        --m_keys;
+}
+
+void Linter::keyChanged(keyspace::Keyspace& store, keyspace::NodeId node, const keyspace::KeyInfo& info)
+{
+    if (!store.isKey(node) || store.isLintIgnored(node))
+        return;
+    const QByteArray key = store.path(node);
+    std::uint32_t keyLevel = 0;
+    for (const KeyFinding& finding : checkKey(key, store.keyInfo(node), m_profile))
+        keyLevel |= std::uint32_t(1) << ruleIndex(*finding.rule);
+    takeBack(store, node, keyLevel);
+    for (const KeyFinding& finding : checkKey(key, info, m_profile))
+        record(store, node, *finding.rule, finding.severity, finding.detail, key);
+}
+
 void Linter::lintKeys(keyspace::Keyspace& store)
 {
     for (keyspace::NodeId node = 1; node < store.nodeCount(); ++node) {

@@ -80,6 +80,12 @@ public:
 
     // The key-level rules on a key that has just been stored as `node`.
     void keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info);
+    // A key about to leave the store (deleted or renamed away through Keylens): its findings are taken back, from
+    // the store's counts and from this linter's. Call before Keyspace::removeKey.
+    void keyRemoved(keyspace::Keyspace& store, keyspace::NodeId node);
+    // A key whose facts change (a TTL set or removed): the key-level rules judge it again; the namespace-level
+    // findings it has stay until the next scan. Call before Keyspace::updateKey.
+    void keyChanged(keyspace::Keyspace& store, keyspace::NodeId node, const keyspace::KeyInfo& info);
     // keyAdded for every key of a store filled without this linter.
     void lintKeys(keyspace::Keyspace& store);
     // The rules over the whole keyspace: naming variants, synonyms, data in keys, expiry avalanches,
@@ -121,6 +127,8 @@ private:
     void runNamespaceRules(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
                            std::vector<QString>* notices, Record&& record) const;
     void retract(keyspace::Keyspace& store, const Judgement::Retraction& retraction);
+    // Takes back the key's findings of the rules in `rules` (bits by rule index).
+    void takeBack(keyspace::Keyspace& store, keyspace::NodeId node, std::uint32_t rules);
     // Drops the examples of keys that lost their findings to a retraction.
     void forgetRetractedExamples(const keyspace::Keyspace& store, const LibraryLayouts& libraries);
 

@@ -8,6 +8,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace keylens::models {
 
@@ -388,6 +389,24 @@ void KeyTreeModel::markDeleted(NodeId node)
     m_deleted.insert(node);
     if (node < m_publishedNodes)
         rowChanged(node);
+}
+
+void KeyTreeModel::keysEdited(const std::vector<NodeId>& nodes, bool removed)
+{
+    std::unordered_set<NodeId> rows;
+    for (const NodeId node : nodes) {
+        if (node == keyspace::InvalidNode || node >= m_publishedNodes)
+            continue;
+        if (removed)
+            m_deleted.insert(node);
+        else
+            m_deleted.erase(node);
+        // Ancestors up to the first one already repainted: the rest of the chain is on its way.
+        for (NodeId row = node; row != keyspace::InvalidNode && rows.insert(row).second; row = m_keyspace->parent(row))
+            ;
+    }
+    for (const NodeId row : rows)
+        rowChanged(row);
 }
 
 } // namespace keylens::models

@@ -70,6 +70,9 @@ public:
     void setLength(NodeId node, std::uint64_t length);
     const std::unordered_map<NodeId, std::uint64_t>& lengths() const { return m_lengths; }
     void markDeleted(NodeId node);
+    // Keys the store changed after the scan (see ScanSession::keysRemoved): removed ones are shown deleted, others
+    // not any more; their rows and every ancestor's totals are repainted.
+    void keysEdited(const std::vector<NodeId>& nodes, bool removed);
     // The library layouts recognised in the store (owned by the caller, kept until the next call or
     // setKeyspace): rows show which library wrote them, from the next publish() or findings refresh.
     void setLibraries(const lint::LibraryLayouts* libraries);

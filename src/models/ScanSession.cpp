@@ -154,6 +154,55 @@ void ScanSession::lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std
         Q_EMIT findingsChanged();
 }
 
+bool ScanSession::keysRemoved(const std::vector<keyspace::NodeId>& nodes)
+{
+    if (isRunning() || !m_keyspace || !m_linter)
+        return false;
+    for (const keyspace::NodeId node : nodes) {
+        if (node >= m_keyspace->nodeCount() || !m_keyspace->isKey(node))
+            continue;
+        m_linter->keyRemoved(*m_keyspace, node);
+        m_keyspace->removeKey(node);
+    }
+    m_model->keysEdited(nodes, true);
+    Q_EMIT findingsChanged();
+    Q_EMIT storeEdited();
+    return true;
+}
+
+bool ScanSession::keysChanged(const std::vector<std::pair<keyspace::NodeId, keyspace::KeyInfo>>& keys)
+{
+    if (isRunning() || !m_keyspace || !m_linter)
+        return false;
+    std::vector<keyspace::NodeId> nodes;
+    for (const auto& [node, info] : keys) {
+        if (node >= m_keyspace->nodeCount() || !m_keyspace->isKey(node))
+            continue;
+        m_linter->keyChanged(*m_keyspace, node, info);
+        m_keyspace->updateKey(node, info);
+        nodes.push_back(node);
+    }
+    m_model->keysEdited(nodes, false);
+    Q_EMIT findingsChanged();
+    Q_EMIT storeEdited();
+    return true;
+}
+
+bool ScanSession::keysAdded(const scan::KeyBatch& keys)
+{
+    if (isRunning() || !m_keyspace || !m_ingest)
+        return false;
+    m_ingest->add(keys);
+    m_model->publish(true);
+    std::vector<keyspace::NodeId> nodes;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        nodes.push_back(m_keyspace->find(keys.key(i)));
+    m_model->keysEdited(nodes, false);
+    Q_EMIT findingsChanged();
+    Q_EMIT storeEdited();
+    return true;
+}
+
 bool ScanSession::isRunning() const
 {
     return m_scanner->isRunning() || m_finishing.has_value();

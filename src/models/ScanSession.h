@@ -79,6 +79,13 @@ public:
     // Once per scan; empty after.
     lint::BigKeyCandidates takeBigKeyCandidates() { return std::exchange(m_bigKeyCandidates, {}); }
 
+    // Changes made through Keylens, so that the tree, its overlays and the findings follow without a rescan. While a
+    // scan runs they are left to it (it reads the server as it is); each returns whether the store followed.
+    bool keysRemoved(const std::vector<keyspace::NodeId>& nodes);
+    bool keysChanged(const std::vector<std::pair<keyspace::NodeId, keyspace::KeyInfo>>& keys);
+    // Keys created (or renamed, or copied, to a name): through the one ingest path, linted as the scan's keys are.
+    bool keysAdded(const scan::KeyBatch& keys);
+
     bool isRunning() const;
     // The namespace-level rules of a finished scan are running on their worker thread, or their verdicts
     // being recorded: isRunning() still, and nothing but the rules writes findings meanwhile.
@@ -104,6 +111,9 @@ Q_SIGNALS:
     // Findings were added to keys already shown (the namespace-level rules, a big collection, a new
     // profile): the tree's findings column and the Findings panel should look again.
     void findingsChanged();
+    // The store followed an edit made through Keylens (keysRemoved, keyChanged, keyAdded): totals and charts
+    // should look again.
+    void storeEdited();
 
 private:
     void takeBatch(const scan::KeyBatch& batch);

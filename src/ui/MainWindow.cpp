@@ -246,6 +246,17 @@ void MainWindow::createActions()
         editMenu->addAction(icon("delete"), QStringLiteral("&Delete key…"), this, &MainWindow::deleteSelectedKey);
     m_deleteAction->setShortcut(QKeySequence::Delete);
     editMenu->addSeparator();
+    m_bulkActions = {
+        editMenu->addAction(QStringLiteral("Delete all keys below…"), this,
+                            [this] { openBulkAction(edit::BulkKind::Delete); }),
+        editMenu->addAction(QStringLiteral("Set the TTL of all keys below…"), this,
+                            [this] { openBulkAction(edit::BulkKind::Expire); }),
+        editMenu->addAction(QStringLiteral("Remove the TTL of all keys below…"), this,
+                            [this] { openBulkAction(edit::BulkKind::Persist); }),
+        editMenu->addAction(QStringLiteral("Rename into another namespace…"), this,
+                            [this] { openBulkAction(edit::BulkKind::Rename); }),
+    };
+    editMenu->addSeparator();
     QAction* find = editMenu->addAction(icon("filter"), QStringLiteral("&Filter keys"), this,
                                         [this] { m_filterBar->focusToFilter(); });
     find->setShortcut(QKeySequence::Find);
@@ -327,7 +338,7 @@ void MainWindow::createLayout()
     m_tree->setModel(treeModel());
     m_treeColumns = setUpKeyTreeView(*m_tree);
     m_tree->setContextMenuPolicy(Qt::ActionsContextMenu);
-    m_tree->addActions({m_copyAction, m_deleteAction});
+    m_tree->addActions(QList<QAction*>{m_copyAction, m_deleteAction} + m_bulkActions);
     connect(m_tree, &QTreeView::expanded, this, [this] { m_userExpanded = true; });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::showSelection);
 
@@ -928,12 +939,7 @@ void MainWindow::deleteSelectedKey()
     const std::uint64_t below = keyspace::subtreeKeys(keyspace, node) - (keyspace.isKey(node) ? 1 : 0);
     const QString belowText = displayText(keyspace::formatCount(below));
     if (!keyspace.isKey(node)) {
-        QMessageBox::information(
-            this, QStringLiteral("Delete namespace"),
-            QStringLiteral("%1* holds %2. Deleting a namespace comes with bulk actions; for now Keylens deletes "
-                           "one key at a time, so nothing was deleted.")
-                .arg(displayText(keyspace::displayBytes(keyspace.namespacePrefix(node))),
-                     below == 1 ? QStringLiteral("one key") : QStringLiteral("%1 keys").arg(belowText)));
+        openBulkAction(edit::BulkKind::Delete); // a namespace: the preview, the backup and the typed confirmation
         return;
     }
     const QByteArray key = keyspace.path(node);
@@ -947,7 +953,7 @@ void MainWindow::deleteSelectedKey()
     if (below > 0)
         question += (below == 1 ? QStringLiteral("\n\nOnly the key: the key below it stays")
                                 : QStringLiteral("\n\nOnly the key: the %1 keys below it stay").arg(belowText)) +
-                    QStringLiteral(" (deleting a namespace comes with bulk actions).");
+                    QStringLiteral(" (Edit ▸ Delete all keys below deletes them too).");
     question += QStringLiteral("\n\nThis cannot be undone.");
     QMessageBox confirm(QMessageBox::Warning, QStringLiteral("Delete key"), question, QMessageBox::Cancel, this);
     QPushButton* deleteButton = confirm.addButton(QStringLiteral("Delete"), QMessageBox::DestructiveRole);

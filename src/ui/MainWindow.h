@@ -1,5 +1,7 @@
 #pragma once
 
+#include "edit/BulkAction.h"
+#include "edit/KeySelection.h"
 #include "keyspace/ExpiryTimeline.h"
 #include "keyspace/Keyspace.h"
 #include "models/KeyTreeModel.h"
@@ -107,6 +109,9 @@ public:
 
     // Expands to and selects a key or namespace by its path; false when there is no such node.
     bool selectPath(const QByteArray& path);
+    // A bulk action on the selected node and every key below it, through BulkActionDialog (a child of the window,
+    // open when this returns); the store follows what it did (MainWindowBulk.cpp).
+    void openBulkAction(keylens::edit::BulkKind kind);
     void setFilterText(const QString& text);
 
     // For tests and the benchmark.
@@ -159,6 +164,8 @@ private:
     void applyFilter();
     void copySelectedKey();
     void deleteSelectedKey();
+    void storeFollowsBulkAction(const edit::BulkRequest& request, const edit::KeySelection& selection,
+                                const edit::BulkSummary& summary);
     void scanDone(const scan::ScanSummary& summary);
     void askBigKeyLengths();
     void applyLintProfile(const QString& nameOrPath);
@@ -239,6 +246,7 @@ private:
     QAction* m_copyAction;
     QAction* m_legendAction;
     QAction* m_deleteAction;
+    QList<QAction*> m_bulkActions;
 
     QString m_screenshotFile;
     QByteArray m_screenshotPath;

@@ -20,6 +20,80 @@ class TestKeyspace : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // Keys removed and updated after the scan (edits made through Keylens): every namespace's aggregates equal those
+    // of a store built afresh from the keys as they are now.
+    void removeAndUpdateMatchAFreshStore()
+    {
+        QRandomGenerator random(7);
+        std::map<QByteArray, KeyInfo> keys;
+        for (int i = 0; i < 3000; ++i) {
+            const QByteArray key = "app:" + QByteArray::number(random.bounded(6)) + ':' +
+                                   QByteArray::number(random.bounded(40)) + ':' + QByteArray::number(i);
+            KeyInfo info = measuredKey(KeyType(random.bounded(6)), 10 + random.bounded(5000),
+                                       random.bounded(3) == 0 ? 1'900'000'000'000 + i : NoExpiry);
+            if (i % 17 == 0)
+                info.memoryMeasured = false, info.memoryBytes = 0;
+            if (i % 23 == 0)
+                info.expiresAtMs = ExpiryUnknown;
+            keys[key] = info;
+        }
+        keys["app"] = measuredKey(KeyType::String, 99); // a key that is a namespace too
+        Keyspace store;
+        for (const auto& [key, info] : keys)
+            store.insert(key, info);
+        int step = 0;
+        for (auto it = keys.begin(); it != keys.end();) {
+            const NodeId node = store.find(it->first);
+            if (step % 3 == 0) {
+                store.removeKey(node);
+                QVERIFY(!store.isKey(node));
+                it = keys.erase(it);
+            } else {
+                if (step % 3 == 1) {
+                    it->second.expiresAtMs = it->second.expiresAtMs == NoExpiry ? 1'950'000'000'000 : NoExpiry;
+                    it->second.memoryBytes += 7;
+                    it->second.memoryMeasured = true;
+                    store.updateKey(node, it->second);
+                }
+                ++it;
+            }
+            ++step;
+        }
+        Keyspace fresh;
+        for (const auto& [key, info] : keys)
+            fresh.insert(key, info);
+        QCOMPARE(store.keyCount(), fresh.keyCount());
+        for (NodeId node = 0; node < fresh.nodeCount(); ++node) {
+            const NodeId mirror = node == Keyspace::root() ? node : store.find(fresh.path(node));
+            QVERIFY(mirror != InvalidNode);
+            const NamespaceStats& a = store.stats(mirror);
+            const NamespaceStats& b = fresh.stats(node);
+            QCOMPARE(a.keys, b.keys);
+            QCOMPARE(a.memoryBytes, b.memoryBytes);
+            QCOMPARE(a.keysWithTtl, b.keysWithTtl);
+            QCOMPARE(a.keysTtlUnknown, b.keysTtlUnknown);
+            QCOMPARE(a.keysMemoryUnmeasured, b.keysMemoryUnmeasured);
+            QVERIFY(a.types == b.types);
+            QCOMPARE(store.isKey(mirror), fresh.isKey(node));
+            if (fresh.isKey(node)) {
+                QCOMPARE(store.keyInfo(mirror).expiresAtMs, fresh.keyInfo(node).expiresAtMs);
+                QCOMPARE(store.keyInfo(mirror).memoryBytes, fresh.keyInfo(node).memoryBytes);
+            }
+            // The expiry bounds may only be wider than the truth, never narrower.
+            if (b.keysWithTtl > 0) {
+                QVERIFY(a.soonestExpiryMs <= b.soonestExpiryMs);
+                QVERIFY(a.latestExpiryMs >= b.latestExpiryMs);
+            }
+        }
+        // A removed key comes back through insert.
+        const QByteArray survivor = keys.begin()->first;
+        const NodeId back = store.find(survivor);
+        QVERIFY(store.isKey(back));
+        store.removeKey(back);
+        QCOMPARE(store.insert(survivor, measuredKey(KeyType::Hash, 5)), Keyspace::Insert::Added);
+        QCOMPARE(store.keyInfo(back).type, KeyType::Hash);
+    }
+
     // The walk in steps (the window's slices) finds what one call finds, and what a sort of every key does.
     void topKeysInSteps()
     {

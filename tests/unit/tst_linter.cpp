@@ -8,6 +8,7 @@
 
 #include <QTest>
 
+#include <bit>
 #include <map>
 #include <thread>
 
@@ -89,6 +90,57 @@ class TestLinter : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // Keys deleted or changed through Keylens take their findings along: the linter's counts, the store's per-node
+    // counts and the keys' own bits stay in agreement, with nothing counted below zero.
+    void removedAndChangedKeysTakeTheirFindingsAlong()
+    {
+        std::vector<Key> keys;
+        add(keys, "user:#:profile", 300);
+        add(keys, "User_#", 40);        // naming-variants
+        add(keys, "cache:item:#", 200); // missing-ttl on some
+        add(keys, "cache:item:#", 20, Now + 3'600'000, 1000);
+        add(keys, "very long key name that goes on and on with spaces #", 30); // key-level rules
+        Linted linted(keys);
+        QVERIFY(linted.linter.findings() > 0);
+        keyspace::Keyspace& store = linted.store;
+        const auto ownFindings = [&] {
+            std::uint64_t sum = 0;
+            for (keyspace::NodeId node = 1; node < store.nodeCount(); ++node)
+                if (store.isKey(node))
+                    sum += std::popcount(store.findingRules(node));
+            return sum;
+        };
+        QCOMPARE(linted.linter.findings(), ownFindings());
+        int i = 0;
+        for (const Key& key : keys) {
+            const keyspace::NodeId node = store.find(key.name);
+            if (++i % 2 == 0) {
+                linted.linter.keyRemoved(store, node);
+                store.removeKey(node);
+                QCOMPARE(store.findingRules(node), 0u);
+            } else if (i % 3 == 0) {
+                keyspace::KeyInfo info = store.keyInfo(node);
+                info.expiresAtMs = Now + 60'000; // a TTL set: missing-ttl, where it was key-level, goes
+                linted.linter.keyChanged(store, node, info);
+                store.updateKey(node, info);
+            }
+        }
+        const std::uint64_t left = ownFindings();
+        QCOMPARE(linted.linter.findings(), left);
+        const auto& root = store.stats(keyspace::Keyspace::root());
+        QCOMPARE(std::uint64_t(root.findings[0]) + root.findings[1] + root.findings[2], left);
+        for (keyspace::NodeId node = 0; node < store.nodeCount(); ++node)
+            for (const std::uint32_t count : store.stats(node).findings)
+                QVERIFY(count < 1'000'000); // nothing wrapped below zero
+        std::uint64_t bySummaries = 0;
+        for (const lint::RuleSummary& summary : linted.linter.summaries()) {
+            bySummaries += summary.bySeverity[0] + summary.bySeverity[1] + summary.bySeverity[2];
+            for (const lint::Finding& example : summary.examples)
+                QVERIFY(store.isKey(store.find(example.key))); // no example of a deleted key
+        }
+        QCOMPARE(bySummaries, left);
+    }
+
     void namingVariantsNameTheCanonicalSpelling()
     {
         std::vector<Key> keys;

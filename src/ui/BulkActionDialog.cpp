@@ -1,0 +1,290 @@
+#include "ui/BulkActionDialog.h"
+
+#include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
+#include "models/DisplayText.h"
+
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+
+namespace keylens::ui {
+
+namespace {
+
+constexpr int KeysPreviewed = 20;
+enum Lane { Check = 1, Action };
+
+QString shown(const QByteArray& bytes)
+{
+    return models::displayText(keyspace::displayBytes(bytes));
+}
+
+QString title(edit::BulkKind kind, std::size_t keys)
+{
+    const QString count = keys == 1 ? QStringLiteral("1 key") : QStringLiteral("%L1 keys").arg(keys);
+    switch (kind) {
+    case edit::BulkKind::Delete:
+        return QStringLiteral("Delete %1").arg(count);
+    case edit::BulkKind::Expire:
+        return QStringLiteral("Set the TTL of %1").arg(count);
+    case edit::BulkKind::Persist:
+        return QStringLiteral("Remove the TTL of %1").arg(count);
+    case edit::BulkKind::Rename:
+        return QStringLiteral("Rename %1").arg(count);
+    }
+    return {};
+}
+
+QString defaultBackupPath(edit::BulkKind kind)
+{
+    const QString folder =
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/backups");
+    QDir().mkpath(folder);
+    return folder +
+           QStringLiteral("/keylens-backup-%1-%2.klb")
+               .arg(edit::bulkVerb(kind), QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+}
+
+} // namespace
+
+BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selection,
+                                   redis::ConnectionOptions connection, QWidget* parent)
+    : QDialog(parent)
+    , m_kind(kind)
+    , m_selection(std::move(selection))
+    , m_connection(std::move(connection))
+    , m_jobs(QStringLiteral("keylens-bulk"))
+{
+    setWindowTitle(title(kind, m_selection.size()));
+    auto* layout = new QVBoxLayout(this);
+    m_preview = new QLabel;
+    m_preview->setTextFormat(Qt::PlainText);
+    m_preview->setWordWrap(true);
+    QString preview = QStringLiteral("%1 in %2 on %3: %4")
+                          .arg(title(kind, m_selection.size()), shown(m_selection.description), m_connection.address(),
+                               models::displayText(keyspace::formatBytes(m_selection.memoryBytes)));
+    if (m_selection.keysMemoryUnmeasured > 0)
+        preview += QStringLiteral(" (%L1 keys not measured)").arg(m_selection.keysMemoryUnmeasured);
+    preview += QStringLiteral(", %L1 with a TTL.").arg(m_selection.keysWithTtl);
+    m_preview->setText(preview);
+    layout->addWidget(m_preview);
+    m_keys = new QListWidget;
+    m_keys->setUniformItemSizes(true);
+    layout->addWidget(m_keys, 1);
+    m_changed = new QLabel(QStringLiteral("Asking the server which keys changed since the scan…"));
+    layout->addWidget(m_changed);
+
+    auto* form = new QFormLayout;
+    if (kind == edit::BulkKind::Expire) {
+        m_ttl = new QLineEdit(QStringLiteral("1h"));
+        m_ttl->setToolTip(QStringLiteral("90 (seconds), 500ms, 15m, 2h, 7d, 1h30m"));
+        m_jitter = new QLineEdit(QStringLiteral("0"));
+        m_jitter->setToolTip(QStringLiteral("Each key gets a random share of this on top, so that keys written "
+                                            "together do not all expire in the same second (expiry-avalanche)."));
+        form->addRow(QStringLiteral("TTL"), m_ttl);
+        form->addRow(QStringLiteral("Plus up to (jitter)"), m_jitter);
+    }
+    if (kind == edit::BulkKind::Rename) {
+        m_prefix = new QLineEdit(QString::fromUtf8(m_selection.prefix));
+        form->addRow(QStringLiteral("Replace %1 with").arg(shown(m_selection.prefix)), m_prefix);
+        connect(m_prefix, &QLineEdit::textChanged, this, &BulkActionDialog::updateNewNames);
+    }
+    if (edit::needsBackup(kind)) {
+        m_backup = new QLineEdit(defaultBackupPath(kind));
+        m_backup->setToolTip(QStringLiteral("Every key is DUMPed here before it is touched; keylens-cli restore FILE "
+                                            "puts the keys back."));
+        form->addRow(QStringLiteral("Backup first to"), m_backup);
+    }
+    m_confirm = new QLineEdit;
+    m_confirm->setPlaceholderText(shown(m_selection.description));
+    form->addRow(QStringLiteral("Type %1 to confirm").arg(shown(m_selection.description)), m_confirm);
+    layout->addLayout(form);
+    m_problem = new QLabel;
+    m_problem->setStyleSheet(QStringLiteral("color: palette(link)"));
+    m_problem->setWordWrap(true);
+    layout->addWidget(m_problem);
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, int(std::min<std::size_t>(m_selection.size(), std::size_t(INT_MAX))));
+    m_progress->setVisible(false);
+    layout->addWidget(m_progress);
+    m_result = new QLabel;
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_result);
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+    m_run = m_buttons->addButton(title(kind, m_selection.size()), QDialogButtonBox::AcceptRole);
+    m_run->setEnabled(false);
+    layout->addWidget(m_buttons);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &BulkActionDialog::reject);
+    connect(m_run, &QPushButton::clicked, this, &BulkActionDialog::run);
+    connect(m_confirm, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_run->setEnabled(!m_running && !m_summary && text == shown(m_selection.description));
+    });
+    if (m_connection.readOnly) {
+        m_problem->setText(QStringLiteral("This connection is read-only: nothing can be changed, and nothing will be "
+                                          "sent."));
+        m_confirm->setEnabled(false);
+    }
+    updateNewNames();
+    resize(640, 520);
+    startCheck();
+}
+
+BulkActionDialog::~BulkActionDialog()
+{
+    m_cancel->store(true);
+}
+
+void BulkActionDialog::updateNewNames()
+{
+    m_keys->clear();
+    const std::size_t shownKeys = std::min<std::size_t>(m_selection.size(), KeysPreviewed);
+    std::vector<QByteArray> first(m_selection.keys.begin(), m_selection.keys.begin() + qsizetype(shownKeys));
+    const std::vector<QByteArray> renamed =
+        m_prefix ? edit::renamedKeys(first, m_selection.prefix, m_prefix->text().toUtf8()) : first;
+    for (std::size_t i = 0; i < shownKeys; ++i)
+        m_keys->addItem(m_prefix ? QStringLiteral("%1  →  %2").arg(shown(first[i]), shown(renamed[i]))
+                                 : shown(first[i]));
+    if (m_selection.size() > shownKeys)
+        m_keys->addItem(QStringLiteral("… and %L1 more").arg(m_selection.size() - shownKeys));
+}
+
+void BulkActionDialog::startCheck()
+{
+    const edit::KeySelection selection = m_selection;
+    const redis::ConnectionOptions connection = m_connection;
+    m_jobs.post(
+        [this, selection, connection](const redis::JobContext& job) -> redis::JobRunner::Delivery {
+            auto opened = redis::Connection::open(connection, job.cancel.get());
+            QString text;
+            if (!opened) {
+                text = QStringLiteral("Could not ask the server what changed: %1").arg(opened.error().message);
+            } else {
+                redis::Result<edit::SelectionCheck> check =
+                    edit::checkSinceScan(**opened, selection, scan::ScanSpeed::Gentle, job.cancel.get());
+                text = !check ? QStringLiteral("Could not ask the server what changed: %1").arg(check.error().message)
+                       : check->changed() == 0
+                           ? QStringLiteral("None of the %L1 keys changed since the scan.").arg(check->checked)
+                           : QStringLiteral("%L1 of %L2 keys changed since the scan (%L3 gone, %L4 of another type); "
+                                            "they are skipped or acted on as they are now.")
+                                 .arg(check->changed())
+                                 .arg(check->checked)
+                                 .arg(check->gone)
+                                 .arg(check->typeChanged);
+            }
+            return [this, text] {
+                m_changed->setText(text);
+                Q_EMIT checked();
+            };
+        },
+        Check);
+}
+
+bool BulkActionDialog::readRequest(QString* problem)
+{
+    m_request = {};
+    m_request.kind = m_kind;
+    m_request.keys = m_selection.keys;
+    m_request.speed = scan::ScanSpeed::Gentle;
+    if (m_ttl) {
+        const std::optional<std::int64_t> ttl = keyspace::parseDuration(m_ttl->text().toUtf8());
+        const std::optional<std::int64_t> jitter = keyspace::parseDuration(m_jitter->text().toUtf8());
+        if (!ttl || *ttl <= 0 || !jitter) {
+            *problem = QStringLiteral("A TTL and a jitter are durations such as 90, 15m, 2h or 7d.");
+            return false;
+        }
+        m_request.ttlMs = *ttl;
+        m_request.jitterMs = *jitter;
+    }
+    if (m_prefix) {
+        if (m_prefix->text().toUtf8() == m_selection.prefix) {
+            *problem = QStringLiteral("Choose a new prefix.");
+            return false;
+        }
+        m_request.newKeys = edit::renamedKeys(m_selection.keys, m_selection.prefix, m_prefix->text().toUtf8());
+    }
+    if (m_backup) {
+        m_request.backupPath = m_backup->text();
+        if (m_request.backupPath.isEmpty()) {
+            *problem = QStringLiteral("Name the backup file: Keylens backs every key up before it changes it.");
+            return false;
+        }
+    }
+    return true;
+}
+
+void BulkActionDialog::run()
+{
+    QString problem;
+    if (!readRequest(&problem)) {
+        m_problem->setText(problem);
+        return;
+    }
+    m_problem->clear();
+    m_running = true;
+    m_run->setEnabled(false);
+    m_confirm->setEnabled(false);
+    m_progress->setVisible(true);
+    const edit::BulkRequest request = m_request;
+    const redis::ConnectionOptions connection = m_connection;
+    const std::shared_ptr<std::atomic<bool>> cancel = m_cancel;
+    m_jobs.post(
+        [this, request, connection, cancel](const redis::JobContext& job) -> redis::JobRunner::Delivery {
+            edit::BulkSummary summary;
+            auto opened = redis::Connection::open(connection);
+            if (!opened) {
+                summary.kind = request.kind;
+                summary.total = request.keys.size();
+                summary.notAttempted = summary.total;
+                summary.outcomes.assign(request.keys.size(), edit::KeyOutcome::NotAttempted);
+                summary.stoppedBy = opened.error();
+            } else {
+                summary = edit::runBulkAction(**opened, request, cancel.get(), [&](const edit::BulkProgress& step) {
+                    job.send(
+                        [this, step] { m_progress->setValue(int(std::min<std::uint64_t>(step.processed, INT_MAX))); });
+                });
+            }
+            return [this, summary] {
+                m_running = false;
+                m_summary = summary;
+                m_progress->setValue(m_progress->maximum());
+                m_result->setText(summary.text());
+                m_buttons->button(QDialogButtonBox::Cancel)->setText(QStringLiteral("Close"));
+                Q_EMIT done(summary);
+            };
+        },
+        Action);
+}
+
+void BulkActionDialog::reject()
+{
+    if (m_running) {
+        // Stops between batches: the batch on the wire is read to its end, so the summary stays exact.
+        m_cancel->store(true);
+        m_result->setText(QStringLiteral("Cancelling after the current batch…"));
+        return;
+    }
+    QDialog::reject();
+}
+
+QString BulkActionDialog::previewText() const
+{
+    return m_preview->text();
+}
+
+QString BulkActionDialog::changedText() const
+{
+    return m_changed->text();
+}
+
+} // namespace keylens::ui
