@@ -2,6 +2,8 @@
 
 #include "keyspace/KeyEscape.h"
 
+#include <QDateTime>
+
 #include <cmath>
 
 namespace keylens::edit {
@@ -233,6 +235,32 @@ std::optional<Command> creation(const KeyEdit& edit)
 
 } // namespace
 
+redis::Result<std::optional<keyspace::KeyInfo>> readKeyFacts(redis::Connection& connection, const QByteArray& key)
+{
+    connection.append({"TYPE", key});
+    connection.append({"PTTL", key});
+    connection.append({"MEMORY", "USAGE", key});
+    Result<Reply> type = connection.read();
+    if (!type)
+        return type.error();
+    Result<Reply> pttl = connection.read();
+    if (!pttl)
+        return pttl.error();
+    Result<Reply> memory = connection.read();
+    if (!memory)
+        return memory.error();
+    if (type->isError() || type->bytes() == "none")
+        return std::optional<keyspace::KeyInfo>();
+    keyspace::KeyInfo info;
+    info.type = keyspace::keyTypeFromName(type->bytes());
+    info.expiresAtMs = !pttl->isInteger() || pttl->integer() == -2 ? keyspace::ExpiryUnknown
+                       : pttl->integer() < 0                       ? keyspace::NoExpiry
+                                             : QDateTime::currentMSecsSinceEpoch() + pttl->integer();
+    info.memoryMeasured = memory->isInteger();
+    info.memoryBytes = memory->isInteger() ? std::uint64_t(memory->integer()) : 0;
+    return std::optional<keyspace::KeyInfo>(info);
+}
+
 QByteArray scoreText(double score)
 {
     if (std::isinf(score))
@@ -305,6 +333,8 @@ Result<EditOutcome> applyEdit(redis::Connection& connection, const KeyEdit& edit
     case Kind::RemoveListElements:
         return counted(connection, {"LREM", edit.key, QByteArray::number(qlonglong(edit.index)), edit.value},
                        QStringLiteral("%1 is not in the list any more").arg(shown(edit.value)));
+    case Kind::AppendListElement:
+        return counted(connection, {"RPUSH", edit.key, edit.value}, {});
     case Kind::AddSetMember:
         return counted(connection, {"SADD", edit.key, edit.value},
                        QStringLiteral("%1 is a member already").arg(shown(edit.value)));

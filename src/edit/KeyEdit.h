@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/KeyType.h"
+#include "keyspace/NamespaceStats.h"
 #include "redis/Connection.h"
 
 #include <QByteArray>
@@ -26,6 +27,7 @@ struct KeyEdit
         SetListElement,     // LSET index; expected: the element read there
         InsertListElement,  // LINSERT BEFORE|AFTER pivot (field), value
         RemoveListElements, // LREM count value
+        AppendListElement,  // RPUSH value
         AddSetMember,       // SADD
         RemoveSetMember,    // SREM
         ReplaceSetMember,   // SREM field + SADD value, at once; the old member must still be there
@@ -70,6 +72,10 @@ struct EditOutcome
 // Applies one edit. A connection failure, and a write a read-only connection refuses before sending, are errors;
 // a server's refusal (WRONGTYPE, NOPERM, an index out of range) and a conflict are outcomes that were not applied.
 redis::Result<EditOutcome> applyEdit(redis::Connection& connection, const KeyEdit& edit);
+
+// What the store keeps of a key, asked again after an edit (TYPE, PTTL and MEMORY USAGE, pipelined): nothing when the
+// key is gone. A denied PTTL or MEMORY USAGE is recorded as unknown, as the scan records it.
+redis::Result<std::optional<keyspace::KeyInfo>> readKeyFacts(redis::Connection& connection, const QByteArray& key);
 
 // A score as ZADD and ZSCORE write it: the shortest text that reads back as the same double.
 QByteArray scoreText(double score);

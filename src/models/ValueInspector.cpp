@@ -147,6 +147,33 @@ void ValueInspector::requestLengths(std::uint64_t tag, std::vector<std::uint32_t
         Lengths);
 }
 
+std::uint64_t ValueInspector::requestEdit(const edit::KeyEdit& change)
+{
+    return m_userJobs.post([this, link = m_userLink, change](const redis::JobContext& job) {
+        Edit result;
+        result.request = job.id;
+        result.change = change;
+        if (redis::Connection* connection = link->connect(job, &result.error)) {
+            redis::Result<edit::EditOutcome> applied = edit::applyEdit(*connection, change);
+            if (!applied) {
+                result.error = applied.error().message;
+            } else {
+                result.outcome = *applied;
+                auto facts = edit::readKeyFacts(*connection, change.key);
+                if (facts)
+                    result.key = *facts;
+                const bool sameDatabase = change.database < 0 || change.database == connection->options().db;
+                if (!change.newKey.isEmpty() && sameDatabase) {
+                    auto newFacts = edit::readKeyFacts(*connection, change.newKey);
+                    if (newFacts)
+                        result.newKey = *newFacts;
+                }
+            }
+        }
+        return redis::JobRunner::Delivery([this, result] { Q_EMIT editDone(result); });
+    });
+}
+
 std::uint64_t ValueInspector::requestDelete(const QByteArray& key)
 {
     // Lane 0: a delete is never superseded by the next one.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "edit/KeyEdit.h"
 #include "inspect/KeyReader.h"
 #include "inspect/PayloadDecoder.h"
 #include "redis/ConnectionOptions.h"
@@ -54,6 +55,20 @@ public:
     // INFO, section by section, for the server panel.
     std::uint64_t requestServerStatus();
 
+    struct Edit
+    {
+        std::uint64_t request = 0;
+        edit::KeyEdit change;
+        edit::EditOutcome outcome;
+        QString error; // the connection failed, or refused the write (read-only): nothing was applied
+        // The key as it is after the edit (nothing: gone), and for a rename or duplicate in this database the new
+        // key: for the store to follow.
+        std::optional<keyspace::KeyInfo> key;
+        std::optional<keyspace::KeyInfo> newKey;
+    };
+    // One edit (edit::applyEdit), then the facts of the keys it touched. Never superseded by a later request.
+    std::uint64_t requestEdit(const edit::KeyEdit& change);
+
     // UNLINK (which a read-only connection's write gate refuses before sending it). The caller asks the user first.
     std::uint64_t requestDelete(const QByteArray& key);
     // The element counts of these keys, on the background connection. Ids and tag are the caller's, handed back
@@ -66,6 +81,7 @@ Q_SIGNALS:
     void pageReady(const keylens::models::ValueInspector::Page& page);
     void serverStatusReady(const keylens::models::ValueInspector::Status& status);
     void deleteDone(std::uint64_t request, const QByteArray& key, const QString& error);
+    void editDone(const keylens::models::ValueInspector::Edit& edit);
     void lengthsReady(std::uint64_t tag, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& lengths);
 
 private:

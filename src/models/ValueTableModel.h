@@ -41,6 +41,11 @@ public:
     bool isLoading() const { return m_loading; }
     std::uint64_t expectedElements() const { return m_expected; }
     const QString& lastError() const { return m_error; }
+    // The row's element as read, for an edit of it; null past the rows loaded.
+    const inspect::ValueRow* rowAt(int row) const
+    {
+        return row >= 0 && std::size_t(row) < m_rows.size() ? &m_rows[std::size_t(row)] : nullptr;
+    }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

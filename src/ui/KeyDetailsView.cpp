@@ -144,6 +144,7 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
     layout->addWidget(m_title);
     layout->addLayout(m_form);
     layout->addWidget(m_problems);
+    layout->addWidget(createEditBar());
     layout->addWidget(m_valuePages, 1);
 
     connect(inspector, &models::ValueInspector::overviewReady, this, &KeyDetailsView::takeOverview);
@@ -179,6 +180,7 @@ void KeyDetailsView::showFindings(const QString& text)
 void KeyDetailsView::showKey(const QByteArray& key, keyspace::NodeId node)
 {
     m_ttlTick.stop();
+    cancelStringEdit();
     m_key = key;
     m_node = node;
     m_loaded = false;
@@ -212,6 +214,7 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     if (!overview.error.isEmpty()) {
         m_message->setText(QStringLiteral("Could not read the key: %1").arg(overview.error));
         m_valuePages->setCurrentIndex(MessagePage);
+        updateEditControls();
         Q_EMIT loaded();
         return;
     }
@@ -268,6 +271,7 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
         m_valuePages->setCurrentIndex(MessagePage);
         break;
     }
+    updateEditControls();
     Q_EMIT loaded();
 }
 

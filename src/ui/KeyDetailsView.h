@@ -11,6 +11,7 @@ class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QPushButton;
 class QStackedWidget;
 class QTableView;
 
@@ -45,7 +46,23 @@ public:
     QString valueText() const;
     QString fieldText(const QString& field) const;
 
+    // Editing (KeyDetailsEditing.cpp). Every change goes through ValueInspector::requestEdit, carries what was read,
+    // and comes back applied, refused or as a conflict with a diff.
+    QPushButton* editButton() const { return m_editButton; }
+    QPushButton* saveButton() const { return m_saveButton; }
+    QPushButton* addButton() const { return m_addButton; }
+    QPushButton* editElementButton() const { return m_editElementButton; }
+    QPushButton* removeButton() const { return m_removeButton; }
+    QPlainTextEdit* valueEditor() const { return m_text; }
+    QString editStatus() const;
+    // The connection's database: the default of a rename or duplicate.
+    void setDatabase(int database) { m_database = database; }
+    void setTtl();
+    void renameKey();
+    void duplicateKey();
+
 Q_SIGNALS:
+    void editFinished();                                           // an edit came back (see editStatus())
     void loaded();                                                 // the overview arrived (or failed)
     void lengthKnown(keyspace::NodeId node, std::uint64_t length); // STRLEN or element count
 
@@ -60,6 +77,18 @@ private:
     void goToEnd();
     bool eventFilter(QObject* watched, QEvent* event) override;
     void showTimeLeft();
+    // Editing (KeyDetailsEditing.cpp).
+    QWidget* createEditBar();
+    void updateEditControls();
+    void startStringEdit();
+    void saveString(bool overwrite = false);
+    void cancelStringEdit();
+    void addElement();
+    void editElement();
+    void removeElement();
+    void takeEdit(const models::ValueInspector::Edit& edit);
+    void request(const edit::KeyEdit& change);
+    const inspect::ValueRow* selectedRow() const;
 
     models::ValueInspector* m_inspector;
     models::ValueTableModel* m_tableModel;
@@ -89,6 +118,18 @@ private:
     QTableView* m_table;
     QLabel* m_tableStatus;
     QLabel* m_message;
+
+    bool m_editingString = false;
+    int m_database = 0;
+    std::uint64_t m_editRequest = 0;
+    std::optional<QByteArray> m_unsaved; // the edited string while it waits for the server
+    QLabel* m_editStatus = nullptr;
+    QPushButton* m_editButton = nullptr;
+    QPushButton* m_saveButton = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    QPushButton* m_addButton = nullptr;
+    QPushButton* m_editElementButton = nullptr;
+    QPushButton* m_removeButton = nullptr;
 };
 
 } // namespace keylens::ui

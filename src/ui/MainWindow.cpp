@@ -206,6 +206,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
                                           .arg(displayText(keyspace::displayBytes(key))));
             });
     m_deleteAction->setEnabled(false); // until a key is selected
+    connect(m_inspector, &models::ValueInspector::editDone, this, &MainWindow::storeFollowsEdit);
     updateScanActions();
 }
 
@@ -246,6 +247,8 @@ void MainWindow::createActions()
         editMenu->addAction(icon("delete"), QStringLiteral("&Delete key…"), this, &MainWindow::deleteSelectedKey);
     m_deleteAction->setShortcut(QKeySequence::Delete);
     editMenu->addSeparator();
+    QAction* newKey = editMenu->addAction(QStringLiteral("&New key…"), this, &MainWindow::createKey);
+    newKey->setShortcut(QKeySequence::New);
     m_bulkActions = {
         editMenu->addAction(QStringLiteral("Delete all keys below…"), this,
                             [this] { openBulkAction(edit::BulkKind::Delete); }),
@@ -573,6 +576,7 @@ void MainWindow::connectTo(const Target& target)
     m_viewState.clear();
     m_target = target;
     m_hasTarget = true;
+    m_keyDetails->setDatabase(target.options.db);
     const QString name = target.name.isEmpty() ? target.options.description() : target.name;
     QString label = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
     if (target.options.db != 0)

@@ -6,6 +6,7 @@
 #include "keyspace/Keyspace.h"
 #include "models/KeyTreeModel.h"
 #include "models/ServerStatusText.h"
+#include "models/ValueInspector.h"
 #include "redis/ConnectionOptions.h"
 #include "scan/ScanTypes.h"
 #include "ui/CredentialsDialog.h"
@@ -110,8 +111,10 @@ public:
     // Expands to and selects a key or namespace by its path; false when there is no such node.
     bool selectPath(const QByteArray& path);
     // A bulk action on the selected node and every key below it, through BulkActionDialog (a child of the window,
-    // open when this returns); the store follows what it did (MainWindowBulk.cpp).
+    // open when this returns); the store follows what it did (MainWindowEditing.cpp).
     void openBulkAction(keylens::edit::BulkKind kind);
+    // A key of any type, under the selected namespace by default (NewKeyDialog).
+    void createKey();
     void setFilterText(const QString& text);
 
     // For tests and the benchmark.
@@ -164,6 +167,7 @@ private:
     void applyFilter();
     void copySelectedKey();
     void deleteSelectedKey();
+    void storeFollowsEdit(const models::ValueInspector::Edit& edit);
     void storeFollowsBulkAction(const edit::BulkRequest& request, const edit::KeySelection& selection,
                                 const edit::BulkSummary& summary);
     void scanDone(const scan::ScanSummary& summary);
@@ -247,6 +251,7 @@ private:
     QAction* m_legendAction;
     QAction* m_deleteAction;
     QList<QAction*> m_bulkActions;
+    QByteArray m_createdKey; // the last key New key… asked for: selected once it exists
 
     QString m_screenshotFile;
     QByteArray m_screenshotPath;

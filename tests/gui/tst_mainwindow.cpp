@@ -2,6 +2,7 @@
 // counts, a 100k-element hash paged in the viewer, a non-UTF-8 key shown escaped and opened, copy and
 // delete manners, a dead server, and `keylens --screenshot`.
 #include "Deflate.h"
+#include "DialogAnswers.h"
 #include "GuiRunner.h"
 #include "PlainClient.h"
 #include "TestServer.h"
@@ -63,38 +64,7 @@ namespace {
 
 const QByteArray BinaryKey("bin:\xff\xfe\x00k\x01", 9);
 
-// Clicks a button of the next modal message box, once it is up; the flag says whether one was, `said` (when
-// given) gets its text.
-std::shared_ptr<bool> answerNextMessageBox(const QString& buttonText, std::shared_ptr<QString> said = {})
-{
-    // Looks every 50 ms for 10 s: a box that follows a round trip to the server comes later than one that
-    // asks at once.
-    auto answered = std::make_shared<bool>(false);
-    auto look = std::make_shared<std::function<void(int)>>();
-    *look = [buttonText, answered, said, look](int attemptsLeft) {
-        for (QWidget* widget : QApplication::topLevelWidgets()) {
-            auto* box = qobject_cast<QMessageBox*>(widget);
-            if (!box || !box->isVisible())
-                continue;
-            for (QAbstractButton* button : box->buttons()) {
-                if (button->text().remove(u'&') == buttonText) {
-                    *answered = true;
-                    if (said)
-                        *said = box->text();
-                    button->click();
-                    *look = nullptr; // breaks the cycle of the function holding itself
-                    return;
-                }
-            }
-        }
-        if (attemptsLeft > 0)
-            QTimer::singleShot(50, [look, attemptsLeft] { (*look)(attemptsLeft - 1); });
-        else
-            *look = nullptr;
-    };
-    QTimer::singleShot(100, [look] { (*look)(200); });
-    return answered;
-}
+using test::answerNextMessageBox;
 
 } // namespace
 

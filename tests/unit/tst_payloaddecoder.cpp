@@ -2,6 +2,7 @@
 // compresses with the library's own encoder and expects the original bytes back.
 #include "Deflate.h"
 #include "inspect/PayloadDecoder.h"
+#include "inspect/PayloadEncoder.h"
 
 #include <QTest>
 
@@ -41,6 +42,30 @@ class TestPayloadDecoder : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // An edited value saved back compressed the way it was stored: the decoder recognises the codec and gets the
+    // exact bytes back, for every codec and for an empty value and one of several Snappy chunks.
+    void encodedValuesDecodeToTheSameBytes()
+    {
+        using inspect::Compression;
+        const QByteArray json = R"({"edited":true,"items":[1,2,3],"note":"saved back by Keylens"})";
+        QByteArray large;
+        for (int i = 0; i < 30000; ++i)
+            large += "line " + QByteArray::number(i) + " of a long log\n";
+        for (const Compression codec : {Compression::Gzip, Compression::Zlib, Compression::Lz4Frame,
+                                        Compression::Snappy, Compression::SnappyFramed, Compression::Zstd}) {
+            for (const QByteArray& value : {json, large}) {
+                QString problem;
+                const std::optional<QByteArray> encoded = inspect::encodeValue(value, codec, &problem);
+                QVERIFY2(encoded, qPrintable(problem));
+                QVERIFY(*encoded != value);
+                const inspect::DecodedValue decoded = inspect::decodeValue(*encoded);
+                QCOMPARE(decoded.compression, codec);
+                QVERIFY2(decoded.problem.isEmpty(), qPrintable(decoded.problem));
+                QCOMPARE(decoded.bytes, value);
+            }
+        }
+    }
+
     void decompresses_data()
     {
         QTest::addColumn<QByteArray>("payload");

@@ -1,9 +1,12 @@
-// The main window's bulk actions: a dialog over the selected node's keys, and the store following what it did.
+// The main window's edits: a new key, bulk actions over the selected node's keys, and the store following what
+// every edit did, so the tree, its overlays and the findings are right without a rescan.
 #include "keyspace/KeyEscape.h"
 #include "models/DisplayText.h"
 #include "models/ScanSession.h"
 #include "scan/KeyBatch.h"
 #include "ui/BulkActionDialog.h"
+#include "ui/EditDialogs.h"
+#include "ui/KeyDetailsView.h"
 #include "ui/MainWindow.h"
 #include "ui/ScanStatusBar.h"
 
@@ -32,6 +35,58 @@ void MainWindow::openBulkAction(edit::BulkKind kind)
         m_status->showMessage(summary.text());
     });
     dialog->open();
+}
+
+void MainWindow::createKey()
+{
+    if (!m_hasTarget)
+        return;
+    const keyspace::NodeId node = selectedNode();
+    const keyspace::Keyspace& store = m_session->keyspace();
+    const QByteArray prefix = node == keyspace::InvalidNode ? QByteArray()
+                              : store.hasChildren(node)     ? store.namespacePrefix(node)
+                                                            : QByteArray();
+    NewKeyDialog dialog(prefix, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (const std::optional<edit::KeyEdit> change = dialog.change()) {
+        m_createdKey = change->key;
+        m_inspector->requestEdit(*change);
+    }
+}
+
+void MainWindow::storeFollowsEdit(const models::ValueInspector::Edit& edit)
+{
+    if (!edit.error.isEmpty() || !edit.outcome.applied) {
+        if (edit.change.kind == edit::KeyEdit::Kind::CreateKey)
+            m_status->showMessage(edit.error.isEmpty() ? edit.outcome.message : edit.error);
+        return;
+    }
+    const keyspace::Keyspace& store = m_session->keyspace();
+    const auto follow = [&](const QByteArray& key, const std::optional<keyspace::KeyInfo>& now) {
+        const keyspace::NodeId node = store.find(key);
+        const bool known = node != keyspace::InvalidNode && store.isKey(node);
+        if (now && known) {
+            m_session->keysChanged({{node, *now}});
+        } else if (now) {
+            scan::KeyBatch batch;
+            batch.add(key, *now);
+            m_session->keysAdded(batch);
+        } else if (known) {
+            m_session->keysRemoved({node});
+        }
+    };
+    follow(edit.change.key, edit.key);
+    const bool sameDatabase = edit.change.database < 0 || edit.change.database == m_target.options.db;
+    if (!edit.change.newKey.isEmpty() && sameDatabase)
+        follow(edit.change.newKey, edit.newKey);
+    if (edit.change.kind == edit::KeyEdit::Kind::Rename && sameDatabase)
+        selectPath(edit.change.newKey);
+    if (edit.change.kind == edit::KeyEdit::Kind::CreateKey && edit.change.key == m_createdKey) {
+        selectPath(edit.change.key);
+        m_status->showMessage(
+            QStringLiteral("Created %1").arg(models::displayText(keyspace::displayBytes(edit.change.key))));
+    }
 }
 
 void MainWindow::storeFollowsBulkAction(const edit::BulkRequest& request, const edit::KeySelection& selection,

@@ -1,0 +1,440 @@
+// KeyDetailsView's editing: a string in its text, JSON or hex view (saved back compressed as it was stored, when the
+// user agrees), the elements of a collection, and the key's TTL, name and copies. Each change carries what was read;
+// a value changed on the server since is refused, and the user sees the difference.
+#include "edit/RenamePlan.h"
+#include "inspect/PayloadEncoder.h"
+#include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
+#include "models/DisplayText.h"
+#include "models/LineDiff.h"
+#include "models/ValueTableModel.h"
+#include "ui/EditDialogs.h"
+#include "ui/KeyDetailsView.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QTableView>
+
+namespace keylens::ui {
+
+using keyspace::KeyType;
+using Kind = edit::KeyEdit::Kind;
+using models::displayText;
+
+namespace {
+
+enum class Mode { Auto, Text, Json, Hex }; // as the view's mode switch lists them
+
+// Plain hex pairs, sixteen bytes a line: what the hex view becomes while it is edited (offsets and the ASCII column
+// would be typed over).
+QString hexForEditing(const QByteArray& bytes)
+{
+    QString out;
+    for (qsizetype at = 0; at < bytes.size(); at += 16) {
+        out += QString::fromLatin1(bytes.mid(at, 16).toHex(' '));
+        out += u'\n';
+    }
+    return out;
+}
+
+std::optional<QByteArray> bytesFromHex(const QString& text)
+{
+    QByteArray digits;
+    for (const QChar c : text) {
+        if (c.isSpace())
+            continue;
+        if (!isxdigit(c.toLatin1()))
+            return std::nullopt;
+        digits.append(c.toLatin1());
+    }
+    if (digits.size() % 2 != 0)
+        return std::nullopt;
+    return QByteArray::fromHex(digits);
+}
+
+// JSON without the whitespace between its tokens, members in the order the user wrote them (QJsonDocument would sort
+// them, and a program that reads the value may care).
+QByteArray compactJson(const QByteArray& json)
+{
+    QByteArray out;
+    out.reserve(json.size());
+    bool inString = false;
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (inString) {
+            out.append(c);
+            if (c == '\\' && i + 1 < json.size())
+                out.append(json[++i]);
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+            out.append(c);
+        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+            out.append(c);
+        }
+    }
+    return out;
+}
+
+QString shownValue(const QByteArray& bytes)
+{
+    const inspect::DecodedValue decoded = inspect::decodeValue(bytes);
+    return inspect::isReadableText(decoded.bytes) ? displayText(decoded.bytes)
+                                                  : displayText(keyspace::escapeLikeRedisCli(decoded.bytes));
+}
+
+} // namespace
+
+QWidget* KeyDetailsView::createEditBar()
+{
+    auto* bar = new QWidget;
+    auto* row = new QHBoxLayout(bar);
+    row->setContentsMargins(0, 0, 0, 0);
+    const auto button = [&](const QString& text, const QString& tip, auto slot) {
+        auto* pushButton = new QPushButton(text);
+        pushButton->setToolTip(tip);
+        connect(pushButton, &QPushButton::clicked, this, slot);
+        row->addWidget(pushButton);
+        return pushButton;
+    };
+    m_editButton = button(QStringLiteral("Edit"), QStringLiteral("Edit the value in the view shown"),
+                          &KeyDetailsView::startStringEdit);
+    m_saveButton = button(QStringLiteral("Save"), QStringLiteral("Write it, unless it changed on the server since"),
+                          [this] { saveString(); });
+    m_cancelButton = button(QStringLiteral("Cancel"), QString(), &KeyDetailsView::cancelStringEdit);
+    m_addButton = button(QStringLiteral("Add…"), QStringLiteral("Add a field, element, member or entry"),
+                         &KeyDetailsView::addElement);
+    m_editElementButton =
+        button(QStringLiteral("Edit…"), QStringLiteral("Edit the selected element"), &KeyDetailsView::editElement);
+    m_removeButton =
+        button(QStringLiteral("Remove"), QStringLiteral("Remove the selected element"), &KeyDetailsView::removeElement);
+    row->addSpacing(12);
+    button(QStringLiteral("TTL…"), QStringLiteral("Set or remove the key's TTL"), &KeyDetailsView::setTtl);
+    button(QStringLiteral("Rename…"), QStringLiteral("Rename the key (never over another one)"),
+           &KeyDetailsView::renameKey);
+    button(QStringLiteral("Duplicate…"), QStringLiteral("Copy the key to a new name"), &KeyDetailsView::duplicateKey);
+    m_editStatus = new QLabel;
+    m_editStatus->setWordWrap(true);
+    row->addWidget(m_editStatus, 1);
+    connect(m_inspector, &models::ValueInspector::editDone, this, &KeyDetailsView::takeEdit);
+    updateEditControls();
+    return bar;
+}
+
+QString KeyDetailsView::editStatus() const
+{
+    return m_editStatus->text();
+}
+
+void KeyDetailsView::updateEditControls()
+{
+    const bool exists = m_loaded && m_overview.error.isEmpty() && m_overview.key.exists;
+    const KeyType type = exists ? m_overview.key.type : KeyType::Unknown;
+    const bool isString = type == KeyType::String;
+    const bool isCollection = type == KeyType::Hash || type == KeyType::List || type == KeyType::Set ||
+                              type == KeyType::ZSet || type == KeyType::Stream;
+    m_editButton->setVisible(isString && !m_editingString);
+    m_editButton->setEnabled(isString && !m_overview.key.valueTruncated);
+    m_editButton->setToolTip(m_overview.key.valueTruncated
+                                 ? QStringLiteral("Too big to edit here: only its start was read")
+                                 : QStringLiteral("Edit the value in the view shown"));
+    m_saveButton->setVisible(m_editingString);
+    m_cancelButton->setVisible(m_editingString);
+    m_addButton->setVisible(isCollection);
+    m_editElementButton->setVisible(isCollection && type != KeyType::Stream); // entries are immutable
+    m_removeButton->setVisible(isCollection);
+}
+
+void KeyDetailsView::request(const edit::KeyEdit& change)
+{
+    m_editStatus->setText(QStringLiteral("Writing…"));
+    m_editRequest = m_inspector->requestEdit(change);
+}
+
+void KeyDetailsView::startStringEdit()
+{
+    if (m_overview.key.valueTruncated)
+        return;
+    m_editingString = true;
+    if (Mode(m_mode->currentIndex()) == Mode::Hex ||
+        (Mode(m_mode->currentIndex()) == Mode::Auto && m_overview.value.kind == inspect::ContentKind::Binary)) {
+        m_mode->setCurrentIndex(int(Mode::Hex));
+        m_text->setPlainText(hexForEditing(m_overview.value.bytes));
+    }
+    m_mode->setEnabled(false);
+    m_text->setReadOnly(false);
+    m_text->setFocus();
+    m_editStatus->setText(QStringLiteral("Editing: Save writes it unless it changed on the server since it was read."));
+    updateEditControls();
+}
+
+void KeyDetailsView::cancelStringEdit()
+{
+    if (!m_editingString)
+        return;
+    m_editingString = false;
+    m_text->setReadOnly(true);
+    m_mode->setEnabled(true);
+    if (m_loaded)
+        showString();
+    m_editStatus->clear();
+    updateEditControls();
+}
+
+void KeyDetailsView::saveString(bool overwrite)
+{
+    const inspect::DecodedValue& stored = m_overview.value;
+    std::optional<QByteArray> bytes;
+    if (overwrite && m_unsaved) {
+        bytes = m_unsaved;
+    } else {
+        const QString text = m_text->toPlainText();
+        Mode mode = Mode(m_mode->currentIndex());
+        if (mode == Mode::Auto) // as showString() chose
+            mode = stored.kind == inspect::ContentKind::Json     ? Mode::Json
+                   : stored.kind == inspect::ContentKind::Binary ? Mode::Hex
+                                                                 : Mode::Text;
+        switch (mode) {
+        case Mode::Hex:
+            bytes = bytesFromHex(text);
+            if (!bytes)
+                m_editStatus->setText(QStringLiteral("Hex takes pairs of digits (spaces and lines are ignored)."));
+            break;
+        case Mode::Json: {
+            QJsonParseError error;
+            const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
+            if (document.isNull()) {
+                m_editStatus->setText(
+                    QStringLiteral("Not valid JSON: %1 at byte %2").arg(error.errorString()).arg(error.offset));
+                break;
+            }
+            // A value stored compact stays compact: the pretty view is only for reading.
+            bytes = stored.bytes.contains('\n') ? text.toUtf8() : compactJson(text.toUtf8());
+            break;
+        }
+        case Mode::Text:
+        case Mode::Auto:
+            if (inspect::isReadableText(stored.bytes) || stored.bytes.isEmpty()) {
+                bytes = text.toUtf8();
+            } else {
+                // Shown escaped the way redis-cli writes bytes: read back the same way.
+                const auto parts = edit::splitRedisCliLine(QByteArray("\"" + text.toUtf8() + "\""));
+                if (parts && parts->size() == 1)
+                    bytes = parts->front();
+                else
+                    m_editStatus->setText(QStringLiteral("The escaped text does not parse: check its \\x escapes."));
+            }
+            break;
+        }
+    }
+    if (!bytes)
+        return;
+    m_unsaved = bytes;
+    QByteArray toWrite = *bytes;
+    if (stored.compression != inspect::Compression::None) {
+        const QString codec = inspect::compressionName(stored.compression);
+        QMessageBox ask(QMessageBox::Question, QStringLiteral("Save compressed?"),
+                        QStringLiteral("The stored value is %1-compressed, and the program that wrote it probably "
+                                       "expects it so. Save your edit %1-compressed too?")
+                            .arg(codec),
+                        QMessageBox::Cancel, this);
+        QPushButton* compressed =
+            ask.addButton(QStringLiteral("Save %1-compressed").arg(codec), QMessageBox::AcceptRole);
+        QPushButton* plain = ask.addButton(QStringLiteral("Save uncompressed"), QMessageBox::DestructiveRole);
+        ask.setDefaultButton(compressed);
+        ask.exec();
+        if (ask.clickedButton() == compressed) {
+            QString problem;
+            const std::optional<QByteArray> encoded = inspect::encodeValue(*bytes, stored.compression, &problem);
+            if (!encoded) {
+                m_editStatus->setText(problem);
+                return;
+            }
+            toWrite = *encoded;
+        } else if (ask.clickedButton() != plain) {
+            return;
+        }
+    }
+    edit::KeyEdit change;
+    change.kind = Kind::SetString;
+    change.key = m_key;
+    change.value = toWrite;
+    change.expected = m_overview.key.valuePrefix; // all of it: a truncated value cannot be edited
+    request(change);
+}
+
+const inspect::ValueRow* KeyDetailsView::selectedRow() const
+{
+    const QModelIndex current = m_table->currentIndex();
+    return current.isValid() ? m_tableModel->rowAt(current.row()) : nullptr;
+}
+
+void KeyDetailsView::addElement()
+{
+    ElementDialog dialog(m_key, m_overview.key.type, nullptr, selectedRow(), this);
+    if (dialog.exec() == QDialog::Accepted)
+        if (const std::optional<edit::KeyEdit> change = dialog.change())
+            request(*change);
+}
+
+void KeyDetailsView::editElement()
+{
+    const inspect::ValueRow* row = selectedRow();
+    if (!row) {
+        m_editStatus->setText(QStringLiteral("Select the element to edit."));
+        return;
+    }
+    ElementDialog dialog(m_key, m_overview.key.type, row, row, this);
+    if (dialog.exec() == QDialog::Accepted)
+        if (const std::optional<edit::KeyEdit> change = dialog.change())
+            request(*change);
+}
+
+void KeyDetailsView::removeElement()
+{
+    const inspect::ValueRow* row = selectedRow();
+    if (!row) {
+        m_editStatus->setText(QStringLiteral("Select the element to remove."));
+        return;
+    }
+    edit::KeyEdit change;
+    change.key = m_key;
+    QString what;
+    switch (m_overview.key.type) {
+    case KeyType::Hash:
+        change.kind = Kind::RemoveHashField;
+        change.field = row->first;
+        change.expected = row->second;
+        what = QStringLiteral("the field %1").arg(displayText(keyspace::displayBytes(row->first)));
+        break;
+    case KeyType::List:
+        change.kind = Kind::RemoveListElements;
+        change.index = 1; // the first element equal to it, from the head
+        change.value = row->second;
+        what = QStringLiteral("the first element equal to %1 (LREM 1)")
+                   .arg(displayText(keyspace::displayBytes(row->second.left(200))));
+        break;
+    case KeyType::Set:
+    case KeyType::ZSet:
+        change.kind = m_overview.key.type == KeyType::Set ? Kind::RemoveSetMember : Kind::RemoveZsetMember;
+        change.field = row->first;
+        what = QStringLiteral("the member %1").arg(displayText(keyspace::displayBytes(row->first.left(200))));
+        break;
+    case KeyType::Stream:
+        change.kind = Kind::RemoveStreamEntry;
+        change.field = row->first;
+        what = QStringLiteral("the entry %1").arg(displayText(row->first));
+        break;
+    default:
+        return;
+    }
+    if (QMessageBox::question(this, QStringLiteral("Remove"), QStringLiteral("Remove %1?").arg(what)) !=
+        QMessageBox::Yes)
+        return;
+    request(change);
+}
+
+void KeyDetailsView::setTtl()
+{
+    bool ok = false;
+    const QString text = QInputDialog::getText(
+        this, QStringLiteral("TTL of %1").arg(displayText(keyspace::displayBytes(m_key.left(200)))),
+        QStringLiteral("Expire in (90, 15m, 2h, 7d); empty to remove the TTL:"), QLineEdit::Normal, QString(), &ok);
+    if (!ok)
+        return;
+    edit::KeyEdit change;
+    change.key = m_key;
+    if (text.trimmed().isEmpty()) {
+        change.kind = Kind::Persist;
+    } else {
+        const std::optional<std::int64_t> ttl = keyspace::parseDuration(text.toUtf8());
+        if (!ttl || *ttl <= 0) {
+            m_editStatus->setText(QStringLiteral("A TTL is a duration such as 90, 15m, 2h or 7d."));
+            return;
+        }
+        change.kind = Kind::SetTtl;
+        change.ttlMs = *ttl;
+    }
+    request(change);
+}
+
+void KeyDetailsView::renameKey()
+{
+    KeyNameDialog dialog(QStringLiteral("Rename"), m_key, m_database, this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.name())
+        return;
+    edit::KeyEdit change;
+    change.kind = Kind::Rename;
+    change.key = m_key;
+    change.newKey = *dialog.name();
+    change.database = dialog.database();
+    request(change);
+}
+
+void KeyDetailsView::duplicateKey()
+{
+    KeyNameDialog dialog(QStringLiteral("Duplicate"), m_key + ":copy", m_database, this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.name())
+        return;
+    edit::KeyEdit change;
+    change.kind = Kind::Duplicate;
+    change.key = m_key;
+    change.newKey = *dialog.name();
+    change.database = dialog.database();
+    request(change);
+}
+
+void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
+{
+    if (result.request != m_editRequest)
+        return; // another view's, or the window's
+    if (!result.error.isEmpty()) {
+        m_editStatus->setText(result.error);
+    } else if (result.outcome.conflict && result.change.kind == Kind::SetString && m_unsaved) {
+        const QString server =
+            result.outcome.current ? shownValue(*result.outcome.current) : QStringLiteral("(the key is gone)");
+        QMessageBox conflict(QMessageBox::Warning, QStringLiteral("Changed on the server"),
+                             QStringLiteral("%1. Your edit was not written. The difference (- on the server now, + "
+                                            "yours) is below.")
+                                 .arg(result.outcome.message),
+                             QMessageBox::NoButton, this);
+        conflict.setDetailedText(models::lineDiff(server, shownValue(*m_unsaved)));
+        QPushButton* overwrite = conflict.addButton(QStringLiteral("Overwrite theirs"), QMessageBox::DestructiveRole);
+        QPushButton* reload = conflict.addButton(QStringLiteral("Discard mine and reload"), QMessageBox::RejectRole);
+        conflict.addButton(QStringLiteral("Keep editing"), QMessageBox::AcceptRole);
+        m_editStatus->setText(result.outcome.message);
+        Q_EMIT editFinished();
+        conflict.exec();
+        if (conflict.clickedButton() == overwrite && result.outcome.current) {
+            m_overview.key.valuePrefix = *result.outcome.current; // what it is now is what the edit replaces
+            saveString(true);
+        } else if (conflict.clickedButton() == reload) {
+            showKey(m_key, m_node);
+        }
+        return;
+    } else if (!result.outcome.applied) {
+        m_editStatus->setText(result.outcome.message);
+    } else {
+        m_editStatus->setText(QStringLiteral("Saved."));
+        m_unsaved.reset();
+        if (result.change.kind != Kind::Rename) {
+            m_editingString = false;
+            m_text->setReadOnly(true);
+            m_mode->setEnabled(true);
+            const QString saved = m_editStatus->text();
+            showKey(m_key, m_node); // read back what the server holds now
+            m_editStatus->setText(saved);
+        }
+    }
+    Q_EMIT editFinished();
+}
+
+} // namespace keylens::ui
