@@ -136,6 +136,7 @@ void SavedConnections::reload()
         profile.delimiter = delimiter.isEmpty() ? ':' : delimiter[0];
         profile.lintProfile = m_settings->value(QStringLiteral("lintProfile")).toString();
         profile.readOnly = m_settings->value(QStringLiteral("readOnly"), false).toBool();
+        profile.production = m_settings->value(QStringLiteral("production"), false).toBool();
         profile.speed = scan::parseSpeed(m_settings->value(QStringLiteral("speed")).toString());
         profile.connectTimeoutMs =
             std::max(100, m_settings->value(QStringLiteral("connectTimeoutMs"), profile.connectTimeoutMs).toInt());
@@ -176,6 +177,7 @@ void SavedConnections::write()
         m_settings->setValue(QStringLiteral("delimiter"), QByteArray(1, profile.delimiter));
         m_settings->setValue(QStringLiteral("lintProfile"), profile.lintProfile);
         m_settings->setValue(QStringLiteral("readOnly"), profile.readOnly);
+        m_settings->setValue(QStringLiteral("production"), profile.production);
         m_settings->setValue(QStringLiteral("connectTimeoutMs"), profile.connectTimeoutMs);
         m_settings->setValue(QStringLiteral("commandTimeoutMs"), profile.commandTimeoutMs);
         m_settings->setValue(QStringLiteral("speed"),

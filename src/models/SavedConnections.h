@@ -34,6 +34,8 @@ struct ConnectionProfile
     char delimiter = ':';
     QString lintProfile; // a built-in naming profile's name or a profile file; empty: default
     bool readOnly = false;
+    // Tagged production: the console asks before a dangerous command (FLUSHALL, KEYS, CONFIG SET…).
+    bool production = false;
     std::optional<scan::ScanSpeed> speed; // none: gentle unless the server is local
     int connectTimeoutMs = 5000;          // as -t
     int commandTimeoutMs = 30000;         // as --command-timeout

@@ -220,4 +220,14 @@ bool WriteGate::isWrite(std::span<const QByteArrayView> command) const
     return !fixedReads().contains(name) && !fixedReads().contains(subcommand);
 }
 
+bool isDangerousCommand(std::span<const QByteArrayView> command)
+{
+    if (command.empty())
+        return false;
+    const QByteArray name = command.front().toByteArray().toLower();
+    if (name == "flushall" || name == "flushdb" || name == "keys" || name == "debug" || name == "shutdown")
+        return true;
+    return name == "config" && command.size() > 1 && command[1].toByteArray().toLower() == "set";
+}
+
 } // namespace keylens::redis

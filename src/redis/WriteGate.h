@@ -31,4 +31,8 @@ private:
     QHash<QByteArray, bool> m_writes;
 };
 
+// Commands that wipe data, stop the server, block it on a big keyspace or change its configuration: FLUSHALL,
+// FLUSHDB, KEYS, DEBUG, SHUTDOWN and CONFIG SET. The console asks before it sends one to a production-tagged server.
+bool isDangerousCommand(std::span<const QByteArrayView> command);
+
 } // namespace keylens::redis

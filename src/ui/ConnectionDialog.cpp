@@ -136,6 +136,9 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     profileRow->addWidget(m_lintProfile, 1);
     profileRow->addWidget(browseProfile);
     m_readOnly = new QCheckBox(QStringLiteral("Read-only: never change or delete anything"));
+    m_production = new QCheckBox(QStringLiteral("Production: ask before dangerous console commands"));
+    m_production->setObjectName(QStringLiteral("production"));
+    m_production->setToolTip(QStringLiteral("FLUSHALL, FLUSHDB, KEYS, DEBUG, SHUTDOWN and CONFIG SET ask first"));
     m_speed = new QComboBox;
     m_speed->setObjectName(QStringLiteral("speed"));
     m_speed->addItem(QStringLiteral("Automatic: gentle unless the server is on this machine"));
@@ -174,6 +177,7 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     form->addRow(QStringLiteral("Delimiter"), m_delimiter);
     form->addRow(QStringLiteral("Naming profile"), profileRow);
     form->addRow(QString(), m_readOnly);
+    form->addRow(QString(), m_production);
     form->addRow(QStringLiteral("Scan speed"), m_speed);
     auto* timeouts = new QHBoxLayout;
     timeouts->addWidget(new QLabel(QStringLiteral("connect")));
@@ -273,6 +277,7 @@ void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
     m_delimiter->setText(QString(QLatin1Char(profile.delimiter)));
     m_lintProfile->setCurrentText(profile.lintProfile.isEmpty() ? QStringLiteral("default") : profile.lintProfile);
     m_readOnly->setChecked(profile.readOnly);
+    m_production->setChecked(profile.production);
     m_speed->setCurrentIndex(!profile.speed ? 0 : *profile.speed == scan::ScanSpeed::Full ? 1 : 2);
     m_connectTimeout->setValue(profile.connectTimeoutMs / 1000.0);
     m_commandTimeout->setValue(profile.commandTimeoutMs / 1000.0);
@@ -378,6 +383,7 @@ ConnectionProfile ConnectionDialog::profile() const
     if (profile.lintProfile == QStringLiteral("default"))
         profile.lintProfile.clear();
     profile.readOnly = m_readOnly->isChecked();
+    profile.production = m_production->isChecked();
     profile.speed = m_speed->currentIndex() == 1   ? std::optional(scan::ScanSpeed::Full)
                     : m_speed->currentIndex() == 2 ? std::optional(scan::ScanSpeed::Gentle)
                                                    : std::nullopt;

@@ -78,6 +78,7 @@ private:
     QLineEdit* m_delimiter;
     QComboBox* m_lintProfile;
     QCheckBox* m_readOnly;
+    QCheckBox* m_production;
     QComboBox* m_speed; // automatic, full, gentle
     QDoubleSpinBox* m_connectTimeout;
     QDoubleSpinBox* m_commandTimeout;

@@ -21,6 +21,7 @@
 #include "ui/ChartsPane.h"
 #include "ui/ColumnFitter.h"
 #include "ui/ConnectionDialog.h"
+#include "ui/ConsoleView.h"
 #include "ui/DemoLauncher.h"
 #include "ui/FindingsPanel.h"
 #include "ui/KeyDetailsView.h"
@@ -290,6 +291,20 @@ void MainWindow::createActions()
         auto* legend = new LegendDialog(this);
         legend->setAttribute(Qt::WA_DeleteOnClose);
         legend->show();
+    });
+    m_console = new ConsoleView;
+    m_consoleDock = new QDockWidget(QStringLiteral("Console"), this);
+    m_consoleDock->setObjectName(QStringLiteral("console"));
+    m_consoleDock->setWidget(m_console);
+    addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
+    m_consoleDock->hide();
+    QAction* consoleAction = m_consoleDock->toggleViewAction();
+    consoleAction->setText(QStringLiteral("C&onsole"));
+    consoleAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_QuoteLeft));
+    viewMenu->addAction(consoleAction);
+    connect(consoleAction, &QAction::toggled, this, [this](bool shown) {
+        if (shown)
+            m_console->input()->setFocus();
     });
     viewMenu->addAction(QStringLiteral("&Collapse all"), this, [this] {
         m_tree->collapseAll();
@@ -577,6 +592,8 @@ void MainWindow::connectTo(const Target& target)
     m_target = target;
     m_hasTarget = true;
     m_keyDetails->setDatabase(target.options.db);
+    m_console->setConnection(target.options, target.production,
+                             target.name.isEmpty() ? target.options.description() : target.name);
     const QString name = target.name.isEmpty() ? target.options.description() : target.name;
     QString label = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
     if (target.options.db != 0)

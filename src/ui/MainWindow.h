@@ -51,6 +51,7 @@ class TreemapPane;
 class DemoLauncher;
 class FindingsPanel;
 class KeyDetailsView;
+class ConsoleView;
 class NamespaceDetailsView;
 class PasswordVault;
 class PatternDetailsView;
@@ -72,6 +73,7 @@ public:
         char delimiter = ':';
         QString name; // shown in the connection bar; the address when empty
         QColor colour;
+        bool production = false;              // the console asks before a dangerous command
         double maxKeysPerSecond = 0;          // 0: as fast as the server answers
         std::optional<scan::ScanSpeed> speed; // none: scan::defaultSpeedFor the server
         QString lintProfile;                  // a built-in profile's name or a profile file; empty: default
@@ -136,6 +138,7 @@ public:
     void showPatterns(bool patterns);
     bool showsPatterns() const;
     KeyDetailsView* keyDetails() const { return m_keyDetails; }
+    ConsoleView* console() const { return m_console; }
     QTabBar* detailsSwitch() const { return m_detailsSwitch; }
     bool showsKeyDetails() const;
     NamespaceDetailsView* namespaceDetails() const { return m_namespaceDetails; }
@@ -251,6 +254,8 @@ private:
     QAction* m_legendAction;
     QAction* m_deleteAction;
     QList<QAction*> m_bulkActions;
+    ConsoleView* m_console;
+    QDockWidget* m_consoleDock;
     QByteArray m_createdKey; // the last key New key… asked for: selected once it exists
 
     QString m_screenshotFile;

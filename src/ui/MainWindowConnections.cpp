@@ -45,6 +45,7 @@ models::ConnectionProfile profileOf(const MainWindow::Target& target)
     profile.connectTimeoutMs = options.connectTimeoutMs;
     profile.commandTimeoutMs = options.commandTimeoutMs;
     profile.colour = target.colour;
+    profile.production = target.production;
     profile.lintProfile = target.lintProfile;
     profile.tls = options.tls;
     profile.ssh = options.ssh;
@@ -67,6 +68,7 @@ redis::Result<MainWindow::Target> MainWindow::targetOf(const models::ConnectionP
     target.name = profile.name;
     target.savedId = profile.id;
     target.colour = profile.colour;
+    target.production = profile.production;
     target.speed = profile.speed;
     target.lintProfile = profile.lintProfile;
     return target;

@@ -11,6 +11,7 @@
 #include "lint/Rules.h"
 #include "models/ScanSession.h"
 #include "ui/BulkActionDialog.h"
+#include "ui/ConsoleView.h"
 #include "ui/EditDialogs.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/MainWindow.h"
@@ -26,6 +27,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 
 #include <zlib.h>
 
@@ -74,11 +76,12 @@ class TestEditing : public QObject
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<ui::MainWindow> m_window;
 
-    void scan(bool readOnly = false)
+    void scan(bool readOnly = false, bool production = false)
     {
         ui::MainWindow::Target target;
         target.options = m_server.connectionOptions();
         target.options.readOnly = readOnly;
+        target.production = production;
         QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
         m_window->connectTo(target);
         QVERIFY(finished.wait(60000));
@@ -319,6 +322,59 @@ private Q_SLOTS:
         QVERIFY2(details()->editStatus().contains(QStringLiteral("read-only")), qPrintable(details()->editStatus()));
         QCOMPARE(client.commandCalls("hset"), hsets);
         QCOMPARE(client.commandCalls("watch"), 0LL);
+    }
+
+    // The console: redis-cli's quoting, replies as trees, history, completion from COMMAND LIST; the write gate on a
+    // read-only connection; a question before a dangerous command on a production one.
+    void consoleRunsCommandsThroughTheGate()
+    {
+        ui::ConsoleView* console = m_window->console();
+        QTRY_VERIFY(console->commandNames().contains(QStringLiteral("HGETALL")));
+        QVERIFY(console->commandNames().contains(QStringLiteral("FLUSHALL")));
+        QSignalSpy replied(console, &ui::ConsoleView::replied);
+        QVERIFY(console->runLine(QStringLiteral("SET console:a \"hello world\" EX 100")));
+        QVERIFY(replied.wait(5000));
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"GET", "console:a"}), QByteArray("hello world"));
+        QVERIFY(console->runLine(QStringLiteral("HGETALL profile:1")));
+        QVERIFY(replied.wait(5000));
+        QTreeWidgetItem* last = console->output()->topLevelItem(console->output()->topLevelItemCount() - 1);
+        QVERIFY(last->text(0).startsWith(QStringLiteral("› HGETALL profile:1")));
+        QCOMPARE(last->child(0)->text(0), QStringLiteral("(4 elements)"));
+        QCOMPARE(last->child(0)->childCount(), 4);
+        QVERIFY(!console->runLine(QStringLiteral("GET \"unbalanced")));
+        QTest::keyClick(console->input(), Qt::Key_Up);
+        QCOMPARE(console->input()->text(), QStringLiteral("HGETALL profile:1"));
+
+        // Read-only: the gate refuses the write before it is sent, and the console says so.
+        scan(true);
+        const long long sets = client.commandCalls("set");
+        replied.clear();
+        QVERIFY(console->runLine(QStringLiteral("SET console:b 1")));
+        QVERIFY(replied.wait(5000));
+        last = console->output()->topLevelItem(console->output()->topLevelItemCount() - 1);
+        QVERIFY2(last->child(0)->text(0).contains(QStringLiteral("read-only")), qPrintable(last->child(0)->text(0)));
+        QCOMPARE(client.commandCalls("set"), sets);
+        QCOMPARE(client.integer({"EXISTS", "console:b"}), 0LL);
+
+        // Production: FLUSHALL asks first; declined, nothing is sent.
+        scan(false, true);
+        const std::uint64_t keys = client.allKeys().size();
+        auto declined = test::answerNextMessageBox(QStringLiteral("Cancel"));
+        QVERIFY(!console->runLine(QStringLiteral("flushall")));
+        QVERIFY(*declined);
+        QCOMPARE(client.commandCalls("flushall"), 0LL);
+        QCOMPARE(client.allKeys().size(), keys);
+        auto accepted = test::answerNextMessageBox(QStringLiteral("Run it"));
+        replied.clear();
+        QVERIFY(console->runLine(QStringLiteral("KEYS session:1*")));
+        QVERIFY(*accepted);
+        QVERIFY(replied.wait(5000));
+        QCOMPARE(client.commandCalls("keys"), 1LL);
+        // Not dangerous: no question.
+        replied.clear();
+        QVERIFY(console->runLine(QStringLiteral("DBSIZE")));
+        QVERIFY(replied.wait(5000));
     }
 
     // "These 330 cache keys have no TTL": a TTL with jitter on the namespace, the server's PTTLs as the truth, and

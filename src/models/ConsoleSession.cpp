@@ -1,0 +1,105 @@
+#include "models/ConsoleSession.h"
+
+#include "models/ConnectionLink.h"
+
+#include <QElapsedTimer>
+
+#include <algorithm>
+
+namespace keylens::models {
+
+ReplyNode replyTree(redis::ReplyView reply, int maxDepth)
+{
+    ReplyNode node;
+    if (reply.isNil() || reply.isNull()) {
+        node.kind = ReplyNode::Kind::Nil;
+    } else if (reply.isInteger()) {
+        node.kind = ReplyNode::Kind::Integer;
+        node.integer = reply.integer();
+    } else if (reply.isError()) {
+        node.kind = ReplyNode::Kind::Error;
+        node.bytes = reply.bytes().toByteArray();
+    } else if (reply.isStatus()) {
+        node.kind = ReplyNode::Kind::Status;
+        node.bytes = reply.bytes().toByteArray();
+    } else if (reply.isArray()) {
+        node.kind = ReplyNode::Kind::Array;
+        if (maxDepth <= 0) {
+            node.children.push_back({ReplyNode::Kind::String, "(nested too deep to show)", 0, {}});
+        } else {
+            node.children.reserve(reply.size());
+            for (std::size_t i = 0; i < reply.size(); ++i)
+                node.children.push_back(replyTree(reply.at(i), maxDepth - 1));
+        }
+    } else {
+        node.kind = ReplyNode::Kind::String;
+        node.bytes = reply.bytes().toByteArray();
+    }
+    return node;
+}
+
+ConsoleSession::ConsoleSession(QObject* parent)
+    : QObject(parent)
+    , m_link(std::make_shared<ConnectionLink>())
+    , m_jobs(QStringLiteral("keylens console"))
+{}
+
+ConsoleSession::~ConsoleSession() = default;
+
+void ConsoleSession::setConnection(const redis::ConnectionOptions& options)
+{
+    m_options = options;
+    m_jobs.post([link = m_link, options](const redis::JobContext&) {
+        link->reset(options);
+        return redis::JobRunner::Delivery();
+    });
+}
+
+std::uint64_t ConsoleSession::run(const std::vector<QByteArray>& command)
+{
+    return m_jobs.post([this, link = m_link, command](const redis::JobContext& job) {
+        Result result;
+        result.request = job.id;
+        result.command = command;
+        QElapsedTimer timer;
+        timer.start();
+        if (redis::Connection* connection = link->connect(job, &result.error)) {
+            std::vector<QByteArrayView> views(command.begin(), command.end());
+            connection->append(views);
+            redis::Result<redis::Reply> reply = connection->read();
+            if (reply)
+                result.reply = replyTree(*reply);
+            else
+                result.error = reply.error().message;
+        }
+        result.elapsedUs = timer.nsecsElapsed() / 1000;
+        return redis::JobRunner::Delivery([this, result] { Q_EMIT replied(result); });
+    });
+}
+
+void ConsoleSession::requestCommandNames()
+{
+    m_jobs.post([this, link = m_link](const redis::JobContext& job) {
+        QString error;
+        QStringList names;
+        if (redis::Connection* connection = link->connect(job, &error)) {
+            // COMMAND LIST (Redis 7) is the names alone. COMMAND DOCS would say more, but its replies nest deeper
+            // than Debian's hiredis 0.14 parses (7 levels: "No support for nested multi bulk replies"), which would
+            // break the connection. Before Redis 7: COMMAND, one entry per command, its name first.
+            redis::Result<redis::Reply> list = connection->command({"COMMAND", "LIST"});
+            if (list && list->isArray()) {
+                for (std::size_t i = 0; i < list->size(); ++i)
+                    names << QString::fromUtf8(list->at(i).bytes()).toUpper();
+            } else if (redis::Result<redis::Reply> table = connection->command({"COMMAND"});
+                       table && table->isArray()) {
+                for (std::size_t i = 0; i < table->size(); ++i)
+                    names << QString::fromUtf8(table->at(i).at(0).bytes()).toUpper();
+            }
+        }
+        names.sort();
+        names.removeDuplicates();
+        return redis::JobRunner::Delivery([this, names] { Q_EMIT commandNamesReady(names); });
+    });
+}
+
+} // namespace keylens::models

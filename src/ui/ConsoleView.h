@@ -1,0 +1,57 @@
+#pragma once
+
+#include "models/ConsoleSession.h"
+
+#include <QStringList>
+#include <QWidget>
+
+class QCompleter;
+class QLabel;
+class QLineEdit;
+class QStringListModel;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace keylens::ui {
+
+// A command console on the current connection and database: redis-cli's quoting, history (Up/Down), completion of
+// command names (COMMAND LIST), replies as trees. Writes pass the connection's write gate, so a read-only
+// connection refuses them and says so; on a production-tagged connection a dangerous command (FLUSHALL, KEYS,
+// CONFIG SET…) asks first.
+class ConsoleView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ConsoleView(QWidget* parent = nullptr);
+
+    void setConnection(const redis::ConnectionOptions& options, bool production, const QString& name);
+    // Runs a line as typed (what Enter does). Returns false when it was not sent: empty, unbalanced quotes, or a
+    // dangerous command the user declined.
+    bool runLine(const QString& line);
+
+    QLineEdit* input() const { return m_input; }
+    QTreeWidget* output() const { return m_output; }
+    const QStringList& history() const { return m_history; }
+    QStringList commandNames() const;
+
+Q_SIGNALS:
+    void replied(); // a reply (or a refusal) was shown
+
+private:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void show(const models::ConsoleSession::Result& result);
+    void browseHistory(int step);
+
+    models::ConsoleSession* m_session;
+    QTreeWidget* m_output;
+    QLineEdit* m_input;
+    QLabel* m_where;
+    QStringListModel* m_names;
+    QCompleter* m_completer;
+    QStringList m_history;
+    int m_historyAt = 0;
+    bool m_production = false;
+    QString m_name;
+};
+
+} // namespace keylens::ui
