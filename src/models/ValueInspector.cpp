@@ -1,5 +1,6 @@
 #include "models/ValueInspector.h"
 
+#include "inspect/ValueExport.h"
 #include "models/ConnectionLink.h"
 #include "redis/Connection.h"
 
@@ -142,6 +143,41 @@ std::uint64_t ValueInspector::requestEdit(const edit::KeyEdit& change)
         }
         return redis::JobRunner::Delivery([this, result] { Q_EMIT editDone(result); });
     });
+}
+
+void ValueInspector::requestExport(std::vector<QByteArray> keys, const QString& path)
+{
+    m_backgroundJobs.post(
+        [this, link = m_backgroundLink, keys = std::move(keys), path](const redis::JobContext& job) {
+            QString error;
+            QString text;
+            bool ok = false;
+            if (redis::Connection* connection = link->connect(job, &error)) {
+                const std::uint64_t total = keys.size();
+                redis::Result<inspect::ValueExportSummary> exported = inspect::exportValues(
+                    *connection, keys, path, job.cancel.get(), [this, &job, total](std::uint64_t done) {
+                        job.send([this, done, total] { Q_EMIT exportProgress(done, total); });
+                    });
+                if (!exported) {
+                    text = QStringLiteral("The export stopped, and wrote nothing: %1").arg(exported.error().message);
+                } else {
+                    ok = !exported->cancelled;
+                    text = exported->cancelled
+                               ? QStringLiteral("The export was cancelled, and wrote nothing.")
+                               : QStringLiteral("Exported %L1 keys to %2.").arg(exported->written).arg(path);
+                    if (exported->gone > 0)
+                        text += QStringLiteral(" %L1 were gone by their turn.").arg(exported->gone);
+                    if (exported->failed > 0)
+                        text += QStringLiteral(" %L1 could not be read (%2).")
+                                    .arg(exported->failed)
+                                    .arg(exported->firstProblem);
+                }
+            } else {
+                text = QStringLiteral("The export could not connect: %1").arg(error);
+            }
+            return redis::JobRunner::Delivery([this, path, text, ok] { Q_EMIT exportDone(path, text, ok); });
+        },
+        Exports);
 }
 
 std::uint64_t ValueInspector::requestDelete(const QByteArray& key)

@@ -69,6 +69,10 @@ public:
     // One edit (edit::applyEdit), then the facts of the keys it touched. Never superseded by a later request.
     std::uint64_t requestEdit(const edit::KeyEdit& change);
 
+    // The keys' values as JSON lines in `path` (inspect::exportValues), on the background connection, so the details
+    // pane keeps answering; progress() and exportDone() report. A newer export cancels this one.
+    void requestExport(std::vector<QByteArray> keys, const QString& path);
+
     // UNLINK (which a read-only connection's write gate refuses before sending it). The caller asks the user first.
     std::uint64_t requestDelete(const QByteArray& key);
     // The element counts of these keys, on the background connection. Ids and tag are the caller's, handed back
@@ -82,11 +86,13 @@ Q_SIGNALS:
     void serverStatusReady(const keylens::models::ValueInspector::Status& status);
     void deleteDone(std::uint64_t request, const QByteArray& key, const QString& error);
     void editDone(const keylens::models::ValueInspector::Edit& edit);
+    void exportProgress(std::uint64_t keysDone, std::uint64_t keys);
+    void exportDone(const QString& path, const QString& summary, bool ok);
     void lengthsReady(std::uint64_t tag, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& lengths);
 
 private:
     class Link;
-    enum Lane { Overviews = 1, Pages, Statuses, Lengths };
+    enum Lane { Overviews = 1, Pages, Statuses, Lengths, Exports };
     std::shared_ptr<Link> m_userLink;       // used only on m_userJobs's thread
     std::shared_ptr<Link> m_backgroundLink; // used only on m_backgroundJobs's thread
     redis::JobRunner m_userJobs;

@@ -237,6 +237,7 @@ void MainWindow::createActions()
     QAction* connectAction =
         fileMenu->addAction(icon("connect"), QStringLiteral("&Connect…"), this, &MainWindow::openConnectionDialog);
     connectAction->setShortcut(QKeySequence::Open);
+    addExportMenu(fileMenu);
     fileMenu->addSeparator();
     QAction* quit = fileMenu->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -117,6 +117,12 @@ public:
     void openBulkAction(keylens::edit::BulkKind kind);
     // A key of any type, under the selected namespace by default (NewKeyDialog).
     void createKey();
+    // Exports (MainWindowExport.cpp), each through a temporary file that replaces `path` once complete: the selected
+    // node's table of children, the whole tree in keylens-cli scan's JSON schema, and the values of the keys below
+    // the selected node as JSON lines (in the background: valuesExported() tells when, in words).
+    bool exportNodeTable(const QString& path, bool json, QString* problem);
+    bool exportTree(const QString& path, QString* problem);
+    void exportValues(const QString& path);
     void setFilterText(const QString& text);
 
     // For tests and the benchmark.
@@ -146,6 +152,7 @@ public:
     QString statusText() const;
 
 Q_SIGNALS:
+    void valuesExported(const QString& message, bool ok);
     void scanFinished(const keylens::scan::ScanSummary& summary);
 
 protected:
@@ -170,6 +177,7 @@ private:
     void applyFilter();
     void copySelectedKey();
     void deleteSelectedKey();
+    void addExportMenu(QMenu* fileMenu);
     void storeFollowsEdit(const models::ValueInspector::Edit& edit);
     void storeFollowsBulkAction(const edit::BulkRequest& request, const edit::KeySelection& selection,
                                 const edit::BulkSummary& summary);

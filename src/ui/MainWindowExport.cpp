@@ -1,0 +1,105 @@
+// The main window's exports: a node's table (CSV, JSON), the whole tree (keylens-cli scan's JSON) and keys' values
+// (JSON lines).
+#include "edit/KeySelection.h"
+#include "keyspace/Keyspace.h"
+#include "models/ScanSession.h"
+#include "models/TableExport.h"
+#include "models/ValueInspector.h"
+#include "report/JsonReport.h"
+#include "report/ScanReport.h"
+#include "ui/MainWindow.h"
+#include "ui/ScanStatusBar.h"
+
+#include <QDateTime>
+#include <QFileDialog>
+#include <QMenu>
+#include <QSaveFile>
+
+namespace keylens::ui {
+
+namespace {
+
+bool writeWhole(const QString& path, const QByteArray& bytes, QString* problem)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        *problem = QStringLiteral("Could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool MainWindow::exportNodeTable(const QString& path, bool json, QString* problem)
+{
+    const keyspace::NodeId selected = selectedNode();
+    const keyspace::NodeId node = selected == keyspace::InvalidNode ? keyspace::Keyspace::root() : selected;
+    const keyspace::Keyspace& store = m_session->keyspace();
+    return writeWhole(path, json ? models::childrenJson(store, node) : models::childrenCsv(store, node), problem);
+}
+
+bool MainWindow::exportTree(const QString& path, QString* problem)
+{
+    report::ReportOptions options;
+    options.depth = report::MaxDepth; // the whole tree, level by level…
+    options.width = 1000;             // …with the biggest thousand namespaces of a level listed, the rest summed
+    options.top = 100;
+    options.patterns = true;
+    scan::ScanSummary summary = m_session->summary().value_or(scan::ScanSummary{});
+    const report::ScanReport tree =
+        report::buildReport(m_session->keyspace(), summary, 0, options, QDateTime::currentMSecsSinceEpoch());
+    return writeWhole(path, report::toJson(tree), problem);
+}
+
+void MainWindow::exportValues(const QString& path)
+{
+    const keyspace::NodeId node = selectedNode();
+    if (node == keyspace::InvalidNode) {
+        Q_EMIT valuesExported(QStringLiteral("Select a key or a namespace first."), false);
+        return;
+    }
+    edit::KeySelection selection = edit::selectSubtree(m_session->keyspace(), node);
+    m_status->showMessage(QStringLiteral("Exporting the values of %L1 keys…").arg(selection.size()));
+    m_inspector->requestExport(std::move(selection.keys), path);
+}
+
+void MainWindow::addExportMenu(QMenu* fileMenu)
+{
+    QMenu* menu = fileMenu->addMenu(QStringLiteral("&Export"));
+    const auto save = [this](const QString& title, const QString& filter, auto write) {
+        const QString path = QFileDialog::getSaveFileName(this, title, QString(), filter);
+        if (path.isEmpty())
+            return;
+        QString problem;
+        m_status->showMessage(write(path, &problem) ? QStringLiteral("Wrote %1").arg(path) : problem);
+    };
+    menu->addAction(QStringLiteral("This node's table as &CSV…"), this, [this, save] {
+        save(QStringLiteral("Export the table as CSV"), QStringLiteral("CSV (*.csv)"),
+             [this](const QString& path, QString* problem) { return exportNodeTable(path, false, problem); });
+    });
+    menu->addAction(QStringLiteral("This node's table as &JSON…"), this, [this, save] {
+        save(QStringLiteral("Export the table as JSON"), QStringLiteral("JSON (*.json)"),
+             [this](const QString& path, QString* problem) { return exportNodeTable(path, true, problem); });
+    });
+    menu->addAction(QStringLiteral("The whole &tree as JSON…"), this, [this, save] {
+        save(QStringLiteral("Export the tree as JSON"), QStringLiteral("JSON (*.json)"),
+             [this](const QString& path, QString* problem) { return exportTree(path, problem); });
+    });
+    menu->addAction(QStringLiteral("&Values of the keys below as JSON lines…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export values"), QString(),
+                                                          QStringLiteral("JSON lines (*.jsonl)"));
+        if (!path.isEmpty())
+            exportValues(path);
+    });
+    connect(m_inspector, &models::ValueInspector::exportProgress, this, [this](std::uint64_t done, std::uint64_t all) {
+        m_status->showMessage(QStringLiteral("Exporting values: %L1 of %L2 keys…").arg(done).arg(all));
+    });
+    connect(m_inspector, &models::ValueInspector::exportDone, this,
+            [this](const QString&, const QString& text, bool ok) {
+                m_status->showMessage(text);
+                Q_EMIT valuesExported(text, ok);
+            });
+}
+
+} // namespace keylens::ui
