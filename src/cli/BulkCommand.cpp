@@ -10,6 +10,8 @@
 #include "edit/RenamePlan.h"
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
+#include "lint/Linter.h"
+#include "lint/ProfileFile.h"
 #include "patterns/PatternTree.h"
 
 #include <QCommandLineParser>
@@ -141,6 +143,9 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
             {QStringLiteral("plan"),
              QStringLiteral("Rename as this redis-cli script says (RENAMENX \"old\" \"new\" per line) instead."),
              QStringLiteral("file")},
+            {QStringLiteral("naming-variants"),
+             QStringLiteral("Rename every key the lint rule naming-variants flags into the spelling it names "
+                            "(User_42 -> user:42). With --script, write the plan for review instead.")},
             {QStringLiteral("script"),
              QStringLiteral("Write the rename plan as a redis-cli script to this file, and change nothing."),
              QStringLiteral("file")},
@@ -160,8 +165,9 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
     // The action rests between rounds unless told otherwise, wherever the server is.
     request.speed = parser.isSet(QStringLiteral("speed")) ? options.speed : scan::ScanSpeed::Gentle;
     const bool fromPlan = spec.kind == edit::BulkKind::Rename && parser.isSet(QStringLiteral("plan"));
+    const bool fromVariants = spec.kind == edit::BulkKind::Rename && parser.isSet(QStringLiteral("naming-variants"));
     const bool byPattern = parser.isSet(QStringLiteral("pattern"));
-    if (!fromPlan && !byPattern && !parser.isSet(QStringLiteral("match")))
+    if (!fromPlan && !fromVariants && !byPattern && !parser.isSet(QStringLiteral("match")))
         return usageError(
             QStringLiteral("%1 needs --match GLOB or --pattern PATTERN%2")
                 .arg(spec.name, spec.kind == edit::BulkKind::Rename ? QStringLiteral(" (or --plan FILE)") : QString()));
@@ -196,8 +202,8 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
         if (!parsed)
             return usageError(QStringLiteral("--plan: %1").arg(parsed.error().message));
         plan = *parsed;
-    } else if (spec.kind == edit::BulkKind::Rename && !parser.isSet(QStringLiteral("to"))) {
-        return usageError(QStringLiteral("rename needs --to PREFIX (or --plan FILE)"));
+    } else if (spec.kind == edit::BulkKind::Rename && !fromVariants && !parser.isSet(QStringLiteral("to"))) {
+        return usageError(QStringLiteral("rename needs --to PREFIX (or --plan FILE, or --naming-variants)"));
     }
     if (destructive && !parser.isSet(QStringLiteral("no-backup")))
         request.backupPath = parser.isSet(QStringLiteral("backup")) ? parser.value(QStringLiteral("backup"))
@@ -209,7 +215,15 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
     // The scan that the selection comes from: only what --match selects, everything for a pattern or a plan.
     InterruptWatcher interrupts;
     keyspace::Keyspace store(delimiter);
-    const ScanOutcome outcome = runScanJob(options, store, &interrupts);
+    lint::Profile convention = *lint::builtInProfile("default");
+    convention.delimiter = delimiter;
+    lint::Linter linter(convention, 1);
+    const ScanOutcome outcome =
+        fromVariants ? runScanJob(options, store, &interrupts,
+                                  [&](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
+                                      linter.keyAdded(store, node, key, info);
+                                  })
+                     : runScanJob(options, store, &interrupts);
     if (const std::optional<int> refused = refuseWhenNothingWasRead(outcome))
         return *refused;
     if (outcome.interrupted) {
@@ -225,7 +239,15 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
     }
 
     edit::KeySelection selection;
-    if (fromPlan) {
+    if (fromVariants) {
+        linter.finish(store, outcome.librarySets);
+        std::vector<keyspace::NodeId> nodes;
+        for (auto& [node, renamed] : linter.namingVariantRenames(store)) {
+            nodes.push_back(node);
+            request.newKeys.push_back(std::move(renamed));
+        }
+        selection = edit::selectNodes(store, nodes, "naming-variants");
+    } else if (fromPlan) {
         std::vector<keyspace::NodeId> nodes;
         std::vector<QByteArray> targets;
         for (std::size_t i = 0; i < plan.from.size(); ++i) {
@@ -261,7 +283,7 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
         return ExitOk;
     }
     request.keys = selection.keys;
-    if (spec.kind == edit::BulkKind::Rename && !fromPlan) {
+    if (spec.kind == edit::BulkKind::Rename && !fromPlan && !fromVariants) {
         const QByteArray from =
             parser.isSet(QStringLiteral("from")) ? parser.value(QStringLiteral("from")).toUtf8() : selection.prefix;
         request.newKeys = edit::renamedKeys(request.keys, from, parser.value(QStringLiteral("to")).toUtf8());

@@ -2,6 +2,7 @@
 
 #include "lint/NamespaceRules.h"
 #include "lint/OverlayRules.h"
+#include "lint/Spelling.h"
 
 #include <QStringList>
 
@@ -28,6 +29,14 @@ void Linter::record(keyspace::Keyspace& store, keyspace::NodeId node, const Rule
         return;
     severity = m_profile.severityOf(rule, severity);
     store.addFinding(node, unsigned(index), unsigned(severity));
+    if (rule.id == QByteArrayView("naming-variants")) {
+        if (const std::optional<QByteArray> target = canonicalOfNamingVariant(detail)) {
+            auto known = std::find(m_variantSpellings.begin(), m_variantSpellings.end(), *target);
+            if (known == m_variantSpellings.end())
+                known = m_variantSpellings.insert(known, *target);
+            m_variantTarget[node] = std::uint32_t(known - m_variantSpellings.begin());
+        }
+    }
     RuleSummary& summary = m_byRule[index];
     ++summary.findings;
     ++summary.bySeverity[std::size_t(severity)];
@@ -82,10 +91,32 @@ void Linter::takeBack(keyspace::Keyspace& store, keyspace::NodeId node, std::uin
     }
 }
 
+std::optional<QByteArray> Linter::namingVariantTarget(keyspace::NodeId node) const
+{
+    const auto found = m_variantTarget.find(node);
+    return found == m_variantTarget.end() ? std::nullopt : std::optional(m_variantSpellings[found->second]);
+}
+
+std::vector<std::pair<keyspace::NodeId, QByteArray>> Linter::namingVariantRenames(const keyspace::Keyspace& store) const
+{
+    std::vector<std::pair<keyspace::NodeId, QByteArray>> renames;
+    for (const auto& [node, spelling] : m_variantTarget) {
+        if (!store.isKey(node))
+            continue;
+        if (std::optional<QByteArray> renamed =
+                respell(store.path(node), m_variantSpellings[spelling], m_profile.delimiter))
+            renames.emplace_back(node, std::move(*renamed));
+    }
+    std::sort(renames.begin(), renames.end(),
+              [&](const auto& a, const auto& b) { return store.path(a.first) < store.path(b.first); });
+    return renames;
+}
+
 void Linter::keyRemoved(keyspace::Keyspace& store, keyspace::NodeId node)
 {
     if (!store.isKey(node))
         return;
+    m_variantTarget.erase(node);
     takeBack(store, node, ~std::uint32_t(0));
     if (m_keys > 0)
         --m_keys;
@@ -189,6 +220,8 @@ void Linter::retract(keyspace::Keyspace& store, const Judgement::Retraction& ret
     if (!(store.findingRules(retraction.node) >> retraction.rule & 1))
         return;
     store.removeFinding(retraction.node, retraction.rule, retraction.severity, retraction.worstKept);
+    if (allRules()[retraction.rule].id == QByteArrayView("naming-variants"))
+        m_variantTarget.erase(retraction.node);
     RuleSummary& summary = m_byRule[retraction.rule];
     --summary.findings;
     --summary.bySeverity[retraction.severity];

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace keylens::lint {
@@ -86,6 +87,11 @@ public:
     // A key whose facts change (a TTL set or removed): the key-level rules judge it again; the namespace-level
     // findings it has stay until the next scan. Call before Keyspace::updateKey.
     void keyChanged(keyspace::Keyspace& store, keyspace::NodeId node, const keyspace::KeyInfo& info);
+    // The spelling a naming-variants finding on this key says to migrate to (`user:<int>`), if it has one.
+    std::optional<QByteArray> namingVariantTarget(keyspace::NodeId node) const;
+    // A rename plan for every key flagged naming-variants: each key and its name in the target spelling, by key
+    // (keys whose ids do not fit the target's placeholders are left out).
+    std::vector<std::pair<keyspace::NodeId, QByteArray>> namingVariantRenames(const keyspace::Keyspace& store) const;
     // keyAdded for every key of a store filled without this linter.
     void lintKeys(keyspace::Keyspace& store);
     // The rules over the whole keyspace: naming variants, synonyms, data in keys, expiry avalanches,
@@ -137,6 +143,9 @@ private:
     std::size_t m_maxExamples;
     std::vector<RuleSummary> m_byRule; // parallel to allRules()
     std::vector<QString> m_notices;
+    // naming-variants: each flagged key's target spelling, interned (a few spellings for many keys).
+    std::unordered_map<keyspace::NodeId, std::uint32_t> m_variantTarget;
+    std::vector<QByteArray> m_variantSpellings;
     std::uint64_t m_keys = 0;
     bool m_finished = false;
 };

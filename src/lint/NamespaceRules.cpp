@@ -19,6 +19,20 @@
 
 namespace keylens::lint {
 
+QByteArray namingVariantDetail(const QByteArray& canonical, const QByteArray& variantsListed)
+{
+    return "spell it " + canonical + "; variants: " + variantsListed;
+}
+
+std::optional<QByteArray> canonicalOfNamingVariant(QByteArrayView detail)
+{
+    constexpr QByteArrayView Start("spell it ");
+    const qsizetype end = detail.indexOf(QByteArrayView("; variants: "));
+    if (!detail.startsWith(Start) || end < Start.size())
+        return std::nullopt;
+    return detail.sliced(Start.size(), end - Start.size()).toByteArray();
+}
+
 namespace {
 
 using keyspace::Keyspace;
@@ -284,7 +298,7 @@ public:
             for (const Spelled& spelled : spellings) {
                 if (spelled.text == canonical)
                     continue;
-                m_variantDetail.insert(spelled.id, "spell it " + canonical + "; variants: " + listed);
+                m_variantDetail.insert(spelled.id, namingVariantDetail(canonical, listed));
                 m_variantParents.insert(m_patterns->parentOf(spelled.id));
             }
         }

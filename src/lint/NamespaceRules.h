@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace keylens::lint {
@@ -27,6 +28,11 @@ namespace keylens::lint {
 // versions; patterns; keys) and one over the namespaces when there are naming variants, then only the
 // subtrees and namespaces a verdict names. Nothing is kept per key
 // while keys arrive, so linting adds no work to the ingest of a key but its key-level rules.
+// A naming-variants finding's detail names the spelling to migrate to; these two write and read it, so a rename
+// plan takes its target from the finding itself.
+QByteArray namingVariantDetail(const QByteArray& canonical, const QByteArray& variantsListed);
+std::optional<QByteArray> canonicalOfNamingVariant(QByteArrayView detail);
+
 class NamespaceRules
 {
 public:

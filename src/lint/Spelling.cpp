@@ -144,4 +144,65 @@ QByteArray conventionalSpelling(QByteArrayView pattern, char delimiter)
     return out;
 }
 
+std::optional<QByteArray> respell(QByteArrayView key, QByteArrayView target, char delimiter)
+{
+    // The key's pattern, level by level: its literal parts are the key's own bytes, so walking both side by side
+    // finds each id between the literal before and the literal after its placeholder.
+    QByteArray pattern;
+    qsizetype start = 0;
+    for (qsizetype i = 0; i <= key.size(); ++i) {
+        if (i == key.size() || key[i] == delimiter) {
+            appendSpelledSegment(pattern, key.sliced(start, i - start));
+            if (i < key.size())
+                pattern += delimiter;
+            start = i + 1;
+        }
+    }
+    std::vector<std::pair<QByteArray, QByteArray>> ids; // placeholder, id
+    qsizetype at = 0;                                   // in the key
+    for (qsizetype p = 0; p < pattern.size();) {
+        if (pattern[p] != '<') {
+            if (at >= key.size() || key[at] != pattern[p])
+                return std::nullopt;
+            ++at, ++p;
+            continue;
+        }
+        const qsizetype close = pattern.indexOf('>', p);
+        if (close < 0)
+            return std::nullopt;
+        const QByteArray placeholder = pattern.mid(p, close - p + 1);
+        p = close + 1;
+        const qsizetype nextPlaceholder = pattern.indexOf('<', p);
+        const QByteArray literal = pattern.mid(p, (nextPlaceholder < 0 ? pattern.size() : nextPlaceholder) - p);
+        const qsizetype end = literal.isEmpty() ? key.size() : key.toByteArray().indexOf(literal, at);
+        if (end < at)
+            return std::nullopt;
+        ids.emplace_back(placeholder, key.sliced(at, end - at).toByteArray());
+        at = end;
+    }
+    if (at != key.size())
+        return std::nullopt;
+    QByteArray out;
+    for (qsizetype p = 0; p < target.size();) {
+        if (target[p] != '<') {
+            out += target[p++];
+            continue;
+        }
+        const qsizetype close = target.toByteArray().indexOf('>', p);
+        if (close < 0)
+            return std::nullopt;
+        const QByteArray placeholder = target.sliced(p, close - p + 1).toByteArray();
+        const auto id =
+            std::find_if(ids.begin(), ids.end(), [&](const auto& entry) { return entry.first == placeholder; });
+        if (id == ids.end())
+            return std::nullopt;
+        out += id->second;
+        ids.erase(id);
+        p = close + 1;
+    }
+    if (!ids.empty())
+        return std::nullopt; // an id the target has no place for would be lost
+    return out;
+}
+
 } // namespace keylens::lint

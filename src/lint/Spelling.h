@@ -4,6 +4,7 @@
 #include <QByteArrayView>
 
 #include <cstdint>
+#include <optional>
 
 namespace keylens::lint {
 
@@ -30,5 +31,10 @@ bool isConventionalSpelling(QByteArrayView pattern, char delimiter);
 // A pattern rewritten into that form: words lower-cased, other separators and camelCase humps turned
 // into the delimiter (`userSettings_<int>` -> `user:settings:<int>`).
 QByteArray conventionalSpelling(QByteArrayView pattern, char delimiter);
+
+// A key spelled another way: its ids (what its own pattern has placeholders for) put into `target`'s placeholders of
+// the same kind, in order (`User_42` into `user:<int>` gives `user:42`). Nothing when the two patterns do not hold
+// the same placeholders.
+std::optional<QByteArray> respell(QByteArrayView key, QByteArrayView target, char delimiter);
 
 } // namespace keylens::lint

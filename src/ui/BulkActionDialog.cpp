@@ -57,10 +57,12 @@ QString defaultBackupPath(edit::BulkKind kind)
 } // namespace
 
 BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selection,
-                                   redis::ConnectionOptions connection, QWidget* parent)
+                                   redis::ConnectionOptions connection, QWidget* parent,
+                                   std::vector<QByteArray> plannedNames)
     : QDialog(parent)
     , m_kind(kind)
     , m_selection(std::move(selection))
+    , m_plannedNames(std::move(plannedNames))
     , m_connection(std::move(connection))
     , m_jobs(QStringLiteral("keylens-bulk"))
 {
@@ -93,7 +95,7 @@ BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selec
         form->addRow(QStringLiteral("TTL"), m_ttl);
         form->addRow(QStringLiteral("Plus up to (jitter)"), m_jitter);
     }
-    if (kind == edit::BulkKind::Rename) {
+    if (kind == edit::BulkKind::Rename && m_plannedNames.empty()) {
         m_prefix = new QLineEdit(QString::fromUtf8(m_selection.prefix));
         form->addRow(QStringLiteral("Replace %1 with").arg(shown(m_selection.prefix)), m_prefix);
         connect(m_prefix, &QLineEdit::textChanged, this, &BulkActionDialog::updateNewNames);
@@ -150,10 +152,13 @@ void BulkActionDialog::updateNewNames()
     m_keys->clear();
     const std::size_t shownKeys = std::min<std::size_t>(m_selection.size(), KeysPreviewed);
     std::vector<QByteArray> first(m_selection.keys.begin(), m_selection.keys.begin() + qsizetype(shownKeys));
+    const bool renaming = m_kind == edit::BulkKind::Rename;
     const std::vector<QByteArray> renamed =
-        m_prefix ? edit::renamedKeys(first, m_selection.prefix, m_prefix->text().toUtf8()) : first;
+        !renaming  ? first
+        : m_prefix ? edit::renamedKeys(first, m_selection.prefix, m_prefix->text().toUtf8())
+                   : std::vector<QByteArray>(m_plannedNames.begin(), m_plannedNames.begin() + qsizetype(shownKeys));
     for (std::size_t i = 0; i < shownKeys; ++i)
-        m_keys->addItem(m_prefix ? QStringLiteral("%1  →  %2").arg(shown(first[i]), shown(renamed[i]))
+        m_keys->addItem(renaming ? QStringLiteral("%1  →  %2").arg(shown(first[i]), shown(renamed[i]))
                                  : shown(first[i]));
     if (m_selection.size() > shownKeys)
         m_keys->addItem(QStringLiteral("… and %L1 more").arg(m_selection.size() - shownKeys));
@@ -212,6 +217,8 @@ bool BulkActionDialog::readRequest(QString* problem)
             return false;
         }
         m_request.newKeys = edit::renamedKeys(m_selection.keys, m_selection.prefix, m_prefix->text().toUtf8());
+    } else if (m_kind == edit::BulkKind::Rename) {
+        m_request.newKeys = m_plannedNames;
     }
     if (m_backup) {
         m_request.backupPath = m_backup->text();

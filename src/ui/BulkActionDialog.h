@@ -27,8 +27,10 @@ class BulkActionDialog : public QDialog
 {
     Q_OBJECT
 public:
+    // `plannedNames`: a rename's new name for each key of the selection (a reviewed plan); without them a rename
+    // replaces the selection's prefix with one the user types.
     BulkActionDialog(edit::BulkKind kind, edit::KeySelection selection, redis::ConnectionOptions connection,
-                     QWidget* parent = nullptr);
+                     QWidget* parent = nullptr, std::vector<QByteArray> plannedNames = {});
     ~BulkActionDialog() override;
 
     // For tests: the fields, and what the run said.
@@ -57,6 +59,7 @@ private:
 
     edit::BulkKind m_kind;
     edit::KeySelection m_selection;
+    std::vector<QByteArray> m_plannedNames;
     redis::ConnectionOptions m_connection;
     edit::BulkRequest m_request;
     std::optional<edit::BulkSummary> m_summary;

@@ -62,6 +62,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <cstdio>
@@ -397,12 +398,14 @@ void MainWindow::createLayout()
     m_patternView = new PatternView(m_session->patternModel());
     // The pattern view speaks for the details only while it shows (its model resets with every scan).
     connect(m_patternView, &PatternView::nodeSelected, this, [this](keyspace::NodeId node) {
+        m_selectedPattern = patterns::PatternTree::Root;
         if (showsPatterns())
             showNode(node);
     });
     connect(m_patternView, &PatternView::patternSelected, this, [this](patterns::PatternTree::PatternId pattern) {
         if (!showsPatterns())
             return;
+        m_selectedPattern = pattern;
         m_charts->showPattern(*m_session->patternModel(), pattern);
         m_charts->refresh(!m_session->isRunning());
         m_shownNamespace = keyspace::InvalidNode;
@@ -410,7 +413,10 @@ void MainWindow::createLayout()
         m_details->setCurrentIndex(PatternPage);
         m_deleteAction->setEnabled(false);
     });
+    m_patternView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_patternView->addActions(m_bulkActions);
     connect(m_patternView, &PatternView::nothingSelected, this, [this] {
+        m_selectedPattern = patterns::PatternTree::Root;
         if (showsPatterns())
             showNode(keyspace::InvalidNode);
     });
@@ -498,6 +504,16 @@ void MainWindow::createLayout()
     setCentralWidget(m_central);
 
     m_findings = new FindingsPanel;
+    // The keys of a rule, acted on as a whole ("these 330 cache keys have no TTL").
+    m_findings->list()->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_findings->list()->addAction(QStringLiteral("Set the TTL of these keys…"), this,
+                                  [this] { openBulkActionOnFinding(edit::BulkKind::Expire); });
+    m_findings->list()->addAction(QStringLiteral("Remove the TTL of these keys…"), this,
+                                  [this] { openBulkActionOnFinding(edit::BulkKind::Persist); });
+    m_findings->list()->addAction(QStringLiteral("Delete these keys…"), this,
+                                  [this] { openBulkActionOnFinding(edit::BulkKind::Delete); });
+    m_findings->list()->addAction(QStringLiteral("Plan renames to the convention's spelling…"), this,
+                                  &MainWindow::planNamingVariantRenames);
     m_findingsDock = new QDockWidget(QStringLiteral("Findings"), this);
     m_findingsDock->setObjectName(QStringLiteral("findingsDock"));
     m_findingsDock->setWidget(m_findings);

@@ -115,6 +115,10 @@ public:
     // A bulk action on the selected node and every key below it, through BulkActionDialog (a child of the window,
     // open when this returns); the store follows what it did (MainWindowEditing.cpp).
     void openBulkAction(keylens::edit::BulkKind kind);
+    // The same on the keys of the Findings panel's selected rule.
+    void openBulkActionOnFinding(keylens::edit::BulkKind kind);
+    // The naming-variants rename plan (RenamePlanDialog, open when this returns), which runs through a bulk action.
+    void planNamingVariantRenames();
     // A key of any type, under the selected namespace by default (NewKeyDialog).
     void createKey();
     // Exports (MainWindowExport.cpp), each through a temporary file that replaces `path` once complete: the selected
@@ -178,6 +182,8 @@ private:
     void copySelectedKey();
     void deleteSelectedKey();
     void addExportMenu(QMenu* fileMenu);
+    // A BulkActionDialog over these keys (with a rename's planned names), once no scan runs.
+    void showBulkAction(edit::BulkKind kind, edit::KeySelection selection, std::vector<QByteArray> names = {});
     void storeFollowsEdit(const models::ValueInspector::Edit& edit);
     void storeFollowsBulkAction(const edit::BulkRequest& request, const edit::KeySelection& selection,
                                 const edit::BulkSummary& summary);
@@ -262,6 +268,7 @@ private:
     QAction* m_legendAction;
     QAction* m_deleteAction;
     QList<QAction*> m_bulkActions;
+    patterns::PatternTree::PatternId m_selectedPattern = patterns::PatternTree::Root; // Root: none
     ConsoleView* m_console;
     QDockWidget* m_consoleDock;
     QByteArray m_createdKey; // the last key New key… asked for: selected once it exists

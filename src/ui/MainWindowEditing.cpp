@@ -1,13 +1,18 @@
 // The main window's edits: a new key, bulk actions over the selected node's keys, and the store following what
 // every edit did, so the tree, its overlays and the findings are right without a rescan.
 #include "keyspace/KeyEscape.h"
+#include "lint/Linter.h"
+#include "lint/Rules.h"
 #include "models/DisplayText.h"
+#include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 #include "scan/KeyBatch.h"
 #include "ui/BulkActionDialog.h"
 #include "ui/EditDialogs.h"
+#include "ui/FindingsPanel.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/MainWindow.h"
+#include "ui/RenamePlanDialog.h"
 #include "ui/ScanStatusBar.h"
 
 #include <QDateTime>
@@ -17,14 +22,72 @@ namespace keylens::ui {
 
 void MainWindow::openBulkAction(edit::BulkKind kind)
 {
-    const keyspace::NodeId node = selectedNode();
-    if (node == keyspace::InvalidNode)
+    const keyspace::Keyspace& store = m_session->keyspace();
+    const patterns::PatternTree* patterns = m_session->patternModel()->tree();
+    if (showsPatterns() && m_selectedPattern != patterns::PatternTree::Root) {
+        if (!patterns || patterns->isLive())
+            m_status->showMessage(QStringLiteral("The patterns are still being folded; try again in a moment."));
+        else
+            showBulkAction(kind, edit::selectPattern(store, *patterns, m_selectedPattern));
         return;
+    }
+    const keyspace::NodeId node = selectedNode();
+    if (node != keyspace::InvalidNode)
+        showBulkAction(kind, edit::selectSubtree(store, node));
+}
+
+void MainWindow::openBulkActionOnFinding(edit::BulkKind kind)
+{
+    const int rule = m_findings->selectedRule();
+    if (rule < 0)
+        return;
+    const keyspace::Keyspace& store = m_session->keyspace();
+    std::vector<keyspace::NodeId> nodes;
+    for (keyspace::NodeId node = 1; node < store.nodeCount(); ++node)
+        if (store.isKey(node) && (store.findingRules(node) >> rule & 1))
+            nodes.push_back(node);
+    showBulkAction(kind, edit::selectNodes(store, nodes, lint::allRules()[std::size_t(rule)].id));
+}
+
+void MainWindow::planNamingVariantRenames()
+{
+    if (m_session->isRunning()) {
+        m_status->showMessage(QStringLiteral("The rename plan waits for the scan to finish."));
+        return;
+    }
+    const keyspace::Keyspace& store = m_session->keyspace();
+    auto plan = m_session->linter().namingVariantRenames(store);
+    if (plan.empty()) {
+        m_status->showMessage(QStringLiteral("No naming-variants findings to plan renames for."));
+        return;
+    }
+    auto* dialog = new RenamePlanDialog(store, std::move(plan), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &RenamePlanDialog::runRequested, this, [this, dialog] {
+        std::vector<keyspace::NodeId> nodes;
+        std::vector<QByteArray> names;
+        for (const auto& [node, renamed] : dialog->chosen()) {
+            nodes.push_back(node);
+            names.push_back(renamed);
+        }
+        showBulkAction(edit::BulkKind::Rename,
+                       edit::selectNodes(m_session->keyspace(), nodes, QByteArrayLiteral("naming-variants")),
+                       std::move(names));
+    });
+    dialog->open();
+}
+
+void MainWindow::showBulkAction(edit::BulkKind kind, edit::KeySelection selection, std::vector<QByteArray> names)
+{
     if (m_session->isRunning()) {
         m_status->showMessage(QStringLiteral("Bulk actions wait for the scan to finish: their preview must be exact."));
         return;
     }
-    auto* dialog = new BulkActionDialog(kind, edit::selectSubtree(m_session->keyspace(), node), m_target.options, this);
+    if (selection.size() == 0) {
+        m_status->showMessage(QStringLiteral("No keys to act on."));
+        return;
+    }
+    auto* dialog = new BulkActionDialog(kind, std::move(selection), m_target.options, this, std::move(names));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // The selection's nodes belong to this store: a rescan that replaces it leaves the new store alone.
     auto storeReplaced = std::make_shared<bool>(false);

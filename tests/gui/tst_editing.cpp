@@ -10,12 +10,16 @@
 #include "keyspace/SubtreeTotals.h"
 #include "lint/Linter.h"
 #include "lint/Rules.h"
+#include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 #include "ui/BulkActionDialog.h"
 #include "ui/ConsoleView.h"
 #include "ui/EditDialogs.h"
+#include "ui/FindingsPanel.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/MainWindow.h"
+#include "ui/PatternView.h"
+#include "ui/RenamePlanDialog.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -30,6 +34,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -175,6 +180,10 @@ private Q_SLOTS:
         commands.push_back({"SADD", "mixed:set", "x", QByteArray("\x80", 1)});
         commands.push_back({"XADD", "mixed:stream", "1-1", "f", "v", "g", QByteArray("\xc3", 1)});
         commands.push_back({"ZADD", "mixed:zset", "1.5", "m"});
+        for (int i = 1; i <= 200; ++i)
+            commands.push_back({"SET", "user:" + QByteArray::number(i), "u"});
+        for (int i = 1001; i <= 1020; ++i) // the same name spelled another way: naming-variants
+            commands.push_back({"SET", "User_" + QByteArray::number(i), "v"});
         QCOMPARE(client.pipeline(commands), std::size_t(0));
         QVERIFY(m_dir.isValid());
         m_settings = std::make_unique<QSettings>(m_dir.filePath(QStringLiteral("keylens.ini")), QSettings::IniFormat);
@@ -546,6 +555,74 @@ private Q_SLOTS:
         QCOMPARE(totals("keep").keys, std::uint64_t(0));
         QCOMPARE(totals("kept").keys, std::uint64_t(20));
         QCOMPARE(totals("kept").types[std::size_t(keyspace::KeyType::Hash)], std::uint64_t(20));
+    }
+
+    // A pattern's keys and a finding's keys, acted on as a whole.
+    void bulkActionsOnAPatternAndAFinding()
+    {
+        m_window->showPatterns(true);
+        const models::PatternTreeModel* patterns = m_window->session()->patternModel();
+        QTRY_VERIFY(patterns->tree() && !patterns->tree()->isLive()); // the exact tree, not the live folding
+        QTRY_VERIFY(m_window->patternView()->selectPattern("session:<int>"));
+        m_window->openBulkAction(edit::BulkKind::Persist);
+        auto* dialog = m_window->findChild<ui::BulkActionDialog*>();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->selection().size(), std::size_t(40));
+        QVERIFY(runDialog(dialog, QStringLiteral("session:<int>")));
+        QCOMPARE(dialog->summary()->done, std::uint64_t(40));
+        closeDialog(dialog);
+        test::PlainClient client(m_server.port());
+        for (const QByteArray& key : client.allKeys("session:*"))
+            QCOMPARE(client.integer({"PTTL", key}), -1LL);
+        m_window->showPatterns(false);
+
+        const int rule = int(lint::ruleIndex(*lint::findRule("naming-variants")));
+        m_window->findingsPanel()->selectRule(rule);
+        QCOMPARE(m_window->findingsPanel()->selectedRule(), rule);
+        m_window->openBulkActionOnFinding(edit::BulkKind::Expire);
+        dialog = m_window->findChild<ui::BulkActionDialog*>();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->selection().size(), std::size_t(20));
+        dialog->ttlField()->setText(QStringLiteral("30m"));
+        QVERIFY(runDialog(dialog, QStringLiteral("naming-variants")));
+        closeDialog(dialog);
+        for (const QByteArray& key : client.allKeys("User_*"))
+            QVERIFY(client.integer({"PTTL", key}) > 1'700'000);
+        QCOMPARE(client.integer({"PTTL", "user:7"}), -1LL);
+    }
+
+    // naming-variants: a reviewed plan (one row unticked), saved as a redis-cli script and run with the preview.
+    void namingVariantsRenamePlan()
+    {
+        m_window->planNamingVariantRenames();
+        auto* plan = m_window->findChild<ui::RenamePlanDialog*>();
+        QVERIFY(plan);
+        QCOMPARE(plan->table()->rowCount(), 20);
+        QCOMPARE(plan->table()->item(0, 0)->text(), QStringLiteral("User_1001"));
+        QCOMPARE(plan->table()->item(0, 1)->text(), QStringLiteral("user:1001"));
+        plan->table()->item(0, 0)->setCheckState(Qt::Unchecked);
+        const QString script = m_dir.filePath(QStringLiteral("variants.redis"));
+        QString problem;
+        QVERIFY2(plan->saveScript(script, &problem), qPrintable(problem));
+        QFile file(script);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QCOMPARE(text.count('\n'), 19);
+        QVERIFY(text.startsWith("RENAMENX \"User_1002\" \"user:1002\"\n"));
+        QSignalSpy run(plan, &ui::RenamePlanDialog::runRequested);
+        Q_EMIT plan->runRequested();
+        auto* dialog = m_window->findChild<ui::BulkActionDialog*>();
+        QVERIFY(dialog);
+        dialog->backupField()->setText(m_dir.filePath(QStringLiteral("variants.klb")));
+        QVERIFY(runDialog(dialog, QStringLiteral("naming-variants")));
+        QCOMPARE(dialog->summary()->done, std::uint64_t(19));
+        closeDialog(dialog);
+        plan->close();
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.allKeys("User_*"), std::vector<QByteArray>{"User_1001"});
+        QCOMPARE(client.command({"GET", "user:1020"}), QByteArray("v"));
+        QVERIFY(store().isKey(store().find("user:1020")));
+        QVERIFY(!store().isKey(store().find("User_1020")));
     }
 
     void readOnlyConnectionOffersNothingToRun()

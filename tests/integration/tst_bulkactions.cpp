@@ -399,6 +399,36 @@ private Q_SLOTS:
         QCOMPARE(client.command({"GET", "user:2"}), QByteArray("two"));
     }
 
+    // The naming-variants plan from the CLI: written for review, then run; the canonical keys stay as they are.
+    void namingVariantsFromTheCli()
+    {
+        PlainClient client(m_server.port());
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 1; i <= 100; ++i)
+            commands.push_back({"SET", "order:" + QByteArray::number(i), "o"});
+        for (int i = 501; i <= 510; ++i)
+            commands.push_back({"SET", "Order_" + QByteArray::number(i), "variant"});
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+        const QString script = file(QStringLiteral("variants.redis"));
+        const test::CliRun planned = test::runCli(
+            cli(QStringLiteral("rename"), {QStringLiteral("--naming-variants"), QStringLiteral("--script"), script}));
+        QVERIFY2(planned.exitCode == 0, planned.err.constData());
+        QFile written(script);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray text = written.readAll();
+        QCOMPARE(text.count('\n'), 10);
+        QVERIFY2(text.contains("RENAMENX \"Order_505\" \"order:505\"\n"), text.constData());
+        QCOMPARE(client.allKeys("Order_*").size(), std::size_t(10));
+        const test::CliRun ran = test::runCli(
+            cli(QStringLiteral("rename"), {QStringLiteral("--naming-variants"), QStringLiteral("--yes"),
+                                           QStringLiteral("--backup"), file(QStringLiteral("variants.klb"))}));
+        QVERIFY2(ran.exitCode == 0, ran.out.constData());
+        QVERIFY2(ran.err.contains("Order_501  ->  order:501"), ran.err.constData());
+        QCOMPARE(client.allKeys("Order_*").size(), std::size_t(0));
+        QCOMPARE(client.allKeys("order:*").size(), std::size_t(110));
+        QCOMPARE(client.command({"GET", "order:510"}), QByteArray("variant"));
+    }
+
     void expireWithJitterSpreadsTtls()
     {
         QCOMPARE(test::fillStringKeys(m_server.port(), 300, 0, "cache:"), std::size_t(0));

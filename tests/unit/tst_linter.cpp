@@ -5,6 +5,7 @@
 #include "keyspace/Keyspace.h"
 #include "lint/Linter.h"
 #include "lint/Profile.h"
+#include "lint/Spelling.h"
 
 #include <QTest>
 
@@ -90,6 +91,32 @@ class TestLinter : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // The migration plan a naming-variants finding makes: each variant's key in the canonical spelling, its ids
+    // carried over in order.
+    void namingVariantsPlanRenames()
+    {
+        QCOMPARE(lint::respell("User_42", "user:<int>", ':').value_or("?"), QByteArray("user:42"));
+        QCOMPARE(lint::respell("userSettings_7", "user:<int>:settings", ':').value_or("?"),
+                 QByteArray("user:7:settings"));
+        QVERIFY(!lint::respell("User_42", "user:<uuid>", ':')); // no place for its id
+        std::vector<Key> keys;
+        add(keys, "user:#", 300);
+        add(keys, "User_#", 40, keyspace::NoExpiry, 1000);
+        add(keys, "user:#:settings", 200);
+        add(keys, "userSettings_#", 20, keyspace::NoExpiry, 5000);
+        Linted linted(keys);
+        const auto renames = linted.linter.namingVariantRenames(linted.store);
+        QCOMPARE(renames.size(), std::size_t(60));
+        std::map<QByteArray, QByteArray> plan;
+        for (const auto& [node, renamed] : renames)
+            plan[linted.store.path(node)] = renamed;
+        QCOMPARE(plan.at("User_1007"), QByteArray("user:1007"));
+        QCOMPARE(plan.at("userSettings_5003"), QByteArray("user:5003:settings"));
+        for (const auto& [from, to] : plan)
+            QVERIFY2(linted.store.find(to) == keyspace::InvalidNode || !linted.store.isKey(linted.store.find(to)),
+                     to.constData()); // no target is a key already
+    }
+
     // Keys deleted or changed through Keylens take their findings along: the linter's counts, the store's per-node
     // counts and the keys' own bits stay in agreement, with nothing counted below zero.
     void removedAndChangedKeysTakeTheirFindingsAlong()
