@@ -421,7 +421,14 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
         }
         return;
     } else if (!result.outcome.applied) {
-        m_editStatus->setText(result.outcome.message);
+        // An element's conflict: what the server holds there now, beside why nothing was written.
+        QString text = result.outcome.message;
+        if (result.outcome.conflict && result.outcome.current)
+            text += QStringLiteral(" (now: %1)")
+                        .arg(displayText(keyspace::displayBytes(result.outcome.current->left(200))));
+        m_editStatus->setText(text + (result.outcome.conflict ? QStringLiteral("; nothing was written.") : QString()));
+        if (result.outcome.conflict && m_tableModel->rowCount() > 0)
+            m_tableModel->setQuery(m_tableModel->query()); // read the elements again, as they are now
     } else {
         m_editStatus->setText(QStringLiteral("Saved."));
         m_unsaved.reset();
