@@ -42,7 +42,7 @@ QString defaultBackupPath(edit::BulkKind kind)
 
 // The exact preview, on stderr: what will be touched, how big it is, and what changed since the scan.
 void printPreview(const edit::BulkRequest& request, const edit::KeySelection& selection,
-                  const std::optional<edit::SelectionCheck>& check)
+                  const std::optional<edit::SelectionCheck>& check, const keyspace::Keyspace& store, bool dryRun)
 {
     QByteArray text = edit::bulkVerb(request.kind).toUtf8() + ": " + keyspace::formatCount(selection.size()) +
                       QByteArray(selection.size() == 1 ? " key" : " keys") + " in '" + shown(selection.description) +
@@ -64,12 +64,19 @@ void printPreview(const edit::BulkRequest& request, const edit::KeySelection& se
     }
     if (selection.size() > KeysPreviewed)
         text += "  … and " + keyspace::formatCount(selection.size() - KeysPreviewed) + " more\n";
+    if (request.kind == edit::BulkKind::Rename) {
+        const std::vector<bool> collisions = edit::renameCollisions(store, request.newKeys);
+        if (const auto count = std::count(collisions.begin(), collisions.end(), true); count > 0)
+            text += keyspace::formatCount(std::uint64_t(count)) +
+                    " new names exist already or repeat in the plan: those keys will be left as they are\n";
+    }
     if (check)
         text += "Changed since the scan: " + keyspace::formatCount(check->changed()) + " of " +
                 keyspace::formatCount(check->checked) + " (" + keyspace::formatCount(check->gone) + " gone, " +
                 keyspace::formatCount(check->typeChanged) + " of another type)\n";
     if (!request.backupPath.isEmpty())
-        text += "Backup first: " + QFile::encodeName(request.backupPath) + '\n';
+        text += QByteArray(dryRun ? "A run would back up first to: " : "Backup first: ") +
+                QFile::encodeName(request.backupPath) + '\n';
     else if (edit::needsBackup(request.kind))
         text += "No backup (--no-backup): what is " + edit::bulkVerb(request.kind).toUtf8() +
                 "d cannot be restored by Keylens\n";
@@ -307,7 +314,8 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
     }
     const redis::Result<edit::SelectionCheck> check =
         edit::checkSinceScan(**connection, selection, scan::ScanSpeed::Full);
-    printPreview(request, selection, check ? std::optional(*check) : std::nullopt);
+    printPreview(request, selection, check ? std::optional(*check) : std::nullopt, store,
+                 parser.isSet(QStringLiteral("dry-run")));
     if (parser.isSet(QStringLiteral("dry-run"))) {
         writeStderr("Dry run: nothing was changed.\n");
         return ExitOk;

@@ -129,7 +129,7 @@ bool needsBackup(BulkKind kind)
 QString BulkSummary::text() const
 {
     QStringList parts;
-    parts << QStringLiteral("%1 %2 of %3.").arg(pastTense(kind), keysText(done), keysText(total));
+    parts << QStringLiteral("%1 %L2 of %3.").arg(pastTense(kind)).arg(done).arg(keysText(total));
     if (unchanged > 0)
         parts << (kind == BulkKind::Persist ? QStringLiteral("%1 had no TTL or were gone.")
                                             : QStringLiteral("%1 were gone already."))

@@ -3,6 +3,7 @@
 #include "keyspace/KeyEscape.h"
 
 #include <QByteArrayList>
+#include <QSet>
 
 namespace keylens::edit {
 
@@ -32,6 +33,18 @@ QByteArray formatRenameScript(const RenamePlan& plan)
     for (std::size_t i = 0; i < plan.from.size() && i < plan.to.size(); ++i)
         script += "RENAMENX " + quoted(plan.from[i]) + ' ' + quoted(plan.to[i]) + '\n';
     return script;
+}
+
+std::vector<bool> renameCollisions(const keyspace::Keyspace& store, const std::vector<QByteArray>& to)
+{
+    std::vector<bool> collides(to.size(), false);
+    QSet<QByteArray> taken;
+    for (std::size_t i = 0; i < to.size(); ++i) {
+        const keyspace::NodeId node = store.find(to[i]);
+        collides[i] = (node != keyspace::InvalidNode && store.isKey(node)) || taken.contains(to[i]);
+        taken.insert(to[i]);
+    }
+    return collides;
 }
 
 std::optional<std::vector<QByteArray>> splitRedisCliLine(QByteArrayView line)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "keyspace/Keyspace.h"
 #include "redis/Error.h"
 
 #include <QByteArray>
@@ -19,6 +20,11 @@ struct RenamePlan
 };
 
 QByteArray formatRenameScript(const RenamePlan& plan);
+
+// Which renames cannot land: the new name is a key already (in the store the plan came from), or an earlier rename
+// of the plan takes it (`cache_user_1` and `CACHE:USER:1` both becoming `cache:user:1`). RENAMENX refuses them, so
+// the keys stay as they are; a preview says so first.
+std::vector<bool> renameCollisions(const keyspace::Keyspace& store, const std::vector<QByteArray>& to);
 // Reads a script of RENAMENX (or RENAME) lines; blank lines are skipped. An error names the first line that is not one.
 redis::Result<RenamePlan> parseRenameScript(const QByteArray& script);
 

@@ -16,11 +16,14 @@
 #include <QInputDialog>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
 
 namespace keylens::ui {
 
@@ -95,9 +98,15 @@ QString shownValue(const QByteArray& bytes)
 
 QWidget* KeyDetailsView::createEditBar()
 {
+    // Narrow enough for the details pane: the value's own actions as buttons, the key's in one menu, and what the
+    // last edit said on a line of its own.
     auto* bar = new QWidget;
-    auto* row = new QHBoxLayout(bar);
-    row->setContentsMargins(0, 0, 0, 0);
+    auto* column = new QVBoxLayout(bar);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(2);
+    auto* row = new QHBoxLayout;
+    row->setSpacing(4);
+    column->addLayout(row);
     const auto button = [&](const QString& text, const QString& tip, auto slot) {
         auto* pushButton = new QPushButton(text);
         pushButton->setToolTip(tip);
@@ -116,17 +125,31 @@ QWidget* KeyDetailsView::createEditBar()
         button(QStringLiteral("Edit…"), QStringLiteral("Edit the selected element"), &KeyDetailsView::editElement);
     m_removeButton =
         button(QStringLiteral("Remove"), QStringLiteral("Remove the selected element"), &KeyDetailsView::removeElement);
-    row->addSpacing(12);
-    button(QStringLiteral("TTL…"), QStringLiteral("Set or remove the key's TTL"), &KeyDetailsView::setTtl);
-    button(QStringLiteral("Rename…"), QStringLiteral("Rename the key (never over another one)"),
-           &KeyDetailsView::renameKey);
-    button(QStringLiteral("Duplicate…"), QStringLiteral("Copy the key to a new name"), &KeyDetailsView::duplicateKey);
+    auto* keyActions = new QToolButton;
+    keyActions->setText(QStringLiteral("Key"));
+    keyActions->setToolTip(QStringLiteral("The key's TTL, name and copies"));
+    keyActions->setPopupMode(QToolButton::InstantPopup);
+    keyActions->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto* menu = new QMenu(keyActions);
+    menu->addAction(QStringLiteral("Set or remove the TTL…"), this, &KeyDetailsView::setTtl);
+    menu->addAction(QStringLiteral("Rename…"), this, &KeyDetailsView::renameKey);
+    menu->addAction(QStringLiteral("Duplicate…"), this, &KeyDetailsView::duplicateKey);
+    keyActions->setMenu(menu);
+    row->addWidget(keyActions);
+    row->addStretch(1); // everything at the left edge: a long key name can make the pane scroll sideways
     m_editStatus = new QLabel;
     m_editStatus->setWordWrap(true);
-    row->addWidget(m_editStatus, 1);
+    m_editStatus->setVisible(false);
+    column->addWidget(m_editStatus);
     connect(m_inspector, &models::ValueInspector::editDone, this, &KeyDetailsView::takeEdit);
     updateEditControls();
     return bar;
+}
+
+void KeyDetailsView::setEditStatus(const QString& text)
+{
+    m_editStatus->setText(text);
+    m_editStatus->setVisible(!text.isEmpty()); // no empty line under the buttons
 }
 
 QString KeyDetailsView::editStatus() const
@@ -155,7 +178,7 @@ void KeyDetailsView::updateEditControls()
 
 void KeyDetailsView::request(const edit::KeyEdit& change)
 {
-    m_editStatus->setText(QStringLiteral("Writing…"));
+    setEditStatus(QStringLiteral("Writing…"));
     m_editRequest = m_inspector->requestEdit(change);
 }
 
@@ -172,7 +195,7 @@ void KeyDetailsView::startStringEdit()
     m_mode->setEnabled(false);
     m_text->setReadOnly(false);
     m_text->setFocus();
-    m_editStatus->setText(QStringLiteral("Editing: Save writes it unless it changed on the server since it was read."));
+    setEditStatus(QStringLiteral("Editing: Save writes it unless it changed on the server since it was read."));
     updateEditControls();
 }
 
@@ -185,7 +208,7 @@ void KeyDetailsView::cancelStringEdit()
     m_mode->setEnabled(true);
     if (m_loaded)
         showString();
-    m_editStatus->clear();
+    setEditStatus({});
     updateEditControls();
 }
 
@@ -206,13 +229,13 @@ void KeyDetailsView::saveString(bool overwrite)
         case Mode::Hex:
             bytes = bytesFromHex(text);
             if (!bytes)
-                m_editStatus->setText(QStringLiteral("Hex takes pairs of digits (spaces and lines are ignored)."));
+                setEditStatus(QStringLiteral("Hex takes pairs of digits (spaces and lines are ignored)."));
             break;
         case Mode::Json: {
             QJsonParseError error;
             const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
             if (document.isNull()) {
-                m_editStatus->setText(
+                setEditStatus(
                     QStringLiteral("Not valid JSON: %1 at byte %2").arg(error.errorString()).arg(error.offset));
                 break;
             }
@@ -230,7 +253,7 @@ void KeyDetailsView::saveString(bool overwrite)
                 if (parts && parts->size() == 1)
                     bytes = parts->front();
                 else
-                    m_editStatus->setText(QStringLiteral("The escaped text does not parse: check its \\x escapes."));
+                    setEditStatus(QStringLiteral("The escaped text does not parse: check its \\x escapes."));
             }
             break;
         }
@@ -255,7 +278,7 @@ void KeyDetailsView::saveString(bool overwrite)
             QString problem;
             const std::optional<QByteArray> encoded = inspect::encodeValue(*bytes, stored.compression, &problem);
             if (!encoded) {
-                m_editStatus->setText(problem);
+                setEditStatus(problem);
                 return;
             }
             toWrite = *encoded;
@@ -289,7 +312,7 @@ void KeyDetailsView::editElement()
 {
     const inspect::ValueRow* row = selectedRow();
     if (!row) {
-        m_editStatus->setText(QStringLiteral("Select the element to edit."));
+        setEditStatus(QStringLiteral("Select the element to edit."));
         return;
     }
     ElementDialog dialog(m_key, m_overview.key.type, row, row, this);
@@ -302,7 +325,7 @@ void KeyDetailsView::removeElement()
 {
     const inspect::ValueRow* row = selectedRow();
     if (!row) {
-        m_editStatus->setText(QStringLiteral("Select the element to remove."));
+        setEditStatus(QStringLiteral("Select the element to remove."));
         return;
     }
     edit::KeyEdit change;
@@ -357,7 +380,7 @@ void KeyDetailsView::setTtl()
     } else {
         const std::optional<std::int64_t> ttl = keyspace::parseDuration(text.toUtf8());
         if (!ttl || *ttl <= 0) {
-            m_editStatus->setText(QStringLiteral("A TTL is a duration such as 90, 15m, 2h or 7d."));
+            setEditStatus(QStringLiteral("A TTL is a duration such as 90, 15m, 2h or 7d."));
             return;
         }
         change.kind = Kind::SetTtl;
@@ -397,7 +420,7 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
     if (result.request != m_editRequest)
         return; // another view's, or the window's
     if (!result.error.isEmpty()) {
-        m_editStatus->setText(result.error);
+        setEditStatus(result.error);
     } else if (result.outcome.conflict && result.change.kind == Kind::SetString && m_unsaved) {
         const QString server =
             result.outcome.current ? shownValue(*result.outcome.current) : QStringLiteral("(the key is gone)");
@@ -410,7 +433,7 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
         QPushButton* overwrite = conflict.addButton(QStringLiteral("Overwrite theirs"), QMessageBox::DestructiveRole);
         QPushButton* reload = conflict.addButton(QStringLiteral("Discard mine and reload"), QMessageBox::RejectRole);
         conflict.addButton(QStringLiteral("Keep editing"), QMessageBox::AcceptRole);
-        m_editStatus->setText(result.outcome.message);
+        setEditStatus(result.outcome.message);
         Q_EMIT editFinished();
         conflict.exec();
         if (conflict.clickedButton() == overwrite && result.outcome.current) {
@@ -426,11 +449,11 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
         if (result.outcome.conflict && result.outcome.current)
             text += QStringLiteral(" (now: %1)")
                         .arg(displayText(keyspace::displayBytes(result.outcome.current->left(200))));
-        m_editStatus->setText(text + (result.outcome.conflict ? QStringLiteral("; nothing was written.") : QString()));
+        setEditStatus(text + (result.outcome.conflict ? QStringLiteral("; nothing was written.") : QString()));
         if (result.outcome.conflict && m_tableModel->rowCount() > 0)
             m_tableModel->setQuery(m_tableModel->query()); // read the elements again, as they are now
     } else {
-        m_editStatus->setText(QStringLiteral("Saved."));
+        setEditStatus(QStringLiteral("Saved."));
         m_unsaved.reset();
         if (result.change.kind != Kind::Rename) {
             m_editingString = false;
@@ -438,7 +461,7 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
             m_mode->setEnabled(true);
             const QString saved = m_editStatus->text();
             showKey(m_key, m_node); // read back what the server holds now
-            m_editStatus->setText(saved);
+            setEditStatus(saved);
         }
     }
     Q_EMIT editFinished();

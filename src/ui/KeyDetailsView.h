@@ -80,6 +80,7 @@ private:
     // Editing (KeyDetailsEditing.cpp).
     QWidget* createEditBar();
     void updateEditControls();
+    void setEditStatus(const QString& text);
     void startStringEdit();
     void saveString(bool overwrite = false);
     void cancelStringEdit();

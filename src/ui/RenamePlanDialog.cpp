@@ -38,12 +38,19 @@ RenamePlanDialog::RenamePlanDialog(const keyspace::Keyspace& store,
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    std::vector<QByteArray> targets;
+    for (const auto& [node, renamed] : m_plan)
+        targets.push_back(renamed);
+    const std::vector<bool> collisions = edit::renameCollisions(store, targets);
     for (std::size_t row = 0; row < m_plan.size(); ++row) {
         auto* from = new QTableWidgetItem(shown(store.path(m_plan[row].first)));
         from->setFlags(from->flags() | Qt::ItemIsUserCheckable);
-        from->setCheckState(Qt::Checked);
+        // A name that exists already, or that an earlier row takes, would only fail: unticked, and said why.
+        from->setCheckState(collisions[row] ? Qt::Unchecked : Qt::Checked);
+        auto* to = new QTableWidgetItem(shown(m_plan[row].second) +
+                                        (collisions[row] ? QStringLiteral("  (taken: exists or repeats)") : QString()));
         m_table->setItem(int(row), 0, from);
-        m_table->setItem(int(row), 1, new QTableWidgetItem(shown(m_plan[row].second)));
+        m_table->setItem(int(row), 1, to);
     }
     m_status = new QLabel;
     m_status->setWordWrap(true);

@@ -114,6 +114,12 @@ class TestEditing : public QObject
         }
         return dialog;
     }
+    // With KEYLENS_GRAB_DIR set, saves a picture of the widget there, to look at it.
+    static void grab(QWidget* widget, const QString& name)
+    {
+        if (const QString dir = qEnvironmentVariable("KEYLENS_GRAB_DIR"); !dir.isEmpty())
+            widget->grab().save(dir + u'/' + name + QStringLiteral(".png"));
+    }
     static bool runDialog(ui::BulkActionDialog* dialog, const QString& confirmation)
     {
         QSignalSpy done(dialog, &ui::BulkActionDialog::done);
@@ -365,6 +371,8 @@ private Q_SLOTS:
         QTest::keyClick(console->input(), Qt::Key_Up);
         QCOMPARE(console->input()->text(), QStringLiteral("HGETALL profile:1"));
 
+        console->resize(700, 400);
+        grab(console, QStringLiteral("console"));
         // Read-only: the gate refuses the write before it is sent, and the console says so.
         scan(true);
         const long long sets = client.commandCalls("set");
@@ -493,6 +501,7 @@ private Q_SLOTS:
         QVERIFY(!runDialog(dialog, QStringLiteral("cache"))); // the typed confirmation must be exact
         QVERIFY(runDialog(dialog, QStringLiteral("cache:*")));
         QCOMPARE(dialog->summary()->done, std::uint64_t(330));
+        grab(dialog, QStringLiteral("bulk-expire"));
         closeDialog(dialog);
 
         test::PlainClient client(m_server.port());
@@ -597,6 +606,7 @@ private Q_SLOTS:
         m_window->planNamingVariantRenames();
         auto* plan = m_window->findChild<ui::RenamePlanDialog*>();
         QVERIFY(plan);
+        grab(plan, QStringLiteral("rename-plan"));
         QCOMPARE(plan->table()->rowCount(), 20);
         QCOMPARE(plan->table()->item(0, 0)->text(), QStringLiteral("User_1001"));
         QCOMPARE(plan->table()->item(0, 1)->text(), QStringLiteral("user:1001"));
