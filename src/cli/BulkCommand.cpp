@@ -335,12 +335,8 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
                             (progress.backingOff ? QByteArray(" (backing off: the server slowed)") : QByteArray()) +
                             "\x1b[K");
         });
-    if (terminal)
-        writeStderr("\r\x1b[K");
-    if (!writeStdout(summary.text().toUtf8() + '\n'))
-        return ExitFailure;
-    if (summary.cancelled)
-        return ExitInterrupted;
+    if (const std::optional<int> ended = printActionSummary(summary.text(), summary.cancelled, terminal))
+        return *ended;
     if (summary.stoppedBy && summary.stoppedBy->isConnectionError() && summary.done == 0 && summary.unknown == 0)
         return ExitConnection;
     return summary.succeeded() ? ExitOk : ExitFailure;

@@ -180,6 +180,17 @@ std::optional<int> readConnection(const QCommandLineParser& parser, const QStrin
     return std::nullopt;
 }
 
+std::optional<int> printActionSummary(const QString& summary, bool cancelled, bool progressDrawn)
+{
+    if (progressDrawn)
+        writeStderr("\r\x1b[K");
+    if (!writeStdout(summary.toUtf8() + '\n'))
+        return ExitFailure;
+    if (cancelled)
+        return ExitInterrupted;
+    return std::nullopt;
+}
+
 int usageError(const QString& problem)
 {
     writeStderr("keylens-cli: " + problem.toUtf8() + "\nTry 'keylens-cli <command> --help'.\n");

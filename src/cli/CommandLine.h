@@ -47,6 +47,11 @@ std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringLis
 std::optional<int> readConnection(const QCommandLineParser& parser, const QString& command,
                                   redis::ConnectionOptions* connection, int uriPosition = 0);
 
+// The end of an action that drew its progress on the terminal (delete, expire, rename, restore): clears the progress
+// line, prints the summary on stdout, and returns ExitFailure when it could not be written or ExitInterrupted after a
+// Ctrl-C; nothing when the command goes on to its own exit code.
+std::optional<int> printActionSummary(const QString& summary, bool cancelled, bool progressDrawn);
+
 // Prints a usage error the same way for every command, and returns ExitUsage.
 int usageError(const QString& problem);
 

@@ -66,12 +66,8 @@ int runRestoreCommand(const QStringList& arguments)
             if (terminal)
                 writeStderr("\r" + keyspace::formatCount(progress.processed) + " keys restored\x1b[K");
         });
-    if (terminal)
-        writeStderr("\r\x1b[K");
-    if (!writeStdout(summary.text().toUtf8() + '\n'))
-        return ExitFailure;
-    if (summary.cancelled)
-        return ExitInterrupted;
+    if (const std::optional<int> ended = printActionSummary(summary.text(), summary.cancelled, terminal))
+        return *ended;
     if (summary.stoppedBy && summary.stoppedBy->kind == redis::ErrorKind::Usage)
         return ExitUsage; // the file is damaged
     return summary.succeeded() ? ExitOk : ExitFailure;

@@ -99,28 +99,20 @@ Result<EditOutcome> guarded(redis::Connection& connection, const Guard& guard, c
 {
     const QByteArray home = QByteArray::number(connection.options().db);
     const bool elsewhere = guard.readDatabase >= 0;
-    if (elsewhere)
-        connection.append({"SELECT", QByteArray::number(guard.readDatabase)});
     Command watch{"WATCH"};
     watch.insert(watch.end(), guard.watch.begin(), guard.watch.end());
-    std::vector<QByteArrayView> watchViews(watch.begin(), watch.end());
-    connection.append(watchViews);
-    std::vector<QByteArrayView> readViews(guard.read.begin(), guard.read.end());
-    connection.append(readViews);
+    std::vector<Command> reads;
     if (elsewhere)
-        connection.append({"SELECT", home});
+        reads.push_back({"SELECT", QByteArray::number(guard.readDatabase)});
+    reads.push_back(watch);
+    reads.push_back(guard.read);
     if (elsewhere)
-        if (Result<Reply> selected = connection.read(); !selected)
-            return selected.error();
-    Result<Reply> watched = connection.read();
-    if (!watched)
-        return watched.error();
-    Result<Reply> now = connection.read();
-    if (!now)
-        return now.error();
-    if (elsewhere)
-        if (Result<Reply> back = connection.read(); !back)
-            return back.error();
+        reads.push_back({"SELECT", home});
+    Result<std::vector<Reply>> replies = connection.pipeline(reads);
+    if (!replies)
+        return replies.error();
+    const Reply* watched = &(*replies)[elsewhere ? 1 : 0];
+    const Reply* now = &(*replies)[elsewhere ? 2 : 1];
     if (watched->isError() || now->isError()) {
         (void)run(connection, {"UNWATCH"});
         return refused(watched->isError() ? *watched : *now);
@@ -237,27 +229,21 @@ std::optional<Command> creation(const KeyEdit& edit)
 
 redis::Result<std::optional<keyspace::KeyInfo>> readKeyFacts(redis::Connection& connection, const QByteArray& key)
 {
-    connection.append({"TYPE", key});
-    connection.append({"PTTL", key});
-    connection.append({"MEMORY", "USAGE", key});
-    Result<Reply> type = connection.read();
-    if (!type)
-        return type.error();
-    Result<Reply> pttl = connection.read();
-    if (!pttl)
-        return pttl.error();
-    Result<Reply> memory = connection.read();
-    if (!memory)
-        return memory.error();
-    if (type->isError() || type->bytes() == "none")
+    Result<std::vector<Reply>> replies = connection.pipeline({{"TYPE", key}, {"PTTL", key}, {"MEMORY", "USAGE", key}});
+    if (!replies)
+        return replies.error();
+    const Reply& type = (*replies)[0];
+    const Reply& pttl = (*replies)[1];
+    const Reply& memory = (*replies)[2];
+    if (type.isError() || type.bytes() == "none")
         return std::optional<keyspace::KeyInfo>();
     keyspace::KeyInfo info;
-    info.type = keyspace::keyTypeFromName(type->bytes());
-    info.expiresAtMs = !pttl->isInteger() || pttl->integer() == -2 ? keyspace::ExpiryUnknown
-                       : pttl->integer() < 0                       ? keyspace::NoExpiry
-                                             : QDateTime::currentMSecsSinceEpoch() + pttl->integer();
-    info.memoryMeasured = memory->isInteger();
-    info.memoryBytes = memory->isInteger() ? std::uint64_t(memory->integer()) : 0;
+    info.type = keyspace::keyTypeFromName(type.bytes());
+    info.expiresAtMs = !pttl.isInteger() || pttl.integer() == -2 ? keyspace::ExpiryUnknown
+                       : pttl.integer() < 0                      ? keyspace::NoExpiry
+                                                                 : QDateTime::currentMSecsSinceEpoch() + pttl.integer();
+    info.memoryMeasured = memory.isInteger();
+    info.memoryBytes = memory.isInteger() ? std::uint64_t(memory.integer()) : 0;
     return std::optional<keyspace::KeyInfo>(info);
 }
 

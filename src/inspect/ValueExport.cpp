@@ -60,14 +60,11 @@ Result<QJsonArray> streamEntries(redis::Connection& connection, const QByteArray
 
 Result<std::optional<QByteArray>> valueLine(redis::Connection& connection, const QByteArray& key, QString* problem)
 {
-    connection.append({"TYPE", key});
-    connection.append({"PTTL", key});
-    Result<Reply> type = connection.read();
-    if (!type)
-        return type.error();
-    Result<Reply> pttl = connection.read();
-    if (!pttl)
-        return pttl.error();
+    Result<std::vector<Reply>> facts = connection.pipeline({{"TYPE", key}, {"PTTL", key}});
+    if (!facts)
+        return facts.error();
+    const Reply* type = &(*facts)[0];
+    const Reply* pttl = &(*facts)[1];
     if (type->isError()) {
         *problem = QString::fromUtf8(type->bytes());
         return std::optional<QByteArray>();
