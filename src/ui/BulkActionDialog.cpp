@@ -267,7 +267,7 @@ void BulkActionDialog::run()
                 m_progress->setValue(m_progress->maximum());
                 m_result->setText(summary.text());
                 m_buttons->button(QDialogButtonBox::Cancel)->setText(QStringLiteral("Close"));
-                Q_EMIT done(summary);
+                Q_EMIT actionEnded(summary);
             };
         },
         Action);

@@ -48,7 +48,7 @@ public:
 
 Q_SIGNALS:
     void checked();                                       // the changed-since-the-scan count arrived
-    void done(const keylens::edit::BulkSummary& summary); // the action ended (or stopped), summary in hand
+    void actionEnded(const keylens::edit::BulkSummary& summary); // the action ended (or stopped), summary in hand
 
 private:
     void startCheck();

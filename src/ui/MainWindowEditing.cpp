@@ -92,7 +92,7 @@ void MainWindow::showBulkAction(edit::BulkKind kind, edit::KeySelection selectio
     // The selection's nodes belong to this store: a rescan that replaces it leaves the new store alone.
     auto storeReplaced = std::make_shared<bool>(false);
     connect(m_session, &models::ScanSession::aboutToReplaceStore, dialog, [storeReplaced] { *storeReplaced = true; });
-    connect(dialog, &BulkActionDialog::done, this, [this, dialog, storeReplaced](const edit::BulkSummary& summary) {
+    connect(dialog, &BulkActionDialog::actionEnded, this, [this, dialog, storeReplaced](const edit::BulkSummary& summary) {
         if (!*storeReplaced)
             storeFollowsBulkAction(dialog->request(), dialog->selection(), summary);
         m_status->showMessage(summary.text());

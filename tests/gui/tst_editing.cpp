@@ -122,7 +122,7 @@ class TestEditing : public QObject
     }
     static bool runDialog(ui::BulkActionDialog* dialog, const QString& confirmation)
     {
-        QSignalSpy done(dialog, &ui::BulkActionDialog::done);
+        QSignalSpy done(dialog, &ui::BulkActionDialog::actionEnded);
         dialog->confirmation()->setText(confirmation);
         if (!dialog->runButton()->isEnabled())
             return false;

@@ -6,6 +6,7 @@
 #include "TestServer.h"
 #include "edit/BackupFile.h"
 #include "edit/BulkAction.h"
+#include "edit/KeySelection.h"
 #include "edit/Restore.h"
 #include "redis/Connection.h"
 
@@ -173,6 +174,94 @@ private Q_SLOTS:
         const test::CliRun again = test::runCli({QStringLiteral("restore"), backup, m_server.uri()});
         QCOMPARE(again.exitCode, 1);
         QVERIFY2(again.out.contains("10,000 exist already"), again.out.constData());
+    }
+
+    // A 16 KB key name, binary bytes in a name, and a 4 MB value go into a backup and come back byte for byte.
+    void longBinaryKeysAndBigValuesRoundTrip()
+    {
+        PlainClient client(m_server.port());
+        const QByteArray longKey = "big:" + QByteArray(16 * 1024, 'k');
+        const QByteArray binaryKey("big:\x00\xff\r\n", 8);
+        QByteArray bigValue(4 * 1024 * 1024, Qt::Uninitialized);
+        for (qsizetype i = 0; i < bigValue.size(); ++i)
+            bigValue[i] = char((i * 7919) & 0xff);
+        client.command({"SET", longKey, "under a long name", "PX", "600000"});
+        client.command({"SET", binaryKey, bigValue});
+        const std::map<QByteArray, Truth> before = truthOf(client, "big:*");
+        QCOMPARE(before.size(), std::size_t(2));
+        auto connection = redis::Connection::open(m_server.connectionOptions());
+        QVERIFY(connection.ok());
+        edit::BulkRequest request;
+        request.kind = edit::BulkKind::Delete;
+        request.keys = keysOf(before);
+        request.backupPath = file(QStringLiteral("big.klb"));
+        const edit::BulkSummary summary = edit::runBulkAction(**connection, request);
+        QVERIFY2(summary.succeeded(), qPrintable(summary.text()));
+        QCOMPARE(client.allKeys("big:*").size(), std::size_t(0));
+        edit::BackupReader reader;
+        QVERIFY(reader.open(request.backupPath).ok());
+        const edit::RestoreSummary restored = edit::restoreBackup(**connection, reader, {});
+        QVERIFY2(restored.succeeded(), qPrintable(restored.text()));
+        compareRestored(before, truthOf(client, "big:*"));
+        QCOMPARE(client.command({"GET", binaryKey}), bigValue);
+    }
+
+    // Keys that vanished since the scan are counted as gone, not as failures, and are not in the backup; the
+    // preview's check counts them first.
+    void vanishedKeysAreCountedAsGone()
+    {
+        QCOMPARE(test::fillStringKeys(m_server.port(), 100, 0, "v:"), std::size_t(0));
+        PlainClient client(m_server.port());
+        std::vector<QByteArray> keys = client.allKeys("v:*");
+        for (int i = 0; i < 10; ++i)
+            client.command({"DEL", keys[std::size_t(i)]});
+        auto connection = redis::Connection::open(m_server.connectionOptions());
+        QVERIFY(connection.ok());
+        edit::KeySelection selection;
+        selection.keys = keys;
+        selection.types.assign(keys.size(), keyspace::KeyType::String);
+        client.command({"DEL", keys[10]});
+        client.command({"HSET", keys[10], "f", "now a hash"});
+        const redis::Result<edit::SelectionCheck> check =
+            edit::checkSinceScan(**connection, selection, scan::ScanSpeed::Full);
+        QVERIFY(check.ok());
+        QCOMPARE(check->gone, std::uint64_t(10));
+        QCOMPARE(check->typeChanged, std::uint64_t(1));
+        edit::BulkRequest request;
+        request.kind = edit::BulkKind::Delete;
+        request.keys = keys;
+        request.backupPath = file(QStringLiteral("vanished.klb"));
+        const edit::BulkSummary summary = edit::runBulkAction(**connection, request);
+        QCOMPARE(summary.done, std::uint64_t(90));
+        QCOMPARE(summary.unchanged, std::uint64_t(10));
+        QCOMPARE(summary.failed, std::uint64_t(0));
+        QCOMPARE(summary.backedUp, std::uint64_t(90));
+        QVERIFY(summary.succeeded());
+        QVERIFY2(summary.text().contains(QStringLiteral("10 keys were gone already")), qPrintable(summary.text()));
+    }
+
+    // An ACL that denies UNLINK: every key fails with the server's words, none is gone, the exit code says so.
+    void deniedCommandIsAFailureWithItsReason()
+    {
+        QCOMPARE(test::fillStringKeys(m_server.port(), 40, 0, "acl:"), std::size_t(0));
+        PlainClient admin(m_server.port());
+        admin.command({"ACL", "SETUSER", "limited", "on", ">pw", "~*", "+@all", "-unlink"});
+        redis::ConnectionOptions options = m_server.connectionOptions();
+        options.user = "limited";
+        options.password = "pw";
+        options.hasPassword = true;
+        auto connection = redis::Connection::open(options);
+        QVERIFY2(connection.ok(), connection.ok() ? "" : qPrintable(connection.error().message));
+        edit::BulkRequest request;
+        request.kind = edit::BulkKind::Delete;
+        request.keys = admin.allKeys("acl:*");
+        request.backupPath = file(QStringLiteral("acl.klb"));
+        const edit::BulkSummary summary = edit::runBulkAction(**connection, request);
+        QCOMPARE(summary.failed, std::uint64_t(40));
+        QCOMPARE(summary.done, std::uint64_t(0));
+        QVERIFY(!summary.succeeded());
+        QVERIFY2(summary.text().contains(QStringLiteral("NOPERM")), qPrintable(summary.text()));
+        QCOMPARE(admin.allKeys("acl:*").size(), std::size_t(40));
     }
 
     void dryRunChangesNothing()
