@@ -37,6 +37,12 @@ QString keysText(std::uint64_t count)
     return count == 1 ? QStringLiteral("1 key") : QStringLiteral("%L1 keys").arg(count);
 }
 
+// "1 key was", "2 keys were".
+QString keysWere(std::uint64_t count)
+{
+    return keysText(count) + (count == 1 ? QStringLiteral(" was") : QStringLiteral(" were"));
+}
+
 // Counts every key of the request once, and keeps the first failures' reasons.
 class Tally
 {
@@ -131,9 +137,10 @@ QString BulkSummary::text() const
     QStringList parts;
     parts << QStringLiteral("%1 %L2 of %3.").arg(pastTense(kind)).arg(done).arg(keysText(total));
     if (unchanged > 0)
-        parts << (kind == BulkKind::Persist ? QStringLiteral("%1 had no TTL or were gone.")
-                                            : QStringLiteral("%1 were gone already."))
-                     .arg(keysText(unchanged));
+        parts << (kind == BulkKind::Persist
+                      ? QStringLiteral("%1 had no TTL or %2 gone.")
+                            .arg(keysText(unchanged), unchanged == 1 ? QStringLiteral("was") : QStringLiteral("were"))
+                      : QStringLiteral("%1 gone already.").arg(keysWere(unchanged)));
     if (failed > 0)
         parts << QStringLiteral("%1 failed%2.")
                      .arg(keysText(failed),
@@ -142,12 +149,12 @@ QString BulkSummary::text() const
                                                  .arg(QString::fromUtf8(keyspace::displayBytes(failures.front().key)),
                                                       failures.front().reason));
     if (unknown > 0)
-        parts << QStringLiteral("%1 were sent, but the connection was lost before the server answered: they may or "
+        parts << QStringLiteral("%1 sent, but the connection was lost before the server answered: they may or "
                                 "may not have changed.")
-                     .arg(keysText(unknown));
+                     .arg(keysWere(unknown));
     if (notAttempted > 0)
-        parts << QStringLiteral("%1 were not attempted%2.")
-                     .arg(keysText(notAttempted), cancelled ? QStringLiteral(": cancelled") : QString());
+        parts << QStringLiteral("%1 not attempted%2.")
+                     .arg(keysWere(notAttempted), cancelled ? QStringLiteral(": cancelled") : QString());
     if (stoppedBy)
         parts << QStringLiteral("Stopped: %1").arg(stoppedBy->message);
     if (!backupPath.isEmpty() && backedUp > 0)
