@@ -1,5 +1,6 @@
 #include "models/ConsoleSession.h"
 
+#include "edit/KeyEdit.h"
 #include "models/ConnectionLink.h"
 
 #include <QElapsedTimer>
@@ -38,6 +39,35 @@ ReplyNode replyTree(redis::ReplyView reply, int maxDepth)
     return node;
 }
 
+namespace {
+
+constexpr std::size_t MostKeysFollowed = 1000; // an MSET of more: the tree waits for a rescan
+
+// After a write: which keys it named (COMMAND GETKEYS, which the server answers from its own key specs) and what
+// they are now.
+void learnKeysAfter(redis::Connection& connection, const std::vector<QByteArray>& command,
+                    ConsoleSession::Result& result)
+{
+    std::vector<QByteArray> getKeys{"COMMAND", "GETKEYS"};
+    getKeys.insert(getKeys.end(), command.begin(), command.end());
+    std::vector<QByteArrayView> views(getKeys.begin(), getKeys.end());
+    connection.append(views);
+    redis::Result<redis::Reply> keys = connection.read();
+    if (!keys || !keys->isArray() || keys->size() == 0) {
+        result.wroteWithoutKeys = keys.ok(); // no key arguments (or none the server could name)
+        return;
+    }
+    for (std::size_t i = 0; i < keys->size() && i < MostKeysFollowed; ++i) {
+        const QByteArray key = keys->at(i).bytes().toByteArray();
+        redis::Result<std::optional<keyspace::KeyInfo>> facts = edit::readKeyFacts(connection, key);
+        if (!facts)
+            return;
+        result.keysAfter.emplace_back(key, *facts);
+    }
+}
+
+} // namespace
+
 ConsoleSession::ConsoleSession(QObject* parent)
     : QObject(parent)
     , m_link(std::make_shared<ConnectionLink>())
@@ -71,6 +101,8 @@ std::uint64_t ConsoleSession::run(const std::vector<QByteArray>& command)
                 result.reply = replyTree(*reply);
             else
                 result.error = reply.error().message;
+            if (reply && !reply->isError() && connection->isWriteCommand(views))
+                learnKeysAfter(*connection, command, result);
         }
         result.elapsedUs = timer.nsecsElapsed() / 1000;
         return redis::JobRunner::Delivery([this, result] { Q_EMIT replied(result); });

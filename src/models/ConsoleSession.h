@@ -1,5 +1,6 @@
 #pragma once
 
+#include "keyspace/NamespaceStats.h"
 #include "redis/ConnectionOptions.h"
 #include "redis/JobRunner.h"
 #include "redis/Reply.h"
@@ -9,6 +10,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace keylens::models {
@@ -47,6 +49,10 @@ public:
         ReplyNode reply;
         QString error; // the connection failed, or the write gate refused the command
         qint64 elapsedUs = 0;
+        // A write's keys (COMMAND GETKEYS) as they are after it (nothing: gone), so the tree can follow; empty for a
+        // read, a failed write, or a command without key arguments.
+        std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>> keysAfter;
+        bool wroteWithoutKeys = false; // a write with no key arguments (FLUSHDB, SWAPDB…): only a rescan can tell
     };
     std::uint64_t run(const std::vector<QByteArray>& command);
     // The server's command names (COMMAND LIST, or COMMAND on servers before 7), for completion.

@@ -60,6 +60,8 @@ public:
     // Sends all commands in one write and returns their replies in order.
     Result<std::vector<Reply>> pipeline(const std::vector<std::vector<QByteArray>>& commands);
 
+    // Whether the command may change data or the server, as the write gate judges it (whatever the read-only flag).
+    bool isWriteCommand(std::span<const QByteArrayView> command) const { return m_gate.isWrite(command); }
     // Commands appended whose replies have not been read yet.
     std::size_t pendingReplies() const { return m_appended - m_delivered; }
     const ConnectionOptions& options() const { return m_options; }

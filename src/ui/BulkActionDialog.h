@@ -47,7 +47,7 @@ public:
     const edit::KeySelection& selection() const { return m_selection; }
 
 Q_SIGNALS:
-    void checked();                                       // the changed-since-the-scan count arrived
+    void checked();                                              // the changed-since-the-scan count arrived
     void actionEnded(const keylens::edit::BulkSummary& summary); // the action ended (or stopped), summary in hand
 
 private:

@@ -178,7 +178,11 @@ void ConsoleView::show(const models::ConsoleSession::Result& result)
     } else {
         addReply(top, result.reply, errorColour);
     }
+    if (result.wroteWithoutKeys)
+        new QTreeWidgetItem(top, {QStringLiteral("(the tree shows the scan's keys until a rescan, F5)")});
     top->setExpanded(true);
+    if (!result.keysAfter.empty())
+        Q_EMIT keysWritten(result.keysAfter);
     m_output->scrollToItem(top->childCount() ? top->child(0) : top);
     Q_EMIT replied();
 }

@@ -36,6 +36,8 @@ public:
 
 Q_SIGNALS:
     void replied(); // a reply (or a refusal) was shown
+    // A write changed these keys (nothing: gone), for the store to follow.
+    void keysWritten(const std::vector<std::pair<QByteArray, std::optional<keylens::keyspace::KeyInfo>>>& keys);
 
 private:
     bool eventFilter(QObject* watched, QEvent* event) override;

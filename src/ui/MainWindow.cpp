@@ -304,6 +304,7 @@ void MainWindow::createActions()
     consoleAction->setText(QStringLiteral("C&onsole"));
     consoleAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_QuoteLeft));
     viewMenu->addAction(consoleAction);
+    connect(m_console, &ConsoleView::keysWritten, this, &MainWindow::storeFollowsKeys);
     connect(consoleAction, &QAction::toggled, this, [this](bool shown) {
         if (shown)
             m_console->input()->setFocus();

@@ -185,6 +185,8 @@ private:
     // A BulkActionDialog over these keys (with a rename's planned names), once no scan runs.
     void showBulkAction(edit::BulkKind kind, edit::KeySelection selection, std::vector<QByteArray> names = {});
     void storeFollowsEdit(const models::ValueInspector::Edit& edit);
+    // Keys as they are now (nothing: gone) after an edit, a console write or a bulk action: the store follows.
+    void storeFollowsKeys(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys);
     void storeFollowsBulkAction(const edit::BulkRequest& request, const edit::KeySelection& selection,
                                 const edit::BulkSummary& summary);
     void scanDone(const scan::ScanSummary& summary);

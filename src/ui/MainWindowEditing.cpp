@@ -92,11 +92,12 @@ void MainWindow::showBulkAction(edit::BulkKind kind, edit::KeySelection selectio
     // The selection's nodes belong to this store: a rescan that replaces it leaves the new store alone.
     auto storeReplaced = std::make_shared<bool>(false);
     connect(m_session, &models::ScanSession::aboutToReplaceStore, dialog, [storeReplaced] { *storeReplaced = true; });
-    connect(dialog, &BulkActionDialog::actionEnded, this, [this, dialog, storeReplaced](const edit::BulkSummary& summary) {
-        if (!*storeReplaced)
-            storeFollowsBulkAction(dialog->request(), dialog->selection(), summary);
-        m_status->showMessage(summary.text());
-    });
+    connect(dialog, &BulkActionDialog::actionEnded, this,
+            [this, dialog, storeReplaced](const edit::BulkSummary& summary) {
+                if (!*storeReplaced)
+                    storeFollowsBulkAction(dialog->request(), dialog->selection(), summary);
+                m_status->showMessage(summary.text());
+            });
     dialog->open();
 }
 
@@ -118,6 +119,30 @@ void MainWindow::createKey()
     }
 }
 
+void MainWindow::storeFollowsKeys(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys)
+{
+    const keyspace::Keyspace& store = m_session->keyspace();
+    std::vector<keyspace::NodeId> removed;
+    std::vector<std::pair<keyspace::NodeId, keyspace::KeyInfo>> changed;
+    scan::KeyBatch added;
+    for (const auto& [key, now] : keys) {
+        const keyspace::NodeId node = store.find(key);
+        const bool known = node != keyspace::InvalidNode && store.isKey(node);
+        if (now && known)
+            changed.emplace_back(node, *now);
+        else if (now)
+            added.add(key, *now);
+        else if (known)
+            removed.push_back(node);
+    }
+    if (!removed.empty())
+        m_session->keysRemoved(removed);
+    if (!changed.empty())
+        m_session->keysChanged(changed);
+    if (added.size() > 0)
+        m_session->keysAdded(added);
+}
+
 void MainWindow::storeFollowsEdit(const models::ValueInspector::Edit& edit)
 {
     if (!edit.error.isEmpty() || !edit.outcome.applied) {
@@ -125,24 +150,11 @@ void MainWindow::storeFollowsEdit(const models::ValueInspector::Edit& edit)
             m_status->showMessage(edit.error.isEmpty() ? edit.outcome.message : edit.error);
         return;
     }
-    const keyspace::Keyspace& store = m_session->keyspace();
-    const auto follow = [&](const QByteArray& key, const std::optional<keyspace::KeyInfo>& now) {
-        const keyspace::NodeId node = store.find(key);
-        const bool known = node != keyspace::InvalidNode && store.isKey(node);
-        if (now && known) {
-            m_session->keysChanged({{node, *now}});
-        } else if (now) {
-            scan::KeyBatch batch;
-            batch.add(key, *now);
-            m_session->keysAdded(batch);
-        } else if (known) {
-            m_session->keysRemoved({node});
-        }
-    };
-    follow(edit.change.key, edit.key);
+    std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>> keys{{edit.change.key, edit.key}};
     const bool sameDatabase = edit.change.database < 0 || edit.change.database == m_target.options.db;
     if (!edit.change.newKey.isEmpty() && sameDatabase)
-        follow(edit.change.newKey, edit.newKey);
+        keys.emplace_back(edit.change.newKey, edit.newKey);
+    storeFollowsKeys(keys);
     if (edit.change.kind == edit::KeyEdit::Kind::Rename && sameDatabase)
         selectPath(edit.change.newKey);
     if (edit.change.kind == edit::KeyEdit::Kind::CreateKey && edit.change.key == m_createdKey) {

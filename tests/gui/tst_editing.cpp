@@ -361,6 +361,14 @@ private Q_SLOTS:
         QVERIFY(replied.wait(5000));
         test::PlainClient client(m_server.port());
         QCOMPARE(client.command({"GET", "console:a"}), QByteArray("hello world"));
+        // The tree follows a console write: the keys it named (COMMAND GETKEYS), as they are now.
+        QVERIFY(store().isKey(store().find("console:a")));
+        QVERIFY(keyspace::hasExpiry(store().keyInfo(store().find("console:a")).expiresAtMs));
+        QVERIFY(console->runLine(QStringLiteral("DEL console:a cache:1")));
+        QVERIFY(replied.wait(5000));
+        QVERIFY(!store().isKey(store().find("console:a")));
+        QVERIFY(!store().isKey(store().find("cache:1")));
+        QCOMPARE(totals("cache").keys, std::uint64_t(329));
         QVERIFY(console->runLine(QStringLiteral("HGETALL profile:1")));
         QVERIFY(replied.wait(5000));
         QTreeWidgetItem* last = console->output()->topLevelItem(console->output()->topLevelItemCount() - 1);
