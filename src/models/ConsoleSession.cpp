@@ -76,8 +76,10 @@ ConsoleSession::ConsoleSession(QObject* parent)
 
 ConsoleSession::~ConsoleSession() = default;
 
-void ConsoleSession::setConnection(const redis::ConnectionOptions& options)
+void ConsoleSession::setConnection(const redis::ConnectionOptions& server)
 {
+    redis::ConnectionOptions options = server;
+    options.deepReplies = true; // COMMAND DOCS and module replies nest deeper than hiredis 0.14 reads
     m_options = options;
     m_jobs.post([link = m_link, options](const redis::JobContext&) {
         link->reset(options);
@@ -115,13 +117,12 @@ void ConsoleSession::requestCommandNames()
         QString error;
         QStringList names;
         if (redis::Connection* connection = link->connect(job, &error)) {
-            // COMMAND LIST (Redis 7) is the names alone. COMMAND DOCS would say more, but its replies nest deeper
-            // than Debian's hiredis 0.14 parses (7 levels: "No support for nested multi bulk replies"), which would
-            // break the connection. Before Redis 7: COMMAND, one entry per command, its name first.
-            redis::Result<redis::Reply> list = connection->command({"COMMAND", "LIST"});
-            if (list && list->isArray()) {
-                for (std::size_t i = 0; i < list->size(); ++i)
-                    names << QString::fromUtf8(list->at(i).bytes()).toUpper();
+            // COMMAND DOCS answers name, docs, name, docs… (Redis 7; its replies nest deeper than hiredis 0.14
+            // reads, hence the console's own reader). Before Redis 7: COMMAND, one entry per command, its name first.
+            redis::Result<redis::Reply> docs = connection->command({"COMMAND", "DOCS"});
+            if (docs && docs->isArray() && docs->size() > 0) {
+                for (std::size_t i = 0; i + 1 < docs->size(); i += 2)
+                    names << QString::fromUtf8(docs->at(i).bytes()).toUpper();
             } else if (redis::Result<redis::Reply> table = connection->command({"COMMAND"});
                        table && table->isArray()) {
                 for (std::size_t i = 0; i < table->size(); ++i)

@@ -29,7 +29,8 @@ struct ReplyNode
 // Nesting beyond `maxDepth` is cut (a String saying so): a reply is data from the server.
 ReplyNode replyTree(redis::ReplyView reply, int maxDepth = 64);
 
-// The console's own connection to the current server and database (a SELECT typed there moves only the console),
+// The console's own connection to the current server and database (a SELECT typed there moves only the console), read
+// with redis::DeepReplyReader so that any reply shows, however deeply it nests;
 // behind the write gate like every connection: a read-only one refuses writes before they are sent. Commands run in
 // order on a thread of their own.
 class ConsoleSession : public QObject
@@ -55,7 +56,7 @@ public:
         bool wroteWithoutKeys = false; // a write with no key arguments (FLUSHDB, SWAPDB…): only a rescan can tell
     };
     std::uint64_t run(const std::vector<QByteArray>& command);
-    // The server's command names (COMMAND LIST, or COMMAND on servers before 7), for completion.
+    // The server's command names (COMMAND DOCS, or COMMAND on servers before 7), for completion.
     void requestCommandNames();
 
 Q_SIGNALS:

@@ -1,5 +1,6 @@
 #include "redis/Connection.h"
 
+#include "redis/DeepReplyReader.h"
 #include "redis/Sentinel.h"
 #include "redis/Transport.h"
 
@@ -19,6 +20,8 @@ Connection::Connection(ConnectionOptions options, std::unique_ptr<Transport> tra
 {
     // Keep the reader's buffer between replies instead of freeing it after every batch.
     m_reader->maxbuf = 0;
+    if (m_options.deepReplies)
+        m_deepReader = std::make_unique<DeepReplyReader>();
 }
 
 Connection::~Connection()
@@ -226,7 +229,13 @@ Result<Reply> Connection::read()
         return status.error();
     for (;;) {
         void* reply = nullptr;
-        if (redisReaderGetReply(m_reader, &reply) != REDIS_OK) {
+        if (m_deepReader) {
+            Result<redisReply*> next = m_deepReader->next();
+            if (!next)
+                return breaks(Error{ErrorKind::Protocol,
+                                    QStringLiteral("%1 from %2").arg(next.error().message, m_options.address())});
+            reply = *next;
+        } else if (redisReaderGetReply(m_reader, &reply) != REDIS_OK) {
             // 0x15 and 0x16 open a TLS alert or handshake record: a TLS port answering plain text.
             if (m_firstByte == 0x15 || m_firstByte == 0x16)
                 return breaks(Error{ErrorKind::Protocol,
@@ -253,7 +262,10 @@ Result<Reply> Connection::read()
         }
         if (m_firstByte < 0 && *received > 0)
             m_firstByte = static_cast<unsigned char>(m_input[0]);
-        redisReaderFeed(m_reader, m_input.data(), static_cast<std::size_t>(*received));
+        if (m_deepReader)
+            m_deepReader->feed(m_input.data(), *received);
+        else
+            redisReaderFeed(m_reader, m_input.data(), static_cast<std::size_t>(*received));
     }
 }
 

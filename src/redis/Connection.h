@@ -19,6 +19,7 @@ struct redisReader;
 
 namespace keylens::redis {
 
+class DeepReplyReader;
 class Transport;
 
 // One logged-in connection to a server, used by one thread at a time.
@@ -79,6 +80,7 @@ private:
     ConnectionOptions m_options;
     std::unique_ptr<Transport> m_transport;
     redisReader* m_reader = nullptr;
+    std::unique_ptr<DeepReplyReader> m_deepReader; // instead of m_reader, with ConnectionOptions::deepReplies
     QByteArray m_output;
     std::vector<char> m_input;
     WriteGate m_gate;

@@ -78,6 +78,9 @@ struct ConnectionOptions
     // are then the server as the SSH server reaches it.
     SshOptions ssh;
     bool readOnly = false; // every command that could change something is refused before it is sent
+    // Replies may nest deeper than hiredis 0.14 reads (COMMAND DOCS): read them with DeepReplyReader. For a console,
+    // not for scans, which keep hiredis's reader.
+    bool deepReplies = false;
     int connectTimeoutMs = 5000;
     int commandTimeoutMs = 30000;
 

@@ -15,7 +15,7 @@ class QTreeWidgetItem;
 namespace keylens::ui {
 
 // A command console on the current connection and database: redis-cli's quoting, history (Up/Down), completion of
-// command names (COMMAND LIST), replies as trees. Writes pass the connection's write gate, so a read-only
+// command names (COMMAND DOCS), replies as trees. Writes pass the connection's write gate, so a read-only
 // connection refuses them and says so; on a production-tagged connection a dangerous command (FLUSHALL, KEYS,
 // CONFIG SET…) asks first.
 class ConsoleView : public QWidget
