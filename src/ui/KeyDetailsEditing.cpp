@@ -455,7 +455,10 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
     } else {
         setEditStatus(QStringLiteral("Saved."));
         m_unsaved.reset();
-        if (result.change.kind != Kind::Rename) {
+        // A rename here leaves the key to the window, which selects its new name; one to another database leaves
+        // nothing here, which reading it again shows.
+        if (result.change.kind != Kind::Rename ||
+            (result.change.database >= 0 && result.change.database != m_database)) {
             m_editingString = false;
             m_text->setReadOnly(true);
             m_mode->setEnabled(true);
