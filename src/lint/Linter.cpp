@@ -8,6 +8,24 @@
 
 namespace keylens::lint {
 
+namespace {
+
+// The severity each rule's finding on this key was recorded with, by rule index: the key-level rules are pure, so
+// running them again gives theirs (key-length escalates with the length); every other rule records the profile's.
+std::vector<Severity> recordedSeverities(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile)
+{
+    const std::span<const RuleInfo> catalogue = allRules();
+    std::vector<Severity> severities;
+    severities.reserve(catalogue.size());
+    for (const RuleInfo& rule : catalogue)
+        severities.push_back(profile.severityOf(rule));
+    for (const KeyFinding& finding : checkKey(key, info, profile))
+        severities[ruleIndex(*finding.rule)] = profile.severityOf(*finding.rule, finding.severity);
+    return severities;
+}
+
+} // namespace
+
 Linter::Linter(Profile profile, std::size_t maxExamples)
     : m_profile(std::move(profile))
     , m_maxExamples(maxExamples)
@@ -63,31 +81,18 @@ void Linter::takeBack(keyspace::Keyspace& store, keyspace::NodeId node, std::uin
     if (rules == 0)
         return;
     const QByteArray key = store.path(node);
-    // The severity each finding was recorded with: the key-level rules compute it again from the same key and
-    // facts (key-length escalates with the length); every other rule records the profile's.
-    const std::span<const RuleInfo> catalogue = allRules();
-    std::vector<int> severityByRule(catalogue.size(), -1);
-    for (std::size_t index = 0; index < catalogue.size(); ++index)
-        severityByRule[index] = int(m_profile.severityOf(catalogue[index]));
-    for (const KeyFinding& finding : checkKey(key, store.keyInfo(node), m_profile))
-        severityByRule[ruleIndex(*finding.rule)] = int(m_profile.severityOf(*finding.rule, finding.severity));
+    const std::vector<Severity> severities = recordedSeverities(key, store.keyInfo(node), m_profile);
     std::uint32_t kept = store.findingRules(node);
-    for (std::size_t index = 0; index < catalogue.size(); ++index) {
+    for (std::size_t index = 0; index < severities.size(); ++index) {
         if (!(rules >> index & 1))
             continue;
         kept &= ~(std::uint32_t(1) << index);
         int worstKept = -1;
-        for (std::size_t other = 0; other < catalogue.size(); ++other)
+        for (std::size_t other = 0; other < severities.size(); ++other)
             if (kept >> other & 1)
-                worstKept = std::max(worstKept, severityByRule[other]);
-        const int severity = severityByRule[index];
-        store.removeFinding(node, unsigned(index), unsigned(severity), worstKept);
-        RuleSummary& summary = m_byRule[index];
-        if (summary.findings > 0)
-            --summary.findings;
-        if (summary.bySeverity[std::size_t(severity)] > 0)
-            --summary.bySeverity[std::size_t(severity)];
-        std::erase_if(summary.examples, [&](const Finding& example) { return example.key == key; });
+                worstKept = std::max(worstKept, int(severities[other]));
+        retract(store, {node, std::uint8_t(index), std::uint8_t(severities[index]), std::int8_t(worstKept)});
+        std::erase_if(m_byRule[index].examples, [&](const Finding& example) { return example.key == key; });
     }
 }
 
@@ -165,24 +170,16 @@ std::vector<Judgement::Retraction> namingRetractions(const keyspace::Keyspace& s
             const std::uint32_t rules = store.findingRules(node);
             if (!store.isKey(node) || !(rules & naming))
                 continue;
-            const std::vector<KeyFinding> findings = checkKey(store.path(node), store.keyInfo(node), profile);
-            const auto severityOf = [&](std::size_t index) {
-                const RuleInfo& rule = allRules()[index];
-                for (const KeyFinding& finding : findings) {
-                    if (finding.rule == &rule)
-                        return profile.severityOf(rule, finding.severity);
-                }
-                return profile.severityOf(rule);
-            };
+            const std::vector<Severity> severities = recordedSeverities(store.path(node), store.keyInfo(node), profile);
             int worstKept = -1;
-            for (std::size_t index = 0; index < allRules().size(); ++index) {
+            for (std::size_t index = 0; index < severities.size(); ++index) {
                 if ((rules & ~naming) >> index & 1)
-                    worstKept = std::max(worstKept, int(severityOf(index)));
+                    worstKept = std::max(worstKept, int(severities[index]));
             }
-            for (std::size_t index = 0; index < allRules().size(); ++index) {
+            for (std::size_t index = 0; index < severities.size(); ++index) {
                 if ((rules & naming) >> index & 1)
                     retractions.push_back(
-                        {node, std::uint8_t(index), std::uint8_t(severityOf(index)), std::int8_t(worstKept)});
+                        {node, std::uint8_t(index), std::uint8_t(severities[index]), std::int8_t(worstKept)});
             }
         }
     }
@@ -223,8 +220,10 @@ void Linter::retract(keyspace::Keyspace& store, const Judgement::Retraction& ret
     if (allRules()[retraction.rule].id == QByteArrayView("naming-variants"))
         m_variantTarget.erase(retraction.node);
     RuleSummary& summary = m_byRule[retraction.rule];
-    --summary.findings;
-    --summary.bySeverity[retraction.severity];
+    if (summary.findings > 0) // a severity told wrong must not wrap the counts
+        --summary.findings;
+    if (summary.bySeverity[retraction.severity] > 0)
+        --summary.bySeverity[retraction.severity];
 }
 
 void Linter::forgetRetractedExamples(const keyspace::Keyspace& store, const LibraryLayouts& libraries)
