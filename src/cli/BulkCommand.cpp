@@ -34,12 +34,6 @@ QByteArray shown(const QByteArray& key)
     return keyspace::displayBytes(key);
 }
 
-QString defaultBackupPath(edit::BulkKind kind)
-{
-    return QStringLiteral("keylens-backup-%1-%2.klb")
-        .arg(edit::bulkVerb(kind), QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
-}
-
 // The exact preview, on stderr: what will be touched, how big it is, and what changed since the scan.
 void printPreview(const edit::BulkRequest& request, const edit::KeySelection& selection,
                   const std::optional<edit::SelectionCheck>& check, const keyspace::Keyspace& store, bool dryRun)
@@ -214,7 +208,7 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
     }
     if (destructive && !parser.isSet(QStringLiteral("no-backup")))
         request.backupPath = parser.isSet(QStringLiteral("backup")) ? parser.value(QStringLiteral("backup"))
-                                                                    : defaultBackupPath(spec.kind);
+                                                                    : edit::defaultBackupName(spec.kind);
     if (!request.backupPath.isEmpty() && QFile::exists(request.backupPath))
         return usageError(QStringLiteral("the backup file %1 exists already; Keylens never overwrites a backup")
                               .arg(request.backupPath));

@@ -4,6 +4,7 @@
 #include "edit/BulkPacing.h"
 #include "keyspace/KeyEscape.h"
 
+#include <QDateTime>
 #include <QStringList>
 
 #include <random>
@@ -14,8 +15,6 @@ using redis::Error;
 using redis::ErrorKind;
 
 namespace {
-
-constexpr std::size_t MostFailuresKept = 100;
 
 QString pastTense(BulkKind kind)
 {
@@ -104,7 +103,7 @@ Outcome classify(const BulkRequest& request, std::size_t index, redis::ReplyView
         return Outcome::Done;
     if (request.kind == BulkKind::Rename) {
         *reason = QStringLiteral("%1 exists already; it was left as it was")
-                      .arg(QString::fromUtf8(keyspace::displayBytes(request.newKeys[index])));
+                      .arg(keyspace::displayString(request.newKeys[index]));
         return Outcome::Failed;
     }
     return Outcome::Unchanged;
@@ -127,6 +126,12 @@ QString bulkVerb(BulkKind kind)
     return {};
 }
 
+QString defaultBackupName(BulkKind kind)
+{
+    return QStringLiteral("keylens-backup-%1-%2.klb")
+        .arg(bulkVerb(kind), QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+}
+
 bool needsBackup(BulkKind kind)
 {
     return kind == BulkKind::Delete || kind == BulkKind::Rename;
@@ -143,11 +148,10 @@ QString BulkSummary::text() const
                       : QStringLiteral("%1 gone already.").arg(keysWere(unchanged)));
     if (failed > 0)
         parts << QStringLiteral("%1 failed%2.")
-                     .arg(keysText(failed),
-                          failures.empty() ? QString()
-                                           : QStringLiteral(" (%1: %2)")
-                                                 .arg(QString::fromUtf8(keyspace::displayBytes(failures.front().key)),
-                                                      failures.front().reason));
+                     .arg(keysText(failed), failures.empty() ? QString()
+                                                             : QStringLiteral(" (%1: %2)")
+                                                                   .arg(keyspace::displayString(failures.front().key),
+                                                                        failures.front().reason));
     if (unknown > 0)
         parts << QStringLiteral("%1 sent, but the connection was lost before the server answered: they may or "
                                 "may not have changed.")
@@ -270,9 +274,7 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
         }
 
         for (const std::size_t i : acting) {
-            const std::vector<QByteArray> command = actionCommand(request, i, random, summary);
-            std::vector<QByteArrayView> views(command.begin(), command.end());
-            connection.append(views);
+            connection.append(actionCommand(request, i, random, summary));
         }
         commands += acting.size();
         for (std::size_t k = 0; k < acting.size(); ++k) {

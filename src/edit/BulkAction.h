@@ -25,6 +25,10 @@ enum class BulkKind {
 QString bulkVerb(BulkKind kind); // "delete", "expire", "persist", "rename"
 // Delete and rename write a backup first; expire and persist change nothing that cannot be changed back.
 bool needsBackup(BulkKind kind);
+// keylens-backup-<verb>-<yyyyMMdd-HHmmss>.klb: the backup's file name when the user names none.
+QString defaultBackupName(BulkKind kind);
+// The failures a summary keeps with their reasons; the counts are always exact.
+inline constexpr std::size_t MostFailuresKept = 100;
 
 struct BulkRequest
 {

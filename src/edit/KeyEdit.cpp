@@ -17,15 +17,9 @@ using Command = std::vector<QByteArray>;
 
 namespace {
 
-QString shown(const QByteArray& bytes)
-{
-    return QString::fromUtf8(keyspace::displayBytes(bytes));
-}
-
 Result<Reply> run(redis::Connection& connection, const Command& command)
 {
-    std::vector<QByteArrayView> views(command.begin(), command.end());
-    connection.append(views);
+    connection.append(command);
     return connection.read();
 }
 
@@ -127,10 +121,8 @@ Result<EditOutcome> guarded(redis::Connection& connection, const Guard& guard, c
     }
 
     connection.append({"MULTI"});
-    for (const Command& write : writes) {
-        std::vector<QByteArrayView> views(write.begin(), write.end());
-        connection.append(views);
-    }
+    for (const Command& write : writes)
+        connection.append(write);
     connection.append({"EXEC"});
     std::optional<EditOutcome> queueRefusal;
     for (std::size_t i = 0; i < writes.size() + 1; ++i) { // MULTI's +OK and each +QUEUED
@@ -259,10 +251,10 @@ QByteArray scoreText(double score)
 Result<EditOutcome> applyEdit(redis::Connection& connection, const KeyEdit& edit)
 {
     if (connection.options().readOnly)
-        return Error{
-            ErrorKind::ReadOnly,
-            QStringLiteral("The connection is read-only: the change to %1 was not sent.").arg(shown(edit.key))};
-    const QString changed = QStringLiteral("%1 changed on the server since it was read").arg(shown(edit.key));
+        return Error{ErrorKind::ReadOnly, QStringLiteral("The connection is read-only: the change to %1 was not sent.")
+                                              .arg(keyspace::displayString(edit.key))};
+    const QString changed =
+        QStringLiteral("%1 changed on the server since it was read").arg(keyspace::displayString(edit.key));
     using Kind = KeyEdit::Kind;
     switch (edit.kind) {
     case Kind::SetString:
@@ -272,27 +264,30 @@ Result<EditOutcome> applyEdit(redis::Connection& connection, const KeyEdit& edit
                             {"EXISTS", edit.key},
                             std::nullopt,
                             Compare::Bytes,
-                            QStringLiteral("%1 exists already").arg(shown(edit.key))},
+                            QStringLiteral("%1 exists already").arg(keyspace::displayString(edit.key))},
                            {{"SET", edit.key, edit.value}});
         return guarded(connection, {{edit.key}, {"GET", edit.key}, edit.expected, Compare::Bytes, changed},
                        {{"SET", edit.key, edit.value, "KEEPTTL"}});
     case Kind::SetHashField:
-        return guarded(connection,
-                       {{edit.key},
-                        {"HGET", edit.key, edit.field},
-                        edit.expected,
-                        Compare::Bytes,
-                        edit.expected ? QStringLiteral("The field %1 changed since it was read").arg(shown(edit.field))
-                                      : QStringLiteral("The field %1 exists already").arg(shown(edit.field))},
-                       {{"HSET", edit.key, edit.field, edit.value}});
+        return guarded(
+            connection,
+            {{edit.key},
+             {"HGET", edit.key, edit.field},
+             edit.expected,
+             Compare::Bytes,
+             edit.expected
+                 ? QStringLiteral("The field %1 changed since it was read").arg(keyspace::displayString(edit.field))
+                 : QStringLiteral("The field %1 exists already").arg(keyspace::displayString(edit.field))},
+            {{"HSET", edit.key, edit.field, edit.value}});
     case Kind::RemoveHashField:
-        return guarded(connection,
-                       {{edit.key},
-                        {"HGET", edit.key, edit.field},
-                        edit.expected,
-                        Compare::Bytes,
-                        QStringLiteral("The field %1 changed since it was read").arg(shown(edit.field))},
-                       {{"HDEL", edit.key, edit.field}});
+        return guarded(
+            connection,
+            {{edit.key},
+             {"HGET", edit.key, edit.field},
+             edit.expected,
+             Compare::Bytes,
+             QStringLiteral("The field %1 changed since it was read").arg(keyspace::displayString(edit.field))},
+            {{"HDEL", edit.key, edit.field}});
     case Kind::SetListElement: {
         const QByteArray index = QByteArray::number(qlonglong(edit.index));
         return guarded(connection,
@@ -311,58 +306,62 @@ Result<EditOutcome> applyEdit(redis::Connection& connection, const KeyEdit& edit
         if (reply->isError())
             return refused(*reply);
         if (reply->integer() <= 0)
-            return conflict(std::nullopt, QStringLiteral("%1 is not in the list any more").arg(shown(edit.field)));
+            return conflict(std::nullopt,
+                            QStringLiteral("%1 is not in the list any more").arg(keyspace::displayString(edit.field)));
         EditOutcome outcome;
         outcome.applied = true;
         return outcome;
     }
     case Kind::RemoveListElements:
         return counted(connection, {"LREM", edit.key, QByteArray::number(qlonglong(edit.index)), edit.value},
-                       QStringLiteral("%1 is not in the list any more").arg(shown(edit.value)));
+                       QStringLiteral("%1 is not in the list any more").arg(keyspace::displayString(edit.value)));
     case Kind::AppendListElement:
         return counted(connection, {"RPUSH", edit.key, edit.value}, {});
     case Kind::AddSetMember:
         return counted(connection, {"SADD", edit.key, edit.value},
-                       QStringLiteral("%1 is a member already").arg(shown(edit.value)));
+                       QStringLiteral("%1 is a member already").arg(keyspace::displayString(edit.value)));
     case Kind::RemoveSetMember:
         return counted(connection, {"SREM", edit.key, edit.field},
-                       QStringLiteral("%1 is not a member any more").arg(shown(edit.field)));
+                       QStringLiteral("%1 is not a member any more").arg(keyspace::displayString(edit.field)));
     case Kind::ReplaceSetMember:
         return guarded(connection,
                        {{edit.key},
                         {"SISMEMBER", edit.key, edit.field},
                         QByteArray("1"),
                         Compare::Bytes,
-                        QStringLiteral("%1 is not a member any more").arg(shown(edit.field))},
+                        QStringLiteral("%1 is not a member any more").arg(keyspace::displayString(edit.field))},
                        {{"SREM", edit.key, edit.field}, {"SADD", edit.key, edit.value}});
     case Kind::SetZsetMember:
-        return guarded(connection,
-                       {{edit.key},
-                        {"ZSCORE", edit.key, edit.field},
-                        edit.expected,
-                        Compare::Score,
-                        edit.expected
-                            ? QStringLiteral("The score of %1 changed since it was read").arg(shown(edit.field))
-                            : QStringLiteral("%1 is a member already").arg(shown(edit.field))},
-                       {{"ZADD", edit.key, scoreText(edit.score), edit.field}});
+        return guarded(
+            connection,
+            {{edit.key},
+             {"ZSCORE", edit.key, edit.field},
+             edit.expected,
+             Compare::Score,
+             edit.expected
+                 ? QStringLiteral("The score of %1 changed since it was read").arg(keyspace::displayString(edit.field))
+                 : QStringLiteral("%1 is a member already").arg(keyspace::displayString(edit.field))},
+            {{"ZADD", edit.key, scoreText(edit.score), edit.field}});
     case Kind::RenameZsetMember:
-        return guarded(connection,
-                       {{edit.key},
-                        {"ZSCORE", edit.key, edit.field},
-                        edit.expected,
-                        Compare::Score,
-                        QStringLiteral("The score of %1 changed since it was read").arg(shown(edit.field))},
-                       {{"ZREM", edit.key, edit.field}, {"ZADD", edit.key, scoreText(edit.score), edit.value}});
+        return guarded(
+            connection,
+            {{edit.key},
+             {"ZSCORE", edit.key, edit.field},
+             edit.expected,
+             Compare::Score,
+             QStringLiteral("The score of %1 changed since it was read").arg(keyspace::displayString(edit.field))},
+            {{"ZREM", edit.key, edit.field}, {"ZADD", edit.key, scoreText(edit.score), edit.value}});
     case Kind::RemoveZsetMember:
         return counted(connection, {"ZREM", edit.key, edit.field},
-                       QStringLiteral("%1 is not a member any more").arg(shown(edit.field)));
+                       QStringLiteral("%1 is not a member any more").arg(keyspace::displayString(edit.field)));
     case Kind::AddStreamEntry:
         return counted(connection,
                        withFields({"XADD", edit.key, edit.field.isEmpty() ? QByteArray("*") : edit.field}, edit.fields),
                        {});
     case Kind::RemoveStreamEntry:
-        return counted(connection, {"XDEL", edit.key, edit.field},
-                       QStringLiteral("The entry %1 is not in the stream any more").arg(shown(edit.field)));
+        return counted(
+            connection, {"XDEL", edit.key, edit.field},
+            QStringLiteral("The entry %1 is not in the stream any more").arg(keyspace::displayString(edit.field)));
     case Kind::CreateKey: {
         const std::optional<Command> create = creation(edit);
         if (!create)
@@ -376,35 +375,37 @@ Result<EditOutcome> applyEdit(redis::Connection& connection, const KeyEdit& edit
                         {"EXISTS", edit.key},
                         std::nullopt,
                         Compare::Bytes,
-                        QStringLiteral("%1 exists already").arg(shown(edit.key))},
+                        QStringLiteral("%1 exists already").arg(keyspace::displayString(edit.key))},
                        writes);
     }
     case Kind::Rename:
         if (edit.database < 0 || edit.database == connection.options().db)
             return counted(connection, {"RENAMENX", edit.key, edit.newKey},
-                           QStringLiteral("%1 exists already").arg(shown(edit.newKey)));
+                           QStringLiteral("%1 exists already").arg(keyspace::displayString(edit.newKey)));
         // To another database: copy there and delete here at once, with the new name watched over there.
         return guarded(connection,
                        {{edit.newKey},
                         {"EXISTS", edit.newKey},
                         std::nullopt,
                         Compare::Bytes,
-                        QStringLiteral("%1 exists already in database %2").arg(shown(edit.newKey)).arg(edit.database),
+                        QStringLiteral("%1 exists already in database %2")
+                            .arg(keyspace::displayString(edit.newKey))
+                            .arg(edit.database),
                         edit.database,
-                        QStringLiteral("%1 is gone").arg(shown(edit.key))},
+                        QStringLiteral("%1 is gone").arg(keyspace::displayString(edit.key))},
                        {{"COPY", edit.key, edit.newKey, "DB", QByteArray::number(edit.database)}, {"DEL", edit.key}});
     case Kind::Duplicate: {
         Command copy{"COPY", edit.key, edit.newKey};
         if (edit.database >= 0)
             copy.insert(copy.end(), {"DB", QByteArray::number(edit.database)});
-        return counted(connection, copy, QStringLiteral("%1 exists already").arg(shown(edit.newKey)));
+        return counted(connection, copy, QStringLiteral("%1 exists already").arg(keyspace::displayString(edit.newKey)));
     }
     case Kind::SetTtl:
         return counted(connection, {"PEXPIRE", edit.key, QByteArray::number(qlonglong(edit.ttlMs))},
-                       QStringLiteral("%1 is gone").arg(shown(edit.key)));
+                       QStringLiteral("%1 is gone").arg(keyspace::displayString(edit.key)));
     case Kind::Persist:
         return counted(connection, {"PERSIST", edit.key},
-                       QStringLiteral("%1 has no TTL, or is gone").arg(shown(edit.key)));
+                       QStringLiteral("%1 has no TTL, or is gone").arg(keyspace::displayString(edit.key)));
     }
     return Error{ErrorKind::Unsupported, QStringLiteral("Unknown edit")};
 }

@@ -45,18 +45,20 @@ void KeySelection::sortByKey()
     std::vector<std::size_t> order(keys.size());
     std::iota(order.begin(), order.end(), std::size_t(0));
     std::sort(order.begin(), order.end(), [this](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
-    KeySelection sorted;
-    sorted.keys.reserve(keys.size());
-    sorted.types.reserve(keys.size());
-    sorted.nodes.reserve(keys.size());
+    std::vector<QByteArray> sortedKeys;
+    std::vector<keyspace::KeyType> sortedTypes;
+    std::vector<NodeId> sortedNodes;
+    sortedKeys.reserve(keys.size());
+    sortedTypes.reserve(keys.size());
+    sortedNodes.reserve(keys.size());
     for (const std::size_t i : order) {
-        sorted.keys.push_back(std::move(keys[i]));
-        sorted.types.push_back(types[i]);
-        sorted.nodes.push_back(nodes[i]);
+        sortedKeys.push_back(std::move(keys[i]));
+        sortedTypes.push_back(types[i]);
+        sortedNodes.push_back(nodes[i]);
     }
-    keys = std::move(sorted.keys);
-    types = std::move(sorted.types);
-    nodes = std::move(sorted.nodes);
+    keys = std::move(sortedKeys);
+    types = std::move(sortedTypes);
+    nodes = std::move(sortedNodes);
 }
 
 KeySelection selectSubtree(const Keyspace& store, NodeId node)
@@ -81,18 +83,6 @@ KeySelection selectPattern(const Keyspace& store, const patterns::PatternTree& p
     selection.prefix = patternPrefix(patterns, pattern, store.delimiter());
     for (const NodeId member : patterns.members(pattern))
         addSubtree(store, member, selection);
-    selection.sortByKey();
-    return selection;
-}
-
-KeySelection selectMatching(const Keyspace& store, const keyspace::KeyGlob& glob)
-{
-    KeySelection selection;
-    selection.description = glob.pattern();
-    selection.prefix = globPrefix(glob.pattern(), store.delimiter());
-    for (NodeId node = 1; node < store.nodeCount(); ++node)
-        if (store.isKey(node) && glob.matches(store.path(node)))
-            selection.add(store, node);
     selection.sortByKey();
     return selection;
 }

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "keyspace/KeyGlob.h"
 #include "keyspace/Keyspace.h"
 #include "patterns/PatternTree.h"
 
@@ -36,8 +35,6 @@ KeySelection selectSubtree(const keyspace::Keyspace& store, keyspace::NodeId nod
 // The keys of a pattern: its members and their subtrees, as the pattern view's row totals them.
 KeySelection selectPattern(const keyspace::Keyspace& store, const patterns::PatternTree& patterns,
                            patterns::PatternTree::PatternId pattern);
-// Every key the glob (SCAN MATCH syntax) matches.
-KeySelection selectMatching(const keyspace::Keyspace& store, const keyspace::KeyGlob& glob);
 // These key nodes (a lint finding's keys), in the order given.
 KeySelection selectNodes(const keyspace::Keyspace& store, const std::vector<keyspace::NodeId>& nodes,
                          QByteArray description);

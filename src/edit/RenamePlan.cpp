@@ -118,6 +118,16 @@ std::optional<std::vector<QByteArray>> splitRedisCliLine(QByteArrayView line)
     }
 }
 
+std::optional<QByteArray> unescapeRedisCli(QByteArrayView escaped)
+{
+    // The inside of one double-quoted argument.
+    const std::optional<std::vector<QByteArray>> parts =
+        splitRedisCliLine(QByteArray(QByteArray("\"") + escaped.toByteArray() + QByteArray("\"")));
+    if (!parts || parts->size() != 1)
+        return std::nullopt;
+    return parts->front();
+}
+
 redis::Result<RenamePlan> parseRenameScript(const QByteArray& script)
 {
     RenamePlan plan;

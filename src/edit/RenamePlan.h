@@ -31,5 +31,7 @@ redis::Result<RenamePlan> parseRenameScript(const QByteArray& script);
 // Splits one line into arguments the way redis-cli does: bare words, "double quoted" with \n \r \t \a \b \\ \" and
 // \xhh escapes, and 'single quoted' with \' only. Nothing for unbalanced quotes.
 std::optional<std::vector<QByteArray>> splitRedisCliLine(QByteArrayView line);
+// The bytes of text written the way escapeLikeRedisCli writes them (\xff, \n, \"): nothing when it does not parse.
+std::optional<QByteArray> unescapeRedisCli(QByteArrayView escaped);
 
 } // namespace keylens::edit

@@ -10,10 +10,6 @@ namespace keylens::edit {
 using redis::Error;
 using redis::ErrorKind;
 
-namespace {
-constexpr std::size_t MostFailuresKept = 100;
-}
-
 QString RestoreSummary::text() const
 {
     QStringList parts;
@@ -25,10 +21,10 @@ QString RestoreSummary::text() const
     if (failed > 0)
         parts << QStringLiteral("%L1 failed%2.")
                      .arg(failed)
-                     .arg(failures.empty() ? QString()
-                                           : QStringLiteral(" (%1: %2)")
-                                                 .arg(QString::fromUtf8(keyspace::displayBytes(failures.front().key)),
-                                                      failures.front().reason));
+                     .arg(failures.empty()
+                              ? QString()
+                              : QStringLiteral(" (%1: %2)")
+                                    .arg(keyspace::displayString(failures.front().key), failures.front().reason));
     if (unknown > 0)
         parts << QStringLiteral("%L1 were sent, but the connection was lost before the server answered.").arg(unknown);
     if (cancelled)

@@ -107,4 +107,9 @@ QByteArray displayBytes(QByteArrayView bytes)
     return isPrintableUtf8(bytes) ? bytes.toByteArray() : escapeLikeRedisCli(bytes);
 }
 
+QString displayString(QByteArrayView bytes)
+{
+    return QString::fromUtf8(displayBytes(bytes));
+}
+
 } // namespace keylens::keyspace

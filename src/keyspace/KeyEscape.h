@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QString>
 
 namespace keylens::keyspace {
 
@@ -15,5 +16,7 @@ QByteArray escapeLikeRedisCli(QByteArrayView bytes);
 // What a person should see for a key or segment: the bytes themselves when they are printable UTF-8,
 // otherwise the redis-cli escaping.
 QByteArray displayBytes(QByteArrayView bytes);
+// The same as a QString, for messages and widgets.
+QString displayString(QByteArrayView bytes);
 
 } // namespace keylens::keyspace

@@ -50,8 +50,7 @@ void learnKeysAfter(redis::Connection& connection, const std::vector<QByteArray>
 {
     std::vector<QByteArray> getKeys{"COMMAND", "GETKEYS"};
     getKeys.insert(getKeys.end(), command.begin(), command.end());
-    std::vector<QByteArrayView> views(getKeys.begin(), getKeys.end());
-    connection.append(views);
+    connection.append(getKeys);
     redis::Result<redis::Reply> keys = connection.read();
     if (!keys || !keys->isArray() || keys->size() == 0) {
         result.wroteWithoutKeys = keys.ok(); // no key arguments (or none the server could name)

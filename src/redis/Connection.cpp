@@ -170,6 +170,12 @@ void Connection::append(std::initializer_list<QByteArrayView> arguments)
     append(std::span<const QByteArrayView>(arguments.begin(), arguments.size()));
 }
 
+void Connection::append(const std::vector<QByteArray>& arguments)
+{
+    const std::vector<QByteArrayView> views(arguments.begin(), arguments.end());
+    append(std::span<const QByteArrayView>(views));
+}
+
 void Connection::append(std::span<const QByteArrayView> arguments)
 {
     ++m_appended;

@@ -51,6 +51,7 @@ public:
 
     void append(std::initializer_list<QByteArrayView> arguments);
     void append(std::span<const QByteArrayView> arguments);
+    void append(const std::vector<QByteArray>& arguments);
 
     // Sends everything appended so far.
     Status flush();

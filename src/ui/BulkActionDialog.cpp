@@ -23,11 +23,6 @@ namespace {
 constexpr int KeysPreviewed = 20;
 enum Lane { Check = 1, Action };
 
-QString shown(const QByteArray& bytes)
-{
-    return models::displayText(keyspace::displayBytes(bytes));
-}
-
 QString title(edit::BulkKind kind, std::size_t keys)
 {
     const QString count = keys == 1 ? QStringLiteral("1 key") : QStringLiteral("%L1 keys").arg(keys);
@@ -49,9 +44,7 @@ QString defaultBackupPath(edit::BulkKind kind)
     const QString folder =
         QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/backups");
     QDir().mkpath(folder);
-    return folder +
-           QStringLiteral("/keylens-backup-%1-%2.klb")
-               .arg(edit::bulkVerb(kind), QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    return folder + u'/' + edit::defaultBackupName(kind);
 }
 
 } // namespace
@@ -71,9 +64,10 @@ BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selec
     m_preview = new QLabel;
     m_preview->setTextFormat(Qt::PlainText);
     m_preview->setWordWrap(true);
-    QString preview = QStringLiteral("%1 in %2 on %3: %4")
-                          .arg(title(kind, m_selection.size()), shown(m_selection.description), m_connection.address(),
-                               models::displayText(keyspace::formatBytes(m_selection.memoryBytes)));
+    QString preview =
+        QStringLiteral("%1 in %2 on %3: %4")
+            .arg(title(kind, m_selection.size()), keyspace::displayString(m_selection.description),
+                 m_connection.address(), models::displayText(keyspace::formatBytes(m_selection.memoryBytes)));
     if (m_selection.keysMemoryUnmeasured > 0)
         preview += QStringLiteral(" (%L1 keys not measured)").arg(m_selection.keysMemoryUnmeasured);
     preview += QStringLiteral(", %L1 with a TTL.").arg(m_selection.keysWithTtl);
@@ -97,7 +91,7 @@ BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selec
     }
     if (kind == edit::BulkKind::Rename && m_plannedNames.empty()) {
         m_prefix = new QLineEdit(QString::fromUtf8(m_selection.prefix));
-        form->addRow(QStringLiteral("Replace %1 with").arg(shown(m_selection.prefix)), m_prefix);
+        form->addRow(QStringLiteral("Replace %1 with").arg(keyspace::displayString(m_selection.prefix)), m_prefix);
         connect(m_prefix, &QLineEdit::textChanged, this, &BulkActionDialog::updateNewNames);
     }
     if (edit::needsBackup(kind)) {
@@ -107,8 +101,8 @@ BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selec
         form->addRow(QStringLiteral("Backup first to"), m_backup);
     }
     m_confirm = new QLineEdit;
-    m_confirm->setPlaceholderText(shown(m_selection.description));
-    form->addRow(QStringLiteral("Type %1 to confirm").arg(shown(m_selection.description)), m_confirm);
+    m_confirm->setPlaceholderText(keyspace::displayString(m_selection.description));
+    form->addRow(QStringLiteral("Type %1 to confirm").arg(keyspace::displayString(m_selection.description)), m_confirm);
     layout->addLayout(form);
     m_problem = new QLabel;
     m_problem->setStyleSheet(QStringLiteral("color: palette(link)"));
@@ -130,7 +124,7 @@ BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selec
     connect(m_buttons, &QDialogButtonBox::rejected, this, &BulkActionDialog::reject);
     connect(m_run, &QPushButton::clicked, this, &BulkActionDialog::run);
     connect(m_confirm, &QLineEdit::textChanged, this, [this](const QString& text) {
-        m_run->setEnabled(!m_running && !m_summary && text == shown(m_selection.description));
+        m_run->setEnabled(!m_running && !m_summary && text == keyspace::displayString(m_selection.description));
     });
     if (m_connection.readOnly) {
         m_problem->setText(QStringLiteral("This connection is read-only: nothing can be changed, and nothing will be "
@@ -158,8 +152,9 @@ void BulkActionDialog::updateNewNames()
         : m_prefix ? edit::renamedKeys(first, m_selection.prefix, m_prefix->text().toUtf8())
                    : std::vector<QByteArray>(m_plannedNames.begin(), m_plannedNames.begin() + qsizetype(shownKeys));
     for (std::size_t i = 0; i < shownKeys; ++i)
-        m_keys->addItem(renaming ? QStringLiteral("%1  →  %2").arg(shown(first[i]), shown(renamed[i]))
-                                 : shown(first[i]));
+        m_keys->addItem(renaming ? QStringLiteral("%1  →  %2")
+                                       .arg(keyspace::displayString(first[i]), keyspace::displayString(renamed[i]))
+                                 : keyspace::displayString(first[i]));
     if (m_selection.size() > shownKeys)
         m_keys->addItem(QStringLiteral("… and %L1 more").arg(m_selection.size() - shownKeys));
 }

@@ -23,12 +23,7 @@ namespace {
 
 std::optional<QByteArray> unescaped(const QString& text)
 {
-    // redis-cli's double-quoted form, which escapeLikeRedisCli writes.
-    const std::optional<std::vector<QByteArray>> parts =
-        edit::splitRedisCliLine(QByteArray(QByteArray("\"") + text.toUtf8() + QByteArray("\"")));
-    if (!parts || parts->size() != 1)
-        return std::nullopt;
-    return parts->front();
+    return edit::unescapeRedisCli(text.toUtf8());
 }
 
 QDialogButtonBox* okCancel(QDialog* dialog, const QString& okText)

@@ -249,10 +249,8 @@ void KeyDetailsView::saveString(bool overwrite)
                 bytes = text.toUtf8();
             } else {
                 // Shown escaped the way redis-cli writes bytes: read back the same way.
-                const auto parts = edit::splitRedisCliLine(QByteArray("\"" + text.toUtf8() + "\""));
-                if (parts && parts->size() == 1)
-                    bytes = parts->front();
-                else
+                bytes = edit::unescapeRedisCli(text.toUtf8());
+                if (!bytes)
                     setEditStatus(QStringLiteral("The escaped text does not parse: check its \\x escapes."));
             }
             break;
@@ -336,20 +334,20 @@ void KeyDetailsView::removeElement()
         change.kind = Kind::RemoveHashField;
         change.field = row->first;
         change.expected = row->second;
-        what = QStringLiteral("the field %1").arg(displayText(keyspace::displayBytes(row->first)));
+        what = QStringLiteral("the field %1").arg(keyspace::displayString(row->first));
         break;
     case KeyType::List:
         change.kind = Kind::RemoveListElements;
         change.index = 1; // the first element equal to it, from the head
         change.value = row->second;
         what = QStringLiteral("the first element equal to %1 (LREM 1)")
-                   .arg(displayText(keyspace::displayBytes(row->second.left(200))));
+                   .arg(keyspace::displayString(row->second.left(200)));
         break;
     case KeyType::Set:
     case KeyType::ZSet:
         change.kind = m_overview.key.type == KeyType::Set ? Kind::RemoveSetMember : Kind::RemoveZsetMember;
         change.field = row->first;
-        what = QStringLiteral("the member %1").arg(displayText(keyspace::displayBytes(row->first.left(200))));
+        what = QStringLiteral("the member %1").arg(keyspace::displayString(row->first.left(200)));
         break;
     case KeyType::Stream:
         change.kind = Kind::RemoveStreamEntry;
@@ -369,7 +367,7 @@ void KeyDetailsView::setTtl()
 {
     bool ok = false;
     const QString text = QInputDialog::getText(
-        this, QStringLiteral("TTL of %1").arg(displayText(keyspace::displayBytes(m_key.left(200)))),
+        this, QStringLiteral("TTL of %1").arg(keyspace::displayString(m_key.left(200))),
         QStringLiteral("Expire in (90, 15m, 2h, 7d); empty to remove the TTL:"), QLineEdit::Normal, QString(), &ok);
     if (!ok)
         return;
@@ -447,8 +445,7 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
         // An element's conflict: what the server holds there now, beside why nothing was written.
         QString text = result.outcome.message;
         if (result.outcome.conflict && result.outcome.current)
-            text += QStringLiteral(" (now: %1)")
-                        .arg(displayText(keyspace::displayBytes(result.outcome.current->left(200))));
+            text += QStringLiteral(" (now: %1)").arg(keyspace::displayString(result.outcome.current->left(200)));
         setEditStatus(text + (result.outcome.conflict ? QStringLiteral("; nothing was written.") : QString()));
         if (result.outcome.conflict && m_tableModel->rowCount() > 0)
             m_tableModel->setQuery(m_tableModel->query()); // read the elements again, as they are now

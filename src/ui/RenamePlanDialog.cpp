@@ -15,12 +15,7 @@
 
 namespace keylens::ui {
 
-namespace {
-QString shown(const QByteArray& bytes)
-{
-    return models::displayText(keyspace::displayBytes(bytes));
-}
-} // namespace
+namespace {} // namespace
 
 RenamePlanDialog::RenamePlanDialog(const keyspace::Keyspace& store,
                                    std::vector<std::pair<keyspace::NodeId, QByteArray>> plan, QWidget* parent)
@@ -43,11 +38,11 @@ RenamePlanDialog::RenamePlanDialog(const keyspace::Keyspace& store,
         targets.push_back(renamed);
     const std::vector<bool> collisions = edit::renameCollisions(store, targets);
     for (std::size_t row = 0; row < m_plan.size(); ++row) {
-        auto* from = new QTableWidgetItem(shown(store.path(m_plan[row].first)));
+        auto* from = new QTableWidgetItem(keyspace::displayString(store.path(m_plan[row].first)));
         from->setFlags(from->flags() | Qt::ItemIsUserCheckable);
         // A name that exists already, or that an earlier row takes, would only fail: unticked, and said why.
         from->setCheckState(collisions[row] ? Qt::Unchecked : Qt::Checked);
-        auto* to = new QTableWidgetItem(shown(m_plan[row].second) +
+        auto* to = new QTableWidgetItem(keyspace::displayString(m_plan[row].second) +
                                         (collisions[row] ? QStringLiteral("  (taken: exists or repeats)") : QString()));
         m_table->setItem(int(row), 0, from);
         m_table->setItem(int(row), 1, to);
