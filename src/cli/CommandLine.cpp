@@ -70,6 +70,12 @@ void addScanOptions(QCommandLineParser& parser)
          QStringLiteral("After a lost connection, a timeout or a busy server mid-scan, connect again up to N times and "
                         "resume (default 8; 0: stop at once)."),
          QStringLiteral("n")},
+        {QStringList{QStringLiteral("c"), QStringLiteral("cluster")},
+         QStringLiteral("Scan a Redis Cluster through this node: every shard at once (a server in cluster mode is "
+                        "scanned so without it).")},
+        {QStringLiteral("from-replicas"),
+         QStringLiteral("Cluster: scan a healthy replica of each shard instead of its primary, to keep the load off "
+                        "the primaries.")},
     });
 }
 
@@ -102,6 +108,8 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     options->match = parser.value(QStringLiteral("match")).toUtf8();
     options->type = parser.value(QStringLiteral("type")).toUtf8();
     options->measureMemory = !parser.isSet(QStringLiteral("no-memory"));
+    options->cluster = parser.isSet(QStringLiteral("cluster"));
+    options->fromReplicas = parser.isSet(QStringLiteral("from-replicas"));
     if (!readWholeNumber(parser, QStringLiteral("count"), 1, &options->count, problem) ||
         !readWholeNumber(parser, QStringLiteral("reconnect"), 0, &options->reconnectAttempts, problem, 1000))
         return false;

@@ -162,6 +162,13 @@ Status Connection::handshake()
     }
     if (failure)
         return *failure;
+    if (m_options.readFromReplica) {
+        Result<Reply> reply = command({"READONLY"});
+        if (!reply)
+            return reply.error();
+        if (reply->isError())
+            return errorFromReply(reply->bytes(), "READONLY");
+    }
     return {};
 }
 

@@ -81,6 +81,8 @@ struct ConnectionOptions
     // Replies may nest deeper than hiredis 0.14 reads (COMMAND DOCS): read them with DeepReplyReader. For a console,
     // not for scans, which keep hiredis's reader.
     bool deepReplies = false;
+    // A cluster replica answers reads of its slots instead of redirecting them (READONLY after logging in).
+    bool readFromReplica = false;
     int connectTimeoutMs = 5000;
     int commandTimeoutMs = 30000;
 

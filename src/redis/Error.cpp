@@ -48,7 +48,8 @@ ErrorKind classifyErrorReply(QByteArrayView reply)
         return ErrorKind::NoPermission;
     if (reply.startsWith("LOADING"))
         return ErrorKind::Loading;
-    if (reply.startsWith("BUSY ") || reply.startsWith("MASTERDOWN") || reply.startsWith("TRYAGAIN"))
+    if (reply.startsWith("BUSY ") || reply.startsWith("MASTERDOWN") || reply.startsWith("TRYAGAIN") ||
+        reply.startsWith("CLUSTERDOWN"))
         return ErrorKind::Busy;
     if (reply.startsWith("ERR unknown command") || reply.startsWith("ERR unknown subcommand"))
         return ErrorKind::UnknownCommand;

@@ -23,7 +23,8 @@ enum class ErrorKind {
     NoPermission,   // NOPERM: an ACL denies the command or the key
     UnknownCommand, // renamed, disabled, or too new for this server
     Loading,        // the server is still loading its dataset
-    Busy,           // for now: a script runs too long (BUSY), a replica lost its master (MASTERDOWN), TRYAGAIN
+    Busy,           // for now: a script runs too long (BUSY), a replica lost its master (MASTERDOWN), TRYAGAIN,
+                    // a cluster that lost a shard (CLUSTERDOWN)
     Protocol,       // bytes that are not RESP
     Server,         // any other error reply
     Cancelled,      // the user stopped it

@@ -53,6 +53,7 @@ ServerInfo queryServerInfo(Connection& connection)
     if (server && server->isString()) {
         info.redisVersion = QString::fromUtf8(infoField(server->bytes(), "redis_version"));
         info.runId = infoField(server->bytes(), "run_id").toByteArray();
+        info.clusterMode = infoField(server->bytes(), "redis_mode") == "cluster";
     } else
         denied("INFO server", server);
 

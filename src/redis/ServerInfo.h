@@ -21,7 +21,8 @@ struct ServerInfo
     QByteArray runId; // INFO server's run_id: changes when the server restarts
     std::optional<qint64> dbsize;
     std::optional<qint64> usedMemory;
-    QStringList notices; // why a field is missing
+    bool clusterMode = false; // INFO server's redis_mode is "cluster"
+    QStringList notices;      // why a field is missing
 };
 
 // Calls `visit(name, value)` for each "name:value" line of an INFO reply ("# Server\r\nredis_version:7.0.15\r\n..."),

@@ -1,6 +1,8 @@
 #include "report/JsonReport.h"
 
+#include "redis/ClusterSlot.h"
 #include "report/JsonWriter.h"
+#include "report/ShardsJson.h"
 
 namespace keylens::report {
 
@@ -128,6 +130,7 @@ QByteArray toJson(const ScanReport& report)
     json.key("suggested_delimiter");
     report.suggestedDelimiter ? json.value(QByteArrayView(&report.suggestedDelimiter, 1)) : json.null();
     json.endObject();
+    writeShards(json, summary);
 
     json.key("totals").beginObject();
     json.key("keys").value(report.totals.keys);
@@ -185,6 +188,8 @@ QByteArray toJson(const ScanReport& report)
         json.bytesField("key", top.key);
         json.key("type").value(keyspace::keyTypeName(top.info.type));
         json.key("memory_bytes").value(top.info.memoryBytes);
+        if (summary.isCluster())
+            json.key("slot").value(int(redis::clusterSlot(top.key))); // where a big key skews the cluster
         json.key("ttl_ms");
         if (top.info.expiresAtMs == keyspace::ExpiryUnknown)
             json.null(); // not measured

@@ -3,6 +3,7 @@
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
 #include "report/JsonWriter.h"
+#include "report/ShardsJson.h"
 
 #include <QString>
 
@@ -101,6 +102,7 @@ QByteArray lintToJson(const LintReport& report)
     json.key("error");
     report.summary.error ? json.value(report.summary.error->message.toUtf8()) : json.null();
     json.endObject();
+    writeShards(json, report.summary);
     json.key("notices").beginArray();
     for (const QString& notice : report.allNotices())
         json.value(notice.toUtf8());

@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
+#include "redis/ClusterSlot.h"
 
 #include <algorithm>
 #include <array>
@@ -288,7 +289,36 @@ QByteArray topKeys(const ScanReport& report)
     for (const TopKey& top : report.topKeys) {
         out += padLeft(formatBytes(top.info.memoryBytes), memoryWidth) + "  " +
                padRight(keyspace::keyTypeName(top.info.type).toByteArray(), 7) + padRight(ttlOf(top), ttlWidth + 2) +
+               (report.summary.isCluster() ? padRight("slot " + QByteArray::number(redis::clusterSlot(top.key)), 12)
+                                           : QByteArray()) +
                truncated(keyspace::displayBytes(top.key), 100) + '\n';
+    }
+    return out;
+}
+
+// A cluster's shards: where the keys and the memory live, so that a skewed shard shows.
+QByteArray shardTable(const ScanReport& report)
+{
+    const scan::ScanSummary& summary = report.summary;
+    if (!summary.isCluster())
+        return {};
+    std::uint64_t totalMemory = 0;
+    int addressWidth = 5;
+    for (const scan::ShardScan& shard : summary.shards) {
+        totalMemory += shard.memoryBytes;
+        addressWidth = std::max(addressWidth, int(shard.address.size()) + (shard.replica ? 10 : 0));
+    }
+    QByteArray out = "\n" + padRight("SHARD", addressWidth + 2) + padLeft("KEYS", 12) + padLeft("MEMORY", 11) +
+                     padLeft("SHARE", 7) + "  SLOTS\n";
+    for (const scan::ShardScan& shard : summary.shards) {
+        const QByteArray share = summary.memoryMeasured && totalMemory > 0
+                                     ? keyspace::formatPercent(double(shard.memoryBytes) / double(totalMemory))
+                                     : QByteArray("n/a");
+        QByteArray address = shard.address.toUtf8() + (shard.replica ? QByteArray(" (replica)") : QByteArray());
+        out += padRight(address, addressWidth + 2) + padLeft(keyspace::formatCount(shard.keys), 12) +
+               padLeft(summary.memoryMeasured ? formatBytes(shard.memoryBytes) : QByteArray("n/a"), 11) +
+               padLeft(share, 7) + "  " + shard.slots.toUtf8() +
+               (shard.error ? QByteArray("  FAILED: " + shard.error->message.toUtf8()) : QByteArray()) + '\n';
     }
     return out;
 }
@@ -315,6 +345,7 @@ QByteArray toText(const ScanReport& report)
     if (report.keysWithoutDelimiter.keys > 0)
         table.row("(keys without '" + QByteArray(1, report.delimiter) + "')", report.keysWithoutDelimiter);
     out += table.render();
+    out += shardTable(report);
     out += patternTable(report);
     out += topKeys(report);
     return out;

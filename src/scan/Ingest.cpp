@@ -14,16 +14,41 @@ void Ingest::serverInfo(const redis::ServerInfo& info, const ScanOptions& option
 void Ingest::add(const KeyBatch& batch, std::size_t from, std::size_t to)
 {
     to = std::min(to, batch.size());
+    if (batch.shard >= m_shards.size())
+        m_shards.resize(batch.shard + 1u);
+    ShardTally& shard = m_shards[batch.shard];
     for (std::size_t i = from; i < to; ++i) {
         const QByteArrayView key = batch.key(i);
         const keyspace::KeyInfo& info = batch.entries[i].info;
         keyspace::NodeId node = keyspace::InvalidNode;
-        if (m_store.insert(key, info, &node) == keyspace::Keyspace::Insert::Duplicate)
+        if (m_store.insert(key, info, &node) == keyspace::Keyspace::Insert::Duplicate) {
+            // A key found again, also on another shard after a reshard or failover: counted once, where it was first.
             ++m_duplicates;
-        else if (m_keyStored)
+            continue;
+        }
+        ++shard.keys;
+        if (info.memoryMeasured)
+            shard.memoryBytes += info.memoryBytes;
+        else
+            ++shard.memoryNotMeasured;
+        if (m_keyStored)
             m_keyStored(node, key, info);
     }
     m_received += to > from ? to - from : 0;
+}
+
+} // namespace keylens::scan
+
+namespace keylens::scan {
+
+void Ingest::settle(ScanSummary& summary) const
+{
+    summary.settleInFlight(m_received);
+    for (std::size_t i = 0; i < summary.shards.size() && i < m_shards.size(); ++i) {
+        summary.shards[i].keys = m_shards[i].keys;
+        summary.shards[i].memoryBytes = m_shards[i].memoryBytes;
+        summary.shards[i].memoryNotMeasured = m_shards[i].memoryNotMeasured;
+    }
 }
 
 } // namespace keylens::scan

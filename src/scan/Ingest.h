@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <vector>
 
 namespace keylens::scan {
 
@@ -37,7 +38,17 @@ public:
 
     // Completes a finished scan's summary with what only the ingesting side knows: the keys still in
     // flight when it stopped (ScanSummary::settleInFlight). Call once every batch is in.
-    void settle(ScanSummary& summary) const { summary.settleInFlight(m_received); }
+    // A cluster scan's shards get the keys and memory that entered the store from each.
+    void settle(ScanSummary& summary) const;
+
+    // What entered the store from each shard of a cluster scan (index: KeyBatch::shard), as it arrives.
+    struct ShardTally
+    {
+        std::uint64_t keys = 0;
+        std::uint64_t memoryBytes = 0;
+        std::uint64_t memoryNotMeasured = 0;
+    };
+    const std::vector<ShardTally>& shardTallies() const { return m_shards; }
 
     std::uint64_t duplicates() const { return m_duplicates; }
     std::uint64_t received() const { return m_received; }
@@ -47,6 +58,7 @@ private:
     KeyStored m_keyStored;
     std::uint64_t m_duplicates = 0;
     std::uint64_t m_received = 0; // batch entries taken: stored and duplicates
+    std::vector<ShardTally> m_shards;
 };
 
 } // namespace keylens::scan

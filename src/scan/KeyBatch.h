@@ -26,6 +26,7 @@ struct KeyBatch
     QByteArray keyBytes;
     std::vector<Entry> entries;
     std::uint32_t vanished = 0; // keys SCAN returned that were gone by the time we asked about them
+    std::uint16_t shard = 0;    // a cluster scan's shard it came from (ScanSummary::shards); 0 for a single server
 
     void add(QByteArrayView key, const keyspace::KeyInfo& info);
     QByteArrayView key(std::size_t index) const

@@ -1,6 +1,8 @@
 #include "scan/ScanLoop.h"
 
 #include "redis/Connection.h"
+#include "scan/ClusterScan.h"
+#include "scan/KeyAnswers.h"
 #include "scan/LatencyGuard.h"
 
 #include <QDateTime>
@@ -175,10 +177,13 @@ void ScanRun::probeMemory(Connection& connection)
     // A user whose ACL key patterns exclude the probe key is denied the key, not the command: memory is
     // then still measured where allowed, and the keys it is denied for are counted.
     Result<Reply> reply = connection.command({"MEMORY", "USAGE", "keylens:probe"});
-    if (reply && reply->isError() && redis::denialOf(reply->bytes(), "MEMORY USAGE") != redis::Denial::Key) {
+    // A cluster node that does not own the probe key's slot redirects it (MOVED): the command exists there too.
+    const std::optional<Reply> answer = reply ? std::optional<Reply>(std::move(*reply)) : std::nullopt;
+    if (answer && answer->isError() && !isRedirect(answer) &&
+        redis::denialOf(answer->bytes(), "MEMORY USAGE") != redis::Denial::Key) {
         m_ask.memory = false;
         m_summary.memoryMeasured = false;
-        notice(redis::errorFromReply(reply->bytes(), "MEMORY USAGE").message +
+        notice(redis::errorFromReply(answer->bytes(), "MEMORY USAGE").message +
                QStringLiteral("; the scan goes on without memory figures"));
     }
 }
@@ -316,6 +321,7 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
     batch.jobId = m_summary.jobId;
     batch.entries.reserve(request.last - request.first);
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    std::vector<QByteArray> moved;
     const auto readIf = [&](bool wasAsked) -> Result<std::optional<Reply>> {
         if (!wasAsked)
             return std::optional<Reply>();
@@ -345,37 +351,20 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
                     return error;
             }
         }
-        // Each field is known or unknown on its own: a denied PTTL leaves the type known, and the
-        // other way round. Unknown is never counted as "no TTL" or as zero bytes.
-        KeyInfo info;
-        info.expiresAtMs = keyspace::ExpiryUnknown;
-        bool vanished = false;
-        if (*type && (*type)->isError()) {
+        // A cluster node whose slot moved away mid-scan redirects every question about the key: it is not here.
+        if (isRedirect(*type) || isRedirect(*pttl) || isRedirect(*memory)) {
+            moved.push_back(keys.at(i).bytes().toByteArray());
+            continue;
+        }
+        if (*type && (*type)->isError())
             questionFailed(**type, "TYPE", &m_ask.type, QStringLiteral("types are not known"));
-        } else if (*type && (*type)->bytes() == "none") {
-            vanished = true;
-        } else if (*type) {
-            info.type = keyspace::keyTypeFromName((*type)->bytes());
-        }
-        if (*pttl && (*pttl)->isError()) {
+        if (*pttl && (*pttl)->isError())
             questionFailed(**pttl, "PTTL", &m_ask.pttl, QStringLiteral("TTLs are not measured"));
-        } else if (*pttl && (*pttl)->integer() == -2) {
-            vanished = true;
-        } else if (*pttl) {
-            info.expiresAtMs = (*pttl)->integer() >= 0 ? now + (*pttl)->integer() : keyspace::NoExpiry;
-        }
-        if (*memory) {
-            const Reply& reply = **memory;
-            if (reply.isNil()) {
-                vanished = true;
-            } else if (reply.isInteger()) {
-                info.memoryBytes = static_cast<std::uint64_t>(reply.integer());
-                info.memoryMeasured = true;
-            } else if (reply.isError()) {
-                questionFailed(reply, "MEMORY USAGE", &m_ask.memory,
-                               QStringLiteral("the scan goes on without memory figures"));
-            }
-        }
+        if (*memory && (*memory)->isError())
+            questionFailed(**memory, "MEMORY USAGE", &m_ask.memory,
+                           QStringLiteral("the scan goes on without memory figures"));
+        KeyInfo info;
+        const bool vanished = !keyFromAnswers(*type, *pttl, *memory, now, &info);
         if (vanished) {
             ++batch.vanished;
             continue;
@@ -388,6 +377,10 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
     }
     m_summary.vanished += batch.vanished;
     m_sink.batch(std::move(batch));
+    if (!moved.empty()) {
+        m_summary.movedKeys += moved.size();
+        m_sink.movedKeys(std::move(moved));
+    }
     return std::nullopt;
 }
 
@@ -432,6 +425,10 @@ ScanSummary ScanRun::run()
     m_summary.server = redis::queryServerInfo(connection);
     for (const QString& text : std::as_const(m_summary.server.notices))
         notice(text);
+    if (!m_options.clusterNode && m_summary.server.clusterMode)
+        return runClusterScan(m_summary.jobId, m_options, connection, m_summary.server, m_control, m_sink);
+    if (m_options.cluster && !m_options.clusterNode)
+        notice(QStringLiteral("the server is not in cluster mode (-c): it was scanned as a single server"));
     m_sink.serverInfo(m_summary.server);
     probeMemory(connection);
     m_clock = ActiveClock();

@@ -14,6 +14,9 @@ public:
     virtual void serverInfo(const redis::ServerInfo& info) = 0;
     virtual void batch(KeyBatch&& batch) = 0;
     virtual void progress(const ScanProgress& progress) = 0;
+    // Keys a cluster node redirected (MOVED, ASK) when asked about them: they moved to another shard mid-scan. A
+    // cluster scan asks about them again there; a single-server scan never gets any.
+    virtual void movedKeys(std::vector<QByteArray>&& keys) { Q_UNUSED(keys); }
 };
 
 // Scans the whole keyspace on the calling thread, blocking until done, cancelled or failed.

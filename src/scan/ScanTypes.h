@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace keylens::scan {
 
@@ -25,6 +26,30 @@ struct ScanOptions
     // After a lost connection, a timeout or a busy server (BUSY, LOADING, MASTERDOWN) mid-scan: how many times to
     // connect again (waiting 0.25 s, doubling to 5 s) before giving up. 0: give up at once.
     int reconnectAttempts = 8;
+    // A server in cluster mode (INFO server's redis_mode) is scanned as a cluster: every shard at once, one thread
+    // and one connection each. `cluster` (-c) asks for it explicitly, and says so when the server is not one.
+    bool cluster = false;
+    bool fromReplicas = false; // scan a healthy replica of each shard instead of its primary, where there is one
+    // Internal: this scan is of one node of a cluster, on behalf of a cluster scan (never recurses into another).
+    bool clusterNode = false;
+};
+
+// One shard of a cluster scan: where it was scanned, what it served, how it went. keys and memoryBytes are what
+// entered the store from it (set by whoever ingests, Ingest::settle), so they add up to the store's totals.
+struct ShardScan
+{
+    QString address; // the node scanned: the primary, or the replica with fromReplicas
+    QByteArray nodeId;
+    QString slots; // "0-5460"
+    int slotCount = 0;
+    bool replica = false;
+    bool complete = false;
+    std::uint64_t keysSeen = 0;
+    std::uint64_t keys = 0;
+    std::uint64_t memoryBytes = 0;
+    std::uint64_t memoryNotMeasured = 0;
+    std::optional<qint64> dbsize;
+    std::optional<redis::Error> error; // why this shard's scan stopped early, when it did
 };
 
 struct ScanProgress
@@ -55,6 +80,8 @@ struct ScanSummary
     std::uint64_t keysInFlight = 0;
     std::uint64_t scanCalls = 0; // SCAN replies read; 0 means the scan failed before reading any key
     std::uint64_t memoryNotMeasured = 0;
+    // Keys a cluster node redirected (MOVED/ASK) that could not be asked about again where they went.
+    std::uint64_t movedKeys = 0;
     std::int64_t durationMs = 0;
     bool memoryMeasured = true; // false when MEMORY USAGE was turned off, denied or missing
     ScanSpeed speed = ScanSpeed::Full;
@@ -66,14 +93,17 @@ struct ScanSummary
     QStringList notices; // what a reader of the results must know (denied commands, ...)
     redis::ServerInfo server;
     std::optional<redis::Error> error; // why the scan stopped early, when it did
+    // A cluster scan's shards, by their first slot; empty for a single server.
+    std::vector<ShardScan> shards;
 
-    // Every key SCAN returned is stored, a duplicate, vanished, or in flight: `received` is the number of
+    // Every key SCAN returned is stored, a duplicate, vanished, moved away, or in flight: `received` is the number of
     // batch entries the ingesting side took (stored and duplicates).
     void settleInFlight(std::uint64_t received)
     {
-        const std::uint64_t accounted = received + vanished;
+        const std::uint64_t accounted = received + vanished + movedKeys;
         keysInFlight = keysSeen > accounted ? keysSeen - accounted : 0;
     }
+    bool isCluster() const { return !shards.empty(); }
 
     // Keys SCAN returned per second of scanning; the key count itself for a scan too short to time.
     std::uint64_t keysPerSecond() const

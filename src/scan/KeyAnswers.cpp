@@ -1,0 +1,43 @@
+#include "scan/KeyAnswers.h"
+
+#include "keyspace/KeyType.h"
+
+namespace keylens::scan {
+
+bool keyFromAnswers(const std::optional<redis::Reply>& type, const std::optional<redis::Reply>& pttl,
+                    const std::optional<redis::Reply>& memory, std::int64_t nowMs, keyspace::KeyInfo* info)
+{
+    // Each field is known or unknown on its own: a denied PTTL leaves the type known, and the other way round.
+    // Unknown is never counted as "no TTL" or as zero bytes.
+    *info = keyspace::KeyInfo();
+    info->expiresAtMs = keyspace::ExpiryUnknown;
+    bool present = true;
+    if (type && !type->isError()) {
+        if (type->bytes() == "none")
+            present = false;
+        else
+            info->type = keyspace::keyTypeFromName(type->bytes());
+    }
+    if (pttl && !pttl->isError()) {
+        if (pttl->integer() == -2)
+            present = false;
+        else
+            info->expiresAtMs = pttl->integer() >= 0 ? nowMs + pttl->integer() : keyspace::NoExpiry;
+    }
+    if (memory && !memory->isError()) {
+        if (memory->isNil()) {
+            present = false;
+        } else if (memory->isInteger()) {
+            info->memoryBytes = static_cast<std::uint64_t>(memory->integer());
+            info->memoryMeasured = true;
+        }
+    }
+    return present;
+}
+
+bool isRedirect(const std::optional<redis::Reply>& answer)
+{
+    return answer && answer->isError() && (answer->bytes().startsWith("MOVED ") || answer->bytes().startsWith("ASK "));
+}
+
+} // namespace keylens::scan
