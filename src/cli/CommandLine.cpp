@@ -5,6 +5,7 @@
 #include "cli/PasswordPrompt.h"
 #include "cli/ReportFile.h"
 #include "keyspace/KeyPath.h"
+#include "redis/ClusterRoutes.h"
 #include "redis/ConnectionArguments.h"
 #include "report/JsonReport.h"
 #include "report/TextReport.h"
@@ -185,6 +186,8 @@ std::optional<int> readConnection(const QCommandLineParser& parser, const QStrin
     if (!resolved)
         return usageError(resolved.error().message);
     *connection = *resolved;
+    // On a cluster, reads and edits go to the node serving each key's slot (the routes learn on first use).
+    connection->cluster = std::make_shared<redis::ClusterRoutes>();
     return std::nullopt;
 }
 

@@ -3,10 +3,14 @@
 #include "edit/BackupFile.h"
 #include "edit/BulkPacing.h"
 #include "keyspace/KeyEscape.h"
+#include "redis/ClusterRoutes.h"
+#include "redis/ClusterSlot.h"
 
 #include <QDateTime>
 #include <QStringList>
 
+#include <algorithm>
+#include <numeric>
 #include <random>
 
 namespace keylens::edit {
@@ -109,6 +113,18 @@ Outcome classify(const BulkRequest& request, std::size_t index, redis::ReplyView
     return Outcome::Unchanged;
 }
 
+// Positions into `keys`: in slot order on a cluster (a node's keys together), as given otherwise.
+std::vector<std::size_t> inSlotOrder(const std::vector<QByteArray>& keys, bool cluster)
+{
+    std::vector<std::size_t> order(keys.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    if (cluster)
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return redis::clusterSlot(keys[a]) < redis::clusterSlot(keys[b]);
+        });
+    return order;
+}
+
 } // namespace
 
 QString bulkVerb(BulkKind kind)
@@ -206,30 +222,57 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
 
     BulkPacing pacing(request.speed);
     std::mt19937_64 random{std::random_device{}()};
-    std::size_t next = 0; // the first key not sent yet
+    // On a cluster the keys go in slot order, and a batch never spans two nodes: it is sent where its keys live.
+    const std::vector<std::size_t> order = inSlotOrder(request.keys, connection.options().cluster != nullptr);
+    std::size_t next = 0; // the first position in `order` not sent yet
     // Ends the action early; every key not counted by then was not attempted.
     const auto stop = [&](Error error, std::size_t unknownKeys) {
         summary.stoppedBy = std::move(error);
         summary.unknown += unknownKeys;
+    };
+    // Counts the answer to key i's action.
+    const auto record = [&](std::size_t i, redis::ReplyView reply) {
+        QString reason;
+        switch (classify(request, i, reply, &reason)) {
+        case Outcome::Done:
+            ++summary.done;
+            summary.outcomes[i] = KeyOutcome::Done;
+            break;
+        case Outcome::Unchanged:
+            ++summary.unchanged;
+            summary.outcomes[i] = KeyOutcome::Unchanged;
+            break;
+        case Outcome::Failed:
+            tally.fail(request.keys[i], reason);
+            summary.outcomes[i] = KeyOutcome::Failed;
+            break;
+        }
     };
     while (next < total) {
         if (cancel && cancel->load()) {
             summary.cancelled = true;
             break;
         }
-        const std::size_t end = std::min(total, next + pacing.batchSize());
+        if (redis::Status routed = connection.routeTo(request.keys[order[next]]); !routed) {
+            stop(routed.error(), 0);
+            break;
+        }
+        const std::size_t end =
+            redis::sameNodeUntil(connection.options(), next, std::min(total, next + pacing.batchSize()),
+                                 [&](std::size_t p) { return QByteArrayView(request.keys[order[p]]); });
         pacing.roundStarted();
         std::size_t commands = 0;
         std::vector<std::size_t> acting; // the keys of this batch that get the action
         acting.reserve(end - next);
         if (backingUp) {
-            for (std::size_t i = next; i < end; ++i) {
-                connection.append({"DUMP", request.keys[i]});
-                connection.append({"PTTL", request.keys[i]});
+            for (std::size_t p = next; p < end; ++p) {
+                connection.append({"DUMP", request.keys[order[p]]});
+                connection.append({"PTTL", request.keys[order[p]]});
             }
             commands += 2 * (end - next);
             bool stopped = false;
-            for (std::size_t i = next; i < end; ++i) {
+            for (std::size_t p = next; p < end; ++p) {
+                const std::size_t i = order[p];
                 redis::Result<redis::Reply> dump = connection.read();
                 if (!dump) {
                     stop(dump.error(), 0); // nothing of this batch was changed yet
@@ -269,14 +312,15 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
                 break;
             }
         } else {
-            for (std::size_t i = next; i < end; ++i)
-                acting.push_back(i);
+            for (std::size_t p = next; p < end; ++p)
+                acting.push_back(order[p]);
         }
 
         for (const std::size_t i : acting) {
             connection.append(actionCommand(request, i, random, summary));
         }
         commands += acting.size();
+        std::vector<std::size_t> redirected;
         for (std::size_t k = 0; k < acting.size(); ++k) {
             redis::Result<redis::Reply> reply = connection.read();
             if (!reply) {
@@ -285,21 +329,27 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
                     summary.outcomes[acting[lost]] = KeyOutcome::Unknown;
                 break;
             }
-            QString reason;
-            switch (classify(request, acting[k], *reply, &reason)) {
-            case Outcome::Done:
-                ++summary.done;
-                summary.outcomes[acting[k]] = KeyOutcome::Done;
+            if (redis::parseRedirect(reply->isError() ? reply->bytes() : QByteArrayView())) {
+                redirected.push_back(acting[k]); // its slot moved mid-action: sent again where it went, below
+                continue;
+            }
+            record(acting[k], *reply);
+        }
+        // Keys whose slot moved to another node since the batch was routed: each is sent again where it lives now.
+        for (const std::size_t i : redirected) {
+            if (summary.stoppedBy)
                 break;
-            case Outcome::Unchanged:
-                ++summary.unchanged;
-                summary.outcomes[acting[k]] = KeyOutcome::Unchanged;
-                break;
-            case Outcome::Failed:
-                tally.fail(request.keys[acting[k]], reason);
-                summary.outcomes[acting[k]] = KeyOutcome::Failed;
+            const std::vector<QByteArray> command = actionCommand(request, i, random, summary);
+            redis::Result<redis::Reply> reply = redis::forKey(connection, request.keys[i], [&] {
+                connection.append(command);
+                return connection.read();
+            });
+            if (!reply) {
+                stop(reply.error(), 1);
+                summary.outcomes[i] = KeyOutcome::Unknown;
                 break;
             }
+            record(i, *reply);
         }
         if (summary.stoppedBy)
             break;
@@ -328,12 +378,19 @@ redis::Result<SelectionCheck> checkSinceScan(redis::Connection& connection, cons
     SelectionCheck check;
     BulkPacing pacing(speed);
     const std::size_t total = selection.keys.size();
+    const std::vector<std::size_t> order = inSlotOrder(selection.keys, connection.options().cluster != nullptr);
     for (std::size_t next = 0; next < total;) {
-        const std::size_t end = std::min(total, next + pacing.batchSize() * 4); // TYPE is O(1): bigger rounds
+        if (redis::Status routed = connection.routeTo(selection.keys[order[next]]); !routed)
+            return routed.error();
+        // TYPE is O(1): bigger rounds.
+        const std::size_t end =
+            redis::sameNodeUntil(connection.options(), next, std::min(total, next + pacing.batchSize() * 4),
+                                 [&](std::size_t p) { return QByteArrayView(selection.keys[order[p]]); });
         pacing.roundStarted();
-        for (std::size_t i = next; i < end; ++i)
-            connection.append({"TYPE", selection.keys[i]});
-        for (std::size_t i = next; i < end; ++i) {
+        for (std::size_t p = next; p < end; ++p)
+            connection.append({"TYPE", selection.keys[order[p]]});
+        for (std::size_t p = next; p < end; ++p) {
+            const std::size_t i = order[p];
             redis::Result<redis::Reply> type = connection.read();
             if (!type)
                 return type.error();

@@ -1,12 +1,18 @@
 #include "edit/KeyEdit.h"
 
 #include "keyspace/KeyEscape.h"
+#include "redis/ClusterRoutes.h"
+#include "scan/KeyAnswers.h"
 
 #include <QDateTime>
 
 #include <cmath>
 
 namespace keylens::edit {
+
+namespace {
+redis::Result<EditOutcome> applyEditHere(redis::Connection& connection, const KeyEdit& edit);
+}
 
 using redis::Error;
 using redis::ErrorKind;
@@ -221,22 +227,18 @@ std::optional<Command> creation(const KeyEdit& edit)
 
 redis::Result<std::optional<keyspace::KeyInfo>> readKeyFacts(redis::Connection& connection, const QByteArray& key)
 {
-    Result<std::vector<Reply>> replies = connection.pipeline({{"TYPE", key}, {"PTTL", key}, {"MEMORY", "USAGE", key}});
-    if (!replies)
-        return replies.error();
-    const Reply& type = (*replies)[0];
-    const Reply& pttl = (*replies)[1];
-    const Reply& memory = (*replies)[2];
-    if (type.isError() || type.bytes() == "none")
-        return std::optional<keyspace::KeyInfo>();
-    keyspace::KeyInfo info;
-    info.type = keyspace::keyTypeFromName(type.bytes());
-    info.expiresAtMs = !pttl.isInteger() || pttl.integer() == -2 ? keyspace::ExpiryUnknown
-                       : pttl.integer() < 0                      ? keyspace::NoExpiry
-                                                                 : QDateTime::currentMSecsSinceEpoch() + pttl.integer();
-    info.memoryMeasured = memory.isInteger();
-    info.memoryBytes = memory.isInteger() ? std::uint64_t(memory.integer()) : 0;
-    return std::optional<keyspace::KeyInfo>(info);
+    return redis::forKey(connection, key, [&]() -> redis::Result<std::optional<keyspace::KeyInfo>> {
+        Result<std::vector<Reply>> replies =
+            connection.pipeline({{"TYPE", key}, {"PTTL", key}, {"MEMORY", "USAGE", key}});
+        if (!replies)
+            return replies.error();
+        // Read as the scan reads them, so that an edited key is stored as a scanned one would be.
+        keyspace::KeyInfo info;
+        if (!scan::keyFromAnswers(std::move((*replies)[0]), std::move((*replies)[1]), std::move((*replies)[2]),
+                                  QDateTime::currentMSecsSinceEpoch(), &info))
+            return std::optional<keyspace::KeyInfo>();
+        return std::optional<keyspace::KeyInfo>(info);
+    });
 }
 
 QByteArray scoreText(double score)
@@ -249,6 +251,13 @@ QByteArray scoreText(double score)
 }
 
 Result<EditOutcome> applyEdit(redis::Connection& connection, const KeyEdit& edit)
+{
+    return redis::forKey(connection, edit.key, [&] { return applyEditHere(connection, edit); });
+}
+
+namespace {
+
+Result<EditOutcome> applyEditHere(redis::Connection& connection, const KeyEdit& edit)
 {
     if (connection.options().readOnly)
         return Error{ErrorKind::ReadOnly, QStringLiteral("The connection is read-only: the change to %1 was not sent.")
@@ -409,5 +418,7 @@ Result<EditOutcome> applyEdit(redis::Connection& connection, const KeyEdit& edit
     }
     return Error{ErrorKind::Unsupported, QStringLiteral("Unknown edit")};
 }
+
+} // namespace
 
 } // namespace keylens::edit

@@ -2,8 +2,11 @@
 
 #include "edit/BulkPacing.h"
 #include "keyspace/KeyEscape.h"
+#include "redis/ClusterRoutes.h"
 
 #include <QStringList>
+
+#include <algorithm>
 
 namespace keylens::edit {
 
@@ -35,6 +38,12 @@ QString RestoreSummary::text() const
         parts << QStringLiteral("The backup stops early (its writer did not finish): every key it holds was read.");
     return parts.join(QLatin1Char(' '));
 }
+
+namespace {
+// Reads the RESTORE replies of batch[first, end) into the summary; false when the connection failed.
+bool readRestoreReplies(redis::Connection& connection, const std::vector<BackupRecord>& batch, std::size_t first,
+                        std::size_t end, RestoreSummary& summary);
+} // namespace
 
 RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup, const RestoreOptions& options,
                              const std::atomic<bool>* cancel, const BulkProgressCallback& progress)
@@ -69,30 +78,30 @@ RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup
         }
         summary.read += batch.size();
         pacing.roundStarted();
-        for (const BackupRecord& record : batch) {
-            const QByteArray ttl = QByteArray::number(qlonglong(record.pttlMs > 0 ? record.pttlMs : 0));
-            if (options.replace)
-                connection.append({"RESTORE", record.key, ttl, record.payload, "REPLACE"});
-            else
-                connection.append({"RESTORE", record.key, ttl, record.payload});
-        }
-        for (std::size_t k = 0; k < batch.size(); ++k) {
-            redis::Result<redis::Reply> reply = connection.read();
-            if (!reply) {
-                summary.stoppedBy = reply.error();
-                summary.unknown += batch.size() - k;
+        // On a cluster each run of keys one node serves goes there: in slot order, a batch makes a few runs.
+        if (connection.options().cluster)
+            std::stable_sort(batch.begin(), batch.end(), [](const BackupRecord& a, const BackupRecord& b) {
+                return redis::clusterSlot(a.key) < redis::clusterSlot(b.key);
+            });
+        for (std::size_t first = 0; first < batch.size() && !atEnd;) {
+            if (redis::Status routed = connection.routeTo(batch[first].key); !routed) {
+                summary.stoppedBy = routed.error();
+                summary.unknown += batch.size() - first;
                 atEnd = true;
                 break;
             }
-            if (!reply->isError()) {
-                ++summary.restored;
-            } else if (reply->bytes().startsWith("BUSYKEY")) {
-                ++summary.existed;
-            } else {
-                ++summary.failed;
-                if (summary.failures.size() < MostFailuresKept)
-                    summary.failures.push_back({batch[k].key, QString::fromUtf8(reply->bytes())});
+            const std::size_t end = redis::sameNodeUntil(connection.options(), first, batch.size(),
+                                                         [&](std::size_t k) { return QByteArrayView(batch[k].key); });
+            for (std::size_t k = first; k < end; ++k) {
+                const BackupRecord& record = batch[k];
+                const QByteArray ttl = QByteArray::number(qlonglong(record.pttlMs > 0 ? record.pttlMs : 0));
+                if (options.replace)
+                    connection.append({"RESTORE", record.key, ttl, record.payload, "REPLACE"});
+                else
+                    connection.append({"RESTORE", record.key, ttl, record.payload});
             }
+            atEnd = !readRestoreReplies(connection, batch, first, end, summary);
+            first = end;
         }
         if (progress)
             progress({summary.read, 0, pacing.backingOff()});
@@ -104,5 +113,32 @@ RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup
     summary.backupComplete = backup.complete();
     return summary;
 }
+
+namespace {
+
+bool readRestoreReplies(redis::Connection& connection, const std::vector<BackupRecord>& batch, std::size_t first,
+                        std::size_t end, RestoreSummary& summary)
+{
+    for (std::size_t k = first; k < end; ++k) {
+        redis::Result<redis::Reply> reply = connection.read();
+        if (!reply) {
+            summary.stoppedBy = reply.error();
+            summary.unknown += end - k;
+            return false;
+        }
+        if (!reply->isError()) {
+            ++summary.restored;
+        } else if (reply->bytes().startsWith("BUSYKEY")) {
+            ++summary.existed;
+        } else {
+            ++summary.failed;
+            if (summary.failures.size() < MostFailuresKept)
+                summary.failures.push_back({batch[k].key, QString::fromUtf8(reply->bytes())});
+        }
+    }
+    return true;
+}
+
+} // namespace
 
 } // namespace keylens::edit

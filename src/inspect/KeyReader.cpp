@@ -1,5 +1,10 @@
 #include "inspect/KeyReader.h"
 
+#include "redis/ClusterRoutes.h"
+#include "redis/ClusterSlot.h"
+
+#include <algorithm>
+
 namespace keylens::inspect {
 
 using keyspace::KeyType;
@@ -86,7 +91,14 @@ std::pair<QString, QString> valueColumnNames(KeyType type)
     }
 }
 
-Result<KeyOverview> readKeyOverview(redis::Connection& connection, const QByteArray& key, qsizetype valueLimit)
+namespace {
+
+Result<QHash<QByteArray, QByteArrayList>>
+readSetMembersHere(redis::Connection& connection, const std::vector<QByteArray>& keys, std::size_t maxMembers);
+Result<ValuePage> readValuePageHere(redis::Connection& connection, const QByteArray& key, KeyType type,
+                                    const ValueQuery& query, const QByteArray& position, int pageSize);
+
+Result<KeyOverview> readKeyOverviewHere(redis::Connection& connection, const QByteArray& key, qsizetype valueLimit)
 {
     KeyOverview overview;
     overview.key = key;
@@ -152,9 +164,42 @@ Result<KeyOverview> readKeyOverview(redis::Connection& connection, const QByteAr
     return overview;
 }
 
+// The keys in slot order, so that a cluster connection moves once per shard, not once per key.
+template<typename Key> std::vector<std::size_t> inSlotOrder(const std::vector<Key>& keys, auto&& nameOf)
+{
+    std::vector<std::size_t> order(keys.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return redis::clusterSlot(nameOf(keys[a])) < redis::clusterSlot(nameOf(keys[b]));
+    });
+    return order;
+}
+
+} // namespace
+
+Result<KeyOverview> readKeyOverview(redis::Connection& connection, const QByteArray& key, qsizetype valueLimit)
+{
+    return redis::forKey(connection, key, [&] { return readKeyOverviewHere(connection, key, valueLimit); });
+}
+
 Result<std::vector<std::optional<std::uint64_t>>> readLengths(redis::Connection& connection,
                                                               const std::vector<std::pair<QByteArray, KeyType>>& keys)
 {
+    if (connection.options().cluster) {
+        // Keys of a cluster live on several nodes: each is read where it lives.
+        std::vector<std::optional<std::uint64_t>> lengths(keys.size());
+        for (std::size_t i : inSlotOrder(keys, [](const auto& key) { return QByteArrayView(key.first); })) {
+            Result<Reply> reply = redis::forKey(connection, keys[i].first, [&] {
+                return connection.command({lengthCommand(keys[i].second), keys[i].first});
+            });
+            if (!reply)
+                return reply.error();
+            if (reply->isInteger())
+                lengths[i] = std::uint64_t(reply->integer());
+        }
+        return lengths;
+    }
     std::vector<std::optional<std::uint64_t>> lengths;
     lengths.reserve(keys.size());
     // Pipelined in chunks, so a long list neither waits a round trip per key nor builds a huge buffer.
@@ -180,6 +225,26 @@ Result<QHash<QByteArray, QByteArrayList>> readSetMembers(redis::Connection& conn
     QHash<QByteArray, QByteArrayList> members;
     if (keys.empty())
         return members;
+    if (connection.options().cluster) {
+        // Keys of a cluster live on several nodes: each is read where it lives.
+        for (std::size_t i : inSlotOrder(keys, [](const QByteArray& key) { return QByteArrayView(key); })) {
+            Result<QHash<QByteArray, QByteArrayList>> one = redis::forKey(
+                connection, keys[i], [&] { return readSetMembersHere(connection, {keys[i]}, maxMembers); });
+            if (!one)
+                return one.error();
+            members.insert(*one);
+        }
+        return members;
+    }
+    return readSetMembersHere(connection, keys, maxMembers);
+}
+
+namespace {
+
+Result<QHash<QByteArray, QByteArrayList>>
+readSetMembersHere(redis::Connection& connection, const std::vector<QByteArray>& keys, std::size_t maxMembers)
+{
+    QHash<QByteArray, QByteArrayList> members;
     for (const QByteArray& key : keys)
         connection.append({"SCARD", key});
     std::vector<QByteArray> small;
@@ -206,6 +271,8 @@ Result<QHash<QByteArray, QByteArrayList>> readSetMembers(redis::Connection& conn
     }
     return members;
 }
+
+} // namespace
 
 QHash<QByteArray, QByteArrayList> readSetMembers(const redis::ConnectionOptions& server,
                                                  const std::vector<QByteArray>& keys)
@@ -248,6 +315,15 @@ bool pagedByScan(KeyType type, const ValueQuery& query)
 
 Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray& key, KeyType type,
                                 const ValueQuery& query, const QByteArray& position, int pageSize)
+{
+    return redis::forKey(connection, key,
+                         [&] { return readValuePageHere(connection, key, type, query, position, pageSize); });
+}
+
+namespace {
+
+Result<ValuePage> readValuePageHere(redis::Connection& connection, const QByteArray& key, KeyType type,
+                                    const ValueQuery& query, const QByteArray& position, int pageSize)
 {
     const QByteArray count = QByteArray::number(pageSize);
     const qint64 start = position.isEmpty() ? 0 : position.toLongLong();
@@ -309,5 +385,7 @@ Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray&
     }
     return page;
 }
+
+} // namespace
 
 } // namespace keylens::inspect

@@ -6,6 +6,8 @@
 
 #include <hiredis/hiredis.h>
 
+#include <array>
+
 namespace keylens::redis {
 
 namespace {
@@ -44,6 +46,7 @@ Result<std::unique_ptr<Connection>> Connection::open(const ConnectionOptions& re
         return transport.error();
     (*transport)->setCancelFlag(cancel);
     std::unique_ptr<Connection> connection(new Connection(options, std::move(*transport)));
+    connection->m_cancel = cancel;
     if (Status status = connection->handshake(); !status)
         return status.error();
     if (!options.sentinel.masterName.isEmpty()) {
@@ -77,6 +80,7 @@ Status Connection::learnCommands()
 
 void Connection::setCancelFlag(const std::atomic<bool>* cancel)
 {
+    m_cancel = cancel;
     m_transport->setCancelFlag(cancel);
 }
 
@@ -190,6 +194,15 @@ void Connection::append(std::span<const QByteArrayView> arguments)
         m_refusals.push_back({m_appended - 1, m_gate.commandName(arguments)});
         return;
     }
+    if (m_asking) {
+        encode(std::array<QByteArrayView, 1>{"ASKING"});
+        ++m_askingUnread;
+    }
+    encode(arguments);
+}
+
+void Connection::encode(std::span<const QByteArrayView> arguments)
+{
     constexpr std::size_t Inline = 8;
     const char* pointers[Inline];
     std::size_t lengths[Inline];
@@ -240,6 +253,25 @@ Result<Reply> Connection::read()
     }
     if (Status status = flush(); !status)
         return status.error();
+    // After an ASK, every command went out behind an ASKING, whose +OK is not the caller's.
+    if (m_askingUnread > 0) {
+        Result<Reply> asking = readReply();
+        if (!asking)
+            return asking;
+        --m_askingUnread;
+    }
+    Result<Reply> reply = readReply();
+    if (reply) {
+        ++m_delivered;
+        if (m_options.cluster && reply->isError() &&
+            (reply->bytes().startsWith("MOVED ") || reply->bytes().startsWith("ASK ")))
+            m_lastRedirect = reply->bytes().toByteArray();
+    }
+    return reply;
+}
+
+Result<Reply> Connection::readReply()
+{
     for (;;) {
         void* reply = nullptr;
         if (m_deepReader) {
@@ -259,10 +291,8 @@ Result<Reply> Connection::read()
                 Error{ErrorKind::Protocol, QStringLiteral("protocol error from %1: %2")
                                                .arg(m_options.address(), QString::fromUtf8(m_reader->errstr))});
         }
-        if (reply) {
-            ++m_delivered;
+        if (reply)
             return Reply(static_cast<redisReply*>(reply));
-        }
         Result<qsizetype> received = m_transport->readSome(m_input.data(), ReadChunk, m_options.commandTimeoutMs);
         if (!received) {
             // Through an SSH tunnel, ssh closes the socket when its side failed, and the transport says why.

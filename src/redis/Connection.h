@@ -71,9 +71,21 @@ public:
     // Another flag for the reads and writes from now on (see open()); nullptr for none.
     void setCancelFlag(const std::atomic<bool>* cancel);
 
+    // Redis Cluster (options().cluster set; otherwise these do nothing). Before the commands about a key: moves this
+    // connection to the node that serves the key's slot (the routes learn the slots on first use), or after an ASK
+    // to the node the slot is migrating to, sending ASKING before each command. Call with no replies pending.
+    Status routeTo(QByteArrayView key);
+    // After the commands about a key: whether a reply was a redirect (MOVED, ASK), which the routes then learned; the
+    // caller asks again after routeTo. See forKey in ClusterRoutes.h, which does both.
+    bool takeRedirect();
+
 private:
     Connection(ConnectionOptions options, std::unique_ptr<Transport> transport);
     Status handshake();
+    void encode(std::span<const QByteArrayView> arguments);
+    Result<Reply> readReply();
+    // Moves this object onto another node's connection (cluster routing): every member changes hands.
+    Status moveTo(const QString& host, quint16 port);
     Status learnCommands();
     // Remembers the first failure of the connection itself; every later call returns it.
     Error breaks(Error error);
@@ -95,6 +107,12 @@ private:
     std::size_t m_delivered = 0; // replies and refusals handed out by read()
     std::optional<Error> m_broken;
     int m_firstByte = -1; // of the server's first reply: tells a TLS port from a Redis one
+    const std::atomic<bool>* m_cancel = nullptr;
+    // Cluster routing.
+    QByteArray m_lastRedirect;                              // the last MOVED/ASK reply read, until takeRedirect()
+    std::optional<std::pair<QString, quint16>> m_askTarget; // the next routeTo goes there, with ASKING
+    bool m_asking = false;                                  // every command goes out behind an ASKING
+    std::size_t m_askingUnread = 0;                         // their replies, to skip
 };
 
 } // namespace keylens::redis

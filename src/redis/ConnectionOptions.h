@@ -5,11 +5,14 @@
 #include <QByteArray>
 #include <QString>
 
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
 
 namespace keylens::redis {
+
+class ClusterRoutes;
 
 // TLS as redis-cli's flags name it (--tls --cacert --cacertdir --cert --key --sni --insecure).
 struct TlsOptions
@@ -83,6 +86,9 @@ struct ConnectionOptions
     bool deepReplies = false;
     // A cluster replica answers reads of its slots instead of redirecting them (READONLY after logging in).
     bool readFromReplica = false;
+    // A Redis Cluster: commands about a key go to the node serving its slot (Connection::routeTo), shared by every
+    // copy of these options, so that what one connection learns (a MOVED) the others use. Null for a single server.
+    std::shared_ptr<ClusterRoutes> cluster;
     int connectTimeoutMs = 5000;
     int commandTimeoutMs = 30000;
 

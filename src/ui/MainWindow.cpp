@@ -18,6 +18,7 @@
 #include "models/ScanSession.h"
 #include "models/TimeSlice.h"
 #include "models/ValueInspector.h"
+#include "redis/ClusterRoutes.h"
 #include "ui/ChartsPane.h"
 #include "ui/ColumnFitter.h"
 #include "ui/ConnectionDialog.h"
@@ -602,8 +603,12 @@ void MainWindow::rescan()
     m_userExpanded = m_viewState.hasExpanded();
 }
 
-void MainWindow::connectTo(const Target& target)
+void MainWindow::connectTo(const Target& chosen)
 {
+    // Every connection to this target shares one routing table: on a cluster, each key is read and edited on the
+    // node serving its slot (learned on the first key read; a single server answers that once and is left alone).
+    Target target = chosen;
+    target.options.cluster = std::make_shared<redis::ClusterRoutes>();
     showBrowser();
     m_connectFailure.reset();
     m_viewState.clear();

@@ -4,12 +4,15 @@
 #include "PlainClient.h"
 #include "ScanHelper.h"
 #include "demo/RedisCluster.h"
+#include "inspect/KeyReader.h"
+#include "redis/ClusterRoutes.h"
 #include "redis/ClusterSlot.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
@@ -223,6 +226,123 @@ private Q_SLOTS:
             keys += test::PlainClient(m_cluster.node(std::size_t(i)).port()).integer({"DBSIZE"});
         QCOMPARE(report.value(QStringLiteral("keys_scanned")).toInteger(), keys);
         QCOMPARE(report.value(QStringLiteral("shards")).toArray().size(), 3);
+    }
+
+    void valueReadsGoWhereTheKeyLives()
+    {
+        redis::ConnectionOptions options = m_cluster.connectionOptions();
+        options.cluster = std::make_shared<redis::ClusterRoutes>();
+        redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(options);
+        QVERIFY(opened);
+        redis::Connection& connection = **opened;
+        for (std::size_t node = 0; node < m_cluster.size(); ++node) {
+            const quint16 port = m_cluster.node(node).port();
+            // A hash of this node's: its overview and its first page, against the node's own answers.
+            QByteArray key;
+            for (const QByteArray& candidate : keysOf(port)) {
+                if (candidate.startsWith("{cart:") && candidate.endsWith(":items")) {
+                    key = candidate;
+                    break;
+                }
+            }
+            QVERIFY(!key.isEmpty());
+            redis::Result<inspect::KeyOverview> overview = inspect::readKeyOverview(connection, key);
+            QVERIFY2(overview, overview ? "" : qPrintable(overview.error().message));
+            QVERIFY(overview->exists);
+            QCOMPARE(overview->type, keyspace::KeyType::Hash);
+            QCOMPARE(connection.options().port, port); // read on the node that serves it
+            test::PlainClient truth(port);
+            QCOMPARE(qlonglong(*overview->memoryBytes), truth.integer({"MEMORY", "USAGE", key}));
+            redis::Result<inspect::ValuePage> page =
+                inspect::readValuePage(connection, key, keyspace::KeyType::Hash, {}, {}, 100);
+            QVERIFY(page);
+            QCOMPARE(qsizetype(page->rows.size()), qsizetype(truth.integer({"HLEN", key})));
+        }
+    }
+
+    void readsFollowAskAndMovedWhileASlotMigrates()
+    {
+        redis::ConnectionOptions options = m_cluster.connectionOptions();
+        options.cluster = std::make_shared<redis::ClusterRoutes>();
+        redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(options);
+        QVERIFY(opened);
+        redis::Connection& connection = **opened;
+
+        const QByteArray key = "user:4242";
+        const int slot = redis::clusterSlot(key);
+        const quint16 from = m_ports[std::size_t(slot)];
+        quint16 to = 0;
+        for (std::size_t node = 0; node < m_cluster.size() && !to; ++node)
+            to = m_cluster.node(node).port() != from ? m_cluster.node(node).port() : 0;
+        test::PlainClient source(from), target(to);
+        const QByteArray value = source.command({"GET", key});
+        QVERIFY(!value.isEmpty());
+        QVERIFY(inspect::readKeyOverview(connection, key)); // the routes now know the slot is `from`'s
+        QCOMPARE(connection.options().port, from);
+
+        // Half-way: the slot is migrating and the key has moved, so `from` answers ASK.
+        const QByteArray fromId = source.command({"CLUSTER", "MYID"});
+        const QByteArray toId = target.command({"CLUSTER", "MYID"});
+        QCOMPARE(target.command({"CLUSTER", "SETSLOT", QByteArray::number(slot), "IMPORTING", fromId}),
+                 QByteArray("OK"));
+        QCOMPARE(source.command({"CLUSTER", "SETSLOT", QByteArray::number(slot), "MIGRATING", toId}), QByteArray("OK"));
+        QCOMPARE(source.command({"MIGRATE", "127.0.0.1", QByteArray::number(to), key, "0", "5000"}), QByteArray("OK"));
+        QVERIFY(source.command({"GET", key}).startsWith("ASK "));
+        redis::Result<inspect::KeyOverview> asked = inspect::readKeyOverview(connection, key);
+        QVERIFY2(asked, asked ? "" : qPrintable(asked.error().message));
+        QVERIFY(asked->exists);
+        QCOMPARE(asked->valuePrefix, value);
+        QCOMPARE(connection.options().port, to);
+
+        // Done: every key of the slot moved, and the slot is `to`'s. The routes still say `from`: MOVED.
+        for (const QByteArray& rest : source.elements({"CLUSTER", "GETKEYSINSLOT", QByteArray::number(slot), "1000"}))
+            QCOMPARE(source.command({"MIGRATE", "127.0.0.1", QByteArray::number(to), rest, "0", "5000"}),
+                     QByteArray("OK"));
+        for (std::size_t node = 0; node < m_cluster.size(); ++node)
+            test::PlainClient(m_cluster.node(node).port())
+                .command({"CLUSTER", "SETSLOT", QByteArray::number(slot), "NODE", toId});
+        QVERIFY(inspect::readKeyOverview(connection, QByteArray("session:1"))); // somewhere else first
+        QVERIFY(source.command({"GET", key}).startsWith("MOVED "));
+        redis::Result<inspect::KeyOverview> moved = inspect::readKeyOverview(connection, key);
+        QVERIFY(moved);
+        QCOMPARE(moved->valuePrefix, value);
+        QCOMPARE(connection.options().port, to);
+        QCOMPARE(options.cluster->ownerOf(slot)->second, to); // learned for every connection sharing the routes
+        m_ports[std::size_t(slot)] = to;
+    }
+
+    void bulkDeleteAndRestoreAcrossShards()
+    {
+        long long sessions = 0;
+        for (std::size_t node = 0; node < m_cluster.size(); ++node) {
+            for (const QByteArray& key : keysOf(m_cluster.node(node).port()))
+                sessions += key.startsWith("session:") ? 1 : 0;
+        }
+        QVERIFY(sessions > 3000);
+        QTemporaryDir dir;
+        const QString backup = dir.filePath(QStringLiteral("sessions.klb"));
+        test::CliRun run =
+            test::runCli({QStringLiteral("delete"), uri(), QStringLiteral("--match"), QStringLiteral("session:*"),
+                          QStringLiteral("--yes"), QStringLiteral("--backup"), backup, QStringLiteral("--speed"),
+                          QStringLiteral("full")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        for (std::size_t node = 0; node < m_cluster.size(); ++node) {
+            for (const QByteArray& key : keysOf(m_cluster.node(node).port()))
+                QVERIFY2(!key.startsWith("session:"), key.constData());
+        }
+        run = test::runCli({QStringLiteral("restore"), backup, uri()});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        long long back = 0;
+        for (std::size_t node = 0; node < m_cluster.size(); ++node) {
+            test::PlainClient client(m_cluster.node(node).port());
+            for (const QByteArray& key : keysOf(m_cluster.node(node).port())) {
+                if (!key.startsWith("session:"))
+                    continue;
+                ++back;
+                QVERIFY(client.integer({"PTTL", key}) > 0); // with its TTL
+            }
+        }
+        QCOMPARE(back, sessions);
     }
 
     void replicasInsteadOfPrimaries()
