@@ -83,11 +83,12 @@ RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup
             std::stable_sort(batch.begin(), batch.end(), [](const BackupRecord& a, const BackupRecord& b) {
                 return redis::clusterSlot(a.key) < redis::clusterSlot(b.key);
             });
-        for (std::size_t first = 0; first < batch.size() && !atEnd;) {
+        bool failed = false; // the connection: the rest of the batch is unknown, and the restore ends
+        for (std::size_t first = 0; first < batch.size() && !failed;) {
             if (redis::Status routed = connection.routeTo(batch[first].key); !routed) {
                 summary.stoppedBy = routed.error();
                 summary.unknown += batch.size() - first;
-                atEnd = true;
+                failed = true;
                 break;
             }
             const std::size_t end = redis::sameNodeUntil(connection.options(), first, batch.size(),
@@ -100,9 +101,10 @@ RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup
                 else
                     connection.append({"RESTORE", record.key, ttl, record.payload});
             }
-            atEnd = !readRestoreReplies(connection, batch, first, end, summary);
+            failed = !readRestoreReplies(connection, batch, first, end, summary);
             first = end;
         }
+        atEnd = atEnd || failed;
         if (progress)
             progress({summary.read, 0, pacing.backingOff()});
         if (!atEnd && !pacing.restAfterRound(batch.size(), cancel)) {

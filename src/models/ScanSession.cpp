@@ -349,4 +349,28 @@ void ScanSession::announceFinish()
     Q_EMIT finished(*m_summary);
 }
 
+std::vector<scan::ShardScan> ScanSession::shards() const
+{
+    if (m_summary)
+        return m_summary->shards;
+    std::vector<scan::ShardScan> shards;
+    if (!m_serverInfo)
+        return shards;
+    for (const auto& [address, slots] : m_serverInfo->shards) {
+        scan::ShardScan shard;
+        shard.address = address;
+        shard.slots = slots;
+        shards.push_back(std::move(shard));
+    }
+    if (m_ingest) {
+        const std::vector<scan::Ingest::ShardTally>& tallies = m_ingest->shardTallies();
+        for (std::size_t i = 0; i < shards.size() && i < tallies.size(); ++i) {
+            shards[i].keys = tallies[i].keys;
+            shards[i].memoryBytes = tallies[i].memoryBytes;
+            shards[i].memoryNotMeasured = tallies[i].memoryNotMeasured;
+        }
+    }
+    return shards;
+}
+
 } // namespace keylens::models

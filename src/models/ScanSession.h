@@ -95,6 +95,9 @@ public:
     const std::optional<scan::ScanProgress>& lastProgress() const { return m_progress; }
     const std::optional<scan::ScanSummary>& summary() const { return m_summary; }
     const std::optional<redis::ServerInfo>& serverInfo() const { return m_serverInfo; }
+    // A cluster's shards with what entered the store from each so far (all of the summary's once finished); empty
+    // for a single server.
+    std::vector<scan::ShardScan> shards() const;
 
     // How long the GUI thread may spend ingesting per event-loop turn.
     static constexpr int IngestSliceMs = int(SliceMs);

@@ -7,6 +7,8 @@
 
 #include <functional>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace keylens::redis {
 
@@ -22,7 +24,9 @@ struct ServerInfo
     std::optional<qint64> dbsize;
     std::optional<qint64> usedMemory;
     bool clusterMode = false; // INFO server's redis_mode is "cluster"
-    QStringList notices;      // why a field is missing
+    // A cluster scan's shards as they are scanned, by first slot: the node's address and the slots it serves.
+    std::vector<std::pair<QString, QString>> shards;
+    QStringList notices; // why a field is missing
 };
 
 // Calls `visit(name, value)` for each "name:value" line of an INFO reply ("# Server\r\nredis_version:7.0.15\r\n..."),

@@ -414,7 +414,10 @@ ScanSummary ClusterRun::run(Connection& seed, const redis::ServerInfo& seedInfo)
         targets.push_back(std::move(target));
     }
     m_shardRuns.resize(targets.size());
-    ClusterSink sink(m_sink, m_jobId, seedInfo, targets.size());
+    redis::ServerInfo info = seedInfo;
+    for (const ShardScan& shard : m_summary.shards)
+        info.shards.emplace_back(shard.address, shard.slots);
+    ClusterSink sink(m_sink, m_jobId, info, targets.size());
     scanAll(sink, targets);
 
     if (!m_control.isCancelled()) {

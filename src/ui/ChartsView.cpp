@@ -7,6 +7,7 @@
 #include "keyspace/KeyType.h"
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
+#include "ui/ChartTickers.h"
 #include "ui/OverlayColours.h"
 
 #include <QAction>
@@ -28,35 +29,6 @@ using models::ChartData;
 using models::displayText;
 
 namespace {
-
-// Axis labels in the units the rest of the window uses: "1.2 MiB", not 1258291.
-class ByteTicker : public QCPAxisTicker
-{
-protected:
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override
-    {
-        return tick < 0 ? QString() : displayText(keyspace::formatBytes(std::uint64_t(std::llround(tick))));
-    }
-};
-
-class ByteLogTicker : public QCPAxisTickerLog
-{
-protected:
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override
-    {
-        return displayText(keyspace::formatBytes(std::uint64_t(std::llround(tick))));
-    }
-};
-
-class CountTicker : public QCPAxisTicker
-{
-protected:
-    QString getTickLabel(double tick, const QLocale&, QChar, int) override
-    {
-        return tick < 0 || tick != std::floor(tick) ? QString()
-                                                    : displayText(keyspace::formatCount(std::uint64_t(tick)));
-    }
-};
 
 QColor barColour()
 {

@@ -12,8 +12,8 @@ namespace keylens::ui {
 
 QStringList screenshotViews()
 {
-    return {QStringLiteral("tree"),    QStringLiteral("patterns"), QStringLiteral("charts"),
-            QStringLiteral("treemap"), QStringLiteral("findings"), QStringLiteral("server")};
+    return {QStringLiteral("tree"),     QStringLiteral("patterns"), QStringLiteral("charts"), QStringLiteral("treemap"),
+            QStringLiteral("findings"), QStringLiteral("server"),   QStringLiteral("shards")};
 }
 
 GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
@@ -49,8 +49,8 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption view(
         QStringLiteral("view"),
         QStringLiteral("With --screenshot: the view to render: tree (the default), patterns "
-                       "(ids folded), charts (of the selection), treemap, findings (the Findings panel) or server "
-                       "(the Server tab, from INFO)."),
+                       "(ids folded), charts (of the selection), treemap, findings (the Findings panel), server "
+                       "(the Server tab, from INFO) or shards (a cluster's Shards tab)."),
         QStringLiteral("view"));
     const QCommandLineOption profile(QStringLiteral("profile"),
                                      QStringLiteral("The naming convention to check the keys against: default, "

@@ -35,6 +35,7 @@
 #include "ui/PatternView.h"
 #include "ui/ScanStatusBar.h"
 #include "ui/ServerPanel.h"
+#include "ui/ShardsPane.h"
 #include "ui/TreemapPane.h"
 #include "ui/TreemapView.h"
 #include "ui/WelcomePage.h"
@@ -463,6 +464,21 @@ void MainWindow::createLayout()
     // The scanned keys' memory is set beside used_memory, as the store has it when INFO answers.
     m_serverPanel = new ServerPanel(m_inspector, [this] { return scannedTotals(); });
     m_side->addTab(m_serverPanel, QStringLiteral("Server"));
+    // A cluster's shards: a tab of their own while the target is one.
+    m_shards = new ShardsPane;
+    m_shards->setObjectName(QStringLiteral("shards"));
+    m_shards->hide();
+    connect(m_session, &models::ScanSession::serverInfoReady, this, [this] { refreshShards(); });
+    connect(m_session, &models::ScanSession::started, this, [this] { refreshShards(); });
+    connect(m_session, &models::ScanSession::published, this, [this] {
+        if (m_side->currentWidget() == m_shards)
+            refreshShards();
+    });
+    connect(m_session, &models::ScanSession::finished, this, [this] { refreshShards(); });
+    connect(m_side, &QTabWidget::currentChanged, this, [this] {
+        if (m_side->currentWidget() == m_shards)
+            refreshShards();
+    });
     m_treemap->setStore(&m_session->keyspace());
     // Whatever reads the store a slice at a time (or on a worker) stops before it goes.
     connect(m_session, &models::ScanSession::aboutToReplaceStore, this, [this] {
@@ -1006,6 +1022,23 @@ void MainWindow::deleteSelectedKey()
     if (confirm.clickedButton() != deleteButton)
         return;
     m_inspector->requestDelete(key);
+}
+
+void MainWindow::refreshShards()
+{
+    const std::vector<scan::ShardScan> shards = m_session->shards();
+    const int index = m_side->indexOf(m_shards);
+    m_namespaceDetails->setCluster(!shards.empty());
+    if (shards.empty()) {
+        if (index >= 0)
+            m_side->removeTab(index);
+        return;
+    }
+    if (index < 0)
+        m_side->insertTab(m_side->indexOf(m_serverPanel), m_shards, QStringLiteral("Shards"));
+    const bool memoryMeasured =
+        m_session->summary() ? m_session->summary()->memoryMeasured : m_session->options().measureMemory;
+    m_shards->showShards(shards, memoryMeasured);
 }
 
 } // namespace keylens::ui

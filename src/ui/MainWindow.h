@@ -57,6 +57,7 @@ class PasswordVault;
 class PatternDetailsView;
 class PatternView;
 class ScanStatusBar;
+class ShardsPane;
 class ServerPanel;
 class WelcomePage;
 class WindowTour;
@@ -182,6 +183,8 @@ private:
     void copySelectedKey();
     void deleteSelectedKey();
     void addExportMenu(QMenu* fileMenu);
+    // Shows or hides the Shards tab, as the target is a cluster or not, and fills it.
+    void refreshShards();
     // A BulkActionDialog over these keys (with a rename's planned names), once no scan runs.
     void showBulkAction(edit::BulkKind kind, edit::KeySelection selection, std::vector<QByteArray> names = {});
     void storeFollowsEdit(const models::ValueInspector::Edit& edit);
@@ -228,6 +231,7 @@ private:
     QStackedWidget* m_trees;
     ChartsPane* m_charts;
     TreemapPane* m_treemap;
+    ShardsPane* m_shards = nullptr;
     ServerPanel* m_serverPanel;
     QTabWidget* m_side;
     QAction* m_rawViewAction;

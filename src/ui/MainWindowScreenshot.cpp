@@ -9,6 +9,7 @@
 #include "ui/MainWindow.h"
 #include "ui/PatternView.h"
 #include "ui/ServerPanel.h"
+#include "ui/ShardsPane.h"
 
 #include <QApplication>
 #include <QPixmap>
@@ -95,6 +96,16 @@ void MainWindow::screenshotAfterScan(const scan::ScanSummary& summary)
             m_serverPanel, &ServerPanel::updated, this,
             [this] { QTimer::singleShot(150, this, &MainWindow::takeScreenshot); }, Qt::SingleShotConnection);
         showServerPanel();
+        return;
+    }
+    if (m_screenshotView == QStringLiteral("shards")) {
+        if (m_side->indexOf(m_shards) < 0) {
+            std::fprintf(stderr, "keylens: --view shards: the server is not a cluster\n");
+            QApplication::exit(1);
+            return;
+        }
+        m_side->setCurrentWidget(m_shards);
+        QTimer::singleShot(150, this, &MainWindow::takeScreenshot);
         return;
     }
     if (m_screenshotView == QStringLiteral("charts")) {

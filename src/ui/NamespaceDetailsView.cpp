@@ -8,6 +8,7 @@
 #include "models/KeyTreeModel.h"
 #include "models/RowPresenter.h"
 #include "models/TimeSlice.h"
+#include "redis/ClusterSlot.h"
 #include "ui/DetailsForm.h"
 
 #include <QDateTime>
@@ -50,11 +51,14 @@ NamespaceDetailsView::NamespaceDetailsView(QWidget* parent)
     m_topKeys->setRootIsDecorated(false);
     m_topKeys->setUniformRowHeights(true);
     m_topKeys->setAlternatingRowColors(true);
-    m_topKeys->setHeaderLabels(
-        {QStringLiteral("Biggest keys"), QStringLiteral("Memory"), QStringLiteral("Type"), QStringLiteral("TTL")});
+    m_topKeys->setHeaderLabels({QStringLiteral("Biggest keys"), QStringLiteral("Memory"), QStringLiteral("Type"),
+                                QStringLiteral("TTL"), QStringLiteral("Slot")});
+    m_topKeys->headerItem()->setToolTip(4, QStringLiteral("The cluster hash slot the key lives in: a big key weighs on "
+                                                          "the shard that serves it"));
+    m_topKeys->setColumnHidden(4, true); // a cluster's only
     m_topKeys->header()->setStretchLastSection(false);
     m_topKeys->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    for (int column = 1; column < 4; ++column)
+    for (int column = 1; column < 5; ++column)
         m_topKeys->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     m_walkSlices.setObjectName(QStringLiteral("top keys"));
     m_walkSlices.setInterval(0);
@@ -196,11 +200,21 @@ void NamespaceDetailsView::walkSlice()
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
         item->setText(2, displayText(keyspace::keyTypeName(info.type).toByteArray()));
         item->setText(3, displayText(keyspace::formatTimeLeft(info.expiresAtMs, now)));
+        if (m_cluster) {
+            item->setText(4, QString::number(redis::clusterSlot(keyspace.path(key))));
+            item->setTextAlignment(4, Qt::AlignRight | Qt::AlignVCenter);
+        }
         item->setData(0, NodeIdRole, qulonglong(key));
         items << item;
     }
     m_walk.reset();
     m_topKeys->addTopLevelItems(items);
+}
+
+void NamespaceDetailsView::setCluster(bool cluster)
+{
+    m_cluster = cluster;
+    m_topKeys->setColumnHidden(4, !cluster);
 }
 
 } // namespace keylens::ui

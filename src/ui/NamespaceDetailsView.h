@@ -30,6 +30,8 @@ public:
     // `topKeys` false keeps the top-keys list as it is: walking a big subtree every second while a
     // scan runs would stall the window, so a live refresh updates only the aggregates.
     void showNamespace(const models::KeyTreeModel& model, keyspace::NodeId node, bool topKeys = true);
+    // A cluster's biggest keys show their hash slot.
+    void setCluster(bool cluster);
     QString fieldText(const QString& field) const;
     // The store is about to go: the top-keys walk stops.
     void forgetStore();
@@ -40,6 +42,7 @@ Q_SIGNALS:
     void keyActivated(keyspace::NodeId node);
 
 private:
+    bool m_cluster = false;
     QLabel* m_title;
     QFormLayout* m_form;
     QLabel* m_keys;
