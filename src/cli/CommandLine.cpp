@@ -74,6 +74,10 @@ void addScanOptions(QCommandLineParser& parser)
         {QStringList{QStringLiteral("c"), QStringLiteral("cluster")},
          QStringLiteral("Scan a Redis Cluster through this node: every shard at once (a server in cluster mode is "
                         "scanned so without it).")},
+        {QStringLiteral("sample"),
+         QStringLiteral("Measure memory on a uniform random sample of about N keys (names, types and TTLs for all), "
+                        "and estimate each namespace's memory from it, with its error bound."),
+         QStringLiteral("n")},
         {QStringLiteral("from-replicas"),
          QStringLiteral("Cluster: scan a healthy replica of each shard instead of its primary, to keep the load off "
                         "the primaries.")},
@@ -111,6 +115,15 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     options->measureMemory = !parser.isSet(QStringLiteral("no-memory"));
     options->cluster = parser.isSet(QStringLiteral("cluster"));
     options->fromReplicas = parser.isSet(QStringLiteral("from-replicas"));
+    if (parser.isSet(QStringLiteral("sample"))) {
+        bool ok = false;
+        options->sampleSize = parser.value(QStringLiteral("sample")).toULongLong(&ok);
+        if (!ok || options->sampleSize == 0) {
+            *problem = QStringLiteral("--sample takes a number of keys of at least 1, not '%1'")
+                           .arg(parser.value(QStringLiteral("sample")));
+            return false;
+        }
+    }
     if (!readWholeNumber(parser, QStringLiteral("count"), 1, &options->count, problem) ||
         !readWholeNumber(parser, QStringLiteral("reconnect"), 0, &options->reconnectAttempts, problem, 1000))
         return false;

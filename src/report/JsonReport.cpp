@@ -4,6 +4,8 @@
 #include "report/JsonWriter.h"
 #include "report/ShardsJson.h"
 
+#include <cmath>
+
 namespace keylens::report {
 
 namespace {
@@ -18,6 +20,22 @@ void writeMemory(JsonWriter& json, const ScanReport& report, std::uint64_t bytes
         json.value(bytes);
     else
         json.null(); // not measured is not zero
+}
+
+// A sampled scan's estimate: "memory_estimate": {"bytes", "bound_bytes" (± that; null when too few keys were
+// measured), "sampled_keys", "standard_errors"}; absent when every key was measured.
+void writeEstimate(JsonWriter& json, const std::optional<keyspace::MemoryEstimate>& estimate)
+{
+    if (!estimate)
+        return;
+    json.key("memory_estimate").beginObject();
+    json.key("bytes");
+    estimate->bytes ? json.value(std::uint64_t(std::llround(*estimate->bytes))) : json.null();
+    json.key("bound_bytes");
+    estimate->bound ? json.value(std::uint64_t(std::llround(*estimate->bound))) : json.null();
+    json.key("sampled_keys").value(estimate->sampledKeys);
+    json.key("standard_errors").value(keyspace::BoundInStandardErrors);
+    json.endObject();
 }
 
 void writeTypes(JsonWriter& json, const NamespaceStats& stats)
@@ -72,6 +90,7 @@ void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceE
     json.key("keys").value(stats.keys);
     writeMemory(json, report, stats.memoryBytes);
     json.key("keys_memory_unmeasured").value(stats.keysMemoryUnmeasured);
+    writeEstimate(json, entry.estimate);
     writeTtlCounts(json, stats);
     writeRemaining(json, "ttl_min_ms", stats.soonestExpiryMs, report, stats.hasExpiringKeys());
     writeRemaining(json, "ttl_max_ms", stats.latestExpiryMs, report, stats.hasExpiringKeys());
@@ -115,6 +134,8 @@ QByteArray toJson(const ScanReport& report)
     json.key("speed").value(scan::speedName(summary.speed).toUtf8());
     json.key("backoffs").value(summary.backoffs);
     json.key("memory_measured").value(summary.memoryMeasured);
+    json.key("sample_probability");
+    summary.sampleProbability ? json.value(*summary.sampleProbability) : json.null(); // null: every key measured
     json.key("notices").beginArray();
     for (const QString& notice : summary.notices)
         json.value(notice.toUtf8());
@@ -136,6 +157,7 @@ QByteArray toJson(const ScanReport& report)
     json.key("keys").value(report.totals.keys);
     writeMemory(json, report, report.totals.memoryBytes);
     json.key("keys_memory_unmeasured").value(report.totals.keysMemoryUnmeasured);
+    writeEstimate(json, report.totalEstimate);
     writeTtlCounts(json, report.totals);
     writeTypes(json, report.totals);
     json.key("keys_without_delimiter").value(report.keysWithoutDelimiter.keys);

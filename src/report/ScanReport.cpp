@@ -158,6 +158,21 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
     report.libraries = listLibraries(keyspace, libraries);
     if (report.options.depth > 0)
         listNamespaces(keyspace, libraries, Keyspace::root(), 0, report.options, &report.namespaces, &report.others);
+    if (summary.sampleProbability) {
+        // Memory is a sampled scan's estimate: every namespace listed gets its own, with its bound.
+        const keyspace::SampledMemory sampled(keyspace);
+        report.totalEstimate = sampled.estimate(Keyspace::root());
+        std::vector<NamespaceEntry*> pending;
+        for (NamespaceEntry& entry : report.namespaces)
+            pending.push_back(&entry);
+        while (!pending.empty()) {
+            NamespaceEntry* entry = pending.back();
+            pending.pop_back();
+            entry->estimate = sampled.estimate(entry->node);
+            for (NamespaceEntry& child : entry->children)
+                pending.push_back(&child);
+        }
+    }
     for (const NodeId node : keyspace::topKeysByMemory(keyspace, static_cast<std::size_t>(std::max(0, options.top))))
         report.topKeys.push_back({keyspace.path(node), keyspace.keyInfo(node)});
     if (options.patterns)

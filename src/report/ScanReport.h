@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "keyspace/MemoryEstimate.h"
 #include "lint/LibraryLayouts.h"
 #include "scan/ScanTypes.h"
 
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace keylens::report {
@@ -43,6 +45,7 @@ struct NamespaceEntry
     const lint::LibraryInfo* library = nullptr; // the library whose layout it is, if one was recognised
     std::vector<NamespaceEntry> children;       // down to ReportOptions::depth
     Others others;
+    std::optional<keyspace::MemoryEstimate> estimate; // a sampled scan's (ScanSummary::sampleProbability)
 };
 
 // The keys of one pattern (`user:<int>:profile`): the patterns partition the keys.
@@ -78,7 +81,8 @@ struct ScanReport
     std::int64_t generatedAtMs = 0; // TTLs are reported relative to this
     char delimiter = ':';
     keyspace::NamespaceStats totals;
-    std::uint64_t duplicates = 0; // keys SCAN returned more than once
+    std::optional<keyspace::MemoryEstimate> totalEstimate; // a sampled scan's
+    std::uint64_t duplicates = 0;                          // keys SCAN returned more than once
     keyspace::NamespaceStats keysWithoutDelimiter;
     std::vector<NamespaceEntry> namespaces;
     Others others;

@@ -207,7 +207,12 @@ QByteArray header(const ScanReport& report)
     out += '\n';
 
     const NamespaceStats& totals = report.totals;
-    if (summary.memoryMeasured)
+    if (report.totalEstimate && report.totalEstimate->bytes)
+        out +=
+            "Memory in keys (MEMORY USAGE of a sample of " + formatCount(report.totalEstimate->sampledKeys) +
+            " keys): about " + formatBytes(std::uint64_t(*report.totalEstimate->bytes)) + " ± " +
+            (report.totalEstimate->bound ? formatBytes(std::uint64_t(*report.totalEstimate->bound)) : QByteArray("?"));
+    else if (summary.memoryMeasured)
         out += "Memory in keys (MEMORY USAGE): " + formatBytes(totals.memoryBytes);
     else
         out += "Memory: not measured";

@@ -207,6 +207,21 @@ private:
     void scanTakenOver(ClusterSink& sink, const ClusterTopology& now);
     // Keys redirected mid-scan, asked about where they live now.
     void followMoved(ClusterSink& sink, const ClusterTopology& now);
+    // Sampled mode: one probability for every shard, from their DBSIZE together, so that the sample stays uniform.
+    void chooseSample(const std::vector<Target>& targets)
+    {
+        qint64 total = 0;
+        for (const Target& target : targets) {
+            Result<std::unique_ptr<Connection>> connection = Connection::open(target.options, m_control.cancelFlag());
+            Result<Reply> dbsize = connection ? (**connection).command({"DBSIZE"}) : Result<Reply>(connection.error());
+            if (!dbsize || !dbsize->isInteger())
+                return; // each shard then samples by its own DBSIZE
+            total += dbsize->integer();
+        }
+        if (total > 0)
+            m_sampleProbability = std::min(1.0, double(m_options.sampleSize) / double(total));
+    }
+    std::optional<double> m_sampleProbability;
     void notice(const QString& text)
     {
         if (!m_summary.notices.contains(text))
@@ -233,6 +248,7 @@ void ClusterRun::scanAll(ClusterSink& sink, const std::vector<Target>& targets)
             ScanOptions options = m_options;
             options.connection = targets[i].options;
             options.clusterNode = true;
+            options.sampleProbability = m_sampleProbability;
             ShardSink shardSink(sink, targets[i].shard, targets[i].options.address());
             results[i] = runScan(m_jobId, options, m_control, shardSink);
             sink.serverInfo(targets[i].shard, std::nullopt); // a shard that failed to connect still counts as in
@@ -258,6 +274,8 @@ void ClusterRun::scanAll(ClusterSink& sink, const std::vector<Target>& targets)
         m_summary.serverRestarted = m_summary.serverRestarted || result.serverRestarted;
         m_summary.cancelled = m_summary.cancelled || result.cancelled;
         m_summary.memoryMeasured = m_summary.memoryMeasured && result.memoryMeasured;
+        if (result.sampleProbability)
+            m_summary.sampleProbability = result.sampleProbability;
         shard.keysSeen += result.keysSeen;
         shard.complete = result.complete;
         shard.error = result.error;
@@ -414,6 +432,8 @@ ScanSummary ClusterRun::run(Connection& seed, const redis::ServerInfo& seedInfo)
         targets.push_back(std::move(target));
     }
     m_shardRuns.resize(targets.size());
+    if (m_options.sampleSize > 0)
+        chooseSample(targets);
     redis::ServerInfo info = seedInfo;
     for (const ShardScan& shard : m_summary.shards)
         info.shards.emplace_back(shard.address, shard.slots);

@@ -1,11 +1,14 @@
 #include "scan/ScanLoop.h"
 
+#include "keyspace/MemoryEstimate.h"
 #include "redis/Connection.h"
 #include "scan/ClusterScan.h"
 #include "scan/KeyAnswers.h"
 #include "scan/LatencyGuard.h"
 
 #include <QDateTime>
+#include <QHash>
+#include <QRandomGenerator>
 
 #include <chrono>
 #include <deque>
@@ -136,6 +139,16 @@ private:
     LatencyGuard m_guard;
     bool m_cursorDone = false;
     Questions m_ask; // what the next batch asks
+    // Sampled mode: a key's memory is asked when its seeded hash falls below the threshold, so that sending the
+    // questions and reading the answers agree without remembering which keys were picked.
+    std::optional<std::uint64_t> m_sampleThreshold;
+    std::size_t m_sampleSeed = 0;
+    bool measures(QByteArrayView key) const
+    {
+        return !m_sampleThreshold ||
+               std::uint64_t(qHashBits(key.data(), std::size_t(key.size()), m_sampleSeed)) < *m_sampleThreshold;
+    }
+    void chooseSample();
     std::uint64_t m_keysQuestioned = 0;
     std::int64_t m_lastProgressMs = -1000;
     std::set<QString> m_noticesSeen;
@@ -188,6 +201,24 @@ void ScanRun::probeMemory(Connection& connection)
     }
 }
 
+void ScanRun::chooseSample()
+{
+    if (m_options.sampleSize == 0 || !m_ask.memory)
+        return;
+    const qint64 dbsize = m_summary.server.dbsize.value_or(0);
+    if (dbsize <= 0 && !m_options.sampleProbability) {
+        notice(QStringLiteral("--sample: DBSIZE is not known, so every key's memory was measured"));
+        return;
+    }
+    const double probability =
+        m_options.sampleProbability.value_or(std::min(1.0, double(m_options.sampleSize) / double(dbsize)));
+    if (probability >= 1.0)
+        return; // no fewer keys than the sample: every key is measured, exactly
+    m_summary.sampleProbability = probability;
+    m_sampleThreshold = std::uint64_t(probability * 18446744073709551615.0);
+    m_sampleSeed = std::size_t(QRandomGenerator::global()->generate64());
+}
+
 void ScanRun::sendScan(Connection& connection, const QByteArray& cursor)
 {
     const QByteArray count = QByteArray::number(m_options.count > 0 ? m_options.count : gentle() ? 100 : 1000);
@@ -218,7 +249,7 @@ void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>
             connection.append({"TYPE", key});
         if (m_ask.pttl)
             connection.append({"PTTL", key});
-        if (m_ask.memory)
+        if (m_ask.memory && measures(key))
             connection.append({"MEMORY", "USAGE", key});
     }
     m_keysQuestioned += last - first;
@@ -337,7 +368,7 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
         Result<std::optional<Reply>> pttl = readIf(asked.pttl);
         if (!pttl)
             return pttl.error();
-        Result<std::optional<Reply>> memory = readIf(asked.memory);
+        Result<std::optional<Reply>> memory = readIf(asked.memory && measures(keys.at(i).bytes()));
         if (!memory)
             return memory.error();
 
@@ -431,6 +462,7 @@ ScanSummary ScanRun::run()
         notice(QStringLiteral("the server is not in cluster mode (-c): it was scanned as a single server"));
     m_sink.serverInfo(m_summary.server);
     probeMemory(connection);
+    chooseSample();
     m_clock = ActiveClock();
 
     std::unique_ptr<Connection> current = std::move(*opened);
@@ -456,7 +488,13 @@ ScanSummary ScanRun::run()
                    .arg(m_summary.reconnects));
     if (!m_ask.memory)
         m_summary.memoryMeasured = false;
-    if (m_ask.memory && m_summary.memoryNotMeasured > 0)
+    if (m_summary.sampleProbability)
+        notice(QStringLiteral("memory was measured on a uniform random sample of %1 keys (each with probability %2); "
+                              "namespace memory is estimated from it, ± %3 standard errors")
+                   .arg(m_summary.keysSeen - m_summary.memoryNotMeasured)
+                   .arg(*m_summary.sampleProbability, 0, 'g', 3)
+                   .arg(keyspace::BoundInStandardErrors));
+    else if (m_ask.memory && m_summary.memoryNotMeasured > 0)
         notice(QStringLiteral("the memory of %1 keys could not be measured; memory sums leave them out")
                    .arg(m_summary.memoryNotMeasured));
     reportProgress(true);

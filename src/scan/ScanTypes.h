@@ -29,9 +29,14 @@ struct ScanOptions
     // A server in cluster mode (INFO server's redis_mode) is scanned as a cluster: every shard at once, one thread
     // and one connection each. `cluster` (-c) asks for it explicitly, and says so when the server is not one.
     bool cluster = false;
+    // Sampled mode: MEMORY USAGE for a uniform random sample of about this many keys (each key with the same
+    // probability, sampleSize / DBSIZE), names, types and TTLs for all; 0 measures every key.
+    std::uint64_t sampleSize = 0;
     bool fromReplicas = false; // scan a healthy replica of each shard instead of its primary, where there is one
     // Internal: this scan is of one node of a cluster, on behalf of a cluster scan (never recurses into another).
     bool clusterNode = false;
+    // Internal: with sampleSize, the probability the cluster scan chose from all shards' DBSIZE (one for all).
+    std::optional<double> sampleProbability;
 };
 
 // One shard of a cluster scan: where it was scanned, what it served, how it went. keys and memoryBytes are what
@@ -84,6 +89,9 @@ struct ScanSummary
     std::uint64_t movedKeys = 0;
     std::int64_t durationMs = 0;
     bool memoryMeasured = true; // false when MEMORY USAGE was turned off, denied or missing
+    // Sampled mode: the probability with which each key's memory was measured (the keys not measured are counted
+    // in memoryNotMeasured); memory figures are then estimates (keyspace::MemoryEstimate). Unset: every key.
+    std::optional<double> sampleProbability;
     ScanSpeed speed = ScanSpeed::Full;
     std::uint64_t backoffs = 0;   // gentle: rounds after which the latency guard rested longer
     std::uint64_t reconnects = 0; // times the scan connected again after losing its connection or a busy server

@@ -62,6 +62,10 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QCommandLineOption maxRate(QStringLiteral("max-rate"),
                                      QStringLiteral("Scan at most this many keys per second, to spare a busy server."),
                                      QStringLiteral("keys/s"));
+    const QCommandLineOption sample(QStringLiteral("sample"),
+                                    QStringLiteral("Measure memory on a uniform random sample of about N keys and "
+                                                   "estimate each namespace's, with its error bound."),
+                                    QStringLiteral("n"));
     const QCommandLineOption speed(QStringLiteral("speed"),
                                    QStringLiteral("Scan speed: full or gentle (default: full on loopback and Unix "
                                                   "sockets, gentle elsewhere)."),
@@ -73,7 +77,7 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
                                   QStringLiteral("Show this help."));
     const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Show the version."));
     parser.addOptions({demo, demoKeys, demoPort, connection, delimiter, profile, screenshot, select, view, size,
-                       maxRate, speed, palette, help, version});
+                       maxRate, sample, speed, palette, help, version});
 
     GuiCommandResult result;
     auto usage = [&](const QString& message) {
@@ -122,6 +126,13 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         command.target.maxKeysPerSecond = parser.value(maxRate).toDouble(&ok);
         if (!ok || command.target.maxKeysPerSecond <= 0)
             return usage(QStringLiteral("--max-rate takes keys per second, not '%1'").arg(parser.value(maxRate)));
+    }
+    if (parser.isSet(sample)) {
+        bool ok = false;
+        command.target.sampleSize = parser.value(sample).toULongLong(&ok);
+        if (!ok || command.target.sampleSize == 0)
+            return usage(
+                QStringLiteral("--sample takes a number of keys of at least 1, not '%1'").arg(parser.value(sample)));
     }
     if (parser.isSet(speed)) {
         command.target.speed = scan::parseSpeed(parser.value(speed));

@@ -474,7 +474,14 @@ void MainWindow::createLayout()
         if (m_side->currentWidget() == m_shards)
             refreshShards();
     });
-    connect(m_session, &models::ScanSession::finished, this, [this] { refreshShards(); });
+    connect(m_session, &models::ScanSession::finished, this, [this](const scan::ScanSummary& summary) {
+        refreshShards();
+        // A sampled scan's bounds need one walk over the keys: once, when it ends.
+        if (summary.sampleProbability) {
+            m_sampledMemory = std::make_unique<keyspace::SampledMemory>(m_session->keyspace());
+            m_namespaceDetails->setSampledMemory(m_sampledMemory.get());
+        }
+    });
     connect(m_side, &QTabWidget::currentChanged, this, [this] {
         if (m_side->currentWidget() == m_shards)
             refreshShards();
@@ -485,6 +492,8 @@ void MainWindow::createLayout()
         m_treemap->setStore(nullptr);
         m_filterBar->setStore(nullptr);
         m_namespaceDetails->forgetStore();
+        m_namespaceDetails->setSampledMemory(nullptr);
+        m_sampledMemory.reset();
         m_charts->forgetStore();
         m_expiryWalk.stop();
         m_expiries = {};
@@ -655,6 +664,7 @@ void MainWindow::connectTo(const Target& chosen)
     scan::ScanOptions options;
     options.connection = target.options;
     options.maxKeysPerSecond = target.maxKeysPerSecond;
+    options.sampleSize = target.sampleSize;
     options.speed = target.speed.value_or(scan::defaultSpeedFor(target.options));
     m_session->start(options, target.delimiter);
     // After start(): set on the fresh, empty store (before it, the new profile re-linted the previous

@@ -4,6 +4,7 @@
 #include "edit/KeySelection.h"
 #include "keyspace/ExpiryTimeline.h"
 #include "keyspace/Keyspace.h"
+#include "keyspace/MemoryEstimate.h"
 #include "models/KeyTreeModel.h"
 #include "models/ServerStatusText.h"
 #include "models/ValueInspector.h"
@@ -76,6 +77,7 @@ public:
         QColor colour;
         bool production = false;              // the console asks before a dangerous command
         double maxKeysPerSecond = 0;          // 0: as fast as the server answers
+        std::uint64_t sampleSize = 0;         // memory of a random sample of about this many keys; 0: every key
         std::optional<scan::ScanSpeed> speed; // none: scan::defaultSpeedFor the server
         QString lintProfile;                  // a built-in profile's name or a profile file; empty: default
         QString savedId;                      // the saved connection it came from
@@ -232,6 +234,7 @@ private:
     ChartsPane* m_charts;
     TreemapPane* m_treemap;
     ShardsPane* m_shards = nullptr;
+    std::unique_ptr<keyspace::SampledMemory> m_sampledMemory; // a sampled scan's estimates, once it ended
     ServerPanel* m_serverPanel;
     QTabWidget* m_side;
     QAction* m_rawViewAction;

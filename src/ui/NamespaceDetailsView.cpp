@@ -95,6 +95,18 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
                       (totals.keys ? QStringLiteral("  (%1 per key)")
                                          .arg(displayText(keyspace::formatBytes(totals.memoryBytes / totals.keys)))
                                    : QString()));
+    if (m_sampled && keyspace.hasChildren(node)) {
+        const keyspace::MemoryEstimate estimate = m_sampled->estimate(node);
+        if (estimate.bytes)
+            m_memory->setText(QStringLiteral("≈ %1 ± %2  (estimated from %3 of %4 keys sampled; %5 measured)")
+                                  .arg(displayText(keyspace::formatBytes(std::uint64_t(*estimate.bytes))),
+                                       estimate.bound
+                                           ? displayText(keyspace::formatBytes(std::uint64_t(*estimate.bound)))
+                                           : QStringLiteral("?"),
+                                       displayText(keyspace::formatCount(estimate.sampledKeys)),
+                                       displayText(keyspace::formatCount(totals.keys)),
+                                       displayText(keyspace::formatBytes(totals.memoryBytes))));
+    }
     if (node == keyspace::Keyspace::root()) {
         m_share->setText(QStringLiteral("–"));
     } else {

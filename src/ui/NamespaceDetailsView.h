@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "keyspace/MemoryEstimate.h"
 #include "keyspace/TopKeys.h"
 
 #include <QTimer>
@@ -32,6 +33,8 @@ public:
     void showNamespace(const models::KeyTreeModel& model, keyspace::NodeId node, bool topKeys = true);
     // A cluster's biggest keys show their hash slot.
     void setCluster(bool cluster);
+    // A sampled scan's estimates: the memory line shows the estimate and its bound. Null for a full scan.
+    void setSampledMemory(const keyspace::SampledMemory* sampled) { m_sampled = sampled; }
     QString fieldText(const QString& field) const;
     // The store is about to go: the top-keys walk stops.
     void forgetStore();
@@ -43,6 +46,7 @@ Q_SIGNALS:
 
 private:
     bool m_cluster = false;
+    const keyspace::SampledMemory* m_sampled = nullptr;
     QLabel* m_title;
     QFormLayout* m_form;
     QLabel* m_keys;
