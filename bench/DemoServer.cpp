@@ -15,9 +15,12 @@ bool startDemoServer(keylens::demo::RedisServerProcess& server, std::uint64_t ke
         std::fprintf(stderr, "%s\n", qPrintable(started.error().message));
         return false;
     }
-    QElapsedTimer seeding;
-    seeding.start();
-    auto connection = redis::Connection::open(server.connectionOptions());
+    QElapsedTimer clock;
+    clock.start();
+    // The server's own options time out after 2 s, which a 10,000,000-key pipeline's rehashing can take.
+    redis::ConnectionOptions seeding = server.connectionOptions();
+    seeding.commandTimeoutMs = 120000;
+    auto connection = redis::Connection::open(seeding);
     demo::DemoOptions demoOptions;
     demoOptions.keys = keys;
     if (!connection || !demo::seedDemoKeyspace(**connection, demoOptions)) {
@@ -25,6 +28,6 @@ bool startDemoServer(keylens::demo::RedisServerProcess& server, std::uint64_t ke
         return false;
     }
     if (seconds)
-        *seconds = static_cast<double>(seeding.elapsed()) / 1000.0;
+        *seconds = static_cast<double>(clock.elapsed()) / 1000.0;
     return true;
 }

@@ -212,7 +212,7 @@ void ScanRun::chooseSample()
     }
     const double probability =
         m_options.sampleProbability.value_or(std::min(1.0, double(m_options.sampleSize) / double(dbsize)));
-    if (probability >= 1.0)
+    if (probability >= 0.999999)
         return; // no fewer keys than the sample: every key is measured, exactly
     m_summary.sampleProbability = probability;
     m_sampleThreshold = std::uint64_t(probability * 18446744073709551615.0);
