@@ -254,46 +254,9 @@ void KeyTreeModel::applyFilterToNewNodes(std::size_t from, std::size_t to, std::
 {
     m_visibility.resize(to, 0);
     m_matchingKeys.resize(to, 0);
-    if (from <= 1 && !newlyVisible && !m_findingsFilter.enabled) {
-        applyFilterToAllNodes(to);
-        return;
-    }
     for (std::size_t node = from; node < to; ++node) {
         if (m_keyspace->isKey(NodeId(node)) && matchesFilter(NodeId(node)))
             markMatch(NodeId(node), newlyVisible);
-    }
-}
-
-void KeyTreeModel::applyFilterToAllNodes(std::size_t to)
-{
-    // The whole store at once (a new glob): down the tree with the path built as it goes, one segment appended per
-    // node, instead of each key's path assembled again from its ancestors (two allocations per key).
-    // An explicit stack: no recursion over the tree.
-    struct Level
-    {
-        NodeId node;
-        qsizetype pathLength; // of the node's own path
-    };
-    QByteArray path;
-    path.reserve(1024);
-    std::vector<Level> stack;
-    stack.push_back({keyspace::Keyspace::root(), 0});
-    while (!stack.empty()) {
-        const Level level = stack.back();
-        stack.pop_back();
-        for (NodeId child = m_keyspace->firstChild(level.node); child != keyspace::InvalidNode;
-             child = m_keyspace->nextSibling(child)) {
-            if (child >= to)
-                continue; // not published yet
-            path.truncate(level.pathLength);
-            if (level.node != keyspace::Keyspace::root())
-                path.append(m_keyspace->delimiter());
-            path.append(m_keyspace->segment(child));
-            if (m_keyspace->isKey(child) && m_filter.matches(path))
-                markMatch(child, nullptr);
-            if (m_keyspace->hasChildren(child))
-                stack.push_back({child, path.size()});
-        }
     }
 }
 

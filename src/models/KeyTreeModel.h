@@ -106,7 +106,6 @@ private:
     bool matchesFilter(NodeId key) const;
     void resetFilter(); // recomputes which rows exist, with a model reset
     void applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible);
-    void applyFilterToAllNodes(std::size_t to); // the glob over every node below `to`, nothing newly visible
     void markMatch(NodeId node, std::vector<NodeId>* newlyVisible);
 
     const keyspace::Keyspace* m_keyspace = nullptr;
