@@ -248,6 +248,9 @@ void ClusterRun::scanAll(ClusterSink& sink, const std::vector<Target>& targets)
             ScanOptions options = m_options;
             options.connection = targets[i].options;
             options.clusterNode = true;
+            // --max-rate is for the whole scan: each of the shards scanned at once gets its share.
+            if (m_options.maxKeysPerSecond > 0)
+                options.maxKeysPerSecond = m_options.maxKeysPerSecond / double(targets.size());
             options.sampleProbability = m_sampleProbability;
             ShardSink shardSink(sink, targets[i].shard, targets[i].options.address());
             results[i] = runScan(m_jobId, options, m_control, shardSink);

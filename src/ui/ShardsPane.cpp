@@ -88,7 +88,9 @@ ShardsPane::ShardsPane(QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(Address, QHeaderView::Stretch);
+    // The address whole (it says which node); the slot ranges give way when the pane is narrow.
+    m_table->horizontalHeader()->setSectionResizeMode(Slots, QHeaderView::Stretch);
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_table->setWordWrap(false);
     m_memoryPlot = newShardPlot(QStringLiteral("Memory per shard (dashed: an even share)"));

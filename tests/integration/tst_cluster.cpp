@@ -228,6 +228,20 @@ private Q_SLOTS:
         QCOMPARE(report.value(QStringLiteral("shards")).toArray().size(), 3);
     }
 
+    void maxRateIsForTheWholeCluster()
+    {
+        // Shared by the shards: three shards at the full rate each would take a third of the time.
+        const test::CliRun run =
+            test::runCli({QStringLiteral("scan"), uri(), QStringLiteral("--format"), QStringLiteral("json"),
+                          QStringLiteral("--max-rate"), QStringLiteral("6000")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject report = parseJson(run.out);
+        const double keys = report.value(QStringLiteral("totals")).toObject().value(QStringLiteral("keys")).toDouble();
+        const double seconds =
+            report.value(QStringLiteral("scan")).toObject().value(QStringLiteral("duration_ms")).toDouble() / 1000.0;
+        QVERIFY2(keys / seconds <= 6000 * 1.15, qPrintable(QStringLiteral("%1 keys/s").arg(keys / seconds)));
+    }
+
     void valueReadsGoWhereTheKeyLives()
     {
         redis::ConnectionOptions options = m_cluster.connectionOptions();
@@ -413,9 +427,9 @@ private Q_SLOTS:
         writeRouted(ports, commands);
 
         QProcess process;
-        // About 4 s per shard at 2,500 keys/s each: the kill lands mid-scan.
+        // About 4 s per shard at 2,500 keys/s each (--max-rate is shared by the shards): the kill lands mid-scan.
         test::startCli(process, {QStringLiteral("scan"), cluster.uri(), QStringLiteral("--format"),
-                                 QStringLiteral("json"), QStringLiteral("--max-rate"), QStringLiteral("2500"),
+                                 QStringLiteral("json"), QStringLiteral("--max-rate"), QStringLiteral("7500"),
                                  QStringLiteral("--reconnect"), QStringLiteral("1")});
         QTest::qWait(1500);
         const quint16 killedPort = cluster.node(1).port();
