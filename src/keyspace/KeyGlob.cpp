@@ -50,7 +50,45 @@ bool matchBracket(const char*& p, const char* pEnd, char c, KeyGlob::Case sensit
 KeyGlob::KeyGlob(QByteArray pattern, Case sensitivity)
     : m_pattern(std::move(pattern))
     , m_case(sensitivity)
-{}
+{
+    // Forward, as matches() reads the pattern: a wildcard (*, ?, a bracket) starts the literal tail over.
+    for (qsizetype i = 0; i < m_pattern.size(); ++i) {
+        const char c = m_pattern[i];
+        if (c == '\\' && i + 1 < m_pattern.size()) {
+            m_literalTail += fold(m_pattern[++i], m_case);
+        } else if (c == '*' || c == '?') {
+            m_literalTail.clear();
+        } else if (c == '[') {
+            m_literalTail.clear();
+            // Past the bracket's end, as matchBracket finds it.
+            ++i;
+            if (i < m_pattern.size() && m_pattern[i] == '^')
+                ++i;
+            while (i < m_pattern.size() && m_pattern[i] != ']')
+                i += m_pattern[i] == '\\' ? 2 : 1;
+        } else {
+            m_literalTail += fold(c, m_case);
+        }
+    }
+}
+
+bool KeyGlob::lastSegmentMayMatch(QByteArrayView segment, char delimiter, bool wholeKey) const
+{
+    if (m_literalTail.isEmpty())
+        return true;
+    // The key ends with the tail. Past the tail's last delimiter, the tail is all of the segment (a segment holds no
+    // delimiter), and a key of one segment has none to match it; a tail without one lies within the segment.
+    const qsizetype cut = m_literalTail.lastIndexOf(delimiter);
+    const QByteArrayView last = cut < 0 ? QByteArrayView(m_literalTail) : QByteArrayView(m_literalTail).sliced(cut + 1);
+    if (cut >= 0 ? wholeKey || segment.size() != last.size() : segment.size() < last.size())
+        return false;
+    const QByteArrayView end = segment.sliced(segment.size() - last.size());
+    for (qsizetype i = 0; i < last.size(); ++i) {
+        if (fold(end[i], m_case) != last[i])
+            return false;
+    }
+    return true;
+}
 
 QByteArray KeyGlob::escaped(QByteArrayView bytes)
 {

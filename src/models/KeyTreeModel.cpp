@@ -274,7 +274,14 @@ bool KeyTreeModel::matchesFilter(NodeId key) const
         if (m_findingsFilter.rule < 0 ? rules == 0 : !(rules >> m_findingsFilter.rule & 1))
             return false;
     }
-    return m_filter.isEmpty() || m_filter.matches(m_keyspace->path(key));
+    if (m_filter.isEmpty())
+        return true;
+    // Most keys are ruled out by their last segment alone, without reading every ancestor's segment (at ten
+    // million keys, those scattered reads are nearly all of a filter's time).
+    if (!m_filter.lastSegmentMayMatch(m_keyspace->segment(key), m_keyspace->delimiter(),
+                                      m_keyspace->parent(key) == keyspace::Keyspace::root()))
+        return false;
+    return m_filter.matches(m_keyspace->path(key));
 }
 
 void KeyTreeModel::setFilter(const keyspace::KeyGlob& filter)

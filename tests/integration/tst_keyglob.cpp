@@ -41,11 +41,11 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("pattern");
         for (const char* pattern :
-             {"*",        "user:*",     "user:?",     "user:??",   "*:*:*", "u*1",      "[uU]ser*",
-              "[^u]*",    "[a-c]*",     "[c-a]*",     "a\\*b",     "a\\?b", "a[[]b]c",  "a\\[b\\]c",
-              "*\\\\*",   "x[]-]1",     "session:",   "session:*", "*e*e*", "?",        "",
-              "caf*",     "bin*z",      "bin?\\x00z", "user:1*",   "*[",    "[bracket", "a[bc",
-              "\\^caret", "[\\^]caret", "*z",         "zz?",       "???",   "*:"})
+             {"*",        "user:*",    "user:?",    "user:??",    "*:*:*",    "u*1",        "[uU]ser*", "[^u]*",
+              "[a-c]*",   "[c-a]*",    "a\\*b",     "a\\?b",      "a[[]b]c",  "a\\[b\\]c",  "*\\\\*",   "x[]-]1",
+              "session:", "session:*", "*e*e*",     "?",          "",         "caf*",       "bin*z",    "bin?\\x00z",
+              "user:1*",  "*[",        "[bracket",  "a[bc",       "\\^caret", "[\\^]caret", "*z",       "zz?",
+              "???",      "*:",        "*:profile", "*1:profile", "[uU]*:1",  "*\\*b",      "*:double", "*ab"})
             QTest::newRow(pattern) << QByteArray(pattern);
     }
 
@@ -65,6 +65,21 @@ private Q_SLOTS:
         }
         std::sort(actual.begin(), actual.end());
         QCOMPARE(actual, expected);
+        // The last-segment test the tree's filter asks first never rules out a key that matches, whatever the case.
+        const keyspace::KeyGlob folded(pattern, keyspace::KeyGlob::Case::Insensitive);
+        int ruledOut = 0;
+        for (const QByteArray& key : m_keys) {
+            const qsizetype cut = key.lastIndexOf(':');
+            const QByteArrayView last = QByteArrayView(key).sliced(cut + 1);
+            const bool whole = cut < 0;
+            if (glob.matches(key))
+                QVERIFY2(glob.lastSegmentMayMatch(last, ':', whole), key.constData());
+            if (folded.matches(key))
+                QVERIFY2(folded.lastSegmentMayMatch(last, ':', whole), key.constData());
+            ruledOut += glob.lastSegmentMayMatch(last, ':', whole) ? 0 : 1;
+        }
+        if (pattern == "*:profile")
+            QCOMPARE(ruledOut, int(m_keys.size()) - 1); // all but user:1:profile, without their ancestors
     }
 
     // The filter box's text (keyspace::resolveFilter): an existing key is that key, glob characters make a
