@@ -64,7 +64,8 @@ redis::Status RedisCluster::start(const Options& options)
 
 redis::Status RedisCluster::waitUntilFormed(int timeoutMs)
 {
-    // redis-cli returns once the nodes agree on the slots; each still has to see the others as reachable.
+    // redis-cli returns once the nodes agree on the slots; each still has to see the others as reachable, and each
+    // replica to have synced with its primary.
     QElapsedTimer timer;
     timer.start();
     for (;;) {
@@ -75,6 +76,13 @@ redis::Status RedisCluster::waitUntilFormed(int timeoutMs)
             redis::Result<redis::Reply> info = connection ? (*connection)->command({"CLUSTER", "INFO"})
                                                           : redis::Result<redis::Reply>(connection.error());
             if (!info || redis::infoField(info->bytes(), "cluster_state") != "ok") {
+                allOk = false;
+                break;
+            }
+            // A replica serves reads (and acknowledges WAIT) once its first sync is done.
+            redis::Result<redis::Reply> replication = (*connection)->command({"INFO", "replication"});
+            if (!replication || (redis::infoField(replication->bytes(), "role") == "slave" &&
+                                 redis::infoField(replication->bytes(), "master_link_status") != "up")) {
                 allOk = false;
                 break;
             }

@@ -8,8 +8,8 @@
 namespace keylens::demo {
 
 // A private Redis Cluster on loopback: `primaries` cluster-enabled redis-servers (and `replicasPerPrimary` replicas
-// of each), joined by `redis-cli --cluster create`, ready when every node says cluster_state:ok. For the tests,
-// the benchmarks and `keylens-cli demo --cluster`. The nodes stop with this object.
+// of each), joined by `redis-cli --cluster create`, ready when every node says cluster_state:ok and every replica's
+// link to its primary is up. For the tests and the benchmarks; the nodes stop with this object.
 class RedisCluster
 {
 public:

@@ -1,5 +1,6 @@
 // The window on a live three-shard cluster: one tree of every shard's keys, the Shards tab with each node's own
 // figures, a key of each shard opened in the details pane (read where it lives), and the biggest keys' slots.
+#include "ClusterSlots.h"
 #include "PlainClient.h"
 #include "demo/RedisCluster.h"
 #include "models/ScanSession.h"
@@ -31,18 +32,10 @@ private Q_SLOTS:
         const redis::Status started = m_cluster.start();
         QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
         // A key per id, spread over the slots, and one big hash that makes its shard hot.
-        test::PlainClient seed(m_cluster.node(0).port());
         std::map<quint16, std::vector<std::vector<QByteArray>>> writes;
-        const std::vector<QByteArray> slotOwners = [&] {
-            std::vector<QByteArray> owners(redis::ClusterSlots);
-            const std::vector<QByteArray> flat = seed.elements({"CLUSTER", "SLOTS"});
-            for (std::size_t i = 0; i + 4 < flat.size(); i += 5)
-                for (int slot = flat[i].toInt(); slot <= flat[i + 1].toInt(); ++slot)
-                    owners[std::size_t(slot)] = flat[i + 3];
-            return owners;
-        }();
+        const std::vector<quint16> slotOwners = test::slotPorts(m_cluster.node(0).port());
         const auto write = [&](std::vector<QByteArray> command) {
-            writes[quint16(slotOwners[redis::clusterSlot(command[1])].toUInt())].push_back(std::move(command));
+            writes[slotOwners[redis::clusterSlot(command[1])]].push_back(std::move(command));
         };
         for (int i = 0; i < 3000; ++i)
             write({"SET", "user:" + QByteArray::number(i), "v"});

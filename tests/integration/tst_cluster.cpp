@@ -1,6 +1,7 @@
 // A real Redis Cluster on loopback, scanned as one keyspace: merged figures against every node's own answers,
 // shards in the JSON, replicas instead of primaries, a shard killed mid-scan, and reads that follow the slot.
 #include "CliRunner.h"
+#include "ClusterSlots.h"
 #include "PlainClient.h"
 #include "ScanHelper.h"
 #include "demo/RedisCluster.h"
@@ -21,20 +22,6 @@
 using namespace keylens;
 
 namespace {
-
-// Which port serves each slot, from CLUSTER SLOTS as a plain client reads it (flattened: start, end, ip, port, id
-// per range when the cluster has no replicas).
-std::vector<quint16> slotPorts(quint16 anyPort)
-{
-    test::PlainClient client(anyPort);
-    const std::vector<QByteArray> flat = client.elements({"CLUSTER", "SLOTS"});
-    std::vector<quint16> ports(redis::ClusterSlots, 0);
-    for (std::size_t i = 0; i + 4 < flat.size(); i += 5) {
-        for (int slot = flat[i].toInt(); slot <= flat[i + 1].toInt(); ++slot)
-            ports[std::size_t(slot)] = quint16(flat[i + 3].toUInt());
-    }
-    return ports;
-}
 
 // The keys a node holds, by a plain SCAN.
 std::vector<QByteArray> keysOf(quint16 port)
@@ -137,7 +124,7 @@ private Q_SLOTS:
     {
         const redis::Status started = m_cluster.start();
         QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
-        m_ports = slotPorts(m_cluster.node(0).port());
+        m_ports = test::slotPorts(m_cluster.node(0).port());
         writeRouted(m_ports, messyKeyspace(12000));
     }
     void cleanupTestCase() { m_cluster.stop(); }
@@ -420,7 +407,7 @@ private Q_SLOTS:
         options.nodeTimeoutMs = 60000; // the others keep serving while the dead node is not yet judged failed
         const redis::Status started = cluster.start(options);
         QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
-        const std::vector<quint16> ports = slotPorts(cluster.node(0).port());
+        const std::vector<quint16> ports = test::slotPorts(cluster.node(0).port());
         std::vector<std::vector<QByteArray>> commands;
         for (int i = 0; i < 30000; ++i)
             commands.push_back({"SET", "k:" + QByteArray::number(i), "v"});
