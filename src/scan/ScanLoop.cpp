@@ -458,8 +458,9 @@ ScanSummary ScanRun::run()
         notice(text);
     if (!m_options.clusterNode && m_summary.server.clusterMode)
         return runClusterScan(m_summary.jobId, m_options, connection, m_summary.server, m_control, m_sink);
-    if (m_options.cluster && !m_options.clusterNode)
-        notice(QStringLiteral("the server is not in cluster mode (-c): it was scanned as a single server"));
+    if ((m_options.cluster || m_options.fromReplicas) && !m_options.clusterNode)
+        notice(QStringLiteral("the server is not in cluster mode (%1): it was scanned as a single server")
+                   .arg(m_options.fromReplicas ? QStringLiteral("--from-replicas") : QStringLiteral("-c")));
     m_sink.serverInfo(m_summary.server);
     probeMemory(connection);
     chooseSample();

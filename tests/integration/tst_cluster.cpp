@@ -5,6 +5,7 @@
 #include "PlainClient.h"
 #include "ScanHelper.h"
 #include "demo/RedisCluster.h"
+#include "demo/RedisServerProcess.h"
 #include "inspect/KeyReader.h"
 #include "redis/ClusterRoutes.h"
 #include "redis/ClusterSlot.h"
@@ -213,6 +214,27 @@ private Q_SLOTS:
             keys += test::PlainClient(m_cluster.node(std::size_t(i)).port()).integer({"DBSIZE"});
         QCOMPARE(report.value(QStringLiteral("keys_scanned")).toInteger(), keys);
         QCOMPARE(report.value(QStringLiteral("shards")).toArray().size(), 3);
+    }
+
+    void clusterFlagsOnASingleServerSaySo()
+    {
+        demo::RedisServerProcess single;
+        const redis::Status started = single.start();
+        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
+        test::PlainClient(single.port()).command({"SET", "k", "v"});
+        for (const QString& flag : {QStringLiteral("-c"), QStringLiteral("--from-replicas")}) {
+            const test::CliRun run = test::runCli(
+                {QStringLiteral("scan"), single.uri(), flag, QStringLiteral("--format"), QStringLiteral("json")});
+            QCOMPARE(run.exitCode, 0);
+            const QJsonObject report = parseJson(run.out);
+            QCOMPARE(report.value(QStringLiteral("shards")).toArray().size(), 0);
+            QCOMPARE(report.value(QStringLiteral("totals")).toObject().value(QStringLiteral("keys")).toInteger(), 1);
+            QVERIFY2(QJsonDocument(
+                         report.value(QStringLiteral("scan")).toObject().value(QStringLiteral("notices")).toArray())
+                         .toJson()
+                         .contains(QByteArray("not in cluster mode (" + flag.toUtf8() + ")")),
+                     run.out.constData());
+        }
     }
 
     void maxRateIsForTheWholeCluster()
