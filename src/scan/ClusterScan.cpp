@@ -347,13 +347,19 @@ void ClusterRun::followMoved(ClusterSink& sink, const ClusterTopology& now)
         }
         KeyBatch batch;
         batch.jobId = m_jobId;
-        // Counted with the shard it was found on now, by its position among the shards scanned.
-        const int stored = [&] {
+        // Counted with the shard it was found on now: one of those scanned, or a node that joined (listed then).
+        const std::size_t stored = [&] {
             for (std::size_t i = 0; i < m_summary.shards.size(); ++i) {
                 if (m_summary.shards[i].nodeId == node.id)
-                    return int(i);
+                    return i;
             }
-            return -1;
+            ShardScan joined;
+            joined.address = redis::nodeOptions(m_options.connection, node).address();
+            joined.nodeId = node.id;
+            joined.slots = now.shards[std::size_t(owner)].slotsText();
+            joined.slotCount = now.shards[std::size_t(owner)].slotCount();
+            m_summary.shards.push_back(std::move(joined));
+            return m_summary.shards.size() - 1;
         }();
         const auto readAnswer = [&](bool asked, std::optional<Reply>* answer) {
             if (!asked)
@@ -379,10 +385,7 @@ void ClusterRun::followMoved(ClusterSink& sink, const ClusterTopology& now)
                 batch.add(key, info);
         }
         m_summary.vanished += batch.vanished;
-        if (stored >= 0)
-            sink.batch(std::size_t(stored), std::move(batch));
-        else
-            sink.batch(0, std::move(batch));
+        sink.batch(stored, std::move(batch));
     }
     m_summary.movedKeys -= std::min(resolved, m_summary.movedKeys);
     notice(QStringLiteral("%1 keys moved to another shard while they were scanned (a reshard); %2 of them were "
