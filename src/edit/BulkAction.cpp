@@ -113,18 +113,6 @@ Outcome classify(const BulkRequest& request, std::size_t index, redis::ReplyView
     return Outcome::Unchanged;
 }
 
-// Positions into `keys`: in slot order on a cluster (a node's keys together), as given otherwise.
-std::vector<std::size_t> inSlotOrder(const std::vector<QByteArray>& keys, bool cluster)
-{
-    std::vector<std::size_t> order(keys.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    if (cluster)
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return redis::clusterSlot(keys[a]) < redis::clusterSlot(keys[b]);
-        });
-    return order;
-}
-
 } // namespace
 
 QString bulkVerb(BulkKind kind)
@@ -208,6 +196,14 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
         summary.notAttempted = total;
         return summary;
     }
+    // Before the backup opens: a connection that fails here leaves no file behind.
+    const redis::Result<bool> cluster =
+        total ? redis::spansNodes(connection, request.keys.front()) : redis::Result<bool>(false);
+    if (!cluster) {
+        summary.stoppedBy = cluster.error();
+        summary.notAttempted = total;
+        return summary;
+    }
     const bool backingUp = needsBackup(request.kind) && !request.backupPath.isEmpty();
     BackupWriter backup;
     if (backingUp) {
@@ -223,7 +219,8 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
     BulkPacing pacing(request.speed);
     std::mt19937_64 random{std::random_device{}()};
     // On a cluster the keys go in slot order, and a batch never spans two nodes: it is sent where its keys live.
-    const std::vector<std::size_t> order = inSlotOrder(request.keys, connection.options().cluster != nullptr);
+    const std::vector<std::size_t> order =
+        redis::inSlotOrder(total, *cluster, [&](std::size_t i) { return QByteArrayView(request.keys[i]); });
     std::size_t next = 0; // the first position in `order` not sent yet
     // Ends the action early; every key not counted by then was not attempted.
     const auto stop = [&](Error error, std::size_t unknownKeys) {
@@ -378,7 +375,12 @@ redis::Result<SelectionCheck> checkSinceScan(redis::Connection& connection, cons
     SelectionCheck check;
     BulkPacing pacing(speed);
     const std::size_t total = selection.keys.size();
-    const std::vector<std::size_t> order = inSlotOrder(selection.keys, connection.options().cluster != nullptr);
+    const redis::Result<bool> cluster =
+        total ? redis::spansNodes(connection, selection.keys.front()) : redis::Result<bool>(false);
+    if (!cluster)
+        return cluster.error();
+    const std::vector<std::size_t> order =
+        redis::inSlotOrder(total, *cluster, [&](std::size_t i) { return QByteArrayView(selection.keys[i]); });
     for (std::size_t next = 0; next < total;) {
         if (redis::Status routed = connection.routeTo(selection.keys[order[next]]); !routed)
             return routed.error();

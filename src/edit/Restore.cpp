@@ -79,7 +79,14 @@ RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup
         summary.read += batch.size();
         pacing.roundStarted();
         // On a cluster each run of keys one node serves goes there: in slot order, a batch makes a few runs.
-        if (connection.options().cluster)
+        const redis::Result<bool> cluster =
+            batch.empty() ? redis::Result<bool>(false) : redis::spansNodes(connection, batch.front().key);
+        if (!cluster) {
+            summary.stoppedBy = cluster.error();
+            summary.unknown += batch.size();
+            break;
+        }
+        if (*cluster)
             std::stable_sort(batch.begin(), batch.end(), [](const BackupRecord& a, const BackupRecord& b) {
                 return redis::clusterSlot(a.key) < redis::clusterSlot(b.key);
             });

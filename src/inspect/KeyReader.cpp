@@ -164,18 +164,6 @@ Result<KeyOverview> readKeyOverviewHere(redis::Connection& connection, const QBy
     return overview;
 }
 
-// The keys in slot order, so that a cluster connection moves once per shard, not once per key.
-template<typename Key> std::vector<std::size_t> inSlotOrder(const std::vector<Key>& keys, auto&& nameOf)
-{
-    std::vector<std::size_t> order(keys.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return redis::clusterSlot(nameOf(keys[a])) < redis::clusterSlot(nameOf(keys[b]));
-    });
-    return order;
-}
-
 } // namespace
 
 Result<KeyOverview> readKeyOverview(redis::Connection& connection, const QByteArray& key, qsizetype valueLimit)
@@ -186,10 +174,14 @@ Result<KeyOverview> readKeyOverview(redis::Connection& connection, const QByteAr
 Result<std::vector<std::optional<std::uint64_t>>> readLengths(redis::Connection& connection,
                                                               const std::vector<std::pair<QByteArray, KeyType>>& keys)
 {
-    if (connection.options().cluster) {
+    Result<bool> cluster = keys.empty() ? Result<bool>(false) : redis::spansNodes(connection, keys.front().first);
+    if (!cluster)
+        return cluster.error();
+    if (*cluster) {
         // Keys of a cluster live on several nodes: each is read where it lives.
         std::vector<std::optional<std::uint64_t>> lengths(keys.size());
-        for (std::size_t i : inSlotOrder(keys, [](const auto& key) { return QByteArrayView(key.first); })) {
+        for (std::size_t i :
+             redis::inSlotOrder(keys.size(), true, [&](std::size_t k) { return QByteArrayView(keys[k].first); })) {
             Result<Reply> reply = redis::forKey(connection, keys[i].first, [&] {
                 return connection.command({lengthCommand(keys[i].second), keys[i].first});
             });
@@ -225,9 +217,13 @@ Result<QHash<QByteArray, QByteArrayList>> readSetMembers(redis::Connection& conn
     QHash<QByteArray, QByteArrayList> members;
     if (keys.empty())
         return members;
-    if (connection.options().cluster) {
+    Result<bool> cluster = redis::spansNodes(connection, keys.front());
+    if (!cluster)
+        return cluster.error();
+    if (*cluster) {
         // Keys of a cluster live on several nodes: each is read where it lives.
-        for (std::size_t i : inSlotOrder(keys, [](const QByteArray& key) { return QByteArrayView(key); })) {
+        for (std::size_t i :
+             redis::inSlotOrder(keys.size(), true, [&](std::size_t k) { return QByteArrayView(keys[k]); })) {
             Result<QHash<QByteArray, QByteArrayList>> one = redis::forKey(
                 connection, keys[i], [&] { return readSetMembersHere(connection, {keys[i]}, maxMembers); });
             if (!one)

@@ -11,6 +11,12 @@ bool ClusterRoutes::isLearned() const
     return m_learned;
 }
 
+bool ClusterRoutes::isCluster() const
+{
+    std::lock_guard lock(m_mutex);
+    return !m_owners.empty();
+}
+
 void ClusterRoutes::learnStandalone()
 {
     std::lock_guard lock(m_mutex);
@@ -70,6 +76,15 @@ std::optional<Redirect> parseRedirect(QByteArrayView reply)
     return redirect;
 }
 
+Result<bool> spansNodes(Connection& connection, QByteArrayView anyKey)
+{
+    if (!connection.options().cluster)
+        return false;
+    if (Status routed = connection.routeTo(anyKey); !routed)
+        return routed.error();
+    return connection.options().cluster->isCluster();
+}
+
 // Connection's cluster routing lives here, beside the routes it reads.
 
 Status Connection::routeTo(QByteArrayView key)
@@ -116,12 +131,10 @@ bool Connection::takeRedirect()
 
 Status Connection::moveTo(const QString& host, quint16 port)
 {
-    ConnectionOptions options = m_options;
-    options.host = host;
-    options.port = port;
-    options.transport = ConnectionOptions::Transport::Tcp;
-    options.sentinel = {};
-    Result<std::unique_ptr<Connection>> opened = open(options, m_cancel);
+    ClusterNode node;
+    node.host = host;
+    node.port = port;
+    Result<std::unique_ptr<Connection>> opened = open(nodeOptions(m_options, node), m_cancel);
     if (!opened)
         return opened.error();
     Connection& other = **opened;

@@ -5,6 +5,7 @@
 
 #include <QString>
 
+#include <algorithm>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -24,6 +25,8 @@ public:
     using Address = std::pair<QString, quint16>;
 
     bool isLearned() const;
+    // Keys live on several nodes: a cluster was learned (by discovery, or by a MOVED).
+    bool isCluster() const;
     void learnStandalone(); // not a cluster (or CLUSTER denied): keys are routed only by the MOVED they meet
     std::optional<Address> ownerOf(int slot) const;
     void learn(const ClusterTopology& topology);
@@ -40,13 +43,31 @@ private:
 template<typename KeyAt>
 std::size_t sameNodeUntil(const ConnectionOptions& options, std::size_t first, std::size_t limit, KeyAt&& keyAt)
 {
-    if (!options.cluster || first >= limit)
+    if (!options.cluster || !options.cluster->isCluster() || first >= limit)
         return limit;
     const auto owner = options.cluster->ownerOf(clusterSlot(keyAt(first)));
     std::size_t end = first + 1;
     while (end < limit && options.cluster->ownerOf(clusterSlot(keyAt(end))) == owner)
         ++end;
     return end;
+}
+
+// Whether the keys of `connection` live on several nodes, learning the routes with `anyKey` if need be (every
+// connection the apps open carries routes; a single server answers no once). Pipelines over many keys then go
+// node by node, in slot order.
+Result<bool> spansNodes(Connection& connection, QByteArrayView anyKey);
+
+// Positions 0..count-1, in the slot order of their keys (`keyAt(i)`) when `bySlot`, so that a pipeline over them
+// meets each node once; as given otherwise.
+template<typename KeyAt> std::vector<std::size_t> inSlotOrder(std::size_t count, bool bySlot, KeyAt&& keyAt)
+{
+    std::vector<std::size_t> order(count);
+    for (std::size_t i = 0; i < count; ++i)
+        order[i] = i;
+    if (bySlot)
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return clusterSlot(keyAt(a)) < clusterSlot(keyAt(b)); });
+    return order;
 }
 
 // A MOVED or ASK reply: "MOVED 3999 127.0.0.1:6381".
