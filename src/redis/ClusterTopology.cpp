@@ -204,6 +204,7 @@ ConnectionOptions nodeOptions(const ConnectionOptions& seed, const ClusterNode& 
     options.port = node.port;
     options.db = 0;
     options.sentinel = {};
+    options.readFromReplica = !node.primary; // a replica redirects reads unless told READONLY
     return options;
 }
 

@@ -55,7 +55,8 @@ bool isClusterEnabled(Connection& connection);
 // address ("?" or empty endpoint) are taken at the host `connection` reached, as redis-cli does.
 Result<ClusterTopology> discoverCluster(Connection& connection);
 
-// The options for talking to one node: the seed's credentials and TLS, the node's host and port, database 0.
+// The options for talking to one node: the seed's credentials and TLS, the node's host and port, database 0, and
+// READONLY for a replica.
 ConnectionOptions nodeOptions(const ConnectionOptions& seed, const ClusterNode& node);
 
 } // namespace keylens::redis

@@ -234,7 +234,6 @@ private:
     ScanSink& m_sink;
     ScanSummary m_summary;
     ClusterTopology m_topology;
-    std::vector<ScanSummary> m_shardRuns;              // the last scan of each shard
     std::vector<redis::ConnectionOptions> m_reachable; // the seed, then every node scanned
 };
 
@@ -262,7 +261,6 @@ void ClusterRun::scanAll(ClusterSink& sink, const std::vector<Target>& targets)
     for (std::size_t i = 0; i < targets.size(); ++i) {
         const ScanSummary& result = results[i];
         ShardScan& shard = m_summary.shards[targets[i].shard];
-        ScanSummary& last = m_shardRuns[targets[i].shard];
         // Every scan of a shard counts what SCAN returned: a shard scanned again after a failover saw its keys twice,
         // and ingest drops the second sighting as a duplicate.
         m_summary.keysSeen += result.keysSeen;
@@ -285,7 +283,6 @@ void ClusterRun::scanAll(ClusterSink& sink, const std::vector<Target>& targets)
         shard.dbsize = result.server.dbsize;
         for (const QString& text : result.notices)
             notice(targets[i].options.address() + QStringLiteral(": ") + text);
-        last = result;
     }
 }
 
@@ -293,8 +290,9 @@ void ClusterRun::scanTakenOver(ClusterSink& sink, const ClusterTopology& now)
 {
     std::vector<Target> again;
     for (std::size_t i = 0; i < m_topology.shards.size(); ++i) {
-        const ScanSummary& last = m_shardRuns[i];
-        if (!last.error || last.cancelled)
+        // A cancelled scan stopped its shards on purpose: none failed over.
+        const std::optional<Error>& failure = m_summary.shards[i].error;
+        if (!failure || m_summary.cancelled)
             continue;
         const int owner = now.shardOfSlot(m_topology.shards[i].slots.front().first);
         if (owner < 0)
@@ -304,15 +302,12 @@ void ClusterRun::scanTakenOver(ClusterSink& sink, const ClusterTopology& now)
         if (node.id == m_summary.shards[i].nodeId)
             continue; // the same node: it is down, not replaced
         const redis::ConnectionOptions options = redis::nodeOptions(m_options.connection, node);
-        notice(
-            QStringLiteral("shard %1 (slots %2) failed during the scan (%3) and %4 took over its slots: that "
-                           "node was scanned from the start, and keys found on both were counted once")
-                .arg(m_summary.shards[i].address, m_summary.shards[i].slots, last.error->message, options.address()));
+        notice(QStringLiteral("shard %1 (slots %2) failed during the scan (%3) and %4 took over its slots: that "
+                              "node was scanned from the start, and keys found on both were counted once")
+                   .arg(m_summary.shards[i].address, m_summary.shards[i].slots, failure->message, options.address()));
         m_summary.shards[i].address = options.address();
         m_summary.shards[i].nodeId = node.id;
-        Target target{i, options};
-        target.options.readFromReplica = !node.primary;
-        again.push_back(std::move(target));
+        again.push_back(Target{i, options});
     }
     if (!again.empty())
         scanAll(sink, again);
@@ -423,7 +418,6 @@ ScanSummary ClusterRun::run(Connection& seed, const redis::ServerInfo& seedInfo)
         const redis::ClusterShard& shard = m_topology.shards[i];
         const redis::ClusterNode node = nodeToScan(shard, m_options.fromReplicas);
         Target target{i, redis::nodeOptions(m_options.connection, node)};
-        target.options.readFromReplica = !node.primary;
         ShardScan scan;
         scan.address = target.options.address();
         scan.nodeId = node.id;
@@ -437,7 +431,6 @@ ScanSummary ClusterRun::run(Connection& seed, const redis::ServerInfo& seedInfo)
         m_reachable.push_back(target.options);
         targets.push_back(std::move(target));
     }
-    m_shardRuns.resize(targets.size());
     if (m_options.sampleSize > 0)
         chooseSample(targets);
     redis::ServerInfo info = seedInfo;
@@ -479,13 +472,13 @@ ScanSummary ClusterRun::run(Connection& seed, const redis::ServerInfo& seedInfo)
     }
     if (!failed.isEmpty()) {
         const bool allFailed = std::size_t(failed.size()) == m_summary.shards.size() && m_summary.scanCalls == 0;
-        const ErrorKind kind = allFailed ? m_shardRuns.front().error->kind : ErrorKind::ConnectionLost;
+        const ErrorKind kind = allFailed ? m_summary.shards.front().error->kind : ErrorKind::ConnectionLost;
         m_summary.error = Error{kind, QStringLiteral("%1 of %2 shards could not be scanned: %3")
                                           .arg(failed.size())
                                           .arg(m_summary.shards.size())
                                           .arg(failed.join(QStringLiteral("; ")))};
         if (allFailed && failed.size() == 1)
-            m_summary.error->message = m_shardRuns.front().error->message;
+            m_summary.error->message = m_summary.shards.front().error->message;
     }
     if (m_summary.durationMs == 0)
         m_summary.durationMs = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started).count();
