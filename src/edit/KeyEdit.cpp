@@ -95,6 +95,16 @@ struct Guard
     QString firstWriteZero;
 };
 
+// The guard of a write that creates `key`: it must not exist, and the user hears so if it does by now.
+Guard keyAbsent(const QByteArray& key)
+{
+    return {{key},
+            {"EXISTS", key},
+            std::nullopt,
+            Compare::Bytes,
+            QStringLiteral("%1 exists already").arg(keyspace::displayString(key))};
+}
+
 Result<EditOutcome> guarded(redis::Connection& connection, const Guard& guard, const std::vector<Command>& writes)
 {
     const QByteArray home = QByteArray::number(connection.options().db);
@@ -268,13 +278,7 @@ Result<EditOutcome> applyEditHere(redis::Connection& connection, const KeyEdit& 
     switch (edit.kind) {
     case Kind::SetString:
         if (!edit.expected)
-            return guarded(connection,
-                           {{edit.key},
-                            {"EXISTS", edit.key},
-                            std::nullopt,
-                            Compare::Bytes,
-                            QStringLiteral("%1 exists already").arg(keyspace::displayString(edit.key))},
-                           {{"SET", edit.key, edit.value}});
+            return guarded(connection, keyAbsent(edit.key), {{"SET", edit.key, edit.value}});
         return guarded(connection, {{edit.key}, {"GET", edit.key}, edit.expected, Compare::Bytes, changed},
                        {{"SET", edit.key, edit.value, "KEEPTTL"}});
     case Kind::SetHashField:
@@ -379,13 +383,7 @@ Result<EditOutcome> applyEditHere(redis::Connection& connection, const KeyEdit& 
         std::vector<Command> writes{*create};
         if (edit.ttlMs > 0)
             writes.push_back({"PEXPIRE", edit.key, QByteArray::number(qlonglong(edit.ttlMs))});
-        return guarded(connection,
-                       {{edit.key},
-                        {"EXISTS", edit.key},
-                        std::nullopt,
-                        Compare::Bytes,
-                        QStringLiteral("%1 exists already").arg(keyspace::displayString(edit.key))},
-                       writes);
+        return guarded(connection, keyAbsent(edit.key), writes);
     }
     case Kind::Rename:
         if (edit.database < 0 || edit.database == connection.options().db)
