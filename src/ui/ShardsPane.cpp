@@ -10,6 +10,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -19,7 +20,8 @@ using models::displayText;
 
 namespace {
 
-enum Column { Address, Slots, Keys, Memory, Share, State, ColumnCount };
+// The figures first: on a narrow pane the slot ranges, last, are what scrolls out of sight.
+enum Column { Address, Keys, Memory, Share, State, Slots, ColumnCount };
 
 QCustomPlot* newShardPlot(const QString& title)
 {
@@ -80,18 +82,15 @@ ShardsPane::ShardsPane(QWidget* parent)
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
     m_table = new QTableWidget(0, ColumnCount);
-    m_table->setHorizontalHeaderLabels({QStringLiteral("Shard"), QStringLiteral("Slots"), QStringLiteral("Keys"),
-                                        QStringLiteral("Memory"), QStringLiteral("Share"), QStringLiteral("State")});
+    m_table->setHorizontalHeaderLabels({QStringLiteral("Shard"), QStringLiteral("Keys"), QStringLiteral("Memory"),
+                                        QStringLiteral("Share"), QStringLiteral("State"), QStringLiteral("Slots")});
     m_table->horizontalHeaderItem(Share)->setToolTip(QStringLiteral("The shard's share of the cluster's memory"));
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // The address whole (it says which node); the slot ranges give way when the pane is narrow.
-    m_table->horizontalHeader()->setSectionResizeMode(Slots, QHeaderView::Stretch);
-    m_table->setTextElideMode(Qt::ElideMiddle);
-    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
     m_memoryPlot = newShardPlot(QStringLiteral("Memory per shard (dashed: an even share)"));
     m_keysPlot = newShardPlot(QStringLiteral("Keys per shard"));
@@ -146,7 +145,8 @@ void ShardsPane::showShards(const std::vector<scan::ShardScan>& shards, bool mem
     // Every row shows (up to a dozen shards; more scroll), and the charts take the rest.
     const int rows = std::min<int>(int(shards.size()), 12);
     m_table->setFixedHeight(m_table->horizontalHeader()->height() +
-                            rows * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth() + 2);
+                            rows * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth() + 2 +
+                            m_table->horizontalScrollBar()->sizeHint().height()); // a narrow pane scrolls sideways
     QString text = QStringLiteral("%1 shards, %2 keys, %3")
                        .arg(shards.size())
                        .arg(displayText(keyspace::formatCount(keys)),
