@@ -6,10 +6,6 @@
 
 namespace keylens::keyspace {
 
-namespace {
-const NamespaceStats emptyStats;
-}
-
 Keyspace::Keyspace(char delimiter)
     : m_delimiter(delimiter)
 {
@@ -18,12 +14,13 @@ Keyspace::Keyspace(char delimiter)
     m_segment.push_back(empty);
     m_firstChild.push_back(InvalidNode);
     m_nextSibling.push_back(InvalidNode);
-    m_statsIndex.push_back(0);
+    m_namespaceIndex.push_back(0);
     m_flags.push_back(0);
     m_type.push_back(KeyType::Unknown);
     m_memory.push_back(0);
     m_expiry.push_back(NoExpiry);
-    m_stats.push_back({}); // the root always has aggregates: they are the totals
+    m_keptStats.push_back(0); // the root always keeps aggregates: they are the totals
+    m_stats.push_back({});
 }
 
 void Keyspace::reserve(std::size_t keys)
@@ -72,23 +69,68 @@ NodeId Keyspace::addChild(NodeId parent, SegmentId segment, std::size_t hash)
     m_firstChild.push_back(InvalidNode);
     m_nextSibling.push_back(m_firstChild[parent]);
     m_firstChild[parent] = node;
-    m_statsIndex.push_back(InvalidNode);
+    m_namespaceIndex.push_back(InvalidNode);
     m_flags.push_back(0);
     m_type.push_back(KeyType::Unknown);
     m_memory.push_back(0);
     m_expiry.push_back(NoExpiry);
     m_childIndex.insert(hash, node, [this](NodeId other) { return nodeHash(other); });
-    ++mutableStats(parent).childCount;
+    countChild(parent);
     return node;
 }
 
-NamespaceStats& Keyspace::mutableStats(NodeId node)
+void Keyspace::countChild(NodeId parent)
 {
-    if (m_statsIndex[node] == InvalidNode) {
-        m_statsIndex[node] = static_cast<std::uint32_t>(m_stats.size());
-        m_stats.push_back({});
+    if (NamespaceStats* kept = keptStats(parent)) {
+        ++kept->childCount;
+        return;
     }
-    return m_stats[m_statsIndex[node]];
+    if (m_namespaceIndex[parent] == InvalidNode) {
+        // Its first child: the parent becomes a namespace that sums its keys, and the grandparent, which now has a
+        // namespace below it, must keep its aggregates (the sums only stay cheap over keys).
+        m_namespaceIndex[parent] = static_cast<std::uint32_t>(m_keptStats.size());
+        m_keptStats.push_back(InvalidNode);
+        if (keptStats(m_parent[parent]) == nullptr)
+            keepStats(m_parent[parent]);
+        return;
+    }
+    std::uint32_t children = 0;
+    for (NodeId child = m_firstChild[parent]; child != InvalidNode && children <= SummedChildLimit;
+         child = m_nextSibling[child])
+        ++children;
+    if (children > SummedChildLimit)
+        keepStats(parent);
+}
+
+void Keyspace::keepStats(NodeId node)
+{
+    // Summed before the key being inserted is added to its ancestors, so that it is counted once.
+    const NamespaceStats sum = sumOfChildren(node);
+    m_keptStats[m_namespaceIndex[node]] = static_cast<std::uint32_t>(m_stats.size());
+    m_stats.push_back(sum);
+}
+
+NamespaceStats* Keyspace::keptStats(NodeId node)
+{
+    const std::uint32_t index = m_namespaceIndex[node];
+    if (index == InvalidNode || m_keptStats[index] == InvalidNode)
+        return nullptr;
+    return &m_stats[m_keptStats[index]];
+}
+
+NamespaceStats Keyspace::sumOfChildren(NodeId node) const
+{
+    NamespaceStats sum;
+    for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child]) {
+        ++sum.childCount;
+        if (!isKey(child))
+            continue;
+        sum.add(keyInfo(child));
+        if (child < m_findings.size())
+            for (unsigned severity = 0; severity < 3; ++severity)
+                sum.findings[severity] += findingCount(m_findings[child], severity);
+    }
+    return sum;
 }
 
 Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info, NodeId* stored)
@@ -109,7 +151,8 @@ Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info, NodeI
 
     storeKeyInfo(node, info);
     for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
-        mutableStats(ancestor).add(info);
+        if (NamespaceStats* stats = keptStats(ancestor))
+            stats->add(info);
     return Insert::Added;
 }
 
@@ -134,7 +177,8 @@ void Keyspace::removeKey(NodeId node)
         return;
     const KeyInfo info = keyInfo(node);
     for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
-        mutableStats(ancestor).remove(info);
+        if (NamespaceStats* stats = keptStats(ancestor))
+            stats->remove(info);
     m_flags[node] = 0;
     m_type[node] = KeyType::Unknown;
     m_memory[node] = 0;
@@ -148,9 +192,10 @@ void Keyspace::updateKey(NodeId node, const KeyInfo& info)
         return;
     const KeyInfo old = keyInfo(node);
     for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor]) {
-        NamespaceStats& stats = mutableStats(ancestor);
-        stats.remove(old);
-        stats.add(info);
+        if (NamespaceStats* stats = keptStats(ancestor)) {
+            stats->remove(old);
+            stats->add(info);
+        }
     }
     storeKeyInfo(node, info);
 }
@@ -165,16 +210,19 @@ KeyInfo Keyspace::keyInfo(NodeId node) const
     return info;
 }
 
-const NamespaceStats& Keyspace::stats(NodeId node) const
+NamespaceStats Keyspace::stats(NodeId node) const
 {
-    const std::uint32_t index = m_statsIndex[node];
-    return index == InvalidNode ? emptyStats : m_stats[index];
+    const std::uint32_t index = m_namespaceIndex[node];
+    if (index == InvalidNode)
+        return {};
+    if (m_keptStats[index] == InvalidNode)
+        return sumOfChildren(node);
+    return m_stats[m_keptStats[index]];
 }
 
 std::vector<NodeId> Keyspace::children(NodeId node) const
 {
     std::vector<NodeId> out;
-    out.reserve(stats(node).childCount);
     for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child])
         out.push_back(child);
     // Siblings are linked newest first; hand them out in the order they were found.
@@ -206,7 +254,7 @@ QByteArray Keyspace::namespacePrefix(NodeId node) const
     return path(node).append(m_delimiter);
 }
 
-std::uint32_t& Keyspace::findingEntry(NodeId node)
+std::uint64_t& Keyspace::findingEntry(NodeId node)
 {
     while (m_findings.size() <= node)
         m_findings.push_back(0);
@@ -216,45 +264,51 @@ std::uint32_t& Keyspace::findingEntry(NodeId node)
 void Keyspace::addFinding(NodeId key, unsigned rule, unsigned severity)
 {
     Q_ASSERT(rule < IgnoredBit && severity < 3);
-    std::uint32_t& entry = findingEntry(key);
-    const std::uint32_t bit = std::uint32_t(1) << rule;
+    std::uint64_t& entry = findingEntry(key);
+    const std::uint64_t bit = std::uint64_t(1) << rule;
     if (entry & bit)
         return;
-    const std::uint32_t worst = std::max<std::uint32_t>(entry >> FindingWorstShift, severity + 1);
-    entry = ((entry | bit) & ((std::uint32_t(1) << FindingWorstShift) - 1)) | (worst << FindingWorstShift);
+    const std::uint64_t worst = std::max<std::uint64_t>((entry >> FindingWorstShift) & 0xf, severity + 1);
+    const std::uint64_t counts = entry >> FindingCountShift << FindingCountShift;
+    entry = ((entry | bit) & ((std::uint64_t(1) << FindingWorstShift) - 1)) | (worst << FindingWorstShift) |
+            (counts + (std::uint64_t(1) << (FindingCountShift + 8 * severity)));
     for (NodeId ancestor = m_parent[key]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
-        ++mutableStats(ancestor).findings[severity];
+        if (NamespaceStats* stats = keptStats(ancestor))
+            ++stats->findings[severity];
 }
 
 void Keyspace::removeFinding(NodeId key, unsigned rule, unsigned severity, int worstKept)
 {
     Q_ASSERT(rule < IgnoredBit && severity < 3 && worstKept < 3);
-    std::uint32_t& entry = findingEntry(key);
-    const std::uint32_t bit = std::uint32_t(1) << rule;
+    std::uint64_t& entry = findingEntry(key);
+    const std::uint64_t bit = std::uint64_t(1) << rule;
     if (!(entry & bit))
         return;
-    const std::uint32_t kept = (entry & ~bit) & ((std::uint32_t(1) << FindingWorstShift) - 1);
-    entry = kept | (std::uint32_t(worstKept + 1) << FindingWorstShift);
+    const std::uint64_t kept = (entry & ~bit) & ((std::uint64_t(1) << FindingWorstShift) - 1);
+    std::uint64_t counts = entry >> FindingCountShift << FindingCountShift;
+    // A severity told wrong by a caller must not wrap a count.
+    if (findingCount(entry, severity) > 0)
+        counts -= std::uint64_t(1) << (FindingCountShift + 8 * severity);
+    entry = kept | (std::uint64_t(worstKept + 1) << FindingWorstShift) | counts;
     for (NodeId ancestor = m_parent[key]; ancestor != InvalidNode; ancestor = m_parent[ancestor]) {
-        std::uint32_t& count = mutableStats(ancestor).findings[severity];
-        if (count > 0) // a severity told wrong by a caller must not wrap the count to four billion
-            --count;
+        if (NamespaceStats* stats = keptStats(ancestor); stats && stats->findings[severity] > 0)
+            --stats->findings[severity];
     }
 }
 
 std::uint32_t Keyspace::findingRules(NodeId node) const
 {
-    return node < m_findings.size() ? m_findings[node] & RuleBits : 0;
+    return node < m_findings.size() ? std::uint32_t(m_findings[node] & RuleBits) : 0;
 }
 
 int Keyspace::worstFinding(NodeId node) const
 {
-    return node < m_findings.size() ? int(m_findings[node] >> FindingWorstShift) - 1 : -1;
+    return node < m_findings.size() ? int((m_findings[node] >> FindingWorstShift) & 0xf) - 1 : -1;
 }
 
 void Keyspace::setLintIgnored(NodeId key)
 {
-    findingEntry(key) |= std::uint32_t(1) << IgnoredBit;
+    findingEntry(key) |= std::uint64_t(1) << IgnoredBit;
 }
 
 bool Keyspace::isLintIgnored(NodeId node) const
@@ -273,9 +327,9 @@ void Keyspace::clearFindings()
 std::size_t Keyspace::memoryBytes() const
 {
     return m_parent.memoryBytes() + m_segment.memoryBytes() + m_firstChild.memoryBytes() + m_nextSibling.memoryBytes() +
-           m_statsIndex.memoryBytes() + m_flags.memoryBytes() + m_type.memoryBytes() + m_memory.memoryBytes() +
-           m_expiry.memoryBytes() + m_findings.memoryBytes() + m_stats.memoryBytes() + m_childIndex.memoryBytes() +
-           m_segments.memoryBytes() + m_bigMemory.size() * 32;
+           m_namespaceIndex.memoryBytes() + m_keptStats.memoryBytes() + m_flags.memoryBytes() + m_type.memoryBytes() +
+           m_memory.memoryBytes() + m_expiry.memoryBytes() + m_findings.memoryBytes() + m_stats.memoryBytes() +
+           m_childIndex.memoryBytes() + m_segments.memoryBytes() + m_bigMemory.size() * 32;
 }
 
 } // namespace keylens::keyspace

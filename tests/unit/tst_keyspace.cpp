@@ -274,6 +274,69 @@ private Q_SLOTS:
         }
     }
 
+    // Small namespaces add their keys up when asked, big ones and those over namespaces keep aggregates; a namespace
+    // that grows from one into the other mid-way must count every key, child and finding once, as a direct count does.
+    void smallAndKeptNamespacesCountAlike()
+    {
+        QRandomGenerator random(5);
+        std::map<QByteArray, KeyInfo> keys;
+        std::map<QByteArray, std::array<std::uint32_t, 3>> findings; // per key, per severity
+        std::map<QByteArray, std::set<QByteArray>> children;         // per namespace prefix (with ':'), child paths
+        Keyspace store;
+        for (int i = 0; i < 6000; ++i) {
+            // Ids with 1 to 14 attributes, so that some namespaces cross the point where they start keeping aggregates,
+            // and now and then a deeper key under an attribute that was a plain key so far.
+            const int id = random.bounded(400);
+            QByteArray key = "user:" + QByteArray::number(id) + ":a" + QByteArray::number(random.bounded(14));
+            if (random.bounded(10) == 0)
+                key += ":deep" + QByteArray::number(random.bounded(3));
+            const KeyInfo info = measuredKey(KeyType(random.bounded(6)), random.bounded(1, 900),
+                                             random.bounded(2) ? NoExpiry : 1'900'000'000'000 + i);
+            if (!keys.emplace(key, info).second)
+                continue;
+            NodeId node = InvalidNode;
+            QCOMPARE(store.insert(key, info, &node), Keyspace::Insert::Added);
+            for (qsizetype at = key.indexOf(':'); at >= 0; at = key.indexOf(':', at + 1)) {
+                const qsizetype next = key.indexOf(':', at + 1);
+                children[key.left(at + 1)].insert(key.left(next < 0 ? key.size() : next));
+            }
+            // Up to three findings of any severity, then sometimes one taken back.
+            std::array<std::uint32_t, 3>& own = findings[key];
+            own = {};
+            for (unsigned rule = 0; rule < 3; ++rule) {
+                if (random.bounded(2) == 0)
+                    continue;
+                const unsigned severity = random.bounded(3);
+                store.addFinding(node, rule, severity);
+                ++own[severity];
+                if (random.bounded(4) == 0) {
+                    store.removeFinding(node, rule, severity, -1);
+                    --own[severity];
+                }
+            }
+        }
+        for (const auto& [prefix, paths] : children) {
+            const NodeId node = prefix == "user:" ? store.find("user") : store.find(prefix.chopped(1));
+            QVERIFY(node != InvalidNode);
+            std::uint32_t count = 0;
+            std::uint64_t memory = 0;
+            std::array<std::uint32_t, 3> bySeverity{};
+            for (const auto& [key, info] : keys) {
+                if (!key.startsWith(prefix))
+                    continue;
+                ++count;
+                memory += info.memoryBytes;
+                for (int severity = 0; severity < 3; ++severity)
+                    bySeverity[severity] += findings[key][severity];
+            }
+            const NamespaceStats stats = store.stats(node);
+            QCOMPARE(stats.keys, count);
+            QCOMPARE(stats.memoryBytes, memory);
+            QCOMPARE(stats.childCount, std::uint32_t(paths.size()));
+            QVERIFY2(stats.findings == bySeverity, prefix.constData());
+        }
+    }
+
     void topKeysAreTheBiggest()
     {
         Keyspace keyspace;
