@@ -2,6 +2,7 @@
 
 // Private to the keyspace library: not installed, not included by other layers.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -23,8 +24,7 @@ public:
     {
         if (m_capacity == 0)
             return Empty;
-        const std::size_t mask = m_capacity - 1;
-        for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+        for (std::size_t i = home(hash);; i = next(i)) {
             const std::uint32_t slot = m_slots[i];
             if (slot == 0)
                 return Empty;
@@ -37,16 +37,15 @@ public:
     template<typename HashOf> void insert(std::size_t hash, std::uint32_t id, HashOf&& hashOf)
     {
         if ((m_size + 1) * 10 > m_capacity * 7)
-            rehash(m_capacity == 0 ? 16 : m_capacity * 2, hashOf);
+            rehash(m_capacity < 16 ? 16 : m_capacity + m_capacity / 2, hashOf);
         place(hash, id);
         ++m_size;
     }
 
     template<typename HashOf> void reserve(std::size_t count, HashOf&& hashOf)
     {
-        std::size_t capacity = 16;
-        while (capacity * 7 < count * 10)
-            capacity *= 2;
+        // Exactly what the count needs: a table of millions that doubled past it would waste up to half its bytes.
+        const std::size_t capacity = std::max<std::size_t>(16, count * 10 / 7 + 1);
         if (capacity > m_capacity)
             rehash(capacity, hashOf);
     }
@@ -63,12 +62,20 @@ private:
     };
     using Slots = std::unique_ptr<std::uint32_t[], Free>;
 
+    // Any capacity, not only powers of two: the hash's high bits pick the slot (multiply and shift, as a fraction
+    // of the capacity), which the mixed hashes the store hands in spread evenly.
+    std::size_t home(std::size_t hash) const
+    {
+        __extension__ using Wide = unsigned __int128; // GCC and Clang on 64-bit targets
+        return static_cast<std::size_t>((static_cast<Wide>(hash) * m_capacity) >> 64);
+    }
+    std::size_t next(std::size_t i) const { return i + 1 == m_capacity ? 0 : i + 1; }
+
     void place(std::size_t hash, std::uint32_t id)
     {
-        const std::size_t mask = m_capacity - 1;
-        std::size_t i = hash & mask;
+        std::size_t i = home(hash);
         while (m_slots[i] != 0)
-            i = (i + 1) & mask;
+            i = next(i);
         m_slots[i] = id + 1;
     }
 
@@ -86,7 +93,7 @@ private:
     }
 
     Slots m_slots;
-    std::size_t m_capacity = 0; // a power of two, or 0
+    std::size_t m_capacity = 0;
     std::size_t m_size = 0;
 };
 
