@@ -1,5 +1,6 @@
 #include "keyspace/KeyGlob.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace keylens::keyspace {
@@ -52,13 +53,26 @@ KeyGlob::KeyGlob(QByteArray pattern, Case sensitivity)
     , m_case(sensitivity)
 {
     // Forward, as matches() reads the pattern: a wildcard (*, ?, a bracket) starts the literal tail over.
+    int starRuns = 0;
+    bool otherWildcard = false;
+    bool lastWasStar = false;
     for (qsizetype i = 0; i < m_pattern.size(); ++i) {
         const char c = m_pattern[i];
+        const bool star = c == '*';
+        if (star && !lastWasStar)
+            ++starRuns;
+        lastWasStar = star;
+        if (!m_hasWildcard && (c == '*' || c == '?' || c == '['))
+            m_literalHead = m_literalTail;
         if (c == '\\' && i + 1 < m_pattern.size()) {
             m_literalTail += fold(m_pattern[++i], m_case);
         } else if (c == '*' || c == '?') {
+            m_hasWildcard = true;
+            otherWildcard |= c == '?';
             m_literalTail.clear();
         } else if (c == '[') {
+            m_hasWildcard = true;
+            otherWildcard = true;
             m_literalTail.clear();
             // Past the bracket's end, as matchBracket finds it.
             ++i;
@@ -70,6 +84,18 @@ KeyGlob::KeyGlob(QByteArray pattern, Case sensitivity)
             m_literalTail += fold(c, m_case);
         }
     }
+    if (!m_hasWildcard)
+        m_literalHead = m_literalTail;
+    m_headStarTail = starRuns == 1 && !otherWildcard;
+}
+
+qsizetype KeyGlob::headAgreement(QByteArrayView bytes, qsizetype at) const
+{
+    const qsizetype length = std::min(bytes.size(), std::max<qsizetype>(m_literalHead.size() - at, 0));
+    qsizetype i = 0;
+    while (i < length && fold(bytes[i], m_case) == m_literalHead[at + i])
+        ++i;
+    return i;
 }
 
 bool KeyGlob::lastSegmentMayMatch(QByteArrayView segment, char delimiter, bool wholeKey) const

@@ -28,10 +28,23 @@ public:
     // their ancestors' segments, which is where the time goes.
     bool lastSegmentMayMatch(QByteArrayView segment, char delimiter, bool wholeKey) const;
 
+    // The literal bytes before the first wildcard (unescaped, case-folded): every key it matches starts with them.
+    const QByteArray& literalHead() const { return m_literalHead; }
+    // How many of `bytes`' first bytes agree with the literal head from its byte `at` on (folded as the glob folds).
+    qsizetype headAgreement(QByteArrayView bytes, qsizetype at = 0) const;
+    bool hasWildcard() const { return m_hasWildcard; }
+    // The pattern is the literal head, one run of `*`, then the literal tail: a key matches exactly when it starts
+    // with the head, ends with the tail, and is long enough for both (`user:*`, `*:profile`, `cache:*:meta`).
+    bool isHeadStarTail() const { return m_headStarTail; }
+    const QByteArray& literalTail() const { return m_literalTail; }
+
 private:
     QByteArray m_pattern;
     Case m_case = Case::Sensitive;
     QByteArray m_literalTail; // the pattern's last bytes after its last wildcard, unescaped and case-folded
+    QByteArray m_literalHead;
+    bool m_hasWildcard = false;
+    bool m_headStarTail = false;
 };
 
 } // namespace keylens::keyspace

@@ -60,6 +60,12 @@ public:
     NodeId parent(NodeId node) const { return m_parent[node]; }
     QByteArrayView segment(NodeId node) const { return m_segments.view(m_segment[node]); }
 
+    // Segments by id: every distinct segment once, ids dense in the order the segments were first seen (and stored).
+    // A test on segments is made once per distinct one, reading them in memory order, not once per node.
+    SegmentId segmentId(NodeId node) const { return m_segment[node]; }
+    std::size_t segmentCount() const { return m_segments.size(); }
+    QByteArrayView segmentById(SegmentId id) const { return m_segments.view(id); }
+
     bool isKey(NodeId node) const { return m_flags[node] & IsKey; }
     KeyInfo keyInfo(NodeId node) const;
 

@@ -1,5 +1,6 @@
 #include "models/KeyTreeModel.h"
 
+#include "keyspace/GlobPass.h"
 #include "lint/OverlayRules.h"
 #include "models/FindingsText.h"
 
@@ -46,7 +47,7 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_matchingKeys.clear();
     m_filterMatches = 0;
     if (isFiltering())
-        applyFilterToNewNodes(1, m_publishedNodes, nullptr);
+        markAllMatches();
     endReset();
 }
 
@@ -223,8 +224,6 @@ SortEntry KeyTreeModel::sortEntry(RowId row, int column, std::int64_t now) const
 
 // ---- live updates ----
 
-// ---- live updates ----
-
 void KeyTreeModel::markMatch(NodeId node, std::vector<NodeId>* newlyVisible)
 {
     if (m_visibility[node] & Matches)
@@ -267,13 +266,18 @@ std::uint64_t KeyTreeModel::matchingKeysOf(NodeId node) const
     return node < m_matchingKeys.size() ? m_matchingKeys[node] : 0;
 }
 
+bool KeyTreeModel::matchesFindingsFilter(NodeId key) const
+{
+    if (!m_findingsFilter.enabled)
+        return true;
+    const std::uint32_t rules = m_keyspace->findingRules(key);
+    return m_findingsFilter.rule < 0 ? rules != 0 : (rules >> m_findingsFilter.rule & 1);
+}
+
 bool KeyTreeModel::matchesFilter(NodeId key) const
 {
-    if (m_findingsFilter.enabled) {
-        const std::uint32_t rules = m_keyspace->findingRules(key);
-        if (m_findingsFilter.rule < 0 ? rules == 0 : !(rules >> m_findingsFilter.rule & 1))
-            return false;
-    }
+    if (!matchesFindingsFilter(key))
+        return false;
     if (m_filter.isEmpty())
         return true;
     // Most keys are ruled out by their last segment alone, without reading every ancestor's segment (at ten
@@ -320,8 +324,38 @@ void KeyTreeModel::resetFilter()
     m_matchingKeys.clear();
     m_filterMatches = 0;
     if (m_keyspace && isFiltering())
-        applyFilterToNewNodes(1, m_publishedNodes, nullptr);
+        markAllMatches();
     endReset();
+}
+
+void KeyTreeModel::markAllMatches()
+{
+    const std::size_t count = m_publishedNodes;
+    m_visibility.assign(count, 0);
+    m_matchingKeys.assign(count, 0);
+    if (count <= 1)
+        return;
+    if (m_filter.isEmpty()) {
+        for (NodeId node = 1; node < count; ++node)
+            m_visibility[node] = m_keyspace->isKey(node) ? Matches : 0;
+    } else {
+        keyspace::markGlobMatches(*m_keyspace, m_filter, m_visibility, Matches);
+    }
+    // Children come after their parents in node order, so one pass backwards hands every count up to the root
+    // without a walk up from each match.
+    for (NodeId node = NodeId(count - 1); node >= 1; --node) {
+        if ((m_visibility[node] & Matches) && !matchesFindingsFilter(node))
+            m_visibility[node] &= ~Matches;
+        if (m_visibility[node] & Matches) {
+            ++m_matchingKeys[node];
+            ++m_filterMatches;
+        }
+        if (m_matchingKeys[node] != 0) {
+            const NodeId parent = m_keyspace->parent(node);
+            m_matchingKeys[parent] += m_matchingKeys[node];
+            m_visibility[parent] |= MatchesBelow;
+        }
+    }
 }
 
 void KeyTreeModel::publish(bool final)

@@ -104,6 +104,9 @@ private:
 
     bool isFiltering() const { return !m_filter.isEmpty() || m_findingsFilter.enabled; }
     bool matchesFilter(NodeId key) const;
+    bool matchesFindingsFilter(NodeId key) const;
+    // Under a filter: which of the published nodes match and which have matches below, all at once (a new filter).
+    void markAllMatches();
     void resetFilter(); // recomputes which rows exist, with a model reset
     void applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible);
     void markMatch(NodeId node, std::vector<NodeId>* newlyVisible);

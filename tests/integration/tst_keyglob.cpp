@@ -1,6 +1,7 @@
 // KeyGlob against the server's own glob: every pattern must select exactly the keys SCAN MATCH selects.
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "keyspace/GlobPass.h"
 #include "keyspace/KeyFilter.h"
 #include "keyspace/KeyGlob.h"
 #include "keyspace/Keyspace.h"
@@ -41,11 +42,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("pattern");
         for (const char* pattern :
-             {"*",        "user:*",    "user:?",    "user:??",    "*:*:*",    "u*1",        "[uU]ser*", "[^u]*",
-              "[a-c]*",   "[c-a]*",    "a\\*b",     "a\\?b",      "a[[]b]c",  "a\\[b\\]c",  "*\\\\*",   "x[]-]1",
-              "session:", "session:*", "*e*e*",     "?",          "",         "caf*",       "bin*z",    "bin?\\x00z",
-              "user:1*",  "*[",        "[bracket",  "a[bc",       "\\^caret", "[\\^]caret", "*z",       "zz?",
-              "???",      "*:",        "*:profile", "*1:profile", "[uU]*:1",  "*\\*b",      "*:double", "*ab"})
+             {"*",          "user:*",         "user:?",     "user:??",   "*:*:*",    "u*1",      "[uU]ser*",
+              "[^u]*",      "[a-c]*",         "[c-a]*",     "a\\*b",     "a\\?b",    "a[[]b]c",  "a\\[b\\]c",
+              "*\\\\*",     "x[]-]1",         "session:",   "session:*", "*e*e*",    "?",        "",
+              "caf*",       "bin*z",          "bin?\\x00z", "user:1*",   "*[",       "[bracket", "a[bc",
+              "\\^caret",   "[\\^]caret",     "*z",         "zz?",       "???",      "*:",       "*:profile",
+              "*1:profile", "[uU]*:1",        "*\\*b",      "*:double",  "*ab",      "ab*bc",    "a*c",
+              "ab*b",       "user:*:profile", "user:1:*",   "user*",     "session*", "u*:a:b",   "user:1",
+              "user:",      "café:*"})
             QTest::newRow(pattern) << QByteArray(pattern);
     }
 
@@ -80,6 +84,33 @@ private Q_SLOTS:
         }
         if (pattern == "*:profile")
             QCOMPARE(ruledOut, int(m_keys.size()) - 1); // all but user:1:profile, without their ancestors
+
+        // The tree filter's pass over a store (head down the tree, tail per segment) selects the same keys, in both
+        // cases.
+        keyspace::Keyspace store;
+        for (const QByteArray& key : m_keys)
+            store.insert(key, {});
+        for (const keyspace::KeyGlob* each : {&glob, &folded}) {
+            std::vector<std::uint8_t> marks(store.nodeCount(), 0);
+            keyspace::markGlobMatches(store, *each, marks, 4);
+            std::vector<QByteArray> passed;
+            for (keyspace::NodeId node = 0; node < store.nodeCount(); ++node) {
+                if (marks[node] == 4)
+                    passed.push_back(store.path(node));
+                QVERIFY(marks[node] == 0 || marks[node] == 4);
+            }
+            std::sort(passed.begin(), passed.end());
+            std::vector<QByteArray> truth;
+            for (const QByteArray& key : m_keys)
+                if (each->matches(key))
+                    truth.push_back(key);
+            std::sort(truth.begin(), truth.end());
+            if (pattern.isEmpty()) // an empty glob is no filter: the tree shows everything without a pass
+                truth.clear();
+            else if (each == &glob)
+                QCOMPARE(truth, expected);
+            QCOMPARE(passed, truth);
+        }
     }
 
     // The filter box's text (keyspace::resolveFilter): an existing key is that key, glob characters make a

@@ -430,6 +430,12 @@ private Q_SLOTS:
         QCOMPARE(model.filterMatches(), std::uint64_t(1));
         QVERIFY(model.indexOfNode(leaf).isValid());
         QVERIFY(!model.indexOfNode(store.find("shallow:1")).isValid());
+        // The key itself as the filter: a literal head of 100,000 segments, followed down the tree segment by segment.
+        model.setFilter(keyspace::KeyGlob(keyspace::KeyGlob::escaped(deep)));
+        QCOMPARE(model.filterMatches(), std::uint64_t(1));
+        QVERIFY(model.indexOfNode(leaf).isValid());
+        model.setFilter(keyspace::KeyGlob(keyspace::KeyGlob::escaped(deep.chopped(1))));
+        QCOMPARE(model.filterMatches(), std::uint64_t(0));
     }
 
     // PTTL denied: the TTL column says "not measured", never "no TTL" or a share of 0%.
