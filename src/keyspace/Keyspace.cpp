@@ -26,9 +26,28 @@ Keyspace::Keyspace(char delimiter)
 void Keyspace::reserve(std::size_t keys)
 {
     // Real keyspaces have a little more than one node per key (the id levels of `user:<id>:...`).
-    const std::size_t nodes = keys + keys / 4 + 16;
+    reserveTables(keys + keys / 4 + 16, keys);
+    m_expectedKeys = keys;
+    const std::size_t sample = std::max<std::size_t>(keys / 100, 20'000);
+    m_refineAt = keys >= 4 * sample ? sample : 0;
+}
+
+void Keyspace::reserveTables(std::size_t nodes, std::size_t segments)
+{
     m_childIndex.reserve(nodes, [this](NodeId node) { return nodeHash(node); });
-    m_segments.reserve(keys);
+    m_segments.reserve(segments);
+}
+
+void Keyspace::refineReserve()
+{
+    // SCAN hands keys out in hash order, so the first percent is a fair sample; a tenth more covers its error and keys
+    // written during the scan. The tables hold a percent of their entries now: growing them costs milliseconds.
+    m_refineAt = 0;
+    const double keys = double(m_stats[0].keys);
+    const auto expected = [&](std::size_t sampled) {
+        return std::size_t(double(sampled) / keys * double(m_expectedKeys) * 1.1) + 16;
+    };
+    reserveTables(expected(nodeCount()), expected(m_segments.size()));
 }
 
 std::size_t Keyspace::childHash(NodeId parent, SegmentId segment) const
@@ -153,6 +172,8 @@ Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info, NodeI
     for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
         if (NamespaceStats* stats = keptStats(ancestor))
             stats->add(info);
+    if (m_stats[0].keys == m_refineAt)
+        refineReserve();
     return Insert::Added;
 }
 
@@ -218,6 +239,33 @@ NamespaceStats Keyspace::stats(NodeId node) const
     if (m_keptStats[index] == InvalidNode)
         return sumOfChildren(node);
     return m_stats[m_keptStats[index]];
+}
+
+std::uint64_t Keyspace::namespaceMemory(NodeId node) const
+{
+    const std::uint32_t index = m_namespaceIndex[node];
+    if (index == InvalidNode)
+        return 0;
+    if (m_keptStats[index] != InvalidNode)
+        return m_stats[m_keptStats[index]].memoryBytes;
+    std::uint64_t memory = 0;
+    for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child])
+        if (m_flags[child] & MemoryMeasured)
+            memory += m_memory[child] == MemoryOverflow ? m_bigMemory.at(child) : m_memory[child];
+    return memory;
+}
+
+std::uint32_t Keyspace::namespaceKeys(NodeId node) const
+{
+    const std::uint32_t index = m_namespaceIndex[node];
+    if (index == InvalidNode)
+        return 0;
+    if (m_keptStats[index] != InvalidNode)
+        return m_stats[m_keptStats[index]].keys;
+    std::uint32_t keys = 0;
+    for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child])
+        keys += isKey(child) ? 1 : 0;
+    return keys;
 }
 
 std::vector<NodeId> Keyspace::children(NodeId node) const
@@ -304,6 +352,13 @@ std::uint32_t Keyspace::findingRules(NodeId node) const
 int Keyspace::worstFinding(NodeId node) const
 {
     return node < m_findings.size() ? int((m_findings[node] >> FindingWorstShift) & 0xf) - 1 : -1;
+}
+
+std::array<std::uint32_t, 3> Keyspace::findingsBySeverity(NodeId node) const
+{
+    if (node >= m_findings.size())
+        return {};
+    return {findingCount(m_findings[node], 0), findingCount(m_findings[node], 1), findingCount(m_findings[node], 2)};
 }
 
 void Keyspace::setLintIgnored(NodeId key)

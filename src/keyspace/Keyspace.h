@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QByteArrayView>
 
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -39,7 +40,9 @@ public:
 
     char delimiter() const { return m_delimiter; }
 
-    // A hint from DBSIZE, so the hash tables do not rehash again and again during a scan.
+    // A hint from DBSIZE, so that the hash tables do not grow during a scan: growing one of ten million nodes stops
+    // the GUI thread for a second. The first guess of nodes and segments per key is refined once the first percent
+    // of the keys shows what this keyspace's keys bring.
     void reserve(std::size_t keys);
 
     enum class Insert { Added, Duplicate };
@@ -72,6 +75,9 @@ public:
     bool hasChildren(NodeId node) const { return m_firstChild[node] != InvalidNode; }
     // Empty aggregates for a node without children. By value: a small namespace adds its keys up when asked.
     NamespaceStats stats(NodeId node) const;
+    // stats(node).memoryBytes and .keys without adding up the rest, for sorts over a million rows.
+    std::uint64_t namespaceMemory(NodeId node) const;
+    std::uint32_t namespaceKeys(NodeId node) const;
     std::vector<NodeId> children(NodeId node) const;
     // Calls onChild(child) for each child, newest first, without building a list.
     // A node's children one at a time (forEachChild in steps): InvalidNode after the last.
@@ -109,6 +115,8 @@ public:
     void removeFinding(NodeId key, unsigned rule, unsigned severity, int worstKept);
     // The worst severity of the key's own findings, or -1 without any.
     int worstFinding(NodeId node) const;
+    // How many of the key's own findings have each severity.
+    std::array<std::uint32_t, 3> findingsBySeverity(NodeId node) const;
     // A key the lint profile ignores (a library's own key): no rule looks at it.
     void setLintIgnored(NodeId key);
     bool isLintIgnored(NodeId node) const;
@@ -123,6 +131,10 @@ private:
     static constexpr std::uint32_t MemoryOverflow = 0xffffffffu;
 
     NodeId addChild(NodeId parent, SegmentId segment, std::size_t hash);
+    void reserveTables(std::size_t nodes, std::size_t segments);
+    void refineReserve();
+    std::size_t m_expectedKeys = 0;
+    std::size_t m_refineAt = 0; // the key count at which refineReserve runs, or 0
     // The child of `parent` with `segment` (hash: childHash(parent, segment)), or InvalidNode.
     NodeId lookupChild(NodeId parent, SegmentId segment, std::size_t hash) const;
     std::size_t nodeHash(NodeId node) const { return childHash(m_parent[node], m_segment[node]); }

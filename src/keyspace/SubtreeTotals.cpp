@@ -1,7 +1,6 @@
 #include "keyspace/SubtreeTotals.h"
 
 #include <algorithm>
-#include <bit>
 
 namespace keylens::keyspace {
 
@@ -21,7 +20,7 @@ void SubtreeTotals::add(const SubtreeTotals& other)
 
 std::uint64_t subtreeMemory(const Keyspace& store, NodeId node)
 {
-    std::uint64_t memory = store.stats(node).memoryBytes;
+    std::uint64_t memory = store.namespaceMemory(node);
     if (store.isKey(node))
         memory += store.keyInfo(node).memoryBytes; // 0 when not measured
     return memory;
@@ -29,13 +28,13 @@ std::uint64_t subtreeMemory(const Keyspace& store, NodeId node)
 
 std::uint64_t subtreeKeys(const Keyspace& store, NodeId node)
 {
-    return store.stats(node).keys + (store.isKey(node) ? 1 : 0);
+    return store.namespaceKeys(node) + (store.isKey(node) ? 1 : 0);
 }
 
 SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node)
 {
     SubtreeTotals totals;
-    const NamespaceStats& stats = store.stats(node);
+    const NamespaceStats stats = store.stats(node);
     totals.keys = stats.keys;
     totals.memoryBytes = stats.memoryBytes;
     totals.keysWithTtl = stats.keysWithTtl;
@@ -47,8 +46,9 @@ SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node)
         totals.types[i] = stats.types[i];
     for (std::size_t i = 0; i < totals.findings.size(); ++i)
         totals.findings[i] = stats.findings[i];
-    if (const int worst = store.worstFinding(node); worst >= 0)
-        totals.findings[std::size_t(worst)] += std::uint64_t(std::popcount(store.findingRules(node)));
+    const std::array<std::uint32_t, 3> own = store.findingsBySeverity(node);
+    for (std::size_t i = 0; i < totals.findings.size(); ++i)
+        totals.findings[i] += own[i];
     if (store.isKey(node)) {
         const KeyInfo info = store.keyInfo(node);
         ++totals.keys;

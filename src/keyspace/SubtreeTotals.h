@@ -21,7 +21,7 @@ struct SubtreeTotals
     std::uint64_t keysTtlUnknown = 0;
     std::int64_t soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
     PerKeyType<std::uint64_t> types{};
-    // Lint findings per severity (lint::Severity's values); a key's own count at its worst severity.
+    // Lint findings per severity (lint::Severity's values), the key's own among them.
     std::array<std::uint64_t, 3> findings{};
 
     // As NamespaceStats::ttlShare(): among keys whose TTL was measured; nothing when none was.

@@ -1,6 +1,7 @@
 #include "TestKeys.h"
 #include "keyspace/ExpiryTimeline.h"
 #include "keyspace/Keyspace.h"
+#include "keyspace/SubtreeTotals.h"
 #include "keyspace/TopKeys.h"
 
 #include <QRandomGenerator>
@@ -334,6 +335,24 @@ private Q_SLOTS:
             QCOMPARE(stats.memoryBytes, memory);
             QCOMPARE(stats.childCount, std::uint32_t(paths.size()));
             QVERIFY2(stats.findings == bySeverity, prefix.constData());
+            QCOMPARE(store.namespaceMemory(node), memory);
+            QCOMPARE(store.namespaceKeys(node), count);
+        }
+        // A key's own findings by severity, and in its row's totals: a key with an error and an info finding shows
+        // one of each, not two errors.
+        for (const auto& [key, own] : findings) {
+            const NodeId node = store.find(key);
+            QVERIFY(store.findingsBySeverity(node) == own);
+            const SubtreeTotals totals = subtreeTotals(store, node);
+            std::array<std::uint64_t, 3> expected{};
+            for (int severity = 0; severity < 3; ++severity)
+                expected[severity] = own[severity];
+            if (store.hasChildren(node)) {
+                const NamespaceStats below = store.stats(node);
+                for (int severity = 0; severity < 3; ++severity)
+                    expected[severity] += below.findings[severity];
+            }
+            QVERIFY(totals.findings == expected);
         }
     }
 
