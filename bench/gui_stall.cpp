@@ -251,6 +251,9 @@ int main(int argc, char** argv)
             const double seconds = scanInWindow(window, server.connectionOptions(), probe);
             std::printf("\nGUI scan run %d: %.2f s, %.0f keys/s\n", run + 1, seconds, double(keys) / seconds);
             printStalls(probe);
+            // The peak of one scan, before the browsing and the pattern view add theirs.
+            std::printf("  peak RSS so far %.1f MiB: %.0f bytes per key\n", double(selfPeakRssKb()) / 1024.0,
+                        double(selfPeakRssKb() - rssBefore) * 1024.0 / double(keys));
             guiBest = std::min(guiBest, seconds);
         }
         std::printf("\nGUI scan best %.2f s vs keylens-cli best %.2f s: %.2fx (floor 1.3x)\n", guiBest, cliBest,

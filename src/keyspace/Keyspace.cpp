@@ -3,6 +3,7 @@
 #include "keyspace/KeyPath.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace keylens::keyspace {
 
@@ -131,6 +132,11 @@ void Keyspace::keepStats(NodeId node)
 
 NamespaceStats* Keyspace::keptStats(NodeId node)
 {
+    return const_cast<NamespaceStats*>(std::as_const(*this).keptStats(node));
+}
+
+const NamespaceStats* Keyspace::keptStats(NodeId node) const
+{
     const std::uint32_t index = m_namespaceIndex[node];
     if (index == InvalidNode || m_keptStats[index] == InvalidNode)
         return nullptr;
@@ -233,21 +239,15 @@ KeyInfo Keyspace::keyInfo(NodeId node) const
 
 NamespaceStats Keyspace::stats(NodeId node) const
 {
-    const std::uint32_t index = m_namespaceIndex[node];
-    if (index == InvalidNode)
-        return {};
-    if (m_keptStats[index] == InvalidNode)
-        return sumOfChildren(node);
-    return m_stats[m_keptStats[index]];
+    if (const NamespaceStats* kept = keptStats(node))
+        return *kept;
+    return sumOfChildren(node); // a small namespace's keys, or nothing for a node without children
 }
 
 std::uint64_t Keyspace::namespaceMemory(NodeId node) const
 {
-    const std::uint32_t index = m_namespaceIndex[node];
-    if (index == InvalidNode)
-        return 0;
-    if (m_keptStats[index] != InvalidNode)
-        return m_stats[m_keptStats[index]].memoryBytes;
+    if (const NamespaceStats* kept = keptStats(node))
+        return kept->memoryBytes;
     std::uint64_t memory = 0;
     for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child])
         if (m_flags[child] & MemoryMeasured)
@@ -257,11 +257,8 @@ std::uint64_t Keyspace::namespaceMemory(NodeId node) const
 
 std::uint32_t Keyspace::namespaceKeys(NodeId node) const
 {
-    const std::uint32_t index = m_namespaceIndex[node];
-    if (index == InvalidNode)
-        return 0;
-    if (m_keptStats[index] != InvalidNode)
-        return m_stats[m_keptStats[index]].keys;
+    if (const NamespaceStats* kept = keptStats(node))
+        return kept->keys;
     std::uint32_t keys = 0;
     for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child])
         keys += isKey(child) ? 1 : 0;

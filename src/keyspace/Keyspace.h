@@ -142,6 +142,7 @@ private:
     static constexpr std::uint32_t SummedChildLimit = 8;
     // The kept aggregates of an ancestor, or nullptr for a small namespace that sums its keys when asked.
     NamespaceStats* keptStats(NodeId node);
+    const NamespaceStats* keptStats(NodeId node) const;
     NamespaceStats sumOfChildren(NodeId node) const;
     // A new child under `parent`: it may become a namespace, and its parent may have to keep aggregates from now on.
     void countChild(NodeId parent);
