@@ -328,7 +328,9 @@ void ClusterRun::followMoved(ClusterSink& sink, const ClusterTopology& now)
     const std::int64_t nowMs = QDateTime::currentMSecsSinceEpoch();
     std::uint64_t resolved = 0;
     for (auto& [owner, keys] : byShard) {
-        const redis::ClusterNode& node = now.shards[std::size_t(owner)].primary;
+        // A plain reference: C++20 as Clang 14 reads it lets no lambda capture a structured binding.
+        const redis::ClusterShard& shard = now.shards[std::size_t(owner)];
+        const redis::ClusterNode& node = shard.primary;
         Result<std::unique_ptr<Connection>> opened =
             Connection::open(redis::nodeOptions(m_options.connection, node), m_control.cancelFlag());
         if (!opened)
@@ -351,8 +353,8 @@ void ClusterRun::followMoved(ClusterSink& sink, const ClusterTopology& now)
             ShardScan joined;
             joined.address = redis::nodeOptions(m_options.connection, node).address();
             joined.nodeId = node.id;
-            joined.slots = now.shards[std::size_t(owner)].slotsText();
-            joined.slotCount = now.shards[std::size_t(owner)].slotCount();
+            joined.slots = shard.slotsText();
+            joined.slotCount = shard.slotCount();
             m_summary.shards.push_back(std::move(joined));
             return m_summary.shards.size() - 1;
         }();
