@@ -465,7 +465,8 @@ void MainWindow::createLayout()
     m_serverPanel = new ServerPanel(m_inspector, [this] { return scannedTotals(); });
     m_side->addTab(m_serverPanel, QStringLiteral("Server"));
     // A cluster's shards: a tab of their own while the target is one.
-    m_shards = new ShardsPane;
+    // Owned by the window while it is no tab (a single server): a parentless pane leaked with every window.
+    m_shards = new ShardsPane(this);
     m_shards->setObjectName(QStringLiteral("shards"));
     m_shards->hide();
     connect(m_session, &models::ScanSession::serverInfoReady, this, [this] { refreshShards(); });
