@@ -43,8 +43,8 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_lengths.clear();
     m_deleted.clear();
     m_libraries = nullptr;
-    m_visibility.clear();
-    m_matchingKeys.clear();
+    m_visibility = {};
+    m_matchingKeys = {};
     m_filterMatches = 0;
     if (isFiltering())
         markAllMatches();
@@ -320,8 +320,9 @@ void KeyTreeModel::resetFilter()
     // thousands of remove/insert signals. The window keeps the expansion by path across it.
     beginResetModel();
     forgetRows();
-    m_visibility.clear();
-    m_matchingKeys.clear();
+    // Freed, not only emptied: 5 bytes per node stayed allocated after a filter was cleared.
+    m_visibility = {};
+    m_matchingKeys = {};
     m_filterMatches = 0;
     if (m_keyspace && isFiltering())
         markAllMatches();
