@@ -5,6 +5,7 @@
 // the client's), the speedup is bounded by the cores.
 //
 //   build/bin/bench_cluster_scan [--keys N] [--runs N]
+#include "BenchOptions.h"
 #include "ProcessStats.h"
 #include "demo/RedisCluster.h"
 #include "demo/RedisServerProcess.h"
@@ -69,12 +70,8 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList arguments = app.arguments();
-    std::uint64_t keys = 1'000'000;
-    int runs = 2;
-    if (const qsizetype at = arguments.indexOf(QStringLiteral("--keys")); at > 0 && at + 1 < arguments.size())
-        keys = arguments[at + 1].toULongLong();
-    if (const qsizetype at = arguments.indexOf(QStringLiteral("--runs")); at > 0 && at + 1 < arguments.size())
-        runs = std::max(1, arguments[at + 1].toInt());
+    const std::uint64_t keys = numberOption(arguments, "--keys", 1'000'000);
+    const int runs = int(std::max<std::uint64_t>(1, numberOption(arguments, "--runs", 2)));
 
     demo::RedisServerProcess single;
     demo::RedisCluster cluster;

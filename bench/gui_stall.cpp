@@ -6,6 +6,7 @@
 // The stall floors hold with the pattern view showing too (issue 9): the same scans are run again there.
 //
 //   build/bin/bench_gui [--keys N] [--wide N] [--runs N] [--skip-cli]
+#include "BenchOptions.h"
 #include "DemoServer.h"
 #include "ProcessStats.h"
 #include "demo/DemoKeyspace.h"
@@ -211,13 +212,9 @@ int main(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     TimedApplication app(argc, argv);
     const QStringList arguments = app.arguments();
-    auto option = [&](const char* name, std::uint64_t fallback) {
-        const qsizetype at = arguments.indexOf(QLatin1String(name));
-        return at > 0 && at + 1 < arguments.size() ? arguments[at + 1].toULongLong() : fallback;
-    };
-    const std::uint64_t keys = option("--keys", 1'000'000);
-    const std::uint64_t wide = option("--wide", 1'000'000);
-    const int runs = int(std::max<std::uint64_t>(1, option("--runs", 2)));
+    const std::uint64_t keys = numberOption(arguments, "--keys", 1'000'000);
+    const std::uint64_t wide = numberOption(arguments, "--wide", 1'000'000);
+    const int runs = int(std::max<std::uint64_t>(1, numberOption(arguments, "--runs", 2)));
 
     demo::RedisServerProcess server;
     demo::RedisServerProcess::Options serverOptions;

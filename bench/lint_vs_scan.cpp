@@ -1,6 +1,7 @@
 // `keylens-cli scan` against `keylens-cli lint` on the same demo keyspace (1M keys by default): wall
 // time and peak RSS of each, interleaved, the median of --runs. The floors: lint adds at most 15% time
 // and at most 10 bytes of peak RSS per key.
+#include "BenchOptions.h"
 #include "DemoServer.h"
 #include "ProcessStats.h"
 
@@ -27,12 +28,8 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList arguments = QCoreApplication::arguments();
-    std::uint64_t keys = 1'000'000;
-    int runs = 3;
-    if (const qsizetype at = arguments.indexOf(QStringLiteral("--keys")); at > 0 && at + 1 < arguments.size())
-        keys = std::max<std::uint64_t>(1000, arguments[at + 1].toULongLong());
-    if (const qsizetype at = arguments.indexOf(QStringLiteral("--runs")); at > 0 && at + 1 < arguments.size())
-        runs = std::max(1, arguments[at + 1].toInt());
+    const std::uint64_t keys = std::max<std::uint64_t>(1000, numberOption(arguments, "--keys", 1'000'000));
+    const int runs = int(std::max<std::uint64_t>(1, numberOption(arguments, "--runs", 3)));
 
     demo::RedisServerProcess server;
     double seeding = 0;

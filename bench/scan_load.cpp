@@ -6,6 +6,7 @@
 // run on the same server.
 //
 //   build/bin/bench_scan_load [--keys N] [--requests N] [--reference-cli PATH]
+#include "BenchOptions.h"
 #include "DemoServer.h"
 #include "ProcessStats.h"
 
@@ -101,15 +102,9 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList arguments = app.arguments();
-    std::uint64_t keys = 1'000'000;
-    int requests = 200'000;
-    QString referenceCli;
-    if (const qsizetype at = arguments.indexOf(QStringLiteral("--keys")); at > 0 && at + 1 < arguments.size())
-        keys = arguments[at + 1].toULongLong();
-    if (const qsizetype at = arguments.indexOf(QStringLiteral("--requests")); at > 0 && at + 1 < arguments.size())
-        requests = arguments[at + 1].toInt();
-    if (const qsizetype at = arguments.indexOf(QStringLiteral("--reference-cli")); at > 0 && at + 1 < arguments.size())
-        referenceCli = arguments[at + 1];
+    const std::uint64_t keys = numberOption(arguments, "--keys", 1'000'000);
+    const int requests = int(numberOption(arguments, "--requests", 200'000));
+    const QString referenceCli = optionValue(arguments, "--reference-cli");
     const QString benchmark = QStandardPaths::findExecutable(QStringLiteral("redis-benchmark"));
     if (benchmark.isEmpty()) {
         std::fprintf(stderr, "redis-benchmark not found (Debian package redis-tools)\n");

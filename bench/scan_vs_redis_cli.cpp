@@ -4,6 +4,7 @@
 // issue 2: at least 6x faster than --memkeys, faster than --scan, at most 150 bytes of RSS per key.
 //
 //   build/bin/bench_scan [--keys N] [--runs N] [--skip-memkeys]
+#include "BenchOptions.h"
 #include "DemoServer.h"
 #include "ProcessStats.h"
 #include "demo/DemoKeyspace.h"
@@ -43,13 +44,9 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList arguments = app.arguments();
-    std::uint64_t keys = 1'000'000;
-    int runs = 3;
+    const std::uint64_t keys = numberOption(arguments, "--keys", 1'000'000);
+    const int runs = int(std::max<std::uint64_t>(1, numberOption(arguments, "--runs", 3)));
     bool skipMemkeys = arguments.contains(QStringLiteral("--skip-memkeys"));
-    if (const qsizetype at = arguments.indexOf(QStringLiteral("--keys")); at > 0 && at + 1 < arguments.size())
-        keys = arguments[at + 1].toULongLong();
-    if (const qsizetype at = arguments.indexOf(QStringLiteral("--runs")); at > 0 && at + 1 < arguments.size())
-        runs = std::max(1, arguments[at + 1].toInt());
 
     const QString redisCli = QStandardPaths::findExecutable(QStringLiteral("redis-cli"));
     if (redisCli.isEmpty()) {
