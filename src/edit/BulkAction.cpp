@@ -197,8 +197,7 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
         return summary;
     }
     // Before the backup opens: a connection that fails here leaves no file behind.
-    const redis::Result<bool> cluster =
-        total ? redis::spansNodes(connection, request.keys.front()) : redis::Result<bool>(false);
+    const redis::Result<bool> cluster = total ? redis::spansNodes(connection) : redis::Result<bool>(false);
     if (!cluster) {
         summary.stoppedBy = cluster.error();
         summary.notAttempted = total;
@@ -375,8 +374,7 @@ redis::Result<SelectionCheck> checkSinceScan(redis::Connection& connection, cons
     SelectionCheck check;
     BulkPacing pacing(speed);
     const std::size_t total = selection.keys.size();
-    const redis::Result<bool> cluster =
-        total ? redis::spansNodes(connection, selection.keys.front()) : redis::Result<bool>(false);
+    const redis::Result<bool> cluster = total ? redis::spansNodes(connection) : redis::Result<bool>(false);
     if (!cluster)
         return cluster.error();
     const std::vector<std::size_t> order =

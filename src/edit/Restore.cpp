@@ -79,8 +79,7 @@ RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup
         summary.read += batch.size();
         pacing.roundStarted();
         // On a cluster each run of keys one node serves goes there: in slot order, a batch makes a few runs.
-        const redis::Result<bool> cluster =
-            batch.empty() ? redis::Result<bool>(false) : redis::spansNodes(connection, batch.front().key);
+        const redis::Result<bool> cluster = batch.empty() ? redis::Result<bool>(false) : redis::spansNodes(connection);
         if (!cluster) {
             summary.stoppedBy = cluster.error();
             summary.unknown += batch.size();

@@ -174,7 +174,7 @@ Result<KeyOverview> readKeyOverview(redis::Connection& connection, const QByteAr
 Result<std::vector<std::optional<std::uint64_t>>> readLengths(redis::Connection& connection,
                                                               const std::vector<std::pair<QByteArray, KeyType>>& keys)
 {
-    Result<bool> cluster = keys.empty() ? Result<bool>(false) : redis::spansNodes(connection, keys.front().first);
+    const Result<bool> cluster = keys.empty() ? Result<bool>(false) : redis::spansNodes(connection);
     if (!cluster)
         return cluster.error();
     if (*cluster) {
@@ -217,7 +217,7 @@ Result<QHash<QByteArray, QByteArrayList>> readSetMembers(redis::Connection& conn
     QHash<QByteArray, QByteArrayList> members;
     if (keys.empty())
         return members;
-    Result<bool> cluster = redis::spansNodes(connection, keys.front());
+    const Result<bool> cluster = redis::spansNodes(connection);
     if (!cluster)
         return cluster.error();
     if (*cluster) {

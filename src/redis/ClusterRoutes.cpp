@@ -76,12 +76,12 @@ std::optional<Redirect> parseRedirect(QByteArrayView reply)
     return redirect;
 }
 
-Result<bool> spansNodes(Connection& connection, QByteArrayView anyKey)
+Result<bool> spansNodes(Connection& connection)
 {
     if (!connection.options().cluster)
         return false;
-    if (Status routed = connection.routeTo(anyKey); !routed)
-        return routed.error();
+    if (Status learned = connection.learnRoutes(); !learned)
+        return learned.error();
     return connection.options().cluster->isCluster();
 }
 
@@ -98,21 +98,28 @@ Status Connection::routeTo(QByteArrayView key)
         target = std::exchange(m_askTarget, std::nullopt);
         m_asking = true;
     } else {
-        if (!m_options.cluster->isLearned()) {
-            Result<ClusterTopology> topology = discoverCluster(*this);
-            if (!topology && topology.error().kind != ErrorKind::Server &&
-                topology.error().kind != ErrorKind::NoPermission && topology.error().kind != ErrorKind::UnknownCommand)
-                return topology.error(); // the connection failed: the read that follows would too
-            if (topology && !topology->shards.empty())
-                m_options.cluster->learn(*topology);
-            else
-                m_options.cluster->learnStandalone();
-        }
+        if (Status learned = learnRoutes(); !learned)
+            return learned;
         target = m_options.cluster->ownerOf(clusterSlot(key));
     }
     if (!target || (target->first == m_options.host && target->second == m_options.port))
         return {};
     return moveTo(target->first, target->second);
+}
+
+Status Connection::learnRoutes()
+{
+    if (!m_options.cluster || m_options.cluster->isLearned())
+        return {};
+    Result<ClusterTopology> topology = discoverCluster(*this);
+    if (!topology && topology.error().kind != ErrorKind::Server && topology.error().kind != ErrorKind::NoPermission &&
+        topology.error().kind != ErrorKind::UnknownCommand)
+        return topology.error(); // the connection failed: the read that follows would too
+    if (topology && !topology->shards.empty())
+        m_options.cluster->learn(*topology);
+    else
+        m_options.cluster->learnStandalone();
+    return {};
 }
 
 bool Connection::takeRedirect()

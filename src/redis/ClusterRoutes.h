@@ -52,10 +52,10 @@ std::size_t sameNodeUntil(const ConnectionOptions& options, std::size_t first, s
     return end;
 }
 
-// Whether the keys of `connection` live on several nodes, learning the routes with `anyKey` if need be (every
-// connection the apps open carries routes; a single server answers no once). Pipelines over many keys then go
-// node by node, in slot order.
-Result<bool> spansNodes(Connection& connection, QByteArrayView anyKey);
+// Whether the keys of `connection` live on several nodes, learning the routes if need be (every connection the apps
+// open carries routes; a single server answers no once), without moving the connection. Pipelines over many keys
+// then go node by node, in slot order.
+Result<bool> spansNodes(Connection& connection);
 
 // Positions 0..count-1, in the slot order of their keys (`keyAt(i)`) when `bySlot`, so that a pipeline over them
 // meets each node once; as given otherwise.

@@ -75,6 +75,9 @@ public:
     // connection to the node that serves the key's slot (the routes learn the slots on first use), or after an ASK
     // to the node the slot is migrating to, sending ASKING before each command. Call with no replies pending.
     Status routeTo(QByteArrayView key);
+    // Learns the routes (one CLUSTER SHARDS, through this connection) unless they are learned already; moves nothing.
+    // A server that is no cluster, or a user denied CLUSTER, is learned as standalone.
+    Status learnRoutes();
     // After the commands about a key: whether a reply was a redirect (MOVED, ASK), which the routes then learned; the
     // caller asks again after routeTo. See forKey in ClusterRoutes.h, which does both.
     bool takeRedirect();
