@@ -1,7 +1,7 @@
 #include "scan/ClusterScan.h"
 
 #include "redis/ClusterSlot.h"
-#include "redis/ClusterTopology.h"
+#include "redis/Connection.h"
 #include "scan/KeyAnswers.h"
 
 #include <QDateTime>
@@ -193,7 +193,7 @@ public:
         , m_sink(sink)
     {}
 
-    ScanSummary run(Connection& seed, const redis::ServerInfo& seedInfo);
+    ScanSummary run(ClusterTopology topology, const redis::ServerInfo& seedInfo);
 
 private:
     struct Target
@@ -391,19 +391,14 @@ void ClusterRun::followMoved(ClusterSink& sink, const ClusterTopology& now)
                .arg(resolved));
 }
 
-ScanSummary ClusterRun::run(Connection& seed, const redis::ServerInfo& seedInfo)
+ScanSummary ClusterRun::run(ClusterTopology topology, const redis::ServerInfo& seedInfo)
 {
     m_summary.jobId = m_jobId;
     m_summary.speed = m_options.speed;
     m_summary.memoryMeasured = m_options.measureMemory;
     m_summary.server = seedInfo;
     const auto started = Clock::now();
-    Result<ClusterTopology> discovered = redis::discoverCluster(seed);
-    if (!discovered) {
-        m_summary.error = discovered.error();
-        return m_summary;
-    }
-    m_topology = std::move(*discovered);
+    m_topology = std::move(topology);
     if (m_topology.shards.empty()) {
         m_summary.error = Error{ErrorKind::Server, QStringLiteral("%1 is in cluster mode but serves no slots (a "
                                                                   "cluster not formed yet?)")
@@ -490,11 +485,11 @@ ScanSummary ClusterRun::run(Connection& seed, const redis::ServerInfo& seedInfo)
 
 } // namespace
 
-ScanSummary runClusterScan(std::uint64_t jobId, const ScanOptions& options, redis::Connection& seed,
+ScanSummary runClusterScan(std::uint64_t jobId, const ScanOptions& options, redis::ClusterTopology topology,
                            const redis::ServerInfo& seedInfo, ScanControl& control, ScanSink& sink)
 {
     ClusterRun run(jobId, options, control, sink);
-    return run.run(seed, seedInfo);
+    return run.run(std::move(topology), seedInfo);
 }
 
 } // namespace keylens::scan

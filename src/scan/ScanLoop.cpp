@@ -456,9 +456,23 @@ ScanSummary ScanRun::run()
     m_summary.server = redis::queryServerInfo(connection);
     for (const QString& text : std::as_const(m_summary.server.notices))
         notice(text);
-    if (!m_options.clusterNode && m_summary.server.clusterMode)
-        return runClusterScan(m_summary.jobId, m_options, connection, m_summary.server, m_control, m_sink);
-    if ((m_options.cluster || m_options.fromReplicas) && !m_options.clusterNode)
+    if (!m_options.clusterNode && m_summary.server.clusterMode) {
+        Result<redis::ClusterTopology> topology = redis::discoverCluster(connection);
+        if (topology)
+            return runClusterScan(m_summary.jobId, m_options, std::move(*topology), m_summary.server, m_control,
+                                  m_sink);
+        // A user allowed to read keys but not to ask about the cluster (an ACL without CLUSTER): this node's keys
+        // are worth more than none, said so, and the reads follow MOVED from here.
+        const ErrorKind denied = topology.error().kind;
+        if (denied != ErrorKind::NoPermission && denied != ErrorKind::UnknownCommand) {
+            fail(topology.error());
+            return m_summary;
+        }
+        notice(QStringLiteral("the server is a cluster node, but %1: only this node's keys were scanned, not the "
+                              "other shards'")
+                   .arg(topology.error().message));
+    }
+    if ((m_options.cluster || m_options.fromReplicas) && !m_options.clusterNode && !m_summary.server.clusterMode)
         notice(QStringLiteral("the server is not in cluster mode (%1): it was scanned as a single server")
                    .arg(m_options.fromReplicas ? QStringLiteral("--from-replicas") : QStringLiteral("-c")));
     m_sink.serverInfo(m_summary.server);

@@ -237,6 +237,35 @@ private Q_SLOTS:
         }
     }
 
+    void aUserDeniedClusterScansTheNodeItReached()
+    {
+        // ACLs are per node: the same user on each, allowed every key and command but CLUSTER.
+        const std::vector<QByteArray> user = {"ACL", "SETUSER", "nocluster", "on",      ">pw",
+                                              "~*",  "&*",      "+@all",     "-cluster"};
+        for (int node = 0; node < 3; ++node)
+            test::PlainClient(m_cluster.node(node).port()).command(user);
+        const quint16 port = m_cluster.node(2).port();
+        const test::CliRun run =
+            test::runCli({QStringLiteral("scan"), QStringLiteral("redis://nocluster:pw@127.0.0.1:%1").arg(port),
+                          QStringLiteral("--format"), QStringLiteral("json")});
+        for (int node = 0; node < 3; ++node)
+            test::PlainClient(m_cluster.node(node).port()).command({"ACL", "DELUSER", "nocluster"});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject report = parseJson(run.out);
+        // That node's keys, every one of them, and a notice that the others were not scanned.
+        const NodeTruth truth = truthOf(port);
+        QVERIFY(truth.keys > 1000);
+        const QJsonObject totals = report.value(QStringLiteral("totals")).toObject();
+        QCOMPARE(totals.value(QStringLiteral("keys")).toInteger(), truth.keys);
+        QCOMPARE(totals.value(QStringLiteral("memory_bytes")).toInteger(), truth.memory);
+        QCOMPARE(report.value(QStringLiteral("shards")).toArray().size(), 0);
+        const QByteArray notices =
+            QJsonDocument(report.value(QStringLiteral("scan")).toObject().value(QStringLiteral("notices")).toArray())
+                .toJson();
+        QVERIFY2(notices.contains("is denied for this user") && notices.contains("only this node's keys were scanned"),
+                 notices.constData());
+    }
+
     void maxRateIsForTheWholeCluster()
     {
         // Shared by the shards: three shards at the full rate each would take a third of the time.
