@@ -2,11 +2,11 @@
 
 // Private to the keyspace library: not installed, not included by other layers.
 
+#include "keyspace/ZeroedSlots.h"
+
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
-#include <new>
 #include <utility>
 
 namespace keylens::keyspace::detail {
@@ -36,6 +36,8 @@ public:
     // Inserts an id known to be absent. `hashOf(id)` rehashes existing ids when the table grows.
     template<typename HashOf> void insert(std::size_t hash, std::uint32_t id, HashOf&& hashOf)
     {
+        if (m_prepared && m_prepared->isReady())
+            adoptPrepared(hashOf);
         if ((m_size + 1) * 10 > m_capacity * 7)
             rehash(m_capacity < 16 ? 16 : m_capacity + m_capacity / 2, hashOf);
         place(hash, id);
@@ -50,17 +52,25 @@ public:
             rehash(capacity, hashOf);
     }
 
-    std::size_t memoryBytes() const { return m_capacity * sizeof(std::uint32_t); }
+    // Like reserve(), but the bigger table is made ready on another thread (PreparedSlots) and taken up by the
+    // first insert after that; this one serves (and grows if it must) meanwhile.
+    void reserveAhead(std::size_t count)
+    {
+        const std::size_t capacity = std::max<std::size_t>(16, count * 10 / 7 + 1);
+        if (capacity > m_capacity && !m_prepared)
+            m_prepared = std::make_unique<PreparedSlots>(capacity);
+    }
+
+    std::size_t memoryBytes() const
+    {
+        return (m_capacity + (m_prepared ? m_prepared->count() : 0)) * sizeof(std::uint32_t);
+    }
 
 private:
-    // A slot holds id + 1, so that an empty slot is 0 and a new table can be calloc'ed: a big one then
-    // comes from the kernel already zeroed, its pages faulted in as slots fill, rather than all at once
-    // (reserving for a million keys cost 40-70 ms of the GUI thread when the first batch arrived).
-    struct Free
-    {
-        void operator()(std::uint32_t* slots) const { std::free(slots); }
-    };
-    using Slots = std::unique_ptr<std::uint32_t[], Free>;
+    // A slot holds id + 1, so that an empty slot is 0 and a new table comes zeroed from the kernel, its pages
+    // faulted in as slots fill, rather than all written at once (reserving for a million keys cost 40-70 ms of
+    // the GUI thread when the first batch arrived). See ZeroedSlots for the pages.
+    using Slots = ZeroedSlots;
 
     // Any capacity, not only powers of two: the hash's high bits pick the slot (multiply and shift, as a fraction
     // of the capacity), which the mixed hashes the store hands in spread evenly.
@@ -79,11 +89,19 @@ private:
         m_slots[i] = id + 1;
     }
 
+    template<typename HashOf> void adoptPrepared(HashOf&& hashOf)
+    {
+        std::unique_ptr<PreparedSlots> prepared = std::move(m_prepared);
+        if (prepared->count() > m_capacity)
+            rehash(prepared->count(), hashOf, prepared->take());
+    }
+
     template<typename HashOf> void rehash(std::size_t capacity, HashOf&& hashOf)
     {
-        Slots slots(static_cast<std::uint32_t*>(std::calloc(capacity, sizeof(std::uint32_t))));
-        if (!slots)
-            throw std::bad_alloc();
+        rehash(capacity, hashOf, Slots(capacity));
+    }
+    template<typename HashOf> void rehash(std::size_t capacity, HashOf&& hashOf, Slots slots)
+    {
         Slots old = std::exchange(m_slots, std::move(slots));
         const std::size_t oldCapacity = std::exchange(m_capacity, capacity);
         for (std::size_t i = 0; i < oldCapacity; ++i) {
@@ -93,6 +111,7 @@ private:
     }
 
     Slots m_slots;
+    std::unique_ptr<PreparedSlots> m_prepared;
     std::size_t m_capacity = 0;
     std::size_t m_size = 0;
 };

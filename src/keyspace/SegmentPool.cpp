@@ -101,6 +101,11 @@ void SegmentPool::reserve(std::size_t segments)
     m_index.reserve(segments, [this](SegmentId other) { return hashOf(other); });
 }
 
+void SegmentPool::reserveAhead(std::size_t segments)
+{
+    m_index.reserveAhead(segments);
+}
+
 std::size_t SegmentPool::memoryBytes() const
 {
     return m_blockBytes + m_locations.memoryBytes() + m_index.memoryBytes();

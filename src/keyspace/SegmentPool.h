@@ -27,6 +27,7 @@ public:
     QByteArrayView view(SegmentId id) const;
     std::size_t size() const { return m_locations.size(); }
     void reserve(std::size_t segments);
+    void reserveAhead(std::size_t segments); // see IdHashTable::reserveAhead
     std::size_t memoryBytes() const;
 
 private:

@@ -6,6 +6,7 @@
 
 #include <QRandomGenerator>
 #include <QTest>
+#include <QThread>
 
 #include <map>
 #include <set>
@@ -273,6 +274,35 @@ private Q_SLOTS:
             QCOMPARE(keyspace.stats(node).memoryBytes, memory);
             QCOMPARE(std::uint64_t(keyspace.stats(node).keysWithTtl), withTtl);
         }
+    }
+
+    // A store reserved for many keys re-reserves its tables from the first ones, on another thread, and moves to
+    // them mid-scan: every key inserted before, during and after the move is found again, once.
+    void aReservedStoreMovesToItsPreparedTables()
+    {
+        constexpr int Keys = 200'000; // re-reserved at 20,000 keys
+        Keyspace keyspace;
+        keyspace.reserve(Keys);
+        const auto keyOf = [](int i) -> QByteArray {
+            return "tenant" + QByteArray::number(i % 37) + ":user:" + QByteArray::number(i) + ":profile";
+        };
+        for (int i = 0; i < Keys; ++i) {
+            if (i == 20'001)
+                QThread::msleep(500); // the tables are ready by now: the next insert moves to them
+            QVERIFY(keyspace.insert(keyOf(i), measuredKey(KeyType::Hash, 100 + i % 7, NoExpiry)) ==
+                    Keyspace::Insert::Added);
+        }
+        QCOMPARE(keyspace.keyCount(), std::size_t(Keys));
+        std::uint64_t memory = 0;
+        for (int i = 0; i < Keys; ++i) {
+            const NodeId node = keyspace.find(keyOf(i));
+            QVERIFY2(node != InvalidNode && keyspace.isKey(node), keyOf(i).constData());
+            QCOMPARE(keyspace.path(node), keyOf(i));
+            QVERIFY(keyspace.insert(keyOf(i), measuredKey(KeyType::Hash, 1, NoExpiry)) == Keyspace::Insert::Duplicate);
+            memory += 100 + i % 7;
+        }
+        QCOMPARE(keyspace.stats(Keyspace::root()).memoryBytes, memory);
+        QCOMPARE(keyspace.children(Keyspace::root()).size(), std::size_t(37));
     }
 
     // Small namespaces add their keys up when asked, big ones and those over namespaces keep aggregates; a namespace
