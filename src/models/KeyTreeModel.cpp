@@ -28,10 +28,14 @@ KeyTreeModel::KeyTreeModel(QObject* parent)
     : RowTreeModel(parent)
 {}
 
-KeyTreeModel::~KeyTreeModel() = default;
+KeyTreeModel::~KeyTreeModel()
+{
+    waitForWorkerSort();
+}
 
 void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
 {
+    waitForWorkerSort(); // it reads the store that may be about to go
     beginResetModel();
     m_keyspace = keyspace;
     m_publishedNodes = keyspace ? keyspace->nodeCount() : 1;

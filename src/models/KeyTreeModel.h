@@ -93,6 +93,8 @@ private:
     Rows childRows(RowId parent) const override;
     SortEntry sortEntry(RowId row, int column, std::int64_t nowMs) const override;
     QByteArrayView nameOf(RowId row) const override { return m_keyspace->segment(NodeId(row)); }
+    // Both read the store alone, which the session leaves alone until the worker's order is applied.
+    bool sortsOnWorker() const override { return true; }
     RowFacts factsOf(RowId row, FactsWanted wanted) const override;
     QVariant rowData(RowId row, int role) const override;
     void storeRowNumber(RowId row, std::uint32_t number) const override { m_rowNumber[row] = number; }

@@ -65,6 +65,11 @@ RowTreeModel::RowTreeModel(QObject* parent)
     m_clock.start();
 }
 
+RowTreeModel::~RowTreeModel()
+{
+    Q_ASSERT(!m_workerSort); // the subclass waited: the worker calls its sortEntry()
+}
+
 // ---- the rows ----
 
 RowTreeModel::Parent* RowTreeModel::materialised(RowId parent) const
@@ -275,9 +280,9 @@ SortEntry RowTreeModel::totalsSortEntry(const keyspace::SubtreeTotals& totals, i
     }
 }
 
-void RowTreeModel::sortRows(Rows& rows) const
+void RowTreeModel::sortRows(Rows& rows, int column, Qt::SortOrder order) const
 {
-    if (m_sortColumn < 0 || rows.size() < 2)
+    if (column < 0 || rows.size() < 2)
         return;
     // A pinned row is put back at the end; the others differ in their low 32 bits only.
     Rows pinned;
@@ -302,22 +307,22 @@ void RowTreeModel::sortRows(Rows& rows) const
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
     for (SortEntry& entry : entries) {
         const RowId row = highBits | entry.node;
-        const SortEntry key = m_sortColumn == NameColumn ? nameKey(nameOf(row)) : sortEntry(row, m_sortColumn, now);
+        const SortEntry key = column == NameColumn ? nameKey(nameOf(row)) : sortEntry(row, column, now);
         entry.key = key.key;
         entry.rank = key.rank;
     }
-    const bool descending = m_sortOrder == Qt::DescendingOrder;
+    const bool descending = order == Qt::DescendingOrder;
     if (descending) {
         // Biggest first, ties still by id (so equal rows keep a stable order in both directions).
         // A type sort stays grouped by type in type order; only the counts within a type flip.
         for (SortEntry& entry : entries) {
             entry.key = ~entry.key;
-            if (m_sortColumn == NameColumn)
+            if (column == NameColumn)
                 entry.rank = std::uint8_t(~entry.rank);
         }
     }
     radixSort(entries);
-    if (m_sortColumn == NameColumn) {
+    if (column == NameColumn) {
         // Names that share their first eight bytes: order each such run by the whole name.
         for (std::size_t begin = 0; begin < entries.size();) {
             std::size_t end = begin + 1;
@@ -469,6 +474,7 @@ void RowTreeModel::refreshRows(bool final)
 {
     m_orderMayBeStale = true;
     const std::unordered_set<RowId> arrived = std::exchange(m_arrived, {});
+    std::vector<RowId> toSortOnWorker;
     for (const RowId parent : materialisedParents()) {
         const Parent& entry = *materialised(parent);
         const bool big = entry.rows.size() > LiveResortLimit;
@@ -479,12 +485,64 @@ void RowTreeModel::refreshRows(bool final)
             continue;
         // Names never change, so a name order only breaks where rows arrived; totals change anywhere.
         const bool orderMayBreak = m_sortColumn > NameColumn || arrived.count(parent) != 0;
-        if (orderMayBreak && (final || !big))
+        if (orderMayBreak && final && big && sortsOnWorker())
+            toSortOnWorker.push_back(parent);
+        else if (orderMayBreak && (final || !big))
             resort(parent);
         const Parent& current = *materialised(parent);
         Q_EMIT dataChanged(indexOfRow(current.rows.front(), KeysColumn),
                            indexOfRow(current.rows[current.shown - 1], TypeColumn));
     }
+    if (!toSortOnWorker.empty())
+        sortOnWorker(toSortOnWorker);
+}
+
+void RowTreeModel::sortOnWorker(const std::vector<RowId>& parents)
+{
+    waitForWorkerSort();
+    // The rows as they stand and the order asked: applied only if both still hold when the worker is done (a
+    // click on a header meanwhile sorts them on this thread, as ever).
+    struct Job
+    {
+        int column;
+        Qt::SortOrder order;
+        std::vector<std::pair<RowId, Rows>> before, after;
+    };
+    auto job = std::make_shared<Job>(Job{m_sortColumn, m_sortOrder, {}, {}});
+    for (const RowId parent : parents)
+        job->before.emplace_back(parent, materialised(parent)->rows);
+    m_workerSort = QThread::create([this, job] {
+        job->after = job->before;
+        for (auto& [parent, rows] : job->after)
+            sortRows(rows, job->column, job->order);
+    });
+    m_workerSort->setObjectName(QStringLiteral("keylens final sort"));
+    connect(m_workerSort, &QThread::finished, this, [this, job, sorts = ++m_workerSorts] {
+        if (sorts != m_workerSorts)
+            return; // waited for and dropped
+        m_workerSort->deleteLater();
+        m_workerSort = nullptr;
+        if (job->column == m_sortColumn && job->order == m_sortOrder) {
+            for (std::size_t i = 0; i < job->after.size(); ++i) {
+                const auto& [parent, before] = job->before[i];
+                const Parent* entry = materialised(parent);
+                if (entry && !entry->paged && entry->rows == before && job->after[i].second != before)
+                    reorder(parent, std::move(job->after[i].second));
+            }
+        }
+        Q_EMIT workerSortApplied();
+    });
+    m_workerSort->start();
+}
+
+void RowTreeModel::waitForWorkerSort()
+{
+    if (!m_workerSort)
+        return;
+    m_workerSort->wait();
+    delete m_workerSort;
+    m_workerSort = nullptr;
+    ++m_workerSorts; // its finished signal, maybe queued already, is ignored
 }
 
 void RowTreeModel::columnsChanged(int firstColumn, int lastColumn)

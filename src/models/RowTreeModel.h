@@ -7,9 +7,12 @@
 #include <QAbstractItemModel>
 #include <QElapsedTimer>
 
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
+
+class QThread;
 
 namespace keylens::models {
 
@@ -52,9 +55,18 @@ public:
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     int sortColumn() const { return m_sortColumn; }
     Qt::SortOrder sortOrder() const { return m_sortOrder; }
+    // The last re-sort of big parents, when a scan ends, runs on a worker (see refreshRows): true until its
+    // order is applied, and workerSortApplied() then. The source must not change meanwhile.
+    bool isSortingOnWorker() const { return m_workerSort != nullptr; }
+    // Before the source changes: the worker's order is dropped (and workerSortApplied() not emitted).
+    void waitForWorkerSort();
+
+Q_SIGNALS:
+    void workerSortApplied();
 
 protected:
     explicit RowTreeModel(QObject* parent = nullptr);
+    ~RowTreeModel() override;
 
     // ---- what the subclass says of its rows ----
     // Whether there is anything to show (a store, a pattern tree).
@@ -78,6 +90,10 @@ protected:
     virtual std::size_t pageSize(RowId /*parent*/) const { return 0; }
     // A row that stays last among its siblings in every order (a pattern's "N members" row).
     virtual bool isPinnedLast(RowId /*row*/) const { return false; }
+    // Whether sortEntry(), nameOf() and isPinnedLast() may run on another thread while this one goes on
+    // painting: when they only read a source that nobody writes until workerSortApplied().
+    // The subclass waits for the worker (waitForWorkerSort) before it goes: the worker calls its sortEntry().
+    virtual bool sortsOnWorker() const { return false; }
 
     // The sort key of a column from whole totals (TTL, findings, type; and keys or memory for rows whose
     // totals are at hand anyway), so both trees order those columns alike.
@@ -104,7 +120,8 @@ protected:
     void announceRows(std::unordered_map<RowId, Rows>& added, bool final);
     // The totals of materialised rows changed: one dataChanged per parent, and a re-sort of each parent whose
     // order may have broken (rows arrived, or the sort is by a total). A parent of more than LiveResortLimit rows
-    // hears of it only when it announced rows since the last call, and is re-sorted only when `final`.
+    // hears of it only when it announced rows since the last call, and is re-sorted only when `final`: on a
+    // worker, if the subclass allows it (a million rows' sort keys are hundreds of milliseconds of cache misses).
     void refreshRows(bool final);
     // Some columns of every shown row changed (findings, say): dataChanged, no re-sort.
     void columnsChanged(int firstColumn, int lastColumn);
@@ -127,7 +144,9 @@ private:
     const Parent& parentOf(RowId parent) const; // materialises
     Parent* materialised(RowId parent) const;
     RowId rowOf(const QModelIndex& index) const { return index.isValid() ? index.internalId() : RootRow; }
-    void sortRows(Rows& rows) const;
+    void sortRows(Rows& rows) const { sortRows(rows, m_sortColumn, m_sortOrder); }
+    void sortRows(Rows& rows, int column, Qt::SortOrder order) const; // any thread, see sortsOnWorker()
+    void sortOnWorker(const std::vector<RowId>& parents);
     void storeRowNumbers(const Rows& rows, std::size_t from = 0) const;
     void appendRows(RowId parent, Rows added);
     void flushDeferred(RowId parent);
@@ -142,6 +161,9 @@ private:
     std::unordered_set<RowId> m_arrived;           // parents that got rows since the last refreshRows()
     QElapsedTimer m_clock;
     static constexpr qint64 BigParentIntervalMs = 1000;
+
+    QThread* m_workerSort = nullptr;
+    unsigned m_workerSorts = 0; // a worker's order is applied only if it is the last one started
 
     int m_sortColumn = MemoryColumn;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;

@@ -25,6 +25,7 @@ ScanSession::ScanSession(QObject* parent)
     m_model->setKeyspace(m_keyspace.get());
     m_patternModel->setKeyspace(m_keyspace.get());
     connect(this, &ScanSession::findingsChanged, m_patternModel, &PatternTreeModel::refreshTotals);
+    connect(m_model, &KeyTreeModel::workerSortApplied, this, &ScanSession::storeFree);
     m_ingestTimer.setObjectName(QStringLiteral("ingest"));
     m_publishTimer.setObjectName(QStringLiteral("publish"));
     m_ingestTimer.setInterval(0);
@@ -70,6 +71,7 @@ void ScanSession::start(const scan::ScanOptions& options, char delimiter)
     m_ingestTimer.stop();
     m_summary.reset();
     m_finishing.reset();
+    m_finalPublished = false;
     m_progress.reset();
     m_serverInfo.reset();
     m_paused = false;
@@ -125,7 +127,8 @@ void ScanSession::startLinting()
 
 void ScanSession::setLintProfile(lint::Profile profile)
 {
-    abandonJudgement(); // judged with the old profile
+    abandonJudgement();           // judged with the old profile
+    m_model->waitForWorkerSort(); // a sort by findings reads what is cleared below
     m_lintProfile = std::move(profile);
     m_keyspace->clearFindings();
     startLinting();
@@ -145,7 +148,7 @@ void ScanSession::lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std
 {
     for (const auto& [node, length] : lengths) {
         m_model->setLength(node, length);
-        if (isJudging())
+        if (isStoreBusy())
             m_lengthsWaiting.emplace_back(node, length);
         else
             m_linter->lengthKnown(*m_keyspace, node, length);
@@ -158,6 +161,7 @@ bool ScanSession::keysRemoved(const std::vector<keyspace::NodeId>& nodes)
 {
     if (isRunning() || !m_keyspace || !m_linter)
         return false;
+    m_model->waitForWorkerSort(); // an edit's publish may have started one
     for (const keyspace::NodeId node : nodes) {
         if (node >= m_keyspace->nodeCount() || !m_keyspace->isKey(node))
             continue;
@@ -174,6 +178,7 @@ bool ScanSession::keysChanged(const std::vector<std::pair<keyspace::NodeId, keys
 {
     if (isRunning() || !m_keyspace || !m_linter)
         return false;
+    m_model->waitForWorkerSort();
     std::vector<keyspace::NodeId> nodes;
     for (const auto& [node, info] : keys) {
         if (node >= m_keyspace->nodeCount() || !m_keyspace->isKey(node))
@@ -192,6 +197,7 @@ bool ScanSession::keysAdded(const scan::KeyBatch& keys)
 {
     if (isRunning() || !m_keyspace || !m_ingest)
         return false;
+    m_model->waitForWorkerSort();
     m_ingest->add(keys);
     m_model->publish(true);
     std::vector<keyspace::NodeId> nodes;
@@ -201,6 +207,11 @@ bool ScanSession::keysAdded(const scan::KeyBatch& keys)
     Q_EMIT findingsChanged();
     Q_EMIT storeEdited();
     return true;
+}
+
+bool ScanSession::isStoreBusy() const
+{
+    return isJudging() || m_model->isSortingOnWorker();
 }
 
 bool ScanSession::isRunning() const
@@ -303,8 +314,7 @@ void ScanSession::recordVerdicts()
     }
     m_verdictTimer.stop();
     m_judgement.reset();
-    for (const auto& [node, length] : std::exchange(m_lengthsWaiting, {}))
-        m_linter->lengthKnown(*m_keyspace, node, length);
+    recordWaitingLengths();
     m_model->setLibraries(&m_linter->libraries());
     m_patternModel->setLibraries(&m_linter->libraries());
     completeFinish();
@@ -326,16 +336,33 @@ void ScanSession::abandonJudgement()
 
 void ScanSession::completeFinish()
 {
+    m_finalPublished = true;
     m_ingestedSincePublish = false;
     m_model->publish(true);
     m_patternModel->publish(true);
     Q_EMIT published();
     // What listens to the signals below walks the tree again (tens of milliseconds at a million keys):
-    // in an event of its own, so the GUI answers in between. A new scan started meanwhile wins.
+    // in an event of its own, so the GUI answers in between. A new scan started meanwhile wins. Once the
+    // biggest parents are in their order too (the model sorts them on a worker), see storeFree().
     QTimer::singleShot(0, this, [this, scan = m_scans] {
-        if (scan == m_scans && m_finishing && !isJudging())
+        if (scan == m_scans && m_finishing && !isStoreBusy())
             announceFinish();
     });
+}
+
+void ScanSession::storeFree()
+{
+    if (isStoreBusy())
+        return;
+    recordWaitingLengths();
+    if (m_finishing && m_finalPublished)
+        announceFinish();
+}
+
+void ScanSession::recordWaitingLengths()
+{
+    for (const auto& [node, length] : std::exchange(m_lengthsWaiting, {}))
+        m_linter->lengthKnown(*m_keyspace, node, length);
 }
 
 void ScanSession::announceFinish()
@@ -343,6 +370,7 @@ void ScanSession::announceFinish()
     m_ingest->settle(*m_finishing);
     m_summary = std::move(m_finishing);
     m_finishing.reset();
+    m_finalPublished = false;
     // The namespace-level rules flagged keys that were published already; said once the scan is over,
     // so that whoever looks sees it finished.
     Q_EMIT findingsChanged();

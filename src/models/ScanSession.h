@@ -90,6 +90,8 @@ public:
     // The namespace-level rules of a finished scan are running on their worker thread, or their verdicts
     // being recorded: isRunning() still, and nothing but the rules writes findings meanwhile.
     bool isJudging() const { return m_judging != nullptr || m_judgement != nullptr; }
+    // Another thread reads the store (the rules, or the tree's last sort): lengths learnt meanwhile wait.
+    bool isStoreBusy() const;
     bool isPaused() const { return m_paused; }
     const scan::ScanOptions& options() const { return m_options; }
     const std::optional<scan::ScanProgress>& lastProgress() const { return m_progress; }
@@ -129,6 +131,8 @@ private:
     void recordVerdicts();
     void completeFinish();
     void announceFinish(); // settles the summary, says findingsChanged and finished
+    void storeFree();      // the tree's last sort is applied: what waited for it goes on
+    void recordWaitingLengths();
     // Waits for the worker, and forgets its verdicts: the store is about to go.
     void abandonJudgement();
     void startLinting(); // a fresh linter on m_keyspace, fed by m_ingest
@@ -150,6 +154,7 @@ private:
     std::optional<scan::ScanProgress> m_progress;
     std::optional<scan::ScanSummary> m_summary;
     std::optional<scan::ScanSummary> m_finishing; // the scanner is done; batches still being ingested
+    bool m_finalPublished = false;                // and the models are final: finished() comes next
     std::optional<redis::ServerInfo> m_serverInfo;
     // While the worker reads the store nothing may write to it: lengths learnt meanwhile wait here.
     QThread* m_judging = nullptr;

@@ -11,6 +11,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -349,6 +350,49 @@ private Q_SLOTS:
         QVERIFY(!(session0.data(KeyTreeModel::OverlayRole).toInt() & KeyTreeModel::NoTtlAmongExpiring));
         const QModelIndex bin = model->indexOfNode(session.keyspace().find(QByteArray("bin\xff\x00", 5)));
         QCOMPARE(bin.data().toString(), QStringLiteral("bin\\xff\\x00"));
+    }
+
+    void aBigParentIsInOrderWhenTheScanFinishes()
+    {
+        // More children than a parent re-sorts live: its last sort runs on a worker, and finished() waits for it.
+        constexpr int Wide = 30'000;
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"SELECT", "2"}), QByteArray("OK"));
+        std::vector<std::vector<QByteArray>> commands;
+        QRandomGenerator random(11);
+        for (int i = 0; i < Wide; ++i)
+            commands.push_back({"SET", "wide:" + QByteArray::number(i), QByteArray(int(random.bounded(1, 400)), 'w')});
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+
+        models::ScanSession session;
+        KeyTreeModel* model = session.model();
+        QSignalSpy sortsApplied(model, &KeyTreeModel::workerSortApplied);
+        scan::ScanOptions options = scanOf(m_server.connectionOptions(), 2);
+        options.maxKeysPerSecond = 30'000; // a second: the parent is open while its rows arrive
+        connect(&session, &models::ScanSession::published, this, [&] {
+            if (const keyspace::NodeId wide = session.keyspace().find("wide"); wide != keyspace::InvalidNode)
+                model->rowCount(model->indexOfNode(wide));
+        });
+        session.start(options, ':');
+        waitForFinish(session);
+        QCOMPARE(sortsApplied.count(), 1);
+        QVERIFY(!model->isSortingOnWorker());
+
+        // Biggest first, each with the server's MEMORY USAGE.
+        std::map<QByteArray, long long> memory;
+        for (const auto& [key, facts] : client.inspectAll())
+            memory[key] = facts.memory;
+        const QModelIndex wide = model->indexOfNode(session.keyspace().find("wide"));
+        QCOMPARE(model->rowCount(wide), Wide);
+        long long previous = std::numeric_limits<long long>::max();
+        for (int row = 0; row < Wide; ++row) {
+            const QModelIndex index = model->index(row, KeyTreeModel::MemoryColumn, wide);
+            const auto bytes = index.data(KeyTreeModel::SortRole).toLongLong();
+            QCOMPARE(bytes, memory.at(index.data(KeyTreeModel::PathRole).toByteArray()));
+            QVERIFY2(bytes <= previous, qPrintable(QStringLiteral("row %1").arg(row)));
+            previous = bytes;
+        }
+        QCOMPARE(client.command({"FLUSHDB"}), QByteArray("OK"));
     }
 
     void pauseResumeAndCancel()
