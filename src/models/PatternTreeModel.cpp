@@ -69,6 +69,7 @@ void PatternTreeModel::waitForExactTree()
     m_cancelBuild.store(false, std::memory_order_relaxed);
     m_exactBuild = nullptr; // deleted by its own finished handler, or with this model
     m_exactResult.reset();
+    m_exactTotals = {};
 }
 
 void PatternTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
@@ -112,6 +113,7 @@ void PatternTreeModel::setLibraries(const lint::LibraryLayouts* libraries)
 
 void PatternTreeModel::refreshTotals()
 {
+    ++m_totalsChanges;
     if (m_tree)
         startTotalsRefresh(m_storeFinal);
 }
@@ -488,13 +490,23 @@ void PatternTreeModel::buildExactTree()
     waitForExactTree();
     const unsigned build = ++m_builds;
     const keyspace::Keyspace* store = m_keyspace;
+    const unsigned totalsChanges = m_totalsChanges;
     QThread* worker = QThread::create([this, store] {
         patterns::PatternTreeOptions options;
         options.cancelled = &m_cancelBuild;
-        m_exactResult = std::make_unique<PatternTree>(*store, options);
+        auto tree = std::make_unique<PatternTree>(*store, options);
+        std::unordered_map<PatternId, keyspace::SubtreeTotals> totals;
+        for (PatternId pattern = 1; pattern < tree->size(); ++pattern) {
+            if (m_cancelBuild.load(std::memory_order_relaxed))
+                return;
+            if (tree->members(pattern).size() > 1)
+                totals.emplace(pattern, tree->totals(pattern));
+        }
+        m_exactResult = std::move(tree);
+        m_exactTotals = std::move(totals);
     });
     worker->setParent(this);
-    connect(worker, &QThread::finished, this, [this, worker, build] {
+    connect(worker, &QThread::finished, this, [this, worker, build, totalsChanges] {
         worker->deleteLater();
         if (m_exactBuild == worker)
             m_exactBuild = nullptr;
@@ -503,6 +515,9 @@ void PatternTreeModel::buildExactTree()
         beginResetModel();
         m_tree = std::move(m_exactResult);
         forgetTree();
+        if (totalsChanges == m_totalsChanges)
+            m_totals = std::move(m_exactTotals);
+        m_exactTotals = {};
         endReset();
         Q_EMIT exactTreeReady();
     });

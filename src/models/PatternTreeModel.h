@@ -140,6 +140,11 @@ private:
 
     QThread* m_exactBuild = nullptr;
     std::unique_ptr<patterns::PatternTree> m_exactResult; // written by the worker, read after it finished
+    // The worker also sums the exact tree's placeholders (a pattern of a million members is a million subtrees:
+    // half a second at ten million keys, which the first sort or paint after the swap would spend on the GUI
+    // thread). Dropped if the totals changed meanwhile (refreshTotals).
+    std::unordered_map<PatternId, keyspace::SubtreeTotals> m_exactTotals;
+    unsigned m_totalsChanges = 0;
     std::atomic<bool> m_cancelBuild{false};
     unsigned m_builds = 0; // a build of an older store is dropped
 };
