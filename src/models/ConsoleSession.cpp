@@ -2,6 +2,7 @@
 
 #include "edit/KeyEdit.h"
 #include "models/ConnectionLink.h"
+#include "redis/ClusterRoutes.h"
 
 #include <QElapsedTimer>
 
@@ -65,6 +66,33 @@ void learnKeysAfter(redis::Connection& connection, const std::vector<QByteArray>
     }
 }
 
+// Sends `command`; on a cluster, where it names a key of another node (MOVED) or of a slot being migrated (ASK), again
+// where the reply says, as redis-cli -c does: up to 5 hops, and the console stays on the node it ends on. The key
+// to route by is the command's first (COMMAND GETKEYS); `redirects` gets one line per hop.
+redis::Result<redis::Reply> runFollowingRedirects(redis::Connection& connection, const std::vector<QByteArray>& command,
+                                                  QStringList* redirects)
+{
+    const std::vector<QByteArrayView> views(command.begin(), command.end());
+    for (int hop = 0;; ++hop) {
+        connection.append(views);
+        redis::Result<redis::Reply> reply = connection.read();
+        if (!reply || !connection.takeRedirect() || hop == 5)
+            return reply;
+        const std::optional<redis::Redirect> redirect = redis::parseRedirect(reply->bytes());
+        std::vector<QByteArray> getKeys{"COMMAND", "GETKEYS"};
+        getKeys.insert(getKeys.end(), command.begin(), command.end());
+        connection.append(getKeys);
+        const redis::Result<redis::Reply> keys = connection.read();
+        if (!redirect || !keys || !keys->isArray() || keys->size() == 0 || !connection.routeTo(keys->at(0).bytes()))
+            return reply;
+        *redirects << QStringLiteral("%1 to slot %2 on %3:%4")
+                          .arg(redirect->ask ? QStringLiteral("asked") : QStringLiteral("moved"))
+                          .arg(redirect->slot)
+                          .arg(redirect->target.first)
+                          .arg(redirect->target.second);
+    }
+}
+
 } // namespace
 
 ConsoleSession::ConsoleSession(QObject* parent)
@@ -95,9 +123,8 @@ std::uint64_t ConsoleSession::run(const std::vector<QByteArray>& command)
         QElapsedTimer timer;
         timer.start();
         if (redis::Connection* connection = link->connect(job, &result.error)) {
-            std::vector<QByteArrayView> views(command.begin(), command.end());
-            connection->append(views);
-            redis::Result<redis::Reply> reply = connection->read();
+            const std::vector<QByteArrayView> views(command.begin(), command.end());
+            redis::Result<redis::Reply> reply = runFollowingRedirects(*connection, command, &result.redirects);
             if (reply)
                 result.reply = replyTree(*reply);
             else

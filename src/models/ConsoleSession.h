@@ -50,6 +50,7 @@ public:
         ReplyNode reply;
         QString error; // the connection failed, or the write gate refused the command
         qint64 elapsedUs = 0;
+        QStringList redirects; // on a cluster, the MOVED and ASK replies followed ("moved to slot 3999 on host:port")
         // A write's keys (COMMAND GETKEYS) as they are after it (nothing: gone), so the tree can follow; empty for a
         // read, a failed write, or a command without key arguments.
         std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>> keysAfter;

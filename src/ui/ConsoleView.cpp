@@ -172,6 +172,10 @@ void ConsoleView::show(const models::ConsoleSession::Result& result)
     bold.setBold(true);
     top->setFont(0, bold);
     const QColor errorColour(210, 50, 50); // readable on light and dark palettes alike
+    for (const QString& redirect : result.redirects) {
+        auto* item = new QTreeWidgetItem(top, {QStringLiteral("↪ ") + redirect});
+        item->setForeground(0, palette().color(QPalette::PlaceholderText));
+    }
     if (!result.error.isEmpty()) {
         auto* item = new QTreeWidgetItem(top, {QStringLiteral("(refused) ") + result.error});
         item->setForeground(0, errorColour);

@@ -7,6 +7,7 @@
 #include "demo/RedisCluster.h"
 #include "demo/RedisServerProcess.h"
 #include "inspect/KeyReader.h"
+#include "models/ConsoleSession.h"
 #include "redis/ClusterRoutes.h"
 #include "redis/ClusterSlot.h"
 
@@ -19,6 +20,7 @@
 
 #include <csignal>
 #include <map>
+#include <set>
 
 using namespace keylens;
 
@@ -312,6 +314,40 @@ private Q_SLOTS:
         }
     }
 
+    void theConsoleFollowsMovedToTheKeysNode()
+    {
+        // One key on each shard, each read through a console connected to node 0, as redis-cli -c would: it hops
+        // to the key's node when the key is elsewhere, and stays there.
+        models::ConsoleSession console;
+        redis::ConnectionOptions options = m_cluster.connectionOptions();
+        options.port = m_cluster.node(0).port();
+        options.cluster = std::make_shared<redis::ClusterRoutes>();
+        console.setConnection(options);
+        std::optional<models::ConsoleSession::Result> last;
+        connect(&console, &models::ConsoleSession::replied, this,
+                [&](const models::ConsoleSession::Result& result) { last = result; });
+        quint16 current = m_cluster.node(0).port();
+        std::set<quint16> shardsRead;
+        for (int i = 0; shardsRead.size() < 3; ++i) {
+            const QByteArray key = "user:" + QByteArray::number(i);
+            const quint16 port = m_ports[redis::clusterSlot(key)];
+            if (port == current && !shardsRead.empty())
+                continue; // a key of the node the console is on: no hop to see
+            shardsRead.insert(port);
+            last.reset();
+            console.run({"GET", key});
+            QTRY_VERIFY_WITH_TIMEOUT(last.has_value(), 10000);
+            QCOMPARE(last->reply.kind, models::ReplyNode::Kind::String);
+            QCOMPARE(last->reply.bytes, test::PlainClient(port).command({"GET", key}));
+            QCOMPARE(last->redirects.size(), port == current ? 0 : 1);
+            if (port != current)
+                QVERIFY2(last->redirects.front().contains(QStringLiteral(":%1").arg(port)),
+                         qPrintable(last->redirects.front()));
+            current = port;
+        }
+        QCOMPARE(shardsRead.size(), std::size_t(3));
+    }
+
     void readsFollowAskAndMovedWhileASlotMigrates()
     {
         redis::ConnectionOptions options = m_cluster.connectionOptions();
@@ -449,6 +485,56 @@ private Q_SLOTS:
             QCOMPARE(client.commandCalls("type"), 0LL);
             QCOMPARE(client.commandCalls("memory|usage"), 0LL);
         }
+    }
+
+    void aFailoverMidScanIsReportedAndNothingCountedTwice()
+    {
+        demo::RedisCluster cluster;
+        demo::RedisCluster::Options options;
+        options.replicasPerPrimary = 1;
+        const redis::Status started = cluster.start(options);
+        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
+        const std::vector<quint16> ports = test::slotPorts(cluster.node(0).port());
+        constexpr int Keys = 30000;
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 0; i < Keys; ++i)
+            commands.push_back({"SET", "k:" + QByteArray::number(i), QByteArray(i % 40, 'v')}); // embstr on every node
+        writeRouted(ports, commands);
+        // The primary of slot 0 and its replica, which has every write.
+        const quint16 primary = ports.front();
+        quint16 replica = 0;
+        for (std::size_t i = 0; i < cluster.size(); ++i) {
+            const std::vector<QByteArray> role = test::PlainClient(cluster.node(i).port()).elements({"ROLE"});
+            if (role.front() == "slave" && role.at(2).toUShort() == primary)
+                replica = cluster.node(i).port();
+        }
+        QVERIFY(replica != 0);
+        QCOMPARE(test::PlainClient(primary).integer({"WAIT", "1", "5000"}), 1LL);
+
+        QProcess process;
+        // About 4 s (--max-rate is shared by the shards): the failover lands mid-scan.
+        test::startCli(process, {QStringLiteral("scan"), cluster.uri(), QStringLiteral("--format"),
+                                 QStringLiteral("json"), QStringLiteral("--max-rate"), QStringLiteral("7500")});
+        QTest::qWait(1500);
+        // A coordinated failover: the replica takes the slots over, the primary becomes its replica.
+        QCOMPARE(test::PlainClient(replica).command({"CLUSTER", "FAILOVER"}), QByteArray("OK"));
+        QTRY_COMPARE_WITH_TIMEOUT(test::PlainClient(replica).elements({"ROLE"}).front(), QByteArray("master"), 10000);
+        const test::CliRun run = test::finishCli(process);
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject report = parseJson(run.out);
+        // Every key once, with the memory a plain client measures on each primary now.
+        const std::vector<quint16> now = test::slotPorts(replica);
+        QCOMPARE(now.front(), replica);
+        long long memory = 0;
+        for (quint16 port : std::set<quint16>(now.begin(), now.end()))
+            memory += truthOf(port).memory;
+        const QJsonObject totals = report.value(QStringLiteral("totals")).toObject();
+        QCOMPARE(totals.value(QStringLiteral("keys")).toInteger(), Keys);
+        QCOMPARE(totals.value(QStringLiteral("memory_bytes")).toInteger(), memory);
+        const QByteArray notices =
+            QJsonDocument(report.value(QStringLiteral("scan")).toObject().value(QStringLiteral("notices")).toArray())
+                .toJson();
+        QVERIFY2(notices.contains("slots changed shard during the scan"), notices.constData());
     }
 
     void aShardKilledMidScanIsReportedAndTheRestScanned()
