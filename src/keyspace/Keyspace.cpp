@@ -180,6 +180,7 @@ Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info, NodeI
     if (m_flags[node] & IsKey)
         return Insert::Duplicate;
 
+    ++m_changes;
     storeKeyInfo(node, info);
     for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
         if (NamespaceStats* stats = keptStats(ancestor))
@@ -206,6 +207,7 @@ void Keyspace::storeKeyInfo(NodeId node, const KeyInfo& info)
 
 void Keyspace::removeKey(NodeId node)
 {
+    ++m_changes;
     if (!isKey(node))
         return;
     const KeyInfo info = keyInfo(node);
@@ -221,6 +223,7 @@ void Keyspace::removeKey(NodeId node)
 
 void Keyspace::updateKey(NodeId node, const KeyInfo& info)
 {
+    ++m_changes;
     if (!isKey(node))
         return;
     const KeyInfo old = keyInfo(node);
@@ -314,6 +317,7 @@ std::uint64_t& Keyspace::findingEntry(NodeId node)
 
 void Keyspace::addFinding(NodeId key, unsigned rule, unsigned severity)
 {
+    ++m_changes;
     Q_ASSERT(rule < IgnoredBit && severity < 3);
     std::uint64_t& entry = findingEntry(key);
     const std::uint64_t bit = std::uint64_t(1) << rule;
@@ -330,6 +334,7 @@ void Keyspace::addFinding(NodeId key, unsigned rule, unsigned severity)
 
 void Keyspace::removeFinding(NodeId key, unsigned rule, unsigned severity, int worstKept)
 {
+    ++m_changes;
     Q_ASSERT(rule < IgnoredBit && severity < 3 && worstKept < 3);
     std::uint64_t& entry = findingEntry(key);
     const std::uint64_t bit = std::uint64_t(1) << rule;
@@ -376,6 +381,7 @@ bool Keyspace::isLintIgnored(NodeId node) const
 
 void Keyspace::clearFindings()
 {
+    ++m_changes;
     for (std::size_t node = 0; node < m_findings.size(); ++node)
         m_findings[node] = 0;
     for (std::size_t index = 0; index < m_stats.size(); ++index)

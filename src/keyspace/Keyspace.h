@@ -123,6 +123,10 @@ public:
     // Forgets every finding and ignore mark (a new profile is about to lint the store again).
     void clearFindings();
 
+    // Counts the changes to what totals are made of (keys added, removed or updated, findings): a reader that
+    // summed some on another thread can tell whether its sums still hold.
+    std::uint64_t changes() const { return m_changes; }
+
     // Bytes held by the store's own arrays and tables (capacity, not size), for the memory benchmark.
     std::size_t memoryBytes() const;
 
@@ -133,6 +137,7 @@ private:
     NodeId addChild(NodeId parent, SegmentId segment, std::size_t hash);
     void reserveTables(std::size_t nodes, std::size_t segments);
     void refineReserve();
+    std::uint64_t m_changes = 0;
     std::size_t m_expectedKeys = 0;
     std::size_t m_refineAt = 0; // the key count at which refineReserve runs, or 0
     // The child of `parent` with `segment` (hash: childHash(parent, segment)), or InvalidNode.

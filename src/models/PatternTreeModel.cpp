@@ -24,6 +24,10 @@ namespace {
 // placeholder of 200,000 members sums 200,000 subtrees for it, and a re-sort is a layout change.
 constexpr qint64 LiveTotalsIntervalMs = 1000;
 
+// A publish folds this many new nodes at once; more (the view shown after a scan of millions of keys: 4 s at
+// ten million) are folded in slices, the rows appearing as they do.
+constexpr std::size_t FoldAtOnce = 50'000;
+
 std::int64_t nowMs()
 {
     return QDateTime::currentMSecsSinceEpoch();
@@ -38,6 +42,9 @@ PatternTreeModel::PatternTreeModel(QObject* parent)
     m_lateTotals.setSingleShot(true);
     m_lateTotals.setObjectName(QStringLiteral("pattern totals due"));
     connect(&m_lateTotals, &QTimer::timeout, this, [this] { startTotalsRefresh(m_storeFinal); });
+    m_foldSlices.setObjectName(QStringLiteral("pattern folding"));
+    m_foldSlices.setInterval(0);
+    connect(&m_foldSlices, &QTimer::timeout, this, &PatternTreeModel::foldSlice);
     m_refreshSlices.setObjectName(QStringLiteral("pattern totals"));
     m_refreshSlices.setInterval(0);
     connect(&m_refreshSlices, &QTimer::timeout, this, [this] {
@@ -49,6 +56,7 @@ PatternTreeModel::PatternTreeModel(QObject* parent)
         TotalsRefresh done = std::move(*m_refresh);
         m_refresh.reset();
         m_totals = std::move(done.totals);
+        m_totalsOfChanges = done.storeChanges;
         refreshRows(done.final);
     });
 }
@@ -87,6 +95,7 @@ void PatternTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
 
 void PatternTreeModel::forgetTree()
 {
+    m_foldSlices.stop();
     m_lateTotals.stop();
     m_refreshSlices.stop();
     m_refresh.reset();
@@ -96,12 +105,15 @@ void PatternTreeModel::forgetTree()
     m_memberRow.clear();
     m_withoutMembersRow.clear();
     m_totals.clear();
+    m_totalsOfChanges = ~std::uint64_t(0);
 }
 
 void PatternTreeModel::setActive(bool active)
 {
     m_active = active;
-    if (active && m_keyspace && (!m_tree || (m_storeFinal && m_tree->isLive() && !m_exactBuild)))
+    if (!active)
+        m_foldSlices.stop(); // taken up again by the next publish while active
+    else if (m_keyspace && (!m_tree || m_tree->isLive()))
         publish(m_storeFinal);
 }
 
@@ -113,8 +125,8 @@ void PatternTreeModel::setLibraries(const lint::LibraryLayouts* libraries)
 
 void PatternTreeModel::refreshTotals()
 {
-    ++m_totalsChanges;
-    if (m_tree)
+    // Said at the end of every scan, after the exact tree's worker summed the store as it ended.
+    if (m_tree && m_keyspace->changes() != m_totalsOfChanges)
         startTotalsRefresh(m_storeFinal);
 }
 
@@ -128,6 +140,7 @@ void PatternTreeModel::startTotalsRefresh(bool final)
     m_sinceTotals.restart();
     TotalsRefresh refresh;
     refresh.final = final;
+    refresh.storeChanges = m_keyspace->changes();
     std::unordered_set<PatternId> seen;
     const auto want = [&](PatternId pattern) {
         if (pattern != PatternTree::Root && m_tree->members(pattern).size() > 1 && seen.insert(pattern).second)
@@ -468,21 +481,51 @@ void PatternTreeModel::publish(bool final)
     if (!m_tree) {
         beginResetModel();
         m_tree = std::make_unique<PatternTree>(PatternTree::folding(*m_keyspace));
-        m_tree->extend(m_keyspace->nodeCount());
         endReset();
-    } else if (m_tree->isLive()) {
-        const std::size_t before = m_tree->size();
-        m_tree->extend(m_keyspace->nodeCount());
-        announceNewRows(before, final);
-        if (final || m_sinceTotals.elapsed() >= LiveTotalsIntervalMs) {
-            startTotalsRefresh(final);
-        } else if (!m_lateTotals.isActive() && !m_refresh) {
-            // No publish may follow (a pause): the totals are read again within the interval anyway.
-            m_lateTotals.start(int(LiveTotalsIntervalMs - m_sinceTotals.elapsed()));
-        }
     }
-    if (final && m_tree->isLive())
+    if (!m_tree->isLive())
+        return;
+    // The exact tree of a store that stopped growing is built at once, beside the folding (see foldSlice).
+    if (m_storeFinal && !m_exactBuild)
         buildExactTree();
+    if (m_foldSlices.isActive() || m_keyspace->nodeCount() - m_tree->foldedNodes() > FoldAtOnce) {
+        m_foldSlices.start();
+        return;
+    }
+    const std::size_t before = m_tree->size();
+    m_tree->extend(m_keyspace->nodeCount());
+    foldedUp(before);
+}
+
+void PatternTreeModel::foldSlice()
+{
+    const std::size_t before = m_tree->size();
+    // Nodes per clock check: a fold is a hash lookup and an append, a fraction of a microsecond.
+    constexpr std::size_t NodesPerCheck = 4096;
+    const bool done = runForOneSlice(
+        [this](std::size_t nodes) {
+            const std::size_t until = std::min(m_keyspace->nodeCount(), m_tree->foldedNodes() + nodes);
+            m_tree->extend(until);
+            return until == m_keyspace->nodeCount();
+        },
+        NodesPerCheck);
+    if (!done) {
+        announceNewRows(before, false);
+        return;
+    }
+    m_foldSlices.stop();
+    foldedUp(before);
+}
+
+void PatternTreeModel::foldedUp(std::size_t firstNewPattern)
+{
+    announceNewRows(firstNewPattern, m_storeFinal);
+    if (m_storeFinal || m_sinceTotals.elapsed() >= LiveTotalsIntervalMs) {
+        startTotalsRefresh(m_storeFinal);
+    } else if (!m_lateTotals.isActive() && !m_refresh) {
+        // No publish may follow (a pause): the totals are read again within the interval anyway.
+        m_lateTotals.start(int(LiveTotalsIntervalMs - m_sinceTotals.elapsed()));
+    }
 }
 
 void PatternTreeModel::buildExactTree()
@@ -490,7 +533,7 @@ void PatternTreeModel::buildExactTree()
     waitForExactTree();
     const unsigned build = ++m_builds;
     const keyspace::Keyspace* store = m_keyspace;
-    const unsigned totalsChanges = m_totalsChanges;
+    const std::uint64_t storeChanges = m_keyspace->changes();
     QThread* worker = QThread::create([this, store] {
         patterns::PatternTreeOptions options;
         options.cancelled = &m_cancelBuild;
@@ -506,7 +549,7 @@ void PatternTreeModel::buildExactTree()
         m_exactTotals = std::move(totals);
     });
     worker->setParent(this);
-    connect(worker, &QThread::finished, this, [this, worker, build, totalsChanges] {
+    connect(worker, &QThread::finished, this, [this, worker, build, storeChanges] {
         worker->deleteLater();
         if (m_exactBuild == worker)
             m_exactBuild = nullptr;
@@ -515,10 +558,13 @@ void PatternTreeModel::buildExactTree()
         beginResetModel();
         m_tree = std::move(m_exactResult);
         forgetTree();
-        if (totalsChanges == m_totalsChanges)
-            m_totals = std::move(m_exactTotals);
+        m_totals = std::move(m_exactTotals);
+        m_totalsOfChanges = storeChanges;
         m_exactTotals = {};
         endReset();
+        // The store changed while the worker summed (a finding, an edit): read again, in slices.
+        if (storeChanges != m_keyspace->changes())
+            startTotalsRefresh(m_storeFinal);
         Q_EMIT exactTreeReady();
     });
     m_exactBuild = worker;

@@ -34,9 +34,11 @@ namespace keylens::models {
 //
 // Live during a scan: publish() folds the nodes that arrived since the last call (every id folds: see
 // PatternTree::folding) and announces new rows; totals are read again and rows re-sorted once a second (a
-// placeholder of 200,000 members sums 200,000 subtrees). publish(true), at the end, builds the exact tree (the
-// thresholds of PatternTreeOptions) on a worker thread and swaps it in with a model reset; exactTreeReady()
-// says when. Folding only runs while the model isActive(): a window that shows the raw tree pays nothing.
+// placeholder of 200,000 members sums 200,000 subtrees). Many nodes at once (the view first shown after a scan of
+// millions) are folded in slices, the rows appearing as they go. Once the store stops growing (publish(true)),
+// the exact tree (the thresholds of PatternTreeOptions) is built on a worker thread and swapped in with a model
+// reset; exactTreeReady() says when. Folding only runs while the model isActive(): a window that shows the raw
+// tree pays nothing.
 //
 // GUI thread only.
 class PatternTreeModel : public RowTreeModel
@@ -102,6 +104,8 @@ private:
     RowFacts factsOfMember(keyspace::NodeId node, FactsWanted wanted) const;
     const lint::LibraryInfo* libraryOf(RowKind kind, std::uint32_t id) const;
     void announceNewRows(std::size_t firstNewPattern, bool final);
+    void foldSlice();                           // folds the store's nodes a slice at a time (see publish)
+    void foldedUp(std::size_t firstNewPattern); // the live tree caught up with the store
     // Reads the totals of the shown placeholders again a slice at a time (the rows keep the old ones meanwhile),
     // then announces them and re-sorts (RowTreeModel::refreshRows). A refresh under way goes on; `final`
     // starts one over, for the store as it ended.
@@ -124,7 +128,8 @@ private:
     // stand for more.
     mutable std::unordered_set<PatternId> m_withoutMembersRow;
     mutable std::unordered_map<PatternId, keyspace::SubtreeTotals> m_totals; // cache, cleared when re-read
-    QElapsedTimer m_sinceTotals;                                             // since the last refresh started
+    std::uint64_t m_totalsOfChanges = ~std::uint64_t(0); // the store's changes() m_totals were read at
+    QElapsedTimer m_sinceTotals;                         // since the last refresh started
     struct TotalsRefresh
     {
         std::vector<PatternId> patterns; // the placeholders that are rows or parents of rows
@@ -132,9 +137,11 @@ private:
         std::size_t member = 0;          // into the members of patterns[next]
         keyspace::SubtreeTotals sum;     // of those members so far
         std::unordered_map<PatternId, keyspace::SubtreeTotals> totals;
+        std::uint64_t storeChanges = 0; // when it started
         bool final = false;
     };
     std::optional<TotalsRefresh> m_refresh;
+    QTimer m_foldSlices;
     QTimer m_refreshSlices;
     QTimer m_lateTotals; // totals skipped by a publish are read when the interval ends, publish or not
 
@@ -142,9 +149,8 @@ private:
     std::unique_ptr<patterns::PatternTree> m_exactResult; // written by the worker, read after it finished
     // The worker also sums the exact tree's placeholders (a pattern of a million members is a million subtrees:
     // half a second at ten million keys, which the first sort or paint after the swap would spend on the GUI
-    // thread). Dropped if the totals changed meanwhile (refreshTotals).
+    // thread). Read again, in slices, if the totals changed meanwhile (refreshTotals).
     std::unordered_map<PatternId, keyspace::SubtreeTotals> m_exactTotals;
-    unsigned m_totalsChanges = 0;
     std::atomic<bool> m_cancelBuild{false};
     unsigned m_builds = 0; // a build of an older store is dropped
 };

@@ -168,7 +168,7 @@ private:
     int m_sortColumn = MemoryColumn;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
     bool m_orderMayBeStale = false; // totals changed since the last sort()
-    bool m_fetchBlocked = false;    // inside a reset announcement or a fetchMore()
+    bool m_fetchBlocked = false;    // inside a reset announcement, an insertion or a fetchMore()
 };
 
 } // namespace keylens::models

@@ -13,6 +13,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <map>
+
 using namespace keylens;
 using models::PatternTreeModel;
 
@@ -168,6 +170,47 @@ private Q_SLOTS:
     }
 
     // A placeholder of 50,000 members, and a parent of 50,000 word children (50,000 rows).
+    // The view first shown after a scan of many keys folds them a slice at a time (rows appear as it goes) while the
+    // exact tree is built; the totals it ends with are the store's own.
+    void aBigFinishedStoreFoldsInSlices()
+    {
+        keyspace::Keyspace store;
+        std::map<QByteArray, std::pair<std::uint64_t, std::uint64_t>> byTop; // keys and memory per first segment
+        for (int i = 0; i < 120'000; ++i) {
+            const QByteArray top = "tenant" + QByteArray::number(i % 7);
+            const std::uint64_t memory = 10 + std::uint64_t(i % 91);
+            add(store, top + ":user:" + QByteArray::number(i) + ":profile", memory);
+            byTop[top].first += 1;
+            byTop[top].second += memory;
+        }
+        PatternTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setKeyspace(&store);
+        model.publish(true); // the scan ended while another view showed
+        QSignalSpy exact(&model, &PatternTreeModel::exactTreeReady);
+        model.setActive(true);
+        QVERIFY(model.tree() != nullptr);
+        QVERIFY2(model.tree()->foldedNodes() < store.nodeCount(), "folded all at once");
+        int sawRowsWhileFolding = 0;
+        QElapsedTimer waited;
+        waited.start();
+        while (exact.isEmpty() && waited.elapsed() < 60'000) {
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+            if (model.tree() && model.tree()->isLive() && model.tree()->foldedNodes() < store.nodeCount())
+                sawRowsWhileFolding = std::max(sawRowsWhileFolding, model.rowCount());
+        }
+        QCOMPARE(exact.count(), 1);
+        QVERIFY(sawRowsWhileFolding > 0);
+        QCOMPARE(model.rowCount(), 7);
+        for (const auto& [top, figures] : byTop) {
+            const QModelIndex row = childNamed(model, {}, QString::fromLatin1(top));
+            QVERIFY(row.isValid());
+            const keyspace::SubtreeTotals totals = model.totalsOf(model.patternOf(row));
+            QCOMPARE(totals.keys, figures.first);
+            QCOMPARE(totals.memoryBytes, figures.second);
+        }
+    }
+
     void fiftyThousandChildren()
     {
         keyspace::Keyspace store;
