@@ -1,7 +1,8 @@
 #pragma once
 
-// Private to the keyspace library.
+// The store's arrays, and the tree model's arrays by store node.
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -24,6 +25,14 @@ public:
         if ((m_size >> PageBits) == m_pages.size())
             m_pages.push_back(std::make_unique<T[]>(PageSize));
         (*this)[m_size++] = value;
+    }
+
+    // Grows to `size` elements, the new ones value-initialised (zero for numbers); never shrinks.
+    void resize(std::size_t size)
+    {
+        while (m_pages.size() * PageSize < size)
+            m_pages.push_back(std::make_unique<T[]>(PageSize));
+        m_size = std::max(m_size, size);
     }
 
     std::size_t size() const { return m_size; }

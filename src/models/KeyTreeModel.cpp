@@ -40,7 +40,8 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_keyspace = keyspace;
     m_publishedNodes = keyspace ? keyspace->nodeCount() : 1;
     forgetRows();
-    m_rowNumber.assign(m_publishedNodes, 0);
+    m_rowNumber = {};
+    m_rowNumber.resize(m_publishedNodes);
     m_hasChildren.clear();
     if (keyspace)
         markParents(1, m_publishedNodes);
@@ -386,8 +387,7 @@ void KeyTreeModel::publish(bool final)
         applyFilterToNewNodes(oldPublished, nodeCount, &candidates);
     }
     m_publishedNodes = nodeCount;
-    if (m_rowNumber.size() < nodeCount)
-        m_rowNumber.resize(nodeCount, 0);
+    m_rowNumber.resize(nodeCount);
 
     // Group them by parent; only parents a view has seen need to hear about them.
     std::unordered_map<RowId, Rows> added;

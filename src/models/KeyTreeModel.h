@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyGlob.h"
 #include "keyspace/Keyspace.h"
+#include "keyspace/PagedArray.h"
 #include "keyspace/SubtreeTotals.h"
 #include "lint/LibraryLayouts.h"
 #include "models/RowTreeModel.h"
@@ -116,7 +117,8 @@ private:
     const keyspace::Keyspace* m_keyspace = nullptr;
     std::size_t m_publishedNodes = 1; // nodes below this id are in the model; the rest wait for publish()
     // A node's row in its parent, valid while the parent is materialised; sized to the published nodes.
-    mutable std::vector<std::uint32_t> m_rowNumber;
+    // Paged: a vector's doubling copied 28 MB on the GUI thread at 7,000,000 nodes (a 131 ms publish).
+    mutable keyspace::detail::PagedArray<std::uint32_t> m_rowNumber;
     // One bit per node: has published children. A view asks hasChildren() for every row it lays out, in
     // sort order, i.e. all over the store; 128 KB of bits per million nodes stay in cache where the
     // store's own arrays would not.

@@ -102,7 +102,7 @@ void PatternTreeModel::forgetTree()
     forgetRows();
     m_patternRow.clear();
     m_membersRow.clear();
-    m_memberRow.clear();
+    m_memberRow = {};
     m_withoutMembersRow.clear();
     m_totals.clear();
     m_totalsOfChanges = ~std::uint64_t(0);
@@ -254,17 +254,19 @@ void PatternTreeModel::storeRowNumber(RowId row, std::uint32_t number) const
         grown(m_membersRow, idOf(row)) = number;
         break;
     case RowKind::Member:
-        grown(m_memberRow, idOf(row)) = number;
+        m_memberRow.resize(std::size_t(idOf(row)) + 1);
+        m_memberRow[idOf(row)] = number;
         break;
     }
 }
 
 std::uint32_t PatternTreeModel::rowNumber(RowId row) const
 {
-    const std::vector<std::uint32_t>& numbers = kindOfRow(row) == RowKind::Pattern   ? m_patternRow
-                                                : kindOfRow(row) == RowKind::Members ? m_membersRow
-                                                                                     : m_memberRow;
-    return idOf(row) < numbers.size() ? numbers[idOf(row)] : 0;
+    const std::uint32_t id = idOf(row);
+    if (kindOfRow(row) == RowKind::Member)
+        return id < m_memberRow.size() ? m_memberRow[id] : 0;
+    const std::vector<std::uint32_t>& numbers = kindOfRow(row) == RowKind::Pattern ? m_patternRow : m_membersRow;
+    return id < numbers.size() ? numbers[id] : 0;
 }
 
 PatternTreeModel::RowKind PatternTreeModel::kindOf(const QModelIndex& index) const

@@ -123,7 +123,7 @@ private:
     // Row numbers (see RowTreeModel::storeRowNumber), by pattern or by node.
     mutable std::vector<std::uint32_t> m_patternRow;
     mutable std::vector<std::uint32_t> m_membersRow;
-    mutable std::vector<std::uint32_t> m_memberRow;
+    mutable keyspace::detail::PagedArray<std::uint32_t> m_memberRow; // by store node: paged, as the key tree's
     // Patterns whose rows are materialised while they stand for one node: a Members row joins them once they
     // stand for more.
     mutable std::unordered_set<PatternId> m_withoutMembersRow;
