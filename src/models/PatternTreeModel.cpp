@@ -513,6 +513,9 @@ void PatternTreeModel::foldSlice()
         NodesPerCheck);
     if (!done) {
         announceNewRows(before, false);
+        // In order, as during a scan: totals read again and rows re-sorted once a second while the folding goes on.
+        if (!m_refresh && m_sinceTotals.elapsed() >= LiveTotalsIntervalMs)
+            startTotalsRefresh(false);
         return;
     }
     m_foldSlices.stop();
