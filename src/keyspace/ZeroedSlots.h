@@ -40,9 +40,9 @@ private:
 };
 
 // A table's slots made ready on a thread of their own. A fresh table of millions of slots is faulted in page by
-// page as it fills, and a table re-reserved mid-scan gets a hundred thousand entries at once: on the GUI thread
-// that was 60 ms at 3,000,000 keys, 200 at 10,000,000 (huge pages were worse: the kernel compacted memory for
-// them). Until isReady() the old table serves.
+// page as it fills, and a table re-reserved mid-scan gets all the old one's entries at once, scattered over its
+// pages: on the GUI thread that was 60 ms at 3,000,000 keys, about 200 at 10,000,000 (huge pages were worse: the
+// kernel compacted memory for them). Until isReady() the old table serves.
 class PreparedSlots
 {
 public:
