@@ -112,8 +112,7 @@ Status Connection::learnRoutes()
     if (!m_options.cluster || m_options.cluster->isLearned())
         return {};
     Result<ClusterTopology> topology = discoverCluster(*this);
-    if (!topology && topology.error().kind != ErrorKind::Server && topology.error().kind != ErrorKind::NoPermission &&
-        topology.error().kind != ErrorKind::UnknownCommand)
+    if (!topology && !topology.error().isDenied() && topology.error().kind != ErrorKind::Server)
         return topology.error(); // the connection failed: the read that follows would too
     if (topology && !topology->shards.empty())
         m_options.cluster->learn(*topology);

@@ -42,6 +42,8 @@ struct Error
     // Failures that may pass if asked again later, on a new connection: a lost connection, a timeout, a server that
     // is loading, busy or cut off from its master.
     bool isTransient() const;
+    // A command this user may not run here: denied by an ACL, or renamed or disabled on the server.
+    bool isDenied() const { return kind == ErrorKind::NoPermission || kind == ErrorKind::UnknownCommand; }
 };
 
 // Sorts an error reply ("NOPERM ...", "ERR unknown command ...") into a kind.

@@ -7,10 +7,10 @@ namespace keylens::scan {
 
 // Scans a Redis Cluster as one keyspace, on the calling thread, blocking until every shard is done.
 //
-// `seed` is a connection to any node (what the user gave), and `topology` what it said of the shards
-// (redis::discoverCluster): every shard's primary (or a replica, ScanOptions::fromReplicas) is scanned at once, one
-// thread and one connection each, by the single-server scan. Their batches go to `sink` tagged with the shard's
-// index (KeyBatch::shard), from several threads: the sink must take them so.
+// `topology` is what the node the user gave said of the shards (redis::discoverCluster): every shard's primary (or a
+// replica, ScanOptions::fromReplicas) is scanned at once, one thread and one connection each, by the single-server
+// scan. Their batches go to `sink` tagged with the shard's index (KeyBatch::shard), from several threads: the sink must
+// take them so.
 //
 // A shard that cannot be scanned is reported in its ShardScan and the summary's error, and the others go on. When
 // one fails, the cluster is asked again: if a replica took over its slots, the new primary is scanned from the

@@ -463,8 +463,7 @@ ScanSummary ScanRun::run()
                                   m_sink);
         // A user allowed to read keys but not to ask about the cluster (an ACL without CLUSTER): this node's keys
         // are worth more than none, said so, and the reads follow MOVED from here.
-        const ErrorKind denied = topology.error().kind;
-        if (denied != ErrorKind::NoPermission && denied != ErrorKind::UnknownCommand) {
+        if (!topology.error().isDenied()) {
             fail(topology.error());
             return m_summary;
         }
