@@ -44,15 +44,20 @@ namespace {
 
 constexpr std::size_t MostKeysFollowed = 1000; // an MSET of more: the tree waits for a rescan
 
-// After a write: which keys it named (COMMAND GETKEYS, which the server answers from its own key specs) and what
-// they are now.
-void learnKeysAfter(redis::Connection& connection, const std::vector<QByteArray>& command,
-                    ConsoleSession::Result& result)
+// The keys `command` names, as the server reads its arguments (COMMAND GETKEYS, from its own key specs).
+redis::Result<redis::Reply> keysOf(redis::Connection& connection, const std::vector<QByteArray>& command)
 {
     std::vector<QByteArray> getKeys{"COMMAND", "GETKEYS"};
     getKeys.insert(getKeys.end(), command.begin(), command.end());
     connection.append(getKeys);
-    redis::Result<redis::Reply> keys = connection.read();
+    return connection.read();
+}
+
+// After a write: which keys it named and what they are now.
+void learnKeysAfter(redis::Connection& connection, const std::vector<QByteArray>& command,
+                    ConsoleSession::Result& result)
+{
+    const redis::Result<redis::Reply> keys = keysOf(connection, command);
     if (!keys || !keys->isArray() || keys->size() == 0) {
         result.wroteWithoutKeys = keys.ok(); // no key arguments (or none the server could name)
         return;
@@ -68,22 +73,23 @@ void learnKeysAfter(redis::Connection& connection, const std::vector<QByteArray>
 
 // Sends `command`; on a cluster, where it names a key of another node (MOVED) or of a slot being migrated (ASK), again
 // where the reply says, as redis-cli -c does: up to 5 hops, and the console stays on the node it ends on. The key
-// to route by is the command's first (COMMAND GETKEYS); `redirects` gets one line per hop.
+// to route by is the command's first (keysOf, asked at the first hop only); `redirects` gets one line per hop.
 redis::Result<redis::Reply> runFollowingRedirects(redis::Connection& connection, const std::vector<QByteArray>& command,
                                                   QStringList* redirects)
 {
     const std::vector<QByteArrayView> views(command.begin(), command.end());
+    std::optional<QByteArray> firstKey;
     for (int hop = 0;; ++hop) {
         connection.append(views);
         redis::Result<redis::Reply> reply = connection.read();
         if (!reply || !connection.takeRedirect() || hop == 5)
             return reply;
         const std::optional<redis::Redirect> redirect = redis::parseRedirect(reply->bytes());
-        std::vector<QByteArray> getKeys{"COMMAND", "GETKEYS"};
-        getKeys.insert(getKeys.end(), command.begin(), command.end());
-        connection.append(getKeys);
-        const redis::Result<redis::Reply> keys = connection.read();
-        if (!redirect || !keys || !keys->isArray() || keys->size() == 0 || !connection.routeTo(keys->at(0).bytes()))
+        if (!firstKey) {
+            const redis::Result<redis::Reply> keys = keysOf(connection, command);
+            firstKey = keys && keys->isArray() && keys->size() > 0 ? keys->at(0).bytes().toByteArray() : QByteArray();
+        }
+        if (!redirect || firstKey->isNull() || !connection.routeTo(*firstKey))
             return reply;
         *redirects << QStringLiteral("%1 to slot %2 on %3:%4")
                           .arg(redirect->ask ? QStringLiteral("asked") : QStringLiteral("moved"))
