@@ -210,9 +210,9 @@ void Keyspace::storeKeyInfo(NodeId node, const KeyInfo& info)
 
 void Keyspace::removeKey(NodeId node)
 {
-    ++m_changes;
     if (!isKey(node))
         return;
+    ++m_changes;
     const KeyInfo info = keyInfo(node);
     for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
         if (NamespaceStats* stats = keptStats(ancestor))
@@ -226,9 +226,9 @@ void Keyspace::removeKey(NodeId node)
 
 void Keyspace::updateKey(NodeId node, const KeyInfo& info)
 {
-    ++m_changes;
     if (!isKey(node))
         return;
+    ++m_changes;
     const KeyInfo old = keyInfo(node);
     for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor]) {
         if (NamespaceStats* stats = keptStats(ancestor)) {

@@ -1,7 +1,6 @@
 #include "keyspace/ZeroedSlots.h"
 
 #include <cstdlib>
-#include <cstring>
 #include <new>
 #include <utility>
 

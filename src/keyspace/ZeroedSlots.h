@@ -5,8 +5,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <thread>
+#include <utility>
 
 namespace keylens::keyspace::detail {
 

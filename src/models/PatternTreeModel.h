@@ -149,7 +149,7 @@ private:
     std::unique_ptr<patterns::PatternTree> m_exactResult; // written by the worker, read after it finished
     // The worker also sums the exact tree's placeholders (a pattern of a million members is a million subtrees:
     // half a second at ten million keys, which the first sort or paint after the swap would spend on the GUI
-    // thread). Read again, in slices, if the totals changed meanwhile (refreshTotals).
+    // thread). Read again, in slices, if the store changed while it summed (Keyspace::changes).
     std::unordered_map<PatternId, keyspace::SubtreeTotals> m_exactTotals;
     std::atomic<bool> m_cancelBuild{false};
     unsigned m_builds = 0; // a build of an older store is dropped
