@@ -10,6 +10,9 @@ packages=(
   xvfb xauth # the GUI tests run once more on a real X server (tst_livetree_xcb)
   openssl    # tst_faults makes a certificate for a TLS port
   openssh-client openssh-server # SSH tunnels run the system's ssh; tst_ssh starts a private sshd
+  qt6-l10n-tools # lupdate and lrelease: the .ts template and the translations
+  dpkg-dev file lintian # scripts/build-deb.sh: CPack's DEB (dpkg-shlibdeps), and its check
+  desktop-file-utils appstream man-db zsh fish # tst_packagefiles validates what the package carries
 )
 
 missing=()

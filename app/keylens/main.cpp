@@ -2,6 +2,7 @@
 #include "ui/AppPalette.h"
 #include "ui/GuiCommandLine.h"
 #include "ui/MainWindow.h"
+#include "ui/Translations.h"
 
 #include <QApplication>
 #include <QSettings>
@@ -42,6 +43,7 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     keylens::redis::rememberProcessArguments(argc, argv);
     nameTheApplication();
+    keylens::ui::installTranslations(QLocale::system(), keylens::ui::translationDirectories());
 
     const keylens::ui::GuiCommandResult parsed = keylens::ui::parseGuiCommandLine(QApplication::arguments());
     if (!parsed.warning.isEmpty())

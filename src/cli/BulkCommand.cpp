@@ -95,47 +95,40 @@ bool confirmed(const edit::KeySelection& selection, edit::BulkKind kind)
     return true;
 }
 
-struct BulkCommandSpec
+// The options of delete, expire and rename: what to select, then what each action needs.
+usage::Command bulkCommand(edit::BulkKind kind, const QString& name, const QString& summary, const QString& description)
 {
-    edit::BulkKind kind;
-    QString name;
-    QString description;
-};
-
-} // namespace
-
-static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& arguments)
-{
-    QCommandLineParser parser;
-    parser.setApplicationDescription(spec.description);
-    addServerOptions(parser);
-    parser.addOptions({
+    usage::Command command;
+    command.name = name;
+    command.summary = summary;
+    command.description = description;
+    command.arguments = {uriArgument()};
+    command.options = {
         {QStringLiteral("pattern"),
          QStringLiteral("The keys of this key pattern, as scan --patterns lists them (user:<int>:profile)."),
          QStringLiteral("pattern")},
         {QStringLiteral("dry-run"), QStringLiteral("Show the preview and change nothing.")},
         {QStringLiteral("yes"), QStringLiteral("Do not ask: act after the preview.")},
-    });
-    const bool destructive = edit::needsBackup(spec.kind);
-    if (destructive)
-        parser.addOptions({
+    };
+    if (edit::needsBackup(kind))
+        command.options += {
             {QStringLiteral("backup"),
              QStringLiteral("Write the DUMP backup here (default keylens-backup-<action>-<time>.klb in the current "
                             "directory). 'keylens-cli restore FILE' puts the keys back."),
              QStringLiteral("file")},
             {QStringLiteral("no-backup"), QStringLiteral("Do not write a backup.")},
-        });
-    if (spec.kind == edit::BulkKind::Expire)
-        parser.addOptions({
+        };
+    if (kind == edit::BulkKind::Expire)
+        command.options += {
             {QStringLiteral("ttl"), QStringLiteral("The TTL to set: 90 (seconds), 500ms, 15m, 2h, 7d, 1h30m."),
              QStringLiteral("duration")},
             {QStringLiteral("jitter"),
              QStringLiteral("Add a random share of this to each key's TTL, so they do not all expire at once."),
              QStringLiteral("duration")},
             {QStringLiteral("persist"), QStringLiteral("Remove the TTL instead (PERSIST).")},
-        });
-    if (spec.kind == edit::BulkKind::Rename)
-        parser.addOptions({
+        };
+    if (kind == edit::BulkKind::Rename)
+        command.options += {
             {QStringLiteral("to"), QStringLiteral("The new namespace prefix (user-cache:)."), QStringLiteral("prefix")},
             {QStringLiteral("from"),
              QStringLiteral("The prefix --to replaces (default: the literal start of --match or --pattern, up to its "
@@ -150,7 +143,19 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
             {QStringLiteral("script"),
              QStringLiteral("Write the rename plan as a redis-cli script to this file, and change nothing."),
              QStringLiteral("file")},
-        });
+        };
+    command.groups = {connectionGroup(), scanGroup()};
+    command.choices = scanChoices();
+    return command;
+}
+
+} // namespace
+
+static int runBulkCommand(edit::BulkKind kind, const usage::Command& spec, const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    spec.addTo(parser);
+    const bool destructive = edit::needsBackup(kind);
     if (const std::optional<int> done = parseCommandLine(parser, arguments, spec.name))
         return *done;
     scan::ScanOptions options;
@@ -162,17 +167,17 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
         return usageError(problem);
 
     edit::BulkRequest request;
-    request.kind = spec.kind;
+    request.kind = kind;
     // The action rests between rounds unless told otherwise, wherever the server is.
     request.speed = parser.isSet(QStringLiteral("speed")) ? options.speed : scan::ScanSpeed::Gentle;
-    const bool fromPlan = spec.kind == edit::BulkKind::Rename && parser.isSet(QStringLiteral("plan"));
-    const bool fromVariants = spec.kind == edit::BulkKind::Rename && parser.isSet(QStringLiteral("naming-variants"));
+    const bool fromPlan = kind == edit::BulkKind::Rename && parser.isSet(QStringLiteral("plan"));
+    const bool fromVariants = kind == edit::BulkKind::Rename && parser.isSet(QStringLiteral("naming-variants"));
     const bool byPattern = parser.isSet(QStringLiteral("pattern"));
     if (!fromPlan && !fromVariants && !byPattern && !parser.isSet(QStringLiteral("match")))
         return usageError(
             QStringLiteral("%1 needs --match GLOB or --pattern PATTERN%2")
-                .arg(spec.name, spec.kind == edit::BulkKind::Rename ? QStringLiteral(" (or --plan FILE)") : QString()));
-    if (spec.kind == edit::BulkKind::Expire) {
+                .arg(spec.name, kind == edit::BulkKind::Rename ? QStringLiteral(" (or --plan FILE)") : QString()));
+    if (kind == edit::BulkKind::Expire) {
         if (parser.isSet(QStringLiteral("persist")) == parser.isSet(QStringLiteral("ttl")))
             return usageError(QStringLiteral("expire needs --ttl DURATION or --persist, not both"));
         if (parser.isSet(QStringLiteral("persist"))) {
@@ -203,12 +208,12 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
         if (!parsed)
             return usageError(QStringLiteral("--plan: %1").arg(parsed.error().message));
         plan = *parsed;
-    } else if (spec.kind == edit::BulkKind::Rename && !fromVariants && !parser.isSet(QStringLiteral("to"))) {
+    } else if (kind == edit::BulkKind::Rename && !fromVariants && !parser.isSet(QStringLiteral("to"))) {
         return usageError(QStringLiteral("rename needs --to PREFIX (or --plan FILE, or --naming-variants)"));
     }
     if (destructive && !parser.isSet(QStringLiteral("no-backup")))
         request.backupPath = parser.isSet(QStringLiteral("backup")) ? parser.value(QStringLiteral("backup"))
-                                                                    : edit::defaultBackupName(spec.kind);
+                                                                    : edit::defaultBackupName(kind);
     if (!request.backupPath.isEmpty() && QFile::exists(request.backupPath))
         return usageError(QStringLiteral("the backup file %1 exists already; Keylens never overwrites a backup")
                               .arg(request.backupPath));
@@ -284,12 +289,12 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
         return ExitOk;
     }
     request.keys = selection.keys;
-    if (spec.kind == edit::BulkKind::Rename && !fromPlan && !fromVariants) {
+    if (kind == edit::BulkKind::Rename && !fromPlan && !fromVariants) {
         const QByteArray from =
             parser.isSet(QStringLiteral("from")) ? parser.value(QStringLiteral("from")).toUtf8() : selection.prefix;
         request.newKeys = edit::renamedKeys(request.keys, from, parser.value(QStringLiteral("to")).toUtf8());
     }
-    if (spec.kind == edit::BulkKind::Rename && parser.isSet(QStringLiteral("script"))) {
+    if (kind == edit::BulkKind::Rename && parser.isSet(QStringLiteral("script"))) {
         QFile script(parser.value(QStringLiteral("script")));
         const QByteArray text = edit::formatRenameScript({request.keys, request.newKeys});
         if (!script.open(QIODevice::WriteOnly | QIODevice::NewOnly) || script.write(text) != text.size() ||
@@ -336,28 +341,43 @@ static int runBulkCommand(const BulkCommandSpec& spec, const QStringList& argume
     return summary.succeeded() ? ExitOk : ExitFailure;
 }
 
+usage::Command deleteCommand()
+{
+    return bulkCommand(edit::BulkKind::Delete, QStringLiteral("delete"),
+                       QStringLiteral("Delete the keys of a glob or pattern, after a preview and a backup"),
+                       QStringLiteral("Delete keys (UNLINK) after a preview, with a DUMP backup first."));
+}
+
+usage::Command expireCommand()
+{
+    return bulkCommand(
+        edit::BulkKind::Expire, QStringLiteral("expire"),
+        QStringLiteral("Set (or remove) the TTL of the keys of a glob or pattern"),
+        QStringLiteral(
+            "Set a TTL on keys (PEXPIRE, optionally with jitter), or remove it (--persist), after a preview."));
+}
+
+usage::Command renameCommand()
+{
+    return bulkCommand(edit::BulkKind::Rename, QStringLiteral("rename"),
+                       QStringLiteral("Rename keys into another namespace, or as a reviewed plan says"),
+                       QStringLiteral("Rename keys into another namespace (RENAMENX: never over an existing key) "
+                                      "after a preview, with a DUMP backup first."));
+}
+
 int runDeleteCommand(const QStringList& arguments)
 {
-    return runBulkCommand({edit::BulkKind::Delete, QStringLiteral("delete"),
-                           QStringLiteral("Delete keys (UNLINK) after a preview, with a DUMP backup first.")},
-                          arguments);
+    return runBulkCommand(edit::BulkKind::Delete, deleteCommand(), arguments);
 }
 
 int runExpireCommand(const QStringList& arguments)
 {
-    return runBulkCommand(
-        {edit::BulkKind::Expire, QStringLiteral("expire"),
-         QStringLiteral(
-             "Set a TTL on keys (PEXPIRE, optionally with jitter), or remove it (--persist), after a preview.")},
-        arguments);
+    return runBulkCommand(edit::BulkKind::Expire, expireCommand(), arguments);
 }
 
 int runRenameCommand(const QStringList& arguments)
 {
-    return runBulkCommand({edit::BulkKind::Rename, QStringLiteral("rename"),
-                           QStringLiteral("Rename keys into another namespace (RENAMENX: never over an existing key) "
-                                          "after a preview, with a DUMP backup first.")},
-                          arguments);
+    return runBulkCommand(edit::BulkKind::Rename, renameCommand(), arguments);
 }
 
 } // namespace keylens::cli

@@ -41,17 +41,41 @@ bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int 
     return true;
 }
 
-void addServerOptions(QCommandLineParser& parser)
+usage::Argument uriArgument()
 {
-    parser.addPositionalArgument(QStringLiteral("uri"), QStringLiteral("redis://… or unix://… (optional)"),
-                                 QStringLiteral("[URI]"));
-    redis::addConnectionOptions(parser);
-    addScanOptions(parser);
+    return {QStringLiteral("uri"),
+            QStringLiteral("The server: redis://[user[:password]@]host[:port][/db], rediss://… (TLS) or "
+                           "unix:///path/redis.sock[?db=N]. Default: $REDIS_URL, else 127.0.0.1:6379."),
+            QStringLiteral("[URI]")};
 }
 
-void addScanOptions(QCommandLineParser& parser)
+usage::OptionGroup connectionGroup()
 {
-    parser.addOptions({
+    return {QStringLiteral("Connection options"), redis::connectionOptions()};
+}
+
+usage::OptionGroup scanGroup()
+{
+    return {QStringLiteral("Scan options"), scanOptions()};
+}
+
+usage::OptionGroup reportGroup()
+{
+    return {QStringLiteral("Report options"), reportOptions()};
+}
+
+QHash<QString, QStringList> scanChoices()
+{
+    return {{QStringLiteral("speed"), {QStringLiteral("full"), QStringLiteral("gentle")}},
+            {QStringLiteral("type"),
+             {QStringLiteral("string"), QStringLiteral("hash"), QStringLiteral("list"), QStringLiteral("set"),
+              QStringLiteral("zset"), QStringLiteral("stream")}},
+            {QStringLiteral("format"), {QStringLiteral("text"), QStringLiteral("json")}}};
+}
+
+QList<QCommandLineOption> scanOptions()
+{
+    return {
         {QStringLiteral("delimiter"), QStringLiteral("Namespace delimiter: one byte, or \\t / \\xHH (default ':')."),
          QStringLiteral("byte")},
         {QStringLiteral("match"), QStringLiteral("Only keys matching this glob (SCAN MATCH)."), QStringLiteral("glob")},
@@ -81,12 +105,12 @@ void addScanOptions(QCommandLineParser& parser)
         {QStringLiteral("from-replicas"),
          QStringLiteral("Cluster: scan a healthy replica of each shard instead of its primary, to keep the load off "
                         "the primaries.")},
-    });
+    };
 }
 
-void addReportOptions(QCommandLineParser& parser)
+QList<QCommandLineOption> reportOptions()
 {
-    parser.addOptions({
+    return {
         {QStringLiteral("depth"),
          QStringLiteral("Namespace levels to list (default 2, at most %1).").arg(report::MaxDepth),
          QStringLiteral("n")},
@@ -99,7 +123,7 @@ void addReportOptions(QCommandLineParser& parser)
         {QStringLiteral("format"), QStringLiteral("text or json (default text)."), QStringLiteral("format")},
         {QStringLiteral("output"), QStringLiteral("Write the report to this file instead of stdout."),
          QStringLiteral("file")},
-    });
+    };
 }
 
 bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, char* delimiter, QString* problem)

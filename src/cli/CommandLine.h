@@ -4,6 +4,7 @@
 #include "redis/ConnectionOptions.h"
 #include "report/ScanReport.h"
 #include "scan/ScanTypes.h"
+#include "usage/Command.h"
 
 #include <QCommandLineParser>
 
@@ -12,13 +13,16 @@
 
 namespace keylens::cli {
 
-// What a command that scans a server takes: [URI], the redis-cli connection flags and the scan options
-// (`scan` and `lint`).
-void addServerOptions(QCommandLineParser& parser);
-
-// Options shared by `scan` and `demo`: what to scan, and how to report it.
-void addScanOptions(QCommandLineParser& parser);
-void addReportOptions(QCommandLineParser& parser);
+// The pieces the commands' interfaces (usage::Command) are made of: the [URI] argument, the redis-cli
+// connection flags, what to scan (scan, lint, demo and the bulk actions), and how to report it.
+usage::Argument uriArgument();
+usage::OptionGroup connectionGroup();
+usage::OptionGroup scanGroup();
+usage::OptionGroup reportGroup();
+QList<QCommandLineOption> scanOptions();
+QList<QCommandLineOption> reportOptions();
+// The fixed values of the scan and report options, for the completions.
+QHash<QString, QStringList> scanChoices();
 
 struct ReportRequest
 {

@@ -1,8 +1,19 @@
 #pragma once
 
+#include "usage/Command.h"
+
 #include <QStringList>
 
 namespace keylens::cli {
+
+// Each command's interface: its parser, its --help, its part of the manual page and of the completions.
+usage::Command scanCommand();
+usage::Command lintCommand();
+usage::Command demoCommand();
+usage::Command deleteCommand();
+usage::Command expireCommand();
+usage::Command renameCommand();
+usage::Command restoreCommand();
 
 // arguments[0] is the program name; the command word itself is already removed.
 int runScanCommand(const QStringList& arguments);

@@ -13,21 +13,33 @@
 
 namespace keylens::cli {
 
+usage::Command demoCommand()
+{
+    usage::Command command;
+    command.name = QStringLiteral("demo");
+    command.summary = QStringLiteral("Start a private redis-server with a messy demo keyspace and scan it");
+    command.description = QStringLiteral(
+        "Start a private redis-server (on a free loopback port, in a temporary directory), fill it with a "
+        "realistic, messy keyspace, scan it and print the report. The server stops when the command ends, unless "
+        "--keep.");
+    command.options = {
+        {QStringLiteral("keys"), QStringLiteral("How many keys to create (default 200000)."), QStringLiteral("n")},
+        {QStringLiteral("seed"), QStringLiteral("Random seed, for another keyspace of the same shape."),
+         QStringLiteral("n")},
+        {QStringLiteral("keep"), QStringLiteral("Leave the server running and print its URI.")},
+    };
+    command.groups = {scanGroup(), reportGroup()};
+    command.choices = scanChoices();
+    return command;
+}
+
 int runDemoCommand(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Start a private redis-server, fill it with a realistic, messy keyspace, scan it and print the report."));
-    const QCommandLineOption keys(QStringLiteral("keys"), QStringLiteral("How many keys to create (default 200000)."),
-                                  QStringLiteral("n"));
-    const QCommandLineOption seed(QStringLiteral("seed"),
-                                  QStringLiteral("Random seed, for another keyspace of the same shape."),
-                                  QStringLiteral("n"));
-    const QCommandLineOption keep(QStringLiteral("keep"),
-                                  QStringLiteral("Leave the server running and print its URI."));
-    parser.addOptions({keys, seed, keep});
-    addScanOptions(parser);
-    addReportOptions(parser);
+    demoCommand().addTo(parser);
+    const QString keys = QStringLiteral("keys");
+    const QString seed = QStringLiteral("seed");
+    const QString keep = QStringLiteral("keep");
     if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("demo")))
         return *done;
     if (!parser.positionalArguments().isEmpty())

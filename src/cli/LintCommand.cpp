@@ -13,32 +13,50 @@
 
 namespace keylens::cli {
 
+usage::Command lintCommand()
+{
+    usage::Command command;
+    command.name = QStringLiteral("lint");
+    command.summary = QStringLiteral("Scan a keyspace and check its key names against a naming convention");
+    command.description =
+        QStringLiteral("Scan a Redis keyspace and check its key names against a naming convention (a lint profile).");
+    command.arguments = {uriArgument()};
+    command.options = {
+        {QStringLiteral("profile"),
+         QStringLiteral("The naming convention: default, strict, or a profile file in JSON (see "
+                        "/usr/share/doc/keylens/examples/profile.json). Default: default."),
+         QStringLiteral("name|file")},
+        {QStringLiteral("fail-on"),
+         QStringLiteral("Exit 1 when a finding is at least this severe: error, warning, info or never (default "
+                        "error)."),
+         QStringLiteral("severity")},
+        {QStringLiteral("format"),
+         QStringLiteral("text, json, sarif (SARIF 2.1.0) or junit (JUnit XML). Default text."),
+         QStringLiteral("format")},
+        {QStringLiteral("max-examples"),
+         QStringLiteral("Findings listed per rule (default 20; 0 lists every finding). Counts are always exact."),
+         QStringLiteral("n")},
+        {QStringLiteral("output"), QStringLiteral("Write the report to this file instead of stdout."),
+         QStringLiteral("file")},
+    };
+    command.groups = {connectionGroup(), scanGroup()};
+    command.choices = scanChoices();
+    command.choices.insert(QStringLiteral("format"), {QStringLiteral("text"), QStringLiteral("json"),
+                                                      QStringLiteral("sarif"), QStringLiteral("junit")});
+    command.choices.insert(QStringLiteral("fail-on"), {QStringLiteral("error"), QStringLiteral("warning"),
+                                                       QStringLiteral("info"), QStringLiteral("never")});
+    return command;
+}
+
 int runLintCommand(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Scan a Redis keyspace and check its key names against a naming convention (a lint profile)."));
-    addServerOptions(parser);
-    const QCommandLineOption profile(
-        QStringLiteral("profile"),
-        QStringLiteral("The naming convention: default, strict, or a profile file in JSON (see "
-                       "resources/profiles/example.json). Default: default."),
-        QStringLiteral("name|file"));
-    const QCommandLineOption failOn(
-        QStringLiteral("fail-on"),
-        QStringLiteral("Exit 1 when a finding is at least this severe: error, warning, info or never (default error)."),
-        QStringLiteral("severity"));
-    const QCommandLineOption format(
-        QStringLiteral("format"), QStringLiteral("text, json, sarif (SARIF 2.1.0) or junit (JUnit XML). Default text."),
-        QStringLiteral("format"));
-    const QCommandLineOption maxExamples(
-        QStringLiteral("max-examples"),
-        QStringLiteral("Findings listed per rule (default 20; 0 lists every finding). Counts are always exact."),
-        QStringLiteral("n"));
-    const QCommandLineOption output(QStringLiteral("output"),
-                                    QStringLiteral("Write the report to this file instead of stdout."),
-                                    QStringLiteral("file"));
-    parser.addOptions({profile, failOn, format, maxExamples, output});
+    lintCommand().addTo(parser);
+    const QString profile = QStringLiteral("profile");
+    const QString failOn = QStringLiteral("fail-on");
+    const QString format = QStringLiteral("format");
+    const QString maxExamples = QStringLiteral("max-examples");
+    const QString output = QStringLiteral("output");
     if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("lint")))
         return *done;
     scan::ScanOptions options;

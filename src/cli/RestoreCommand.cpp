@@ -16,19 +16,28 @@
 
 namespace keylens::cli {
 
+usage::Command restoreCommand()
+{
+    usage::Command command;
+    command.name = QStringLiteral("restore");
+    command.summary = QStringLiteral("Put the keys of a backup back");
+    command.description =
+        QStringLiteral("Put the keys of a backup (written by delete or rename) back, with their TTLs.");
+    command.arguments = {{QStringLiteral("file"), QStringLiteral("The backup file (.klb)."), QStringLiteral("FILE")},
+                         uriArgument()};
+    command.options = {
+        {QStringLiteral("replace"), QStringLiteral("Overwrite keys that exist now (RESTORE … REPLACE).")},
+        {QStringLiteral("speed"), QStringLiteral("full or gentle (default gentle)."), QStringLiteral("full|gentle")},
+    };
+    command.groups = {connectionGroup()};
+    command.choices = {{QStringLiteral("speed"), {QStringLiteral("full"), QStringLiteral("gentle")}}};
+    return command;
+}
+
 int runRestoreCommand(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Put the keys of a backup (written by delete or rename) back, with their TTLs."));
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The backup file."), QStringLiteral("FILE"));
-    parser.addPositionalArgument(QStringLiteral("uri"), QStringLiteral("redis://… or unix://… (optional)"),
-                                 QStringLiteral("[URI]"));
-    redis::addConnectionOptions(parser);
-    parser.addOptions({
-        {QStringLiteral("replace"), QStringLiteral("Overwrite keys that exist now (RESTORE … REPLACE).")},
-        {QStringLiteral("speed"), QStringLiteral("full or gentle (default gentle)."), QStringLiteral("full|gentle")},
-    });
+    restoreCommand().addTo(parser);
     if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("restore")))
         return *done;
     if (parser.positionalArguments().isEmpty())

@@ -7,13 +7,24 @@
 
 namespace keylens::cli {
 
+usage::Command scanCommand()
+{
+    usage::Command command;
+    command.name = QStringLiteral("scan");
+    command.summary = QStringLiteral("Scan a keyspace and report its namespaces, memory and TTLs");
+    command.description =
+        QStringLiteral("Scan a Redis keyspace (every key: SCAN with pipelined TYPE, "
+                       "PTTL and MEMORY USAGE) and report its namespaces, memory, TTLs and biggest keys.");
+    command.arguments = {uriArgument()};
+    command.groups = {connectionGroup(), scanGroup(), reportGroup()};
+    command.choices = scanChoices();
+    return command;
+}
+
 int runScanCommand(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Scan a Redis keyspace and report its namespaces, memory and TTLs."));
-    addServerOptions(parser);
-    addReportOptions(parser);
+    scanCommand().addTo(parser);
     if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("scan")))
         return *done;
     scan::ScanOptions options;

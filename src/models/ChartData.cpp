@@ -1,5 +1,6 @@
 #include "models/ChartData.h"
 
+#include <QCoreApplication>
 #include <QHash>
 
 #include <algorithm>
@@ -30,7 +31,7 @@ std::vector<ChartData::Bar> topBars(std::vector<ChartData::Bar> bars, std::uint6
         other.memoryBytes += bars[i].memoryBytes;
         other.count += bars[i].count;
     }
-    other.label = QStringLiteral("%1 others").arg(other.count);
+    other.label = QCoreApplication::translate("ChartData", "%1 others").arg(other.count);
     bars.resize(ChartData::TopBars);
     bars.push_back(other);
     return bars;
@@ -81,7 +82,7 @@ ChartWalk::ChartWalk(const keyspace::Keyspace& store, std::vector<NodeId> roots,
     };
     for (const NodeId root : roots) {
         if (store.isKey(root))
-            count(root, barFor(QStringLiteral("(the keys themselves)")));
+            count(root, barFor(QCoreApplication::translate("ChartData", "(the keys themselves)")));
         store.forEachChild(root, [&](NodeId child) { m_stack.push_back({child, barFor(barOf(child))}); });
     }
 }

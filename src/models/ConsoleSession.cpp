@@ -91,7 +91,7 @@ redis::Result<redis::Reply> runFollowingRedirects(redis::Connection& connection,
         }
         if (!redirect || firstKey->isNull() || !connection.routeTo(*firstKey))
             return reply;
-        *redirects << QStringLiteral("%1 to slot %2 on %3:%4")
+        *redirects << ConsoleSession::tr("%1 to slot %2 on %3:%4")
                           .arg(redirect->ask ? QStringLiteral("asked") : QStringLiteral("moved"))
                           .arg(redirect->slot)
                           .arg(redirect->target.first)
@@ -104,7 +104,7 @@ redis::Result<redis::Reply> runFollowingRedirects(redis::Connection& connection,
 ConsoleSession::ConsoleSession(QObject* parent)
     : QObject(parent)
     , m_link(std::make_shared<ConnectionLink>())
-    , m_jobs(QStringLiteral("keylens console"))
+    , m_jobs(tr("keylens console"))
 {}
 
 ConsoleSession::~ConsoleSession() = default;

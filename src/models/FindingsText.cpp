@@ -4,6 +4,7 @@
 #include "lint/Rules.h"
 #include "models/DisplayText.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 namespace keylens::models {
@@ -49,7 +50,7 @@ QString findingsBySeverity(const std::array<std::uint64_t, 3>& bySeverity)
 
 QString findingsSummary(const std::array<std::uint64_t, 3>& bySeverity)
 {
-    return QStringLiteral("%1 naming findings: %2")
+    return QCoreApplication::translate("FindingsText", "%1 naming findings: %2")
         .arg(count(bySeverity[0] + bySeverity[1] + bySeverity[2]), findingsBySeverity(bySeverity));
 }
 
@@ -77,8 +78,8 @@ QString findingRulesOfKey(const keyspace::Keyspace& store, keyspace::NodeId key)
     }
     if (parts.isEmpty())
         return QStringLiteral("none");
-    return parts.join(QStringLiteral(", ")) +
-           QStringLiteral(" (worst: %1)").arg(QLatin1String(lint::severityName(lint::Severity(worst))));
+    return parts.join(QStringLiteral(", ")) + QCoreApplication::translate("FindingsText", " (worst: %1)")
+                                                  .arg(QLatin1String(lint::severityName(lint::Severity(worst))));
 }
 
 } // namespace keylens::models

@@ -1,5 +1,6 @@
 #include "models/LineDiff.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <vector>
@@ -11,7 +12,7 @@ QString lineDiff(const QString& server, const QString& mine, int maxLines)
     const QStringList a = server.split(u'\n');
     const QStringList b = mine.split(u'\n');
     if (a.size() > maxLines || b.size() > maxLines)
-        return QStringLiteral("On the server now:\n%1\n\nYour edit:\n%2").arg(server, mine);
+        return QCoreApplication::translate("LineDiff", "On the server now:\n%1\n\nYour edit:\n%2").arg(server, mine);
     // Longest common subsequence of lines, filled from the end so the walk below goes forwards.
     const std::size_t n = std::size_t(a.size()), m = std::size_t(b.size());
     std::vector<std::uint32_t> common((n + 1) * (m + 1), 0);

@@ -408,9 +408,9 @@ QVariant PatternTreeModel::data(const QModelIndex& index, int role) const
     const std::uint32_t pattern = idOf(index.internalId());
     const std::size_t count = m_tree->members(pattern).size();
     if (role == Qt::DisplayRole && index.column() == NameColumn)
-        return QStringLiteral("%1 members, biggest first").arg(displayText(keyspace::formatCount(count)));
+        return tr("%1 members, biggest first").arg(displayText(keyspace::formatCount(count)));
     if (role == Qt::ToolTipRole)
-        return QStringLiteral("The keys and namespaces that %1 stands for, %2 at a time")
+        return tr("The keys and namespaces that %1 stands for, %2 at a time")
             .arg(displayText(keyspace::displayBytes(m_tree->text(pattern))))
             .arg(MemberPage);
     if (role == PathRole)

@@ -7,6 +7,7 @@
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <algorithm>
@@ -96,7 +97,7 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
         return row.name.isEmpty() ? QStringLiteral("\"\"") : formatted(keyspace::displayBytes(row.name));
     case TreeColumns::KeysColumn:
         if (row.matchingKeys >= 0 && std::uint64_t(row.matchingKeys) != totals.keys)
-            return QStringLiteral("%1 of %2")
+            return QCoreApplication::translate("RowPresenter", "%1 of %2")
                 .arg(formatted(keyspace::formatCount(std::uint64_t(row.matchingKeys))),
                      formatted(keyspace::formatCount(totals.keys)));
         // A key and a namespace: the row's own key, and those below it ("1 key + 3 below" in its tooltip).
@@ -114,13 +115,13 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
             return formatted(keyspace::formatTimeLeft(row.expiresAtMs, now));
         const std::optional<double> share = totals.ttlShare();
         if (!share)
-            return QStringLiteral("not measured");
+            return QCoreApplication::translate("RowPresenter", "not measured");
         if (totals.keysWithTtl == 0)
             return QStringLiteral("–");
         const std::int64_t left = totals.soonestExpiryMs - now;
         // Past the soonest expiry the next one is not known: say that some expired instead.
-        const QString remaining =
-            left <= 0 ? QStringLiteral("some expired") : formatted(keyspace::formatDuration(left));
+        const QString remaining = left <= 0 ? QCoreApplication::translate("RowPresenter", "some expired")
+                                            : formatted(keyspace::formatDuration(left));
         return QString(formatted(keyspace::formatPercent(*share)) + QStringLiteral(" · ") + remaining);
     }
     case TreeColumns::FindingsColumn:
@@ -158,7 +159,7 @@ QVariant rowSortValue(const RowFacts& row, int column)
 
 QString keyAndBelowText(std::uint64_t keysInSubtree)
 {
-    return QStringLiteral("1 key + %1 below")
+    return QCoreApplication::translate("RowPresenter", "1 key + %1 below")
         .arg(formatted(keyspace::formatCount(keysInSubtree > 0 ? keysInSubtree - 1 : 0)));
 }
 
@@ -173,24 +174,26 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
             QStringList examples;
             for (const QByteArray& example : row.examples)
                 examples << formatted(keyspace::displayBytes(example));
-            lines << QStringLiteral("%1 members, such as %2")
+            lines << QCoreApplication::translate("RowPresenter", "%1 members, such as %2")
                          .arg(formatted(keyspace::formatCount(row.members)), examples.join(QStringLiteral(", ")));
         }
         if (row.isKey && !row.isLeafKey)
-            lines << QStringLiteral("A key and a namespace at once: %1. The details pane has a tab for each.")
+            lines << QCoreApplication::translate(
+                         "RowPresenter", "A key and a namespace at once: %1. The details pane has a tab for each.")
                          .arg(keyAndBelowText(totals.keys));
         if (row.library)
-            lines << QStringLiteral("Written by %1: %2")
+            lines << QCoreApplication::translate("RowPresenter", "Written by %1: %2")
                          .arg(QString::fromUtf8(row.library->name), QString::fromUtf8(row.library->layout));
     }
     if (column == TreeColumns::MemoryColumn || column == TreeColumns::ShareColumn ||
         column == TreeColumns::NameColumn) {
-        lines << QStringLiteral("%1 in %2 keys, %3 of the parent's memory")
+        lines << QCoreApplication::translate("RowPresenter", "%1 in %2 keys, %3 of the parent's memory")
                      .arg(formatted(keyspace::formatBytes(totals.memoryBytes)),
                           formatted(keyspace::formatCount(totals.keys)),
                           formatted(keyspace::formatPercent(row.memoryFraction)));
         if (overlays & TreeColumns::MemoryUnmeasured)
-            lines << QStringLiteral("Memory not measured for %1 keys (MEMORY USAGE denied or skipped)")
+            lines << QCoreApplication::translate("RowPresenter",
+                                                 "Memory not measured for %1 keys (MEMORY USAGE denied or skipped)")
                          .arg(formatted(keyspace::formatCount(totals.keysMemoryUnmeasured)));
     }
     if (overlays & TreeColumns::BigKey) {
@@ -199,10 +202,10 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
     }
     if (column == TreeColumns::TtlColumn || column == TreeColumns::NameColumn) {
         if (totals.keysTtlUnknown > 0)
-            lines << QStringLiteral("TTL not measured for %1 keys (PTTL denied)")
+            lines << QCoreApplication::translate("RowPresenter", "TTL not measured for %1 keys (PTTL denied)")
                          .arg(formatted(keyspace::formatCount(totals.keysTtlUnknown)));
         if (totals.keysWithTtl > 0)
-            lines << QStringLiteral("%1 of %2 keys have a TTL; the soonest expires in %3")
+            lines << QCoreApplication::translate("RowPresenter", "%1 of %2 keys have a TTL; the soonest expires in %3")
                          .arg(formatted(keyspace::formatCount(totals.keysWithTtl)),
                               formatted(keyspace::formatCount(totals.keys)),
                               formatted(
@@ -212,9 +215,10 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
             lines << missing.title + QStringLiteral(": ") + missing.explanation;
         }
         if (overlays & TreeColumns::ExpiringSoon)
-            lines << QStringLiteral("Expires within a minute.");
+            lines << QCoreApplication::translate("RowPresenter", "Expires within a minute.");
         if (overlays & TreeColumns::Expired)
-            lines << QStringLiteral("Its TTL ran out after the scan saw it; the key is gone.");
+            lines << QCoreApplication::translate("RowPresenter",
+                                                 "Its TTL ran out after the scan saw it; the key is gone.");
     }
     if (column == TreeColumns::FindingsColumn || column == TreeColumns::NameColumn) {
         if (totals.findingCount() > 0)
@@ -227,7 +231,8 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
     if (column == TreeColumns::KeysColumn && row.isKey && !row.isLeafKey)
         lines << keyAndBelowText(totals.keys);
     if (overlays & TreeColumns::Deleted)
-        lines << QStringLiteral("Deleted from this window; rescan (F5) to refresh the totals.");
+        lines << QCoreApplication::translate("RowPresenter",
+                                             "Deleted from this window; rescan (F5) to refresh the totals.");
     return lines.join(u'\n');
 }
 
@@ -245,37 +250,42 @@ QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)
     if (role == Qt::DisplayRole) {
         switch (section) {
         case TreeColumns::NameColumn:
-            return QStringLiteral("Name");
+            return QCoreApplication::translate("RowPresenter", "Name");
         case TreeColumns::KeysColumn:
-            return QStringLiteral("Keys");
+            return QCoreApplication::translate("RowPresenter", "Keys");
         case TreeColumns::MemoryColumn:
-            return QStringLiteral("Memory");
+            return QCoreApplication::translate("RowPresenter", "Memory");
         case TreeColumns::ShareColumn:
-            return QStringLiteral("% of parent");
+            return QCoreApplication::translate("RowPresenter", "% of parent");
         case TreeColumns::TtlColumn:
             return QStringLiteral("TTL");
         case TreeColumns::FindingsColumn:
-            return QStringLiteral("Findings");
+            return QCoreApplication::translate("RowPresenter", "Findings");
         case TreeColumns::TypeColumn:
-            return QStringLiteral("Type");
+            return QCoreApplication::translate("RowPresenter", "Type");
         }
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case TreeColumns::KeysColumn:
-            return QStringLiteral("Keys in this subtree");
+            return QCoreApplication::translate("RowPresenter", "Keys in this subtree");
         case TreeColumns::MemoryColumn:
-            return QStringLiteral("MEMORY USAGE summed over the subtree; the bar is the share of the parent");
+            return QCoreApplication::translate(
+                "RowPresenter", "MEMORY USAGE summed over the subtree; the bar is the share of the parent");
         case TreeColumns::ShareColumn:
-            return QStringLiteral("Share of the parent's memory (of its keys when memory was not measured)");
+            return QCoreApplication::translate(
+                "RowPresenter", "Share of the parent's memory (of its keys when memory was not measured)");
         case TreeColumns::TtlColumn:
-            return QStringLiteral("For a namespace: share of keys with a TTL and the soonest expiry. For a key: time "
-                                  "left.");
+            return QCoreApplication::translate(
+                "RowPresenter", "For a namespace: share of keys with a TTL and the soonest expiry. For a key: time "
+                                "left.");
         case TreeColumns::FindingsColumn:
-            return QStringLiteral("Naming-convention findings in this subtree, coloured by the worst (View > "
-                                  "Findings lists them by rule)");
+            return QCoreApplication::translate(
+                "RowPresenter", "Naming-convention findings in this subtree, coloured by the worst (View > "
+                                "Findings lists them by rule)");
         case TreeColumns::TypeColumn:
-            return QStringLiteral("For a key: its type. For a namespace: its mix of types");
+            return QCoreApplication::translate("RowPresenter",
+                                               "For a key: its type. For a namespace: its mix of types");
         }
     }
     if (role == Qt::InitialSortOrderRole) {

@@ -88,14 +88,14 @@ QByteArray ConnectionProfile::sentinelUri() const
 
 QString ConnectionProfile::address() const
 {
-    const QString via = ssh.enabled() ? QStringLiteral(" via SSH %1").arg(ssh.destination()) : QString();
+    const QString via = ssh.enabled() ? SavedConnections::tr(" via SSH %1").arg(ssh.destination()) : QString();
     switch (kind) {
     case Kind::Socket:
         return socketPath;
     case Kind::Uri:
         return uri + via;
     case Kind::Sentinel:
-        return QStringLiteral("master '%1' via sentinel %2").arg(QString::fromUtf8(masterName), sentinels) + via;
+        return SavedConnections::tr("master '%1' via sentinel %2").arg(QString::fromUtf8(masterName), sentinels) + via;
     case Kind::HostPort:
         break;
     }
@@ -253,7 +253,7 @@ QVariant SavedConnections::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         return profile.name;
     case Qt::ToolTipRole:
-        return QString(profile.address() + (profile.readOnly ? QStringLiteral(" (read-only)") : QString()));
+        return QString(profile.address() + (profile.readOnly ? tr(" (read-only)") : QString()));
     case Qt::DecorationRole:
         return profile.colour.isValid() ? QVariant(profile.colour) : QVariant();
     case IdRole:

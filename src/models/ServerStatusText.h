@@ -14,7 +14,8 @@ struct StatusLine
 {
     QString label;
     QString value;
-    QString toolTip; // the INFO fields it comes from
+    QString toolTip;       // the INFO fields it comes from
+    bool available = true; // false: the value says the server did not give it (shown greyed)
 };
 
 struct StatusGroup

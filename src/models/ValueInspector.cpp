@@ -13,8 +13,8 @@ ValueInspector::ValueInspector(QObject* parent)
     : QObject(parent)
     , m_userLink(std::make_shared<Link>())
     , m_backgroundLink(std::make_shared<Link>())
-    , m_userJobs(QStringLiteral("keylens value reader"))
-    , m_backgroundJobs(QStringLiteral("keylens length checks"))
+    , m_userJobs(tr("keylens value reader"))
+    , m_backgroundJobs(tr("keylens length checks"))
 {}
 
 ValueInspector::~ValueInspector() = default; // the runners cancel and join, before the links go
@@ -159,21 +159,18 @@ void ValueInspector::requestExport(std::vector<QByteArray> keys, const QString& 
                         job.send([this, done, total] { Q_EMIT exportProgress(done, total); });
                     });
                 if (!exported) {
-                    text = QStringLiteral("The export stopped, and wrote nothing: %1").arg(exported.error().message);
+                    text = tr("The export stopped, and wrote nothing: %1").arg(exported.error().message);
                 } else {
                     ok = !exported->cancelled;
-                    text = exported->cancelled
-                               ? QStringLiteral("The export was cancelled, and wrote nothing.")
-                               : QStringLiteral("Exported %L1 keys to %2.").arg(exported->written).arg(path);
+                    text = exported->cancelled ? tr("The export was cancelled, and wrote nothing.")
+                                               : tr("Exported %L1 keys to %2.").arg(exported->written).arg(path);
                     if (exported->gone > 0)
-                        text += QStringLiteral(" %L1 were gone by their turn.").arg(exported->gone);
+                        text += tr(" %L1 were gone by their turn.").arg(exported->gone);
                     if (exported->failed > 0)
-                        text += QStringLiteral(" %L1 could not be read (%2).")
-                                    .arg(exported->failed)
-                                    .arg(exported->firstProblem);
+                        text += tr(" %L1 could not be read (%2).").arg(exported->failed).arg(exported->firstProblem);
                 }
             } else {
-                text = QStringLiteral("The export could not connect: %1").arg(error);
+                text = tr("The export could not connect: %1").arg(error);
             }
             return redis::JobRunner::Delivery([this, path, text, ok] { Q_EMIT exportDone(path, text, ok); });
         },
@@ -192,7 +189,7 @@ std::uint64_t ValueInspector::requestDelete(const QByteArray& key)
             else if (reply->isError())
                 error = redis::errorFromReply(reply->bytes(), "UNLINK").message;
             else if (reply->integer() == 0)
-                error = QStringLiteral("The key was already gone.");
+                error = tr("The key was already gone.");
         }
         return redis::JobRunner::Delivery([this, id = job.id, key, error] { Q_EMIT deleteDone(id, key, error); });
     });

@@ -147,7 +147,7 @@ QVariant ValueTableModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         return cellText(bytes);
     case Qt::ToolTipRole:
-        return bytes.size() > CellBytes ? QStringLiteral("%1 bytes").arg(bytes.size()) : QVariant();
+        return bytes.size() > CellBytes ? tr("%1 bytes").arg(bytes.size()) : QVariant();
     case RawBytesRole:
         return bytes;
     case Qt::TextAlignmentRole:

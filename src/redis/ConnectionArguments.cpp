@@ -81,9 +81,9 @@ Status applySshFlags(const QCommandLineParser& parser, SshOptions* ssh)
 
 } // namespace
 
-void addConnectionOptions(QCommandLineParser& parser)
+QList<QCommandLineOption> connectionOptions()
 {
-    parser.addOptions({
+    return {
         {QStringList{QStringLiteral("h"), QStringLiteral("host")}, QStringLiteral("Server host (default 127.0.0.1)."),
          QStringLiteral("host")},
         {QStringList{QStringLiteral("p"), QStringLiteral("port")}, QStringLiteral("Server port (default 6379)."),
@@ -133,7 +133,7 @@ void addConnectionOptions(QCommandLineParser& parser)
          QStringLiteral("file")},
         {QStringLiteral("read-only"),
          QStringLiteral("Refuse every command that could change the data or the server, before it is sent.")},
-    });
+    };
 }
 
 bool connectionArgumentsGiven(const QCommandLineParser& parser)

@@ -16,7 +16,7 @@ namespace keylens::redis {
 //   --tls --cacert FILE --cacertdir DIR --cert FILE --key FILE --sni NAME --insecure,
 //   --ssh [user@]host[:port] --ssh-identity FILE --ssh-known-hosts FILE, and --read-only
 // Does not add -h as help: like redis-cli, -h is the host.
-void addConnectionOptions(QCommandLineParser& parser);
+QList<QCommandLineOption> connectionOptions();
 
 // Whether any flag that says where or as whom to connect was given (-h -p -s -u -a -n --user); the
 // timeouts alone do not count. keylens opens its connection dialog when none was.

@@ -1,6 +1,7 @@
 #include "ui/AppPalette.h"
 
 #include <QApplication>
+#include <QCoreApplication>
 #include <QPalette>
 #include <QStyle>
 #include <QStyleFactory>
@@ -11,7 +12,7 @@ void applyPalette(const QString& name)
 {
     if (name.isEmpty())
         return; // every colour of ours is taken from the palette or translucent over it
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setStyle(QStyleFactory::create(QCoreApplication::translate("AppPalette", "Fusion")));
     if (name == QStringLiteral("light")) {
         QApplication::setPalette(QApplication::style()->standardPalette());
         return;

@@ -25,16 +25,16 @@ enum Lane { Check = 1, Action };
 
 QString title(edit::BulkKind kind, std::size_t keys)
 {
-    const QString count = keys == 1 ? QStringLiteral("1 key") : QStringLiteral("%L1 keys").arg(keys);
+    const QString count = keys == 1 ? BulkActionDialog::tr("1 key") : BulkActionDialog::tr("%L1 keys").arg(keys);
     switch (kind) {
     case edit::BulkKind::Delete:
-        return QStringLiteral("Delete %1").arg(count);
+        return BulkActionDialog::tr("Delete %1").arg(count);
     case edit::BulkKind::Expire:
-        return QStringLiteral("Set the TTL of %1").arg(count);
+        return BulkActionDialog::tr("Set the TTL of %1").arg(count);
     case edit::BulkKind::Persist:
-        return QStringLiteral("Remove the TTL of %1").arg(count);
+        return BulkActionDialog::tr("Remove the TTL of %1").arg(count);
     case edit::BulkKind::Rename:
-        return QStringLiteral("Rename %1").arg(count);
+        return BulkActionDialog::tr("Rename %1").arg(count);
     }
     return {};
 }
@@ -65,44 +65,44 @@ BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selec
     m_preview->setTextFormat(Qt::PlainText);
     m_preview->setWordWrap(true);
     QString preview =
-        QStringLiteral("%1 in %2 on %3: %4")
+        tr("%1 in %2 on %3: %4")
             .arg(title(kind, m_selection.size()), keyspace::displayString(m_selection.description),
                  m_connection.address(), models::displayText(keyspace::formatBytes(m_selection.memoryBytes)));
     if (m_selection.keysMemoryUnmeasured > 0)
-        preview += QStringLiteral(" (%L1 keys not measured)").arg(m_selection.keysMemoryUnmeasured);
-    preview += QStringLiteral(", %L1 with a TTL.").arg(m_selection.keysWithTtl);
+        preview += tr(" (%L1 keys not measured)").arg(m_selection.keysMemoryUnmeasured);
+    preview += tr(", %L1 with a TTL.").arg(m_selection.keysWithTtl);
     m_preview->setText(preview);
     layout->addWidget(m_preview);
     m_keys = new QListWidget;
     m_keys->setUniformItemSizes(true);
     layout->addWidget(m_keys, 1);
-    m_changed = new QLabel(QStringLiteral("Asking the server which keys changed since the scan…"));
+    m_changed = new QLabel(tr("Asking the server which keys changed since the scan…"));
     layout->addWidget(m_changed);
 
     auto* form = new QFormLayout;
     if (kind == edit::BulkKind::Expire) {
         m_ttl = new QLineEdit(QStringLiteral("1h"));
-        m_ttl->setToolTip(QStringLiteral("90 (seconds), 500ms, 15m, 2h, 7d, 1h30m"));
+        m_ttl->setToolTip(tr("90 (seconds), 500ms, 15m, 2h, 7d, 1h30m"));
         m_jitter = new QLineEdit(QStringLiteral("0"));
-        m_jitter->setToolTip(QStringLiteral("Each key gets a random share of this on top, so that keys written "
-                                            "together do not all expire in the same second (expiry-avalanche)."));
+        m_jitter->setToolTip(tr("Each key gets a random share of this on top, so that keys written "
+                                "together do not all expire in the same second (expiry-avalanche)."));
         form->addRow(QStringLiteral("TTL"), m_ttl);
-        form->addRow(QStringLiteral("Plus up to (jitter)"), m_jitter);
+        form->addRow(tr("Plus up to (jitter)"), m_jitter);
     }
     if (kind == edit::BulkKind::Rename && m_plannedNames.empty()) {
         m_prefix = new QLineEdit(QString::fromUtf8(m_selection.prefix));
-        form->addRow(QStringLiteral("Replace %1 with").arg(keyspace::displayString(m_selection.prefix)), m_prefix);
+        form->addRow(tr("Replace %1 with").arg(keyspace::displayString(m_selection.prefix)), m_prefix);
         connect(m_prefix, &QLineEdit::textChanged, this, &BulkActionDialog::updateNewNames);
     }
     if (edit::needsBackup(kind)) {
         m_backup = new QLineEdit(defaultBackupPath(kind));
-        m_backup->setToolTip(QStringLiteral("Every key is DUMPed here before it is touched; keylens-cli restore FILE "
-                                            "puts the keys back."));
-        form->addRow(QStringLiteral("Backup first to"), m_backup);
+        m_backup->setToolTip(tr("Every key is DUMPed here before it is touched; keylens-cli restore FILE "
+                                "puts the keys back."));
+        form->addRow(tr("Backup first to"), m_backup);
     }
     m_confirm = new QLineEdit;
     m_confirm->setPlaceholderText(keyspace::displayString(m_selection.description));
-    form->addRow(QStringLiteral("Type %1 to confirm").arg(keyspace::displayString(m_selection.description)), m_confirm);
+    form->addRow(tr("Type %1 to confirm").arg(keyspace::displayString(m_selection.description)), m_confirm);
     layout->addLayout(form);
     m_problem = new QLabel;
     m_problem->setStyleSheet(QStringLiteral("color: palette(link)"));
@@ -127,8 +127,8 @@ BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selec
         m_run->setEnabled(!m_running && !m_summary && text == keyspace::displayString(m_selection.description));
     });
     if (m_connection.readOnly) {
-        m_problem->setText(QStringLiteral("This connection is read-only: nothing can be changed, and nothing will be "
-                                          "sent."));
+        m_problem->setText(tr("This connection is read-only: nothing can be changed, and nothing will be "
+                              "sent."));
         m_confirm->setEnabled(false);
     }
     updateNewNames();
@@ -156,7 +156,7 @@ void BulkActionDialog::updateNewNames()
                                        .arg(keyspace::displayString(first[i]), keyspace::displayString(renamed[i]))
                                  : keyspace::displayString(first[i]));
     if (m_selection.size() > shownKeys)
-        m_keys->addItem(QStringLiteral("… and %L1 more").arg(m_selection.size() - shownKeys));
+        m_keys->addItem(tr("… and %L1 more").arg(m_selection.size() - shownKeys));
 }
 
 void BulkActionDialog::startCheck()
@@ -168,15 +168,15 @@ void BulkActionDialog::startCheck()
             auto opened = redis::Connection::open(connection, job.cancel.get());
             QString text;
             if (!opened) {
-                text = QStringLiteral("Could not ask the server what changed: %1").arg(opened.error().message);
+                text = tr("Could not ask the server what changed: %1").arg(opened.error().message);
             } else {
                 redis::Result<edit::SelectionCheck> check =
                     edit::checkSinceScan(**opened, selection, scan::ScanSpeed::Gentle, job.cancel.get());
-                text = !check ? QStringLiteral("Could not ask the server what changed: %1").arg(check.error().message)
+                text = !check ? tr("Could not ask the server what changed: %1").arg(check.error().message)
                        : check->changed() == 0
-                           ? QStringLiteral("None of the %L1 keys changed since the scan.").arg(check->checked)
-                           : QStringLiteral("%L1 of %L2 keys changed since the scan (%L3 gone, %L4 of another type); "
-                                            "they are skipped or acted on as they are now.")
+                           ? tr("None of the %L1 keys changed since the scan.").arg(check->checked)
+                           : tr("%L1 of %L2 keys changed since the scan (%L3 gone, %L4 of another type); "
+                                "they are skipped or acted on as they are now.")
                                  .arg(check->changed())
                                  .arg(check->checked)
                                  .arg(check->gone)
@@ -200,7 +200,7 @@ bool BulkActionDialog::readRequest(QString* problem)
         const std::optional<std::int64_t> ttl = keyspace::parseDuration(m_ttl->text().toUtf8());
         const std::optional<std::int64_t> jitter = keyspace::parseDuration(m_jitter->text().toUtf8());
         if (!ttl || *ttl <= 0 || !jitter) {
-            *problem = QStringLiteral("A TTL and a jitter are durations such as 90, 15m, 2h or 7d.");
+            *problem = tr("A TTL and a jitter are durations such as 90, 15m, 2h or 7d.");
             return false;
         }
         m_request.ttlMs = *ttl;
@@ -208,7 +208,7 @@ bool BulkActionDialog::readRequest(QString* problem)
     }
     if (m_prefix) {
         if (m_prefix->text().toUtf8() == m_selection.prefix) {
-            *problem = QStringLiteral("Choose a new prefix.");
+            *problem = tr("Choose a new prefix.");
             return false;
         }
         m_request.newKeys = edit::renamedKeys(m_selection.keys, m_selection.prefix, m_prefix->text().toUtf8());
@@ -218,7 +218,7 @@ bool BulkActionDialog::readRequest(QString* problem)
     if (m_backup) {
         m_request.backupPath = m_backup->text();
         if (m_request.backupPath.isEmpty()) {
-            *problem = QStringLiteral("Name the backup file: Keylens backs every key up before it changes it.");
+            *problem = tr("Name the backup file: Keylens backs every key up before it changes it.");
             return false;
         }
     }
@@ -261,7 +261,7 @@ void BulkActionDialog::run()
                 m_summary = summary;
                 m_progress->setValue(m_progress->maximum());
                 m_result->setText(summary.text());
-                m_buttons->button(QDialogButtonBox::Cancel)->setText(QStringLiteral("Close"));
+                m_buttons->button(QDialogButtonBox::Cancel)->setText(tr("Close"));
                 Q_EMIT actionEnded(summary);
             };
         },
@@ -273,7 +273,7 @@ void BulkActionDialog::reject()
     if (m_running) {
         // Stops between batches: the batch on the wire is read to its end, so the summary stays exact.
         m_cancel->store(true);
-        m_result->setText(QStringLiteral("Cancelling after the current batch…"));
+        m_result->setText(tr("Cancelling after the current batch…"));
         return;
     }
     QDialog::reject();

@@ -31,7 +31,7 @@ ChartsPane::ChartsPane(QWidget* parent)
         else if (m_store && m_node != keyspace::Keyspace::root())
             title = displayText(keyspace::displayBytes(m_store->path(m_node)));
         else
-            title = QStringLiteral("All keys");
+            title = tr("All keys");
         view()->showData(title, data);
     });
     m_sinceCount.start();

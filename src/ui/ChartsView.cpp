@@ -81,13 +81,10 @@ ChartsView::ChartsView(QWidget* parent)
     QFont font = m_title->font();
     font.setBold(true);
     m_title->setFont(font);
-    const QString titles[ChartCount] = {QStringLiteral("Biggest children by memory"),
-                                        QStringLiteral("Biggest children by keys"),
-                                        QStringLiteral("Types (keys)"),
-                                        QStringLiteral("TTL: keys (blue), memory (orange)"),
-                                        QStringLiteral("Key-name length (bytes)"),
-                                        QStringLiteral("Memory per key (log axis)"),
-                                        QStringLiteral("Expiries per minute, next 24 h")};
+    const QString titles[ChartCount] = {
+        tr("Biggest children by memory"),        tr("Biggest children by keys"), tr("Types (keys)"),
+        tr("TTL: keys (blue), memory (orange)"), tr("Key-name length (bytes)"),  tr("Memory per key (log axis)"),
+        tr("Expiries per minute, next 24 h")};
     auto* grid = new QWidget;
     auto* layout = new QGridLayout(grid);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -107,13 +104,13 @@ ChartsView::ChartsView(QWidget* parent)
 
 void ChartsView::showComputing(const QString& title)
 {
-    m_title->setText(title + QStringLiteral(" — counting…"));
+    m_title->setText(title + tr(" — counting…"));
 }
 
 void ChartsView::showData(const QString& title, const ChartData& data)
 {
     m_data = data;
-    m_title->setText(QStringLiteral("%1 — %2 keys, %3")
+    m_title->setText(tr("%1 — %2 keys, %3")
                          .arg(title, displayText(keyspace::formatCount(data.keys)),
                               displayText(keyspace::formatBytes(data.memoryBytes))));
     drawBars(ByMemory, data.byMemory, true);
@@ -300,7 +297,7 @@ void ChartsView::drawTimeline()
     series->setData(positions, values, true);
     QSharedPointer<QCPAxisTickerText> hours(new QCPAxisTickerText);
     for (int hour = 0; hour <= 24; hour += 3)
-        hours->addTick(hour * 60.0, hour == 0 ? QStringLiteral("now") : QStringLiteral("+%1 h").arg(hour));
+        hours->addTick(hour * 60.0, hour == 0 ? tr("now") : tr("+%1 h").arg(hour));
     plot->xAxis->setTicker(hours);
     plot->xAxis->setRange(0, ChartData::TimelineMinutes);
     plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
@@ -311,19 +308,18 @@ void ChartsView::addExportMenu(QCustomPlot* plot, const QString& name)
 {
     plot->setContextMenuPolicy(Qt::ActionsContextMenu);
     const auto exportAs = [this, plot, name](Format format, const QString& suffix) {
-        const QString file =
-            QFileDialog::getSaveFileName(this, QStringLiteral("Export %1").arg(name), name + u'.' + suffix,
-                                         suffix.toUpper() + QStringLiteral(" (*.") + suffix + u')');
+        const QString file = QFileDialog::getSaveFileName(this, tr("Export %1").arg(name), name + u'.' + suffix,
+                                                          suffix.toUpper() + QStringLiteral(" (*.") + suffix + u')');
         if (!file.isEmpty())
             exportPlot(plot, file, format);
     };
-    auto* png = new QAction(QStringLiteral("Export PNG…"), plot);
+    auto* png = new QAction(tr("Export PNG…"), plot);
     connect(png, &QAction::triggered, this, [=] { exportAs(Format::Png, QStringLiteral("png")); });
-    auto* svg = new QAction(QStringLiteral("Export SVG…"), plot);
+    auto* svg = new QAction(tr("Export SVG…"), plot);
     connect(svg, &QAction::triggered, this, [=] { exportAs(Format::Svg, QStringLiteral("svg")); });
-    auto* pdf = new QAction(QStringLiteral("Export PDF…"), plot);
+    auto* pdf = new QAction(tr("Export PDF…"), plot);
     connect(pdf, &QAction::triggered, this, [=] { exportAs(Format::Pdf, QStringLiteral("pdf")); });
-    auto* copy = new QAction(QStringLiteral("Copy"), plot);
+    auto* copy = new QAction(tr("Copy"), plot);
     connect(copy, &QAction::triggered, this, [plot] { QApplication::clipboard()->setPixmap(plot->toPixmap()); });
     plot->addActions({png, svg, pdf, copy});
 }

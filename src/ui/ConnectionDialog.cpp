@@ -39,7 +39,7 @@ void paintColourButton(QPushButton* button, const QColor& colour)
     QPixmap swatch(16, 16);
     swatch.fill(colour.isValid() ? colour : QColor(Qt::transparent));
     button->setIcon(QIcon(swatch));
-    button->setText(colour.isValid() ? colour.name() : QStringLiteral("None"));
+    button->setText(colour.isValid() ? colour.name() : ConnectionDialog::tr("None"));
 }
 
 } // namespace
@@ -49,26 +49,25 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     , m_saved(saved)
     , m_vault(vault)
 {
-    setWindowTitle(QStringLiteral("Connect to Redis"));
+    setWindowTitle(tr("Connect to Redis"));
 
     m_list = new QListView;
     m_list->setModel(saved);
     m_list->setMinimumWidth(180);
-    auto* newButton = new QPushButton(QStringLiteral("New"));
-    auto* removeButton = new QPushButton(QStringLiteral("Delete"));
+    auto* newButton = new QPushButton(tr("New"));
+    auto* removeButton = new QPushButton(tr("Delete"));
     auto* listButtons = new QHBoxLayout;
     listButtons->addWidget(newButton);
     listButtons->addWidget(removeButton);
     auto* listColumn = new QVBoxLayout;
-    listColumn->addWidget(new QLabel(QStringLiteral("Saved connections")));
+    listColumn->addWidget(new QLabel(tr("Saved connections")));
     listColumn->addWidget(m_list, 1);
     listColumn->addLayout(listButtons);
 
     m_name = new QLineEdit;
-    m_name->setPlaceholderText(QStringLiteral("e.g. staging cache"));
+    m_name->setPlaceholderText(tr("e.g. staging cache"));
     m_kind = new QComboBox;
-    m_kind->addItems({QStringLiteral("Host and port"), QStringLiteral("Unix socket"), QStringLiteral("URI"),
-                      QStringLiteral("Redis Sentinel")});
+    m_kind->addItems({tr("Host and port"), tr("Unix socket"), QStringLiteral("URI"), tr("Redis Sentinel")});
     m_host = new QLineEdit(QStringLiteral("127.0.0.1"));
     m_port = new QSpinBox;
     m_port->setObjectName(QStringLiteral("port"));
@@ -78,7 +77,7 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     auto* hostLayout = new QHBoxLayout(hostRow);
     hostLayout->setContentsMargins(0, 0, 0, 0);
     hostLayout->addWidget(m_host, 1);
-    hostLayout->addWidget(new QLabel(QStringLiteral("Port")));
+    hostLayout->addWidget(new QLabel(tr("Port")));
     hostLayout->addWidget(m_port);
     m_socket = new QLineEdit;
     m_socket->setPlaceholderText(QStringLiteral("/run/redis/redis-server.sock"));
@@ -90,12 +89,12 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     // Sentinel: the sentinels to ask and the master's name; the master is found again after a failover.
     m_sentinels = new QLineEdit;
     m_sentinels->setObjectName(QStringLiteral("sentinels"));
-    m_sentinels->setPlaceholderText(QStringLiteral("sentinel-1:26379, sentinel-2:26379"));
-    m_sentinels->setToolTip(QStringLiteral("The sentinels to ask, in order: host[:port] (26379 by default), separated "
-                                           "by commas"));
+    m_sentinels->setPlaceholderText(tr("sentinel-1:26379, sentinel-2:26379"));
+    m_sentinels->setToolTip(tr("The sentinels to ask, in order: host[:port] (26379 by default), separated "
+                               "by commas"));
     m_masterName = new QLineEdit;
     m_masterName->setObjectName(QStringLiteral("masterName"));
-    m_masterName->setPlaceholderText(QStringLiteral("master name"));
+    m_masterName->setPlaceholderText(tr("master name"));
     auto* sentinelPage = new QWidget;
     auto* sentinelLayout = new QHBoxLayout(sentinelPage);
     sentinelLayout->setContentsMargins(0, 0, 0, 0);
@@ -113,8 +112,7 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     m_password = new QLineEdit;
     m_password->setEchoMode(QLineEdit::Password);
     m_passwordMode = new QComboBox;
-    m_passwordMode->addItems(
-        {QStringLiteral("No password"), QStringLiteral("Remember in the keychain"), QStringLiteral("Ask every time")});
+    m_passwordMode->addItems({tr("No password"), tr("Remember in the keychain"), tr("Ask every time")});
     m_db = new QSpinBox;
     m_db->setRange(0, 65535);
     m_delimiter = new QLineEdit(QStringLiteral(":"));
@@ -123,34 +121,34 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     m_lintProfile = new QComboBox;
     m_lintProfile->setEditable(true);
     m_lintProfile->addItems({QStringLiteral("default"), QStringLiteral("strict")});
-    m_lintProfile->setToolTip(QStringLiteral("The naming convention the keys are checked against: default, strict, "
-                                             "or the path of a JSON profile file"));
-    auto* browseProfile = new QPushButton(QStringLiteral("File…"));
+    m_lintProfile->setToolTip(tr("The naming convention the keys are checked against: default, strict, "
+                                 "or the path of a JSON profile file"));
+    auto* browseProfile = new QPushButton(tr("File…"));
     connect(browseProfile, &QPushButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Naming profile"), QString(),
-                                                          QStringLiteral("Keylens profiles (*.json)"));
+        const QString file =
+            QFileDialog::getOpenFileName(this, tr("Naming profile"), QString(), tr("Keylens profiles (*.json)"));
         if (!file.isEmpty())
             m_lintProfile->setCurrentText(file);
     });
     auto* profileRow = new QHBoxLayout;
     profileRow->addWidget(m_lintProfile, 1);
     profileRow->addWidget(browseProfile);
-    m_readOnly = new QCheckBox(QStringLiteral("Read-only: never change or delete anything"));
-    m_production = new QCheckBox(QStringLiteral("Production: ask before dangerous console commands"));
+    m_readOnly = new QCheckBox(tr("Read-only: never change or delete anything"));
+    m_production = new QCheckBox(tr("Production: ask before dangerous console commands"));
     m_production->setObjectName(QStringLiteral("production"));
-    m_production->setToolTip(QStringLiteral("FLUSHALL, FLUSHDB, KEYS, DEBUG, SHUTDOWN and CONFIG SET ask first"));
+    m_production->setToolTip(tr("FLUSHALL, FLUSHDB, KEYS, DEBUG, SHUTDOWN and CONFIG SET ask first"));
     m_speed = new QComboBox;
     m_speed->setObjectName(QStringLiteral("speed"));
-    m_speed->addItem(QStringLiteral("Automatic: gentle unless the server is on this machine"));
-    m_speed->addItem(QStringLiteral("Full: as fast as the server answers"));
-    m_speed->addItem(QStringLiteral("Gentle: small rounds, backs off when the server slows"));
+    m_speed->addItem(tr("Automatic: gentle unless the server is on this machine"));
+    m_speed->addItem(tr("Full: as fast as the server answers"));
+    m_speed->addItem(tr("Gentle: small rounds, backs off when the server slows"));
     // A slow link or a big MEMORY USAGE may need longer than the defaults; Cancel stops a wait at once anyway.
     const auto secondsBox = [](const QString& name) {
         auto* box = new QDoubleSpinBox;
         box->setObjectName(name);
         box->setRange(0.1, 3600);
         box->setDecimals(1);
-        box->setSuffix(QStringLiteral(" s"));
+        box->setSuffix(tr(" s"));
         return box;
     };
     m_connectTimeout = secondsBox(QStringLiteral("connectTimeout"));
@@ -164,37 +162,37 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     m_databaseProblem = createFieldProblemLabel();
 
     auto* form = new QFormLayout;
-    form->addRow(QStringLiteral("Name"), m_name);
-    form->addRow(QStringLiteral("Connect by"), m_kind);
-    form->addRow(QStringLiteral("Address"), m_kindPages);
+    form->addRow(tr("Name"), m_name);
+    form->addRow(tr("Connect by"), m_kind);
+    form->addRow(tr("Address"), m_kindPages);
     form->addRow(QString(), m_addressProblem);
-    form->addRow(QStringLiteral("ACL user"), m_user);
-    form->addRow(QStringLiteral("Password"), m_password);
+    form->addRow(tr("ACL user"), m_user);
+    form->addRow(tr("Password"), m_password);
     form->addRow(QString(), m_credentialsProblem);
     form->addRow(QString(), m_passwordMode);
-    form->addRow(QStringLiteral("Database"), m_db);
+    form->addRow(tr("Database"), m_db);
     form->addRow(QString(), m_databaseProblem);
-    form->addRow(QStringLiteral("Delimiter"), m_delimiter);
-    form->addRow(QStringLiteral("Naming profile"), profileRow);
+    form->addRow(tr("Delimiter"), m_delimiter);
+    form->addRow(tr("Naming profile"), profileRow);
     form->addRow(QString(), m_readOnly);
     form->addRow(QString(), m_production);
-    form->addRow(QStringLiteral("Scan speed"), m_speed);
+    form->addRow(tr("Scan speed"), m_speed);
     auto* timeouts = new QHBoxLayout;
-    timeouts->addWidget(new QLabel(QStringLiteral("connect")));
+    timeouts->addWidget(new QLabel(tr("connect")));
     timeouts->addWidget(m_connectTimeout);
-    timeouts->addWidget(new QLabel(QStringLiteral("each reply")));
+    timeouts->addWidget(new QLabel(tr("each reply")));
     timeouts->addWidget(m_commandTimeout);
     timeouts->addStretch(1);
-    form->addRow(QStringLiteral("Timeouts"), timeouts);
-    form->addRow(QStringLiteral("Colour tag"), m_colour);
+    form->addRow(tr("Timeouts"), timeouts);
+    form->addRow(tr("Colour tag"), m_colour);
 
     m_tls = new TlsGroup;
     m_ssh = new SshGroup;
 
     auto* buttons = new QDialogButtonBox;
-    auto* testButton = buttons->addButton(QStringLiteral("Test"), QDialogButtonBox::ActionRole);
-    auto* saveButton = buttons->addButton(QStringLiteral("Save"), QDialogButtonBox::ActionRole);
-    auto* connectButton = buttons->addButton(QStringLiteral("Connect"), QDialogButtonBox::AcceptRole);
+    auto* testButton = buttons->addButton(tr("Test"), QDialogButtonBox::ActionRole);
+    auto* saveButton = buttons->addButton(tr("Save"), QDialogButtonBox::ActionRole);
+    auto* connectButton = buttons->addButton(tr("Connect"), QDialogButtonBox::AcceptRole);
     buttons->addButton(QDialogButtonBox::Cancel);
     connectButton->setDefault(true);
 
@@ -226,8 +224,8 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_colour, &QPushButton::clicked, this, [this] {
-        const QColor chosen = QColorDialog::getColor(m_colourValue.isValid() ? m_colourValue : QColor(Qt::red), this,
-                                                     QStringLiteral("Colour tag"));
+        const QColor chosen =
+            QColorDialog::getColor(m_colourValue.isValid() ? m_colourValue : QColor(Qt::red), this, tr("Colour tag"));
         if (chosen.isValid()) {
             m_colourValue = chosen;
             paintColourButton(m_colour, chosen);
@@ -296,11 +294,11 @@ void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
         break;
     case ConnectionProfile::PasswordMode::AskEveryTime:
         m_passwordMode->setCurrentIndex(AskIndex);
-        m_password->setPlaceholderText(QStringLiteral("asked when connecting"));
+        m_password->setPlaceholderText(tr("asked when connecting"));
         break;
     case ConnectionProfile::PasswordMode::Keychain: {
         m_passwordMode->setCurrentIndex(KeychainIndex);
-        m_password->setPlaceholderText(QStringLiteral("reading the keychain…"));
+        m_password->setPlaceholderText(tr("reading the keychain…"));
         const QString id = profile.id;
         QPointer<ConnectionDialog> self(this);
         m_vault->read(id, [self, id](const QByteArray& password, const QString& error) {
@@ -310,7 +308,7 @@ void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
             if (error.isEmpty())
                 self->m_password->setText(QString::fromUtf8(password));
             else
-                self->m_status->setText(QStringLiteral("The keychain did not give the password: %1").arg(error));
+                self->m_status->setText(tr("The keychain did not give the password: %1").arg(error));
         });
         break;
     }
@@ -339,9 +337,8 @@ void ConnectionDialog::removeCurrent()
     const ConnectionProfile* profile = m_saved->find(m_currentId);
     if (!profile)
         return;
-    if (QMessageBox::question(
-            this, QStringLiteral("Delete connection"),
-            QStringLiteral("Delete the saved connection '%1'? The server is not touched.").arg(profile->name)) !=
+    if (QMessageBox::question(this, tr("Delete connection"),
+                              tr("Delete the saved connection '%1'? The server is not touched.").arg(profile->name)) !=
         QMessageBox::Yes)
         return;
     if (profile->passwordMode == ConnectionProfile::PasswordMode::Keychain)
@@ -428,17 +425,17 @@ void ConnectionDialog::saveCurrent()
     m_currentId = m_saved->save(current);
     selectProfile(m_currentId);
     if (current.passwordMode != ConnectionProfile::PasswordMode::Keychain) {
-        m_status->setText(QStringLiteral("Saved."));
+        m_status->setText(tr("Saved."));
         return;
     }
-    m_status->setText(QStringLiteral("Saved; storing the password in the keychain…"));
+    m_status->setText(tr("Saved; storing the password in the keychain…"));
     const QString id = m_currentId;
     QPointer<ConnectionDialog> self(this);
     m_vault->store(id, secret, [self, id](const QString& error) {
         if (!self)
             return;
         if (error.isEmpty()) {
-            self->m_status->setText(QStringLiteral("Saved; the password is in the keychain."));
+            self->m_status->setText(tr("Saved; the password is in the keychain."));
             return;
         }
         // No keychain: do not keep a plain-text copy anywhere. Ask every time instead, and say so.
@@ -450,8 +447,8 @@ void ConnectionDialog::saveCurrent()
         if (self->m_currentId == id)
             self->m_passwordMode->setCurrentIndex(AskIndex);
         const QString reason =
-            QStringLiteral("No keychain service answered (%1). The password was not saved anywhere; Keylens will ask "
-                           "for it every time you connect.")
+            tr("No keychain service answered (%1). The password was not saved anywhere; Keylens will ask "
+               "for it every time you connect.")
                 .arg(error);
         self->m_status->setText(reason);
         Q_EMIT self->keychainProblem(reason);
@@ -538,7 +535,7 @@ void ConnectionDialog::testConnection()
 {
     clearProblems();
     if (m_ssh->isChecked() && !m_ssh->options().enabled()) {
-        m_ssh->showProblem(QStringLiteral("Give the SSH server to tunnel through, or untick SSH tunnel."));
+        m_ssh->showProblem(tr("Give the SSH server to tunnel through, or untick SSH tunnel."));
         Q_EMIT tested();
         return;
     }
@@ -548,7 +545,7 @@ void ConnectionDialog::testConnection()
         Q_EMIT tested();
         return;
     }
-    m_status->setText(QStringLiteral("Connecting to %1…").arg(options->description()));
+    m_status->setText(tr("Connecting to %1…").arg(options->description()));
     m_tests.post(
         [this, options = *options](const redis::JobContext& job) -> redis::JobRunner::Delivery {
             redis::Result<std::unique_ptr<redis::Connection>> opened =
@@ -560,7 +557,7 @@ void ConnectionDialog::testConnection()
                 if (failure)
                     showProblem(*failure);
                 else
-                    m_status->setText(QStringLiteral("Connected to %1.").arg(address));
+                    m_status->setText(tr("Connected to %1.").arg(address));
                 Q_EMIT tested();
             };
         },

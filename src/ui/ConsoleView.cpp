@@ -38,14 +38,14 @@ QString nodeText(const models::ReplyNode& node)
     case Kind::Status:
         return models::displayText(node.bytes);
     case Kind::Error:
-        return QStringLiteral("(error) ") + models::displayText(node.bytes);
+        return ConsoleView::tr("(error) ") + models::displayText(node.bytes);
     case Kind::Integer:
-        return QStringLiteral("(integer) %1").arg(node.integer);
+        return ConsoleView::tr("(integer) %1").arg(node.integer);
     case Kind::Nil:
         return QStringLiteral("(nil)");
     case Kind::Array:
-        return node.children.empty() ? QStringLiteral("(empty array)")
-                                     : QStringLiteral("(%L1 elements)").arg(node.children.size());
+        return node.children.empty() ? ConsoleView::tr("(empty array)")
+                                     : ConsoleView::tr("(%L1 elements)").arg(node.children.size());
     }
     return {};
 }
@@ -69,7 +69,7 @@ void addReply(QTreeWidgetItem* parent, const models::ReplyNode& reply, const QCo
         const auto& children = step.node->children;
         const std::size_t shown = std::min<std::size_t>(children.size(), MostElementsShown);
         if (children.size() > shown)
-            new QTreeWidgetItem(item, {QStringLiteral("… %L1 more not shown").arg(children.size() - shown)});
+            new QTreeWidgetItem(item, {ConsoleView::tr("… %L1 more not shown").arg(children.size() - shown)});
         for (std::size_t i = shown; i-- > 0;) // pushed backwards: popped in order
             stack.push_back({item, &children[i], QStringLiteral("%1) ").arg(i + 1)});
         item->setExpanded(step.node->kind == models::ReplyNode::Kind::Array && children.size() <= 100);
@@ -89,7 +89,7 @@ ConsoleView::ConsoleView(QWidget* parent)
     m_where = new QLabel;
     m_input = new QLineEdit;
     m_input->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_input->setPlaceholderText(QStringLiteral("A command, as redis-cli takes it: GET \"user:1\""));
+    m_input->setPlaceholderText(tr("A command, as redis-cli takes it: GET \"user:1\""));
     m_input->installEventFilter(this);
     m_names = new QStringListModel(this);
     m_completer = new QCompleter(m_names, this);
@@ -120,18 +120,18 @@ void ConsoleView::setConnection(const redis::ConnectionOptions& options, bool pr
     m_session->requestCommandNames();
     m_production = production;
     m_name = name;
-    m_where->setText(QStringLiteral("%1 · db %2%3%4")
+    m_where->setText(tr("%1 · db %2%3%4")
                          .arg(name)
                          .arg(options.db)
-                         .arg(options.readOnly ? QStringLiteral(" · read-only: writes are refused") : QString(),
-                              production ? QStringLiteral(" · production") : QString()));
+                         .arg(options.readOnly ? tr(" · read-only: writes are refused") : QString(),
+                              production ? tr(" · production") : QString()));
 }
 
 bool ConsoleView::runLine(const QString& line)
 {
     const std::optional<std::vector<QByteArray>> command = edit::splitRedisCliLine(line.toUtf8());
     if (!command) {
-        auto* item = new QTreeWidgetItem(m_output, {QStringLiteral("Unbalanced quotes: nothing was sent.")});
+        auto* item = new QTreeWidgetItem(m_output, {tr("Unbalanced quotes: nothing was sent.")});
         m_output->scrollToItem(item);
         return false;
     }
@@ -139,11 +139,11 @@ bool ConsoleView::runLine(const QString& line)
         return false;
     std::vector<QByteArrayView> views(command->begin(), command->end());
     if (m_production && redis::isDangerousCommand(views)) {
-        QMessageBox ask(QMessageBox::Warning, QStringLiteral("Dangerous command"),
-                        QStringLiteral("%1 is tagged production. Run %2 there?")
-                            .arg(m_name, models::displayText(line.toUtf8().left(200))),
-                        QMessageBox::Cancel, this);
-        QPushButton* run = ask.addButton(QStringLiteral("Run it"), QMessageBox::DestructiveRole);
+        QMessageBox ask(
+            QMessageBox::Warning, tr("Dangerous command"),
+            tr("%1 is tagged production. Run %2 there?").arg(m_name, models::displayText(line.toUtf8().left(200))),
+            QMessageBox::Cancel, this);
+        QPushButton* run = ask.addButton(tr("Run it"), QMessageBox::DestructiveRole);
         ask.setDefaultButton(QMessageBox::Cancel);
         ask.exec();
         if (ask.clickedButton() != run)
@@ -165,9 +165,8 @@ void ConsoleView::show(const models::ConsoleSession::Result& result)
         words << (keyspace::isPrintableUtf8(argument) && !argument.contains(' ') && !argument.isEmpty()
                       ? models::displayText(argument)
                       : bytesText(argument));
-    auto* top =
-        new QTreeWidgetItem(m_output, {QStringLiteral("› ") + words.join(u' ') +
-                                       QStringLiteral("   (%1 ms)").arg(double(result.elapsedUs) / 1000.0, 0, 'f', 2)});
+    auto* top = new QTreeWidgetItem(m_output, {QStringLiteral("› ") + words.join(u' ') +
+                                               tr("   (%1 ms)").arg(double(result.elapsedUs) / 1000.0, 0, 'f', 2)});
     QFont bold = top->font(0);
     bold.setBold(true);
     top->setFont(0, bold);
@@ -177,13 +176,13 @@ void ConsoleView::show(const models::ConsoleSession::Result& result)
         item->setForeground(0, palette().color(QPalette::PlaceholderText));
     }
     if (!result.error.isEmpty()) {
-        auto* item = new QTreeWidgetItem(top, {QStringLiteral("(refused) ") + result.error});
+        auto* item = new QTreeWidgetItem(top, {tr("(refused) ") + result.error});
         item->setForeground(0, errorColour);
     } else {
         addReply(top, result.reply, errorColour);
     }
     if (result.wroteWithoutKeys)
-        new QTreeWidgetItem(top, {QStringLiteral("(the tree shows the scan's keys until a rescan, F5)")});
+        new QTreeWidgetItem(top, {tr("(the tree shows the scan's keys until a rescan, F5)")});
     top->setExpanded(true);
     if (!result.keysAfter.empty())
         Q_EMIT keysWritten(result.keysAfter);

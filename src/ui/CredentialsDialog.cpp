@@ -33,12 +33,12 @@ void showFieldProblem(QLabel* label, const QString& text)
 CredentialsDialog::CredentialsDialog(const QString& server, Reason reason, const QByteArray& user, QWidget* parent)
     : QDialog(parent)
 {
-    setWindowTitle(QStringLiteral("Password for %1").arg(server));
-    auto* intro = new QLabel(reason == Reason::Required
-                                 ? QStringLiteral("%1 asks for a password. Give the ACL user too, unless it is "
-                                                  "the default one.")
-                                       .arg(server)
-                                 : QStringLiteral("%1 refused the user and password given.").arg(server));
+    setWindowTitle(tr("Password for %1").arg(server));
+    auto* intro =
+        new QLabel(reason == Reason::Required ? tr("%1 asks for a password. Give the ACL user too, unless it is "
+                                                   "the default one.")
+                                                    .arg(server)
+                                              : tr("%1 refused the user and password given.").arg(server));
     intro->setTextFormat(Qt::PlainText); // a connection's name is the user's text, not markup
     intro->setWordWrap(true);
     m_user = new QLineEdit(QString::fromUtf8(user));
@@ -49,17 +49,17 @@ CredentialsDialog::CredentialsDialog(const QString& server, Reason reason, const
     m_password->setEchoMode(QLineEdit::Password);
     m_problem = createFieldProblemLabel();
     if (reason == Reason::Refused)
-        showFieldProblem(m_problem, QStringLiteral("Wrong password, or no such user (WRONGPASS)."));
-    m_keychain = new QCheckBox(QStringLiteral("Keep it in the keychain for this saved connection"));
+        showFieldProblem(m_problem, tr("Wrong password, or no such user (WRONGPASS)."));
+    m_keychain = new QCheckBox(tr("Keep it in the keychain for this saved connection"));
     m_keychain->setVisible(false);
 
     auto* form = new QFormLayout;
-    form->addRow(QStringLiteral("ACL user"), m_user);
-    form->addRow(QStringLiteral("Password"), m_password);
+    form->addRow(tr("ACL user"), m_user);
+    form->addRow(tr("Password"), m_password);
     form->addRow(QString(), m_problem);
     form->addRow(QString(), m_keychain);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    buttons->button(QDialogButtonBox::Ok)->setText(QStringLiteral("Connect"));
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Connect"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_password, &QLineEdit::textEdited, this, [this] { showFieldProblem(m_problem, {}); });

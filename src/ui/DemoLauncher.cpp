@@ -34,7 +34,7 @@ void DemoLauncher::start(std::uint64_t keys, quint16 port)
             if (seeded)
                 Q_EMIT ready(options);
             else
-                Q_EMIT failed(QStringLiteral("Seeding the demo keyspace failed: %1").arg(seeded.error().message));
+                Q_EMIT failed(tr("Seeding the demo keyspace failed: %1").arg(seeded.error().message));
         };
     });
 }

@@ -37,8 +37,8 @@ QDialogButtonBox* okCancel(QDialog* dialog, const QString& okText)
 
 QCheckBox* escapedBox()
 {
-    auto* box = new QCheckBox(QStringLiteral("Escaped (\\xhh, \\n, \\\")"));
-    box->setToolTip(QStringLiteral("Read the fields the way redis-cli writes binary bytes"));
+    auto* box = new QCheckBox(NewKeyDialog::tr("Escaped (\\xhh, \\n, \\\")"));
+    box->setToolTip(NewKeyDialog::tr("Read the fields the way redis-cli writes binary bytes"));
     return box;
 }
 
@@ -90,7 +90,7 @@ ElementDialog::ElementDialog(const QByteArray& key, KeyType type, const inspect:
     if (selected)
         m_selected = *selected;
     const bool editing = existing != nullptr;
-    setWindowTitle(editing ? QStringLiteral("Edit element") : QStringLiteral("Add element"));
+    setWindowTitle(editing ? tr("Edit element") : tr("Add element"));
     auto* form = new QFormLayout;
     m_escaped = escapedBox();
     const auto line = [&](const QString& label) {
@@ -100,34 +100,34 @@ ElementDialog::ElementDialog(const QByteArray& key, KeyType type, const inspect:
     };
     switch (type) {
     case KeyType::Hash:
-        m_first = line(QStringLiteral("Field"));
-        m_second = line(QStringLiteral("Value"));
+        m_first = line(tr("Field"));
+        m_second = line(tr("Value"));
         m_first->setReadOnly(editing);
         break;
     case KeyType::List:
-        m_second = line(QStringLiteral("Element"));
+        m_second = line(tr("Element"));
         if (!editing) {
             m_position = new QComboBox;
-            m_position->addItem(QStringLiteral("At the end (RPUSH)"));
+            m_position->addItem(tr("At the end (RPUSH)"));
             if (selected) {
-                m_position->addItem(QStringLiteral("Before the selected element (LINSERT BEFORE)"));
-                m_position->addItem(QStringLiteral("After the selected element (LINSERT AFTER)"));
+                m_position->addItem(tr("Before the selected element (LINSERT BEFORE)"));
+                m_position->addItem(tr("After the selected element (LINSERT AFTER)"));
             }
-            form->addRow(QStringLiteral("Where"), m_position);
+            form->addRow(tr("Where"), m_position);
         }
         break;
     case KeyType::Set:
-        m_first = line(QStringLiteral("Member"));
+        m_first = line(tr("Member"));
         break;
     case KeyType::ZSet:
-        m_first = line(QStringLiteral("Member"));
-        m_second = line(QStringLiteral("Score"));
+        m_first = line(tr("Member"));
+        m_second = line(tr("Score"));
         break;
     case KeyType::Stream:
-        m_first = line(QStringLiteral("Entry id"));
+        m_first = line(tr("Entry id"));
         m_first->setText(QStringLiteral("*"));
-        m_second = line(QStringLiteral("Fields"));
-        m_second->setPlaceholderText(QStringLiteral("field value field value…"));
+        m_second = line(tr("Fields"));
+        m_second->setPlaceholderText(tr("field value field value…"));
         break;
     default:
         break;
@@ -144,7 +144,7 @@ ElementDialog::ElementDialog(const QByteArray& key, KeyType type, const inspect:
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_problem);
-    layout->addWidget(okCancel(this, editing ? QStringLiteral("Save") : QStringLiteral("Add")));
+    layout->addWidget(okCancel(this, editing ? tr("Save") : tr("Add")));
     resize(480, sizeHint().height());
 }
 
@@ -157,7 +157,7 @@ std::optional<edit::KeyEdit> ElementDialog::change()
     const std::optional<QByteArray> second =
         m_second && m_type != KeyType::ZSet ? BytesField(m_second, m_escaped).bytes() : QByteArray();
     if (!first || !second) {
-        m_problem->setText(QStringLiteral("An escaped field does not parse: check its \\x escapes and quotes."));
+        m_problem->setText(tr("An escaped field does not parse: check its \\x escapes and quotes."));
         return std::nullopt;
     }
     switch (m_type) {
@@ -191,7 +191,7 @@ std::optional<edit::KeyEdit> ElementDialog::change()
         bool ok = false;
         change.score = m_second->text().trimmed().toDouble(&ok);
         if (!ok) {
-            m_problem->setText(QStringLiteral("A score is a number, such as 42 or -1.5."));
+            m_problem->setText(tr("A score is a number, such as 42 or -1.5."));
             return std::nullopt;
         }
         if (m_existing && *first != m_existing->first) {
@@ -209,7 +209,7 @@ std::optional<edit::KeyEdit> ElementDialog::change()
     case KeyType::Stream: {
         const std::optional<QByteArrayList> fields = argumentsOf(m_second->text());
         if (!fields || fields->isEmpty() || fields->size() % 2 != 0) {
-            m_problem->setText(QStringLiteral("A stream entry needs fields and values in pairs: field value …"));
+            m_problem->setText(tr("A stream entry needs fields and values in pairs: field value …"));
             return std::nullopt;
         }
         change.kind = Kind::AddStreamEntry;
@@ -239,11 +239,11 @@ KeyNameDialog::KeyNameDialog(const QString& title, const QByteArray& key, int da
     m_database = new QSpinBox;
     m_database->setRange(0, 15);
     m_database->setValue(database);
-    m_database->setToolTip(QStringLiteral("Another database: COPY there, then DEL here, at once (Redis 6.2+)"));
+    m_database->setToolTip(tr("Another database: COPY there, then DEL here, at once (Redis 6.2+)"));
     auto* form = new QFormLayout;
-    form->addRow(QStringLiteral("New name"), m_name);
+    form->addRow(tr("New name"), m_name);
     form->addRow(QString(), m_escaped);
-    form->addRow(QStringLiteral("Database"), m_database);
+    form->addRow(tr("Database"), m_database);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(okCancel(this, title));
@@ -263,7 +263,7 @@ int KeyNameDialog::database() const
 NewKeyDialog::NewKeyDialog(const QByteArray& prefix, QWidget* parent)
     : QDialog(parent)
 {
-    setWindowTitle(QStringLiteral("New key"));
+    setWindowTitle(tr("New key"));
     m_name = new QLineEdit;
     m_escaped = escapedBox();
     BytesField(m_name, m_escaped).setBytes(prefix);
@@ -272,23 +272,23 @@ NewKeyDialog::NewKeyDialog(const QByteArray& prefix, QWidget* parent)
          {KeyType::String, KeyType::Hash, KeyType::List, KeyType::Set, KeyType::ZSet, KeyType::Stream})
         m_type->addItem(QString::fromLatin1(keyspace::keyTypeName(type)), int(type));
     m_ttl = new QLineEdit;
-    m_ttl->setPlaceholderText(QStringLiteral("none, or 90, 15m, 2h, 7d"));
+    m_ttl->setPlaceholderText(tr("none, or 90, 15m, 2h, 7d"));
     m_value = new QPlainTextEdit;
     m_hint = new QLabel;
     m_hint->setWordWrap(true);
     m_problem = new QLabel;
     m_problem->setWordWrap(true);
     auto* form = new QFormLayout;
-    form->addRow(QStringLiteral("Name"), m_name);
+    form->addRow(tr("Name"), m_name);
     form->addRow(QString(), m_escaped);
-    form->addRow(QStringLiteral("Type"), m_type);
+    form->addRow(tr("Type"), m_type);
     form->addRow(QStringLiteral("TTL"), m_ttl);
-    form->addRow(QStringLiteral("Value"), m_value);
+    form->addRow(tr("Value"), m_value);
     form->addRow(QString(), m_hint);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_problem);
-    layout->addWidget(okCancel(this, QStringLiteral("Create")));
+    layout->addWidget(okCancel(this, tr("Create")));
     connect(m_type, &QComboBox::currentIndexChanged, this, &NewKeyDialog::explainType);
     explainType();
     resize(560, 420);
@@ -298,20 +298,20 @@ void NewKeyDialog::explainType()
 {
     switch (KeyType(m_type->currentData().toInt())) {
     case KeyType::String:
-        m_hint->setText(QStringLiteral("The value as it is (escaped when the box is ticked)."));
+        m_hint->setText(tr("The value as it is (escaped when the box is ticked)."));
         break;
     case KeyType::Hash:
-        m_hint->setText(QStringLiteral("field value pairs, one per line; quote values with spaces: name \"Ada L\""));
+        m_hint->setText(tr("field value pairs, one per line; quote values with spaces: name \"Ada L\""));
         break;
     case KeyType::List:
     case KeyType::Set:
-        m_hint->setText(QStringLiteral("The elements, separated by spaces or lines; quote one with spaces."));
+        m_hint->setText(tr("The elements, separated by spaces or lines; quote one with spaces."));
         break;
     case KeyType::ZSet:
-        m_hint->setText(QStringLiteral("score member pairs: 1 alice 2.5 bob"));
+        m_hint->setText(tr("score member pairs: 1 alice 2.5 bob"));
         break;
     case KeyType::Stream:
-        m_hint->setText(QStringLiteral("The first entry's field value pairs (the server picks its id)."));
+        m_hint->setText(tr("The first entry's field value pairs (the server picks its id)."));
         break;
     default:
         break;
@@ -325,14 +325,14 @@ std::optional<edit::KeyEdit> NewKeyDialog::change()
     change.type = KeyType(m_type->currentData().toInt());
     const std::optional<QByteArray> name = BytesField(m_name, m_escaped).bytes();
     if (!name || name->isEmpty()) {
-        m_problem->setText(QStringLiteral("Name the key."));
+        m_problem->setText(tr("Name the key."));
         return std::nullopt;
     }
     change.key = *name;
     if (!m_ttl->text().trimmed().isEmpty() && m_ttl->text().trimmed() != QLatin1String("none")) {
         const std::optional<std::int64_t> ttl = keyspace::parseDuration(m_ttl->text().toUtf8());
         if (!ttl || *ttl <= 0) {
-            m_problem->setText(QStringLiteral("A TTL is a duration such as 90, 15m, 2h or 7d."));
+            m_problem->setText(tr("A TTL is a duration such as 90, 15m, 2h or 7d."));
             return std::nullopt;
         }
         change.ttlMs = *ttl;
@@ -341,7 +341,7 @@ std::optional<edit::KeyEdit> NewKeyDialog::change()
         const std::optional<QByteArray> value =
             m_escaped->isChecked() ? unescaped(m_value->toPlainText()) : m_value->toPlainText().toUtf8();
         if (!value) {
-            m_problem->setText(QStringLiteral("The escaped value does not parse."));
+            m_problem->setText(tr("The escaped value does not parse."));
             return std::nullopt;
         }
         change.value = *value;
@@ -350,8 +350,7 @@ std::optional<edit::KeyEdit> NewKeyDialog::change()
     const std::optional<QByteArrayList> fields = argumentsOf(m_value->toPlainText());
     const bool pairs = change.type == KeyType::Hash || change.type == KeyType::ZSet || change.type == KeyType::Stream;
     if (!fields || fields->isEmpty() || (pairs && fields->size() % 2 != 0)) {
-        m_problem->setText(pairs ? QStringLiteral("Give the value as pairs, as the hint says.")
-                                 : QStringLiteral("Give at least one element."));
+        m_problem->setText(pairs ? tr("Give the value as pairs, as the hint says.") : tr("Give at least one element."));
         return std::nullopt;
     }
     change.fields = *fields;

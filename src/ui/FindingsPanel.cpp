@@ -62,19 +62,19 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     , m_list(new QTreeWidget)
     , m_ruleText(new QLabel)
 {
-    m_treeFilter->addItem(QStringLiteral("All keys"));
-    m_treeFilter->addItem(QStringLiteral("Keys with findings"));
-    m_treeFilter->addItem(QStringLiteral("Keys of the selected rule"));
-    m_treeFilter->setToolTip(QStringLiteral("Which keys the key tree shows"));
+    m_treeFilter->addItem(tr("All keys"));
+    m_treeFilter->addItem(tr("Keys with findings"));
+    m_treeFilter->addItem(tr("Keys of the selected rule"));
+    m_treeFilter->setToolTip(tr("Which keys the key tree shows"));
     // The heading grows with the counts and the scan's state: it wraps rather than widen the window.
     m_heading->setWordWrap(true);
     auto* top = new QHBoxLayout;
     top->addWidget(m_heading, 1);
-    top->addWidget(new QLabel(QStringLiteral("Tree shows:")));
+    top->addWidget(new QLabel(tr("Tree shows:")));
     top->addWidget(m_treeFilter);
 
     m_list->setColumnCount(ColumnCount);
-    m_list->setHeaderLabels({QStringLiteral("Rule / key"), QStringLiteral("Severity"), QStringLiteral("Keys")});
+    m_list->setHeaderLabels({tr("Rule / key"), tr("Severity"), tr("Keys")});
     m_list->setRootIsDecorated(true);
     m_list->setUniformRowHeights(true);
     m_list->setAlternatingRowColors(true);
@@ -169,19 +169,17 @@ void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning)
 
     const lint::Profile& profile = linter.profile();
     m_heading->setText(
-        QStringLiteral("<b>%1</b> %2 in %3 %4 · profile <b>%5</b>%6")
-            .arg(count(linter.findings()),
-                 linter.findings() == 1 ? QStringLiteral("finding") : QStringLiteral("findings"),
-                 count(linter.keysLinted()), linter.keysLinted() == 1 ? QStringLiteral("key") : QStringLiteral("keys"),
+        tr("<b>%1</b> %2 in %3 %4 · profile <b>%5</b>%6")
+            .arg(count(linter.findings()), linter.findings() == 1 ? tr("finding") : tr("findings"),
+                 count(linter.keysLinted()), linter.keysLinted() == 1 ? tr("key") : tr("keys"),
                  profile.name.toHtmlEscaped(),
-                 scanRunning ? QStringLiteral(" · key rules so far; namespace rules when the scan ends") : QString()));
+                 scanRunning ? tr(" · key rules so far; namespace rules when the scan ends") : QString()));
     showRuleText();
 }
 
 QString FindingsPanel::moreText(std::uint64_t hidden)
 {
-    return QStringLiteral("… %1 more: choose \"Keys of the selected rule\" to see them all in the tree")
-        .arg(count(hidden));
+    return tr("… %1 more: choose \"Keys of the selected rule\" to see them all in the tree").arg(count(hidden));
 }
 
 void FindingsPanel::updateRuleRow(QTreeWidgetItem* item, const lint::RuleSummary& summary)
@@ -205,8 +203,8 @@ void FindingsPanel::updateRuleRow(QTreeWidgetItem* item, const lint::RuleSummary
         example->setData(RuleColumn, KeyRole, finding.key);
         const QString detail = displayText(keyspace::displayBytes(finding.detail));
         example->setData(RuleColumn, DetailRole, detail);
-        example->setToolTip(
-            RuleColumn, detail.isEmpty() ? QStringLiteral("Double-click or Enter to select it in the tree") : detail);
+        example->setToolTip(RuleColumn,
+                            detail.isEmpty() ? tr("Double-click or Enter to select it in the tree") : detail);
         item->insertChild(int(i), example);
     }
     const bool more = summary.findings > shown;
@@ -255,18 +253,18 @@ void FindingsPanel::showRuleText()
 {
     const int rule = selectedRule();
     if (rule < 0 || std::size_t(rule) >= lint::allRules().size()) {
-        m_ruleText->setText(QStringLiteral("Select a rule to read why it matters and how to fix it. Double-click a "
-                                           "key to select it in the tree."));
+        m_ruleText->setText(tr("Select a rule to read why it matters and how to fix it. Double-click a "
+                               "key to select it in the tree."));
         return;
     }
     const lint::RuleInfo& info = lint::allRules()[std::size_t(rule)];
-    QString text = QStringLiteral("<b>%1</b><p><b>Why:</b> %2</p><p><b>Fix:</b> %3</p>")
+    QString text = tr("<b>%1</b><p><b>Why:</b> %2</p><p><b>Fix:</b> %3</p>")
                        .arg(QString::fromLatin1(info.id), QString::fromUtf8(info.rationale).toHtmlEscaped(),
                             QString::fromUtf8(info.fix).toHtmlEscaped());
     if (const QTreeWidgetItem* item = m_list->currentItem(); item && item->parent()) {
         const QString detail = item->data(RuleColumn, DetailRole).toString();
         if (!detail.isEmpty())
-            text += QStringLiteral("<p><b>This key:</b> %1</p>").arg(detail.toHtmlEscaped());
+            text += tr("<p><b>This key:</b> %1</p>").arg(detail.toHtmlEscaped());
     }
     m_ruleText->setText(text);
 }

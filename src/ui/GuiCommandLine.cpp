@@ -2,8 +2,11 @@
 
 #include "lint/ProfileFile.h"
 #include "redis/ConnectionArguments.h"
+#include "redis/HiredisVersion.h"
+#include "usage/Version.h"
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QProcessEnvironment>
@@ -16,73 +19,174 @@ QStringList screenshotViews()
             QStringLiteral("findings"), QStringLiteral("server"),   QStringLiteral("shards")};
 }
 
+usage::Program guiProgram()
+{
+    usage::Command command;
+    command.description = QCoreApplication::translate(
+        "GuiCommandLine",
+        "Keylens: a desktop browser for Redis keyspaces. With no connection given, it opens on a welcome page: "
+        "saved and recent connections, the local server, the demo.");
+    command.arguments = {{QStringLiteral("uri"),
+                          QStringLiteral("The server to open: redis://[user[:password]@]host[:port][/db], rediss://… "
+                                         "(TLS) or unix:///path/redis.sock[?db=N]."),
+                          QStringLiteral("[uri]")}};
+    command.options = {
+        {QStringLiteral("demo"),
+         QCoreApplication::translate("GuiCommandLine",
+                                     "Start a private redis-server with a realistic, messy keyspace and "
+                                     "browse it. The server stops when the window closes.")},
+        {QStringLiteral("demo-keys"),
+         QCoreApplication::translate("GuiCommandLine", "Keys in the demo keyspace (default 200000)."),
+         QStringLiteral("n")},
+        {QStringLiteral("demo-port"),
+         QCoreApplication::translate("GuiCommandLine", "The demo server's port (default: a free one)."),
+         QStringLiteral("port")},
+        {QStringLiteral("connection"),
+         QCoreApplication::translate("GuiCommandLine", "Open a saved connection by name."), QStringLiteral("name")},
+        {QStringLiteral("delimiter"),
+         QCoreApplication::translate("GuiCommandLine", "The byte that splits key names into namespaces (default :)."),
+         QStringLiteral("d")},
+        {QStringLiteral("profile"),
+         QCoreApplication::translate(
+             "GuiCommandLine",
+             "The naming convention to check the keys against: default, strict or a JSON profile file "
+             "(see keylens-cli lint)."),
+         QStringLiteral("name|file")},
+        {QStringLiteral("screenshot"),
+         QCoreApplication::translate("GuiCommandLine", "After the scan, render the window to a PNG file and exit."),
+         QStringLiteral("file")},
+        {QStringLiteral("select"),
+         QCoreApplication::translate(
+             "GuiCommandLine",
+             "With --screenshot: the namespace (bull or bull:), key or pattern (user:<int>:profile, with "
+             "--view patterns) to select."),
+         QStringLiteral("path")},
+        {QStringLiteral("view"),
+         QCoreApplication::translate(
+             "GuiCommandLine",
+             "With --screenshot: the view to render: tree (the default), patterns (ids folded), charts "
+             "(of the selection), treemap, findings (the Findings panel), server (the Server tab, from "
+             "INFO) or shards (a cluster's Shards tab)."),
+         QStringLiteral("view")},
+        {QStringLiteral("size"),
+         QCoreApplication::translate("GuiCommandLine", "Window size for --screenshot (default 1280x800)."),
+         QCoreApplication::translate("GuiCommandLine", "WxH")},
+        {QStringLiteral("max-rate"),
+         QCoreApplication::translate("GuiCommandLine",
+                                     "Scan at most this many keys per second, to spare a busy server."),
+         QStringLiteral("keys/s")},
+        {QStringLiteral("sample"),
+         QCoreApplication::translate(
+             "GuiCommandLine",
+             "Measure memory on a uniform random sample of about N keys and estimate each namespace's, "
+             "with its error bound."),
+         QStringLiteral("n")},
+        {QStringLiteral("speed"),
+         QCoreApplication::translate(
+             "GuiCommandLine",
+             "Scan speed: full or gentle (default: full on loopback and Unix sockets, gentle elsewhere)."),
+         QStringLiteral("full|gentle")},
+        {QStringLiteral("palette"),
+         QCoreApplication::translate("GuiCommandLine", "dark or light instead of the system's palette."),
+         QStringLiteral("name")},
+        {QStringList{QStringLiteral("help"), QStringLiteral("?")},
+         QCoreApplication::translate("GuiCommandLine", "Show this help.")},
+        {QStringLiteral("version"),
+         QCoreApplication::translate(
+             "GuiCommandLine", "Show the version, the commit it was built from, and the Qt and hiredis versions.")},
+    };
+    command.groups = {
+        {QCoreApplication::translate("GuiCommandLine", "Connection options"), redis::connectionOptions()}};
+
+    usage::Program program;
+    program.name = QStringLiteral("keylens");
+    program.summary = QCoreApplication::translate("GuiCommandLine", "a desktop browser for Redis keyspaces");
+    program.description = QStringLiteral(
+        "Keylens scans a whole Redis keyspace in the background (SCAN with pipelined TYPE, PTTL and MEMORY USAGE; "
+        "every shard of a cluster at once) and shows it as a tree split on ':', with the memory, TTLs and "
+        "naming-convention findings of every namespace, live as the scan goes. Id segments fold into patterns "
+        "(user:<id>:profile); charts and a treemap show where the memory goes; values can be read and edited.\n\n"
+        "Given a URI (a desktop entry passes redis:// and rediss:// links) or the connection flags of redis-cli, "
+        "it connects and scans at once; with nothing, it opens on a welcome page.");
+    program.commands = {command};
+    program.exitCodes = {
+        {QStringLiteral("0"),
+         QCoreApplication::translate("GuiCommandLine",
+                                     "The window was closed, or --help, --version or --screenshot ended well.")},
+        {QStringLiteral("1"),
+         QCoreApplication::translate(
+             "GuiCommandLine", "--screenshot could not show what was asked (--select found nothing, --view shards on a "
+                               "single server) or could not write its file.")},
+        {QStringLiteral("2"),
+         QCoreApplication::translate("GuiCommandLine", "Bad arguments, a URI that cannot be parsed included.")},
+        {QStringLiteral("3"),
+         QCoreApplication::translate("GuiCommandLine", "--screenshot: the server could not be reached or read.")},
+    };
+    program.environment = {
+        {QStringLiteral("REDIS_URL"),
+         QCoreApplication::translate("GuiCommandLine",
+                                     "The server to open when no URI and no connection flag is given.")},
+        {QStringLiteral("REDISCLI_AUTH"),
+         QCoreApplication::translate("GuiCommandLine", "The password, as redis-cli takes it.")},
+        {QCoreApplication::translate("GuiCommandLine", "LANGUAGE, LC_ALL, LC_MESSAGES, LANG"),
+         QCoreApplication::translate("GuiCommandLine",
+                                     "The language of the window, when a translation for it is installed.")},
+        {QStringLiteral("QT_QPA_PLATFORM"),
+         QCoreApplication::translate("GuiCommandLine",
+                                     "The Qt platform: offscreen renders --screenshot without a display.")},
+    };
+    program.files = {
+        {QStringLiteral("~/.config/keylens/keylens.conf"),
+         QCoreApplication::translate("GuiCommandLine",
+                                     "Saved and recent connections (without their passwords), the window's layout.")},
+        {QCoreApplication::translate("GuiCommandLine", "The desktop's keyring (Secret Service)"),
+         QCoreApplication::translate("GuiCommandLine",
+                                     "Saved connections' passwords, when the user asks to save them.")},
+        {QStringLiteral("~/.local/share/keylens/backups/"),
+         QCoreApplication::translate("GuiCommandLine",
+                                     "The DUMP backups written before a delete or rename from the window.")},
+        {QStringLiteral("/usr/share/keylens/translations/"),
+         QCoreApplication::translate("GuiCommandLine", "The translations of the window.")},
+    };
+    program.examples = {
+        {QCoreApplication::translate("GuiCommandLine", "keylens --demo"),
+         QCoreApplication::translate("GuiCommandLine", "Browse a private demo server with a messy keyspace.")},
+        {QStringLiteral("keylens rediss://default@cache.example.com:6380/0"),
+         QCoreApplication::translate(
+             "GuiCommandLine", "Open a server over TLS (the password is asked for, or taken from REDISCLI_AUTH).")},
+        {QCoreApplication::translate("GuiCommandLine", "keylens --demo --screenshot tree.png --view patterns"),
+         QCoreApplication::translate("GuiCommandLine", "Render the pattern view of the demo to a PNG file.")},
+    };
+    program.seeAlso = {QStringLiteral("keylens-cli(1)"), QStringLiteral("redis-cli(1)")};
+    return program;
+}
+
 GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Keylens: a desktop browser for Redis keyspaces. With no connection given, it opens on a "
-                       "welcome page: saved and recent connections, the local server, the demo."));
-    parser.addPositionalArgument(QStringLiteral("uri"), QStringLiteral("redis://[user[:password]@]host[:port][/db]"),
-                                 QStringLiteral("[uri]"));
-    redis::addConnectionOptions(parser);
-    const QCommandLineOption demo(QStringLiteral("demo"),
-                                  QStringLiteral("Start a private redis-server with a realistic, messy keyspace and "
-                                                 "browse it. The server stops when the window closes."));
-    const QCommandLineOption demoKeys(QStringLiteral("demo-keys"),
-                                      QStringLiteral("Keys in the demo keyspace (default 200000)."),
-                                      QStringLiteral("n"));
-    const QCommandLineOption demoPort(QStringLiteral("demo-port"),
-                                      QStringLiteral("The demo server's port (default: a free one)."),
-                                      QStringLiteral("port"));
-    const QCommandLineOption connection(QStringLiteral("connection"),
-                                        QStringLiteral("Open a saved connection by name."), QStringLiteral("name"));
-    const QCommandLineOption delimiter(QStringLiteral("delimiter"),
-                                       QStringLiteral("The byte that splits key names into namespaces (default :)."),
-                                       QStringLiteral("d"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("After the scan, render the window to a PNG file and exit."),
-                                        QStringLiteral("file"));
-    const QCommandLineOption select(QStringLiteral("select"),
-                                    QStringLiteral("With --screenshot: the namespace (bull or bull:), key or pattern "
-                                                   "(user:<int>:profile, with --view patterns) to select."),
-                                    QStringLiteral("path"));
-    const QCommandLineOption view(
-        QStringLiteral("view"),
-        QStringLiteral("With --screenshot: the view to render: tree (the default), patterns "
-                       "(ids folded), charts (of the selection), treemap, findings (the Findings panel), server "
-                       "(the Server tab, from INFO) or shards (a cluster's Shards tab)."),
-        QStringLiteral("view"));
-    const QCommandLineOption profile(QStringLiteral("profile"),
-                                     QStringLiteral("The naming convention to check the keys against: default, "
-                                                    "strict or a JSON profile file (see keylens-cli lint)."),
-                                     QStringLiteral("name|file"));
-    const QCommandLineOption size(QStringLiteral("size"),
-                                  QStringLiteral("Window size for --screenshot (default 1280x800)."),
-                                  QStringLiteral("WxH"));
-    const QCommandLineOption maxRate(QStringLiteral("max-rate"),
-                                     QStringLiteral("Scan at most this many keys per second, to spare a busy server."),
-                                     QStringLiteral("keys/s"));
-    const QCommandLineOption sample(QStringLiteral("sample"),
-                                    QStringLiteral("Measure memory on a uniform random sample of about N keys and "
-                                                   "estimate each namespace's, with its error bound."),
-                                    QStringLiteral("n"));
-    const QCommandLineOption speed(QStringLiteral("speed"),
-                                   QStringLiteral("Scan speed: full or gentle (default: full on loopback and Unix "
-                                                  "sockets, gentle elsewhere)."),
-                                   QStringLiteral("full|gentle"));
-    const QCommandLineOption palette(QStringLiteral("palette"),
-                                     QStringLiteral("dark or light instead of the system's palette."),
-                                     QStringLiteral("name"));
-    const QCommandLineOption help(QStringList{QStringLiteral("help"), QStringLiteral("?")},
-                                  QStringLiteral("Show this help."));
-    const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Show the version."));
-    parser.addOptions({demo, demoKeys, demoPort, connection, delimiter, profile, screenshot, select, view, size,
-                       maxRate, sample, speed, palette, help, version});
+    guiProgram().commands.front().addTo(parser);
+    const QString demo = QStringLiteral("demo");
+    const QString demoKeys = QStringLiteral("demo-keys");
+    const QString demoPort = QStringLiteral("demo-port");
+    const QString connection = QStringLiteral("connection");
+    const QString delimiter = QStringLiteral("delimiter");
+    const QString screenshot = QStringLiteral("screenshot");
+    const QString select = QStringLiteral("select");
+    const QString view = QStringLiteral("view");
+    const QString profile = QStringLiteral("profile");
+    const QString size = QStringLiteral("size");
+    const QString maxRate = QStringLiteral("max-rate");
+    const QString sample = QStringLiteral("sample");
+    const QString speed = QStringLiteral("speed");
+    const QString palette = QStringLiteral("palette");
+    const QString help = QStringLiteral("help");
+    const QString version = QStringLiteral("version");
 
     GuiCommandResult result;
     auto usage = [&](const QString& message) {
         result.exitCode = 2;
-        result.output = QStringLiteral("keylens: %1\nTry 'keylens --help'.\n").arg(message);
+        result.output =
+            QCoreApplication::translate("GuiCommandLine", "keylens: %1\nTry 'keylens --help'.\n").arg(message);
         return result;
     };
     if (!parser.parse(arguments))
@@ -92,7 +196,8 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         return result;
     }
     if (parser.isSet(version)) {
-        result.output = QStringLiteral("keylens %1\n").arg(QStringLiteral(KEYLENS_VERSION));
+        result.output =
+            usage::versionText(QStringLiteral("keylens"), {{QStringLiteral("hiredis"), redis::hiredisVersion()}});
         return result;
     }
 
@@ -102,7 +207,8 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     if (parser.isSet(delimiter)) {
         const QByteArray d = parser.value(delimiter).toUtf8();
         if (d.size() != 1)
-            return usage(QStringLiteral("--delimiter takes one byte, not '%1'").arg(parser.value(delimiter)));
+            return usage(QCoreApplication::translate("GuiCommandLine", "--delimiter takes one byte, not '%1'")
+                             .arg(parser.value(delimiter)));
         command.target.delimiter = d[0];
     }
     if (parser.isSet(size)) {
@@ -113,45 +219,49 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         const int h = parts.size() == 2 ? parts[1].toInt(&okH) : 0;
         if (!okW || !okH || w < 400 || h < 300 || w > 8000 || h > 8000)
             return usage(
-                QStringLiteral("--size takes WIDTHxHEIGHT (at least 400x300), not '%1'").arg(parser.value(size)));
+                QCoreApplication::translate("GuiCommandLine", "--size takes WIDTHxHEIGHT (at least 400x300), not '%1'")
+                    .arg(parser.value(size)));
         command.windowSize = QSize(w, h);
     }
     if (parser.isSet(palette)) {
         command.palette = parser.value(palette);
         if (command.palette != QStringLiteral("dark") && command.palette != QStringLiteral("light"))
-            return usage(QStringLiteral("--palette takes dark or light"));
+            return usage(QCoreApplication::translate("GuiCommandLine", "--palette takes dark or light"));
     }
     if (parser.isSet(maxRate)) {
         bool ok = false;
         command.target.maxKeysPerSecond = parser.value(maxRate).toDouble(&ok);
         if (!ok || command.target.maxKeysPerSecond <= 0)
-            return usage(QStringLiteral("--max-rate takes keys per second, not '%1'").arg(parser.value(maxRate)));
+            return usage(QCoreApplication::translate("GuiCommandLine", "--max-rate takes keys per second, not '%1'")
+                             .arg(parser.value(maxRate)));
     }
     if (parser.isSet(sample)) {
         bool ok = false;
         command.target.sampleSize = parser.value(sample).toULongLong(&ok);
         if (!ok || command.target.sampleSize == 0)
             return usage(
-                QStringLiteral("--sample takes a number of keys of at least 1, not '%1'").arg(parser.value(sample)));
+                QCoreApplication::translate("GuiCommandLine", "--sample takes a number of keys of at least 1, not '%1'")
+                    .arg(parser.value(sample)));
     }
     if (parser.isSet(speed)) {
         command.target.speed = scan::parseSpeed(parser.value(speed));
         if (!command.target.speed)
-            return usage(QStringLiteral("--speed takes full or gentle, not '%1'").arg(parser.value(speed)));
+            return usage(QCoreApplication::translate("GuiCommandLine", "--speed takes full or gentle, not '%1'")
+                             .arg(parser.value(speed)));
     }
     if (parser.isSet(select) && !parser.isSet(screenshot))
-        return usage(QStringLiteral("--select goes with --screenshot"));
+        return usage(QCoreApplication::translate("GuiCommandLine", "--select goes with --screenshot"));
     if (parser.isSet(view) && !parser.isSet(screenshot))
-        return usage(QStringLiteral("--view goes with --screenshot"));
+        return usage(QCoreApplication::translate("GuiCommandLine", "--view goes with --screenshot"));
     if (parser.isSet(view) && !screenshotViews().contains(parser.value(view)))
-        return usage(QStringLiteral("--view takes %1, not '%2'")
+        return usage(QCoreApplication::translate("GuiCommandLine", "--view takes %1, not '%2'")
                          .arg(screenshotViews().join(QStringLiteral(", ")), parser.value(view)));
     command.view = parser.value(view);
     if (parser.isSet(profile)) {
         // Checked now so that a typo is a usage error (2) before any window opens, as in keylens-cli.
         QString error;
         if (!lint::loadProfile(parser.value(profile), &error))
-            return usage(QStringLiteral("--profile: %1").arg(error));
+            return usage(QCoreApplication::translate("GuiCommandLine", "--profile: %1").arg(error));
         command.lintProfile = parser.value(profile);
     }
     command.screenshotFile = parser.value(screenshot);
@@ -159,10 +269,12 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
 
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1)
-        return usage(QStringLiteral("one URI at most, not %1 arguments").arg(positional.size()));
+        return usage(
+            QCoreApplication::translate("GuiCommandLine", "one URI at most, not %1 arguments").arg(positional.size()));
     const bool connectionFlags = !positional.isEmpty() || redis::connectionArgumentsGiven(parser);
     if (parser.isSet(demo) + connectionFlags + parser.isSet(connection) > 1)
-        return usage(QStringLiteral("choose one of --demo, --connection and a server to connect to"));
+        return usage(QCoreApplication::translate("GuiCommandLine",
+                                                 "choose one of --demo, --connection and a server to connect to"));
 
     if (parser.isSet(demo)) {
         command.start = GuiCommand::Start::Demo;
@@ -170,13 +282,14 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
             bool ok = false;
             command.demoKeys = parser.value(demoKeys).toULongLong(&ok);
             if (!ok || command.demoKeys == 0 || command.demoKeys > 50'000'000)
-                return usage(QStringLiteral("--demo-keys takes a number from 1 to 50000000"));
+                return usage(
+                    QCoreApplication::translate("GuiCommandLine", "--demo-keys takes a number from 1 to 50000000"));
         }
         if (parser.isSet(demoPort)) {
             bool ok = false;
             const uint port = parser.value(demoPort).toUInt(&ok);
             if (!ok || port == 0 || port > 65535)
-                return usage(QStringLiteral("--demo-port takes a port from 1 to 65535"));
+                return usage(QCoreApplication::translate("GuiCommandLine", "--demo-port takes a port from 1 to 65535"));
             command.demoPort = quint16(port);
         }
     } else if (parser.isSet(connection)) {
@@ -187,8 +300,9 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         // --askpass asks in a dialog: the window's own terminal may be none.
         const auto askPassword = []() -> std::optional<QByteArray> {
             bool ok = false;
-            const QString typed = QInputDialog::getText(nullptr, QStringLiteral("Keylens"), QStringLiteral("Password:"),
-                                                        QLineEdit::Password, QString(), &ok);
+            const QString typed = QInputDialog::getText(
+                nullptr, QCoreApplication::translate("GuiCommandLine", "Keylens"),
+                QCoreApplication::translate("GuiCommandLine", "Password:"), QLineEdit::Password, QString(), &ok);
             return ok ? std::optional<QByteArray>(typed.toUtf8()) : std::nullopt;
         };
         redis::Result<redis::ConnectionOptions> options = redis::connectionOptionsFrom(
@@ -199,7 +313,8 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         command.target.options = *options;
     }
     if (!command.screenshotFile.isEmpty() && command.start == GuiCommand::Start::Welcome)
-        return usage(QStringLiteral("--screenshot needs a server (a URI, the connection flags or --demo)"));
+        return usage(QCoreApplication::translate(
+            "GuiCommandLine", "--screenshot needs a server (a URI, the connection flags or --demo)"));
     result.command = command;
     return result;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ui/MainWindow.h"
+#include "usage/Command.h"
 
 #include <QSize>
 #include <QString>
@@ -41,5 +42,9 @@ struct GuiCommandResult
 };
 
 GuiCommandResult parseGuiCommandLine(const QStringList& arguments);
+
+// keylens's interface: its options, exit codes, environment and files. --help and the manual page are
+// rendered from it.
+usage::Program guiProgram();
 
 } // namespace keylens::ui

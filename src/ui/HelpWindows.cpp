@@ -36,7 +36,7 @@ void collectShortcuts(const QMenu& menu, QList<std::pair<QString, QString>>& out
         QString what = action->text().remove(u'&');
         if (what.endsWith(u'…'))
             what.chop(1);
-        out.append({texts.join(QStringLiteral(" or ")), what});
+        out.append({texts.join(ShortcutsDialog::tr(" or ")), what});
     }
 }
 
@@ -67,21 +67,22 @@ QList<std::pair<QString, QString>> windowShortcuts(const QMainWindow& window)
             collectShortcuts(*action->menu(), shortcuts);
     }
     // Keys of the views themselves, not of an action.
-    shortcuts.append({QStringLiteral("Return"), QStringLiteral("In the filter: go to the key typed, or filter")});
-    shortcuts.append({QStringLiteral("Escape"), QStringLiteral("In the filter: clear it")});
-    shortcuts.append({QStringLiteral("← →"), QStringLiteral("In the tree: fold or open a namespace")});
     shortcuts.append(
-        {QStringLiteral("Ctrl+End"), QStringLiteral("In a value table: the last element, read to the end")});
+        {ShortcutsDialog::tr("Return"), ShortcutsDialog::tr("In the filter: go to the key typed, or filter")});
+    shortcuts.append({ShortcutsDialog::tr("Escape"), ShortcutsDialog::tr("In the filter: clear it")});
+    shortcuts.append({QStringLiteral("← →"), ShortcutsDialog::tr("In the tree: fold or open a namespace")});
+    shortcuts.append(
+        {ShortcutsDialog::tr("Ctrl+End"), ShortcutsDialog::tr("In a value table: the last element, read to the end")});
     return shortcuts;
 }
 
 ShortcutsDialog::ShortcutsDialog(const QList<std::pair<QString, QString>>& shortcuts, QWidget* parent)
     : QDialog(parent)
 {
-    setWindowTitle(QStringLiteral("Keyboard shortcuts"));
+    setWindowTitle(tr("Keyboard shortcuts"));
     auto* table = new QTableWidget(int(shortcuts.size()), 2);
     table->setObjectName(QStringLiteral("shortcuts"));
-    table->setHorizontalHeaderLabels({QStringLiteral("Keys"), QStringLiteral("Does")});
+    table->setHorizontalHeaderLabels({tr("Keys"), tr("Does")});
     table->verticalHeader()->setVisible(false);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->horizontalHeader()->setStretchLastSection(true);
@@ -101,10 +102,9 @@ ShortcutsDialog::ShortcutsDialog(const QList<std::pair<QString, QString>>& short
 ReadmeDialog::ReadmeDialog(QWidget* parent)
     : QDialog(parent)
 {
-    setWindowTitle(QStringLiteral("Keylens README"));
+    setWindowTitle(tr("Keylens README"));
     QFile file(QStringLiteral(":/README.md"));
-    m_text = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll())
-                                            : QStringLiteral("This build has no README in it.");
+    m_text = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : tr("This build has no README in it.");
     auto* browser = new QTextBrowser;
     browser->setOpenExternalLinks(true);
     browser->setMarkdown(m_text);
@@ -140,9 +140,9 @@ WindowTour::WindowTour(QMainWindow* window, std::vector<Step> steps)
     m_title->setFont(bold);
     m_text = new QLabel;
     m_text->setWordWrap(true);
-    m_back = new QPushButton(QStringLiteral("Back"));
-    m_next = new QPushButton(QStringLiteral("Next"));
-    auto* close = new QPushButton(QStringLiteral("Close"));
+    m_back = new QPushButton(tr("Back"));
+    m_next = new QPushButton(tr("Next"));
+    auto* close = new QPushButton(tr("Close"));
     connect(m_back, &QPushButton::clicked, this, [this] { show(m_current - 1); });
     connect(m_next, &QPushButton::clicked, this, [this] {
         if (m_current + 1 < m_steps.size())
@@ -186,10 +186,10 @@ void WindowTour::show(std::size_t step)
         return;
     m_current = step;
     const Step& current = m_steps[step];
-    m_title->setText(QStringLiteral("%1 (%2 of %3)").arg(current.title).arg(step + 1).arg(m_steps.size()));
+    m_title->setText(tr("%1 (%2 of %3)").arg(current.title).arg(step + 1).arg(m_steps.size()));
     m_text->setText(current.text);
     m_back->setEnabled(step > 0);
-    m_next->setText(step + 1 < m_steps.size() ? QStringLiteral("Next") : QStringLiteral("Done"));
+    m_next->setText(step + 1 < m_steps.size() ? tr("Next") : tr("Done"));
     QRect area = m_window->rect();
     if (current.part && current.part->isVisible())
         area = QRect(current.part->mapTo(m_window, QPoint(0, 0)), current.part->size());

@@ -114,26 +114,21 @@ QWidget* KeyDetailsView::createEditBar()
         row->addWidget(pushButton);
         return pushButton;
     };
-    m_editButton = button(QStringLiteral("Edit"), QStringLiteral("Edit the value in the view shown"),
-                          &KeyDetailsView::startStringEdit);
-    m_saveButton = button(QStringLiteral("Save"), QStringLiteral("Write it, unless it changed on the server since"),
-                          [this] { saveString(); });
-    m_cancelButton = button(QStringLiteral("Cancel"), QString(), &KeyDetailsView::cancelStringEdit);
-    m_addButton = button(QStringLiteral("Add…"), QStringLiteral("Add a field, element, member or entry"),
-                         &KeyDetailsView::addElement);
-    m_editElementButton =
-        button(QStringLiteral("Edit…"), QStringLiteral("Edit the selected element"), &KeyDetailsView::editElement);
-    m_removeButton =
-        button(QStringLiteral("Remove"), QStringLiteral("Remove the selected element"), &KeyDetailsView::removeElement);
+    m_editButton = button(tr("Edit"), tr("Edit the value in the view shown"), &KeyDetailsView::startStringEdit);
+    m_saveButton = button(tr("Save"), tr("Write it, unless it changed on the server since"), [this] { saveString(); });
+    m_cancelButton = button(tr("Cancel"), QString(), &KeyDetailsView::cancelStringEdit);
+    m_addButton = button(tr("Add…"), tr("Add a field, element, member or entry"), &KeyDetailsView::addElement);
+    m_editElementButton = button(tr("Edit…"), tr("Edit the selected element"), &KeyDetailsView::editElement);
+    m_removeButton = button(tr("Remove"), tr("Remove the selected element"), &KeyDetailsView::removeElement);
     auto* keyActions = new QToolButton;
-    keyActions->setText(QStringLiteral("Key"));
-    keyActions->setToolTip(QStringLiteral("The key's TTL, name and copies"));
+    keyActions->setText(tr("Key"));
+    keyActions->setToolTip(tr("The key's TTL, name and copies"));
     keyActions->setPopupMode(QToolButton::InstantPopup);
     keyActions->setToolButtonStyle(Qt::ToolButtonTextOnly);
     auto* menu = new QMenu(keyActions);
-    menu->addAction(QStringLiteral("Set or remove the TTL…"), this, &KeyDetailsView::setTtl);
-    menu->addAction(QStringLiteral("Rename…"), this, &KeyDetailsView::renameKey);
-    menu->addAction(QStringLiteral("Duplicate…"), this, &KeyDetailsView::duplicateKey);
+    menu->addAction(tr("Set or remove the TTL…"), this, &KeyDetailsView::setTtl);
+    menu->addAction(tr("Rename…"), this, &KeyDetailsView::renameKey);
+    menu->addAction(tr("Duplicate…"), this, &KeyDetailsView::duplicateKey);
     keyActions->setMenu(menu);
     row->addWidget(keyActions);
     row->addStretch(1); // everything at the left edge: a long key name can make the pane scroll sideways
@@ -166,9 +161,8 @@ void KeyDetailsView::updateEditControls()
                               type == KeyType::ZSet || type == KeyType::Stream;
     m_editButton->setVisible(isString && !m_editingString);
     m_editButton->setEnabled(isString && !m_overview.key.valueTruncated);
-    m_editButton->setToolTip(m_overview.key.valueTruncated
-                                 ? QStringLiteral("Too big to edit here: only its start was read")
-                                 : QStringLiteral("Edit the value in the view shown"));
+    m_editButton->setToolTip(m_overview.key.valueTruncated ? tr("Too big to edit here: only its start was read")
+                                                           : tr("Edit the value in the view shown"));
     m_saveButton->setVisible(m_editingString);
     m_cancelButton->setVisible(m_editingString);
     m_addButton->setVisible(isCollection);
@@ -178,7 +172,7 @@ void KeyDetailsView::updateEditControls()
 
 void KeyDetailsView::request(const edit::KeyEdit& change)
 {
-    setEditStatus(QStringLiteral("Writing…"));
+    setEditStatus(tr("Writing…"));
     m_editRequest = m_inspector->requestEdit(change);
 }
 
@@ -195,7 +189,7 @@ void KeyDetailsView::startStringEdit()
     m_mode->setEnabled(false);
     m_text->setReadOnly(false);
     m_text->setFocus();
-    setEditStatus(QStringLiteral("Editing: Save writes it unless it changed on the server since it was read."));
+    setEditStatus(tr("Editing: Save writes it unless it changed on the server since it was read."));
     updateEditControls();
 }
 
@@ -229,14 +223,13 @@ void KeyDetailsView::saveString(bool overwrite)
         case Mode::Hex:
             bytes = bytesFromHex(text);
             if (!bytes)
-                setEditStatus(QStringLiteral("Hex takes pairs of digits (spaces and lines are ignored)."));
+                setEditStatus(tr("Hex takes pairs of digits (spaces and lines are ignored)."));
             break;
         case Mode::Json: {
             QJsonParseError error;
             const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &error);
             if (document.isNull()) {
-                setEditStatus(
-                    QStringLiteral("Not valid JSON: %1 at byte %2").arg(error.errorString()).arg(error.offset));
+                setEditStatus(tr("Not valid JSON: %1 at byte %2").arg(error.errorString()).arg(error.offset));
                 break;
             }
             // A value stored compact stays compact: the pretty view is only for reading.
@@ -251,7 +244,7 @@ void KeyDetailsView::saveString(bool overwrite)
                 // Shown escaped the way redis-cli writes bytes: read back the same way.
                 bytes = edit::unescapeRedisCli(text.toUtf8());
                 if (!bytes)
-                    setEditStatus(QStringLiteral("The escaped text does not parse: check its \\x escapes."));
+                    setEditStatus(tr("The escaped text does not parse: check its \\x escapes."));
             }
             break;
         }
@@ -262,14 +255,13 @@ void KeyDetailsView::saveString(bool overwrite)
     QByteArray toWrite = *bytes;
     if (stored.compression != inspect::Compression::None) {
         const QString codec = inspect::compressionName(stored.compression);
-        QMessageBox ask(QMessageBox::Question, QStringLiteral("Save compressed?"),
-                        QStringLiteral("The stored value is %1-compressed, and the program that wrote it probably "
-                                       "expects it so. Save your edit %1-compressed too?")
+        QMessageBox ask(QMessageBox::Question, tr("Save compressed?"),
+                        tr("The stored value is %1-compressed, and the program that wrote it probably "
+                           "expects it so. Save your edit %1-compressed too?")
                             .arg(codec),
                         QMessageBox::Cancel, this);
-        QPushButton* compressed =
-            ask.addButton(QStringLiteral("Save %1-compressed").arg(codec), QMessageBox::AcceptRole);
-        QPushButton* plain = ask.addButton(QStringLiteral("Save uncompressed"), QMessageBox::DestructiveRole);
+        QPushButton* compressed = ask.addButton(tr("Save %1-compressed").arg(codec), QMessageBox::AcceptRole);
+        QPushButton* plain = ask.addButton(tr("Save uncompressed"), QMessageBox::DestructiveRole);
         ask.setDefaultButton(compressed);
         ask.exec();
         if (ask.clickedButton() == compressed) {
@@ -310,7 +302,7 @@ void KeyDetailsView::editElement()
 {
     const inspect::ValueRow* row = selectedRow();
     if (!row) {
-        setEditStatus(QStringLiteral("Select the element to edit."));
+        setEditStatus(tr("Select the element to edit."));
         return;
     }
     ElementDialog dialog(m_key, m_overview.key.type, row, row, this);
@@ -323,7 +315,7 @@ void KeyDetailsView::removeElement()
 {
     const inspect::ValueRow* row = selectedRow();
     if (!row) {
-        setEditStatus(QStringLiteral("Select the element to remove."));
+        setEditStatus(tr("Select the element to remove."));
         return;
     }
     edit::KeyEdit change;
@@ -334,31 +326,29 @@ void KeyDetailsView::removeElement()
         change.kind = Kind::RemoveHashField;
         change.field = row->first;
         change.expected = row->second;
-        what = QStringLiteral("the field %1").arg(keyspace::displayString(row->first));
+        what = tr("the field %1").arg(keyspace::displayString(row->first));
         break;
     case KeyType::List:
         change.kind = Kind::RemoveListElements;
         change.index = 1; // the first element equal to it, from the head
         change.value = row->second;
-        what = QStringLiteral("the first element equal to %1 (LREM 1)")
-                   .arg(keyspace::displayString(row->second.left(200)));
+        what = tr("the first element equal to %1 (LREM 1)").arg(keyspace::displayString(row->second.left(200)));
         break;
     case KeyType::Set:
     case KeyType::ZSet:
         change.kind = m_overview.key.type == KeyType::Set ? Kind::RemoveSetMember : Kind::RemoveZsetMember;
         change.field = row->first;
-        what = QStringLiteral("the member %1").arg(keyspace::displayString(row->first.left(200)));
+        what = tr("the member %1").arg(keyspace::displayString(row->first.left(200)));
         break;
     case KeyType::Stream:
         change.kind = Kind::RemoveStreamEntry;
         change.field = row->first;
-        what = QStringLiteral("the entry %1").arg(displayText(row->first));
+        what = tr("the entry %1").arg(displayText(row->first));
         break;
     default:
         return;
     }
-    if (QMessageBox::question(this, QStringLiteral("Remove"), QStringLiteral("Remove %1?").arg(what)) !=
-        QMessageBox::Yes)
+    if (QMessageBox::question(this, tr("Remove"), tr("Remove %1?").arg(what)) != QMessageBox::Yes)
         return;
     request(change);
 }
@@ -366,9 +356,9 @@ void KeyDetailsView::removeElement()
 void KeyDetailsView::setTtl()
 {
     bool ok = false;
-    const QString text = QInputDialog::getText(
-        this, QStringLiteral("TTL of %1").arg(keyspace::displayString(m_key.left(200))),
-        QStringLiteral("Expire in (90, 15m, 2h, 7d); empty to remove the TTL:"), QLineEdit::Normal, QString(), &ok);
+    const QString text = QInputDialog::getText(this, tr("TTL of %1").arg(keyspace::displayString(m_key.left(200))),
+                                               tr("Expire in (90, 15m, 2h, 7d); empty to remove the TTL:"),
+                                               QLineEdit::Normal, QString(), &ok);
     if (!ok)
         return;
     edit::KeyEdit change;
@@ -378,7 +368,7 @@ void KeyDetailsView::setTtl()
     } else {
         const std::optional<std::int64_t> ttl = keyspace::parseDuration(text.toUtf8());
         if (!ttl || *ttl <= 0) {
-            setEditStatus(QStringLiteral("A TTL is a duration such as 90, 15m, 2h or 7d."));
+            setEditStatus(tr("A TTL is a duration such as 90, 15m, 2h or 7d."));
             return;
         }
         change.kind = Kind::SetTtl;
@@ -389,7 +379,7 @@ void KeyDetailsView::setTtl()
 
 void KeyDetailsView::renameKey()
 {
-    KeyNameDialog dialog(QStringLiteral("Rename"), m_key, m_database, this);
+    KeyNameDialog dialog(tr("Rename"), m_key, m_database, this);
     if (dialog.exec() != QDialog::Accepted || !dialog.name())
         return;
     edit::KeyEdit change;
@@ -402,7 +392,7 @@ void KeyDetailsView::renameKey()
 
 void KeyDetailsView::duplicateKey()
 {
-    KeyNameDialog dialog(QStringLiteral("Duplicate"), m_key + ":copy", m_database, this);
+    KeyNameDialog dialog(tr("Duplicate"), m_key + ":copy", m_database, this);
     if (dialog.exec() != QDialog::Accepted || !dialog.name())
         return;
     edit::KeyEdit change;
@@ -420,17 +410,16 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
     if (!result.error.isEmpty()) {
         setEditStatus(result.error);
     } else if (result.outcome.conflict && result.change.kind == Kind::SetString && m_unsaved) {
-        const QString server =
-            result.outcome.current ? shownValue(*result.outcome.current) : QStringLiteral("(the key is gone)");
-        QMessageBox conflict(QMessageBox::Warning, QStringLiteral("Changed on the server"),
-                             QStringLiteral("%1. Your edit was not written. The difference (- on the server now, + "
-                                            "yours) is below.")
+        const QString server = result.outcome.current ? shownValue(*result.outcome.current) : tr("(the key is gone)");
+        QMessageBox conflict(QMessageBox::Warning, tr("Changed on the server"),
+                             tr("%1. Your edit was not written. The difference (- on the server now, + "
+                                "yours) is below.")
                                  .arg(result.outcome.message),
                              QMessageBox::NoButton, this);
         conflict.setDetailedText(models::lineDiff(server, shownValue(*m_unsaved)));
-        QPushButton* overwrite = conflict.addButton(QStringLiteral("Overwrite theirs"), QMessageBox::DestructiveRole);
-        QPushButton* reload = conflict.addButton(QStringLiteral("Discard mine and reload"), QMessageBox::RejectRole);
-        conflict.addButton(QStringLiteral("Keep editing"), QMessageBox::AcceptRole);
+        QPushButton* overwrite = conflict.addButton(tr("Overwrite theirs"), QMessageBox::DestructiveRole);
+        QPushButton* reload = conflict.addButton(tr("Discard mine and reload"), QMessageBox::RejectRole);
+        conflict.addButton(tr("Keep editing"), QMessageBox::AcceptRole);
         setEditStatus(result.outcome.message);
         Q_EMIT editFinished();
         conflict.exec();
@@ -445,12 +434,12 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
         // An element's conflict: what the server holds there now, beside why nothing was written.
         QString text = result.outcome.message;
         if (result.outcome.conflict && result.outcome.current)
-            text += QStringLiteral(" (now: %1)").arg(keyspace::displayString(result.outcome.current->left(200)));
-        setEditStatus(text + (result.outcome.conflict ? QStringLiteral("; nothing was written.") : QString()));
+            text += tr(" (now: %1)").arg(keyspace::displayString(result.outcome.current->left(200)));
+        setEditStatus(text + (result.outcome.conflict ? tr("; nothing was written.") : QString()));
         if (result.outcome.conflict && m_tableModel->rowCount() > 0)
             m_tableModel->setQuery(m_tableModel->query()); // read the elements again, as they are now
     } else {
-        setEditStatus(QStringLiteral("Saved."));
+        setEditStatus(tr("Saved."));
         m_unsaved.reset();
         // A rename here leaves the key to the window, which selects its new name; one to another database leaves
         // nothing here, which reading it again shows.

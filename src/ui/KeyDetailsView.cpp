@@ -44,14 +44,14 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
 
     m_form = new QFormLayout;
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_type = addDetailsField(m_form, QStringLiteral("Type"));
-    m_encoding = addDetailsField(m_form, QStringLiteral("Encoding"));
+    m_type = addDetailsField(m_form, tr("Type"));
+    m_encoding = addDetailsField(m_form, tr("Encoding"));
     m_ttl = addDetailsField(m_form, QStringLiteral("TTL"));
     m_ttlTick.setInterval(1000);
     connect(&m_ttlTick, &QTimer::timeout, this, &KeyDetailsView::showTimeLeft);
-    m_memory = addDetailsField(m_form, QStringLiteral("Memory"));
-    m_length = addDetailsField(m_form, QStringLiteral("Length"));
-    m_findings = addDetailsField(m_form, QStringLiteral("Findings"));
+    m_memory = addDetailsField(m_form, tr("Memory"));
+    m_length = addDetailsField(m_form, tr("Length"));
+    m_findings = addDetailsField(m_form, tr("Findings"));
     m_problems = new QLabel;
     m_problems->setObjectName(QStringLiteral("problems"));
     m_problems->setWordWrap(true);
@@ -61,8 +61,8 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
 
     // Strings: a mode switch, a line about the payload, the text.
     m_mode = new QComboBox;
-    m_mode->addItems({QStringLiteral("Auto"), QStringLiteral("Text"), QStringLiteral("JSON"), QStringLiteral("Hex")});
-    m_mode->setToolTip(QStringLiteral("How to show the value; Auto picks JSON, text or hex from its bytes"));
+    m_mode->addItems({tr("Auto"), tr("Text"), QStringLiteral("JSON"), tr("Hex")});
+    m_mode->setToolTip(tr("How to show the value; Auto picks JSON, text or hex from its bytes"));
     m_valueInfo = new QLabel;
     m_valueInfo->setWordWrap(true);
     m_text = new QPlainTextEdit;
@@ -71,7 +71,7 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
     auto* textPage = new QWidget;
     auto* modeRow = new QHBoxLayout;
-    modeRow->addWidget(new QLabel(QStringLiteral("Show as")));
+    modeRow->addWidget(new QLabel(tr("Show as")));
     modeRow->addWidget(m_mode);
     modeRow->addWidget(m_valueInfo, 1);
     auto* textLayout = new QVBoxLayout(textPage);
@@ -108,7 +108,7 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
     connect(&m_searchDelay, &QTimer::timeout, this, &KeyDetailsView::applyQuery);
     m_order = new QComboBox;
     m_order->setObjectName(QStringLiteral("scoreOrder"));
-    m_order->addItems({QStringLiteral("Lowest score first"), QStringLiteral("Highest score first")});
+    m_order->addItems({tr("Lowest score first"), tr("Highest score first")});
     connect(m_order, &QComboBox::currentIndexChanged, this, &KeyDetailsView::applyQuery);
     auto* queryRow = new QHBoxLayout;
     queryRow->addWidget(m_search, 1);
@@ -165,7 +165,7 @@ void KeyDetailsView::showTimeLeft()
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
     const QString left = displayText(keyspace::formatTimeLeft(m_expiresAtMs, now));
     if (keyspace::hasExpiry(m_expiresAtMs) && m_expiresAtMs > now) {
-        m_ttl->setText(left + QStringLiteral(" (%1 ms)").arg(m_expiresAtMs - now));
+        m_ttl->setText(left + tr(" (%1 ms)").arg(m_expiresAtMs - now));
     } else {
         m_ttl->setText(left);
         m_ttlTick.stop(); // nothing left to count down
@@ -187,20 +187,19 @@ void KeyDetailsView::showKey(const QByteArray& key, keyspace::NodeId node)
     // A 16 KB key name would push everything else off the pane: show its start and say how long it is.
     constexpr qsizetype TitleBytes = 300;
     if (key.size() > TitleBytes)
-        m_title->setText(
-            displayText(keyspace::displayBytes(QByteArrayView(key).first(TitleBytes))) +
-            QStringLiteral("… (%1-byte key)").arg(displayText(keyspace::formatCount(std::uint64_t(key.size())))));
+        m_title->setText(displayText(keyspace::displayBytes(QByteArrayView(key).first(TitleBytes))) +
+                         tr("… (%1-byte key)").arg(displayText(keyspace::formatCount(std::uint64_t(key.size())))));
     else
         m_title->setText(displayText(keyspace::displayBytes(key)));
     m_title->setToolTip(keyspace::isPrintableUtf8(key)
                             ? QString()
-                            : QStringLiteral("Shown escaped the way redis-cli does: the key has bytes that are not "
-                                             "printable UTF-8. Copy (Ctrl+C) copies it escaped."));
+                            : tr("Shown escaped the way redis-cli does: the key has bytes that are not "
+                                 "printable UTF-8. Copy (Ctrl+C) copies it escaped."));
     for (QLabel* label : {m_type, m_encoding, m_ttl, m_memory, m_length})
         label->setText(QStringLiteral("…"));
     m_problems->setVisible(false);
     m_tableModel->clear();
-    m_message->setText(QStringLiteral("Loading…"));
+    m_message->setText(tr("Loading…"));
     m_valuePages->setCurrentIndex(MessagePage);
     m_inspector->requestOverview(key);
 }
@@ -212,7 +211,7 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     m_overview = overview;
     m_loaded = true;
     if (!overview.error.isEmpty()) {
-        m_message->setText(QStringLiteral("Could not read the key: %1").arg(overview.error));
+        m_message->setText(tr("Could not read the key: %1").arg(overview.error));
         m_valuePages->setCurrentIndex(MessagePage);
         updateEditControls();
         Q_EMIT loaded();
@@ -222,12 +221,12 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     if (!key.exists) {
         for (QLabel* label : {m_type, m_encoding, m_ttl, m_memory, m_length})
             label->setText(QStringLiteral("–"));
-        m_message->setText(QStringLiteral("The key no longer exists: it expired or was deleted after the scan."));
+        m_message->setText(tr("The key no longer exists: it expired or was deleted after the scan."));
         m_valuePages->setCurrentIndex(MessagePage);
         Q_EMIT loaded();
         return;
     }
-    m_type->setText(key.typeName.isEmpty() ? QStringLiteral("unknown") : displayText(key.typeName));
+    m_type->setText(key.typeName.isEmpty() ? tr("unknown") : displayText(key.typeName));
     m_encoding->setText(key.encoding.isEmpty() ? QStringLiteral("–") : displayText(key.encoding));
     // The TTL counts down here as it does in the tree: kept as an absolute time, shown on every tick.
     m_expiresAtMs = key.pttlMs < 0 ? keyspace::NoExpiry : QDateTime::currentMSecsSinceEpoch() + key.pttlMs;
@@ -236,13 +235,13 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     m_memory->setText(key.memoryBytes ? displayText(keyspace::formatBytes(*key.memoryBytes)) : QStringLiteral("–"));
     QString length = key.length ? displayText(keyspace::formatCount(*key.length)) : QStringLiteral("–");
     if (key.length && key.type == KeyType::String)
-        length += QStringLiteral(" bytes");
+        length += tr(" bytes");
     else if (key.length)
-        length += QStringLiteral(" elements");
+        length += tr(" elements");
     const bool big = key.length && (key.type == KeyType::String ? lint::isBigString(*key.length)
                                                                 : lint::isBigCollection(*key.length));
     if (big)
-        length += QStringLiteral("  — a big key");
+        length += tr("  — a big key");
     m_length->setText(length);
     m_problems->setText(key.problems.join(u'\n'));
     m_problems->setVisible(!key.problems.isEmpty());
@@ -266,8 +265,7 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
         break;
     case KeyType::Other:
     case KeyType::Unknown:
-        m_message->setText(
-            QStringLiteral("Keylens cannot show values of type '%1' yet.").arg(displayText(key.typeName)));
+        m_message->setText(tr("Keylens cannot show values of type '%1' yet.").arg(displayText(key.typeName)));
         m_valuePages->setCurrentIndex(MessagePage);
         break;
     }
@@ -286,7 +284,7 @@ void KeyDetailsView::showString()
     }
     QStringList info;
     if (value.compression != inspect::Compression::None) {
-        info << QStringLiteral("%1-compressed: %2 stored, %3 decompressed")
+        info << tr("%1-compressed: %2 stored, %3 decompressed")
                     .arg(inspect::compressionName(value.compression),
                          displayText(keyspace::formatBytes(std::uint64_t(m_overview.key.valuePrefix.size()))),
                          displayText(keyspace::formatBytes(std::uint64_t(value.bytes.size()))));
@@ -294,10 +292,10 @@ void KeyDetailsView::showString()
     if (!value.problem.isEmpty())
         info << value.problem;
     if (m_overview.key.valueTruncated)
-        info << QStringLiteral("showing the first %1")
+        info << tr("showing the first %1")
                     .arg(displayText(keyspace::formatBytes(std::uint64_t(m_overview.key.valuePrefix.size()))));
     if (value.kind == inspect::ContentKind::Empty)
-        info << QStringLiteral("empty string");
+        info << tr("empty string");
     const char* kindName = mode == Mode::Json ? "JSON" : mode == Mode::Hex ? "hex" : "text";
     info.prepend(QString::fromLatin1(kindName));
     m_valueInfo->setText(info.join(QStringLiteral(" · ")));
@@ -329,11 +327,11 @@ void KeyDetailsView::prepareTableControls(KeyType type)
     const char* what = type == KeyType::Hash ? "fields" : "members";
     const char* command = type == KeyType::Hash ? "HSCAN" : type == KeyType::Set ? "SSCAN" : "ZSCAN";
     // Short enough not to be cut in a narrow pane; the tooltip says how it matches.
-    m_search->setPlaceholderText(searchable ? QStringLiteral("Search %1…").arg(QString::fromLatin1(what))
-                                            : QStringLiteral("No server-side search for this type"));
-    m_search->setToolTip(searchable ? QStringLiteral("Asks the server with %1 … MATCH, a page at a time. Plain text "
-                                                     "is found anywhere in a name; *, ? and [ ] make a glob. Case "
-                                                     "matters, as it does for the server.")
+    m_search->setPlaceholderText(searchable ? tr("Search %1…").arg(QString::fromLatin1(what))
+                                            : tr("No server-side search for this type"));
+    m_search->setToolTip(searchable ? tr("Asks the server with %1 … MATCH, a page at a time. Plain text "
+                                         "is found anywhere in a name; *, ? and [ ] make a glob. Case "
+                                         "matters, as it does for the server.")
                                           .arg(QString::fromLatin1(command))
                                     : QString());
     m_order->setVisible(type == KeyType::ZSet);
@@ -354,8 +352,7 @@ void KeyDetailsView::applyQuery()
     const inspect::ValueQuery query = queryFromControls();
     // ZSCAN has no order: a search lists its matches as the server finds them.
     m_order->setEnabled(query.match.isEmpty());
-    m_order->setToolTip(query.match.isEmpty() ? QString()
-                                              : QStringLiteral("A search comes in the server's scan order"));
+    m_order->setToolTip(query.match.isEmpty() ? QString() : tr("A search comes in the server's scan order"));
     const inspect::ValueQuery& current = m_tableModel->query();
     if (query.match == current.match && query.highestScoreFirst == current.highestScoreFirst)
         return;
@@ -367,7 +364,7 @@ void KeyDetailsView::goToEnd()
 {
     if (m_tableModel->isComplete())
         return; // the view's own Ctrl+End gets there
-    m_tableStatus->setText(QStringLiteral("Reading to the end…"));
+    m_tableStatus->setText(tr("Reading to the end…"));
     m_tableModel->fetchToEnd();
 }
 
@@ -389,7 +386,7 @@ QString KeyDetailsView::tableStatus() const
 void KeyDetailsView::updateTableStatus()
 {
     if (!m_tableModel->lastError().isEmpty()) {
-        m_tableStatus->setText(QStringLiteral("Reading the value failed: %1").arg(m_tableModel->lastError()));
+        m_tableStatus->setText(tr("Reading the value failed: %1").arg(m_tableModel->lastError()));
         return;
     }
     const auto loaded = std::uint64_t(m_tableModel->rowCount());
@@ -397,17 +394,15 @@ void KeyDetailsView::updateTableStatus()
     const QString total = displayText(keyspace::formatCount(m_tableModel->expectedElements()));
     const bool complete = m_tableModel->isComplete();
     if (!m_tableModel->query().match.isEmpty()) {
-        const QString found = loaded == 1 ? QStringLiteral("1 match") : QStringLiteral("%1 matches").arg(shown);
-        m_tableStatus->setText(complete
-                                   ? QStringLiteral("%1 among %2 elements").arg(found, total)
-                                   : QStringLiteral("%1 so far among %2 elements; scroll for more").arg(found, total));
+        const QString found = loaded == 1 ? tr("1 match") : tr("%1 matches").arg(shown);
+        m_tableStatus->setText(complete ? tr("%1 among %2 elements").arg(found, total)
+                                        : tr("%1 so far among %2 elements; scroll for more").arg(found, total));
         return;
     }
-    QString status =
-        complete ? QStringLiteral("All %1 elements").arg(shown)
-                 : QStringLiteral("%1 of %2 elements loaded; scroll for more, Ctrl+End for the end").arg(shown, total);
+    QString status = complete ? tr("All %1 elements").arg(shown)
+                              : tr("%1 of %2 elements loaded; scroll for more, Ctrl+End for the end").arg(shown, total);
     if (m_tableModel->isFetchingToEnd())
-        status = QStringLiteral("Reading to the end… %1 of %2 elements").arg(shown, total);
+        status = tr("Reading to the end… %1 of %2 elements").arg(shown, total);
     m_tableStatus->setText(status);
 }
 

@@ -33,7 +33,7 @@ KeyFilterBar::KeyFilterBar(QWidget* parent)
     , m_completions(new QStringListModel(this))
 {
     m_edit->setObjectName(QStringLiteral("key filter"));
-    m_edit->setPlaceholderText(QStringLiteral("Filter by prefix or glob, or go to a key (Ctrl+F, Ctrl+L)"));
+    m_edit->setPlaceholderText(tr("Filter by prefix or glob, or go to a key (Ctrl+F, Ctrl+L)"));
     m_edit->setClearButtonEnabled(true);
     m_edit->setMinimumWidth(120);
     // The count gives way before the box does: a narrow window keeps the box, not the sentence.
@@ -49,21 +49,21 @@ KeyFilterBar::KeyFilterBar(QWidget* parent)
         action->setData(int(mode));
         m_modes->addAction(action);
     };
-    addMode(FilterMode::Auto, QStringLiteral("Auto"),
-            QStringLiteral("An existing key goes to that key; text with * ? [ is a glob; anything else a prefix"));
-    addMode(FilterMode::Exact, QStringLiteral("Exact key"), QStringLiteral("Only the key with this very name"));
-    addMode(FilterMode::Prefix, QStringLiteral("Prefix"), QStringLiteral("Keys that start with the text"));
-    addMode(FilterMode::Glob, QStringLiteral("Glob"), QStringLiteral("* ? [a-z] and \\ as SCAN MATCH reads them"));
+    addMode(FilterMode::Auto, tr("Auto"),
+            tr("An existing key goes to that key; text with * ? [ is a glob; anything else a prefix"));
+    addMode(FilterMode::Exact, tr("Exact key"), tr("Only the key with this very name"));
+    addMode(FilterMode::Prefix, tr("Prefix"), tr("Keys that start with the text"));
+    addMode(FilterMode::Glob, tr("Glob"), tr("* ? [a-z] and \\ as SCAN MATCH reads them"));
     connect(m_modes, &QActionGroup::triggered, this,
             [this](QAction* action) { setMode(FilterMode(action->data().toInt())); });
     m_modeButton->setMenu(menu);
     m_modeButton->setPopupMode(QToolButton::InstantPopup);
     m_modeButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    m_modeButton->setToolTip(QStringLiteral("How the text matches keys: click to choose"));
+    m_modeButton->setToolTip(tr("How the text matches keys: click to choose"));
 
-    m_caseButton->setText(QStringLiteral("Aa"));
+    m_caseButton->setText(tr("Aa"));
     m_caseButton->setCheckable(true);
-    m_caseButton->setToolTip(QStringLiteral("Ignore case. Off: user:* does not match User:1, as SCAN MATCH"));
+    m_caseButton->setToolTip(tr("Ignore case. Off: user:* does not match User:1, as SCAN MATCH"));
     connect(m_caseButton, &QToolButton::toggled, this, [this] {
         showMode();
         Q_EMIT filterChanged();
@@ -171,7 +171,7 @@ void KeyFilterBar::showMode()
 {
     // What applies to the text as it stands: Auto says which of the three it chose.
     const QString name = QString::fromLatin1(keyspace::filterModeName(filter().mode));
-    m_modeButton->setText(m_mode == FilterMode::Auto ? name + QStringLiteral(" (auto)") : name);
+    m_modeButton->setText(m_mode == FilterMode::Auto ? name + tr(" (auto)") : name);
 }
 
 void KeyFilterBar::complete(const QString& text)

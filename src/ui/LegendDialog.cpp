@@ -50,7 +50,7 @@ QLabel* explanation(const QString& text)
 LegendDialog::LegendDialog(QWidget* parent)
     : QDialog(parent)
 {
-    setWindowTitle(QStringLiteral("Legend"));
+    setWindowTitle(tr("Legend"));
     auto* grid = new QGridLayout;
     int row = 0;
     auto add = [&](QLabel* sample, const QString& text) {
@@ -60,57 +60,57 @@ LegendDialog::LegendDialog(QWidget* parent)
     };
     const QPalette palette = this->palette();
     add(swatch(overlay::memoryHeat(0.001, palette)),
-        QStringLiteral("<b>Memory bar.</b> Its length is the row's share of its parent's memory; its colour is "
-                       "the row's share of the whole keyspace, pale at 0.1% and less."));
-    add(swatch(overlay::memoryHeat(0.01, palette)), QStringLiteral("<b>1%</b> of the keyspace's memory."));
-    add(swatch(overlay::memoryHeat(0.1, palette)), QStringLiteral("<b>10%</b> of the keyspace's memory."));
+        tr("<b>Memory bar.</b> Its length is the row's share of its parent's memory; its colour is "
+           "the row's share of the whole keyspace, pale at 0.1% and less."));
+    add(swatch(overlay::memoryHeat(0.01, palette)), tr("<b>1%</b> of the keyspace's memory."));
+    add(swatch(overlay::memoryHeat(0.1, palette)), tr("<b>10%</b> of the keyspace's memory."));
     add(swatch(overlay::memoryHeat(0.5, palette)),
-        QStringLiteral("<b>Half or more</b> of the keyspace's memory: deep red. Start looking here when the server "
-                       "uses more than it should."));
+        tr("<b>Half or more</b> of the keyspace's memory: deep red. Start looking here when the server "
+           "uses more than it should."));
     const lint::OverlayText big = lint::bigKeyText();
     add(swatch(overlay::bigKey(), QStringLiteral("BIG")),
-        QStringLiteral("<b>%1.</b> %2 %3").arg(big.title, big.explanation, lint::bigCollectionProbeText()));
+        tr("<b>%1.</b> %2 %3").arg(big.title, big.explanation, lint::bigCollectionProbeText()));
     add(swatch(overlay::library(), QStringLiteral("bullmq")),
-        QStringLiteral("<b>Library layout.</b> The subtree is the keys a library writes (BullMQ, Sidekiq, Celery, RQ, "
-                       "sessions, caches, rate limiters), recognised from its documented key names and types. The "
-                       "naming rules skip it; memory and TTL still count."));
+        tr("<b>Library layout.</b> The subtree is the keys a library writes (BullMQ, Sidekiq, Celery, RQ, "
+           "sessions, caches, rate limiters), recognised from its documented key names and types. The "
+           "naming rules skip it; memory and TTL still count."));
     add(swatch(overlay::keyAndNamespace(), QStringLiteral("KEY")),
-        QStringLiteral("<b>A key and a namespace.</b> The row is a key (config:app) with keys below it "
-                       "(config:app:db); its Keys say \"1 + 3\": its own and those below. The details pane has a "
-                       "tab for the key's value and one for the namespace."));
+        tr("<b>A key and a namespace.</b> The row is a key (config:app) with keys below it "
+           "(config:app:db); its Keys say \"1 + 3\": its own and those below. The details pane has a "
+           "tab for the key's value and one for the namespace."));
     QColor missing = overlay::missingTtl();
     missing.setAlphaF(0.5f);
     const lint::OverlayText missingTtl = lint::missingTtlText();
-    add(swatch(missing), QStringLiteral("<b>%1</b> (TTL column). %2").arg(missingTtl.title, missingTtl.explanation));
+    add(swatch(missing), tr("<b>%1</b> (TTL column). %2").arg(missingTtl.title, missingTtl.explanation));
     QColor soon = overlay::expiringSoon();
     soon.setAlphaF(0.5f);
-    add(swatch(soon), QStringLiteral("<b>Expiring soon</b> (TTL column). A key, or the soonest key of a namespace, "
-                                     "expires within a minute."));
+    add(swatch(soon), tr("<b>Expiring soon</b> (TTL column). A key, or the soonest key of a namespace, "
+                         "expires within a minute."));
     add(swatch(overlay::expired(palette)),
-        QStringLiteral("<b>Expired</b> (grey TTL). Its TTL ran out after the scan saw it; the key is gone."));
+        tr("<b>Expired</b> (grey TTL). Its TTL ran out after the scan saw it; the key is gone."));
 
     // The Findings column: one colour per severity, then what each rule checks, in its own words.
     const QString findingsText[] = {
-        QStringLiteral("<b>Findings, info</b> (Findings column). Worth knowing; nothing is wrong yet."),
-        QStringLiteral("<b>Findings, warnings.</b> Names that will cost time or memory as the keyspace grows."),
-        QStringLiteral("<b>Findings, errors.</b> Names that break tools or the server's limits; fix these first."),
+        tr("<b>Findings, info</b> (Findings column). Worth knowing; nothing is wrong yet."),
+        tr("<b>Findings, warnings.</b> Names that will cost time or memory as the keyspace grows."),
+        tr("<b>Findings, errors.</b> Names that break tools or the server's limits; fix these first."),
     };
     for (const lint::Severity severity : {lint::Severity::Error, lint::Severity::Warning, lint::Severity::Info}) {
         QColor tint = overlay::finding(int(severity));
         tint.setAlphaF(0.5f);
-        add(swatch(tint), findingsText[int(severity)] +
-                              QStringLiteral(" A row counts the findings of every key below it and takes the "
+        add(swatch(tint),
+            findingsText[int(severity)] + tr(" A row counts the findings of every key below it and takes the "
                                              "colour of the worst."));
     }
-    auto* rulesHeading = new QLabel(QStringLiteral("<b>Naming rules</b>, with the colour of their default severity "
-                                                   "(a profile can change it):"));
+    auto* rulesHeading = new QLabel(tr("<b>Naming rules</b>, with the colour of their default severity "
+                                       "(a profile can change it):"));
     grid->addWidget(rulesHeading, row++, 0, 1, 2);
     for (const lint::RuleInfo& rule : lint::allRules()) {
-        auto* id = new QLabel(QStringLiteral("<span style='color:%1'>●</span>&nbsp;<code>%2</code>")
+        auto* id = new QLabel(tr("<span style='color:%1'>●</span>&nbsp;<code>%2</code>")
                                   .arg(overlay::finding(int(rule.severity)).name(), QLatin1String(rule.id)));
-        id->setToolTip(QStringLiteral("Default severity: %1").arg(QLatin1String(lint::severityName(rule.severity))));
+        id->setToolTip(tr("Default severity: %1").arg(QLatin1String(lint::severityName(rule.severity))));
         grid->addWidget(id, row, 0, Qt::AlignTop);
-        grid->addWidget(explanation(QStringLiteral("%1 <i>Fix:</i> %2")
+        grid->addWidget(explanation(tr("%1 <i>Fix:</i> %2")
                                         .arg(QString::fromUtf8(rule.rationale).toHtmlEscaped(),
                                              QString::fromUtf8(rule.fix).toHtmlEscaped())),
                         row, 1);

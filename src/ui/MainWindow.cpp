@@ -103,7 +103,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     , m_inspector(new models::ValueInspector(this))
 {
     registerResources();
-    setWindowTitle(QStringLiteral("Keylens"));
+    setWindowTitle(tr("Keylens"));
     setWindowIcon(icon("keylens"));
     createActions();
     createLayout();
@@ -143,8 +143,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     });
     connect(m_findings, &FindingsPanel::keyActivated, this, [this](const QByteArray& key) {
         if (!selectPath(key))
-            m_status->showMessage(QStringLiteral("%1 is hidden by the filter or gone from the tree")
-                                      .arg(displayText(keyspace::displayBytes(key))));
+            m_status->showMessage(
+                tr("%1 is hidden by the filter or gone from the tree").arg(displayText(keyspace::displayBytes(key))));
     });
     connect(m_findings, &FindingsPanel::treeFilterChanged, this, &MainWindow::setTreeFindingsFilter);
     m_namespaceRefresh.setObjectName(QStringLiteral("namespace refresh"));
@@ -199,15 +199,15 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
             [this](std::uint64_t, const QByteArray& key, const QString& error) {
                 if (!error.isEmpty()) {
                     QMessageBox::warning(
-                        this, QStringLiteral("Delete"),
-                        QStringLiteral("%1 was not deleted: %2").arg(displayText(keyspace::displayBytes(key)), error));
+                        this, tr("Delete"),
+                        tr("%1 was not deleted: %2").arg(displayText(keyspace::displayBytes(key)), error));
                     return;
                 }
                 const keyspace::NodeId node = m_session->keyspace().find(key);
                 if (node != keyspace::InvalidNode)
                     treeModel()->markDeleted(node);
-                m_status->showMessage(QStringLiteral("Deleted %1. Rescan (F5) to refresh the totals.")
-                                          .arg(displayText(keyspace::displayBytes(key))));
+                m_status->showMessage(
+                    tr("Deleted %1. Rescan (F5) to refresh the totals.").arg(displayText(keyspace::displayBytes(key))));
             });
     m_deleteAction->setEnabled(false); // until a key is selected
     connect(m_inspector, &models::ValueInspector::editDone, this, &MainWindow::storeFollowsEdit);
@@ -236,74 +236,71 @@ QString MainWindow::statusText() const
 
 void MainWindow::createActions()
 {
-    auto* fileMenu = menuBar()->addMenu(QStringLiteral("&File"));
+    auto* fileMenu = menuBar()->addMenu(tr("&File"));
     QAction* connectAction =
-        fileMenu->addAction(icon("connect"), QStringLiteral("&Connect…"), this, &MainWindow::openConnectionDialog);
+        fileMenu->addAction(icon("connect"), tr("&Connect…"), this, &MainWindow::openConnectionDialog);
     connectAction->setShortcut(QKeySequence::Open);
     addExportMenu(fileMenu);
     fileMenu->addSeparator();
-    QAction* quit = fileMenu->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
+    QAction* quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
-    auto* editMenu = menuBar()->addMenu(QStringLiteral("&Edit"));
-    m_copyAction = editMenu->addAction(icon("copy"), QStringLiteral("&Copy key"), this, &MainWindow::copySelectedKey);
+    auto* editMenu = menuBar()->addMenu(tr("&Edit"));
+    m_copyAction = editMenu->addAction(icon("copy"), tr("&Copy key"), this, &MainWindow::copySelectedKey);
     m_copyAction->setShortcut(QKeySequence::Copy);
-    m_deleteAction =
-        editMenu->addAction(icon("delete"), QStringLiteral("&Delete key…"), this, &MainWindow::deleteSelectedKey);
+    m_deleteAction = editMenu->addAction(icon("delete"), tr("&Delete key…"), this, &MainWindow::deleteSelectedKey);
     m_deleteAction->setShortcut(QKeySequence::Delete);
     editMenu->addSeparator();
-    QAction* newKey = editMenu->addAction(QStringLiteral("&New key…"), this, &MainWindow::createKey);
+    QAction* newKey = editMenu->addAction(tr("&New key…"), this, &MainWindow::createKey);
     newKey->setShortcut(QKeySequence::New);
     m_bulkActions = {
-        editMenu->addAction(QStringLiteral("Delete all keys below…"), this,
-                            [this] { openBulkAction(edit::BulkKind::Delete); }),
-        editMenu->addAction(QStringLiteral("Set the TTL of all keys below…"), this,
+        editMenu->addAction(tr("Delete all keys below…"), this, [this] { openBulkAction(edit::BulkKind::Delete); }),
+        editMenu->addAction(tr("Set the TTL of all keys below…"), this,
                             [this] { openBulkAction(edit::BulkKind::Expire); }),
-        editMenu->addAction(QStringLiteral("Remove the TTL of all keys below…"), this,
+        editMenu->addAction(tr("Remove the TTL of all keys below…"), this,
                             [this] { openBulkAction(edit::BulkKind::Persist); }),
-        editMenu->addAction(QStringLiteral("Rename into another namespace…"), this,
+        editMenu->addAction(tr("Rename into another namespace…"), this,
                             [this] { openBulkAction(edit::BulkKind::Rename); }),
     };
     editMenu->addSeparator();
-    QAction* find = editMenu->addAction(icon("filter"), QStringLiteral("&Filter keys"), this,
-                                        [this] { m_filterBar->focusToFilter(); });
+    QAction* find =
+        editMenu->addAction(icon("filter"), tr("&Filter keys"), this, [this] { m_filterBar->focusToFilter(); });
     find->setShortcut(QKeySequence::Find);
-    QAction* goTo = editMenu->addAction(QStringLiteral("&Go to key…"), this, [this] { m_filterBar->focusToGoTo(); });
+    QAction* goTo = editMenu->addAction(tr("&Go to key…"), this, [this] { m_filterBar->focusToGoTo(); });
     goTo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
 
-    auto* scanMenu = menuBar()->addMenu(QStringLiteral("&Scan"));
-    m_pauseAction = scanMenu->addAction(icon("pause"), QStringLiteral("&Pause"), this, [this] {
+    auto* scanMenu = menuBar()->addMenu(tr("&Scan"));
+    m_pauseAction = scanMenu->addAction(icon("pause"), tr("&Pause"), this, [this] {
         m_session->pause();
         updateScanActions();
     });
-    m_resumeAction = scanMenu->addAction(icon("resume"), QStringLiteral("&Resume"), this, [this] {
+    m_resumeAction = scanMenu->addAction(icon("resume"), tr("&Resume"), this, [this] {
         m_session->resume();
         updateScanActions();
     });
-    m_cancelAction =
-        scanMenu->addAction(icon("cancel"), QStringLiteral("&Cancel"), this, [this] { m_session->cancel(); });
-    m_rescanAction = scanMenu->addAction(icon("rescan"), QStringLiteral("Re&scan"), this, &MainWindow::rescan);
+    m_cancelAction = scanMenu->addAction(icon("cancel"), tr("&Cancel"), this, [this] { m_session->cancel(); });
+    m_rescanAction = scanMenu->addAction(icon("rescan"), tr("Re&scan"), this, &MainWindow::rescan);
     m_rescanAction->setShortcuts({QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
-    m_pauseAction->setToolTip(QStringLiteral("Pause the scan (the server is left alone until you resume)"));
-    m_resumeAction->setToolTip(QStringLiteral("Resume the scan where it paused"));
-    m_cancelAction->setToolTip(QStringLiteral("Stop the scan; what was scanned stays"));
-    m_rescanAction->setToolTip(QStringLiteral("Scan the server again (F5)"));
+    m_pauseAction->setToolTip(tr("Pause the scan (the server is left alone until you resume)"));
+    m_resumeAction->setToolTip(tr("Resume the scan where it paused"));
+    m_cancelAction->setToolTip(tr("Stop the scan; what was scanned stays"));
+    m_rescanAction->setToolTip(tr("Scan the server again (F5)"));
 
-    auto* viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
+    auto* viewMenu = menuBar()->addMenu(tr("&View"));
     // In View and in Help: one action.
-    m_legendAction = viewMenu->addAction(icon("legend"), QStringLiteral("&Legend…"), this, [this] {
+    m_legendAction = viewMenu->addAction(icon("legend"), tr("&Legend…"), this, [this] {
         auto* legend = new LegendDialog(this);
         legend->setAttribute(Qt::WA_DeleteOnClose);
         legend->show();
     });
     m_console = new ConsoleView;
-    m_consoleDock = new QDockWidget(QStringLiteral("Console"), this);
+    m_consoleDock = new QDockWidget(tr("Console"), this);
     m_consoleDock->setObjectName(QStringLiteral("console"));
     m_consoleDock->setWidget(m_console);
     addDockWidget(Qt::BottomDockWidgetArea, m_consoleDock);
     m_consoleDock->hide();
     QAction* consoleAction = m_consoleDock->toggleViewAction();
-    consoleAction->setText(QStringLiteral("C&onsole"));
+    consoleAction->setText(tr("C&onsole"));
     consoleAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_QuoteLeft));
     viewMenu->addAction(consoleAction);
     connect(m_console, &ConsoleView::keysWritten, this, &MainWindow::storeFollowsKeys);
@@ -311,19 +308,19 @@ void MainWindow::createActions()
         if (shown)
             m_console->input()->setFocus();
     });
-    viewMenu->addAction(QStringLiteral("&Collapse all"), this, [this] {
+    viewMenu->addAction(tr("&Collapse all"), this, [this] {
         m_tree->collapseAll();
         m_patternView->collapseAll();
     });
     viewMenu->addSeparator();
     auto* views = new QActionGroup(this);
-    m_rawViewAction = viewMenu->addAction(QStringLiteral("&Keys"), this, [this] { showPatterns(false); });
+    m_rawViewAction = viewMenu->addAction(tr("&Keys"), this, [this] { showPatterns(false); });
     m_rawViewAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    m_rawViewAction->setToolTip(QStringLiteral("The keys split on the delimiter, every segment a row (Ctrl+1)"));
-    m_patternViewAction = viewMenu->addAction(QStringLiteral("&Patterns"), this, [this] { showPatterns(true); });
+    m_rawViewAction->setToolTip(tr("The keys split on the delimiter, every segment a row (Ctrl+1)"));
+    m_patternViewAction = viewMenu->addAction(tr("&Patterns"), this, [this] { showPatterns(true); });
     m_patternViewAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
     m_patternViewAction->setToolTip(
-        QStringLiteral("Ids folded into patterns: user:<int>:profile is one row for every user (Ctrl+2)"));
+        tr("Ids folded into patterns: user:<int>:profile is one row for every user (Ctrl+2)"));
     for (QAction* action : {m_rawViewAction, m_patternViewAction}) {
         action->setCheckable(true);
         views->addAction(action);
@@ -336,16 +333,16 @@ void MainWindow::createActions()
 
 void MainWindow::createLayout()
 {
-    auto* bar = addToolBar(QStringLiteral("Connection"));
+    auto* bar = addToolBar(tr("Connection"));
     m_toolbar = bar;
     bar->setObjectName(QStringLiteral("connectionBar"));
     bar->setMovable(false);
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    m_connectionLabel = new QLabel(QStringLiteral("Not connected"));
+    m_connectionLabel = new QLabel(tr("Not connected"));
     m_connectionLabel->setContentsMargins(6, 0, 10, 0);
     m_connectionLabel->setTextFormat(Qt::RichText);
     bar->addWidget(m_connectionLabel);
-    bar->addAction(icon("connect"), QStringLiteral("Connect…"), this, &MainWindow::openConnectionDialog);
+    bar->addAction(icon("connect"), tr("Connect…"), this, &MainWindow::openConnectionDialog);
     bar->addSeparator();
     bar->addAction(m_pauseAction);
     bar->addAction(m_resumeAction);
@@ -371,16 +368,15 @@ void MainWindow::createLayout()
     m_banner->setMargin(8);
     m_banner->setStyleSheet(QStringLiteral("QLabel { background: rgba(214, 69, 69, 0.18); border-radius: 4px; }"));
 
-    m_readOnlyBanner = new QLabel(QStringLiteral("<b>Read-only connection.</b> Keylens sends no command here "
-                                                 "that could change the data or the server."));
+    m_readOnlyBanner = new QLabel(tr("<b>Read-only connection.</b> Keylens sends no command here "
+                                     "that could change the data or the server."));
     m_readOnlyBanner->setObjectName(QStringLiteral("readOnlyBanner"));
     m_readOnlyBanner->setWordWrap(true);
     m_readOnlyBanner->setVisible(false);
     m_readOnlyBanner->setMargin(6);
-    m_readOnlyBanner->setStyleSheet(
-        QStringLiteral("QLabel { background: rgba(66, 133, 214, 0.18); border-radius: 4px; }"));
+    m_readOnlyBanner->setStyleSheet(tr("QLabel { background: rgba(66, 133, 214, 0.18); border-radius: 4px; }"));
 
-    m_placeholder = new QLabel(QStringLiteral("Select a namespace or a key."));
+    m_placeholder = new QLabel(tr("Select a namespace or a key."));
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setEnabled(false);
     m_keyDetails = new KeyDetailsView(m_inspector);
@@ -434,8 +430,8 @@ void MainWindow::createLayout()
     // A row that is a key and a namespace at once gets a tab for each (the key's value, the namespace's totals).
     m_detailsSwitch = new QTabBar;
     m_detailsSwitch->setObjectName(QStringLiteral("detailsSwitch"));
-    m_detailsSwitch->addTab(QStringLiteral("Key"));
-    m_detailsSwitch->addTab(QStringLiteral("Namespace"));
+    m_detailsSwitch->addTab(tr("Key"));
+    m_detailsSwitch->addTab(tr("Namespace"));
     m_detailsSwitch->setDrawBase(false);
     m_detailsSwitch->setExpanding(false);
     m_detailsSwitch->setElideMode(Qt::ElideRight); // never the reason the pane scrolls sideways
@@ -457,13 +453,13 @@ void MainWindow::createLayout()
     detailsTab->setFrameShape(QFrame::NoFrame);
     detailsTab->setWidget(detailsBox);
     m_detailsTab = detailsTab;
-    m_side->addTab(m_detailsTab, QStringLiteral("Details"));
-    m_side->addTab(m_charts, QStringLiteral("Charts"));
+    m_side->addTab(m_detailsTab, tr("Details"));
+    m_side->addTab(m_charts, tr("Charts"));
     m_treemap = new TreemapPane;
-    m_side->addTab(m_treemap, QStringLiteral("Treemap"));
+    m_side->addTab(m_treemap, tr("Treemap"));
     // The scanned keys' memory is set beside used_memory, as the store has it when INFO answers.
     m_serverPanel = new ServerPanel(m_inspector, [this] { return scannedTotals(); });
-    m_side->addTab(m_serverPanel, QStringLiteral("Server"));
+    m_side->addTab(m_serverPanel, tr("Server"));
     // A cluster's shards: a tab of their own while the target is one.
     // Owned by the window while it is no tab (a single server): a parentless pane leaked with every window.
     m_shards = new ShardsPane(this);
@@ -534,22 +530,22 @@ void MainWindow::createLayout()
     m_findings = new FindingsPanel;
     // The keys of a rule, acted on as a whole ("these 330 cache keys have no TTL").
     m_findings->list()->setContextMenuPolicy(Qt::ActionsContextMenu);
-    m_findings->list()->addAction(QStringLiteral("Set the TTL of these keys…"), this,
+    m_findings->list()->addAction(tr("Set the TTL of these keys…"), this,
                                   [this] { openBulkActionOnFinding(edit::BulkKind::Expire); });
-    m_findings->list()->addAction(QStringLiteral("Remove the TTL of these keys…"), this,
+    m_findings->list()->addAction(tr("Remove the TTL of these keys…"), this,
                                   [this] { openBulkActionOnFinding(edit::BulkKind::Persist); });
-    m_findings->list()->addAction(QStringLiteral("Delete these keys…"), this,
+    m_findings->list()->addAction(tr("Delete these keys…"), this,
                                   [this] { openBulkActionOnFinding(edit::BulkKind::Delete); });
-    m_findings->list()->addAction(QStringLiteral("Plan renames to the convention's spelling…"), this,
+    m_findings->list()->addAction(tr("Plan renames to the convention's spelling…"), this,
                                   &MainWindow::planNamingVariantRenames);
-    m_findingsDock = new QDockWidget(QStringLiteral("Findings"), this);
+    m_findingsDock = new QDockWidget(tr("Findings"), this);
     m_findingsDock->setObjectName(QStringLiteral("findingsDock"));
     m_findingsDock->setWidget(m_findings);
     m_findingsDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable |
                                 QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::BottomDockWidgetArea, m_findingsDock);
     QAction* toggleFindings = m_findingsDock->toggleViewAction();
-    toggleFindings->setText(QStringLiteral("&Findings panel"));
+    toggleFindings->setText(tr("&Findings panel"));
     toggleFindings->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F)); // Ctrl+L goes to a key
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(toggleFindings);
@@ -646,13 +642,13 @@ void MainWindow::connectTo(const Target& chosen)
     const QString name = target.name.isEmpty() ? target.options.description() : target.name;
     QString label = QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
     if (target.options.db != 0)
-        label += QStringLiteral(" db%1").arg(target.options.db);
+        label += tr(" db%1").arg(target.options.db);
     if (target.options.readOnly)
-        label += QStringLiteral(" · read-only");
+        label += tr(" · read-only");
     if (target.colour.isValid())
-        label = QStringLiteral("<span style='color:%1'>■</span> ").arg(target.colour.name()) + label;
+        label = tr("<span style='color:%1'>■</span> ").arg(target.colour.name()) + label;
     m_connectionLabel->setText(label);
-    setWindowTitle(QStringLiteral("%1 — Keylens").arg(name));
+    setWindowTitle(tr("%1 — Keylens").arg(name));
     m_banner->setVisible(false);
     m_readOnlyBanner->setVisible(target.options.readOnly);
     m_details->setCurrentIndex(PlaceholderPage);
@@ -673,7 +669,7 @@ void MainWindow::connectTo(const Target& chosen)
     applyLintProfile(m_lintProfileOverride.isEmpty() ? target.lintProfile : m_lintProfileOverride);
     refreshFindings();
     m_tree->sortByColumn(m_tree->header()->sortIndicatorSection(), m_tree->header()->sortIndicatorOrder());
-    m_status->showStarting(QStringLiteral("Connecting to %1…").arg(target.options.description()));
+    m_status->showStarting(tr("Connecting to %1…").arg(target.options.description()));
     updateScanActions();
 }
 
@@ -682,16 +678,16 @@ void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond, quint16 
     showBrowser();
     delete m_demo;
     m_demo = new DemoLauncher(this);
-    m_connectionLabel->setText(QStringLiteral("<b>Demo server</b>"));
+    m_connectionLabel->setText(tr("<b>Demo server</b>"));
     m_status->showStarting(
-        QStringLiteral("Starting the demo server and writing %1 keys…").arg(displayText(keyspace::formatCount(keys))));
+        tr("Starting the demo server and writing %1 keys…").arg(displayText(keyspace::formatCount(keys))));
     connect(m_demo, &DemoLauncher::ready, this, [this, maxKeysPerSecond](const redis::ConnectionOptions& options) {
         // Said on stderr too, so one can point redis-cli at it while the window is open.
         std::fprintf(stderr, "keylens: demo server at %s; it stops when the window closes\n",
                      qPrintable(options.uriWithoutPassword()));
         Target target;
         target.options = options;
-        target.name = QStringLiteral("Demo server (%1)").arg(options.address());
+        target.name = tr("Demo server (%1)").arg(options.address());
         target.remember = false; // its port is gone when the window closes
         target.maxKeysPerSecond = maxKeysPerSecond;
         connectTo(target);
@@ -713,9 +709,9 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     m_expiries = {};
     m_expiryWalk.start(); // see there
     if (summary.serverRestarted) {
-        m_banner->setText(QStringLiteral("The server restarted (or another took over in a failover) during this scan, "
-                                         "so the scan started over; rows may still list keys that are gone since. "
-                                         "Rescan (F5) to see the server as it is."));
+        m_banner->setText(tr("The server restarted (or another took over in a failover) during this scan, "
+                             "so the scan started over; rows may still list keys that are gone since. "
+                             "Rescan (F5) to see the server as it is."));
         m_banner->setVisible(true);
     }
     if (summary.error && summary.scanCalls == 0)
@@ -862,7 +858,7 @@ void MainWindow::showNode(keyspace::NodeId node)
     m_detailsSwitch->setVisible(both);
     if (both)
         m_detailsSwitch->setTabText(
-            1, QStringLiteral("Namespace (%1 below)")
+            1, tr("Namespace (%1 below)")
                    .arg(displayText(keyspace::formatCount(keyspace::subtreeKeys(keyspace, node) - 1))));
     m_details->setCurrentIndex(both    ? (m_detailsSwitch->currentIndex() == 0 ? KeyPage : NamespacePage)
                                : isKey ? KeyPage
@@ -948,12 +944,12 @@ void MainWindow::updateFilterInfo()
         return;
     }
     const std::uint64_t matches = model->filterMatches();
-    const QString keys = matches == 1 ? QStringLiteral("key") : QStringLiteral("keys");
-    QString what = QStringLiteral("matching %1").arg(keys);
+    const QString keys = matches == 1 ? tr("key") : tr("keys");
+    QString what = tr("matching %1").arg(keys);
     if (findings.enabled && findings.rule >= 0 && std::size_t(findings.rule) < lint::allRules().size())
-        what = QStringLiteral("%1 with %2").arg(keys, QLatin1String(lint::allRules()[std::size_t(findings.rule)].id));
+        what = tr("%1 with %2").arg(keys, QLatin1String(lint::allRules()[std::size_t(findings.rule)].id));
     else if (findings.enabled)
-        what = QStringLiteral("%1 with findings").arg(keys);
+        what = tr("%1 with findings").arg(keys);
     m_filterBar->setInfo(QStringLiteral("%1 %2").arg(displayText(keyspace::formatCount(matches)), what));
 }
 
@@ -965,7 +961,7 @@ void MainWindow::applyLintProfile(const QString& nameOrPath)
     if (!profile) {
         // The scan is still worth having: lint it with the default and say why.
         showConnectionProblem(
-            QStringLiteral("Profile %1: %2. The keys are checked against the default profile.").arg(wanted, error));
+            tr("Profile %1: %2. The keys are checked against the default profile.").arg(wanted, error));
         profile = lint::loadProfile(QStringLiteral("default"), &error);
     }
     m_session->setLintProfile(std::move(*profile));
@@ -998,7 +994,7 @@ void MainWindow::copySelectedKey()
     mime->setText(displayText(keyspace::displayBytes(path)));
     mime->setData(QStringLiteral("application/x-redis-key"), path);
     QApplication::clipboard()->setMimeData(mime);
-    m_status->showMessage(QStringLiteral("Copied %1").arg(displayText(keyspace::displayBytes(path))));
+    m_status->showMessage(tr("Copied %1").arg(displayText(keyspace::displayBytes(path))));
 }
 
 void MainWindow::deleteSelectedKey()
@@ -1019,15 +1015,15 @@ void MainWindow::deleteSelectedKey()
         m_inspector->requestDelete(key);
         return;
     }
-    QString question = QStringLiteral("Delete the key %1 from %2?")
-                           .arg(displayText(keyspace::displayBytes(key)), m_target.options.address());
+    QString question =
+        tr("Delete the key %1 from %2?").arg(displayText(keyspace::displayBytes(key)), m_target.options.address());
     if (below > 0)
-        question += (below == 1 ? QStringLiteral("\n\nOnly the key: the key below it stays")
-                                : QStringLiteral("\n\nOnly the key: the %1 keys below it stay").arg(belowText)) +
-                    QStringLiteral(" (Edit ▸ Delete all keys below deletes them too).");
-    question += QStringLiteral("\n\nThis cannot be undone.");
-    QMessageBox confirm(QMessageBox::Warning, QStringLiteral("Delete key"), question, QMessageBox::Cancel, this);
-    QPushButton* deleteButton = confirm.addButton(QStringLiteral("Delete"), QMessageBox::DestructiveRole);
+        question += (below == 1 ? tr("\n\nOnly the key: the key below it stays")
+                                : tr("\n\nOnly the key: the %1 keys below it stay").arg(belowText)) +
+                    tr(" (Edit ▸ Delete all keys below deletes them too).");
+    question += tr("\n\nThis cannot be undone.");
+    QMessageBox confirm(QMessageBox::Warning, tr("Delete key"), question, QMessageBox::Cancel, this);
+    QPushButton* deleteButton = confirm.addButton(tr("Delete"), QMessageBox::DestructiveRole);
     confirm.setDefaultButton(QMessageBox::Cancel);
     confirm.exec();
     if (confirm.clickedButton() != deleteButton)
@@ -1046,7 +1042,7 @@ void MainWindow::refreshShards()
         return;
     }
     if (index < 0)
-        m_side->insertTab(m_side->indexOf(m_serverPanel), m_shards, QStringLiteral("Shards"));
+        m_side->insertTab(m_side->indexOf(m_serverPanel), m_shards, tr("Shards"));
     const bool memoryMeasured =
         m_session->summary() ? m_session->summary()->memoryMeasured : m_session->options().measureMemory;
     m_shards->showShards(shards, memoryMeasured);

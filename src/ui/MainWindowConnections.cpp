@@ -78,7 +78,7 @@ void MainWindow::openConnectionDialog()
 {
     ConnectionDialog dialog(m_saved, m_vault, this);
     connect(&dialog, &ConnectionDialog::keychainProblem, this,
-            [this](const QString& reason) { QMessageBox::warning(this, QStringLiteral("No keychain"), reason); });
+            [this](const QString& reason) { QMessageBox::warning(this, tr("No keychain"), reason); });
     // After a failure the dialog opens on what failed, saying why under the field concerned, rather than on
     // 127.0.0.1:6379.
     if (m_connectFailure && m_hasTarget) {
@@ -107,7 +107,7 @@ void MainWindow::openSavedConnection(const QString& idOrName)
 {
     const models::ConnectionProfile* profile = m_saved->find(idOrName);
     if (!profile) {
-        showConnectionProblem(QStringLiteral("There is no saved connection named '%1'.").arg(idOrName));
+        showConnectionProblem(tr("There is no saved connection named '%1'.").arg(idOrName));
         return;
     }
     const models::ConnectionProfile copy = *profile;
@@ -130,7 +130,7 @@ void MainWindow::openSavedConnection(const QString& idOrName)
     case models::ConnectionProfile::PasswordMode::Keychain:
         m_vault->read(copy.id, [this, connectWith](const QByteArray& password, const QString& error) {
             if (!error.isEmpty())
-                showConnectionProblem(QStringLiteral("The keychain did not give the password: %1").arg(error));
+                showConnectionProblem(tr("The keychain did not give the password: %1").arg(error));
             else
                 connectWith(password, false);
         });
@@ -178,9 +178,8 @@ void MainWindow::connectionFailed(const redis::Error& error)
     // ("give -a PASSWORD…") in the window.
     const QString server = m_target.name.isEmpty() ? m_target.options.description() : m_target.name;
     const bool required = error.kind == redis::ErrorKind::AuthRequired;
-    showConnectionProblem(
-        required ? QStringLiteral("%1 asks for a password. Rescan (F5) to give it.").arg(server)
-                 : QStringLiteral("%1 refused the user and password. Rescan (F5) to give others.").arg(server));
+    showConnectionProblem(required ? tr("%1 asks for a password. Rescan (F5) to give it.").arg(server)
+                                   : tr("%1 refused the user and password. Rescan (F5) to give others.").arg(server));
     askAgainForCredentials();
 }
 
@@ -220,7 +219,7 @@ CredentialsDialog* MainWindow::askForCredentials(const Target& target, Credentia
             }
             m_vault->store(retry.savedId, retry.options.password, [this](const QString& error) {
                 if (!error.isEmpty())
-                    m_status->showMessage(QStringLiteral("The password was not kept in the keychain: %1").arg(error));
+                    m_status->showMessage(tr("The password was not kept in the keychain: %1").arg(error));
             });
         }
         connectTo(retry);

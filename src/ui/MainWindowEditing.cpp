@@ -26,7 +26,7 @@ void MainWindow::openBulkAction(edit::BulkKind kind)
     const patterns::PatternTree* patterns = m_session->patternModel()->tree();
     if (showsPatterns() && m_selectedPattern != patterns::PatternTree::Root) {
         if (!patterns || patterns->isLive())
-            m_status->showMessage(QStringLiteral("The patterns are still being folded; try again in a moment."));
+            m_status->showMessage(tr("The patterns are still being folded; try again in a moment."));
         else
             showBulkAction(kind, edit::selectPattern(store, *patterns, m_selectedPattern));
         return;
@@ -52,13 +52,13 @@ void MainWindow::openBulkActionOnFinding(edit::BulkKind kind)
 void MainWindow::planNamingVariantRenames()
 {
     if (m_session->isRunning()) {
-        m_status->showMessage(QStringLiteral("The rename plan waits for the scan to finish."));
+        m_status->showMessage(tr("The rename plan waits for the scan to finish."));
         return;
     }
     const keyspace::Keyspace& store = m_session->keyspace();
     auto plan = m_session->linter().namingVariantRenames(store);
     if (plan.empty()) {
-        m_status->showMessage(QStringLiteral("No naming-variants findings to plan renames for."));
+        m_status->showMessage(tr("No naming-variants findings to plan renames for."));
         return;
     }
     auto* dialog = new RenamePlanDialog(store, std::move(plan), this);
@@ -80,11 +80,11 @@ void MainWindow::planNamingVariantRenames()
 void MainWindow::showBulkAction(edit::BulkKind kind, edit::KeySelection selection, std::vector<QByteArray> names)
 {
     if (m_session->isRunning()) {
-        m_status->showMessage(QStringLiteral("Bulk actions wait for the scan to finish: their preview must be exact."));
+        m_status->showMessage(tr("Bulk actions wait for the scan to finish: their preview must be exact."));
         return;
     }
     if (selection.size() == 0) {
-        m_status->showMessage(QStringLiteral("No keys to act on."));
+        m_status->showMessage(tr("No keys to act on."));
         return;
     }
     auto* dialog = new BulkActionDialog(kind, std::move(selection), m_target.options, this, std::move(names));
@@ -159,8 +159,7 @@ void MainWindow::storeFollowsEdit(const models::ValueInspector::Edit& edit)
         selectPath(edit.change.newKey);
     if (edit.change.kind == edit::KeyEdit::Kind::CreateKey && edit.change.key == m_createdKey) {
         selectPath(edit.change.key);
-        m_status->showMessage(
-            QStringLiteral("Created %1").arg(models::displayText(keyspace::displayBytes(edit.change.key))));
+        m_status->showMessage(tr("Created %1").arg(models::displayText(keyspace::displayBytes(edit.change.key))));
     }
 }
 

@@ -23,7 +23,7 @@ bool writeWhole(const QString& path, const QByteArray& bytes, QString* problem)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        *problem = QStringLiteral("Could not write %1: %2").arg(path, file.errorString());
+        *problem = MainWindow::tr("Could not write %1: %2").arg(path, file.errorString());
         return false;
     }
     return true;
@@ -56,44 +56,44 @@ void MainWindow::exportValues(const QString& path)
 {
     const keyspace::NodeId node = selectedNode();
     if (node == keyspace::InvalidNode) {
-        Q_EMIT valuesExported(QStringLiteral("Select a key or a namespace first."), false);
+        Q_EMIT valuesExported(tr("Select a key or a namespace first."), false);
         return;
     }
     edit::KeySelection selection = edit::selectSubtree(m_session->keyspace(), node);
-    m_status->showMessage(QStringLiteral("Exporting the values of %L1 keys…").arg(selection.size()));
+    m_status->showMessage(tr("Exporting the values of %L1 keys…").arg(selection.size()));
     m_inspector->requestExport(std::move(selection.keys), path);
 }
 
 void MainWindow::addExportMenu(QMenu* fileMenu)
 {
-    QMenu* menu = fileMenu->addMenu(QStringLiteral("&Export"));
+    QMenu* menu = fileMenu->addMenu(tr("&Export"));
     const auto save = [this](const QString& title, const QString& filter, auto write) {
         const QString path = QFileDialog::getSaveFileName(this, title, QString(), filter);
         if (path.isEmpty())
             return;
         QString problem;
-        m_status->showMessage(write(path, &problem) ? QStringLiteral("Wrote %1").arg(path) : problem);
+        m_status->showMessage(write(path, &problem) ? tr("Wrote %1").arg(path) : problem);
     };
-    menu->addAction(QStringLiteral("This node's table as &CSV…"), this, [this, save] {
-        save(QStringLiteral("Export the table as CSV"), QStringLiteral("CSV (*.csv)"),
+    menu->addAction(tr("This node's table as &CSV…"), this, [this, save] {
+        save(tr("Export the table as CSV"), tr("CSV (*.csv)"),
              [this](const QString& path, QString* problem) { return exportNodeTable(path, false, problem); });
     });
-    menu->addAction(QStringLiteral("This node's table as &JSON…"), this, [this, save] {
-        save(QStringLiteral("Export the table as JSON"), QStringLiteral("JSON (*.json)"),
+    menu->addAction(tr("This node's table as &JSON…"), this, [this, save] {
+        save(tr("Export the table as JSON"), tr("JSON (*.json)"),
              [this](const QString& path, QString* problem) { return exportNodeTable(path, true, problem); });
     });
-    menu->addAction(QStringLiteral("The whole &tree as JSON…"), this, [this, save] {
-        save(QStringLiteral("Export the tree as JSON"), QStringLiteral("JSON (*.json)"),
+    menu->addAction(tr("The whole &tree as JSON…"), this, [this, save] {
+        save(tr("Export the tree as JSON"), tr("JSON (*.json)"),
              [this](const QString& path, QString* problem) { return exportTree(path, problem); });
     });
-    menu->addAction(QStringLiteral("&Values of the keys below as JSON lines…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export values"), QString(),
-                                                          QStringLiteral("JSON lines (*.jsonl)"));
+    menu->addAction(tr("&Values of the keys below as JSON lines…"), this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export values"), QString(), tr("JSON lines (*.jsonl)"));
         if (!path.isEmpty())
             exportValues(path);
     });
     connect(m_inspector, &models::ValueInspector::exportProgress, this, [this](std::uint64_t done, std::uint64_t all) {
-        m_status->showMessage(QStringLiteral("Exporting values: %L1 of %L2 keys…").arg(done).arg(all));
+        m_status->showMessage(tr("Exporting values: %L1 of %L2 keys…").arg(done).arg(all));
     });
     connect(m_inspector, &models::ValueInspector::exportDone, this,
             [this](const QString&, const QString& text, bool ok) {

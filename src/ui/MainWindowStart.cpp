@@ -22,26 +22,26 @@ namespace keylens::ui {
 
 void MainWindow::createHelpMenu()
 {
-    auto* help = menuBar()->addMenu(QStringLiteral("&Help"));
-    QAction* shortcuts = help->addAction(QStringLiteral("&Keyboard shortcuts"), this, [this] {
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    QAction* shortcuts = help->addAction(tr("&Keyboard shortcuts"), this, [this] {
         auto* dialog = new ShortcutsDialog(windowShortcuts(*this), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
     });
     shortcuts->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
     help->addAction(m_legendAction);
-    QAction* tour = help->addAction(QStringLiteral("&What am I looking at?"), this, [this] { startTour(); });
+    QAction* tour = help->addAction(tr("&What am I looking at?"), this, [this] { startTour(); });
     tour->setShortcut(QKeySequence::HelpContents);
-    help->addAction(QStringLiteral("&README"), this, [this] {
+    help->addAction(tr("&README"), this, [this] {
         auto* readme = new ReadmeDialog(this);
         readme->setAttribute(Qt::WA_DeleteOnClose);
         readme->show();
     });
     help->addSeparator();
-    help->addAction(QStringLiteral("&About Keylens"), this, [this] {
-        QMessageBox::about(this, QStringLiteral("About Keylens"),
-                           QStringLiteral("<b>Keylens %1</b><p>A desktop browser for Redis keyspaces: where the "
-                                          "memory, the TTLs and the naming conventions go.</p>")
+    help->addAction(tr("&About Keylens"), this, [this] {
+        QMessageBox::about(this, tr("About Keylens"),
+                           tr("<b>Keylens %1</b><p>A desktop browser for Redis keyspaces: where the "
+                              "memory, the TTLs and the naming conventions go.</p>")
                                .arg(QStringLiteral(KEYLENS_VERSION)));
     });
 }
@@ -52,25 +52,25 @@ WindowTour* MainWindow::startTour()
         delete running;
     QWidget* toolbar = findChild<QToolBar*>(QStringLiteral("connectionBar"));
     std::vector<WindowTour::Step> steps{
-        {toolbar, QStringLiteral("The connection"),
-         QStringLiteral("Which server this is, and the scan's controls: pause, resume, cancel and rescan (F5). Keys "
-                        "shows every key split on ':'; Patterns folds ids, so user:<int>:profile is one row.")},
-        {m_filterBar, QStringLiteral("The filter"),
-         QStringLiteral("Type a prefix, a glob (user:*:cart) or a whole key to go to it (Ctrl+L). The tree then "
-                        "counts only what matches: '11 of 200 keys'.")},
-        {m_central, QStringLiteral("The tree"),
-         QStringLiteral("Every namespace with its keys, memory, TTLs, findings and types, totalled over all below "
-                        "it. The bar's length is the share of the parent, its colour the share of the whole "
-                        "keyspace: red is where the memory goes.")},
-        {m_side, QStringLiteral("Details, charts, treemap, server"),
-         QStringLiteral("The selected key's value (paged, searchable), or a namespace's totals and biggest keys; "
-                        "charts of where memory and TTLs go; a treemap where area is memory; the server at a "
-                        "glance from INFO.")},
-        {m_findingsDock, QStringLiteral("Findings"),
-         QStringLiteral("The keys that break the naming convention, rule by rule, with why it matters and how to "
-                        "fix it (Ctrl+Shift+F). Double-click a key to find it in the tree.")},
-        {statusBar(), QStringLiteral("The status bar"),
-         QStringLiteral("How far the scan is, how fast, and how many keys have expired since it ended.")},
+        {toolbar, tr("The connection"),
+         tr("Which server this is, and the scan's controls: pause, resume, cancel and rescan (F5). Keys "
+            "shows every key split on ':'; Patterns folds ids, so user:<int>:profile is one row.")},
+        {m_filterBar, tr("The filter"),
+         tr("Type a prefix, a glob (user:*:cart) or a whole key to go to it (Ctrl+L). The tree then "
+            "counts only what matches: '11 of 200 keys'.")},
+        {m_central, tr("The tree"),
+         tr("Every namespace with its keys, memory, TTLs, findings and types, totalled over all below "
+            "it. The bar's length is the share of the parent, its colour the share of the whole "
+            "keyspace: red is where the memory goes.")},
+        {m_side, tr("Details, charts, treemap, server"),
+         tr("The selected key's value (paged, searchable), or a namespace's totals and biggest keys; "
+            "charts of where memory and TTLs go; a treemap where area is memory; the server at a "
+            "glance from INFO.")},
+        {m_findingsDock, tr("Findings"),
+         tr("The keys that break the naming convention, rule by rule, with why it matters and how to "
+            "fix it (Ctrl+Shift+F). Double-click a key to find it in the tree.")},
+        {statusBar(), tr("The status bar"),
+         tr("How far the scan is, how fast, and how many keys have expired since it ended.")},
     };
     auto* tour = new WindowTour(this, std::move(steps));
     tour->show(0);

@@ -36,14 +36,14 @@ NamespaceDetailsView::NamespaceDetailsView(QWidget* parent)
     m_title = createDetailsTitle();
 
     m_form = new QFormLayout;
-    m_keys = addDetailsField(m_form, QStringLiteral("Keys"));
-    m_memory = addDetailsField(m_form, QStringLiteral("Memory"));
-    m_share = addDetailsField(m_form, QStringLiteral("Share of parent"));
-    m_ttl = addDetailsField(m_form, QStringLiteral("With TTL"));
-    m_expiry = addDetailsField(m_form, QStringLiteral("Expiries"));
-    m_types = addDetailsField(m_form, QStringLiteral("Types"));
-    m_children = addDetailsField(m_form, QStringLiteral("Children"));
-    m_findings = addDetailsField(m_form, QStringLiteral("Findings"));
+    m_keys = addDetailsField(m_form, tr("Keys"));
+    m_memory = addDetailsField(m_form, tr("Memory"));
+    m_share = addDetailsField(m_form, tr("Share of parent"));
+    m_ttl = addDetailsField(m_form, tr("With TTL"));
+    m_expiry = addDetailsField(m_form, tr("Expiries"));
+    m_types = addDetailsField(m_form, tr("Types"));
+    m_children = addDetailsField(m_form, tr("Children"));
+    m_findings = addDetailsField(m_form, tr("Findings"));
     m_notes = new QLabel;
     m_notes->setWordWrap(true);
 
@@ -51,10 +51,9 @@ NamespaceDetailsView::NamespaceDetailsView(QWidget* parent)
     m_topKeys->setRootIsDecorated(false);
     m_topKeys->setUniformRowHeights(true);
     m_topKeys->setAlternatingRowColors(true);
-    m_topKeys->setHeaderLabels({QStringLiteral("Biggest keys"), QStringLiteral("Memory"), QStringLiteral("Type"),
-                                QStringLiteral("TTL"), QStringLiteral("Slot")});
-    m_topKeys->headerItem()->setToolTip(4, QStringLiteral("The cluster hash slot the key lives in: a big key weighs on "
-                                                          "the shard that serves it"));
+    m_topKeys->setHeaderLabels({tr("Biggest keys"), tr("Memory"), tr("Type"), QStringLiteral("TTL"), tr("Slot")});
+    m_topKeys->headerItem()->setToolTip(4, tr("The cluster hash slot the key lives in: a big key weighs on "
+                                              "the shard that serves it"));
     m_topKeys->setColumnHidden(4, true); // a cluster's only
     m_topKeys->header()->setStretchLastSection(false);
     m_topKeys->header()->setSectionResizeMode(0, QHeaderView::Stretch);
@@ -85,20 +84,20 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
     const KeyTreeModel::Totals totals = model.totalsOf(node);
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
     m_title->setText(node == keyspace::Keyspace::root()
-                         ? QStringLiteral("All keys")
+                         ? tr("All keys")
                          : displayText(keyspace::displayBytes(keyspace.namespacePrefix(node))) + u'*');
     m_keys->setText(keyspace.isKey(node)
                         ? QStringLiteral("%1 (%2)").arg(displayText(keyspace::formatCount(totals.keys)),
                                                         models::keyAndBelowText(totals.keys))
                         : displayText(keyspace::formatCount(totals.keys)));
-    m_memory->setText(displayText(keyspace::formatBytes(totals.memoryBytes)) +
-                      (totals.keys ? QStringLiteral("  (%1 per key)")
-                                         .arg(displayText(keyspace::formatBytes(totals.memoryBytes / totals.keys)))
-                                   : QString()));
+    m_memory->setText(
+        displayText(keyspace::formatBytes(totals.memoryBytes)) +
+        (totals.keys ? tr("  (%1 per key)").arg(displayText(keyspace::formatBytes(totals.memoryBytes / totals.keys)))
+                     : QString()));
     if (m_sampled && keyspace.hasChildren(node)) {
         const keyspace::MemoryEstimate estimate = m_sampled->estimate(node);
         if (estimate.bytes)
-            m_memory->setText(QStringLiteral("≈ %1 ± %2  (estimated from %3 of %4 keys sampled; %5 measured)")
+            m_memory->setText(tr("≈ %1 ± %2  (estimated from %3 of %4 keys sampled; %5 measured)")
                                   .arg(displayText(keyspace::formatBytes(std::uint64_t(*estimate.bytes))),
                                        estimate.bound
                                            ? displayText(keyspace::formatBytes(std::uint64_t(*estimate.bound)))
@@ -112,7 +111,7 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
     } else {
         const KeyTreeModel::Totals parent = model.totalsOf(keyspace.parent(node));
         m_share->setText(
-            QStringLiteral("%1 of memory, %2 of keys")
+            tr("%1 of memory, %2 of keys")
                 .arg(displayText(keyspace::formatPercent(
                          parent.memoryBytes ? double(totals.memoryBytes) / double(parent.memoryBytes) : 0.0)),
                      displayText(
@@ -120,30 +119,29 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
     }
     const std::optional<double> ttlShare = totals.ttlShare();
     if (!ttlShare && totals.keys > 0) {
-        m_ttl->setText(QStringLiteral("not measured (PTTL denied)"));
+        m_ttl->setText(tr("not measured (PTTL denied)"));
     } else {
-        QString ttl = QStringLiteral("%1 keys (%2)")
+        QString ttl = tr("%1 keys (%2)")
                           .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),
                                displayText(keyspace::formatPercent(ttlShare.value_or(0.0))));
         if (totals.keysTtlUnknown > 0)
-            ttl += QStringLiteral("; not measured for %1 keys")
-                       .arg(displayText(keyspace::formatCount(totals.keysTtlUnknown)));
+            ttl += tr("; not measured for %1 keys").arg(displayText(keyspace::formatCount(totals.keysTtlUnknown)));
         m_ttl->setText(ttl);
     }
     const keyspace::NamespaceStats& stats = keyspace.stats(node);
     if (totals.keysWithTtl > 0) {
         const std::int64_t latest = std::max(stats.latestExpiryMs, totals.soonestExpiryMs);
         if (latest <= now)
-            m_expiry->setText(QStringLiteral("all have expired since the scan"));
+            m_expiry->setText(tr("all have expired since the scan"));
         else if (totals.soonestExpiryMs <= now)
-            m_expiry->setText(QStringLiteral("some have expired since the scan; the latest in %1")
+            m_expiry->setText(tr("some have expired since the scan; the latest in %1")
                                   .arg(displayText(keyspace::formatDuration(latest - now))));
         else
-            m_expiry->setText(QStringLiteral("soonest in %1, latest in %2")
+            m_expiry->setText(tr("soonest in %1, latest in %2")
                                   .arg(displayText(keyspace::formatDuration(totals.soonestExpiryMs - now)),
                                        displayText(keyspace::formatDuration(latest - now))));
     } else {
-        m_expiry->setText(QStringLiteral("no key expires"));
+        m_expiry->setText(tr("no key expires"));
     }
     QStringList types;
     for (int i = 0; i < keyspace::KeyTypeCount; ++i) {
@@ -153,18 +151,18 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
     }
     m_types->setText(types.join(QStringLiteral(", ")));
     m_children->setText(displayText(keyspace::formatCount(stats.childCount)));
-    m_findings->setText(totals.findingCount() ? models::findingsBySeverity(totals.findings) : QStringLiteral("none"));
+    m_findings->setText(totals.findingCount() ? models::findingsBySeverity(totals.findings) : tr("none"));
     QStringList notes;
     if (totals.keysMemoryUnmeasured)
-        notes << QStringLiteral("Memory was not measured for %1 keys (MEMORY USAGE denied or skipped); the sum "
-                                "leaves them out.")
+        notes << tr("Memory was not measured for %1 keys (MEMORY USAGE denied or skipped); the sum "
+                    "leaves them out.")
                      .arg(displayText(keyspace::formatCount(totals.keysMemoryUnmeasured)));
     if (const lint::LibraryInfo* library = model.libraryOf(node))
-        notes << QStringLiteral("Written by %1 (%2). The naming rules skip a library's keys; memory and TTL "
-                                "rules still apply.")
+        notes << tr("Written by %1 (%2). The naming rules skip a library's keys; memory and TTL "
+                    "rules still apply.")
                      .arg(QString::fromUtf8(library->name), QString::fromUtf8(library->layout));
     if (keyspace.isKey(node))
-        notes << QStringLiteral("%1 is also a key itself; the totals include it.")
+        notes << tr("%1 is also a key itself; the totals include it.")
                      .arg(displayText(keyspace::displayBytes(keyspace.path(node))));
     m_notes->setText(notes.join(u'\n'));
     m_notes->setVisible(!notes.isEmpty());

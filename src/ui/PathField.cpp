@@ -14,7 +14,7 @@ PathField::PathField(const QString& title, const QString& placeholder, Kind kind
     m_edit->setPlaceholderText(placeholder);
     auto* browse = new QPushButton(QStringLiteral("…"));
     browse->setMaximumWidth(32);
-    browse->setToolTip(QStringLiteral("Choose %1").arg(title.toLower()));
+    browse->setToolTip(tr("Choose %1").arg(title.toLower()));
     connect(browse, &QPushButton::clicked, this, [this, title, kind] {
         const QString chosen = kind == Kind::Directory ? QFileDialog::getExistingDirectory(this, title, path())
                                                        : QFileDialog::getOpenFileName(this, title, path());

@@ -22,14 +22,14 @@ PatternDetailsView::PatternDetailsView(QWidget* parent)
 {
     m_title = createDetailsTitle();
     m_form = new QFormLayout;
-    m_members = addDetailsField(m_form, QStringLiteral("Members"));
-    m_keys = addDetailsField(m_form, QStringLiteral("Keys"));
-    m_memory = addDetailsField(m_form, QStringLiteral("Memory"));
-    m_ttl = addDetailsField(m_form, QStringLiteral("With TTL"));
-    m_types = addDetailsField(m_form, QStringLiteral("Types"));
-    m_findings = addDetailsField(m_form, QStringLiteral("Findings"));
-    m_library = addDetailsField(m_form, QStringLiteral("Library"));
-    m_examples = addDetailsField(m_form, QStringLiteral("Examples"));
+    m_members = addDetailsField(m_form, tr("Members"));
+    m_keys = addDetailsField(m_form, tr("Keys"));
+    m_memory = addDetailsField(m_form, tr("Memory"));
+    m_ttl = addDetailsField(m_form, tr("With TTL"));
+    m_types = addDetailsField(m_form, tr("Types"));
+    m_findings = addDetailsField(m_form, tr("Findings"));
+    m_library = addDetailsField(m_form, tr("Library"));
+    m_examples = addDetailsField(m_form, tr("Examples"));
     m_examples->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
@@ -49,26 +49,26 @@ void PatternDetailsView::showPattern(const models::PatternTreeModel& model, patt
     const keyspace::SubtreeTotals totals = model.totalsOf(pattern);
     const std::vector<keyspace::NodeId>& members = tree.members(pattern);
     m_title->setText(displayText(keyspace::displayBytes(tree.text(pattern))));
-    m_members->setText(QStringLiteral("%1 (%2 of them keys)")
+    m_members->setText(tr("%1 (%2 of them keys)")
                            .arg(displayText(keyspace::formatCount(members.size())),
                                 displayText(keyspace::formatCount(tree.ownKeys(pattern)))));
-    m_keys->setText(displayText(keyspace::formatCount(totals.keys)) + QStringLiteral(" in its members' subtrees"));
-    m_memory->setText(displayText(keyspace::formatBytes(totals.memoryBytes)) +
-                      (totals.keys ? QStringLiteral("  (%1 per key)")
-                                         .arg(displayText(keyspace::formatBytes(totals.memoryBytes / totals.keys)))
-                                   : QString()));
+    m_keys->setText(displayText(keyspace::formatCount(totals.keys)) + tr(" in its members' subtrees"));
+    m_memory->setText(
+        displayText(keyspace::formatBytes(totals.memoryBytes)) +
+        (totals.keys ? tr("  (%1 per key)").arg(displayText(keyspace::formatBytes(totals.memoryBytes / totals.keys)))
+                     : QString()));
     const std::optional<double> share = totals.ttlShare();
-    m_ttl->setText(share ? QStringLiteral("%1 keys (%2)")
+    m_ttl->setText(share ? tr("%1 keys (%2)")
                                .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),
                                     displayText(keyspace::formatPercent(*share)))
-                         : QStringLiteral("not measured"));
+                         : tr("not measured"));
     m_types->setText(totals.keys ? models::typeMix(totals) : QStringLiteral("–"));
-    m_findings->setText(totals.findingCount() ? models::findingsBySeverity(totals.findings) : QStringLiteral("none"));
+    m_findings->setText(totals.findingCount() ? models::findingsBySeverity(totals.findings) : tr("none"));
     const QString library = [&] {
         const QModelIndex index = const_cast<models::PatternTreeModel&>(model).indexOfPattern(pattern);
         return index.data(models::TreeColumns::LibraryRole).toString();
     }();
-    m_library->setText(library.isEmpty() ? QStringLiteral("none recognised") : library);
+    m_library->setText(library.isEmpty() ? tr("none recognised") : library);
     QStringList examples;
     for (std::size_t i = 0; i < members.size() && i < 5; ++i)
         examples << displayText(keyspace::displayBytes(store.path(members[i])));

@@ -23,13 +23,13 @@ RenamePlanDialog::RenamePlanDialog(const keyspace::Keyspace& store,
     , m_store(store)
     , m_plan(std::move(plan))
 {
-    setWindowTitle(QStringLiteral("Rename plan: naming variants"));
-    auto* intro = new QLabel(QStringLiteral("%L1 keys spell their names another way than the convention. Untick the "
-                                            "ones to leave as they are; nothing runs before the preview.")
+    setWindowTitle(tr("Rename plan: naming variants"));
+    auto* intro = new QLabel(tr("%L1 keys spell their names another way than the convention. Untick the "
+                                "ones to leave as they are; nothing runs before the preview.")
                                  .arg(m_plan.size()));
     intro->setWordWrap(true);
     m_table = new QTableWidget(int(m_plan.size()), 2);
-    m_table->setHorizontalHeaderLabels({QStringLiteral("Key"), QStringLiteral("Renamed to")});
+    m_table->setHorizontalHeaderLabels({tr("Key"), tr("Renamed to")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -43,23 +43,23 @@ RenamePlanDialog::RenamePlanDialog(const keyspace::Keyspace& store,
         // A name that exists already, or that an earlier row takes, would only fail: unticked, and said why.
         from->setCheckState(collisions[row] ? Qt::Unchecked : Qt::Checked);
         auto* to = new QTableWidgetItem(keyspace::displayString(m_plan[row].second) +
-                                        (collisions[row] ? QStringLiteral("  (taken: exists or repeats)") : QString()));
+                                        (collisions[row] ? tr("  (taken: exists or repeats)") : QString()));
         m_table->setItem(int(row), 0, from);
         m_table->setItem(int(row), 1, to);
     }
     m_status = new QLabel;
     m_status->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
-    QPushButton* script = buttons->addButton(QStringLiteral("Save as redis-cli script…"), QDialogButtonBox::ActionRole);
-    QPushButton* run = buttons->addButton(QStringLiteral("Review and run…"), QDialogButtonBox::AcceptRole);
+    QPushButton* script = buttons->addButton(tr("Save as redis-cli script…"), QDialogButtonBox::ActionRole);
+    QPushButton* run = buttons->addButton(tr("Review and run…"), QDialogButtonBox::AcceptRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(script, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save the plan"), QString(),
-                                                          QStringLiteral("redis-cli script (*.redis *.txt)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save the plan"), QString(), tr("redis-cli script (*.redis *.txt)"));
         QString problem;
         if (!path.isEmpty())
-            m_status->setText(
-                saveScript(path, &problem) ? QStringLiteral("Saved. Run it with: redis-cli < %1").arg(path) : problem);
+            m_status->setText(saveScript(path, &problem) ? tr("Saved. Run it with: redis-cli < %1").arg(path)
+                                                         : problem);
     });
     connect(run, &QPushButton::clicked, this, [this] {
         Q_EMIT runRequested();
@@ -92,7 +92,7 @@ bool RenamePlanDialog::saveScript(const QString& path, QString* problem) const
     const QByteArray text = edit::formatRenameScript(plan);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit()) {
-        *problem = QStringLiteral("Could not write %1: %2").arg(path, file.errorString());
+        *problem = tr("Could not write %1: %2").arg(path, file.errorString());
         return false;
     }
     return true;

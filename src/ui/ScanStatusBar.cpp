@@ -77,30 +77,29 @@ void ScanStatusBar::renderProgress()
 {
     const scan::ScanProgress& progress = *m_progress;
     m_bar->setVisible(true);
-    QString line = progress.paused                             ? QStringLiteral("Paused at ")
-                   : progress.speed == scan::ScanSpeed::Gentle ? QStringLiteral("Scanning gently: ")
-                                                               : QStringLiteral("Scanning: ");
+    QString line = progress.paused                             ? tr("Paused at ")
+                   : progress.speed == scan::ScanSpeed::Gentle ? tr("Scanning gently: ")
+                                                               : tr("Scanning: ");
     line += displayText(keyspace::formatCount(progress.keysSeen));
     if (progress.dbsize >= 0) {
-        line += QStringLiteral(" of %1 keys").arg(displayText(keyspace::formatCount(std::uint64_t(progress.dbsize))));
+        line += tr(" of %1 keys").arg(displayText(keyspace::formatCount(std::uint64_t(progress.dbsize))));
         m_bar->setRange(0, 1000);
         const double done = progress.dbsize > 0 ? double(progress.keysSeen) / double(progress.dbsize) : 1.0;
         m_bar->setValue(int(std::min(1.0, done) * 1000));
     } else {
-        line += QStringLiteral(" keys (DBSIZE denied: total unknown)");
+        line += tr(" keys (DBSIZE denied: total unknown)");
     }
     if (!progress.paused) {
-        line += QStringLiteral(" · %1 keys/s")
-                    .arg(displayText(keyspace::formatCount(std::uint64_t(progress.keysPerSecond))));
+        line += tr(" · %1 keys/s").arg(displayText(keyspace::formatCount(std::uint64_t(progress.keysPerSecond))));
         if (progress.etaMs >= 0)
-            line += QStringLiteral(" · %1 left").arg(displayText(keyspace::formatDuration(progress.etaMs)));
+            line += tr(" · %1 left").arg(displayText(keyspace::formatDuration(progress.etaMs)));
         if (progress.backingOff)
-            line += QStringLiteral(" · backing off: the server slowed");
+            line += tr(" · backing off: the server slowed");
     }
     if (!progress.trouble.isEmpty())
         line += QStringLiteral(" · %1").arg(progress.trouble);
     if (!progress.paused && m_sinceProgress.elapsed() >= SilentAfterMs)
-        line += QStringLiteral(" · no answer from the server for %1 s (Cancel stops the scan at once)")
+        line += tr(" · no answer from the server for %1 s (Cancel stops the scan at once)")
                     .arg(m_sinceProgress.elapsed() / 1000);
     m_label->setText(line);
 }
@@ -127,33 +126,32 @@ void ScanStatusBar::renderFinished()
     m_bar->setVisible(false);
     QString line;
     if (summary.error)
-        line = QStringLiteral("Scan stopped: %1. ").arg(summary.error->message);
+        line = tr("Scan stopped: %1. ").arg(summary.error->message);
     else if (summary.cancelled)
-        line = QStringLiteral("Scan cancelled. ");
-    line += QStringLiteral("%1 keys").arg(displayText(keyspace::formatCount(m_finished->keys)));
+        line = tr("Scan cancelled. ");
+    line += tr("%1 keys").arg(displayText(keyspace::formatCount(m_finished->keys)));
     if (m_finished->expiredSince > 0)
-        line += QStringLiteral(" as of the scan (%1 expired since)")
-                    .arg(displayText(keyspace::formatCount(m_finished->expiredSince)));
+        line +=
+            tr(" as of the scan (%1 expired since)").arg(displayText(keyspace::formatCount(m_finished->expiredSince)));
     line += QStringLiteral(", %1").arg(displayText(keyspace::formatBytes(m_finished->memoryBytes)));
     // A rate over less than a second is noise ("13 keys/s" for 13 keys in no time): leave it out.
     if (summary.complete && summary.durationMs >= 1000)
-        line += QStringLiteral(" · scanned in %1 (%2 keys/s, %3 speed)")
+        line += tr(" · scanned in %1 (%2 keys/s, %3 speed)")
                     .arg(displayText(keyspace::formatDuration(summary.durationMs)),
                          displayText(keyspace::formatCount(summary.keysPerSecond())), scan::speedName(summary.speed));
     else if (summary.complete)
-        line += QStringLiteral(" · scanned in %1 (%2 speed)")
-                    .arg(summary.durationMs < 1 ? QStringLiteral("under 1 ms")
+        line += tr(" · scanned in %1 (%2 speed)")
+                    .arg(summary.durationMs < 1 ? tr("under 1 ms")
                                                 : displayText(keyspace::formatDuration(summary.durationMs)),
                          scan::speedName(summary.speed));
     if (summary.vanished > 0)
-        line +=
-            QStringLiteral(" · %1 vanished during the scan").arg(displayText(keyspace::formatCount(summary.vanished)));
+        line += tr(" · %1 vanished during the scan").arg(displayText(keyspace::formatCount(summary.vanished)));
     if (summary.keysInFlight > 0)
-        line += QStringLiteral(" · %1 not inspected when the scan stopped")
+        line += tr(" · %1 not inspected when the scan stopped")
                     .arg(displayText(keyspace::formatCount(summary.keysInFlight)));
     m_label->setText(line);
     m_notices->setVisible(!summary.notices.isEmpty());
-    m_notices->setText(QStringLiteral("⚠ %1 notice(s)").arg(summary.notices.size()));
+    m_notices->setText(tr("⚠ %1 notice(s)").arg(summary.notices.size()));
     m_notices->setToolTip(summary.notices.join(u'\n'));
 }
 

@@ -14,7 +14,7 @@ ServerPanel::ServerPanel(models::ValueInspector* inspector, std::function<models
     , m_inspector(inspector)
     , m_scanned(std::move(scanned))
 {
-    m_header = new QLabel(QStringLiteral("Not connected."));
+    m_header = new QLabel(tr("Not connected."));
     m_header->setWordWrap(true);
     m_body = new QWidget;
     m_form = new QFormLayout(m_body);
@@ -47,7 +47,7 @@ void ServerPanel::hideEvent(QHideEvent* event)
 
 void ServerPanel::serverChanged()
 {
-    m_header->setText(QStringLiteral("Reading INFO…"));
+    m_header->setText(tr("Reading INFO…"));
     m_groups.clear();
     rebuild();
     refreshIfShown();
@@ -68,12 +68,12 @@ void ServerPanel::takeStatus(const models::ValueInspector::Status& status)
 {
     ++m_answers;
     if (!status.error.isEmpty()) {
-        m_header->setText(QStringLiteral("INFO could not be read: %1").arg(status.error));
+        m_header->setText(tr("INFO could not be read: %1").arg(status.error));
         Q_EMIT updated();
         return;
     }
-    m_header->setText(QStringLiteral("From INFO at %1, read again every %2 s while this tab shows.")
-                          .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")))
+    m_header->setText(tr("From INFO at %1, read again every %2 s while this tab shows.")
+                          .arg(QDateTime::currentDateTime().toString(tr("HH:mm:ss")))
                           .arg(RefreshMs / 1000));
     m_groups = models::describeServerStatus(status.status, m_scanned());
     rebuild();
@@ -97,7 +97,7 @@ void ServerPanel::rebuild()
             value->setWordWrap(true);
             value->setTextInteractionFlags(Qt::TextSelectableByMouse);
             value->setToolTip(line.toolTip);
-            if (line.value.startsWith(QStringLiteral("not available"))) {
+            if (!line.available) {
                 QPalette palette = value->palette();
                 palette.setColor(QPalette::WindowText, palette.color(QPalette::Disabled, QPalette::WindowText));
                 value->setPalette(palette);

@@ -82,9 +82,8 @@ ShardsPane::ShardsPane(QWidget* parent)
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
     m_table = new QTableWidget(0, ColumnCount);
-    m_table->setHorizontalHeaderLabels({QStringLiteral("Shard"), QStringLiteral("Keys"), QStringLiteral("Memory"),
-                                        QStringLiteral("Share"), QStringLiteral("State"), QStringLiteral("Slots")});
-    m_table->horizontalHeaderItem(Share)->setToolTip(QStringLiteral("The shard's share of the cluster's memory"));
+    m_table->setHorizontalHeaderLabels({tr("Shard"), tr("Keys"), tr("Memory"), tr("Share"), tr("State"), tr("Slots")});
+    m_table->horizontalHeaderItem(Share)->setToolTip(tr("The shard's share of the cluster's memory"));
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -92,8 +91,8 @@ ShardsPane::ShardsPane(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
-    m_memoryPlot = newShardPlot(QStringLiteral("Memory per shard (dashed: an even share)"));
-    m_keysPlot = newShardPlot(QStringLiteral("Keys per shard"));
+    m_memoryPlot = newShardPlot(tr("Memory per shard (dashed: an even share)"));
+    m_keysPlot = newShardPlot(tr("Keys per shard"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_table);
@@ -122,20 +121,19 @@ void ShardsPane::showShards(const std::vector<scan::ShardScan>& shards, bool mem
         const int row = int(i);
         if (shard.memoryBytes > shards[hottest].memoryBytes)
             hottest = i;
-        cell(row, Address, shard.address + (shard.replica ? QStringLiteral(" (replica)") : QString()), false);
+        cell(row, Address, shard.address + (shard.replica ? tr(" (replica)") : QString()), false);
         cell(row, Slots, shard.slots, false);
         cell(row, Keys, displayText(keyspace::formatCount(shard.keys)), true);
-        cell(row, Memory,
-             memoryMeasured ? displayText(keyspace::formatBytes(shard.memoryBytes)) : QStringLiteral("n/a"), true);
+        cell(row, Memory, memoryMeasured ? displayText(keyspace::formatBytes(shard.memoryBytes)) : tr("n/a"), true);
         cell(row, Share,
              memoryMeasured && memory > 0
                  ? displayText(keyspace::formatPercent(double(shard.memoryBytes) / double(memory)))
-                 : QStringLiteral("n/a"),
+                 : tr("n/a"),
              true);
         QTableWidgetItem* state = cell(row, State,
-                                       shard.error      ? QStringLiteral("failed")
-                                       : shard.complete ? QStringLiteral("ok")
-                                                        : QStringLiteral("scanning"),
+                                       shard.error      ? tr("failed")
+                                       : shard.complete ? tr("ok")
+                                                        : tr("scanning"),
                                        false);
         if (shard.error) {
             state->setForeground(QColor(0xc6, 0x28, 0x28));
@@ -147,16 +145,16 @@ void ShardsPane::showShards(const std::vector<scan::ShardScan>& shards, bool mem
     m_table->setFixedHeight(m_table->horizontalHeader()->height() +
                             rows * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth() + 2 +
                             m_table->horizontalScrollBar()->sizeHint().height()); // a narrow pane scrolls sideways
-    QString text = QStringLiteral("%1 shards, %2 keys, %3")
+    QString text = tr("%1 shards, %2 keys, %3")
                        .arg(shards.size())
                        .arg(displayText(keyspace::formatCount(keys)),
-                            memoryMeasured ? displayText(keyspace::formatBytes(memory)) : QStringLiteral("memory n/a"));
+                            memoryMeasured ? displayText(keyspace::formatBytes(memory)) : tr("memory n/a"));
     if (memoryMeasured && memory > 0 && !shards.empty()) {
         const double share = double(shards[hottest].memoryBytes) / double(memory);
         const double even = 1.0 / double(shards.size());
         // Past half again an even share is what a big key or a hot hash tag does to a cluster.
         if (share > even * 1.5)
-            text += QStringLiteral(" — %1 holds %2 of the memory (an even share is %3): look at its biggest keys")
+            text += tr(" — %1 holds %2 of the memory (an even share is %3): look at its biggest keys")
                         .arg(shards[hottest].address, displayText(keyspace::formatPercent(share)),
                              displayText(keyspace::formatPercent(even)));
     }

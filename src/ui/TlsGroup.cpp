@@ -9,24 +9,22 @@
 namespace keylens::ui {
 
 TlsGroup::TlsGroup(QWidget* parent)
-    : FoldingGroup(QStringLiteral("TLS (rediss://)"), parent)
-    , m_caCert(
-          new PathField(QStringLiteral("CA certificate"), QStringLiteral("the system's CAs"), PathField::Kind::File))
-    , m_caCertDir(new PathField(QStringLiteral("CA directory"), QString(), PathField::Kind::Directory))
-    , m_clientCert(new PathField(QStringLiteral("Client certificate"), QStringLiteral("when the server asks for one"),
-                                 PathField::Kind::File))
-    , m_clientKey(new PathField(QStringLiteral("Client key"), QString(), PathField::Kind::File))
+    : FoldingGroup(tr("TLS (rediss://)"), parent)
+    , m_caCert(new PathField(tr("CA certificate"), tr("the system's CAs"), PathField::Kind::File))
+    , m_caCertDir(new PathField(tr("CA directory"), QString(), PathField::Kind::Directory))
+    , m_clientCert(new PathField(tr("Client certificate"), tr("when the server asks for one"), PathField::Kind::File))
+    , m_clientKey(new PathField(tr("Client key"), QString(), PathField::Kind::File))
     , m_serverName(new QLineEdit)
-    , m_insecure(new QCheckBox(QStringLiteral("Do not check the server's certificate (insecure)")))
+    , m_insecure(new QCheckBox(tr("Do not check the server's certificate (insecure)")))
 {
     setObjectName(QStringLiteral("tls"));
-    m_serverName->setPlaceholderText(QStringLiteral("the host"));
+    m_serverName->setPlaceholderText(tr("the host"));
     QFormLayout* form = this->form();
-    form->addRow(QStringLiteral("CA certificate"), m_caCert);
-    form->addRow(QStringLiteral("CA directory"), m_caCertDir);
-    form->addRow(QStringLiteral("Client certificate"), m_clientCert);
-    form->addRow(QStringLiteral("Client key"), m_clientKey);
-    form->addRow(QStringLiteral("Server name"), m_serverName);
+    form->addRow(tr("CA certificate"), m_caCert);
+    form->addRow(tr("CA directory"), m_caCertDir);
+    form->addRow(tr("Client certificate"), m_clientCert);
+    form->addRow(tr("Client key"), m_clientKey);
+    form->addRow(tr("Server name"), m_serverName);
     form->addRow(QString(), m_insecure);
     addProblemRow();
 }

@@ -23,10 +23,10 @@ TreemapPane::TreemapPane(QWidget* parent)
     , m_where(new QLabel)
     , m_colouring(new QComboBox)
 {
-    m_back->setText(QStringLiteral("Back"));
-    m_back->setToolTip(QStringLiteral("Up one level (double-click a namespace to go into it)"));
-    m_colouring->addItem(QStringLiteral("Colour by top-level namespace"));
-    m_colouring->addItem(QStringLiteral("Colour by worst finding"));
+    m_back->setText(tr("Back"));
+    m_back->setToolTip(tr("Up one level (double-click a namespace to go into it)"));
+    m_colouring->addItem(tr("Colour by top-level namespace"));
+    m_colouring->addItem(tr("Colour by worst finding"));
     // Neither the header's sentence nor the combo's longest item may hold the window wide (800 px screens).
     m_where->setMinimumWidth(1);
     m_colouring->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -72,7 +72,7 @@ void TreemapPane::updateHeader()
     }
     const keyspace::SubtreeTotals totals = m_view->shownTotals();
     const QString where = m_view->shownName();
-    m_where->setText(QStringLiteral("<b>%1</b> — %2 in %3 keys; area is memory")
+    m_where->setText(tr("<b>%1</b> — %2 in %3 keys; area is memory")
                          .arg(where.toHtmlEscaped(), displayText(keyspace::formatBytes(totals.memoryBytes)),
                               displayText(keyspace::formatCount(totals.keys))));
 }

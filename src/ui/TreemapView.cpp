@@ -138,7 +138,7 @@ int TreemapView::worstFindingOf(std::uint32_t id) const
 QString TreemapView::shownName() const
 {
     if (!m_store || m_shown == keyspace::Keyspace::root())
-        return QStringLiteral("All keys");
+        return tr("All keys");
     if (m_patterns)
         return displayText(keyspace::displayBytes(m_patterns->tree()->text(m_shown)));
     return displayText(keyspace::displayBytes(m_store->namespacePrefix(m_shown))) + u'*';
@@ -362,8 +362,7 @@ void TreemapView::paintEvent(QPaintEvent*)
     }
     if (m_tiles.empty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(rect(), Qt::AlignCenter,
-                         m_store ? QStringLiteral("No memory measured here") : QStringLiteral("No keys yet"));
+        painter.drawText(rect(), Qt::AlignCenter, m_store ? tr("No memory measured here") : tr("No keys yet"));
         return;
     }
     const QFontMetrics metrics = fontMetrics();
@@ -373,8 +372,7 @@ void TreemapView::paintEvent(QPaintEvent*)
         painter.setPen(border);
         painter.drawRect(tile.rect);
         // Labels where they fit: the name, then the memory when there is room for a second line.
-        const QString name =
-            tile.node == keyspace::InvalidNode ? QStringLiteral("%1 others").arg(tile.others) : labelOf(tile.node);
+        const QString name = tile.node == keyspace::InvalidNode ? tr("%1 others").arg(tile.others) : labelOf(tile.node);
         const QRectF text = tile.rect.adjusted(3, 1, -3, -1);
         if (text.width() < metrics.horizontalAdvance(QStringLiteral("abc")) || text.height() < metrics.height())
             continue;

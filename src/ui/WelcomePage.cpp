@@ -42,26 +42,26 @@ WelcomePage::WelcomePage(QWidget* parent)
     auto* content = new QWidget;
     content->setMaximumWidth(980);
 
-    auto* title = new QLabel(QStringLiteral("Keylens"));
+    auto* title = new QLabel(tr("Keylens"));
     QFont titleFont = title->font();
     titleFont.setPointSizeF(titleFont.pointSizeF() * 2);
     titleFont.setBold(true);
     title->setFont(titleFont);
-    auto* tagline = new QLabel(QStringLiteral(
-        "Scans a Redis keyspace in the background and shows it as a tree of namespaces: where the memory goes, "
-        "which keys never expire, and which names break your conventions."));
+    auto* tagline = new QLabel(
+        tr("Scans a Redis keyspace in the background and shows it as a tree of namespaces: where the memory goes, "
+           "which keys never expire, and which names break your conventions."));
     tagline->setWordWrap(true);
 
     // Left: where to connect.
     auto* left = new QVBoxLayout;
-    left->addWidget(heading(QStringLiteral("Connect")));
-    m_local = linkButton(QStringLiteral("Connect to localhost:6379"), QString());
+    left->addWidget(heading(tr("Connect")));
+    m_local = linkButton(tr("Connect to localhost:6379"), QString());
     m_local->setObjectName(QStringLiteral("connectLocal"));
     m_local->setVisible(false);
     connect(m_local, &QAbstractButton::clicked, this, [this] { Q_EMIT connectToLocal(m_probeHost, m_probePort); });
     left->addWidget(m_local);
-    auto* other = linkButton(QStringLiteral("New connection…"),
-                             QStringLiteral("A host and port, a socket, or a redis:// URI; saved for next time."));
+    auto* other =
+        linkButton(tr("New connection…"), tr("A host and port, a socket, or a redis:// URI; saved for next time."));
     connect(other, &QAbstractButton::clicked, this, &WelcomePage::newConnection);
     left->addWidget(other);
     m_connections = new QVBoxLayout;
@@ -70,17 +70,17 @@ WelcomePage::WelcomePage(QWidget* parent)
 
     // Right: the demo, and the keys to know.
     auto* right = new QVBoxLayout;
-    right->addWidget(heading(QStringLiteral("Try the demo")));
-    auto* demo = linkButton(QStringLiteral("Open the demo keyspace"),
-                            QStringLiteral("Starts a private redis-server on this machine, writes 200,000 keys the "
-                                           "way real applications do (sessions, caches, queues, leaderboards, and "
-                                           "their naming mistakes) and scans them. It touches no other server and "
-                                           "stops when the window closes."));
+    right->addWidget(heading(tr("Try the demo")));
+    auto* demo = linkButton(tr("Open the demo keyspace"),
+                            tr("Starts a private redis-server on this machine, writes 200,000 keys the "
+                               "way real applications do (sessions, caches, queues, leaderboards, and "
+                               "their naming mistakes) and scans them. It touches no other server and "
+                               "stops when the window closes."));
     demo->setObjectName(QStringLiteral("tryDemo"));
     connect(demo, &QAbstractButton::clicked, this, &WelcomePage::tryDemo);
     right->addWidget(demo);
     right->addSpacing(12);
-    right->addWidget(heading(QStringLiteral("Keyboard")));
+    right->addWidget(heading(tr("Keyboard")));
     m_shortcuts = new QGridLayout;
     m_shortcuts->setColumnStretch(1, 1);
     m_shortcuts->setHorizontalSpacing(16);
@@ -130,11 +130,11 @@ void WelcomePage::setConnections(const std::vector<models::ConnectionProfile>& s
         delete item;
     }
     if (!saved.empty())
-        m_connections->addWidget(heading(QStringLiteral("Saved")));
+        m_connections->addWidget(heading(tr("Saved")));
     for (const models::ConnectionProfile& profile : saved) {
         QString description = profile.address();
         if (profile.readOnly)
-            description += QStringLiteral(" · read-only");
+            description += tr(" · read-only");
         auto* button = linkButton(profile.name, description);
         connect(button, &QAbstractButton::clicked, this, [this, id = profile.id] { Q_EMIT openSaved(id); });
         m_connections->addWidget(button);
@@ -149,7 +149,7 @@ void WelcomePage::setConnections(const std::vector<models::ConnectionProfile>& s
             unsaved.push_back(entry);
     }
     if (!unsaved.empty())
-        m_connections->addWidget(heading(QStringLiteral("Recent")));
+        m_connections->addWidget(heading(tr("Recent")));
     for (const models::RecentConnection& entry : unsaved) {
         auto* button = linkButton(entry.name, entry.uri == entry.name ? QString() : entry.uri);
         connect(button, &QAbstractButton::clicked, this, [this, entry] { Q_EMIT openRecent(entry); });
@@ -201,10 +201,10 @@ void WelcomePage::probeAnswered(const QByteArray& reply)
     const bool isRedis = reply.startsWith("+PONG") || reply.startsWith("-NOAUTH") || reply.startsWith("-LOADING") ||
                          reply.startsWith("-MASTERDOWN") || reply.startsWith("-ERR");
     if (isRedis) {
-        m_local->setText(QStringLiteral("Connect to %1:%2").arg(m_probeHost).arg(m_probePort));
+        m_local->setText(tr("Connect to %1:%2").arg(m_probeHost).arg(m_probePort));
         static_cast<QCommandLinkButton*>(m_local)->setDescription(
-            reply.startsWith("-NOAUTH") ? QStringLiteral("A Redis server answers here; it asks for a password.")
-                                        : QStringLiteral("A Redis server answers here."));
+            reply.startsWith("-NOAUTH") ? tr("A Redis server answers here; it asks for a password.")
+                                        : tr("A Redis server answers here."));
         m_local->setVisible(true);
     }
     m_probe->deleteLater();

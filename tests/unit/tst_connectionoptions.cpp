@@ -13,7 +13,7 @@ class TestConnectionOptions : public QObject
     static Result<ConnectionOptions> fromFlags(const QStringList& flags, const QProcessEnvironment& environment = {})
     {
         QCommandLineParser parser;
-        addConnectionOptions(parser);
+        parser.addOptions(connectionOptions());
         parser.addPositionalArgument(QStringLiteral("uri"), QString());
         if (!parser.parse(QStringList{QStringLiteral("keylens-cli")} + flags))
             return Error{ErrorKind::Usage, parser.errorText()};
@@ -270,7 +270,7 @@ private Q_SLOTS:
         QFETCH(QStringList, flags);
         QFETCH(bool, given);
         QCommandLineParser parser;
-        addConnectionOptions(parser);
+        parser.addOptions(connectionOptions());
         QVERIFY(parser.parse(QStringList{QStringLiteral("keylens")} + flags));
         QCOMPARE(connectionArgumentsGiven(parser), given);
     }
