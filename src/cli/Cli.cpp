@@ -47,6 +47,9 @@ usage::Program program()
         {QStringLiteral("keylens-backup-<action>-<time>.klb"),
          QStringLiteral("The backup delete and rename write in the current directory unless --backup or "
                         "--no-backup; 'keylens-cli restore FILE' reads it.")},
+        {QStringLiteral("~/.ssh/config, ~/.ssh/known_hosts"),
+         QStringLiteral("With --ssh, the system's ssh reads its own configuration and known hosts (unless "
+                        "--ssh-known-hosts).")},
         {QStringLiteral("/usr/share/doc/keylens/examples/profile.json"),
          QStringLiteral("An example lint profile, with every field (lint --profile FILE).")},
     };

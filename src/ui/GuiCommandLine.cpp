@@ -145,11 +145,14 @@ usage::Program guiProgram()
         {QStringLiteral("~/.local/share/keylens/backups/"),
          QCoreApplication::translate("GuiCommandLine",
                                      "The DUMP backups written before a delete or rename from the window.")},
+        {QStringLiteral("~/.ssh/config, ~/.ssh/known_hosts"),
+         QCoreApplication::translate("GuiCommandLine", "With --ssh, the system's ssh reads its own configuration and "
+                                                       "known hosts (unless --ssh-known-hosts).")},
         {QStringLiteral("/usr/share/keylens/translations/"),
          QCoreApplication::translate("GuiCommandLine", "The translations of the window.")},
     };
     program.examples = {
-        {QCoreApplication::translate("GuiCommandLine", "keylens --demo"),
+        {QStringLiteral("keylens --demo"),
          QCoreApplication::translate("GuiCommandLine", "Browse a private demo server with a messy keyspace.")},
         {QStringLiteral("keylens rediss://default@cache.example.com:6380/0"),
          QCoreApplication::translate(
