@@ -113,6 +113,43 @@ private Q_SLOTS:
         }
     }
 
+    // A store of more distinct segments than one thread tests (the pass splits them in two past 2^18): the marks
+    // are still exactly the keys the glob matches, whichever half a key's last segment landed in.
+    void passOverManySegmentsMatchesEveryKey_data()
+    {
+        QTest::addColumn<QByteArray>("pattern");
+        for (const char* pattern : {"*7", "*:profile", "item:*99", "*1*", "user:*3:profile", "[0-9]*5x"})
+            QTest::newRow(pattern) << QByteArray(pattern);
+    }
+    void passOverManySegmentsMatchesEveryKey()
+    {
+        QFETCH(QByteArray, pattern);
+        keyspace::Keyspace store;
+        std::vector<QByteArray> keys;
+        for (int i = 0; i < 150'000; ++i) {
+            keys.push_back("item:" + QByteArray::number(i * 7 + 3));
+            keys.push_back(QByteArray::number(i * 13 + 5) + "x"); // a key of one segment: the whole-key bits
+            if (i % 3 == 0)
+                keys.push_back("user:" + QByteArray::number(i) + ":profile");
+        }
+        for (const QByteArray& key : keys)
+            store.insert(key, {});
+        QVERIFY(store.segmentCount() > (std::size_t(1) << 18));
+        const keyspace::KeyGlob glob(pattern);
+        std::vector<std::uint8_t> marks(store.nodeCount(), 0);
+        keyspace::markGlobMatches(store, glob, marks, 2);
+        std::size_t expected = 0;
+        for (const QByteArray& key : keys) {
+            const keyspace::NodeId node = store.find(key);
+            QVERIFY(node != keyspace::InvalidNode);
+            QVERIFY2((marks[node] == 2) == glob.matches(key), key.constData());
+            expected += glob.matches(key) ? 1 : 0;
+        }
+        QVERIFY(expected > 0);
+        const auto marked = std::size_t(std::count(marks.begin(), marks.end(), std::uint8_t(2)));
+        QCOMPARE(marked, expected);
+    }
+
     // The filter box's text (keyspace::resolveFilter): an existing key is that key, glob characters make a
     // glob, anything else a prefix; a chosen mode wins; case is kept unless told to ignore it.
     void filterTextResolves()
