@@ -321,9 +321,10 @@ bool TreemapView::layoutStep(qint64 budgetMs)
                 tile.others = gathered.restCount;
                 tile.topLevel = at.topLevel;
             }
+            tile.nested = tile.node != keyspace::InvalidNode && hasChildren(tile.node) &&
+                          tileRect.width() >= NestAbove && tileRect.height() >= NestAbove;
             m_tiles.push_back(tile);
-            if (tile.node != keyspace::InvalidNode && hasChildren(tile.node) && tileRect.width() >= NestAbove &&
-                tileRect.height() >= NestAbove)
+            if (tile.nested)
                 m_pending.push_back(
                     {tile.node, tileRect.adjusted(2, HeaderHeight, -2, -2), at.depth + 1, tile.topLevel});
         }
@@ -377,11 +378,21 @@ void TreemapView::paintEvent(QPaintEvent*)
         if (text.width() < metrics.horizontalAdvance(QStringLiteral("abc")) || text.height() < metrics.height())
             continue;
         painter.setPen(Qt::black);
+        const QString memory = displayText(keyspace::formatBytes(tile.memoryBytes));
+        if (tile.nested) {
+            // Its children cover everything below the header strip: name and memory share that one line, or
+            // the name alone where both do not fit.
+            const QString both = name + QStringLiteral("  ") + memory;
+            painter.drawText(text, Qt::AlignLeft | Qt::AlignTop,
+                             metrics.horizontalAdvance(both) <= text.width()
+                                 ? both
+                                 : metrics.elidedText(name, Qt::ElideRight, int(text.width())));
+            continue;
+        }
         painter.drawText(text, Qt::AlignLeft | Qt::AlignTop,
                          metrics.elidedText(name, Qt::ElideRight, int(text.width())));
         if (text.height() >= 2 * metrics.height() + HeaderHeight)
-            painter.drawText(text.adjusted(0, metrics.height(), 0, 0), Qt::AlignLeft | Qt::AlignTop,
-                             displayText(keyspace::formatBytes(tile.memoryBytes)));
+            painter.drawText(text.adjusted(0, metrics.height(), 0, 0), Qt::AlignLeft | Qt::AlignTop, memory);
     }
     for (const Tile& tile : m_tiles) {
         if (tile.node == m_selected) {

@@ -38,6 +38,7 @@ public:
         int depth = 0;                                     // 0: a child of the shown node
         std::uint64_t memoryBytes = 0;
         std::uint64_t others = 0; // how many children an "others" tile stands for
+        bool nested = false;      // its children are laid out inside it, below its header strip
     };
     static constexpr std::size_t MaxChildren = 2000; // laid out per parent; the rest is one tile
     static constexpr double MinimumSide = 3.0;       // pixels: smaller tiles are not laid out

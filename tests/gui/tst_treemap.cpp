@@ -82,6 +82,16 @@ private Q_SLOTS:
         const auto& tiles = view.tiles();
         const auto userTile = std::find_if(tiles.begin(), tiles.end(), [&](const auto& t) { return t.node == user; });
         QVERIFY(userTile != tiles.end());
+        // A tile is nested exactly when tiles of its children lie inside it, below its header strip: only then is its
+        // label one line (its children would cover a second).
+        for (const auto& tile : tiles) {
+            const bool hasChildTiles = std::any_of(tiles.begin(), tiles.end(), [&](const auto& other) {
+                return other.node != keyspace::InvalidNode && tile.node != keyspace::InvalidNode &&
+                       store.parent(other.node) == tile.node && tile.rect.contains(other.rect);
+            });
+            QCOMPARE(tile.nested, hasChildTiles);
+        }
+        QVERIFY(userTile->nested);
         // The middle of `user` is one of its children (nested tiles are deeper).
         QSignalSpy activated(&view, &TreemapView::nodeActivated);
         const QPoint middle = userTile->rect.center().toPoint();
