@@ -198,7 +198,7 @@ bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request,
 
 std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments, const QString& command)
 {
-    const QCommandLineOption help(QStringLiteral("help"), QStringLiteral("Show this help."));
+    const QCommandLineOption help = usage::commandHelpOption();
     parser.addOption(help);
     if (!parser.parse(arguments))
         return usageError(parser.errorText());

@@ -30,7 +30,7 @@ usage::Command restoreCommand()
         {QStringLiteral("speed"), QStringLiteral("full or gentle (default gentle)."), QStringLiteral("full|gentle")},
     };
     command.groups = {connectionGroup()};
-    command.choices = {{QStringLiteral("speed"), {QStringLiteral("full"), QStringLiteral("gentle")}}};
+    command.choices = {{QStringLiteral("speed"), scanChoices().value(QStringLiteral("speed"))}};
     return command;
 }
 

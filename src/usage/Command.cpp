@@ -81,12 +81,14 @@ QString longestName(const QCommandLineOption& option)
                              [](const QString& a, const QString& b) { return a.size() < b.size(); });
 }
 
-QString spelledNames(const QCommandLineOption& option)
+QString dashedName(const QString& name)
 {
-    QStringList spelled;
-    for (const QString& name : option.names())
-        spelled += (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
-    return spelled.join(QStringLiteral(", "));
+    return (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
+}
+
+QCommandLineOption commandHelpOption()
+{
+    return QCommandLineOption(QStringLiteral("help"), QStringLiteral("Show this help."));
 }
 
 } // namespace keylens::usage

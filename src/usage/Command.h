@@ -72,7 +72,10 @@ struct Program
 
 // An option's longest name ("host" for -h/--host), as the parser and the completions key it.
 QString longestName(const QCommandLineOption& option);
-// "-h, --host" as typed.
-QString spelledNames(const QCommandLineOption& option);
+// A name as typed: "-h" for a one-letter name, "--host" for a longer one (QCommandLineParser's rule).
+QString dashedName(const QString& name);
+
+// The --help every subcommand takes: its parser adds it, the manual page and the completions list it.
+QCommandLineOption commandHelpOption();
 
 } // namespace keylens::usage

@@ -30,11 +30,6 @@ bool takesFileArgument(const Command& command)
     return false;
 }
 
-QString dashed(const QString& name)
-{
-    return (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
-}
-
 QString firstSentence(const QString& text)
 {
     const qsizetype end = text.indexOf(QLatin1String(". "));
@@ -88,7 +83,7 @@ QByteArray bashCompletion(const Program& program)
         for (const QCommandLineOption& option : command.allOptions()) {
             QStringList spelled;
             for (const QString& name : option.names())
-                spelled += dashed(name);
+                spelled += dashedName(name);
             names += spelled;
             switch (valueKind(command, option)) {
             case ValueKind::File:
@@ -160,7 +155,7 @@ QByteArray zshCompletion(const Program& program)
     out += QStringLiteral("    local command=$words[2]\n    shift words\n    (( CURRENT-- ))\n    case $command in\n");
     for (const Command& command : program.commands) {
         out += QStringLiteral("    %1)\n        _arguments -s \\\n").arg(command.name);
-        out += QStringLiteral("            '--help[Show the options of this command]' \\\n");
+        out += QStringLiteral("            '--help[%1]' \\\n").arg(firstSentence(commandHelpOption().description()));
         for (const QCommandLineOption& option : command.allOptions()) {
             const ValueKind kind = valueKind(command, option);
             QString action;
@@ -181,7 +176,7 @@ QByteArray zshCompletion(const Program& program)
                 break;
             }
             for (const QString& name : option.names()) {
-                QString spec = dashed(name);
+                QString spec = dashedName(name);
                 if (kind != ValueKind::None)
                     spec += name.size() == 1 ? u'+' : u'=';
                 spec += u'[' + description(option.description()) + u']';
@@ -214,7 +209,9 @@ QByteArray fishCompletion(const Program& program)
                           .arg(command.name, singleQuotedForFish(command.summary));
     for (const Command& command : program.commands) {
         const QString when = QStringLiteral(" -n '__fish_seen_subcommand_from %1'").arg(command.name);
-        out += head + when + QStringLiteral(" -l help -d 'Show the options of this command'\n");
+        out += head + when +
+               QStringLiteral(" -l help -d %1\n")
+                   .arg(singleQuotedForFish(firstSentence(commandHelpOption().description())));
         if (takesFileArgument(command))
             out += head + when + QStringLiteral(" -F\n");
         for (const QCommandLineOption& option : command.allOptions()) {

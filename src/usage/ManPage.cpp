@@ -48,8 +48,7 @@ QString optionItem(const QCommandLineOption& option)
 {
     QStringList names;
     for (const QString& name : option.names())
-        names += QStringLiteral("\\fB%1\\fR")
-                     .arg(escaped((name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name));
+        names += QStringLiteral("\\fB%1\\fR").arg(escaped(dashedName(name)));
     QString head = names.join(QStringLiteral(", "));
     if (!option.valueName().isEmpty())
         head += QStringLiteral(" \\fI%1\\fR").arg(escaped(option.valueName()));
@@ -121,8 +120,7 @@ QByteArray manPage(const Program& program, const QString& version, const QString
     if (program.hasSubcommands()) {
         out += QStringLiteral(".SH COMMANDS\n");
         out += line(QStringLiteral("Every command also takes:"));
-        out += optionItem(
-            QCommandLineOption(QStringLiteral("help"), QStringLiteral("Print the command's options and leave.")));
+        out += optionItem(commandHelpOption());
         for (const Command& command : program.commands)
             out += commandSection(command, program.name);
     } else {
