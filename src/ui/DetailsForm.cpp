@@ -1,5 +1,9 @@
 #include "ui/DetailsForm.h"
 
+#include "keyspace/Units.h"
+#include "models/DisplayText.h"
+
+#include <QCoreApplication>
 #include <QFormLayout>
 #include <QLabel>
 
@@ -32,6 +36,15 @@ QString detailsFieldText(const QWidget* pane, const QString& name)
 {
     const auto* label = pane->findChild<QLabel*>(name);
     return label ? label->text() : QString();
+}
+
+QString memoryWithPerKeyText(std::uint64_t memoryBytes, std::uint64_t keys)
+{
+    const QString memory = models::displayText(keyspace::formatBytes(memoryBytes));
+    if (keys == 0)
+        return memory;
+    return memory + QCoreApplication::translate("DetailsForm", "  (%1 per key)")
+                        .arg(models::displayText(keyspace::formatBytes(memoryBytes / keys)));
 }
 
 } // namespace keylens::ui

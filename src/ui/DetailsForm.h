@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include <cstdint>
+
 class QFormLayout;
 class QLabel;
 class QWidget;
@@ -13,5 +15,8 @@ namespace keylens::ui {
 QLabel* createDetailsTitle();
 QLabel* addDetailsField(QFormLayout* form, const QString& name);
 QString detailsFieldText(const QWidget* pane, const QString& name);
+
+// The Memory field of a namespace or a pattern: "4.96 MiB  (197 B per key)", the per-key part only with keys.
+QString memoryWithPerKeyText(std::uint64_t memoryBytes, std::uint64_t keys);
 
 } // namespace keylens::ui

@@ -90,10 +90,7 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
                         ? QStringLiteral("%1 (%2)").arg(displayText(keyspace::formatCount(totals.keys)),
                                                         models::keyAndBelowText(totals.keys))
                         : displayText(keyspace::formatCount(totals.keys)));
-    m_memory->setText(
-        displayText(keyspace::formatBytes(totals.memoryBytes)) +
-        (totals.keys ? tr("  (%1 per key)").arg(displayText(keyspace::formatBytes(totals.memoryBytes / totals.keys)))
-                     : QString()));
+    m_memory->setText(memoryWithPerKeyText(totals.memoryBytes, totals.keys));
     if (m_sampled && keyspace.hasChildren(node)) {
         const keyspace::MemoryEstimate estimate = m_sampled->estimate(node);
         if (estimate.bytes)
