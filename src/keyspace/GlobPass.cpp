@@ -55,7 +55,7 @@ TailBits tailBits(const Keyspace& store, const KeyGlob& glob)
     bits.deep.assign(words, 0);
     bits.whole.assign(words, 0);
     // A tail with a delimiter (`*:profile`) never matches a key of one segment: no whole bit to test.
-    const bool wholeMayMatch = !glob.literalTail().contains(store.delimiter());
+    const bool wholeMayMatch = glob.keyOfOneSegmentMayMatch(store.delimiter());
     const auto fill = [&](std::size_t fromWord, std::size_t toWord) {
         const SegmentId end = SegmentId(std::min(count, toWord * 64));
         for (SegmentId id = SegmentId(fromWord * 64); id < end; ++id) {

@@ -104,9 +104,11 @@ bool KeyGlob::lastSegmentMayMatch(QByteArrayView segment, char delimiter, bool w
         return true;
     // The key ends with the tail. Past the tail's last delimiter, the tail is all of the segment (a segment holds no
     // delimiter), and a key of one segment has none to match it; a tail without one lies within the segment.
+    if (wholeKey && !keyOfOneSegmentMayMatch(delimiter))
+        return false;
     const qsizetype cut = m_literalTail.lastIndexOf(delimiter);
     const QByteArrayView last = cut < 0 ? QByteArrayView(m_literalTail) : QByteArrayView(m_literalTail).sliced(cut + 1);
-    if (cut >= 0 ? wholeKey || segment.size() != last.size() : segment.size() < last.size())
+    if (cut >= 0 ? segment.size() != last.size() : segment.size() < last.size())
         return false;
     const QByteArrayView end = segment.sliced(segment.size() - last.size());
     for (qsizetype i = 0; i < last.size(); ++i) {

@@ -27,6 +27,9 @@ public:
     // end with. True says nothing: ask matches(). Filtering millions of keys, it spares most of them the reading of
     // their ancestors' segments, which is where the time goes.
     bool lastSegmentMayMatch(QByteArrayView segment, char delimiter, bool wholeKey) const;
+    // Whether any key of one segment (no `delimiter` in it) may match: not when the literal tail holds a delimiter.
+    // lastSegmentMayMatch(…, true) is false for every segment otherwise, so a pass can skip asking it.
+    bool keyOfOneSegmentMayMatch(char delimiter) const { return !m_literalTail.contains(delimiter); }
 
     // The literal bytes before the first wildcard (unescaped, case-folded): every key it matches starts with them.
     const QByteArray& literalHead() const { return m_literalHead; }
