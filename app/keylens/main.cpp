@@ -7,7 +7,9 @@
 #include <QApplication>
 #include <QSettings>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 namespace {
 
@@ -29,6 +31,21 @@ bool onlyPrints(int argc, char** argv)
     return false;
 }
 
+// Prints what the command line asked for (--help, --version) or its error, and returns `exitCode`; 1 when the
+// help or version could not be written (stdout on /dev/full, a closed pipe): a help that went nowhere is no success.
+int printParsed(const keylens::ui::GuiCommandResult& parsed, int exitCode)
+{
+    std::FILE* stream = parsed.exitCode == 0 ? stdout : stderr;
+    const QByteArray text = parsed.output.toUtf8();
+    errno = 0;
+    const bool written = std::fwrite(text.constData(), 1, std::size_t(text.size()), stream) == std::size_t(text.size());
+    if ((!written || std::fflush(stream) != 0) && stream == stdout) {
+        std::fprintf(stderr, "keylens: cannot write to standard output: %s\n", std::strerror(errno ? errno : EIO));
+        return 1;
+    }
+    return exitCode;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -37,8 +54,7 @@ int main(int argc, char** argv)
         QCoreApplication app(argc, argv);
         nameTheApplication();
         const keylens::ui::GuiCommandResult parsed = keylens::ui::parseGuiCommandLine(QCoreApplication::arguments());
-        std::fputs(qPrintable(parsed.output), parsed.exitCode == 0 ? stdout : stderr);
-        return parsed.command ? 0 : parsed.exitCode;
+        return printParsed(parsed, parsed.command ? 0 : parsed.exitCode);
     }
     QApplication app(argc, argv);
     keylens::redis::rememberProcessArguments(argc, argv);
@@ -49,8 +65,7 @@ int main(int argc, char** argv)
     if (!parsed.warning.isEmpty())
         std::fprintf(stderr, "keylens: %s\n", qPrintable(parsed.warning));
     if (!parsed.command) {
-        std::fputs(qPrintable(parsed.output), parsed.exitCode == 0 ? stdout : stderr);
-        return parsed.exitCode;
+        return printParsed(parsed, parsed.exitCode);
     }
     const keylens::ui::GuiCommand& command = *parsed.command;
     keylens::ui::applyPalette(command.palette);

@@ -1,5 +1,6 @@
 #include "cli/Cli.h"
 
+#include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
 #include "cli/Output.h"
@@ -86,17 +87,14 @@ int run(const QStringList& arguments)
         return runRenameCommand(rest);
     if (command == QLatin1String("restore"))
         return runRestoreCommand(rest);
-    if (command == QLatin1String("--version") || command == QLatin1String("version")) {
-        writeStdout(
+    if (command == QLatin1String("--version") || command == QLatin1String("version"))
+        return printRequested(
             usage::versionText(QStringLiteral("keylens-cli"), {{QStringLiteral("hiredis"), redis::hiredisVersion()}})
-                .toUtf8());
-        return ExitOk;
-    }
+                .toUtf8(),
+            QStringLiteral("the version"));
     const QByteArray usageText = program().usageText().toUtf8();
-    if (command == QLatin1String("--help") || command == QLatin1String("help")) {
-        writeStdout(usageText);
-        return ExitOk;
-    }
+    if (command == QLatin1String("--help") || command == QLatin1String("help"))
+        return printRequested(usageText, QStringLiteral("the help"));
     writeStderr(command.isEmpty() ? usageText
                                   : "keylens-cli: unknown command '" + command.toUtf8() + "'\n\n" + usageText);
     return ExitUsage;

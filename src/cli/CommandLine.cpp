@@ -202,11 +202,10 @@ std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringLis
     parser.addOption(help);
     if (!parser.parse(arguments))
         return usageError(parser.errorText());
-    if (parser.isSet(help)) {
-        writeStdout(
-            parser.helpText().replace(QStringLiteral("[options]"), command + QStringLiteral(" [options]")).toUtf8());
-        return ExitOk;
-    }
+    if (parser.isSet(help))
+        return printRequested(
+            parser.helpText().replace(QStringLiteral("[options]"), command + QStringLiteral(" [options]")).toUtf8(),
+            QStringLiteral("the help"));
     return std::nullopt;
 }
 
@@ -237,6 +236,15 @@ std::optional<int> printActionSummary(const QString& summary, bool cancelled, bo
     if (cancelled)
         return ExitInterrupted;
     return std::nullopt;
+}
+
+int printRequested(const QByteArray& text, const QString& what)
+{
+    if (QString problem; !writeToStandardOutput(text, what, &problem)) {
+        writeStderr("keylens-cli: " + problem.toUtf8() + '\n');
+        return ExitFailure;
+    }
+    return ExitOk;
 }
 
 int usageError(const QString& problem)

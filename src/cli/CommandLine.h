@@ -56,6 +56,10 @@ std::optional<int> readConnection(const QCommandLineParser& parser, const QStrin
 // Ctrl-C; nothing when the command goes on to its own exit code.
 std::optional<int> printActionSummary(const QString& summary, bool cancelled, bool progressDrawn);
 
+// Prints what --help or --version asked for (`what`: "the help") and returns ExitOk, or says it could not
+// and returns ExitFailure: a help that went nowhere is no success.
+int printRequested(const QByteArray& text, const QString& what);
+
 // Prints a usage error the same way for every command, and returns ExitUsage.
 int usageError(const QString& problem);
 

@@ -40,16 +40,20 @@ QString checkReportDestination(const QString& path)
     return {};
 }
 
+bool writeToStandardOutput(const QByteArray& bytes, const QString& what, QString* problem)
+{
+    errno = 0;
+    if (writeStdout(bytes))
+        return true;
+    *problem = QStringLiteral("cannot write %1 to standard output: %2")
+                   .arg(what, QString::fromLocal8Bit(std::strerror(errno ? errno : EIO)));
+    return false;
+}
+
 bool writeReport(const QString& path, const QByteArray& document, QString* problem)
 {
-    if (path.isEmpty()) {
-        errno = 0;
-        if (writeStdout(document))
-            return true;
-        *problem = QStringLiteral("cannot write the report to standard output: %1")
-                       .arg(QString::fromLocal8Bit(std::strerror(errno ? errno : EIO)));
-        return false;
-    }
+    if (path.isEmpty())
+        return writeToStandardOutput(document, QStringLiteral("the report"), problem);
     if (isSpecialFile(QFileInfo(path))) {
         QFile file(path);
         if (file.open(QIODevice::WriteOnly | QIODevice::Unbuffered) && file.write(document) == document.size() &&

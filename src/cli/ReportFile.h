@@ -15,4 +15,8 @@ QString checkReportDestination(const QString& path);
 // full disk leaves the old file (or none), never half a report.
 bool writeReport(const QString& path, const QByteArray& document, QString* problem);
 
+// Writes `bytes` to stdout; when it takes less than all of them (/dev/full, a closed pipe), false with
+// "cannot write <what> to standard output: <reason>" in `problem`.
+bool writeToStandardOutput(const QByteArray& bytes, const QString& what, QString* problem);
+
 } // namespace keylens::cli

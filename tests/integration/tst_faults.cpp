@@ -165,6 +165,24 @@ private Q_SLOTS:
         QVERIFY2(full.err.contains("cannot write the report to standard output: No space left on device"),
                  full.err.constData());
 
+        // What --help and --version print is checked as well: to /dev/full they fail, and say so.
+        for (const QStringList& asked :
+             {QStringList{QStringLiteral("--version")}, QStringList{QStringLiteral("--help")},
+              QStringList{QStringLiteral("scan"), QStringLiteral("--help")}}) {
+            QProcess printing;
+            printing.setStandardOutputFile(QStringLiteral("/dev/full"));
+            test::startCli(printing, asked);
+            const auto printed = test::finishCli(printing);
+            QCOMPARE(printed.exitCode, 1);
+            QVERIFY2(printed.err.contains("to standard output: No space left on device"), printed.err.constData());
+        }
+        QProcess guiVersion;
+        guiVersion.setStandardOutputFile(QStringLiteral("/dev/full"));
+        guiVersion.start(QStringLiteral(KEYLENS_GUI_PATH), {QStringLiteral("--version")});
+        QVERIFY(guiVersion.waitForFinished(30000));
+        QCOMPARE(guiVersion.exitCode(), 1);
+        QVERIFY(guiVersion.readAllStandardError().contains("cannot write to standard output: No space left on device"));
+
         const auto outputFull =
             test::runCli(scan + QStringList{QStringLiteral("--output"), QStringLiteral("/dev/full")});
         QCOMPARE(outputFull.exitCode, 1);
