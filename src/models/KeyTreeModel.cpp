@@ -406,7 +406,7 @@ void KeyTreeModel::publish(bool final)
         if (!isFiltering() && m_keyspace->stats(row).childCount == count)
             childrenAppeared(row);
     }
-    announceRows(added, final);
+    announceRows(added);
     // Aggregates changed everywhere keys landed.
     refreshRows(final);
 }

@@ -454,7 +454,7 @@ QVariant PatternTreeModel::rowData(RowId row, int role) const
 
 // ---- live updates ----
 
-void PatternTreeModel::announceNewRows(std::size_t firstNewPattern, bool final)
+void PatternTreeModel::announceNewRows(std::size_t firstNewPattern)
 {
     std::unordered_map<RowId, Rows> added;
     for (std::size_t pattern = firstNewPattern; pattern < m_tree->size(); ++pattern) {
@@ -471,7 +471,7 @@ void PatternTreeModel::announceNewRows(std::size_t firstNewPattern, bool final)
             ++it;
         }
     }
-    announceRows(added, final);
+    announceRows(added);
 }
 
 void PatternTreeModel::publish(bool final)
@@ -512,7 +512,7 @@ void PatternTreeModel::foldSlice()
         },
         NodesPerCheck);
     if (!done) {
-        announceNewRows(before, false);
+        announceNewRows(before);
         // In order, as during a scan: totals read again and rows re-sorted once a second while the folding goes on.
         if (!m_refresh && m_sinceTotals.elapsed() >= LiveTotalsIntervalMs)
             startTotalsRefresh(false);
@@ -524,7 +524,7 @@ void PatternTreeModel::foldSlice()
 
 void PatternTreeModel::foldedUp(std::size_t firstNewPattern)
 {
-    announceNewRows(firstNewPattern, m_storeFinal);
+    announceNewRows(firstNewPattern);
     if (m_storeFinal || m_sinceTotals.elapsed() >= LiveTotalsIntervalMs) {
         startTotalsRefresh(m_storeFinal);
     } else if (!m_lateTotals.isActive() && !m_refresh) {

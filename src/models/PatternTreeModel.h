@@ -103,7 +103,7 @@ private:
     RowFacts factsOfPattern(PatternId pattern, FactsWanted wanted) const;
     RowFacts factsOfMember(keyspace::NodeId node, FactsWanted wanted) const;
     const lint::LibraryInfo* libraryOf(RowKind kind, std::uint32_t id) const;
-    void announceNewRows(std::size_t firstNewPattern, bool final);
+    void announceNewRows(std::size_t firstNewPattern);
     void foldSlice();                           // folds the store's nodes a slice at a time (see publish)
     void foldedUp(std::size_t firstNewPattern); // the live tree caught up with the store
     // Reads the totals of the shown placeholders again a slice at a time (the rows keep the old ones meanwhile),

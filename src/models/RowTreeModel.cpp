@@ -93,13 +93,23 @@ const RowTreeModel::Parent& RowTreeModel::parentOf(RowId parent) const
     Parent entry;
     if (hasSource() && mayHaveChildren(parent)) {
         entry.rows = childRows(parent);
-        entry.paged = pageSize(parent) != 0;
-        if (!entry.paged)
+        entry.fixedOrder = pageSize(parent) != 0;
+        if (!entry.fixedOrder)
             sortRows(entry.rows);
     }
-    entry.shown = entry.paged ? std::min(entry.rows.size(), pageSize(parent)) : entry.rows.size();
+    entry.shown = std::min(entry.rows.size(), pageOf(parent, entry));
     storeRowNumbers(entry.rows);
     return m_parents.emplace(parent, std::move(entry)).first->second;
+}
+
+std::size_t RowTreeModel::pageOf(RowId parent, const Parent& entry) const
+{
+    if (const std::size_t own = pageSize(parent))
+        return own;
+    // A row pinned last is seen only with all the others: hiding the rows before it would take it from a view.
+    if (!entry.rows.empty() && isPinnedLast(entry.rows.back()))
+        return std::numeric_limits<std::size_t>::max();
+    return RowPage;
 }
 
 const RowTreeModel::Rows& RowTreeModel::rowsOf(RowId parent) const
@@ -124,21 +134,26 @@ QModelIndex RowTreeModel::revealRow(RowId row, int column)
 {
     if (!hasSource() || row == RootRow)
         return {};
-    std::vector<RowId> parents;
+    std::vector<RowId> chain{row}; // the row, its parent, …, the root
     for (RowId at = parentRow(row); at != RootRow; at = parentRow(at))
-        parents.push_back(at);
-    parents.push_back(RootRow);
-    for (auto it = parents.rbegin(); it != parents.rend(); ++it) {
-        parentOf(*it);
-        flushDeferred(*it); // a row still waiting to be announced has no row number yet
+        chain.push_back(at);
+    chain.push_back(RootRow);
+    // From the top: each row must be shown in its parent before its own rows can be.
+    for (std::size_t i = chain.size() - 1; i > 0; --i) {
+        const Parent& entry = parentOf(chain[i]);
+        const RowId child = chain[i - 1];
+        const std::uint32_t number = rowNumber(child);
+        if (number >= entry.rows.size() || entry.rows[number] != child)
+            return {}; // filtered out, or not published yet
+        showRowsUpTo(chain[i], std::size_t(number) + 1);
     }
-    return isRow(row) ? indexOfRow(row, column) : QModelIndex();
+    return indexOfRow(row, column);
 }
 
 bool RowTreeModel::isRow(RowId row) const
 {
-    // Materialised parent, and really among its shown rows: filtered out, still waiting in m_deferred, or on
-    // a page not fetched yet, a row has no index.
+    // Materialised parent, and really among its shown rows: filtered out, or on a page not fetched yet, a row
+    // has no index.
     if (row == RootRow)
         return false;
     const Parent* parent = materialised(parentRow(row));
@@ -152,8 +167,9 @@ void RowTreeModel::forgetRows()
 {
     m_parents.clear();
     m_cached = nullptr;
-    m_deferred.clear();
-    m_announced.clear();
+    m_repainted.clear();
+    m_asked.clear();
+    m_askedCached = nullptr;
     m_arrived.clear();
     m_clock.restart();
 }
@@ -211,10 +227,11 @@ bool RowTreeModel::hasChildren(const QModelIndex& parent) const
 
 bool RowTreeModel::canFetchMore(const QModelIndex& parent) const
 {
-    if (!hasSource() || m_fetchBlocked || parent.column() > 0 || pageSize(rowOf(parent)) == 0)
+    if (!hasSource() || m_fetchBlocked || parent.column() > 0)
         return false;
-    const Parent& entry = parentOf(rowOf(parent));
-    return entry.shown < entry.rows.size();
+    // Asking must not materialise (views ask it of every parent they expand): one never shown has no page yet.
+    const Parent* entry = materialised(rowOf(parent));
+    return entry && entry->shown < entry->rows.size();
 }
 
 void RowTreeModel::fetchMore(const QModelIndex& parent)
@@ -222,13 +239,25 @@ void RowTreeModel::fetchMore(const QModelIndex& parent)
     if (!canFetchMore(parent))
         return;
     const RowId row = rowOf(parent);
-    Parent& entry = *materialised(row);
-    const std::size_t more = std::min(entry.rows.size(), entry.shown + pageSize(row));
-    m_fetchBlocked = true; // whoever hears of the insertion and asks for more waits for it to end
-    beginInsertRows(parent, int(entry.shown), int(more) - 1);
-    entry.shown = more;
+    const Parent& entry = *materialised(row);
+    const std::size_t page = pageOf(row, entry);
+    showRowsUpTo(row, entry.rows.size() - entry.shown > page ? entry.shown + page : entry.rows.size());
+}
+
+void RowTreeModel::showRowsUpTo(RowId parent, std::size_t count)
+{
+    Parent& entry = *materialised(parent);
+    count = std::min(count, entry.rows.size());
+    if (count <= entry.shown)
+        return;
+    const bool hadRows = entry.shown != 0;
+    const bool wasBlocked = std::exchange(m_fetchBlocked, true); // whoever hears of it and asks for more waits
+    beginInsertRows(indexOfRow(parent), int(entry.shown), int(count) - 1);
+    entry.shown = count;
     endInsertRows();
-    m_fetchBlocked = false;
+    m_fetchBlocked = wasBlocked;
+    if (!hadRows)
+        childrenAppeared(parent);
 }
 
 QVariant RowTreeModel::data(const QModelIndex& index, int role) const
@@ -237,6 +266,7 @@ QVariant RowTreeModel::data(const QModelIndex& index, int role) const
         return {};
     const RowId row = rowOf(index);
     const int column = index.column();
+    noteAsked(parentRow(row), index.row());
     switch (role) {
     case Qt::DisplayRole:
         return rowDisplay(factsOf(row, factsWanted(role, column)), column, QDateTime::currentMSecsSinceEpoch());
@@ -258,6 +288,36 @@ QVariant RowTreeModel::headerData(int section, Qt::Orientation orientation, int 
 Qt::ItemFlags RowTreeModel::flags(const QModelIndex& index) const
 {
     return index.isValid() ? Qt::ItemIsEnabled | Qt::ItemIsSelectable : Qt::NoItemFlags;
+}
+
+void RowTreeModel::noteAsked(RowId parent, int row) const
+{
+    if (parent != m_askedParent || !m_askedCached) {
+        m_askedCached = &m_asked[parent]; // (references into an unordered_map survive a rehash)
+        m_askedParent = parent;
+    }
+    m_askedCached->first = std::min(m_askedCached->first, std::uint32_t(row));
+    m_askedCached->last = std::max(m_askedCached->last, std::uint32_t(row));
+}
+
+void RowTreeModel::shownRowsChanged(RowId parent, int firstColumn, int lastColumn)
+{
+    const Parent& entry = *materialised(parent);
+    std::size_t first = 0;
+    std::size_t last = entry.shown - 1;
+    if (entry.shown > RepaintAllLimit) {
+        const auto asked = m_asked.find(parent);
+        if (asked == m_asked.end())
+            return; // none of its rows is on screen
+        first = asked->second.first;
+        last = std::min(last, std::size_t(asked->second.last));
+        if (m_askedCached == &asked->second)
+            m_askedCached = nullptr;
+        m_asked.erase(asked);
+        if (first > last)
+            return;
+    }
+    Q_EMIT dataChanged(indexOfRow(entry.rows[first], firstColumn), indexOfRow(entry.rows[last], lastColumn));
 }
 
 // ---- order ----
@@ -364,8 +424,8 @@ void RowTreeModel::reorder(RowId parent, Rows newRows)
     storeRowNumbers(entry.rows);
     QModelIndexList to;
     to.reserve(from.size());
-    for (const QModelIndex& index : std::as_const(from))
-        to << indexOfRow(rowOf(index), index.column());
+    for (const QModelIndex& index : std::as_const(from)) // a row sorted past the pages shown has no index now
+        to << (isRow(rowOf(index)) ? indexOfRow(rowOf(index), index.column()) : QModelIndex());
     changePersistentIndexList(from, to);
 
     Q_EMIT layoutChanged(parents, QAbstractItemModel::VerticalSortHint);
@@ -375,7 +435,7 @@ void RowTreeModel::reorder(RowId parent, Rows newRows)
 void RowTreeModel::resort(RowId parent)
 {
     const Parent& entry = *materialised(parent);
-    if (entry.paged)
+    if (entry.fixedOrder)
         return;
     Rows sorted = entry.rows;
     sortRows(sorted);
@@ -416,63 +476,40 @@ std::vector<RowTreeModel::RowId> RowTreeModel::materialisedParents() const
 
 // ---- live updates ----
 
-void RowTreeModel::appendRows(RowId parent, Rows added)
+void RowTreeModel::appendRows(RowId parent, const Rows& added)
 {
     Parent& entry = *materialised(parent);
-    const bool hadRows = entry.shown != 0;
     // Before a pinned last row, which stays last.
     std::size_t at = entry.rows.size();
     while (at > 0 && isPinnedLast(entry.rows[at - 1]))
         --at;
+    // A view that sees all the rows sees the new ones too, as far as its pages have room: where rows are
+    // held back, the new ones come after them.
+    const bool allShown = entry.shown == entry.rows.size();
+    const std::size_t room = std::max(pageOf(parent, entry), entry.shown);
+    const std::size_t seen = !allShown ? 0 : std::min(added.size(), room - std::min(room, entry.shown));
     // Whoever hears of the insertion and asks for more (QAbstractItemModelTester walks the whole model on
     // rowsAboutToBeInserted) waits for it to end: an insertion inside another is no change a view can follow.
     const bool wasBlocked = std::exchange(m_fetchBlocked, true);
-    beginInsertRows(indexOfRow(parent), int(at), int(at + added.size()) - 1);
+    if (seen != 0)
+        beginInsertRows(indexOfRow(parent), int(at), int(at + seen) - 1);
     entry.rows.insert(entry.rows.begin() + qsizetype(at), added.begin(), added.end());
-    entry.shown += added.size();
+    entry.shown += seen;
     storeRowNumbers(entry.rows, at);
-    endInsertRows();
+    if (seen != 0)
+        endInsertRows();
     m_fetchBlocked = wasBlocked;
     m_arrived.insert(parent); // refreshRows() puts them in sort order, in one layout change per parent
-    if (!hadRows)
+    if (seen != 0 && entry.shown == seen)
         childrenAppeared(parent);
 }
 
-void RowTreeModel::flushDeferred(RowId parent)
+void RowTreeModel::announceRows(const std::unordered_map<RowId, Rows>& added)
 {
-    auto it = m_deferred.find(parent);
-    if (it == m_deferred.end())
-        return;
-    Rows rows = std::move(it->second);
-    m_deferred.erase(it);
-    std::sort(rows.begin(), rows.end());
-    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-    if (!rows.empty())
-        appendRows(parent, std::move(rows));
-}
-
-void RowTreeModel::announceRows(std::unordered_map<RowId, Rows>& added, bool final)
-{
-    const qint64 now = m_clock.elapsed();
-    for (auto& [parent, rows] : added) {
+    for (const auto& [parent, rows] : added) {
         const Parent* entry = materialised(parent);
-        if (!entry || entry->paged)
-            continue;
-        // A big open parent makes a tree view lay out all its rows again on every insertion: tell it once a
-        // second, not ten times (the rows wait in m_deferred; the final call flushes them).
-        Rows& waiting = m_deferred[parent];
-        waiting.insert(waiting.end(), rows.begin(), rows.end());
-        if (!final && entry->rows.size() > LiveResortLimit && now - m_announced[parent] < BigParentIntervalMs)
-            continue;
-        m_announced[parent] = now;
-        flushDeferred(parent);
-    }
-    if (final) {
-        std::vector<RowId> waitingParents;
-        for (const auto& [parent, rows] : m_deferred)
-            waitingParents.push_back(parent);
-        for (const RowId parent : waitingParents)
-            flushDeferred(parent);
+        if (entry && !entry->fixedOrder && !rows.empty())
+            appendRows(parent, rows);
     }
 }
 
@@ -480,24 +517,28 @@ void RowTreeModel::refreshRows(bool final)
 {
     m_orderMayBeStale = true;
     const std::unordered_set<RowId> arrived = std::exchange(m_arrived, {});
+    const qint64 now = m_clock.elapsed();
     std::vector<RowId> toSortOnWorker;
     for (const RowId parent : materialisedParents()) {
         const Parent& entry = *materialised(parent);
         const bool big = entry.rows.size() > LiveResortLimit;
-        // QTreeView answers a dataChanged over a range by visiting every row of it (unless a relayout is
-        // pending anyway, as right after an insertion): a big parent hears about changed totals only when it
-        // announced rows, once a second, or at the end.
-        if (!final && big && arrived.count(parent) == 0)
-            continue;
         // Names never change, so a name order only breaks where rows arrived; totals change anywhere.
         const bool orderMayBreak = m_sortColumn > NameColumn || arrived.count(parent) != 0;
-        if (orderMayBreak && final && big && sortsOnWorker())
+        if (big && !final) {
+            if (arrived.count(parent) != 0)
+                m_arrived.insert(parent); // still out of order: sorted at the end
+            // QTreeView answers a dataChanged over a range by visiting every row of it (unless a relayout is
+            // pending anyway, as right after an insertion): a big parent repaints its totals once a second.
+            qint64& repainted = m_repainted.try_emplace(parent, now - BigParentIntervalMs).first->second;
+            if (now - repainted < BigParentIntervalMs)
+                continue;
+            repainted = now;
+        } else if (orderMayBreak && big && sortsOnWorker()) {
             toSortOnWorker.push_back(parent);
-        else if (orderMayBreak && (final || !big))
+        } else if (orderMayBreak) {
             resort(parent);
-        const Parent& current = *materialised(parent);
-        Q_EMIT dataChanged(indexOfRow(current.rows.front(), KeysColumn),
-                           indexOfRow(current.rows[current.shown - 1], TypeColumn));
+        }
+        shownRowsChanged(parent, KeysColumn, TypeColumn);
     }
     if (!toSortOnWorker.empty())
         sortOnWorker(toSortOnWorker);
@@ -532,7 +573,7 @@ void RowTreeModel::sortOnWorker(const std::vector<RowId>& parents)
             for (std::size_t i = 0; i < job->after.size(); ++i) {
                 const auto& [parent, before] = job->before[i];
                 const Parent* entry = materialised(parent);
-                if (entry && !entry->paged && entry->rows == before && job->after[i].second != before)
+                if (entry && !entry->fixedOrder && entry->rows == before && job->after[i].second != before)
                     reorder(parent, std::move(job->after[i].second));
             }
         }
@@ -555,11 +596,8 @@ void RowTreeModel::columnsChanged(int firstColumn, int lastColumn)
 {
     // From the given columns only: a range over the Name column makes a tree view ask every row's
     // hasChildren() again (a parent of 200,000 rows took 60 ms).
-    for (const RowId parent : materialisedParents()) {
-        const Parent& entry = *materialised(parent);
-        Q_EMIT dataChanged(indexOfRow(entry.rows.front(), firstColumn),
-                           indexOfRow(entry.rows[entry.shown - 1], lastColumn));
-    }
+    for (const RowId parent : materialisedParents())
+        shownRowsChanged(parent, firstColumn, lastColumn);
 }
 
 void RowTreeModel::rowChanged(RowId row)

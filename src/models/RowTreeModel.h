@@ -26,11 +26,15 @@ namespace keylens::models {
 //     rowCount()), so a store of ten million keys costs nothing until someone expands a node;
 //   - sorting builds compact (key, row) pairs and radix-sorts them (SortKeys.h), names naturally; a
 //     QSortFilterProxyModel compares through QVariant and was seconds, not milliseconds, on a million rows;
-//   - live updates: new rows are inserted at the end of their parent, then the parents whose order broke
-//     are re-sorted with one layout change each, keeping persistent indexes; a parent of more than
-//     LiveResortLimit rows hears of new rows once a second and is re-sorted only when the scan ends;
-//   - a parent can keep the order its rows had when first shown and show them a page at a time (fetchMore),
-//     and a row can stay last among its siblings whatever the order.
+//   - a view sees a parent's first RowPage rows and fetches the rest a page at a time as it scrolls
+//     (fetchMore): QTreeView lays out every row it was told of again on each insertion or sort, which was a
+//     tenth of a second at ten million keys (470,000 top-level rows and a namespace of 1.3 million open);
+//   - live updates: new rows are inserted at the end of their parent (seen only while its first page is not
+//     full), then the parents whose order broke are re-sorted with one layout change each, keeping persistent
+//     indexes; a parent of more than LiveResortLimit rows repaints its totals once a second and is re-sorted
+//     only when the scan ends;
+//   - a parent can keep the order its rows had when first shown (paged in its own page size), and a row can
+//     stay last among its siblings whatever the order (its parent then shows all its rows).
 //
 // GUI thread only.
 class RowTreeModel : public QAbstractItemModel, public TreeColumns
@@ -40,6 +44,9 @@ public:
     using RowId = quintptr;
     using Rows = std::vector<RowId>;
     static constexpr RowId RootRow = 0;
+    // Rows a view is shown of a parent before it scrolls to their end and fetches more (fixed-order parents
+    // have their own pageSize()).
+    static constexpr std::size_t RowPage = 20'000;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -86,7 +93,8 @@ protected:
     // A row's number in its parent lives in the subclass's arrays, indexed as suits its ids.
     virtual void storeRowNumber(RowId row, std::uint32_t number) const = 0;
     virtual std::uint32_t rowNumber(RowId row) const = 0;
-    // Non-zero: the parent's rows keep the order childRows() gave and are shown this many at a time.
+    // Non-zero: the parent's rows keep the order childRows() gave and are shown this many at a time (other
+    // parents are sorted and shown RowPage at a time).
     virtual std::size_t pageSize(RowId /*parent*/) const { return 0; }
     // A row that stays last among its siblings in every order (a pattern's "N members" row).
     virtual bool isPinnedLast(RowId /*row*/) const { return false; }
@@ -104,24 +112,25 @@ protected:
     bool isMaterialised(RowId parent) const { return m_parents.count(parent) != 0; }
     // A row's index; its parent must be materialised (the root has none).
     QModelIndex indexOfRow(RowId row, int column = NameColumn) const;
-    // A row's index, materialising its ancestors and announcing rows they still hold back.
+    // A row's index, materialising its ancestors and showing the rows up to it that they still hold back.
     QModelIndex revealRow(RowId row, int column = NameColumn);
     bool isRow(RowId row) const;                    // has a valid index right now
     std::vector<RowId> materialisedParents() const; // those with rows; a copy (see there)
-    // Every row, deferred row and page goes: call between beginResetModel() and endReset().
+    // Every row and page goes: call between beginResetModel() and endReset().
     void forgetRows();
     // endResetModel(), during which views asking canFetchMore() are told no: rows inserted from inside a reset
     // announcement would nest one change in another.
     void endReset();
 
     // ---- live updates ----
-    // New children of materialised parents: inserted at the end (before a pinned row); a parent of more than
-    // LiveResortLimit rows announces them at most once a second unless `final`, which announces everything.
-    void announceRows(std::unordered_map<RowId, Rows>& added, bool final);
+    // New children of materialised parents: added at the end (before a pinned row), and announced as far as
+    // the parent's first page (or the pages fetched so far) has room; the rest wait for fetchMore().
+    void announceRows(const std::unordered_map<RowId, Rows>& added);
     // The totals of materialised rows changed: one dataChanged per parent, and a re-sort of each parent whose
     // order may have broken (rows arrived, or the sort is by a total). A parent of more than LiveResortLimit rows
-    // hears of it only when it announced rows since the last call, and is re-sorted only when `final`: on a
-    // worker, if the subclass allows it (a million rows' sort keys are hundreds of milliseconds of cache misses).
+    // hears of it at most once a second (QTreeView visits every row of a changed range), and is re-sorted only
+    // when `final`: on a worker, if the subclass allows it (a million rows' sort keys are hundreds of
+    // milliseconds of cache misses).
     void refreshRows(bool final);
     // Some columns of every shown row changed (findings, say): dataChanged, no re-sort.
     void columnsChanged(int firstColumn, int lastColumn);
@@ -137,8 +146,8 @@ private:
     struct Parent
     {
         Rows rows;             // display order
-        std::size_t shown = 0; // rows a view may see: all of them, or the pages fetched so far
-        bool paged = false;
+        std::size_t shown = 0; // the rows a view may see: the first page, or the pages fetched so far
+        bool fixedOrder = false;
     };
 
     const Parent& parentOf(RowId parent) const; // materialises
@@ -148,17 +157,31 @@ private:
     void sortRows(Rows& rows, int column, Qt::SortOrder order) const; // any thread, see sortsOnWorker()
     void sortOnWorker(const std::vector<RowId>& parents);
     void storeRowNumbers(const Rows& rows, std::size_t from = 0) const;
-    void appendRows(RowId parent, Rows added);
-    void flushDeferred(RowId parent);
-    void resort(RowId parent); // a layout change only when the order moved
+    void noteAsked(RowId parent, int row) const;
+    // dataChanged over the parent's shown rows in these columns: all of them for a small parent, else only
+    // those asked for since the last call (QTreeView visits every row of a changed range, which was 50 ms
+    // for a page of 20,000; a view repaints what it shows, and it asked for all of that).
+    void shownRowsChanged(RowId parent, int firstColumn, int lastColumn);
+    std::size_t pageOf(RowId parent, const Parent& entry) const;
+    void appendRows(RowId parent, const Rows& added);
+    void showRowsUpTo(RowId parent, std::size_t count); // announces the rows a view has not seen yet
+    void resort(RowId parent);                          // a layout change only when the order moved
     void reorder(RowId parent, Rows newRows);
 
     mutable std::unordered_map<RowId, Parent> m_parents;
     mutable RowId m_cachedParent = RootRow; // the last parentOf() answer, see there
     mutable Parent* m_cached = nullptr;
-    std::unordered_map<RowId, Rows> m_deferred;    // rows a big parent has not announced yet
-    std::unordered_map<RowId, qint64> m_announced; // when a big parent last announced rows (m_clock ms)
-    std::unordered_set<RowId> m_arrived;           // parents that got rows since the last refreshRows()
+    std::unordered_map<RowId, qint64> m_repainted; // when a big parent's totals were last announced (m_clock ms)
+    struct AskedRows
+    {
+        std::uint32_t first = std::numeric_limits<std::uint32_t>::max();
+        std::uint32_t last = 0;
+    };
+    mutable std::unordered_map<RowId, AskedRows> m_asked; // by parent, see shownRowsChanged()
+    mutable RowId m_askedParent = RootRow;                // the last one noted, as m_cachedParent
+    mutable AskedRows* m_askedCached = nullptr;
+    static constexpr std::size_t RepaintAllLimit = 1'000;
+    std::unordered_set<RowId> m_arrived; // parents that got rows since the last refreshRows()
     QElapsedTimer m_clock;
     static constexpr qint64 BigParentIntervalMs = 1000;
 

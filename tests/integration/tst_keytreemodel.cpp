@@ -369,21 +369,38 @@ private Q_SLOTS:
         QSignalSpy sortsApplied(model, &KeyTreeModel::workerSortApplied);
         scan::ScanOptions options = scanOf(m_server.connectionOptions(), 2);
         options.maxKeysPerSecond = 30'000; // a second: the parent is open while its rows arrive
+        // While it fills, the open parent shows no more than a page (a view lays out every row it was told of
+        // again on each insertion): the rows are announced until the page is full, then wait.
+        int mostShown = 0;
         connect(&session, &models::ScanSession::published, this, [&] {
             if (const keyspace::NodeId wide = session.keyspace().find("wide"); wide != keyspace::InvalidNode)
-                model->rowCount(model->indexOfNode(wide));
+                mostShown = std::max(mostShown, model->rowCount(model->indexOfNode(wide)));
         });
         session.start(options, ':');
         waitForFinish(session);
         QCOMPARE(sortsApplied.count(), 1);
         QVERIFY(!model->isSortingOnWorker());
+        QCOMPARE(mostShown, int(KeyTreeModel::RowPage));
 
         // Biggest first, each with the server's MEMORY USAGE.
         std::map<QByteArray, long long> memory;
         for (const auto& [key, facts] : client.inspectAll())
             memory[key] = facts.memory;
+        // A view is shown the first page; scrolling to its end fetches the next. The order runs across pages.
         const QModelIndex wide = model->indexOfNode(session.keyspace().find("wide"));
+        QCOMPARE(model->rowCount(wide), int(KeyTreeModel::RowPage));
+        // A key on a page not fetched yet (selected from a finding, say) is shown with the rows up to it.
+        const auto smallest = std::min_element(memory.begin(), memory.end(),
+                                               [](const auto& a, const auto& b) { return a.second < b.second; });
+        const QModelIndex last = model->indexOfNode(session.keyspace().find(smallest->first));
+        QVERIFY(last.isValid());
+        QVERIFY(last.row() >= int(KeyTreeModel::RowPage));
+        QCOMPARE(model->rowCount(wide), last.row() + 1);
+        QCOMPARE(model->index(last.row(), 0, wide), last);
+        QVERIFY(model->canFetchMore(wide));
+        model->fetchMore(wide);
         QCOMPARE(model->rowCount(wide), Wide);
+        QVERIFY(!model->canFetchMore(wide));
         long long previous = std::numeric_limits<long long>::max();
         for (int row = 0; row < Wide; ++row) {
             const QModelIndex index = model->index(row, KeyTreeModel::MemoryColumn, wide);

@@ -169,6 +169,44 @@ private Q_SLOTS:
                     raw.index(row, PatternTreeModel::MemoryColumn).data(PatternTreeModel::SortRole).toULongLong());
     }
 
+    // The row core repaints a parent of more than a thousand shown rows only where a view asked for them (a view
+    // repaints what it shows, and QTreeView visits every row of a changed range): here rows 40 to 59.
+    void aBigParentRepaintsTheRowsAViewAskedFor()
+    {
+        keyspace::Keyspace store;
+        for (int i = 0; i < 5'000; ++i)
+            add(store, "big:" + QByteArray::number(i), 100);
+        models::KeyTreeModel raw;
+        raw.setKeyspace(&store);
+        raw.publish(false);
+        const QModelIndex big = raw.index(0, 0);
+        QCOMPARE(raw.rowCount(big), 5'000);
+        const auto repaintsOfBig = [&](const QSignalSpy& spy) {
+            QList<std::pair<int, int>> ranges;
+            for (const QList<QVariant>& signal : spy) {
+                const auto topLeft = signal.at(0).value<QModelIndex>();
+                if (topLeft.parent() == big)
+                    ranges.append({topLeft.row(), signal.at(1).value<QModelIndex>().row()});
+            }
+            return ranges;
+        };
+
+        for (int row = 59; row >= 40; --row)
+            raw.index(row, PatternTreeModel::KeysColumn, big).data();
+        QSignalSpy changed(&raw, &QAbstractItemModel::dataChanged);
+        add(store, "big:5000", 100);
+        raw.publish(false);
+        QCOMPARE(raw.rowCount(big), 5'001);
+        QCOMPARE(repaintsOfBig(changed), (QList<std::pair<int, int>>{{40, 59}}));
+
+        // Nothing asked since: nothing to repaint. (The root's one row is repainted whole, as any small parent.)
+        changed.clear();
+        add(store, "big:5001", 100);
+        raw.publish(true);
+        QVERIFY(repaintsOfBig(changed).isEmpty());
+        QVERIFY(!changed.isEmpty());
+    }
+
     // A placeholder of 50,000 members, and a parent of 50,000 word children (50,000 rows).
     // The view first shown after a scan of many keys folds them a slice at a time (rows appear as it goes) while the
     // exact tree is built; the totals it ends with are the store's own.
@@ -238,8 +276,9 @@ private Q_SLOTS:
         QCOMPARE(model.index(0, PatternTreeModel::MemoryColumn, members).data(PatternTreeModel::SortRole).toULongLong(),
                  1000ull);
 
+        // A view is shown the first page of a parent; the biggest row comes first whatever page it was on.
         const QModelIndex words = childNamed(model, {}, QStringLiteral("words"));
-        QCOMPARE(model.rowCount(words), 50'000);
+        QCOMPARE(model.rowCount(words), int(PatternTreeModel::RowPage));
         QElapsedTimer timer;
         timer.start();
         model.sort(PatternTreeModel::NameColumn, Qt::AscendingOrder);
@@ -249,6 +288,13 @@ private Q_SLOTS:
         const QModelIndex biggest = model.index(0, PatternTreeModel::MemoryColumn, words);
         QCOMPARE(biggest.data(PatternTreeModel::SortRole).toULongLong(), 777ull);
         QCOMPARE(biggest.parent(), words.siblingAtColumn(0));
+        // The rest a page at a time, as a view scrolls.
+        for (int page = 2; page <= 3; ++page) {
+            QVERIFY(model.canFetchMore(words));
+            model.fetchMore(words);
+            QCOMPARE(model.rowCount(words), std::min(page * int(PatternTreeModel::RowPage), 50'000));
+        }
+        QVERIFY(!model.canFetchMore(words));
         // Every row's parent is its parent, and the rows total their parent.
         std::uint64_t keys = 0;
         for (int row = 0; row < model.rowCount(words); ++row) {
