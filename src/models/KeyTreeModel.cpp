@@ -53,7 +53,7 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_filterMatches = 0;
     if (isFiltering())
         markAllMatches();
-    endReset();
+    endResetModel();
 }
 
 bool KeyTreeModel::isVisible(NodeId node) const
@@ -331,7 +331,7 @@ void KeyTreeModel::resetFilter()
     m_filterMatches = 0;
     if (m_keyspace && isFiltering())
         markAllMatches();
-    endReset();
+    endResetModel();
 }
 
 void KeyTreeModel::markAllMatches()

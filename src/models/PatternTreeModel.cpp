@@ -90,7 +90,7 @@ void PatternTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_libraries = nullptr;
     m_tree.reset();
     forgetTree();
-    endReset();
+    endResetModel();
 }
 
 void PatternTreeModel::forgetTree()
@@ -483,7 +483,7 @@ void PatternTreeModel::publish(bool final)
     if (!m_tree) {
         beginResetModel();
         m_tree = std::make_unique<PatternTree>(PatternTree::folding(*m_keyspace));
-        endReset();
+        endResetModel();
     }
     if (!m_tree->isLive())
         return;
@@ -566,7 +566,7 @@ void PatternTreeModel::buildExactTree()
         m_totals = std::move(m_exactTotals);
         m_totalsOfChanges = storeChanges;
         m_exactTotals = {};
-        endReset();
+        endResetModel();
         // The store changed while the worker summed (a finding, an edit): read again, in slices.
         if (storeChanges != m_keyspace->changes())
             startTotalsRefresh(m_storeFinal);

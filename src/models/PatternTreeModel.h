@@ -30,7 +30,7 @@ namespace keylens::models {
 // Three kinds of rows:
 //   - a pattern; its children are its child patterns, in the sort order, then
 //   - "N members", when the pattern stands for more than one store node; expanding it pages through
-//   - the members themselves (store nodes), biggest first, MemberPage at a time (fetchMore).
+//   - the members themselves (store nodes), biggest first, MemberPage at a time (RowTreeModel::showMoreRows).
 //
 // Live during a scan: publish() folds the nodes that arrived since the last call (every id folds: see
 // PatternTree::folding) and announces new rows; totals are read again and rows re-sorted once a second (a

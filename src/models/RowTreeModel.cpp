@@ -4,6 +4,7 @@
 
 #include <QDateTime>
 #include <QThread>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -61,8 +62,13 @@ constexpr RowTreeModel::RowId LowBits = 0xffffffffu;
 
 RowTreeModel::RowTreeModel(QObject* parent)
     : QAbstractItemModel(parent)
+    , m_pagesTimer(new QTimer(this))
 {
     m_clock.start();
+    m_pagesTimer->setObjectName(QStringLiteral("row pages"));
+    m_pagesTimer->setSingleShot(true);
+    m_pagesTimer->setInterval(0);
+    connect(m_pagesTimer, &QTimer::timeout, this, &RowTreeModel::showWantedPages);
 }
 
 RowTreeModel::~RowTreeModel()
@@ -170,15 +176,9 @@ void RowTreeModel::forgetRows()
     m_repainted.clear();
     m_asked.clear();
     m_askedCached = nullptr;
+    m_pagesWanted.clear();
     m_arrived.clear();
     m_clock.restart();
-}
-
-void RowTreeModel::endReset()
-{
-    m_fetchBlocked = true;
-    endResetModel();
-    m_fetchBlocked = false;
 }
 
 // ---- QAbstractItemModel ----
@@ -225,23 +225,28 @@ bool RowTreeModel::hasChildren(const QModelIndex& parent) const
     return true;
 }
 
-bool RowTreeModel::canFetchMore(const QModelIndex& parent) const
+bool RowTreeModel::hasMoreRows(const QModelIndex& parent) const
 {
-    if (!hasSource() || m_fetchBlocked || parent.column() > 0)
-        return false;
-    // Asking must not materialise (views ask it of every parent they expand): one never shown has no page yet.
     const Parent* entry = materialised(rowOf(parent));
     return entry && entry->shown < entry->rows.size();
 }
 
-void RowTreeModel::fetchMore(const QModelIndex& parent)
+void RowTreeModel::showMoreRows(const QModelIndex& parent)
 {
-    if (!canFetchMore(parent))
+    if (!hasSource() || !hasMoreRows(parent))
         return;
     const RowId row = rowOf(parent);
     const Parent& entry = *materialised(row);
     const std::size_t page = pageOf(row, entry);
     showRowsUpTo(row, entry.rows.size() - entry.shown > page ? entry.shown + page : entry.rows.size());
+}
+
+void RowTreeModel::showWantedPages()
+{
+    for (const RowId parent : std::exchange(m_pagesWanted, {})) {
+        if (parent == RootRow || isRow(parent))
+            showMoreRows(indexOfRow(parent));
+    }
 }
 
 void RowTreeModel::showRowsUpTo(RowId parent, std::size_t count)
@@ -251,11 +256,9 @@ void RowTreeModel::showRowsUpTo(RowId parent, std::size_t count)
     if (count <= entry.shown)
         return;
     const bool hadRows = entry.shown != 0;
-    const bool wasBlocked = std::exchange(m_fetchBlocked, true); // whoever hears of it and asks for more waits
     beginInsertRows(indexOfRow(parent), int(entry.shown), int(count) - 1);
     entry.shown = count;
     endInsertRows();
-    m_fetchBlocked = wasBlocked;
     if (!hadRows)
         childrenAppeared(parent);
 }
@@ -298,6 +301,13 @@ void RowTreeModel::noteAsked(RowId parent, int row) const
     }
     m_askedCached->first = std::min(m_askedCached->first, std::uint32_t(row));
     m_askedCached->last = std::max(m_askedCached->last, std::uint32_t(row));
+    // The last row a view has: it is showing the end of what it was given, so the next page follows (not
+    // from inside its paint).
+    const Parent* entry = materialised(parent);
+    if (entry && std::size_t(row) + 1 == entry->shown && entry->shown < entry->rows.size()) {
+        m_pagesWanted.insert(parent);
+        m_pagesTimer->start();
+    }
 }
 
 void RowTreeModel::shownRowsChanged(RowId parent, int firstColumn, int lastColumn)
@@ -411,7 +421,6 @@ void RowTreeModel::reorder(RowId parent, Rows newRows)
     const QModelIndex parentIndex = indexOfRow(parent);
     const QList<QPersistentModelIndex> parents =
         parentIndex.isValid() ? QList<QPersistentModelIndex>{parentIndex} : QList<QPersistentModelIndex>{};
-    const bool wasBlocked = std::exchange(m_fetchBlocked, true); // as in appendRows
     Q_EMIT layoutAboutToBeChanged(parents, QAbstractItemModel::VerticalSortHint);
 
     QModelIndexList from;
@@ -429,7 +438,6 @@ void RowTreeModel::reorder(RowId parent, Rows newRows)
     changePersistentIndexList(from, to);
 
     Q_EMIT layoutChanged(parents, QAbstractItemModel::VerticalSortHint);
-    m_fetchBlocked = wasBlocked;
 }
 
 void RowTreeModel::resort(RowId parent)
@@ -488,9 +496,6 @@ void RowTreeModel::appendRows(RowId parent, const Rows& added)
     const bool allShown = entry.shown == entry.rows.size();
     const std::size_t room = std::max(pageOf(parent, entry), entry.shown);
     const std::size_t seen = !allShown ? 0 : std::min(added.size(), room - std::min(room, entry.shown));
-    // Whoever hears of the insertion and asks for more (QAbstractItemModelTester walks the whole model on
-    // rowsAboutToBeInserted) waits for it to end: an insertion inside another is no change a view can follow.
-    const bool wasBlocked = std::exchange(m_fetchBlocked, true);
     if (seen != 0)
         beginInsertRows(indexOfRow(parent), int(at), int(at + seen) - 1);
     entry.rows.insert(entry.rows.begin() + qsizetype(at), added.begin(), added.end());
@@ -498,7 +503,6 @@ void RowTreeModel::appendRows(RowId parent, const Rows& added)
     storeRowNumbers(entry.rows, at);
     if (seen != 0)
         endInsertRows();
-    m_fetchBlocked = wasBlocked;
     m_arrived.insert(parent); // refreshRows() puts them in sort order, in one layout change per parent
     if (seen != 0 && entry.shown == seen)
         childrenAppeared(parent);

@@ -13,6 +13,7 @@
 #include <vector>
 
 class QThread;
+class QTimer;
 
 namespace keylens::models {
 
@@ -26,8 +27,8 @@ namespace keylens::models {
 //     rowCount()), so a store of ten million keys costs nothing until someone expands a node;
 //   - sorting builds compact (key, row) pairs and radix-sorts them (SortKeys.h), names naturally; a
 //     QSortFilterProxyModel compares through QVariant and was seconds, not milliseconds, on a million rows;
-//   - a view sees a parent's first RowPage rows and fetches the rest a page at a time as it scrolls
-//     (fetchMore): QTreeView lays out every row it was told of again on each insertion or sort, which was a
+//   - a view sees a parent's first RowPage rows, and the next page once it shows the last row it has (see
+//     showMoreRows): QTreeView lays out every row it was told of again on each insertion or sort, which was a
 //     tenth of a second at ten million keys (470,000 top-level rows and a namespace of 1.3 million open);
 //   - live updates: new rows are inserted at the end of their parent (seen only while its first page is not
 //     full), then the parents whose order broke are re-sorted with one layout change each, keeping persistent
@@ -53,8 +54,11 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     bool hasChildren(const QModelIndex& parent = {}) const override;
-    bool canFetchMore(const QModelIndex& parent) const override;
-    void fetchMore(const QModelIndex& parent) override;
+    // Not canFetchMore()/fetchMore(): QTreeView fetches from every parent it lays out, wherever it is scrolled
+    // to, so each relayout would have shown another page. Here the next page comes when a view asks for the
+    // data of the last row it has, which is when it shows that row (scrolled, dragged, End key alike).
+    bool hasMoreRows(const QModelIndex& parent) const;
+    void showMoreRows(const QModelIndex& parent);
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
@@ -116,15 +120,12 @@ protected:
     QModelIndex revealRow(RowId row, int column = NameColumn);
     bool isRow(RowId row) const;                    // has a valid index right now
     std::vector<RowId> materialisedParents() const; // those with rows; a copy (see there)
-    // Every row and page goes: call between beginResetModel() and endReset().
+    // Every row and page goes: call between beginResetModel() and endResetModel().
     void forgetRows();
-    // endResetModel(), during which views asking canFetchMore() are told no: rows inserted from inside a reset
-    // announcement would nest one change in another.
-    void endReset();
 
     // ---- live updates ----
     // New children of materialised parents: added at the end (before a pinned row), and announced as far as
-    // the parent's first page (or the pages fetched so far) has room; the rest wait for fetchMore().
+    // the parent's first page (or the pages shown so far) has room; the rest wait for showMoreRows().
     void announceRows(const std::unordered_map<RowId, Rows>& added);
     // The totals of materialised rows changed: one dataChanged per parent, and a re-sort of each parent whose
     // order may have broken (rows arrived, or the sort is by a total). A parent of more than LiveResortLimit rows
@@ -157,7 +158,8 @@ private:
     void sortRows(Rows& rows, int column, Qt::SortOrder order) const; // any thread, see sortsOnWorker()
     void sortOnWorker(const std::vector<RowId>& parents);
     void storeRowNumbers(const Rows& rows, std::size_t from = 0) const;
-    void noteAsked(RowId parent, int row) const;
+    void noteAsked(RowId parent, int row) const; // and wants the next page when it is the last row shown
+    void showWantedPages();
     // dataChanged over the parent's shown rows in these columns: all of them for a small parent, else only
     // those asked for since the last call (QTreeView visits every row of a changed range, which was 50 ms
     // for a page of 20,000; a view repaints what it shows, and it asked for all of that).
@@ -180,6 +182,8 @@ private:
     mutable std::unordered_map<RowId, AskedRows> m_asked; // by parent, see shownRowsChanged()
     mutable RowId m_askedParent = RootRow;                // the last one noted, as m_cachedParent
     mutable AskedRows* m_askedCached = nullptr;
+    mutable std::unordered_set<RowId> m_pagesWanted; // parents whose last shown row a view asked for
+    QTimer* m_pagesTimer = nullptr;                  // shows them after the paint that asked
     static constexpr std::size_t RepaintAllLimit = 1'000;
     std::unordered_set<RowId> m_arrived; // parents that got rows since the last refreshRows()
     QElapsedTimer m_clock;
@@ -191,7 +195,6 @@ private:
     int m_sortColumn = MemoryColumn;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;
     bool m_orderMayBeStale = false; // totals changed since the last sort()
-    bool m_fetchBlocked = false;    // inside a reset announcement, an insertion or a fetchMore()
 };
 
 } // namespace keylens::models

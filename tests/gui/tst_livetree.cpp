@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -168,6 +169,32 @@ private Q_SLOTS:
         qInfo("a 50 ms timer fired %d times during a %lld ms scan", ticks, scan.elapsed());
         QVERIFY(scan.elapsed() >= 500); // else the scan was too short to tell
         QVERIFY2(ticks >= scan.elapsed() / 50 / 4, "timers starved behind the scan's ingest");
+    }
+
+    // The last test left 400,000 keys in the window, all children of `big`: an open namespace shows a page of
+    // rows, and scrolling to its end brings the next, as a person scrolls.
+    void aBigNamespaceIsShownAPageAtATime()
+    {
+        KeyTreeModel* model = m_window->treeModel();
+        QTreeView* tree = m_window->tree();
+        const QModelIndex big = model->indexOfNode(model->keyspace()->find("big"));
+        QVERIFY(big.isValid());
+        QCOMPARE(model->totalsOf(model->nodeOf(big)).keys, std::uint64_t(400'000));
+        tree->expand(big);
+        QCOMPARE(model->rowCount(big), int(KeyTreeModel::RowPage));
+        QScrollBar* scroll = tree->verticalScrollBar();
+        for (int page = 2; page <= 3; ++page) {
+            tree->scrollToTop();
+            QTest::qWait(50); // relayouts and paints away from the end fetch nothing
+            QCOMPARE(model->rowCount(big), (page - 1) * int(KeyTreeModel::RowPage));
+            scroll->setValue(scroll->maximum());
+            QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(big), page * int(KeyTreeModel::RowPage), 2000);
+        }
+        // In memory order across the pages, each with its own key.
+        const QModelIndex last = model->index(model->rowCount(big) - 1, KeyTreeModel::MemoryColumn, big);
+        QVERIFY(last.data(KeyTreeModel::SortRole).toULongLong() <=
+                model->index(0, KeyTreeModel::MemoryColumn, big).data(KeyTreeModel::SortRole).toULongLong());
+        QVERIFY(model->keyspace()->isKey(model->nodeOf(last)));
     }
 
     void cleanupTestCase() { m_window.reset(); }

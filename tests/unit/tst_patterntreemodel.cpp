@@ -104,10 +104,10 @@ private Q_SLOTS:
         // Its members page in, biggest first: user:399 holds the biggest profile.
         const QModelIndex members = model.index(model.rowCount(placeholder) - 1, 0, placeholder);
         QCOMPARE(model.kindOf(members), PatternTreeModel::RowKind::Members);
-        while (model.canFetchMore(members)) // (the tester may have fetched them all already)
-            model.fetchMore(members);
+        while (model.hasMoreRows(members)) // (the tester may have fetched them all already)
+            model.showMoreRows(members);
         QCOMPARE(model.rowCount(members), 400);
-        QVERIFY(!model.canFetchMore(members));
+        QVERIFY(!model.hasMoreRows(members));
         QCOMPARE(model.index(0, 0, members).data(PatternTreeModel::PathRole).toByteArray(), QByteArray("user:399"));
         QCOMPARE(model.index(0, 0, members).parent(), members);
         // A key's pattern, in the exact tree as in the live one.
@@ -270,8 +270,8 @@ private Q_SLOTS:
         const QModelIndex members = model.index(0, 0, ids);
         QCOMPARE(model.kindOf(members), PatternTreeModel::RowKind::Members);
         QCOMPARE(model.rowCount(members), PatternTreeModel::MemberPage);
-        QVERIFY(model.canFetchMore(members));
-        model.fetchMore(members);
+        QVERIFY(model.hasMoreRows(members));
+        model.showMoreRows(members);
         QCOMPARE(model.rowCount(members), 2 * PatternTreeModel::MemberPage);
         QCOMPARE(model.index(0, PatternTreeModel::MemoryColumn, members).data(PatternTreeModel::SortRole).toULongLong(),
                  1000ull);
@@ -290,11 +290,11 @@ private Q_SLOTS:
         QCOMPARE(biggest.parent(), words.siblingAtColumn(0));
         // The rest a page at a time, as a view scrolls.
         for (int page = 2; page <= 3; ++page) {
-            QVERIFY(model.canFetchMore(words));
-            model.fetchMore(words);
+            QVERIFY(model.hasMoreRows(words));
+            model.showMoreRows(words);
             QCOMPARE(model.rowCount(words), std::min(page * int(PatternTreeModel::RowPage), 50'000));
         }
-        QVERIFY(!model.canFetchMore(words));
+        QVERIFY(!model.hasMoreRows(words));
         // Every row's parent is its parent, and the rows total their parent.
         std::uint64_t keys = 0;
         for (int row = 0; row < model.rowCount(words); ++row) {
