@@ -265,14 +265,14 @@ Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& membe
         judgement.libraries = LibraryLayouts::recognise(store, members);
         judgement.retractions = namingRetractions(store, judgement.libraries, m_profile);
     }
-    runNamespaceRules(
-        store, judgement.libraries, &judgement.notices,
-        [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
-            // The rules hand out one detail for a whole group of keys in a row: kept once.
-            if (judgement.details.empty() || judgement.details.back() != detail)
-                judgement.details.push_back(detail.toByteArray());
-            judgement.verdicts.push_back({node, std::uint32_t(judgement.details.size() - 1), &rule, severity});
-        });
+    runNamespaceRules(store, judgement.libraries, &judgement.notices,
+                      [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
+                          // The rules hand out one detail for a whole group of keys in a row: kept once.
+                          if (judgement.details.empty() || judgement.details.back() != detail)
+                              judgement.details.push_back(detail.toByteArray());
+                          judgement.verdicts.push_back({node, std::uint32_t(judgement.details.size() - 1),
+                                                        std::uint8_t(ruleIndex(rule)), severity});
+                      });
     if (!judgement.libraries.isEmpty())
         judgement.notices.push_back(exemptionNotice(judgement.libraries));
     return judgement;
@@ -291,7 +291,7 @@ bool Linter::apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t 
     const std::size_t end = std::min(judgement.verdicts.size(), judgement.applied + count);
     for (; judgement.applied < end; ++judgement.applied) {
         const Judgement::Verdict& verdict = judgement.verdicts[judgement.applied];
-        record(store, verdict.node, *verdict.rule, verdict.severity, judgement.details[verdict.detail]);
+        record(store, verdict.node, allRules()[verdict.rule], verdict.severity, judgement.details[verdict.detail]);
     }
     if (judgement.applied < judgement.verdicts.size())
         return false;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "keyspace/PagedArray.h"
 #include "lint/KeyRules.h"
 #include "lint/LibraryLayouts.h"
 #include "lint/Profile.h"
@@ -27,11 +28,13 @@ struct Finding
 // store's owner a slice at a time (Linter::judge, Linter::apply).
 struct Judgement
 {
+    // Twelve bytes, in pages: a keyspace of ten million keys can have millions of them, held while the GUI
+    // records them in slices (a vector of 24-byte verdicts, doubling as it grew, was the window's peak).
     struct Verdict
     {
         keyspace::NodeId node;
         std::uint32_t detail; // index in details
-        const RuleInfo* rule;
+        std::uint8_t rule;    // index in allRules()
         Severity severity;
     };
     // A key-level naming finding taken back: the key turned out to be a library's (Profile::exemptLibraries).
@@ -44,7 +47,8 @@ struct Judgement
     };
     LibraryLayouts libraries;
     std::vector<Retraction> retractions; // recorded before the verdicts
-    std::vector<Verdict> verdicts;
+    static_assert(sizeof(Verdict) == 12);
+    keyspace::detail::PagedArray<Verdict> verdicts;
     std::vector<QByteArray> details; // a detail is shared by the many keys of one group
     std::vector<QString> notices;
     std::size_t retracted = 0;

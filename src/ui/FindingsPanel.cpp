@@ -177,6 +177,14 @@ void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning)
     showRuleText();
 }
 
+const QIcon& FindingsPanel::dot(int severity)
+{
+    QIcon& dot = m_dots[std::size_t(std::clamp(severity + 1, 0, int(m_dots.size()) - 1))];
+    if (dot.isNull())
+        dot = severityDot(severity);
+    return dot;
+}
+
 QString FindingsPanel::moreText(std::uint64_t hidden)
 {
     return tr("… %1 more: choose \"Keys of the selected rule\" to see them all in the tree").arg(count(hidden));
@@ -185,7 +193,7 @@ QString FindingsPanel::moreText(std::uint64_t hidden)
 void FindingsPanel::updateRuleRow(QTreeWidgetItem* item, const lint::RuleSummary& summary)
 {
     const int rule = int(lint::ruleIndex(*summary.rule));
-    item->setIcon(RuleColumn, severityDot(worstOf(summary)));
+    item->setIcon(RuleColumn, dot(worstOf(summary)));
     item->setText(SeverityColumn, models::findingsBySeverity(summary.bySeverity));
     item->setText(KeysColumn, count(summary.findings));
     // The last child is the "… more" row when there is one.
@@ -197,7 +205,7 @@ void FindingsPanel::updateRuleRow(QTreeWidgetItem* item, const lint::RuleSummary
         const lint::Finding& finding = summary.examples[i];
         auto* example = new QTreeWidgetItem;
         example->setText(RuleColumn, displayText(keyspace::displayBytes(finding.key)));
-        example->setIcon(RuleColumn, severityDot(int(finding.severity)));
+        example->setIcon(RuleColumn, dot(int(finding.severity)));
         example->setText(SeverityColumn, QString::fromLatin1(lint::severityName(finding.severity)));
         example->setData(RuleColumn, RuleRole, rule);
         example->setData(RuleColumn, KeyRole, finding.key);

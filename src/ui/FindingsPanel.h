@@ -4,8 +4,10 @@
 #include "models/KeyTreeModel.h"
 
 #include <QByteArray>
+#include <QIcon>
 #include <QWidget>
 
+#include <array>
 #include <cstdint>
 #include <set>
 #include <vector>
@@ -47,6 +49,8 @@ private:
     // A rule's row: its counts, the examples it lacks, its "… more" row.
     void updateRuleRow(QTreeWidgetItem* item, const lint::RuleSummary& summary);
     static QString moreText(std::uint64_t hidden);
+    // One icon per severity, shared by every row: a pixmap per row was 10 MB for the examples of a million keys.
+    const QIcon& dot(int severity);
     void showRuleText();
     void emitTreeFilter();
 
@@ -55,6 +59,7 @@ private:
     QTreeWidget* m_list;
     QLabel* m_ruleText;
     const lint::Linter* m_shownLinter = nullptr;
+    std::array<QIcon, 4> m_dots; // no finding (-1), info, warning, error
 };
 
 } // namespace keylens::ui
