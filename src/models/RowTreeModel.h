@@ -146,8 +146,9 @@ protected:
 private:
     struct Parent
     {
-        Rows rows;             // display order
-        std::size_t shown = 0; // the rows a view may see: the first page, or the pages fetched so far
+        Rows rows;                 // display order
+        std::size_t shown = 0;     // the rows a view may see: the first page, or the pages shown so far
+        std::uint64_t version = 0; // new whenever `rows` changes (from m_rowVersions, so never reused)
         bool fixedOrder = false;
     };
 
@@ -171,6 +172,7 @@ private:
     void reorder(RowId parent, Rows newRows);
 
     mutable std::unordered_map<RowId, Parent> m_parents;
+    mutable std::uint64_t m_rowVersions = 0;
     mutable RowId m_cachedParent = RootRow; // the last parentOf() answer, see there
     mutable Parent* m_cached = nullptr;
     std::unordered_map<RowId, qint64> m_repainted; // when a big parent's totals were last announced (m_clock ms)
