@@ -7,6 +7,7 @@
 #include <QAbstractItemModel>
 #include <QElapsedTimer>
 
+#include <limits>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -45,8 +46,8 @@ public:
     using RowId = quintptr;
     using Rows = std::vector<RowId>;
     static constexpr RowId RootRow = 0;
-    // Rows a view is shown of a parent before it scrolls to their end and fetches more (fixed-order parents
-    // have their own pageSize()).
+    // Rows a view is shown of a parent at first, and more each time it shows the last of them (fixed-order
+    // parents have their own pageSize()).
     static constexpr std::size_t RowPage = 20'000;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
