@@ -2,9 +2,14 @@
 
 // The store's arrays, and the tree model's arrays by store node.
 
+#include "keyspace/PageWorker.h"
+
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 namespace keylens::keyspace::detail {
@@ -12,8 +17,14 @@ namespace keylens::keyspace::detail {
 // A growable array in fixed pages of 2^PageBits elements. Unlike std::vector it never doubles: a store
 // of ten million keys wastes at most one page per array instead of up to half its capacity, and
 // growing never copies (or briefly doubles) what is already there.
+//
+// The next page is made ready on the page worker once the last one is half full (see PageWorker.h): taken up
+// when needed, it has long been cleared and faulted in, off the thread that fills the array (one not ready yet is
+// not waited for: that page is made on the spot).
 template<typename T, unsigned PageBits = 16> class PagedArray
 {
+    static_assert(std::is_trivially_destructible_v<T>, "pages are freed without running destructors");
+
 public:
     static constexpr std::size_t PageSize = std::size_t(1) << PageBits;
 
@@ -22,8 +33,10 @@ public:
 
     void push_back(const T& value)
     {
+        if ((m_size & (PageSize - 1)) == PageSize / 2)
+            prepareNextPage();
         if ((m_size >> PageBits) == m_pages.size())
-            m_pages.push_back(std::make_unique<T[]>(PageSize));
+            addPage();
         (*this)[m_size++] = value;
     }
 
@@ -31,18 +44,61 @@ public:
     void resize(std::size_t size)
     {
         while (m_pages.size() * PageSize < size)
-            m_pages.push_back(std::make_unique<T[]>(PageSize));
+            addPage();
         m_size = std::max(m_size, size);
+        if (m_pages.size() * PageSize - m_size < PageSize / 2)
+            prepareNextPage();
     }
 
     std::size_t size() const { return m_size; }
     std::size_t memoryBytes() const
     {
-        return m_pages.size() * PageSize * sizeof(T) + m_pages.capacity() * sizeof(std::unique_ptr<T[]>);
+        return (m_pages.size() + (m_next ? 1 : 0)) * PageSize * sizeof(T) +
+               m_pages.capacity() * sizeof(std::unique_ptr<T[], FreePage>);
     }
 
 private:
-    std::vector<std::unique_ptr<T[]>> m_pages;
+    struct FreePage
+    {
+        void operator()(T* page) const { ::operator delete(page); }
+    };
+    using Page = std::unique_ptr<T[], FreePage>;
+    // Allocated here, its elements made (and its memory touched) on the page worker.
+    struct NextPage
+    {
+        Page page{static_cast<T*>(::operator new(PageSize * sizeof(T)))};
+        std::atomic<bool> ready{false};
+    };
+
+    void prepareNextPage()
+    {
+        if (m_next)
+            return;
+        auto next = std::make_shared<NextPage>();
+        // The job holds the page too: an array that goes first leaves it to the worker to free.
+        runOnPageWorker([next, memory = next->page.get()] {
+            std::uninitialized_value_construct_n(memory, PageSize);
+            next->ready.store(true, std::memory_order_release);
+        });
+        m_next = std::move(next);
+    }
+
+    void addPage()
+    {
+        // Not waited for when it is not ready yet (the worker busy with a bigger job, or the array grown by pages
+        // at once): made here as before, and the one on its way serves the page after.
+        if (m_next && m_next->ready.load(std::memory_order_acquire)) {
+            m_pages.push_back(std::move(m_next->page));
+            m_next.reset();
+            return;
+        }
+        Page page(static_cast<T*>(::operator new(PageSize * sizeof(T))));
+        std::uninitialized_value_construct_n(page.get(), PageSize);
+        m_pages.push_back(std::move(page));
+    }
+
+    std::vector<Page> m_pages;
+    std::shared_ptr<NextPage> m_next; // the page after the last, once that is half full
     std::size_t m_size = 0;
 };
 

@@ -14,7 +14,7 @@ PatternTree::PatternTree(const keyspace::Keyspace& store, Options options)
     , m_options(options)
     , m_folded(store.nodeCount())
 {
-    m_patternOf.assign(store.nodeCount(), Root);
+    m_patternOf.resize(store.nodeCount()); // Root: zero
     m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, {}});
     // Level by level: a pattern's children are known once all its members are.
     std::vector<PatternId> level{Root};
@@ -34,7 +34,7 @@ PatternTree::PatternTree(const keyspace::Keyspace& store, LiveTag)
     : m_store(&store)
     , m_live(true)
 {
-    m_patternOf.assign(1, Root);
+    m_patternOf.resize(1);
     m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, {}});
 }
 
@@ -57,8 +57,7 @@ std::uint32_t PatternTree::labelId(QByteArrayView label)
 void PatternTree::extend(std::size_t until)
 {
     Q_ASSERT(m_live);
-    if (m_patternOf.size() < until)
-        m_patternOf.resize(until, Root);
+    m_patternOf.resize(until); // new nodes' patterns are Root (zero) until folded
     for (; m_folded < until; ++m_folded) {
         const auto node = keyspace::NodeId(m_folded);
         const PatternId parent = m_patternOf[m_store->parent(node)];

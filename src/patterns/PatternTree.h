@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "keyspace/PagedArray.h"
 #include "keyspace/SubtreeTotals.h"
 
 #include <QByteArray>
@@ -40,7 +41,7 @@ class PatternTree
 {
 public:
     using PatternId = std::uint32_t;
-    static constexpr PatternId Root = 0;
+    static constexpr PatternId Root = 0; // zero: what fresh pages of m_patternOf hold
 
     using Options = PatternTreeOptions;
     // The totals of a pattern's subtree: its members' subtrees, which do not overlap, added up.
@@ -94,7 +95,9 @@ private:
     const keyspace::Keyspace* m_store;
     Options m_options;
     std::vector<Pattern> m_patterns;
-    std::vector<PatternId> m_patternOf; // by store node
+    // By store node. Paged: in a live tree it grows with the scan, and a vector doubling from 32 to 64 MB at ten
+    // million keys was hundreds of milliseconds of the GUI thread.
+    keyspace::detail::PagedArray<PatternId> m_patternOf;
     bool m_live = false;
     std::size_t m_folded = 1; // nodes below this have a pattern (the root always has)
     // Live: a pattern's child by (pattern << 32 | label id); the labels interned, keyed by views of
