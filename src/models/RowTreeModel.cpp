@@ -1,5 +1,6 @@
 #include "models/RowTreeModel.h"
 
+#include "keyspace/PageWorker.h"
 #include "models/FindingsText.h"
 
 #include <QDateTime>
@@ -7,6 +8,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <thread>
 
 namespace keylens::models {
 
@@ -54,6 +56,9 @@ int compareNames(QByteArrayView a, QByteArrayView b)
         return a.size() < b.size() ? -1 : 1;
     return a.compare(b) < 0 ? -1 : (a == b ? 0 : 1);
 }
+
+// Rows from which a sort computes its keys on two threads: below it, starting a thread costs more than it saves.
+constexpr std::size_t ParallelKeysFrom = 100'000;
 
 // SortEntry carries 32 bits of a row: the rows a parent sorts share the rest (their kind, in the pattern tree).
 constexpr RowTreeModel::RowId LowBits = 0xffffffffu;
@@ -355,11 +360,17 @@ void RowTreeModel::sortRows(Rows& rows, int column, Qt::SortOrder order) const
 {
     if (column < 0 || rows.size() < 2)
         return;
-    // A pinned row is put back at the end; the others differ in their low 32 bits only.
+    // A pinned row is put back at the end; the others differ in their low 32 bits only. (Set aside by hand:
+    // std::stable_partition takes a buffer as big as the rows, and fresh memory is slow to fault in.)
     Rows pinned;
-    const auto kept = std::stable_partition(rows.begin(), rows.end(), [this](RowId row) { return !isPinnedLast(row); });
-    pinned.assign(kept, rows.end());
-    rows.erase(kept, rows.end());
+    std::size_t kept = 0;
+    for (const RowId row : rows) {
+        if (isPinnedLast(row))
+            pinned.push_back(row);
+        else
+            rows[kept++] = row;
+    }
+    rows.resize(kept);
     if (rows.size() < 2) {
         rows.insert(rows.end(), pinned.begin(), pinned.end());
         return;
@@ -374,13 +385,27 @@ void RowTreeModel::sortRows(Rows& rows, int column, Qt::SortOrder order) const
     entries.reserve(rows.size());
     for (const RowId row : rows)
         entries.push_back({0, std::uint32_t(row & LowBits), 0});
-    radixSort(entries);
+    std::vector<SortEntry> scratch;
+    sortByNode(entries, scratch);
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
-    for (SortEntry& entry : entries) {
-        const RowId row = highBits | entry.node;
-        const SortEntry key = column == NameColumn ? nameKey(nameOf(row)) : sortEntry(row, column, now);
-        entry.key = key.key;
-        entry.rank = key.rank;
+    const auto fillKeys = [&](std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i) {
+            SortEntry& entry = entries[i];
+            const RowId row = highBits | entry.node;
+            const SortEntry key = column == NameColumn ? nameKey(nameOf(row)) : sortEntry(row, column, now);
+            entry.key = key.key;
+            entry.rank = key.rank;
+        }
+    };
+    // A million rows' keys are hundreds of milliseconds of cache misses: two threads share them where the
+    // subclass allows it (see sortsOnWorker(); nothing writes the source while this thread is busy here).
+    if (entries.size() >= ParallelKeysFrom && sortsOnWorker()) {
+        const std::size_t half = entries.size() / 2;
+        std::thread second(fillKeys, half, entries.size());
+        fillKeys(0, half);
+        second.join();
+    } else {
+        fillKeys(0, entries.size());
     }
     const bool descending = order == Qt::DescendingOrder;
     if (descending) {
@@ -392,7 +417,8 @@ void RowTreeModel::sortRows(Rows& rows, int column, Qt::SortOrder order) const
                 entry.rank = std::uint8_t(~entry.rank);
         }
     }
-    radixSort(entries);
+    sortByRankAndKey(entries, scratch);
+    scratch = {};
     if (column == NameColumn) {
         // Names that share their first eight bytes: order each such run by the whole name.
         for (std::size_t begin = 0; begin < entries.size();) {
@@ -498,6 +524,7 @@ void RowTreeModel::appendRows(RowId parent, const Rows& added)
     const bool allShown = entry.shown == entry.rows.size();
     const std::size_t room = std::max(pageOf(parent, entry), entry.shown);
     const std::size_t seen = !allShown ? 0 : std::min(added.size(), room - std::min(room, entry.shown));
+    growRows(entry, added.size());
     if (seen != 0)
         beginInsertRows(indexOfRow(parent), int(at), int(at + seen) - 1);
     entry.rows.insert(entry.rows.begin() + qsizetype(at), added.begin(), added.end());
@@ -509,6 +536,33 @@ void RowTreeModel::appendRows(RowId parent, const Rows& added)
     m_arrived.insert(parent); // refreshRows() puts them in sort order, in one layout change per parent
     if (seen != 0 && entry.shown == seen)
         childrenAppeared(parent);
+}
+
+void RowTreeModel::growRows(Parent& entry, std::size_t adding)
+{
+    const std::size_t needed = entry.rows.size() + adding;
+    // Not waited for: a buffer not ready yet (or too small by now) leaves the vector to grow as ever.
+    if (needed > entry.rows.capacity() && entry.nextRows && entry.nextRows->ready.load(std::memory_order_acquire)) {
+        Rows grown = std::move(entry.nextRows->rows);
+        entry.nextRows.reset();
+        if (grown.capacity() >= needed) {
+            grown.assign(entry.rows.begin(), entry.rows.end());
+            entry.rows.swap(grown);
+        }
+    }
+    // Three quarters full: the rows that come before they are four quarters take a second or two to arrive. (No
+    // sooner: the buffers, old and new, are both held meanwhile, as they are for a moment when a vector grows;
+    // and half as big again, not twice: a big parent's rows are megabytes.)
+    if (!entry.nextRows && entry.rows.size() >= BigRows && needed * 4 > entry.rows.capacity() * 3) {
+        auto next = std::make_shared<NextRows>();
+        const std::size_t capacity = std::max(needed, entry.rows.capacity());
+        keyspace::detail::runOnPageWorker([next, capacity = capacity + capacity / 2] {
+            next->rows.resize(capacity); // touched here, not when the rows move in
+            next->rows.clear();
+            next->ready.store(true, std::memory_order_release);
+        });
+        entry.nextRows = std::move(next);
+    }
 }
 
 void RowTreeModel::announceRows(const std::unordered_map<RowId, Rows>& added)
@@ -527,7 +581,9 @@ void RowTreeModel::refreshRows(bool final)
     const qint64 now = m_clock.elapsed();
     std::vector<RowId> toSortOnWorker;
     for (const RowId parent : materialisedParents()) {
-        const Parent& entry = *materialised(parent);
+        Parent& entry = *materialised(parent);
+        if (final)
+            entry.nextRows.reset(); // nothing more arrives: the room made ahead would only hold memory
         const bool big = entry.rows.size() > LiveResortLimit;
         // Names never change, so a name order only breaks where rows arrived; totals change anywhere.
         const bool orderMayBreak = m_sortColumn > NameColumn || arrived.count(parent) != 0;

@@ -33,14 +33,15 @@ void countingPass(std::vector<SortEntry>& entries, std::vector<SortEntry>& scrat
 
 } // namespace
 
-void radixSort(std::vector<SortEntry>& entries)
+void sortByNode(std::vector<SortEntry>& entries, std::vector<SortEntry>& scratch)
 {
-    if (entries.size() < 2)
-        return;
-    std::vector<SortEntry> scratch;
-    // Least significant first: node id, then key, then rank.
     for (unsigned shift = 0; shift < 32; shift += 8)
         countingPass(entries, scratch, [shift](const SortEntry& e) { return (e.node >> shift) & 0xff; });
+}
+
+void sortByRankAndKey(std::vector<SortEntry>& entries, std::vector<SortEntry>& scratch)
+{
+    // Least significant first: key, then rank.
     for (unsigned shift = 0; shift < 64; shift += 8)
         countingPass(entries, scratch, [shift](const SortEntry& e) { return unsigned(e.key >> shift) & 0xff; });
     countingPass(entries, scratch, [](const SortEntry& e) { return unsigned(e.rank); });
