@@ -49,7 +49,7 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_deleted.clear();
     m_libraries = nullptr;
     m_visibility = {};
-    m_matchingKeys = {};
+    m_matchesBelow = {};
     m_filterMatches = 0;
     if (isFiltering())
         markAllMatches();
@@ -81,6 +81,10 @@ void KeyTreeModel::markParents(std::size_t from, std::size_t to)
 KeyTreeModel::Rows KeyTreeModel::childRows(RowId parent) const
 {
     Rows rows;
+    // 10 MB for a million rows, allocated once rather than doubling (fresh memory is slow to fault in). Not under
+    // a filter, which may show a few of them: the rows are kept as long as the parent is.
+    if (!isFiltering())
+        rows.reserve(m_keyspace->stats(NodeId(parent)).childCount);
     m_keyspace->forEachChild(NodeId(parent), [&](NodeId child) {
         if (child < m_publishedNodes && isVisible(child))
             rows.push_back(child);
@@ -235,10 +239,9 @@ void KeyTreeModel::markMatch(NodeId node, std::vector<NodeId>* newlyVisible)
         return;
     ++m_filterMatches;
     // Every ancestor counts it, for its "3 of 18,776".
-    for (NodeId n = node;; n = m_keyspace->parent(n)) {
-        ++m_matchingKeys[n];
-        if (n == keyspace::Keyspace::root())
-            break;
+    for (NodeId n = node; n != keyspace::Keyspace::root();) {
+        n = m_keyspace->parent(n);
+        ++m_matchesBelow[m_keyspace->namespaceIndex(n)];
     }
     if (m_visibility[node] == 0 && newlyVisible)
         newlyVisible->push_back(node);
@@ -257,7 +260,7 @@ void KeyTreeModel::markMatch(NodeId node, std::vector<NodeId>* newlyVisible)
 void KeyTreeModel::applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible)
 {
     m_visibility.resize(to, 0);
-    m_matchingKeys.resize(to, 0);
+    m_matchesBelow.resize(m_keyspace->namespaceCount(), 0);
     for (std::size_t node = from; node < to; ++node) {
         if (m_keyspace->isKey(NodeId(node)) && matchesFilter(NodeId(node)))
             markMatch(NodeId(node), newlyVisible);
@@ -268,7 +271,9 @@ std::uint64_t KeyTreeModel::matchingKeysOf(NodeId node) const
 {
     if (!isFiltering())
         return keyspace::subtreeKeys(*m_keyspace, node);
-    return node < m_matchingKeys.size() ? m_matchingKeys[node] : 0;
+    const std::uint32_t self = node < m_visibility.size() && (m_visibility[node] & Matches) ? 1 : 0;
+    const std::uint32_t index = m_keyspace->namespaceIndex(node);
+    return self + (index < m_matchesBelow.size() ? m_matchesBelow[index] : 0);
 }
 
 bool KeyTreeModel::matchesFindingsFilter(NodeId key) const
@@ -327,7 +332,7 @@ void KeyTreeModel::resetFilter()
     forgetRows();
     // Freed, not only emptied: 5 bytes per node stayed allocated after a filter was cleared.
     m_visibility = {};
-    m_matchingKeys = {};
+    m_matchesBelow = {};
     m_filterMatches = 0;
     if (m_keyspace && isFiltering())
         markAllMatches();
@@ -338,9 +343,9 @@ void KeyTreeModel::markAllMatches()
 {
     const std::size_t count = m_publishedNodes;
     m_visibility.assign(count, 0);
-    m_matchingKeys.assign(count, 0);
     if (count <= 1)
         return;
+    m_matchesBelow.assign(m_keyspace->namespaceCount(), 0);
     if (m_filter.isEmpty()) {
         for (NodeId node = 1; node < count; ++node)
             m_visibility[node] = m_keyspace->isKey(node) ? Matches : 0;
@@ -352,13 +357,13 @@ void KeyTreeModel::markAllMatches()
     for (NodeId node = NodeId(count - 1); node >= 1; --node) {
         if ((m_visibility[node] & Matches) && !matchesFindingsFilter(node))
             m_visibility[node] &= ~Matches;
-        if (m_visibility[node] & Matches) {
-            ++m_matchingKeys[node];
-            ++m_filterMatches;
-        }
-        if (m_matchingKeys[node] != 0) {
+        const std::uint32_t self = m_visibility[node] & Matches ? 1 : 0;
+        m_filterMatches += self;
+        const std::uint32_t index = m_keyspace->namespaceIndex(node);
+        const std::uint32_t matching = self + (index != keyspace::InvalidNode ? m_matchesBelow[index] : 0);
+        if (matching != 0) {
             const NodeId parent = m_keyspace->parent(node);
-            m_matchingKeys[parent] += m_matchingKeys[node];
+            m_matchesBelow[m_keyspace->namespaceIndex(parent)] += matching;
             m_visibility[parent] |= MatchesBelow;
         }
     }

@@ -465,6 +465,24 @@ private Q_SLOTS:
                 shown.insert(model->index(leaf, 0, id).data(KeyTreeModel::KeyBytesRole).toByteArray());
         }
         QCOMPARE(shown, std::set<QByteArray>(expected.begin(), expected.end()));
+        // Every row counts the matches below it ("3 of 18,776"), as the keys arrived and when the filter is set
+        // on the whole store at once.
+        const auto matchesUnder = [&](const QByteArray& prefix) {
+            return std::uint64_t(std::count_if(expected.begin(), expected.end(),
+                                               [&](const QByteArray& key) { return key.startsWith(prefix); }));
+        };
+        for (const bool again : {false, true}) {
+            if (again)
+                model->setFilter(keyspace::KeyGlob("user:1?:*"));
+            const QModelIndex top = model->index(0, 0);
+            QCOMPARE(model->matchingKeysOf(model->nodeOf(top)), std::uint64_t(expected.size()));
+            QCOMPARE(model->matchingKeysOf(keyspace::Keyspace::root()), std::uint64_t(expected.size()));
+            for (int row = 0; row < model->rowCount(top); ++row) {
+                const QModelIndex id = model->index(row, 0, top);
+                const QByteArray path = id.data(KeyTreeModel::PathRole).toByteArray();
+                QCOMPARE(model->matchingKeysOf(model->nodeOf(id)), matchesUnder(path + ':'));
+            }
+        }
     }
 
     // A key of 100,000 segments: the model, the filter and the top-keys walk stay iterative.
