@@ -275,11 +275,21 @@ Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& membe
                       });
     if (!judgement.libraries.isEmpty())
         judgement.notices.push_back(exemptionNotice(judgement.libraries));
+    const auto variants = std::uint8_t(ruleIndex(*findRule("naming-variants")));
+    std::size_t variantVerdicts = 0;
+    for (std::size_t i = 0; i < judgement.verdicts.size(); ++i)
+        variantVerdicts += judgement.verdicts[i].rule == variants ? 1 : 0;
+    judgement.variantTargets.reserve(m_variantTarget.size() + variantVerdicts);
     return judgement;
 }
 
 bool Linter::apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t count)
 {
+    if (!judgement.variantTargetsTaken) {
+        judgement.variantTargetsTaken = true;
+        judgement.variantTargets.insert(m_variantTarget.begin(), m_variantTarget.end()); // none, but for a re-judge
+        m_variantTarget = std::move(judgement.variantTargets);
+    }
     const std::size_t retractEnd = std::min(judgement.retractions.size(), judgement.retracted + count);
     count -= retractEnd - judgement.retracted;
     for (; judgement.retracted < retractEnd; ++judgement.retracted)

@@ -51,6 +51,10 @@ struct Judgement
     keyspace::detail::PagedArray<Verdict> verdicts;
     std::vector<QByteArray> details; // a detail is shared by the many keys of one group
     std::vector<QString> notices;
+    // The linter's table of naming-variants targets, sized on the judging thread for all of them: grown one
+    // finding at a time on the GUI thread, a million entries' rehashes held it for 50-70 ms each.
+    std::unordered_map<keyspace::NodeId, std::uint32_t> variantTargets;
+    bool variantTargetsTaken = false;
     std::size_t retracted = 0;
     std::size_t applied = 0;
 };
