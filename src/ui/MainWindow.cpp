@@ -113,7 +113,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     connect(m_session, &models::ScanSession::progressChanged, m_status, &ScanStatusBar::showProgress);
     connect(m_session, &models::ScanSession::finished, this, &MainWindow::scanDone);
     connect(m_session, &models::ScanSession::published, this, [this] {
-        m_viewState.reapply(*m_tree, *treeModel());
+        if (!showsPatterns()) // a hidden key tree stays folded: see showPatterns()
+            m_viewState.reapply(*m_tree, *treeModel());
         if (m_shownNamespace != keyspace::InvalidNode && !m_namespaceRefresh.isActive())
             m_namespaceRefresh.start();
         if (m_findingsDock->isVisible() && !m_findingsRefresh.isActive())
@@ -619,7 +620,10 @@ void MainWindow::rescan()
         return;
     }
     TreeViewState state;
-    state.capture(*m_tree, *treeModel());
+    if (showsPatterns())
+        state = m_viewState; // the hidden key tree's, kept while it is folded
+    else
+        state.capture(*m_tree, *treeModel());
     connectTo(m_target);
     m_viewState = std::move(state); // after connectTo(), which forgets the view of another target
     m_userExpanded = m_viewState.hasExpanded();
@@ -720,8 +724,10 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
         m_recent->remember({m_target.name.isEmpty() ? m_target.options.description() : m_target.name,
                             m_target.options.uriWithoutPassword(), m_target.savedId, m_target.options.tls,
                             m_target.options.ssh, m_target.options.readOnly});
-    m_viewState.reapply(*m_tree, *treeModel());
-    m_viewState.clear(); // what did not come back is gone from the server
+    if (!showsPatterns()) {
+        m_viewState.reapply(*m_tree, *treeModel());
+        m_viewState.clear(); // what did not come back is gone from the server
+    }
     // A newcomer sees the biggest namespace selected (its details on the right) and, when it has few
     // children, opened; an id level of thousands of rows would push every other namespace out of view.
     askBigKeyLengths();
@@ -796,7 +802,21 @@ void MainWindow::showPatterns(bool patterns)
     m_rawViewAction->setChecked(!patterns);
     // Folding runs only while the pattern view shows: the raw tree alone costs nothing more.
     m_session->patternModel()->setActive(patterns);
+    const bool wasRaw = m_trees->currentWidget() == m_tree;
+    if (patterns && wasRaw) {
+        // A hidden tree is still laid out (on a rescan, and as rows arrive), and an open namespace of a million
+        // keys makes the model sort all of them: the key tree is folded while hidden, its state kept by path.
+        TreeViewState shown;
+        shown.capture(*m_tree, *treeModel());
+        m_viewState.add(shown);
+        m_tree->collapseAll();
+    }
     m_trees->setCurrentWidget(patterns ? static_cast<QWidget*>(m_patternView) : m_tree);
+    if (!patterns && !wasRaw) {
+        m_viewState.reapply(*m_tree, *treeModel());
+        if (!m_session->isRunning())
+            m_viewState.clear(); // as at the end of a scan
+    }
     m_treemap->view()->setPatterns(patterns ? m_session->patternModel() : nullptr);
     // The details follow the view that shows.
     if (patterns) {

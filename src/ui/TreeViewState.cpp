@@ -18,6 +18,14 @@ void TreeViewState::clear()
     m_hadExpanded = false;
 }
 
+void TreeViewState::add(const TreeViewState& other)
+{
+    m_expanded.insert(m_expanded.end(), other.m_expanded.begin(), other.m_expanded.end());
+    if (!m_current)
+        m_current = other.m_current;
+    m_hadExpanded = m_hadExpanded || other.m_hadExpanded;
+}
+
 void TreeViewState::capture(const QTreeView& tree, const models::KeyTreeModel& model)
 {
     clear();

@@ -25,6 +25,9 @@ public:
     void capture(const QTreeView& tree, const models::KeyTreeModel& model);
     void reapply(QTreeView& tree, models::KeyTreeModel& model);
 
+    // What `other` remembers too: its expanded rows after this one's, and its current row unless this has one.
+    void add(const TreeViewState& other);
+
     bool isPending() const { return !m_expanded.empty() || m_current.has_value(); }
     bool hasExpanded() const { return m_hadExpanded; }
     void clear();

@@ -142,6 +142,37 @@ private Q_SLOTS:
         QVERIFY(!tree->isExpanded(model->indexOfNode(model->keyspace()->find("ns3"))));
     }
 
+    // While the pattern view shows, the key tree is folded (an open namespace of a million keys would be sorted
+    // for a tree nobody sees, on every rescan), and it comes back as it was left, across a rescan too.
+    void aHiddenKeyTreeIsFoldedAndComesBackAsLeft()
+    {
+        QTreeView* tree = m_window->tree();
+        const auto indexOf = [&](const char* path) {
+            KeyTreeModel* model = m_window->treeModel();
+            return model->indexOfNode(model->keyspace()->find(path));
+        };
+        const auto pathOf = [&](const QModelIndex& index) {
+            KeyTreeModel* model = m_window->treeModel();
+            return model->keyspace()->path(model->nodeOf(index));
+        };
+        QVERIFY(tree->isExpanded(indexOf("ns7")));
+        QCOMPARE(pathOf(tree->currentIndex()), QByteArray("ns7:31"));
+
+        m_window->showPatterns(true);
+        QVERIFY(!tree->isExpanded(indexOf("ns7")));
+        QVERIFY(!tree->isExpanded(indexOf("ns2")));
+        QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
+        m_window->rescan();
+        QVERIFY(finished.wait(20000));
+        QVERIFY(!tree->isExpanded(indexOf("ns7")));
+
+        m_window->showPatterns(false);
+        QVERIFY(tree->isExpanded(indexOf("ns7")));
+        QVERIFY(tree->isExpanded(indexOf("ns2")));
+        QVERIFY(!tree->isExpanded(indexOf("ns3")));
+        QCOMPARE(pathOf(tree->currentIndex()), QByteArray("ns7:31"));
+    }
+
     // An unthrottled scan keeps the GUI thread ingesting in a 0 ms timer; the view's layout timer, the TTL
     // countdown and the namespace refresh must still get their turns, under GLib's event loop too.
     void otherTimersRunDuringAFastScan()
