@@ -129,7 +129,7 @@ private:
     enum Visibility : std::uint8_t { Matches = 1, MatchesBelow = 2 };
     std::vector<std::uint8_t> m_visibility; // only while a filter is set
     // Under a filter: per namespace (by the store's namespaceIndex), the matching keys below it; a key's own match
-    // is its Matches bit. By namespace, not by node: a tenth of the nodes, and fresh memory is slow to fault in.
+    // is its Matches bit. By namespace, not by node: far fewer, and fresh memory is slow to fault in.
     std::vector<std::uint32_t> m_matchesBelow;
     std::uint64_t m_filterMatches = 0;
 
