@@ -5,10 +5,10 @@
 #include "keyspace/PageWorker.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <new>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -53,8 +53,8 @@ public:
     std::size_t size() const { return m_size; }
     std::size_t memoryBytes() const
     {
-        return (m_pages.size() + (m_next ? 1 : 0)) * PageSize * sizeof(T) +
-               m_pages.capacity() * sizeof(std::unique_ptr<T[], FreePage>);
+        return (m_pages.size() + (m_next.isPending() ? 1 : 0)) * PageSize * sizeof(T) +
+               m_pages.capacity() * sizeof(Page);
     }
 
 private:
@@ -63,42 +63,30 @@ private:
         void operator()(T* page) const { ::operator delete(page); }
     };
     using Page = std::unique_ptr<T[], FreePage>;
-    // Allocated here, its elements made (and its memory touched) on the page worker.
-    struct NextPage
-    {
-        Page page{static_cast<T*>(::operator new(PageSize * sizeof(T)))};
-        std::atomic<bool> ready{false};
-    };
+    static Page allocatePage() { return Page(static_cast<T*>(::operator new(PageSize * sizeof(T)))); }
+    static void makeElements(Page& page) { std::uninitialized_value_construct_n(page.get(), PageSize); }
 
     void prepareNextPage()
     {
-        if (m_next)
-            return;
-        auto next = std::make_shared<NextPage>();
-        // The job holds the page too: an array that goes first leaves it to the worker to free.
-        runOnPageWorker([next, memory = next->page.get()] {
-            std::uninitialized_value_construct_n(memory, PageSize);
-            next->ready.store(true, std::memory_order_release);
-        });
-        m_next = std::move(next);
+        // Allocated here, its elements made (and its memory touched) on the page worker.
+        if (!m_next.isPending())
+            m_next.start(allocatePage(), &makeElements);
     }
 
     void addPage()
     {
-        // Not waited for when it is not ready yet (the worker busy with a bigger job, or the array grown by pages
-        // at once): made here as before, and the one on its way serves the page after.
-        if (m_next && m_next->ready.load(std::memory_order_acquire)) {
-            m_pages.push_back(std::move(m_next->page));
-            m_next.reset();
-            return;
+        // One not ready yet (the worker busy with a bigger job, or the array grown by pages at once) is made here
+        // as before, and the one on its way serves the page after.
+        std::optional<Page> page = m_next.takeIfReady();
+        if (!page) {
+            page = allocatePage();
+            makeElements(*page);
         }
-        Page page(static_cast<T*>(::operator new(PageSize * sizeof(T))));
-        std::uninitialized_value_construct_n(page.get(), PageSize);
-        m_pages.push_back(std::move(page));
+        m_pages.push_back(std::move(*page));
     }
 
     std::vector<Page> m_pages;
-    std::shared_ptr<NextPage> m_next; // the page after the last, once that is half full
+    MadeAhead<Page> m_next; // the page after the last, once that is half full
     std::size_t m_size = 0;
 };
 

@@ -1,6 +1,5 @@
 #include "models/RowTreeModel.h"
 
-#include "keyspace/PageWorker.h"
 #include "models/FindingsText.h"
 
 #include <QDateTime>
@@ -542,26 +541,21 @@ void RowTreeModel::growRows(Parent& entry, std::size_t adding)
 {
     const std::size_t needed = entry.rows.size() + adding;
     // Not waited for: a buffer not ready yet (or too small by now) leaves the vector to grow as ever.
-    if (needed > entry.rows.capacity() && entry.nextRows && entry.nextRows->ready.load(std::memory_order_acquire)) {
-        Rows grown = std::move(entry.nextRows->rows);
-        entry.nextRows.reset();
-        if (grown.capacity() >= needed) {
-            grown.assign(entry.rows.begin(), entry.rows.end());
-            entry.rows.swap(grown);
+    if (needed > entry.rows.capacity()) {
+        if (std::optional<Rows> grown = entry.nextRows.takeIfReady(); grown && grown->capacity() >= needed) {
+            grown->assign(entry.rows.begin(), entry.rows.end());
+            entry.rows.swap(*grown);
         }
     }
     // Three quarters full: the rows that come before they are four quarters take a second or two to arrive. (No
     // sooner: the buffers, old and new, are both held meanwhile, as they are for a moment when a vector grows;
     // and half as big again, not twice: a big parent's rows are megabytes.)
-    if (!entry.nextRows && entry.rows.size() >= BigRows && needed * 4 > entry.rows.capacity() * 3) {
-        auto next = std::make_shared<NextRows>();
+    if (!entry.nextRows.isPending() && entry.rows.size() >= BigRows && needed * 4 > entry.rows.capacity() * 3) {
         const std::size_t capacity = std::max(needed, entry.rows.capacity());
-        keyspace::detail::runOnPageWorker([next, capacity = capacity + capacity / 2] {
-            next->rows.resize(capacity); // touched here, not when the rows move in
-            next->rows.clear();
-            next->ready.store(true, std::memory_order_release);
+        entry.nextRows.start(Rows(), [capacity = capacity + capacity / 2](Rows& rows) {
+            rows.resize(capacity); // touched here, not when the rows move in
+            rows.clear();
         });
-        entry.nextRows = std::move(next);
     }
 }
 

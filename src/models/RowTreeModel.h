@@ -1,5 +1,6 @@
 #pragma once
 
+#include "keyspace/PageWorker.h"
 #include "keyspace/SubtreeTotals.h"
 #include "models/RowPresenter.h"
 #include "models/SortKeys.h"
@@ -7,7 +8,6 @@
 #include <QAbstractItemModel>
 #include <QElapsedTimer>
 
-#include <atomic>
 #include <limits>
 #include <memory>
 #include <unordered_map>
@@ -146,19 +146,14 @@ protected:
     static constexpr std::size_t LiveResortLimit = 20'000;
 
 private:
-    // A bigger buffer for a big parent's rows, faulted in on the page worker (see growRows).
-    struct NextRows
-    {
-        Rows rows; // empty, with the capacity wanted
-        std::atomic<bool> ready{false};
-    };
     struct Parent
     {
         Rows rows;                 // display order
         std::size_t shown = 0;     // the rows a view may see: the first page, or the pages shown so far
         std::uint64_t version = 0; // new whenever `rows` changes (from m_rowVersions, so never reused)
         bool fixedOrder = false;
-        std::shared_ptr<NextRows> nextRows; // once a big parent's rows near their capacity
+        // Once a big parent's rows near their capacity: an empty buffer with more, faulted in (see growRows).
+        keyspace::detail::MadeAhead<Rows> nextRows;
     };
 
     const Parent& parentOf(RowId parent) const; // materialises
