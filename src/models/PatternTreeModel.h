@@ -106,7 +106,7 @@ private:
     void announceNewRows(std::size_t firstNewPattern);
     void foldSlice();                           // folds the store's nodes a slice at a time (see publish)
     void foldedUp(std::size_t firstNewPattern); // the live tree caught up with the store
-    // Reads the totals of the shown placeholders again a slice at a time (the rows keep the old ones meanwhile),
+    // Reads the totals of every placeholder again a slice at a time (the rows keep the old ones meanwhile),
     // then announces them and re-sorts (RowTreeModel::refreshRows). A refresh under way goes on; `final`
     // starts one over, for the store as it ended.
     void startTotalsRefresh(bool final);
