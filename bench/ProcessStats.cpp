@@ -61,3 +61,10 @@ long selfRssKb()
     }
     return 0;
 }
+
+long threadMinorFaults()
+{
+    rusage usage{};
+    getrusage(RUSAGE_THREAD, &usage);
+    return usage.ru_minflt;
+}

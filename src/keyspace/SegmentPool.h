@@ -34,8 +34,10 @@ private:
     std::size_t hashOf(SegmentId id) const;
     std::uint64_t store(QByteArrayView segment);
 
-    std::vector<std::unique_ptr<char[]>> m_blocks;
-    std::size_t m_blockBytes = 0; // bytes allocated in all blocks
+    using Block = std::unique_ptr<char[]>;
+    std::vector<Block> m_blocks;
+    detail::MadeAhead<Block> m_nextBlock; // once the last block is half full
+    std::size_t m_blockBytes = 0;         // bytes allocated in all blocks
     std::size_t m_lastBlockUsed = 0;
     std::size_t m_lastBlockSize = 0;
     detail::PagedArray<std::uint64_t> m_locations; // block << 32 | offset

@@ -523,7 +523,7 @@ void RowTreeModel::appendRows(RowId parent, const Rows& added)
     const bool allShown = entry.shown == entry.rows.size();
     const std::size_t room = std::max(pageOf(parent, entry), entry.shown);
     const std::size_t seen = !allShown ? 0 : std::min(added.size(), room - std::min(room, entry.shown));
-    growRows(entry, added.size());
+    entry.roomAhead.makeRoom(entry.rows, added.size());
     if (seen != 0)
         beginInsertRows(indexOfRow(parent), int(at), int(at + seen) - 1);
     entry.rows.insert(entry.rows.begin() + qsizetype(at), added.begin(), added.end());
@@ -535,28 +535,6 @@ void RowTreeModel::appendRows(RowId parent, const Rows& added)
     m_arrived.insert(parent); // refreshRows() puts them in sort order, in one layout change per parent
     if (seen != 0 && entry.shown == seen)
         childrenAppeared(parent);
-}
-
-void RowTreeModel::growRows(Parent& entry, std::size_t adding)
-{
-    const std::size_t needed = entry.rows.size() + adding;
-    // Not waited for: a buffer not ready yet (or too small by now) leaves the vector to grow as ever.
-    if (needed > entry.rows.capacity()) {
-        if (std::optional<Rows> grown = entry.nextRows.takeIfReady(); grown && grown->capacity() >= needed) {
-            grown->assign(entry.rows.begin(), entry.rows.end());
-            entry.rows.swap(*grown);
-        }
-    }
-    // Three quarters full: the rows that come before they are four quarters take a second or two to arrive. (No
-    // sooner: the buffers, old and new, are both held meanwhile, as they are for a moment when a vector grows;
-    // and half as big again, not twice: a big parent's rows are megabytes.)
-    if (!entry.nextRows.isPending() && entry.rows.size() >= BigRows && needed * 4 > entry.rows.capacity() * 3) {
-        const std::size_t capacity = std::max(needed, entry.rows.capacity());
-        entry.nextRows.start(Rows(), [capacity = capacity + capacity / 2](Rows& rows) {
-            rows.resize(capacity); // touched here, not when the rows move in
-            rows.clear();
-        });
-    }
 }
 
 void RowTreeModel::announceRows(const std::unordered_map<RowId, Rows>& added)
@@ -577,7 +555,7 @@ void RowTreeModel::refreshRows(bool final)
     for (const RowId parent : materialisedParents()) {
         Parent& entry = *materialised(parent);
         if (final)
-            entry.nextRows.reset(); // nothing more arrives: the room made ahead would only hold memory
+            entry.roomAhead.reset();
         const bool big = entry.rows.size() > LiveResortLimit;
         // Names never change, so a name order only breaks where rows arrived; totals change anywhere.
         const bool orderMayBreak = m_sortColumn > NameColumn || arrived.count(parent) != 0;

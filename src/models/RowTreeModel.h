@@ -152,8 +152,8 @@ private:
         std::size_t shown = 0;     // the rows a view may see: the first page, or the pages shown so far
         std::uint64_t version = 0; // new whenever `rows` changes (from m_rowVersions, so never reused)
         bool fixedOrder = false;
-        // Once a big parent's rows near their capacity: an empty buffer with more, faulted in (see growRows).
-        keyspace::detail::MadeAhead<Rows> nextRows;
+        // A big parent's rows grow into room the page worker made ready (a doubling from 2 to 4 MB was 40-60 ms).
+        keyspace::detail::RoomAhead<RowId> roomAhead;
     };
 
     const Parent& parentOf(RowId parent) const; // materialises
@@ -171,11 +171,6 @@ private:
     void shownRowsChanged(RowId parent, int firstColumn, int lastColumn);
     std::size_t pageOf(RowId parent, const Parent& entry) const;
     void appendRows(RowId parent, const Rows& added);
-    // Makes room for `adding` more rows. A big parent's rows move into a buffer the page worker made ready
-    // when they were three quarters of the way there: a vector doubling from 2 to 4 MB held the GUI thread for 40-60
-    // ms, most of it the kernel clearing fresh pages.
-    static void growRows(Parent& entry, std::size_t adding);
-    static constexpr std::size_t BigRows = 1 << 17;     // a megabyte of rows
     void showRowsUpTo(RowId parent, std::size_t count); // announces the rows a view has not seen yet
     void resort(RowId parent);                          // a layout change only when the order moved
     void reorder(RowId parent, Rows newRows);

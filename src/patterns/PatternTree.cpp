@@ -15,7 +15,7 @@ PatternTree::PatternTree(const keyspace::Keyspace& store, Options options)
     , m_folded(store.nodeCount())
 {
     m_patternOf.resize(store.nodeCount()); // Root: zero
-    m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, {}});
+    m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, {}, {}});
     // Level by level: a pattern's children are known once all its members are.
     std::vector<PatternId> level{Root};
     std::vector<PatternId> next;
@@ -35,7 +35,7 @@ PatternTree::PatternTree(const keyspace::Keyspace& store, LiveTag)
     , m_live(true)
 {
     m_patternOf.resize(1);
-    m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, {}});
+    m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, {}, {}});
 }
 
 PatternTree PatternTree::folding(const keyspace::Keyspace& store)
@@ -69,11 +69,13 @@ void PatternTree::extend(std::size_t until)
         auto it = m_childByLabel.find(key);
         if (it == m_childByLabel.end()) {
             const auto child = PatternId(m_patterns.size());
-            m_patterns.push_back({parent, m_labels[label], placeholder, {}, {}});
+            m_patterns.push_back({parent, m_labels[label], placeholder, {}, {}, {}});
             m_patterns[parent].children.push_back(child);
             it = m_childByLabel.emplace(key, child).first;
         }
-        m_patterns[it->second].members.push_back(node);
+        Pattern& pattern = m_patterns[it->second];
+        pattern.membersAhead.makeRoom(pattern.members, 1);
+        pattern.members.push_back(node);
         m_patternOf[node] = it->second;
     }
 }
@@ -128,7 +130,7 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
         auto it = byLabel.find(label);
         if (it == byLabel.end()) {
             const auto child = PatternId(m_patterns.size());
-            m_patterns.push_back({pattern, label, collapse, {}, {}});
+            m_patterns.push_back({pattern, label, collapse, {}, {}, {}});
             m_patterns[pattern].children.push_back(child);
             next.push_back(child);
             it = byLabel.insert(label, child);

@@ -1,7 +1,9 @@
 #include "TestKeys.h"
 #include "keyspace/ExpiryTimeline.h"
 #include "keyspace/Keyspace.h"
+#include "keyspace/PageWorker.h"
 #include "keyspace/PagedArray.h"
+#include "keyspace/SegmentPool.h"
 #include "keyspace/SubtreeTotals.h"
 #include "keyspace/TopKeys.h"
 
@@ -9,6 +11,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <atomic>
 #include <map>
 #include <set>
 
@@ -55,6 +58,72 @@ private Q_SLOTS:
             for (std::uint64_t i = 0; i < 64 + 33; ++i)
                 numbers.push_back(i * 3); // the third page is being made as the array goes
             QCOMPARE(numbers[96], std::uint64_t(288));
+        }
+    }
+
+    // A big vector grows by half into room the page worker made once it was three quarters full, not by doubling as a
+    // vector does on its own; one that grew on its own meanwhile (the room not ready) drops the room that is too
+    // small for it by now and gets a fitting one.
+    void bigVectorsGrowIntoRoomMadeAhead()
+    {
+        const auto workerDone = [] { // the worker runs its jobs in order: once this one ran, the room is made
+            std::atomic<bool> ran{false};
+            detail::runOnPageWorker([&ran] { ran.store(true); });
+            QTRY_VERIFY_WITH_TIMEOUT(ran.load(), 10'000);
+        };
+        std::vector<std::uint32_t> numbers;
+        detail::RoomAhead<std::uint32_t> room;
+        numbers.reserve(1 << 16); // 256 KB: big enough for room made ahead
+        std::uint32_t next = 0;
+        const auto appendUpTo = [&](std::size_t size) {
+            while (numbers.size() < size) {
+                room.makeRoom(numbers, 1);
+                numbers.push_back(next++);
+            }
+        };
+        for (int round = 0; round < 3; ++round) {
+            const std::size_t capacity = numbers.capacity();
+            appendUpTo(capacity * 3 / 4 + 1); // the room for the next is started here
+            workerDone();
+            appendUpTo(capacity + 1);
+            QCOMPARE(numbers.capacity(), capacity + capacity / 2);
+        }
+        // Grown on its own: a vector filled in bulk past the room started for it.
+        const std::size_t before = numbers.capacity();
+        appendUpTo(before * 3 / 4 + 1);
+        numbers.resize(before + 1, 0); // grows as a vector grows alone: the room made for `before` is too small
+        QVERIFY(numbers.capacity() > before + before / 2);
+        next = std::uint32_t(numbers.size());
+        appendUpTo(numbers.capacity() * 3 / 4 + 1);
+        workerDone();
+        const std::size_t grown = numbers.capacity();
+        appendUpTo(grown + 1);
+        QCOMPARE(numbers.capacity(), grown + grown / 2);
+        for (std::size_t i = 0; i < numbers.size(); ++i) {
+            if (numbers[i] != i && numbers[i] != 0)
+                QFAIL(qPrintable(QStringLiteral("element %1 is %2").arg(i).arg(numbers[i])));
+        }
+        room.reset();
+    }
+
+    // Segments fill 1 MiB blocks, the next one made on the page worker from half way through the last; a segment
+    // bigger than a block gets one of its own meanwhile. Every segment reads back, and is found, as it went in.
+    void segmentsReadBackAcrossBlocksMadeAhead()
+    {
+        SegmentPool pool;
+        std::vector<QByteArray> segments;
+        QRandomGenerator random(11);
+        for (int i = 0; i < 300'000; ++i) {
+            QByteArray segment = QByteArray::number(i) + ':' + QByteArray(random.bounded(40), char('a' + i % 26));
+            if (i % 100'000 == 50'000)
+                segment = QByteArray(3 << 20, char('0' + i % 10)) + QByteArray::number(i); // a block of its own
+            QCOMPARE(pool.intern(segment), SegmentId(segments.size()));
+            segments.push_back(segment);
+        }
+        QVERIFY(pool.memoryBytes() > std::size_t(10) << 20); // three big blocks and several of 1 MiB
+        for (std::size_t i = 0; i < segments.size(); ++i) {
+            if (pool.view(SegmentId(i)) != segments[i] || pool.find(segments[i]) != SegmentId(i))
+                QFAIL(qPrintable(QStringLiteral("segment %1 does not read back").arg(i)));
         }
     }
 
