@@ -3,6 +3,7 @@
 #include "keyspace/KeyPath.h"
 
 #include <algorithm>
+#include <bit>
 #include <utility>
 
 namespace keylens::keyspace {
@@ -160,9 +161,9 @@ NamespaceStats Keyspace::sumOfChildren(NodeId node) const
         if (!isKey(child))
             continue;
         sum.add(keyInfo(child));
-        if (child < m_findings.size())
-            for (unsigned severity = 0; severity < 3; ++severity)
-                sum.findings[severity] += findingCount(m_findings[child], severity);
+        const std::array<std::uint32_t, 3> findings = findingsBySeverity(child);
+        for (unsigned severity = 0; severity < 3; ++severity)
+            sum.findings[severity] += findings[severity];
     }
     return sum;
 }
@@ -311,44 +312,56 @@ QByteArray Keyspace::namespacePrefix(NodeId node) const
     return path(node).append(m_delimiter);
 }
 
-std::uint64_t& Keyspace::findingEntry(NodeId node)
+std::uint32_t& Keyspace::findingEntry(NodeId node)
 {
     while (m_findings.size() <= node)
         m_findings.push_back(0);
     return m_findings[node];
 }
 
+void Keyspace::setFindings(NodeId key, std::uint32_t rules, const std::array<std::uint32_t, 3>& counts)
+{
+    std::uint32_t& entry = findingEntry(key);
+    const int worst = worstSeverity(counts);
+    const int severities = (counts[0] != 0) + (counts[1] != 0) + (counts[2] != 0);
+    entry =
+        (entry & (std::uint32_t(1) << IgnoredBit)) | (rules & RuleBits) | std::uint32_t(worst + 1) << FindingWorstShift;
+    if (severities > 1) {
+        entry |= std::uint32_t(1) << FindingsMixedBit;
+        m_mixedFindings[key] = {std::uint8_t(counts[0]), std::uint8_t(counts[1]), std::uint8_t(counts[2])};
+    } else if (!m_mixedFindings.empty()) {
+        m_mixedFindings.erase(key);
+    }
+}
+
 void Keyspace::addFinding(NodeId key, unsigned rule, unsigned severity)
 {
     ++m_changes;
     Q_ASSERT(rule < IgnoredBit && severity < 3);
-    std::uint64_t& entry = findingEntry(key);
-    const std::uint64_t bit = std::uint64_t(1) << rule;
-    if (entry & bit)
+    const std::uint32_t rules = findingRules(key);
+    const std::uint32_t bit = std::uint32_t(1) << rule;
+    if (rules & bit)
         return;
-    const std::uint64_t worst = std::max<std::uint64_t>((entry >> FindingWorstShift) & 0xf, severity + 1);
-    const std::uint64_t counts = entry >> FindingCountShift << FindingCountShift;
-    entry = ((entry | bit) & ((std::uint64_t(1) << FindingWorstShift) - 1)) | (worst << FindingWorstShift) |
-            (counts + (std::uint64_t(1) << (FindingCountShift + 8 * severity)));
+    std::array<std::uint32_t, 3> counts = findingsBySeverity(key);
+    ++counts[severity];
+    setFindings(key, rules | bit, counts);
     for (NodeId ancestor = m_parent[key]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
         if (NamespaceStats* stats = keptStats(ancestor))
             ++stats->findings[severity];
 }
 
-void Keyspace::removeFinding(NodeId key, unsigned rule, unsigned severity, int worstKept)
+void Keyspace::removeFinding(NodeId key, unsigned rule, unsigned severity)
 {
     ++m_changes;
-    Q_ASSERT(rule < IgnoredBit && severity < 3 && worstKept < 3);
-    std::uint64_t& entry = findingEntry(key);
-    const std::uint64_t bit = std::uint64_t(1) << rule;
-    if (!(entry & bit))
+    Q_ASSERT(rule < IgnoredBit && severity < 3);
+    const std::uint32_t rules = findingRules(key);
+    const std::uint32_t bit = std::uint32_t(1) << rule;
+    if (!(rules & bit))
         return;
-    const std::uint64_t kept = (entry & ~bit) & ((std::uint64_t(1) << FindingWorstShift) - 1);
-    std::uint64_t counts = entry >> FindingCountShift << FindingCountShift;
-    // A severity told wrong by a caller must not wrap a count.
-    if (findingCount(entry, severity) > 0)
-        counts -= std::uint64_t(1) << (FindingCountShift + 8 * severity);
-    entry = kept | (std::uint64_t(worstKept + 1) << FindingWorstShift) | counts;
+    std::array<std::uint32_t, 3> counts = findingsBySeverity(key);
+    if (counts[severity] > 0) // a severity told wrong by a caller must not wrap a count
+        --counts[severity];
+    setFindings(key, rules & ~bit, counts);
     for (NodeId ancestor = m_parent[key]; ancestor != InvalidNode; ancestor = m_parent[ancestor]) {
         if (NamespaceStats* stats = keptStats(ancestor); stats && stats->findings[severity] > 0)
             --stats->findings[severity];
@@ -357,24 +370,32 @@ void Keyspace::removeFinding(NodeId key, unsigned rule, unsigned severity, int w
 
 std::uint32_t Keyspace::findingRules(NodeId node) const
 {
-    return node < m_findings.size() ? std::uint32_t(m_findings[node] & RuleBits) : 0;
+    return node < m_findings.size() ? m_findings[node] & RuleBits : 0;
 }
 
 int Keyspace::worstFinding(NodeId node) const
 {
-    return node < m_findings.size() ? int((m_findings[node] >> FindingWorstShift) & 0xf) - 1 : -1;
+    return node < m_findings.size() ? int((m_findings[node] >> FindingWorstShift) & 0x3) - 1 : -1;
 }
 
 std::array<std::uint32_t, 3> Keyspace::findingsBySeverity(NodeId node) const
 {
     if (node >= m_findings.size())
         return {};
-    return {findingCount(m_findings[node], 0), findingCount(m_findings[node], 1), findingCount(m_findings[node], 2)};
+    const std::uint32_t entry = m_findings[node];
+    if (entry >> FindingsMixedBit & 1) {
+        const std::array<std::uint8_t, 3>& counts = m_mixedFindings.at(node);
+        return {counts[0], counts[1], counts[2]};
+    }
+    std::array<std::uint32_t, 3> counts{};
+    if (const int worst = worstFinding(node); worst >= 0)
+        counts[std::size_t(worst)] = std::uint32_t(std::popcount(entry & RuleBits));
+    return counts;
 }
 
 void Keyspace::setLintIgnored(NodeId key)
 {
-    findingEntry(key) |= std::uint64_t(1) << IgnoredBit;
+    findingEntry(key) |= std::uint32_t(1) << IgnoredBit;
 }
 
 bool Keyspace::isLintIgnored(NodeId node) const
@@ -387,6 +408,7 @@ void Keyspace::clearFindings()
     ++m_changes;
     for (std::size_t node = 0; node < m_findings.size(); ++node)
         m_findings[node] = 0;
+    m_mixedFindings = {};
     for (std::size_t index = 0; index < m_stats.size(); ++index)
         m_stats[index].findings = {};
 }
@@ -396,7 +418,8 @@ std::size_t Keyspace::memoryBytes() const
     return m_parent.memoryBytes() + m_segment.memoryBytes() + m_firstChild.memoryBytes() + m_nextSibling.memoryBytes() +
            m_namespaceIndex.memoryBytes() + m_keptStats.memoryBytes() + m_flags.memoryBytes() + m_type.memoryBytes() +
            m_memory.memoryBytes() + m_expiry.memoryBytes() + m_findings.memoryBytes() + m_stats.memoryBytes() +
-           m_childIndex.memoryBytes() + m_segments.memoryBytes() + m_bigMemory.size() * 32;
+           m_childIndex.memoryBytes() + m_segments.memoryBytes() + m_bigMemory.size() * 32 +
+           m_mixedFindings.size() * 24;
 }
 
 } // namespace keylens::keyspace

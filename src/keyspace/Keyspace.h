@@ -110,9 +110,8 @@ public:
     void addFinding(NodeId key, unsigned rule, unsigned severity);
     std::uint32_t findingRules(NodeId node) const;
     // Takes one finding back (a library's key is exempt from the naming rules after all): its rule bit,
-    // and one count of `severity` on every ancestor. `worstKept` is the worst severity of the findings the
-    // key keeps, or -1.
-    void removeFinding(NodeId key, unsigned rule, unsigned severity, int worstKept);
+    // and one count of `severity` on every ancestor.
+    void removeFinding(NodeId key, unsigned rule, unsigned severity);
     // The worst severity of the key's own findings, or -1 without any.
     int worstFinding(NodeId node) const;
     // How many of the key's own findings have each severity.
@@ -170,19 +169,19 @@ private:
     detail::PagedArray<std::uint32_t> m_memory; // MemoryOverflow: look in m_bigMemory
     detail::PagedArray<std::int64_t> m_expiry;
     std::unordered_map<NodeId, std::uint64_t> m_bigMemory; // the rare key of 4 GiB or more
-    // Per node once the first finding is added: rule bits below IgnoredBit, then the ignore mark, then the
-    // worst severity + 1 from FindingWorstShift; from FindingCountShift a byte per severity counts the key's
-    // findings of that severity (what a namespace that sums its keys adds up).
-    detail::PagedArray<std::uint64_t> m_findings;
+    // Per node once the first finding is added, 32 bits: rule bits below IgnoredBit, then the ignore mark, then the
+    // worst severity + 1 (two bits from FindingWorstShift), then FindingsMixedBit: the key's findings are of more than
+    // one severity, and their counts by severity are in m_mixedFindings. Without that mark all of them have the worst
+    // severity, so the rule bits count them (most keys: half the bytes of a 64-bit entry with the counts inside).
+    detail::PagedArray<std::uint32_t> m_findings;
+    std::unordered_map<NodeId, std::array<std::uint8_t, 3>> m_mixedFindings;
     static constexpr unsigned IgnoredBit = 27;
     static constexpr unsigned FindingWorstShift = 28;
-    static constexpr unsigned FindingCountShift = 32;
+    static constexpr unsigned FindingsMixedBit = 30;
     static constexpr std::uint32_t RuleBits = (std::uint32_t(1) << IgnoredBit) - 1;
-    std::uint64_t& findingEntry(NodeId node);
-    static unsigned findingCount(std::uint64_t entry, unsigned severity)
-    {
-        return unsigned(entry >> (FindingCountShift + 8 * severity)) & 0xff;
-    }
+    std::uint32_t& findingEntry(NodeId node);
+    // Sets the rule bits and the counts by severity of one key's findings, and the worst severity from them.
+    void setFindings(NodeId key, std::uint32_t rules, const std::array<std::uint32_t, 3>& counts);
 
     // By namespace index: into m_stats, or InvalidNode while the namespace sums its keys when asked.
     detail::PagedArray<std::uint32_t> m_keptStats;

@@ -82,16 +82,10 @@ void Linter::takeBack(keyspace::Keyspace& store, keyspace::NodeId node, std::uin
         return;
     const QByteArray key = store.path(node);
     const std::vector<Severity> severities = recordedSeverities(key, store.keyInfo(node), m_profile);
-    std::uint32_t kept = store.findingRules(node);
     for (std::size_t index = 0; index < severities.size(); ++index) {
         if (!(rules >> index & 1))
             continue;
-        kept &= ~(std::uint32_t(1) << index);
-        int worstKept = -1;
-        for (std::size_t other = 0; other < severities.size(); ++other)
-            if (kept >> other & 1)
-                worstKept = std::max(worstKept, int(severities[other]));
-        retract(store, {node, std::uint8_t(index), std::uint8_t(severities[index]), std::int8_t(worstKept)});
+        retract(store, {node, std::uint8_t(index), std::uint8_t(severities[index])});
         std::erase_if(m_byRule[index].examples, [&](const Finding& example) { return example.key == key; });
     }
 }
@@ -171,15 +165,9 @@ std::vector<Judgement::Retraction> namingRetractions(const keyspace::Keyspace& s
             if (!store.isKey(node) || !(rules & naming))
                 continue;
             const std::vector<Severity> severities = recordedSeverities(store.path(node), store.keyInfo(node), profile);
-            int worstKept = -1;
-            for (std::size_t index = 0; index < severities.size(); ++index) {
-                if ((rules & ~naming) >> index & 1)
-                    worstKept = std::max(worstKept, int(severities[index]));
-            }
             for (std::size_t index = 0; index < severities.size(); ++index) {
                 if ((rules & naming) >> index & 1)
-                    retractions.push_back(
-                        {node, std::uint8_t(index), std::uint8_t(severities[index]), std::int8_t(worstKept)});
+                    retractions.push_back({node, std::uint8_t(index), std::uint8_t(severities[index])});
             }
         }
     }
@@ -216,7 +204,7 @@ void Linter::retract(keyspace::Keyspace& store, const Judgement::Retraction& ret
 {
     if (!(store.findingRules(retraction.node) >> retraction.rule & 1))
         return;
-    store.removeFinding(retraction.node, retraction.rule, retraction.severity, retraction.worstKept);
+    store.removeFinding(retraction.node, retraction.rule, retraction.severity);
     if (allRules()[retraction.rule].id == QByteArrayView("naming-variants"))
         m_variantTarget.erase(retraction.node);
     RuleSummary& summary = m_byRule[retraction.rule];

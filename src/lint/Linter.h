@@ -43,7 +43,6 @@ struct Judgement
         keyspace::NodeId node;
         std::uint8_t rule;     // index in allRules()
         std::uint8_t severity; // the one it was recorded with
-        std::int8_t worstKept; // the worst severity of the findings the key keeps, or -1
     };
     LibraryLayouts libraries;
     std::vector<Retraction> retractions; // recorded before the verdicts

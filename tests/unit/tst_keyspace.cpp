@@ -446,7 +446,7 @@ private Q_SLOTS:
                 store.addFinding(node, rule, severity);
                 ++own[severity];
                 if (random.bounded(4) == 0) {
-                    store.removeFinding(node, rule, severity, -1);
+                    store.removeFinding(node, rule, severity);
                     --own[severity];
                 }
             }
@@ -478,6 +478,7 @@ private Q_SLOTS:
         for (const auto& [key, own] : findings) {
             const NodeId node = store.find(key);
             QVERIFY(store.findingsBySeverity(node) == own);
+            QCOMPARE(store.worstFinding(node), worstSeverity(own)); // kept apart from the counts, and told by them
             const SubtreeTotals totals = subtreeTotals(store, node);
             std::array<std::uint64_t, 3> expected{};
             for (int severity = 0; severity < 3; ++severity)
