@@ -319,18 +319,27 @@ std::uint32_t& Keyspace::findingEntry(NodeId node)
     return m_findings[node];
 }
 
-void Keyspace::setFindings(NodeId key, std::uint32_t rules, const std::array<std::uint32_t, 3>& counts)
+std::uint32_t Keyspace::findingBits(NodeId node) const
+{
+    if (node >= m_findings.size())
+        return 0;
+    const std::uint32_t entry = m_findings[node];
+    if (entry >> MixedBit & 1)
+        return m_mixedFindings[entry & ~(std::uint32_t(1) << MixedBit)].bits;
+    return entry & ((std::uint32_t(1) << FindingWorstShift) - 1);
+}
+
+void Keyspace::setFindings(NodeId key, std::uint32_t bits, const std::array<std::uint32_t, 3>& counts)
 {
     std::uint32_t& entry = findingEntry(key);
-    const int worst = worstSeverity(counts);
-    const int severities = (counts[0] != 0) + (counts[1] != 0) + (counts[2] != 0);
-    entry =
-        (entry & (std::uint32_t(1) << IgnoredBit)) | (rules & RuleBits) | std::uint32_t(worst + 1) << FindingWorstShift;
-    if (severities > 1) {
-        entry |= std::uint32_t(1) << FindingsMixedBit;
-        m_mixedFindings[key] = {std::uint8_t(counts[0]), std::uint8_t(counts[1]), std::uint8_t(counts[2])};
-    } else if (!m_mixedFindings.empty()) {
-        m_mixedFindings.erase(key);
+    const std::array<std::uint8_t, 3> small{std::uint8_t(counts[0]), std::uint8_t(counts[1]), std::uint8_t(counts[2])};
+    if (entry >> MixedBit & 1) { // mixed once, kept there
+        m_mixedFindings[entry & ~(std::uint32_t(1) << MixedBit)] = {bits, small};
+    } else if ((counts[0] != 0) + (counts[1] != 0) + (counts[2] != 0) > 1) {
+        entry = std::uint32_t(1) << MixedBit | std::uint32_t(m_mixedFindings.size());
+        m_mixedFindings.push_back({bits, small});
+    } else {
+        entry = bits | std::uint32_t(worstSeverity(counts) + 1) << FindingWorstShift;
     }
 }
 
@@ -338,13 +347,13 @@ void Keyspace::addFinding(NodeId key, unsigned rule, unsigned severity)
 {
     ++m_changes;
     Q_ASSERT(rule < IgnoredBit && severity < 3);
-    const std::uint32_t rules = findingRules(key);
+    const std::uint32_t bits = findingBits(key);
     const std::uint32_t bit = std::uint32_t(1) << rule;
-    if (rules & bit)
+    if (bits & bit)
         return;
     std::array<std::uint32_t, 3> counts = findingsBySeverity(key);
     ++counts[severity];
-    setFindings(key, rules | bit, counts);
+    setFindings(key, bits | bit, counts);
     for (NodeId ancestor = m_parent[key]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
         if (NamespaceStats* stats = keptStats(ancestor))
             ++stats->findings[severity];
@@ -354,14 +363,14 @@ void Keyspace::removeFinding(NodeId key, unsigned rule, unsigned severity)
 {
     ++m_changes;
     Q_ASSERT(rule < IgnoredBit && severity < 3);
-    const std::uint32_t rules = findingRules(key);
+    const std::uint32_t bits = findingBits(key);
     const std::uint32_t bit = std::uint32_t(1) << rule;
-    if (!(rules & bit))
+    if (!(bits & bit))
         return;
     std::array<std::uint32_t, 3> counts = findingsBySeverity(key);
     if (counts[severity] > 0) // a severity told wrong by a caller must not wrap a count
         --counts[severity];
-    setFindings(key, rules & ~bit, counts);
+    setFindings(key, bits & ~bit, counts);
     for (NodeId ancestor = m_parent[key]; ancestor != InvalidNode; ancestor = m_parent[ancestor]) {
         if (NamespaceStats* stats = keptStats(ancestor); stats && stats->findings[severity] > 0)
             --stats->findings[severity];
@@ -370,12 +379,17 @@ void Keyspace::removeFinding(NodeId key, unsigned rule, unsigned severity)
 
 std::uint32_t Keyspace::findingRules(NodeId node) const
 {
-    return node < m_findings.size() ? m_findings[node] & RuleBits : 0;
+    return findingBits(node) & RuleBits;
 }
 
 int Keyspace::worstFinding(NodeId node) const
 {
-    return node < m_findings.size() ? int((m_findings[node] >> FindingWorstShift) & 0x3) - 1 : -1;
+    if (node >= m_findings.size())
+        return -1;
+    const std::uint32_t entry = m_findings[node];
+    if (entry >> MixedBit & 1)
+        return worstSeverity(findingsBySeverity(node));
+    return int(entry >> FindingWorstShift & 0x3) - 1;
 }
 
 std::array<std::uint32_t, 3> Keyspace::findingsBySeverity(NodeId node) const
@@ -383,24 +397,24 @@ std::array<std::uint32_t, 3> Keyspace::findingsBySeverity(NodeId node) const
     if (node >= m_findings.size())
         return {};
     const std::uint32_t entry = m_findings[node];
-    if (entry >> FindingsMixedBit & 1) {
-        const std::array<std::uint8_t, 3>& counts = m_mixedFindings.at(node);
+    if (entry >> MixedBit & 1) {
+        const std::array<std::uint8_t, 3>& counts = m_mixedFindings[entry & ~(std::uint32_t(1) << MixedBit)].counts;
         return {counts[0], counts[1], counts[2]};
     }
     std::array<std::uint32_t, 3> counts{};
-    if (const int worst = worstFinding(node); worst >= 0)
+    if (const int worst = int(entry >> FindingWorstShift & 0x3) - 1; worst >= 0)
         counts[std::size_t(worst)] = std::uint32_t(std::popcount(entry & RuleBits));
     return counts;
 }
 
 void Keyspace::setLintIgnored(NodeId key)
 {
-    findingEntry(key) |= std::uint32_t(1) << IgnoredBit;
+    setFindings(key, findingBits(key) | std::uint32_t(1) << IgnoredBit, findingsBySeverity(key));
 }
 
 bool Keyspace::isLintIgnored(NodeId node) const
 {
-    return node < m_findings.size() && (m_findings[node] >> IgnoredBit & 1);
+    return findingBits(node) >> IgnoredBit & 1;
 }
 
 void Keyspace::clearFindings()
@@ -419,7 +433,7 @@ std::size_t Keyspace::memoryBytes() const
            m_namespaceIndex.memoryBytes() + m_keptStats.memoryBytes() + m_flags.memoryBytes() + m_type.memoryBytes() +
            m_memory.memoryBytes() + m_expiry.memoryBytes() + m_findings.memoryBytes() + m_stats.memoryBytes() +
            m_childIndex.memoryBytes() + m_segments.memoryBytes() + m_bigMemory.size() * 32 +
-           m_mixedFindings.size() * 24;
+           m_mixedFindings.memoryBytes();
 }
 
 } // namespace keylens::keyspace

@@ -170,18 +170,25 @@ private:
     detail::PagedArray<std::int64_t> m_expiry;
     std::unordered_map<NodeId, std::uint64_t> m_bigMemory; // the rare key of 4 GiB or more
     // Per node once the first finding is added, 32 bits: rule bits below IgnoredBit, then the ignore mark, then the
-    // worst severity + 1 (two bits from FindingWorstShift), then FindingsMixedBit: the key's findings are of more than
-    // one severity, and their counts by severity are in m_mixedFindings. Without that mark all of them have the worst
-    // severity, so the rule bits count them (most keys: half the bytes of a 64-bit entry with the counts inside).
+    // worst severity + 1 (two bits from FindingWorstShift); all the key's findings have that severity, so the rule
+    // bits count them. A key whose findings mix severities has MixedBit set instead, and the rest is its index in
+    // m_mixedFindings, which keeps its counts by severity. (Half the bytes of a 64-bit entry with the counts in it,
+    // for most keys; no table to look up, or to rehash as a scan adds findings.)
     detail::PagedArray<std::uint32_t> m_findings;
-    std::unordered_map<NodeId, std::array<std::uint8_t, 3>> m_mixedFindings;
+    struct MixedFindings
+    {
+        std::uint32_t bits; // the rule bits and the ignore mark
+        std::array<std::uint8_t, 3> counts;
+    };
+    detail::PagedArray<MixedFindings> m_mixedFindings;
     static constexpr unsigned IgnoredBit = 27;
     static constexpr unsigned FindingWorstShift = 28;
-    static constexpr unsigned FindingsMixedBit = 30;
+    static constexpr unsigned MixedBit = 31;
     static constexpr std::uint32_t RuleBits = (std::uint32_t(1) << IgnoredBit) - 1;
     std::uint32_t& findingEntry(NodeId node);
-    // Sets the rule bits and the counts by severity of one key's findings, and the worst severity from them.
-    void setFindings(NodeId key, std::uint32_t rules, const std::array<std::uint32_t, 3>& counts);
+    std::uint32_t findingBits(NodeId node) const; // the rule bits and the ignore mark
+    // Sets the rule bits, the ignore mark and the counts by severity of one key's findings.
+    void setFindings(NodeId key, std::uint32_t bits, const std::array<std::uint32_t, 3>& counts);
 
     // By namespace index: into m_stats, or InvalidNode while the namespace sums its keys when asked.
     detail::PagedArray<std::uint32_t> m_keptStats;
