@@ -324,8 +324,8 @@ std::uint32_t Keyspace::findingBits(NodeId node) const
     if (node >= m_findings.size())
         return 0;
     const std::uint32_t entry = m_findings[node];
-    if (entry >> MixedBit & 1)
-        return m_mixedFindings[entry & ~(std::uint32_t(1) << MixedBit)].bits;
+    if (isMixed(entry))
+        return m_mixedFindings[mixedIndex(entry)].bits;
     return entry & ((std::uint32_t(1) << FindingWorstShift) - 1);
 }
 
@@ -333,10 +333,10 @@ void Keyspace::setFindings(NodeId key, std::uint32_t bits, const std::array<std:
 {
     std::uint32_t& entry = findingEntry(key);
     const std::array<std::uint8_t, 3> small{std::uint8_t(counts[0]), std::uint8_t(counts[1]), std::uint8_t(counts[2])};
-    if (entry >> MixedBit & 1) { // mixed once, kept there
-        m_mixedFindings[entry & ~(std::uint32_t(1) << MixedBit)] = {bits, small};
+    if (isMixed(entry)) { // mixed once, kept there
+        m_mixedFindings[mixedIndex(entry)] = {bits, small};
     } else if ((counts[0] != 0) + (counts[1] != 0) + (counts[2] != 0) > 1) {
-        entry = std::uint32_t(1) << MixedBit | std::uint32_t(m_mixedFindings.size());
+        entry = MixedMark | std::uint32_t(m_mixedFindings.size());
         m_mixedFindings.push_back({bits, small});
     } else {
         entry = bits | std::uint32_t(worstSeverity(counts) + 1) << FindingWorstShift;
@@ -387,7 +387,7 @@ int Keyspace::worstFinding(NodeId node) const
     if (node >= m_findings.size())
         return -1;
     const std::uint32_t entry = m_findings[node];
-    if (entry >> MixedBit & 1)
+    if (isMixed(entry))
         return worstSeverity(findingsBySeverity(node));
     return int(entry >> FindingWorstShift & 0x3) - 1;
 }
@@ -397,8 +397,8 @@ std::array<std::uint32_t, 3> Keyspace::findingsBySeverity(NodeId node) const
     if (node >= m_findings.size())
         return {};
     const std::uint32_t entry = m_findings[node];
-    if (entry >> MixedBit & 1) {
-        const std::array<std::uint8_t, 3>& counts = m_mixedFindings[entry & ~(std::uint32_t(1) << MixedBit)].counts;
+    if (isMixed(entry)) {
+        const std::array<std::uint8_t, 3>& counts = m_mixedFindings[mixedIndex(entry)].counts;
         return {counts[0], counts[1], counts[2]};
     }
     std::array<std::uint32_t, 3> counts{};

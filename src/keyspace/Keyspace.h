@@ -171,7 +171,7 @@ private:
     std::unordered_map<NodeId, std::uint64_t> m_bigMemory; // the rare key of 4 GiB or more
     // Per node once the first finding is added, 32 bits: rule bits below IgnoredBit, then the ignore mark, then the
     // worst severity + 1 (two bits from FindingWorstShift); all the key's findings have that severity, so the rule
-    // bits count them. A key whose findings mix severities has MixedBit set instead, and the rest is its index in
+    // bits count them. A key whose findings mix severities has MixedMark set instead, and the rest is its index in
     // m_mixedFindings, which keeps its counts by severity. (Half the bytes of a 64-bit entry with the counts in it,
     // for most keys; no table to look up, or to rehash as a scan adds findings.)
     detail::PagedArray<std::uint32_t> m_findings;
@@ -183,7 +183,9 @@ private:
     detail::PagedArray<MixedFindings> m_mixedFindings;
     static constexpr unsigned IgnoredBit = 27;
     static constexpr unsigned FindingWorstShift = 28;
-    static constexpr unsigned MixedBit = 31;
+    static constexpr std::uint32_t MixedMark = std::uint32_t(1) << 31;
+    static bool isMixed(std::uint32_t entry) { return entry & MixedMark; }
+    static std::uint32_t mixedIndex(std::uint32_t entry) { return entry & ~MixedMark; }
     static constexpr std::uint32_t RuleBits = (std::uint32_t(1) << IgnoredBit) - 1;
     std::uint32_t& findingEntry(NodeId node);
     std::uint32_t findingBits(NodeId node) const; // the rule bits and the ignore mark
