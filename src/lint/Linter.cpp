@@ -52,7 +52,7 @@ void Linter::record(keyspace::Keyspace& store, keyspace::NodeId node, const Rule
             auto known = std::find(m_variantSpellings.begin(), m_variantSpellings.end(), *target);
             if (known == m_variantSpellings.end())
                 known = m_variantSpellings.insert(known, *target);
-            m_variantTarget[node] = std::uint32_t(known - m_variantSpellings.begin());
+            m_variantTarget.insertOrAssign(node, std::uint32_t(known - m_variantSpellings.begin()));
         }
     }
     RuleSummary& summary = m_byRule[index];
@@ -92,20 +92,20 @@ void Linter::takeBack(keyspace::Keyspace& store, keyspace::NodeId node, std::uin
 
 std::optional<QByteArray> Linter::namingVariantTarget(keyspace::NodeId node) const
 {
-    const auto found = m_variantTarget.find(node);
-    return found == m_variantTarget.end() ? std::nullopt : std::optional(m_variantSpellings[found->second]);
+    const std::uint32_t* spelling = m_variantTarget.find(node);
+    return spelling ? std::optional(m_variantSpellings[*spelling]) : std::nullopt;
 }
 
 std::vector<std::pair<keyspace::NodeId, QByteArray>> Linter::namingVariantRenames(const keyspace::Keyspace& store) const
 {
     std::vector<std::pair<keyspace::NodeId, QByteArray>> renames;
-    for (const auto& [node, spelling] : m_variantTarget) {
+    m_variantTarget.forEach([&](keyspace::NodeId node, std::uint32_t spelling) {
         if (!store.isKey(node))
-            continue;
+            return;
         if (std::optional<QByteArray> renamed =
                 respell(store.path(node), m_variantSpellings[spelling], m_profile.delimiter))
             renames.emplace_back(node, std::move(*renamed));
-    }
+    });
     std::sort(renames.begin(), renames.end(),
               [&](const auto& a, const auto& b) { return store.path(a.first) < store.path(b.first); });
     return renames;
@@ -275,7 +275,9 @@ bool Linter::apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t 
 {
     if (!judgement.variantTargetsTaken) {
         judgement.variantTargetsTaken = true;
-        judgement.variantTargets.insert(m_variantTarget.begin(), m_variantTarget.end()); // none, but for a re-judge
+        m_variantTarget.forEach([&](keyspace::NodeId node, std::uint32_t spelling) { // none, but for a re-judge
+            judgement.variantTargets.insertOrAssign(node, spelling);
+        });
         m_variantTarget = std::move(judgement.variantTargets);
     }
     const std::size_t retractEnd = std::min(judgement.retractions.size(), judgement.retracted + count);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "keyspace/NodeMap.h"
 #include "keyspace/PagedArray.h"
 #include "lint/KeyRules.h"
 #include "lint/LibraryLayouts.h"
@@ -11,7 +12,6 @@
 #include <array>
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 namespace keylens::lint {
@@ -52,7 +52,7 @@ struct Judgement
     std::vector<QString> notices;
     // The linter's table of naming-variants targets, sized on the judging thread for all of them: grown one
     // finding at a time on the GUI thread, a million entries' rehashes held it for 50-70 ms each.
-    std::unordered_map<keyspace::NodeId, std::uint32_t> variantTargets;
+    keyspace::NodeMap<std::uint32_t> variantTargets;
     bool variantTargetsTaken = false;
     std::size_t retracted = 0;
     std::size_t applied = 0;
@@ -151,7 +151,7 @@ private:
     std::vector<RuleSummary> m_byRule; // parallel to allRules()
     std::vector<QString> m_notices;
     // naming-variants: each flagged key's target spelling, interned (a few spellings for many keys).
-    std::unordered_map<keyspace::NodeId, std::uint32_t> m_variantTarget;
+    keyspace::NodeMap<std::uint32_t> m_variantTarget;
     std::vector<QByteArray> m_variantSpellings;
     std::uint64_t m_keys = 0;
     bool m_finished = false;

@@ -1,6 +1,7 @@
 #include "TestKeys.h"
 #include "keyspace/ExpiryTimeline.h"
 #include "keyspace/Keyspace.h"
+#include "keyspace/NodeMap.h"
 #include "keyspace/PageWorker.h"
 #include "keyspace/PagedArray.h"
 #include "keyspace/SegmentPool.h"
@@ -506,6 +507,52 @@ private Q_SLOTS:
         const auto under = topKeysByMemory(keyspace, 3, keyspace.find("k"));
         QCOMPARE(under.size(), 3u);
         QCOMPARE(keyspace.keyInfo(under[0]).memoryBytes, 999u);
+    }
+
+    // NodeMap against std::map over random inserts, overwrites and erases of ids from a small range, so that runs
+    // of neighbours form, wrap around the table's end, and close up after an erase.
+    void nodeMapAgreesWithAnOrderedMap()
+    {
+        QRandomGenerator random(13);
+        NodeMap<std::uint32_t> map;
+        std::map<NodeId, std::uint32_t> truth;
+        for (int step = 0; step < 200'000; ++step) {
+            const NodeId node = random.bounded(3'000u);
+            if (random.bounded(3u) == 0) {
+                QCOMPARE(map.erase(node), truth.erase(node) == 1);
+            } else {
+                const std::uint32_t value = random.generate();
+                map.insertOrAssign(node, value);
+                truth[node] = value;
+            }
+            QCOMPARE(map.size(), truth.size());
+            const NodeId probe = random.bounded(3'000u);
+            const std::uint32_t* found = map.find(probe);
+            const auto expected = truth.find(probe);
+            QCOMPARE(found != nullptr, expected != truth.end());
+            if (found)
+                QCOMPARE(*found, expected->second);
+        }
+        std::map<NodeId, std::uint32_t> listed;
+        map.forEach([&](NodeId node, std::uint32_t value) { QVERIFY(listed.emplace(node, value).second); });
+        QCOMPARE(listed, truth);
+        for (const auto& [node, value] : truth)
+            QCOMPARE(*map.find(node), value);
+    }
+
+    void aReservedNodeMapDoesNotGrow()
+    {
+        NodeMap<std::uint32_t> map;
+        QCOMPARE(map.find(7), nullptr);
+        QVERIFY(!map.erase(7));
+        map.reserve(100'000);
+        const std::size_t bytes = map.memoryBytes();
+        QVERIFY(bytes >= 100'000 * 8);
+        for (NodeId node = 0; node < 100'000; ++node)
+            map.insertOrAssign(node * 7, node);
+        QCOMPARE(map.memoryBytes(), bytes);
+        QCOMPARE(map.size(), 100'000u);
+        QCOMPARE(*map.find(7 * 99'999), 99'999u);
     }
 
     void findsNothingUnknown()
