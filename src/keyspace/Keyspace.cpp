@@ -14,9 +14,9 @@ Keyspace::Keyspace(char delimiter)
     const SegmentId empty = m_segments.intern({});
     m_parent.push_back(InvalidNode);
     m_segment.push_back(empty);
-    m_firstChild.push_back(InvalidNode);
     m_nextSibling.push_back(InvalidNode);
     m_namespaceIndex.push_back(0);
+    m_firstChild.push_back(InvalidNode);
     m_flags.push_back(0);
     m_type.push_back(KeyType::Unknown);
     m_memory.push_back(0);
@@ -94,19 +94,32 @@ NodeId Keyspace::find(QByteArrayView path) const
 NodeId Keyspace::addChild(NodeId parent, SegmentId segment, std::size_t hash)
 {
     const auto node = static_cast<NodeId>(m_parent.size());
+    const bool firstBorn = m_namespaceIndex[parent] == InvalidNode;
+    if (firstBorn)
+        becomeNamespace(parent);
+    NodeId& newest = m_firstChild[m_namespaceIndex[parent]];
     m_parent.push_back(parent);
     m_segment.push_back(segment);
-    m_firstChild.push_back(InvalidNode);
-    m_nextSibling.push_back(m_firstChild[parent]);
-    m_firstChild[parent] = node;
+    m_nextSibling.push_back(newest);
+    newest = node;
     m_namespaceIndex.push_back(InvalidNode);
     m_flags.push_back(0);
     m_type.push_back(KeyType::Unknown);
     m_memory.push_back(0);
     m_expiry.push_back(NoExpiry);
     m_childIndex.insert(hash, node, [this](NodeId other) { return nodeHash(other); });
-    countChild(parent);
+    if (!firstBorn)
+        countChild(parent);
     return node;
+}
+
+void Keyspace::becomeNamespace(NodeId node)
+{
+    m_namespaceIndex[node] = static_cast<std::uint32_t>(m_keptStats.size());
+    m_keptStats.push_back(InvalidNode); // it sums its keys when asked
+    m_firstChild.push_back(InvalidNode);
+    if (keptStats(m_parent[node]) == nullptr)
+        keepStats(m_parent[node]);
 }
 
 void Keyspace::countChild(NodeId parent)
@@ -115,17 +128,8 @@ void Keyspace::countChild(NodeId parent)
         ++kept->childCount;
         return;
     }
-    if (m_namespaceIndex[parent] == InvalidNode) {
-        // Its first child: the parent becomes a namespace that sums its keys, and the grandparent, which now has a
-        // namespace below it, must keep its aggregates (the sums only stay cheap over keys).
-        m_namespaceIndex[parent] = static_cast<std::uint32_t>(m_keptStats.size());
-        m_keptStats.push_back(InvalidNode);
-        if (keptStats(m_parent[parent]) == nullptr)
-            keepStats(m_parent[parent]);
-        return;
-    }
     std::uint32_t children = 0;
-    for (NodeId child = m_firstChild[parent]; child != InvalidNode && children <= SummedChildLimit;
+    for (NodeId child = firstChild(parent); child != InvalidNode && children <= SummedChildLimit;
          child = m_nextSibling[child])
         ++children;
     if (children > SummedChildLimit)
@@ -156,7 +160,7 @@ const NamespaceStats* Keyspace::keptStats(NodeId node) const
 NamespaceStats Keyspace::sumOfChildren(NodeId node) const
 {
     NamespaceStats sum;
-    for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child]) {
+    for (NodeId child = firstChild(node); child != InvalidNode; child = m_nextSibling[child]) {
         ++sum.childCount;
         if (!isKey(child))
             continue;
@@ -262,7 +266,7 @@ std::uint64_t Keyspace::namespaceMemory(NodeId node) const
     if (const NamespaceStats* kept = keptStats(node))
         return kept->memoryBytes;
     std::uint64_t memory = 0;
-    for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child])
+    for (NodeId child = firstChild(node); child != InvalidNode; child = m_nextSibling[child])
         if (m_flags[child] & MemoryMeasured)
             memory += m_memory[child] == MemoryOverflow ? m_bigMemory.at(child) : m_memory[child];
     return memory;
@@ -273,7 +277,7 @@ std::uint32_t Keyspace::namespaceKeys(NodeId node) const
     if (const NamespaceStats* kept = keptStats(node))
         return kept->keys;
     std::uint32_t keys = 0;
-    for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child])
+    for (NodeId child = firstChild(node); child != InvalidNode; child = m_nextSibling[child])
         keys += isKey(child) ? 1 : 0;
     return keys;
 }
@@ -281,7 +285,7 @@ std::uint32_t Keyspace::namespaceKeys(NodeId node) const
 std::vector<NodeId> Keyspace::children(NodeId node) const
 {
     std::vector<NodeId> out;
-    for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child])
+    for (NodeId child = firstChild(node); child != InvalidNode; child = m_nextSibling[child])
         out.push_back(child);
     // Siblings are linked newest first; hand them out in the order they were found.
     std::reverse(out.begin(), out.end());

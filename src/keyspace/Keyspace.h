@@ -72,7 +72,7 @@ public:
     bool isKey(NodeId node) const { return m_flags[node] & IsKey; }
     KeyInfo keyInfo(NodeId node) const;
 
-    bool hasChildren(NodeId node) const { return m_firstChild[node] != InvalidNode; }
+    bool hasChildren(NodeId node) const { return m_namespaceIndex[node] != InvalidNode; }
     // Empty aggregates for a node without children. By value: a small namespace adds its keys up when asked.
     NamespaceStats stats(NodeId node) const;
     // stats(node).memoryBytes and .keys without adding up the rest, for sorts over a million rows.
@@ -81,11 +81,15 @@ public:
     std::vector<NodeId> children(NodeId node) const;
     // Calls onChild(child) for each child, newest first, without building a list.
     // A node's children one at a time (forEachChild in steps): InvalidNode after the last.
-    NodeId firstChild(NodeId node) const { return m_firstChild[node]; }
+    NodeId firstChild(NodeId node) const
+    {
+        const std::uint32_t index = m_namespaceIndex[node];
+        return index == InvalidNode ? InvalidNode : m_firstChild[index];
+    }
     NodeId nextSibling(NodeId node) const { return m_nextSibling[node]; }
     template<typename Callback> void forEachChild(NodeId node, Callback&& onChild) const
     {
-        for (NodeId child = m_firstChild[node]; child != InvalidNode; child = m_nextSibling[child])
+        for (NodeId child = firstChild(node); child != InvalidNode; child = m_nextSibling[child])
             onChild(child);
     }
     NodeId findChild(NodeId parent, QByteArrayView segment) const;
@@ -148,7 +152,10 @@ private:
     NamespaceStats* keptStats(NodeId node);
     const NamespaceStats* keptStats(NodeId node) const;
     NamespaceStats sumOfChildren(NodeId node) const;
-    // A new child under `parent`: it may become a namespace, and its parent may have to keep aggregates from now on.
+    // The first child under `node`: it becomes a namespace, and its parent, which now has a namespace below it, must
+    // keep its aggregates (the sums only stay cheap over keys).
+    void becomeNamespace(NodeId node);
+    // Another child under a namespace: past a few, it keeps its aggregates from now on.
     void countChild(NodeId parent);
     void keepStats(NodeId node);
     void storeKeyInfo(NodeId node, const KeyInfo& info);
@@ -161,9 +168,11 @@ private:
     // Parallel per-node arrays.
     detail::PagedArray<NodeId> m_parent;
     detail::PagedArray<SegmentId> m_segment;
-    detail::PagedArray<NodeId> m_firstChild;
     detail::PagedArray<NodeId> m_nextSibling;
     detail::PagedArray<std::uint32_t> m_namespaceIndex; // dense over nodes with children, or InvalidNode
+    // By namespace index: the newest child. Only a namespace has one, and most nodes are keys without children
+    // (4 bytes a key saved against an array over all nodes).
+    detail::PagedArray<NodeId> m_firstChild;
     detail::PagedArray<std::uint8_t> m_flags;
     detail::PagedArray<KeyType> m_type;
     detail::PagedArray<std::uint32_t> m_memory; // MemoryOverflow: look in m_bigMemory
