@@ -1,6 +1,7 @@
 #include "models/PatternTreeModel.h"
 
 #include "keyspace/KeyEscape.h"
+#include "keyspace/ThreadPriority.h"
 #include "keyspace/Units.h"
 #include "lint/LibraryLayouts.h"
 #include "lint/OverlayRules.h"
@@ -532,6 +533,7 @@ void PatternTreeModel::buildExactTree()
     const keyspace::Keyspace* store = m_keyspace;
     const std::uint64_t storeChanges = m_keyspace->changes();
     QThread* worker = QThread::create([this, store] {
+        keyspace::runAtBackgroundPriority();
         patterns::PatternTreeOptions options;
         options.cancelled = &m_cancelBuild;
         auto tree = std::make_unique<PatternTree>(*store, options);

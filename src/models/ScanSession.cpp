@@ -1,6 +1,7 @@
 #include "models/ScanSession.h"
 
 #include "inspect/KeyReader.h"
+#include "keyspace/ThreadPriority.h"
 #include "lint/Linter.h"
 #include "models/KeyTreeModel.h"
 #include "models/PatternTreeModel.h"
@@ -8,22 +9,19 @@
 #include "scan/Scanner.h"
 
 #include <QThread>
-#include <QThreadPool>
 
 namespace keylens::models {
 
-namespace {
-
-// What a finished scan leaves is freed on a pooled thread: a store of a million keys takes a third of a second to
-// free, its linter's verdicts and tables tens of milliseconds at ten million keys. Only for what nothing refers to
-// any more.
-template<typename T> void letGoOffThisThread(std::unique_ptr<T> old)
+// Only for what nothing refers to any more.
+template<typename T> void ScanSession::letGoOffThisThread(std::unique_ptr<T> old)
 {
-    if (old)
-        QThreadPool::globalInstance()->start([old = old.release()] { delete old; });
+    if (old) {
+        m_lettingGo.start([old = old.release()] {
+            keyspace::runAtBackgroundPriority();
+            delete old;
+        });
+    }
 }
-
-} // namespace
 
 ScanSession::ScanSession(QObject* parent)
     : QObject(parent)
@@ -34,6 +32,8 @@ ScanSession::ScanSession(QObject* parent)
     , m_ingest(std::make_unique<scan::Ingest>(*m_keyspace))
     , m_lintProfile(*lint::builtInProfile("default"))
 {
+    m_lettingGo.setMaxThreadCount(1);
+    m_lettingGo.setObjectName(QStringLiteral("keylens let go")); // its thread's name, where Qt passes it on
     startLinting();
     m_model->setKeyspace(m_keyspace.get());
     m_patternModel->setKeyspace(m_keyspace.get());
@@ -100,7 +100,9 @@ void ScanSession::start(const scan::ScanOptions& options, char delimiter)
     // Nothing refers to the old store any more: the judgement and the pattern model's worker were waited for.
     letGoOffThisThread(std::move(old));
 
-    m_scanner->start(options);
+    scan::ScanOptions background = options;
+    background.background = true; // the GUI thread comes first
+    m_scanner->start(background);
     m_publishTimer.start();
     Q_EMIT started();
 }
@@ -296,6 +298,7 @@ void ScanSession::judge()
     const bool serverAnswered = m_finishing && !m_finishing->error;
     m_judging = QThread::create(
         [linter, store, result, candidates = &m_bigKeyCandidates, server = m_options.connection, serverAnswered] {
+            keyspace::runAtBackgroundPriority();
             const lint::SetMembers librarySets =
                 serverAnswered ? inspect::readSetMembers(server, lint::LibraryLayouts::setsToRead(*store))
                                : lint::SetMembers();

@@ -11,12 +11,15 @@
 
 #include <QAbstractItemModelTester>
 #include <QDateTime>
+#include <QDir>
+#include <QFile>
 #include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTest>
 
 #include <map>
 #include <set>
+#include <unistd.h>
 
 using namespace keylens;
 using models::KeyTreeModel;
@@ -77,6 +80,30 @@ class TestKeyTreeModel : public QObject
         std::uint64_t keys = client.allKeys(escaped + ":*").size();
         keys += std::uint64_t(client.integer({"EXISTS", name}));
         return keys;
+    }
+
+    // A thread's nice value: field 19 of /proc/self/task/<tid>/stat, counted after the name's closing parenthesis.
+    static int niceOf(const QByteArray& tid)
+    {
+        QFile stat(QStringLiteral("/proc/self/task/%1/stat").arg(QString::fromLatin1(tid)));
+        if (!stat.open(QIODevice::ReadOnly))
+            return -100;
+        const QByteArray line = stat.readAll();
+        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        return fields.size() > 16 ? fields[16].toInt() : -100;
+    }
+
+    // By thread name (the last thread of a name wins): each thread's nice value.
+    static std::map<QByteArray, int> threadNices()
+    {
+        std::map<QByteArray, int> nices;
+        for (const QString& tid :
+             QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            QFile comm(QStringLiteral("/proc/self/task/%1/comm").arg(tid));
+            if (comm.open(QIODevice::ReadOnly))
+                nices[comm.readAll().trimmed()] = niceOf(tid.toLatin1());
+        }
+        return nices;
     }
 
     static void waitForFinish(models::ScanSession& session)
@@ -519,6 +546,24 @@ private Q_SLOTS:
         QVERIFY(model.indexOfNode(leaf).isValid());
         model.setFilter(keyspace::KeyGlob(keyspace::KeyGlob::escaped(deep.chopped(1))));
         QCOMPARE(model.filterMatches(), std::uint64_t(0));
+    }
+
+    // The session's scan thread and the thread that frees the last scan run at background priority, so that they
+    // take what the GUI thread leaves of a shared core; the GUI thread keeps its own. Read from /proc, by thread name.
+    void scanThreadsYieldToTheGuiThread()
+    {
+        const int guiNice = niceOf(QByteArray::number(gettid()));
+        models::ScanSession session;
+        session.start(scanOf(m_server.connectionOptions(), 0), ':');
+        waitForFinish(session);
+        session.start(scanOf(m_server.connectionOptions(), 0), ':'); // lets go of the first scan
+        waitForFinish(session);
+        const std::map<QByteArray, int> threads = threadNices();
+        QVERIFY(threads.count("keylens-scan"));
+        QCOMPARE(threads.at("keylens-scan"), std::max(guiNice, 10));
+        QVERIFY(threads.count("keylens let go"));
+        QCOMPARE(threads.at("keylens let go"), std::max(guiNice, 10));
+        QCOMPARE(niceOf(QByteArray::number(gettid())), guiNice);
     }
 
     // PTTL denied: the TTL column says "not measured", never "no TTL" or a share of 0%.

@@ -6,6 +6,7 @@
 #include "keyspace/PagedArray.h"
 #include "keyspace/SegmentPool.h"
 #include "keyspace/SubtreeTotals.h"
+#include "keyspace/ThreadPriority.h"
 #include "keyspace/TopKeys.h"
 
 #include <QRandomGenerator>
@@ -13,8 +14,11 @@
 #include <QThread>
 
 #include <atomic>
+#include <cerrno>
 #include <map>
 #include <set>
+#include <sys/resource.h>
+#include <thread>
 
 using namespace keylens::keyspace;
 
@@ -553,6 +557,21 @@ private Q_SLOTS:
         QCOMPARE(map.memoryBytes(), bytes);
         QCOMPARE(map.size(), 100'000u);
         QCOMPARE(*map.find(7 * 99'999), 99'999u);
+    }
+
+    // The background priority is the calling thread's only: the GUI thread that starts a worker keeps its own.
+    void backgroundPriorityIsPerThread()
+    {
+        errno = 0;
+        const int before = getpriority(PRIO_PROCESS, 0);
+        QCOMPARE(errno, 0);
+        int worker = before;
+        std::thread([&worker] {
+            runAtBackgroundPriority();
+            worker = getpriority(PRIO_PROCESS, 0);
+        }).join();
+        QCOMPARE(worker, std::max(before, 10));
+        QCOMPARE(getpriority(PRIO_PROCESS, 0), before);
     }
 
     void findsNothingUnknown()

@@ -1,0 +1,12 @@
+#pragma once
+
+namespace keylens::keyspace {
+
+// Lowers the calling thread's CPU priority for good (an unprivileged thread cannot raise it again), for work in the
+// GUI that nobody waits on frame by frame: the scan's reading, judging the namespaces, building the exact pattern
+// tree, freeing the last scan. On a machine with two cores, these threads, the GUI thread and a local server all
+// want a core; at equal priority the scheduler shared the GUI thread's core with them, and a 20 ms slice of ingest
+// became a 40-70 ms stall. At nice 10 (a tenth of the weight), they take what the GUI thread leaves.
+void runAtBackgroundPriority();
+
+} // namespace keylens::keyspace
