@@ -442,7 +442,7 @@ void RowTreeModel::sortRows(Rows& rows, int column, Qt::SortOrder order) const
     rows.insert(rows.end(), pinned.begin(), pinned.end());
 }
 
-void RowTreeModel::reorder(RowId parent, Rows newRows)
+void RowTreeModel::reorder(RowId parent, Rows newRows, const std::vector<SortEntry>* numbersByNode)
 {
     const QModelIndex parentIndex = indexOfRow(parent);
     const QList<QPersistentModelIndex> parents =
@@ -457,7 +457,13 @@ void RowTreeModel::reorder(RowId parent, Rows newRows)
     Parent& entry = *materialised(parent);
     entry.rows = std::move(newRows);
     entry.version = ++m_rowVersions;
-    storeRowNumbers(entry.rows);
+    if (numbersByNode && numbersByNode->size() == entry.rows.size() && !entry.rows.empty()) {
+        const RowId kind = entry.rows.front() & ~LowBits;
+        for (const SortEntry& number : *numbersByNode)
+            storeRowNumber(kind | number.node, std::uint32_t(number.key));
+    } else {
+        storeRowNumbers(entry.rows);
+    }
     QModelIndexList to;
     to.reserve(from.size());
     for (const QModelIndex& index : std::as_const(from)) // a row sorted past the pages shown has no index now
@@ -591,6 +597,9 @@ void RowTreeModel::sortOnWorker(const std::vector<RowId>& parents)
         RowId parent;
         std::uint64_t version;
         Rows rows;
+        // The sorted rows' numbers in node order: stored in that order, the writes go through memory once, where in
+        // the rows' order each was a cache miss (1.3 million rows by memory: most of an 84 ms event at 10M keys).
+        std::vector<SortEntry> numbersByNode;
     };
     struct Job
     {
@@ -601,11 +610,21 @@ void RowTreeModel::sortOnWorker(const std::vector<RowId>& parents)
     auto job = std::make_shared<Job>(Job{m_sortColumn, m_sortOrder, {}});
     for (const RowId parent : parents) {
         const Parent& entry = *materialised(parent);
-        job->parents.push_back({parent, entry.version, entry.rows});
+        job->parents.push_back({parent, entry.version, entry.rows, {}});
     }
     m_workerSort = QThread::create([this, job] {
-        for (Sorted& sorted : job->parents)
+        for (Sorted& sorted : job->parents) {
             sortRows(sorted.rows, job->column, job->order);
+            const RowId kind = sorted.rows.empty() ? 0 : sorted.rows.front() & ~LowBits;
+            if (!std::all_of(sorted.rows.begin(), sorted.rows.end(),
+                             [kind](RowId row) { return (row & ~LowBits) == kind; }))
+                continue; // rows of two kinds (a pinned row): stored in the rows' order
+            sorted.numbersByNode.reserve(sorted.rows.size());
+            for (std::size_t i = 0; i < sorted.rows.size(); ++i)
+                sorted.numbersByNode.push_back({i, std::uint32_t(sorted.rows[i] & LowBits), 0});
+            std::vector<SortEntry> scratch;
+            sortByNode(sorted.numbersByNode, scratch);
+        }
     });
     m_workerSort->setObjectName(QStringLiteral("keylens final sort"));
     connect(m_workerSort, &QThread::finished, this, [this, job, sorts = ++m_workerSorts] {
@@ -617,7 +636,7 @@ void RowTreeModel::sortOnWorker(const std::vector<RowId>& parents)
             for (Sorted& sorted : job->parents) {
                 const Parent* entry = materialised(sorted.parent);
                 if (entry && !entry->fixedOrder && entry->version == sorted.version && entry->rows != sorted.rows)
-                    reorder(sorted.parent, std::move(sorted.rows));
+                    reorder(sorted.parent, std::move(sorted.rows), &sorted.numbersByNode);
             }
         }
         Q_EMIT workerSortApplied();

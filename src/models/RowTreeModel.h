@@ -173,7 +173,9 @@ private:
     void appendRows(RowId parent, const Rows& added);
     void showRowsUpTo(RowId parent, std::size_t count); // announces the rows a view has not seen yet
     void resort(RowId parent);                          // a layout change only when the order moved
-    void reorder(RowId parent, Rows newRows);
+    // `numbersByNode`, when given: each row's new number (key) by row (node), in node order, as a worker sort makes
+    // them; stored in memory order instead of in the rows' order (see sortOnWorker()).
+    void reorder(RowId parent, Rows newRows, const std::vector<SortEntry>* numbersByNode = nullptr);
 
     mutable std::unordered_map<RowId, Parent> m_parents;
     mutable std::uint64_t m_rowVersions = 0;
