@@ -81,6 +81,19 @@ public:
     // Nothing more arrives: the buffer made ahead would only hold memory.
     void reset() { m_next.reset(); }
 
+    // Nothing more arrives, and a copy of the vector is wanted: the buffer made ahead, if it is ready, holding that
+    // copy (its pages were touched on the worker: copying a million elements into fresh pages took 25-45 ms of the
+    // GUI thread); else a plain copy. The room is gone either way.
+    std::vector<T> takeForCopy(const std::vector<T>& vector)
+    {
+        std::optional<std::vector<T>> room = m_next.takeIfReady();
+        m_next.reset();
+        if (!room || room->capacity() < vector.size())
+            return vector;
+        room->assign(vector.begin(), vector.end());
+        return std::move(*room);
+    }
+
 private:
     static constexpr std::size_t BigBytes = std::size_t(1) << 18;
 

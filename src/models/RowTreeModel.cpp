@@ -560,8 +560,6 @@ void RowTreeModel::refreshRows(bool final)
     std::vector<RowId> toSortOnWorker;
     for (const RowId parent : materialisedParents()) {
         Parent& entry = *materialised(parent);
-        if (final)
-            entry.roomAhead.reset();
         const bool big = entry.rows.size() > LiveResortLimit;
         // Names never change, so a name order only breaks where rows arrived; totals change anywhere.
         const bool orderMayBreak = m_sortColumn > NameColumn || arrived.count(parent) != 0;
@@ -582,7 +580,11 @@ void RowTreeModel::refreshRows(bool final)
         shownRowsChanged(parent, KeysColumn, TypeColumn);
     }
     if (!toSortOnWorker.empty())
-        sortOnWorker(toSortOnWorker);
+        sortOnWorker(toSortOnWorker); // copies the rows into the room made ahead for them, where there is one
+    if (final) {
+        for (const RowId parent : materialisedParents())
+            materialised(parent)->roomAhead.reset(); // nothing more arrives
+    }
 }
 
 void RowTreeModel::sortOnWorker(const std::vector<RowId>& parents)
@@ -609,8 +611,8 @@ void RowTreeModel::sortOnWorker(const std::vector<RowId>& parents)
     };
     auto job = std::make_shared<Job>(Job{m_sortColumn, m_sortOrder, {}});
     for (const RowId parent : parents) {
-        const Parent& entry = *materialised(parent);
-        job->parents.push_back({parent, entry.version, entry.rows, {}});
+        Parent& entry = *materialised(parent);
+        job->parents.push_back({parent, entry.version, entry.roomAhead.takeForCopy(entry.rows), {}});
     }
     m_workerSort = QThread::create([this, job] {
         for (Sorted& sorted : job->parents) {

@@ -111,6 +111,29 @@ private Q_SLOTS:
         room.reset();
     }
 
+    // Once nothing more arrives, a copy of the vector goes into the room made ahead for it (pages touched on the
+    // worker), and is a plain copy where there is no room ready.
+    void aCopyGoesIntoTheRoomMadeAhead()
+    {
+        std::vector<std::uint32_t> numbers;
+        detail::RoomAhead<std::uint32_t> room;
+        numbers.reserve(1 << 16);
+        const std::size_t capacity = numbers.capacity();
+        while (numbers.size() < capacity * 3 / 4 + 1) {
+            room.makeRoom(numbers, 1);
+            numbers.push_back(std::uint32_t(numbers.size() * 7));
+        }
+        std::atomic<bool> ran{false};
+        detail::runOnPageWorker([&ran] { ran.store(true); });
+        QTRY_VERIFY_WITH_TIMEOUT(ran.load(), 10'000);
+        const std::vector<std::uint32_t> copy = room.takeForCopy(numbers);
+        QCOMPARE(copy, numbers);
+        QCOMPARE(copy.capacity(), capacity + capacity / 2);                 // the room's, not a fresh copy's
+        const std::vector<std::uint32_t> plain = room.takeForCopy(numbers); // the room is gone
+        QCOMPARE(plain, numbers);
+        QCOMPARE(plain.capacity(), numbers.size());
+    }
+
     // Segments fill 1 MiB blocks, the next one made on the page worker from half way through the last; a segment
     // bigger than a block gets one of its own meanwhile. Every segment reads back, and is found, as it went in.
     void segmentsReadBackAcrossBlocksMadeAhead()
