@@ -393,7 +393,7 @@ int Keyspace::worstFinding(NodeId node) const
     const std::uint32_t entry = m_findings[node];
     if (isMixed(entry))
         return worstSeverity(findingsBySeverity(node));
-    return int(entry >> FindingWorstShift & 0x3) - 1;
+    return compactWorst(entry);
 }
 
 std::array<std::uint32_t, 3> Keyspace::findingsBySeverity(NodeId node) const
@@ -406,7 +406,7 @@ std::array<std::uint32_t, 3> Keyspace::findingsBySeverity(NodeId node) const
         return {counts[0], counts[1], counts[2]};
     }
     std::array<std::uint32_t, 3> counts{};
-    if (const int worst = int(entry >> FindingWorstShift & 0x3) - 1; worst >= 0)
+    if (const int worst = compactWorst(entry); worst >= 0)
         counts[std::size_t(worst)] = std::uint32_t(std::popcount(entry & RuleBits));
     return counts;
 }

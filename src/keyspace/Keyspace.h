@@ -195,6 +195,8 @@ private:
     static constexpr std::uint32_t MixedMark = std::uint32_t(1) << 31;
     static bool isMixed(std::uint32_t entry) { return entry & MixedMark; }
     static std::uint32_t mixedIndex(std::uint32_t entry) { return entry & ~MixedMark; }
+    // Of an entry that is not mixed: the severity all its findings have, or -1 without any.
+    static int compactWorst(std::uint32_t entry) { return int(entry >> FindingWorstShift & 0x3) - 1; }
     static constexpr std::uint32_t RuleBits = (std::uint32_t(1) << IgnoredBit) - 1;
     std::uint32_t& findingEntry(NodeId node);
     std::uint32_t findingBits(NodeId node) const; // the rule bits and the ignore mark

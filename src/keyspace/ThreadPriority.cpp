@@ -2,8 +2,6 @@
 
 #include <QThread>
 
-#include <algorithm>
-
 #ifdef Q_OS_LINUX
 #include <cerrno>
 #include <sys/resource.h>
