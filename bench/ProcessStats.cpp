@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 
+#include <cstdio>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -67,4 +68,41 @@ long threadMinorFaults()
     rusage usage{};
     getrusage(RUSAGE_THREAD, &usage);
     return usage.ru_minflt;
+}
+
+ThreadClock threadClock()
+{
+    ThreadClock clock;
+    clock.minorFaults = threadMinorFaults();
+    // Opened once per thread: the probe reads it every few milliseconds.
+    thread_local const int schedstat = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    char text[128] = {};
+    if (schedstat < 0 || pread(schedstat, text, sizeof text - 1, 0) <= 0)
+        return clock;
+    unsigned long long runningNs = 0;
+    unsigned long long waitingNs = 0;
+    if (std::sscanf(text, "%llu %llu", &runningNs, &waitingNs) == 2) {
+        clock.runningMs = double(runningNs) / 1e6;
+        clock.waitingMs = double(waitingNs) / 1e6;
+    }
+    return clock;
+}
+
+MachineClock machineClock()
+{
+    MachineClock clock;
+    thread_local const int stat = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+    char text[256] = {};
+    if (stat < 0 || pread(stat, text, sizeof text - 1, 0) <= 0)
+        return clock;
+    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+    if (std::sscanf(text, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system, &idle, &iowait, &irq,
+                    &softirq, &steal) != 8)
+        return clock;
+    const double msPerTick = 1000.0 / double(sysconf(_SC_CLK_TCK));
+    clock.userMs = double(user + nice) * msPerTick;
+    clock.kernelMs = double(system + irq + softirq) * msPerTick;
+    clock.idleMs = double(idle + iowait) * msPerTick;
+    clock.stolenMs = double(steal) * msPerTick;
+    return clock;
 }

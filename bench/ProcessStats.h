@@ -23,3 +23,25 @@ long selfRssKb();
 // Pages the calling thread touched first so far (minor faults): each a page the kernel cleared, which is 2 us on
 // this virtual machine where the host already backs the memory and 15-45 us where it does not yet.
 long threadMinorFaults();
+
+// Where the calling thread's time went, per the kernel's scheduler (/proc/thread-self/schedstat): on a core, or
+// ready but waiting for one. Wall time that is neither was spent blocked (a lock, a fault the host served slowly)
+// or with the whole virtual machine off its cores, which the guest cannot see.
+struct ThreadClock
+{
+    double runningMs = 0;
+    double waitingMs = 0;
+    long minorFaults = 0;
+};
+ThreadClock threadClock();
+
+// The whole machine's CPU time so far, all cores added up (/proc/stat, in the kernel's ticks of 10 ms): what the
+// rest of the machine (a server on the same cores, the kernel's own threads) did while a thread of ours waited.
+struct MachineClock
+{
+    double userMs = 0;   // user and nice
+    double kernelMs = 0; // system, irq and softirq
+    double idleMs = 0;   // idle and iowait
+    double stolenMs = 0; // by the host, where the guest is told
+};
+MachineClock machineClock();

@@ -32,7 +32,9 @@
 #include <QTreeView>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <map>
 #include <vector>
 
 using namespace keylens;
@@ -64,6 +66,44 @@ public:
     std::vector<Slow> slow;
     std::vector<Slow> timeline; // every event over 2 ms, in order
 
+    // Every event, however short, in a ring of the last few thousand: a stall may be made of many small ones.
+    struct Recent
+    {
+        double startMs;
+        double ms;
+        const char* className;
+        int type;
+    };
+    std::array<Recent, 16384> recent{};
+    std::size_t recentCount = 0;
+
+    // The events that ran between two ticks: how many, how long in all, and the receivers that took the most.
+    QString eventsBetween(double fromMs, double toMs) const
+    {
+        std::map<QString, std::pair<int, double>> byReceiver;
+        int count = 0;
+        double total = 0;
+        for (std::size_t i = 0; i < std::min(recentCount, recent.size()); ++i) {
+            const Recent& event = recent[i];
+            if (event.startMs + event.ms <= fromMs || event.startMs >= toMs)
+                continue;
+            ++count;
+            total += event.ms;
+            auto& entry =
+                byReceiver[QStringLiteral("%1 event %2").arg(QString::fromLatin1(event.className)).arg(event.type)];
+            ++entry.first;
+            entry.second += event.ms;
+        }
+        std::vector<std::pair<double, QString>> biggest;
+        for (const auto& [what, figures] : byReceiver)
+            biggest.emplace_back(figures.second, QStringLiteral("%1 x %2").arg(figures.first).arg(what));
+        std::sort(biggest.begin(), biggest.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        QString text = QStringLiteral("%1 events, %2 ms in all").arg(count).arg(total, 0, 'f', 1);
+        for (std::size_t i = 0; i < biggest.size() && i < 3; ++i)
+            text += QStringLiteral("; %1 ms in %2").arg(biggest[i].first, 0, 'f', 1).arg(biggest[i].second);
+        return text;
+    }
+
     bool notify(QObject* receiver, QEvent* event) override
     {
         // Named before delivery: a single-shot timer deletes its receiver while handling the event.
@@ -73,6 +113,8 @@ public:
         const double startMs = double(benchClock().nsecsElapsed()) / 1e6;
         const bool result = QApplication::notify(receiver, event);
         const double ms = double(benchClock().nsecsElapsed()) / 1e6 - startMs;
+        if (QThread::currentThread() == thread())
+            recent[recentCount++ % recent.size()] = {startMs, ms, className, type};
         // The GUI thread's only: the workers' events (a value read, a chart walk) stall nobody.
         if (ms > 2 && QThread::currentThread() == thread()) {
             const Slow entry{
@@ -86,57 +128,98 @@ public:
     }
 };
 
-// Ticks every 5 ms and records how late each tick came: the time the event loop could not answer.
+// Ticks every 5 ms and records how late each tick came: the time the event loop could not answer, and where the
+// GUI thread's time went meanwhile (see ThreadClock).
 class StallProbe
 {
 public:
     static constexpr int IntervalMs = 5;
+
+    struct Tick
+    {
+        double delayMs;
+        double fromMs; // the tick before, on benchClock()
+        double toMs;
+        double runningMs; // of the GUI thread, between the two ticks
+        double waitingMs;
+        long pagesTouched;
+        QString events;       // for a late tick: what ran in between (TimedApplication::eventsBetween)
+        MachineClock machine; // for a late tick: what the machine did in between, all cores
+    };
+    static constexpr double SummarisedDelayMs = 20;
 
     StallProbe()
     {
         m_timer.setTimerType(Qt::PreciseTimer);
         m_timer.setInterval(IntervalMs);
         QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            const qint64 now = benchClock().nsecsElapsed();
-            const double delay = std::max<double>(0.0, double(now - m_last) / 1e6 - IntervalMs);
-            m_delaysMs.push_back(delay);
-            if (delay > m_longestDelay) {
-                m_longestDelay = delay;
-                m_longestFromMs = double(m_last) / 1e6;
-                m_longestToMs = double(now) / 1e6;
+            const double now = double(benchClock().nsecsElapsed()) / 1e6;
+            const ThreadClock clock = threadClock();
+            const double delay = std::max(0.0, now - m_lastMs - IntervalMs);
+            const MachineClock machine = machineClock();
+            Tick tick{delay,
+                      m_lastMs,
+                      now,
+                      clock.runningMs - m_lastClock.runningMs,
+                      clock.waitingMs - m_lastClock.waitingMs,
+                      clock.minorFaults - m_lastClock.minorFaults,
+                      {},
+                      {}};
+            if (delay > SummarisedDelayMs) { // read now: the ring moves on
+                tick.events =
+                    static_cast<TimedApplication*>(QCoreApplication::instance())->eventsBetween(m_lastMs, now);
+                tick.machine = {machine.userMs - m_lastMachine.userMs, machine.kernelMs - m_lastMachine.kernelMs,
+                                machine.idleMs - m_lastMachine.idleMs, machine.stolenMs - m_lastMachine.stolenMs};
             }
-            m_last = now;
+            m_ticks.push_back(std::move(tick));
+            m_lastMs = now;
+            m_lastClock = clock;
+            m_lastMachine = machine;
         });
     }
     void start()
     {
-        m_delaysMs.clear();
-        m_longestDelay = -1;
-        m_last = benchClock().nsecsElapsed();
+        m_ticks.clear();
+        m_lastMs = double(benchClock().nsecsElapsed()) / 1e6;
+        m_lastClock = threadClock();
+        m_lastMachine = machineClock();
         m_timer.start();
     }
-    // The ticks around the longest stall, on benchClock().
-    double longestFromMs() const { return m_longestFromMs; }
-    double longestToMs() const { return m_longestToMs; }
     void stop() { m_timer.stop(); }
-    double longest() const { return m_delaysMs.empty() ? 0 : *std::max_element(m_delaysMs.begin(), m_delaysMs.end()); }
+    // The `count` longest, longest first.
+    std::vector<Tick> longestTicks(std::size_t count) const
+    {
+        std::vector<Tick> ticks = m_ticks;
+        const auto longer = [](const Tick& a, const Tick& b) { return a.delayMs > b.delayMs; };
+        count = std::min(count, ticks.size());
+        std::partial_sort(ticks.begin(), ticks.begin() + std::ptrdiff_t(count), ticks.end(), longer);
+        ticks.resize(count);
+        return ticks;
+    }
+    double longest() const
+    {
+        const std::vector<Tick> ticks = longestTicks(1);
+        return ticks.empty() ? 0 : ticks.front().delayMs;
+    }
     double percentile(double p) const
     {
-        if (m_delaysMs.empty())
+        if (m_ticks.empty())
             return 0;
-        std::vector<double> sorted = m_delaysMs;
+        std::vector<double> sorted;
+        sorted.reserve(m_ticks.size());
+        for (const Tick& tick : m_ticks)
+            sorted.push_back(tick.delayMs);
         std::sort(sorted.begin(), sorted.end());
         return sorted[std::min(sorted.size() - 1, std::size_t(p * double(sorted.size())))];
     }
-    std::size_t samples() const { return m_delaysMs.size(); }
+    std::size_t samples() const { return m_ticks.size(); }
 
 private:
     QTimer m_timer;
-    qint64 m_last = 0;
-    std::vector<double> m_delaysMs;
-    double m_longestDelay = -1;
-    double m_longestFromMs = 0;
-    double m_longestToMs = 0;
+    double m_lastMs = 0;
+    ThreadClock m_lastClock;
+    MachineClock m_lastMachine;
+    std::vector<Tick> m_ticks;
 };
 
 // The scan's seconds; in the pattern view, also how long after the scan the exact pattern tree (built on
@@ -194,13 +277,24 @@ void printStalls(const StallProbe& probe)
     for (std::size_t i = 0; i < app->slow.size() && i < 8; ++i)
         std::printf("  slow event: %5.1f ms in %s\n", app->slow[i].ms, qPrintable(app->slow[i].what));
     app->slow.clear();
-    // What the GUI thread did between the two ticks around the longest stall.
-    std::printf("  inside the longest stall:");
-    for (const auto& event : app->timeline) {
-        if (event.startMs >= probe.longestFromMs() && event.startMs < probe.longestToMs())
-            std::printf(" %.1f ms %s;", event.ms, qPrintable(event.what));
+    // The longest stalls: where the GUI thread's time went, and what it did between the two ticks around each.
+    for (const StallProbe::Tick& tick : probe.longestTicks(3)) {
+        std::printf("  stall of %.1f ms: the GUI thread ran %.1f ms, waited for a core %.1f ms, touched %ld new pages;",
+                    tick.delayMs, tick.runningMs, tick.waitingMs, tick.pagesTouched);
+        bool any = false;
+        for (const auto& event : app->timeline) {
+            if (event.startMs + event.ms > tick.fromMs && event.startMs < tick.toMs) {
+                std::printf(" %.1f ms %s;", event.ms, qPrintable(event.what));
+                any = true;
+            }
+        }
+        std::printf("%s\n", any ? "" : " no event of 2 ms or more");
+        std::printf("    all events in it: %s\n", qPrintable(tick.events));
+        std::printf(
+            "    the machine meanwhile, both cores, to 10 ms: %.0f ms user, %.0f ms kernel, %.0f ms idle, %.0f ms "
+            "stolen by the host\n",
+            tick.machine.userMs, tick.machine.kernelMs, tick.machine.idleMs, tick.machine.stolenMs);
     }
-    std::printf("\n");
     app->timeline.clear();
     std::printf("  GUI-thread stalls: longest %.1f ms (floor 50), p99 %.1f ms (floor 16), p50 %.2f ms, %zu probes\n",
                 probe.longest(), probe.percentile(0.99), probe.percentile(0.50), probe.samples());
