@@ -49,10 +49,12 @@ private:
 
 } // namespace
 
-void runOnPageWorker(std::function<void()> job)
+void runOnPageWorker(std::function<void()> job, PageLane lane)
 {
-    static PageWorker* const worker = new PageWorker; // see the constructor
-    worker->post(std::move(job));
+    // See the constructor.
+    static PageWorker* const pages = new PageWorker;
+    static PageWorker* const bigBuffers = new PageWorker;
+    (lane == PageLane::Pages ? pages : bigBuffers)->post(std::move(job));
 }
 
 } // namespace keylens::keyspace::detail

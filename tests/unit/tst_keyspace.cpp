@@ -10,12 +10,15 @@
 #include "keyspace/TopKeys.h"
 
 #include <QRandomGenerator>
+#include <QScopeGuard>
 #include <QTest>
 #include <QThread>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <map>
+#include <memory>
 #include <set>
 #include <sys/resource.h>
 #include <thread>
@@ -71,9 +74,9 @@ private Q_SLOTS:
     // small for it by now and gets a fitting one.
     void bigVectorsGrowIntoRoomMadeAhead()
     {
-        const auto workerDone = [] { // the worker runs its jobs in order: once this one ran, the room is made
+        const auto workerDone = [] { // a lane runs its jobs in order: once this one ran, the room is made
             std::atomic<bool> ran{false};
-            detail::runOnPageWorker([&ran] { ran.store(true); });
+            detail::runOnPageWorker([&ran] { ran.store(true); }, detail::PageLane::BigBuffers);
             QTRY_VERIFY_WITH_TIMEOUT(ran.load(), 10'000);
         };
         std::vector<std::uint32_t> numbers;
@@ -124,7 +127,7 @@ private Q_SLOTS:
             numbers.push_back(std::uint32_t(numbers.size() * 7));
         }
         std::atomic<bool> ran{false};
-        detail::runOnPageWorker([&ran] { ran.store(true); });
+        detail::runOnPageWorker([&ran] { ran.store(true); }, detail::PageLane::BigBuffers);
         QTRY_VERIFY_WITH_TIMEOUT(ran.load(), 10'000);
         const std::vector<std::uint32_t> copy = room.takeForCopy(numbers);
         QCOMPARE(copy, numbers);
@@ -132,6 +135,33 @@ private Q_SLOTS:
         const std::vector<std::uint32_t> plain = room.takeForCopy(numbers); // the room is gone
         QCOMPARE(plain, numbers);
         QCOMPARE(plain.capacity(), numbers.size());
+    }
+
+    // An array's next page is made while a big vector's next buffer is still being cleared: it does not wait in
+    // line behind it.
+    void pagesDoNotWaitBehindABigBuffer()
+    {
+        struct Flags
+        {
+            std::atomic<bool> release{false};
+            std::atomic<bool> bigDone{false};
+            std::atomic<bool> pageMade{false};
+        };
+        // Shared with the jobs: a failing run leaves them behind the test.
+        const auto flags = std::make_shared<Flags>();
+        const auto releaseTheBigOne = qScopeGuard([flags] { flags->release.store(true); });
+        detail::runOnPageWorker(
+            [flags] {
+                while (!flags->release.load())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                flags->bigDone.store(true);
+            },
+            detail::PageLane::BigBuffers);
+        detail::runOnPageWorker([flags] { flags->pageMade.store(true); });
+        QTRY_VERIFY_WITH_TIMEOUT(flags->pageMade.load(), 10'000);
+        QVERIFY(!flags->bigDone.load());
+        flags->release.store(true);
+        QTRY_VERIFY_WITH_TIMEOUT(flags->bigDone.load(), 10'000);
     }
 
     // Segments fill 1 MiB blocks, the next one made on the page worker from half way through the last; a segment
