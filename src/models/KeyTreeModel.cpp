@@ -394,22 +394,19 @@ void KeyTreeModel::publish(bool final)
     m_publishedNodes = nodeCount;
     m_rowNumber.resize(nodeCount);
 
-    // Group them by parent; only parents a view has seen need to hear about them.
+    // Group them by parent; only parents a view has seen need to hear about them. A row that was a plain key and got
+    // its first child gets its expand arrow: children are listed newest first, so the first child a node ever had is
+    // the one without a next sibling. (Under a filter, a row that starts to show children is inserted fresh and
+    // asked anyway.) Counting each parent's new children and comparing with its child count instead took 3-11 ms of
+    // every publish at ten million keys, most new keys being grandchildren of an open namespace.
     std::unordered_map<RowId, Rows> added;
-    std::unordered_map<NodeId, std::uint32_t> firstChildren; // old rows without rows of their own
     for (const NodeId node : candidates) {
         const NodeId parent = m_keyspace->parent(node);
         if (isMaterialised(parent))
             added[parent].push_back(node);
-        else if (parent < oldPublished && parent != keyspace::Keyspace::root() &&
-                 isMaterialised(m_keyspace->parent(parent)))
-            ++firstChildren[parent];
-    }
-    // A row that was a plain key and got its first children gets its expand arrow. (Under a filter, a row
-    // that starts to show children is inserted fresh and asked anyway.)
-    for (const auto& [row, count] : firstChildren) {
-        if (!isFiltering() && m_keyspace->stats(row).childCount == count)
-            childrenAppeared(row);
+        else if (!isFiltering() && parent < oldPublished && m_keyspace->nextSibling(node) == keyspace::InvalidNode &&
+                 parent != keyspace::Keyspace::root() && isMaterialised(m_keyspace->parent(parent)))
+            childrenAppeared(parent);
     }
     announceRows(added);
     // Aggregates changed everywhere keys landed.

@@ -17,6 +17,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <unistd.h>
@@ -546,6 +547,45 @@ private Q_SLOTS:
         QVERIFY(model.indexOfNode(leaf).isValid());
         model.setFilter(keyspace::KeyGlob(keyspace::KeyGlob::escaped(deep.chopped(1))));
         QCOMPARE(model.filterMatches(), std::uint64_t(0));
+    }
+
+    // A shown row that was a plain key gets its expand arrow when its first child arrives (a view asks hasChildren()
+    // of it again only when told), and only then: a row that had children already is not announced again.
+    void aKeyThatGetsChildrenGetsItsArrow()
+    {
+        keyspace::Keyspace store;
+        keyspace::KeyInfo info;
+        info.type = keyspace::KeyType::String;
+        store.insert("user:1", info);
+        store.insert("user:2", info);
+        store.insert("user:2:old", info);
+        KeyTreeModel model; // no model tester: it would ask every row for its children, as no view does
+        model.setKeyspace(&store);
+        model.publish(false);
+        const QModelIndex user = model.indexOfNode(store.find("user"));
+        QCOMPARE(model.rowCount(user), 2); // shown
+        const QModelIndex first = model.indexOfNode(store.find("user:1"));
+        const QModelIndex second = model.indexOfNode(store.find("user:2"));
+        QVERIFY(!model.hasChildren(first));
+        QVERIFY(model.hasChildren(second));
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        store.insert("user:1:profile", info);
+        store.insert("user:1:settings", info);
+        store.insert("user:2:new", info);
+        store.insert("user:3", info);
+        store.insert("user:3:profile", info);
+        model.publish(false);
+        QVERIFY(model.hasChildren(first));
+        const auto told = [&](const QModelIndex& row) {
+            return std::any_of(changed.begin(), changed.end(), [&](const QList<QVariant>& signal) {
+                const auto topLeft = signal.at(0).value<QModelIndex>();
+                return topLeft.parent() == row.parent() && topLeft.row() == row.row() &&
+                       topLeft.column() == KeyTreeModel::NameColumn;
+            });
+        };
+        QVERIFY(told(model.indexOfNode(store.find("user:1"))));
+        QVERIFY(!told(model.indexOfNode(store.find("user:2"))));
+        QVERIFY(model.hasChildren(model.indexOfNode(store.find("user:3"))));
     }
 
     // The session's scan thread and the thread that frees the last scan run at background priority, so that they
