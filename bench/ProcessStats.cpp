@@ -73,7 +73,10 @@ long threadMinorFaults()
 ThreadClock threadClock()
 {
     ThreadClock clock;
-    clock.minorFaults = threadMinorFaults();
+    rusage usage{};
+    getrusage(RUSAGE_THREAD, &usage);
+    clock.minorFaults = usage.ru_minflt;
+    clock.majorFaults = usage.ru_majflt;
     // Opened once per thread: the probe reads it every few milliseconds.
     thread_local const int schedstat = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
     char text[128] = {};

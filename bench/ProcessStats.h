@@ -32,6 +32,7 @@ struct ThreadClock
     double runningMs = 0;
     double waitingMs = 0;
     long minorFaults = 0;
+    long majorFaults = 0; // pages read back from disk (code the kernel dropped), each a sleep
 };
 ThreadClock threadClock();
 

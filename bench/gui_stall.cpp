@@ -143,6 +143,7 @@ public:
         double runningMs; // of the GUI thread, between the two ticks
         double waitingMs;
         long pagesTouched;
+        long majorFaults;
         QString events;       // for a late tick: what ran in between (TimedApplication::eventsBetween)
         MachineClock machine; // for a late tick: what the machine did in between, all cores
     };
@@ -163,6 +164,7 @@ public:
                       clock.runningMs - m_lastClock.runningMs,
                       clock.waitingMs - m_lastClock.waitingMs,
                       clock.minorFaults - m_lastClock.minorFaults,
+                      clock.majorFaults - m_lastClock.majorFaults,
                       {},
                       {}};
             if (delay > SummarisedDelayMs) { // read now: the ring moves on
@@ -279,8 +281,9 @@ void printStalls(const StallProbe& probe)
     app->slow.clear();
     // The longest stalls: where the GUI thread's time went, and what it did between the two ticks around each.
     for (const StallProbe::Tick& tick : probe.longestTicks(3)) {
-        std::printf("  stall of %.1f ms: the GUI thread ran %.1f ms, waited for a core %.1f ms, touched %ld new pages;",
-                    tick.delayMs, tick.runningMs, tick.waitingMs, tick.pagesTouched);
+        std::printf("  stall of %.1f ms: the GUI thread ran %.1f ms, waited for a core %.1f ms, touched %ld new pages, "
+                    "%ld major faults;",
+                    tick.delayMs, tick.runningMs, tick.waitingMs, tick.pagesTouched, tick.majorFaults);
         bool any = false;
         for (const auto& event : app->timeline) {
             if (event.startMs + event.ms > tick.fromMs && event.startMs < tick.toMs) {
@@ -291,7 +294,7 @@ void printStalls(const StallProbe& probe)
         std::printf("%s\n", any ? "" : " no event of 2 ms or more");
         std::printf("    all events in it: %s\n", qPrintable(tick.events));
         std::printf(
-            "    the machine meanwhile, both cores, to 10 ms: %.0f ms user, %.0f ms kernel, %.0f ms idle, %.0f ms "
+            "    the machine meanwhile, all cores, to 10 ms: %.0f ms user, %.0f ms kernel, %.0f ms idle, %.0f ms "
             "stolen by the host\n",
             tick.machine.userMs, tick.machine.kernelMs, tick.machine.idleMs, tick.machine.stolenMs);
     }
