@@ -63,18 +63,26 @@ long selfRssKb()
     return 0;
 }
 
-long threadMinorFaults()
+namespace {
+
+rusage threadUsage()
 {
     rusage usage{};
     getrusage(RUSAGE_THREAD, &usage);
-    return usage.ru_minflt;
+    return usage;
+}
+
+} // namespace
+
+long threadMinorFaults()
+{
+    return threadUsage().ru_minflt;
 }
 
 ThreadClock threadClock()
 {
     ThreadClock clock;
-    rusage usage{};
-    getrusage(RUSAGE_THREAD, &usage);
+    const rusage usage = threadUsage();
     clock.minorFaults = usage.ru_minflt;
     clock.majorFaults = usage.ru_majflt;
     // Opened once per thread: the probe reads it every few milliseconds.

@@ -364,13 +364,7 @@ void ScanSession::completeFinish()
     m_model->publish(true);
     m_patternModel->publish(true);
     Q_EMIT published();
-    // What listens to the signals below walks the tree again (tens of milliseconds at a million keys):
-    // in an event of its own, so the GUI answers in between. A new scan started meanwhile wins. Once the
-    // biggest parents are in their order too (the model sorts them on a worker), see storeFree().
-    QTimer::singleShot(0, this, [this, scan = m_scans] {
-        if (scan == m_scans && m_finishing && !isStoreBusy())
-            announceFinish();
-    });
+    announceFinishSoon(); // once the biggest parents are in their order too (sorted on a worker): see storeFree()
 }
 
 void ScanSession::storeFree()
@@ -378,10 +372,16 @@ void ScanSession::storeFree()
     if (isStoreBusy())
         return;
     recordWaitingLengths();
-    if (!m_finishing || !m_finalPublished)
-        return;
-    // In an event of its own, as in completeFinish(): this one may have applied the worker's order of a big parent
-    // (1.3 million rows at ten million keys), and with what listens to finished() it held the GUI thread 40-70 ms.
+    if (m_finishing && m_finalPublished)
+        announceFinishSoon();
+}
+
+void ScanSession::announceFinishSoon()
+{
+    // What listens to the signals announceFinish() gives walks the tree again (tens of milliseconds at a million
+    // keys), and the event that got here may have been long already (the final publish, or the worker's order of a
+    // big parent: with finished() one event of 40-70 ms at ten million keys). So in an event of its own, the GUI
+    // answering in between. A new scan started meanwhile wins; a sort still on its worker calls storeFree() later.
     QTimer::singleShot(0, this, [this, scan = m_scans] {
         if (scan == m_scans && m_finishing && m_finalPublished && !isStoreBusy())
             announceFinish();

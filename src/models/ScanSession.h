@@ -131,8 +131,9 @@ private:
     void judge();
     void recordVerdicts();
     void completeFinish();
-    void announceFinish(); // settles the summary, says findingsChanged and finished
-    void storeFree();      // the tree's last sort is applied: what waited for it goes on
+    void announceFinish();     // settles the summary, says findingsChanged and finished
+    void announceFinishSoon(); // announceFinish() in an event of its own, unless a new scan or sort came first
+    void storeFree();          // the tree's last sort is applied: what waited for it goes on
     void recordWaitingLengths();
     // Waits for the worker, and forgets its verdicts: the store is about to go.
     void abandonJudgement();
