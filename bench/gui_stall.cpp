@@ -8,6 +8,7 @@
 //   build/bin/bench_gui [--keys N] [--wide N] [--runs N] [--skip-cli]
 #include "BenchOptions.h"
 #include "DemoServer.h"
+#include "IdleProbe.h"
 #include "ProcessStats.h"
 #include "demo/DemoKeyspace.h"
 #include "demo/RedisServerProcess.h"
@@ -181,13 +182,19 @@ public:
     }
     void start()
     {
+        m_idle.start();
         m_ticks.clear();
         m_lastMs = double(benchClock().nsecsElapsed()) / 1e6;
         m_lastClock = threadClock();
         m_lastMachine = machineClock();
         m_timer.start();
     }
-    void stop() { m_timer.stop(); }
+    void stop()
+    {
+        m_timer.stop();
+        m_idle.stop();
+    }
+    const IdleProbe& idle() const { return m_idle; }
     // The `count` longest, longest first.
     std::vector<Tick> longestTicks(std::size_t count) const
     {
@@ -222,6 +229,7 @@ private:
     ThreadClock m_lastClock;
     MachineClock m_lastMachine;
     std::vector<Tick> m_ticks;
+    IdleProbe m_idle{benchClock()}; // the machine's share of the stalls
 };
 
 // The scan's seconds; in the pattern view, also how long after the scan the exact pattern tree (built on
@@ -292,15 +300,20 @@ void printStalls(const StallProbe& probe)
             }
         }
         std::printf("%s\n", any ? "" : " no event of 2 ms or more");
-        std::printf("    all events in it: %s\n", qPrintable(tick.events));
-        std::printf(
-            "    the machine meanwhile, all cores, to 10 ms: %.0f ms user, %.0f ms kernel, %.0f ms idle, %.0f ms "
-            "stolen by the host\n",
-            tick.machine.userMs, tick.machine.kernelMs, tick.machine.idleMs, tick.machine.stolenMs);
+        if (tick.delayMs > StallProbe::SummarisedDelayMs) { // read only for those (see StallProbe)
+            std::printf("    all events in it: %s\n", qPrintable(tick.events));
+            std::printf("    the machine meanwhile, all cores, to 10 ms: %.0f ms user, %.0f ms kernel, %.0f ms idle, "
+                        "%.0f ms stolen by the host\n",
+                        tick.machine.userMs, tick.machine.kernelMs, tick.machine.idleMs, tick.machine.stolenMs);
+        }
+        std::printf("    a thread of ours that only sleeps %d ms at a time woke up %.1f ms late in it\n",
+                    IdleProbe::IntervalMs, probe.idle().lateBetween(tick.fromMs, tick.toMs));
     }
     app->timeline.clear();
     std::printf("  GUI-thread stalls: longest %.1f ms (floor 50), p99 %.1f ms (floor 16), p50 %.2f ms, %zu probes\n",
                 probe.longest(), probe.percentile(0.99), probe.percentile(0.50), probe.samples());
+    std::printf("  the machine's share: a thread that only sleeps woke up at most %.1f ms late\n",
+                probe.idle().longest());
 }
 
 template<typename F> double millis(F&& work)
