@@ -2,6 +2,7 @@
 
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
+#include "ui/ElidedLabel.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,7 +15,7 @@ using models::displayText;
 
 ScanStatusBar::ScanStatusBar(QWidget* parent)
     : QWidget(parent)
-    , m_label(new QLabel)
+    , m_label(new ElidedLabel)
     , m_bar(new QProgressBar)
     , m_notices(new QLabel)
     , m_silence(new QTimer(this))
@@ -40,7 +41,7 @@ ScanStatusBar::ScanStatusBar(QWidget* parent)
 
 QString ScanStatusBar::text() const
 {
-    return m_label->text();
+    return m_label->fullText();
 }
 
 void ScanStatusBar::showStarting(const QString& what)
@@ -51,7 +52,7 @@ void ScanStatusBar::showStarting(const QString& what)
     m_bar->setVisible(true);
     m_bar->setRange(0, 0); // busy until DBSIZE is known
     m_notices->setVisible(false);
-    m_label->setText(what);
+    m_label->setFullText(what);
 }
 
 void ScanStatusBar::showMessage(const QString& message)
@@ -60,7 +61,7 @@ void ScanStatusBar::showMessage(const QString& message)
     m_progress.reset();
     m_silence->stop();
     m_bar->setVisible(false);
-    m_label->setText(message);
+    m_label->setFullText(message);
 }
 
 void ScanStatusBar::showProgress(const scan::ScanProgress& progress)
@@ -101,7 +102,7 @@ void ScanStatusBar::renderProgress()
     if (!progress.paused && m_sinceProgress.elapsed() >= SilentAfterMs)
         line += tr(" · no answer from the server for %1 s (Cancel stops the scan at once)")
                     .arg(m_sinceProgress.elapsed() / 1000);
-    m_label->setText(line);
+    m_label->setFullText(line);
 }
 
 void ScanStatusBar::showFinished(const scan::ScanSummary& summary, std::uint64_t keys, std::uint64_t memoryBytes)
@@ -149,7 +150,7 @@ void ScanStatusBar::renderFinished()
     if (summary.keysInFlight > 0)
         line += tr(" · %1 not inspected when the scan stopped")
                     .arg(displayText(keyspace::formatCount(summary.keysInFlight)));
-    m_label->setText(line);
+    m_label->setFullText(line);
     m_notices->setVisible(!summary.notices.isEmpty());
     m_notices->setText(tr("⚠ %1 notice(s)").arg(summary.notices.size()));
     m_notices->setToolTip(summary.notices.join(u'\n'));

@@ -13,6 +13,8 @@ class QTimer;
 
 namespace keylens::ui {
 
+class ElidedLabel;
+
 // The scan's progress in the status bar: keys scanned of DBSIZE, keys per second, time left, and
 // afterwards what the scan found and anything the reader must know (denied commands...). When a running scan
 // reports nothing for 3 s (a paused or stopped server, CLIENT PAUSE), it says how long the server has been silent.
@@ -43,7 +45,7 @@ private:
         std::uint64_t expiredSince = 0;
     };
     std::optional<Finished> m_finished; // while the label shows a finished scan
-    QLabel* m_label;
+    ElidedLabel* m_label;               // the line, ended in an ellipsis where the window is too narrow
     QProgressBar* m_bar;
     QLabel* m_notices;
     std::optional<scan::ScanProgress> m_progress; // while the label shows a running scan

@@ -16,12 +16,14 @@
 #include "ui/BulkActionDialog.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/CredentialsDialog.h"
+#include "ui/ElidedLabel.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/KeyFilterBar.h"
 #include "ui/MainWindow.h"
 #include "ui/NamespaceDetailsView.h"
 #include "ui/OverlayColours.h"
 #include "ui/PatternView.h"
+#include "ui/ScanStatusBar.h"
 #include "ui/ServerPanel.h"
 
 #include <QAbstractItemView>
@@ -455,6 +457,43 @@ private Q_SLOTS:
     void statusBarHasNoUnlabelledButtons()
     {
         QCOMPARE(m_window->statusBar()->findChildren<QToolButton*>().size(), qsizetype(0));
+    }
+
+    // Too long for the window, the status line ends in an ellipsis and its tooltip holds all of it: it never cuts a
+    // word at the window's edge ("2 vanished during the s"), nor holds the window wider than its text.
+    void aLongStatusLineEndsInAnEllipsis()
+    {
+        ui::ScanStatusBar bar;
+        scan::ScanSummary summary;
+        summary.complete = true;
+        summary.durationMs = 15'000;
+        summary.keysSeen = 299'683;
+        summary.vanished = 2;
+        summary.keysInFlight = 7;
+        bar.showFinished(summary, 299'681, 48'000'000);
+        const QString line = bar.text();
+        QVERIFY2(line.endsWith(QStringLiteral("7 not inspected when the scan stopped")), qPrintable(line));
+        auto* label = bar.findChild<ui::ElidedLabel*>();
+        QVERIFY(label);
+
+        bar.resize(bar.sizeHint().width() + 100, bar.sizeHint().height());
+        bar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        QTRY_COMPARE(label->text(), line);
+        QVERIFY(label->toolTip().isEmpty());
+
+        bar.resize(300, bar.height());
+        QTRY_VERIFY(label->text() != line);
+        QVERIFY2(label->text().endsWith(QChar(0x2026)), qPrintable(label->text()));
+        QVERIFY(line.startsWith(label->text().chopped(1)));
+        QVERIFY(label->fontMetrics().horizontalAdvance(label->text()) <= label->contentsRect().width());
+        QCOMPARE(label->toolTip(), line);
+        QCOMPARE(bar.text(), line); // what the window reports is the whole line
+        QVERIFY(bar.minimumSizeHint().width() < 300);
+
+        bar.resize(bar.sizeHint().width() + 100, bar.height());
+        QTRY_COMPARE(label->text(), line);
+        QVERIFY(label->toolTip().isEmpty());
     }
 
     // Long names keep their distinctive end: both trees and the value table elide in the middle.
