@@ -94,15 +94,15 @@ public:
 
     // Nothing more arrives, and a copy of the vector is wanted: the buffer made ahead, if it is ready, holding that
     // copy (its pages were touched on the worker: copying a million elements into fresh pages took 25-45 ms of the
-    // GUI thread); else a plain copy. The room is gone either way.
-    std::vector<T> takeForCopy(const std::vector<T>& vector)
+    // GUI thread); else nothing, and the caller copies as it can afford to. The room is gone either way.
+    std::optional<std::vector<T>> copyIntoRoom(const std::vector<T>& vector)
     {
         std::optional<std::vector<T>> room = m_next.takeIfReady();
         m_next.reset();
         if (!room || room->capacity() < vector.size())
-            return vector;
+            return std::nullopt;
         room->assign(vector.begin(), vector.end());
-        return std::move(*room);
+        return room;
     }
 
 private:

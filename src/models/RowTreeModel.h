@@ -70,7 +70,7 @@ public:
     Qt::SortOrder sortOrder() const { return m_sortOrder; }
     // The last re-sort of big parents, when a scan ends, runs on a worker (see refreshRows): true until its
     // order is applied, and workerSortApplied() then. The source must not change meanwhile.
-    bool isSortingOnWorker() const { return m_workerSort != nullptr; }
+    bool isSortingOnWorker() const { return m_workerSort != nullptr || m_copyingForSort != nullptr; }
     // Before the source changes: the worker's order is dropped (and workerSortApplied() not emitted).
     void waitForWorkerSort();
 
@@ -161,7 +161,10 @@ private:
     RowId rowOf(const QModelIndex& index) const { return index.isValid() ? index.internalId() : RootRow; }
     void sortRows(Rows& rows) const { sortRows(rows, m_sortColumn, m_sortOrder); }
     void sortRows(Rows& rows, int column, Qt::SortOrder order) const; // any thread, see sortsOnWorker()
+    struct WorkerSortJob;
     void sortOnWorker(const std::vector<RowId>& parents);
+    bool copyForSortStep(std::size_t rows); // true once every parent's rows are copied (or dropped)
+    void startWorkerSort(std::shared_ptr<WorkerSortJob> job);
     void storeRowNumbers(const Rows& rows, std::size_t from = 0) const;
     void noteAsked(RowId parent, int row) const; // and wants the next page when it is the last row shown
     void showWantedPages();
@@ -199,6 +202,9 @@ private:
 
     QThread* m_workerSort = nullptr;
     unsigned m_workerSorts = 0; // a worker's order is applied only if it is the last one started
+    // The rows of a sort for the worker, being copied a slice at a time first (see sortOnWorker()).
+    std::shared_ptr<WorkerSortJob> m_copyingForSort;
+    QTimer* m_copyTimer = nullptr;
 
     int m_sortColumn = MemoryColumn;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;

@@ -449,6 +449,45 @@ private Q_SLOTS:
         QCOMPARE(client.command({"FLUSHDB"}), QByteArray("OK"));
     }
 
+    // A click on a header as the scan ends, while a big parent's rows are still being copied for the worker's sort
+    // (a slice at a time where no room was made ahead for them), wins over that sort: the rows end in the clicked
+    // order, and the scan is still announced once the worker is done.
+    void aHeaderClickAsTheScanEndsWins()
+    {
+        constexpr int Wide = 25'000; // 200 KB of rows: too few for room made ahead, so copied in slices
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"SELECT", "3"}), QByteArray("OK"));
+        std::vector<std::vector<QByteArray>> commands;
+        QRandomGenerator random(12);
+        for (int i = 0; i < Wide; ++i)
+            commands.push_back({"SET", "wide:" + QByteArray::number(i), QByteArray(int(random.bounded(1, 400)), 'w')});
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+
+        models::ScanSession session;
+        KeyTreeModel* model = session.model();
+        QSignalSpy sortsApplied(model, &KeyTreeModel::workerSortApplied);
+        bool clicked = false;
+        connect(&session, &models::ScanSession::published, this, [&] {
+            if (const keyspace::NodeId wide = session.keyspace().find("wide"); wide != keyspace::InvalidNode)
+                model->rowCount(model->indexOfNode(wide)); // shown, as an open namespace is
+            if (!clicked && model->isSortingOnWorker()) {
+                clicked = true;
+                model->sort(KeyTreeModel::NameColumn, Qt::AscendingOrder);
+            }
+        });
+        session.start(scanOf(m_server.connectionOptions(), 3), ':');
+        waitForFinish(session);
+        QVERIFY(clicked);
+        QCOMPARE(sortsApplied.count(), 1);
+        QVERIFY(!model->isSortingOnWorker());
+
+        const QModelIndex wide = model->indexOfNode(session.keyspace().find("wide"));
+        QCOMPARE(model->rowCount(wide), int(KeyTreeModel::RowPage));
+        for (int row = 0; row < model->rowCount(wide); ++row) // ids as numbers: wide:0, wide:1, ...
+            QCOMPARE(model->index(row, KeyTreeModel::NameColumn, wide).data().toString(), QString::number(row));
+        QCOMPARE(client.command({"FLUSHDB"}), QByteArray("OK"));
+    }
+
     void pauseResumeAndCancel()
     {
         models::ScanSession session;
