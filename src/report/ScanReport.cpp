@@ -14,45 +14,50 @@ namespace {
 using keyspace::Keyspace;
 using keyspace::NodeId;
 
-// Biggest first: memory, then keys, then name, so the order is the same on every run.
-void sortBySize(const Keyspace& keyspace, std::vector<NodeId>& nodes)
+// A namespace's size, read once: a small namespace's stats() sums its children on every call, and sorting the 1.3
+// million `user:<id>` namespaces of 10M keys through stats() in the comparison took 24 s after the scan.
+struct RankedNamespace
 {
-    std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) {
-        const auto& sa = keyspace.stats(a);
-        const auto& sb = keyspace.stats(b);
-        if (sa.memoryBytes != sb.memoryBytes)
-            return sa.memoryBytes > sb.memoryBytes;
-        if (sa.keys != sb.keys)
-            return sa.keys > sb.keys;
-        return keyspace.segment(a) < keyspace.segment(b);
-    });
-}
+    std::uint64_t memoryBytes;
+    std::uint32_t keys;
+    NodeId node;
+};
 
 void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& libraries, NodeId parent, int level,
                     const ReportOptions& options, std::vector<NamespaceEntry>* entries, Others* others)
 {
-    std::vector<NodeId> namespaces;
+    std::vector<RankedNamespace> namespaces;
     for (const NodeId child : keyspace.children(parent)) {
-        if (keyspace.hasChildren(child))
-            namespaces.push_back(child);
+        if (keyspace.hasChildren(child)) {
+            const keyspace::NamespaceStats stats = keyspace.stats(child);
+            namespaces.push_back({stats.memoryBytes, stats.keys, child});
+        }
     }
-    sortBySize(keyspace, namespaces);
+    // Biggest first: memory, then keys, then name, so the order is the same on every run. Only the namespaces shown
+    // need an order; the rest are summed.
     const std::size_t shown =
         std::min<std::size_t>(namespaces.size(), static_cast<std::size_t>(std::max(0, options.width)));
-    for (std::size_t i = 0; i < namespaces.size(); ++i) {
-        const NodeId node = namespaces[i];
-        const auto& stats = keyspace.stats(node);
-        if (i >= shown) {
-            ++others->namespaces;
-            others->keys += stats.keys;
-            others->memoryBytes += stats.memoryBytes;
-            continue;
-        }
+    std::partial_sort(namespaces.begin(), namespaces.begin() + std::ptrdiff_t(shown), namespaces.end(),
+                      [&](const RankedNamespace& a, const RankedNamespace& b) {
+                          if (a.memoryBytes != b.memoryBytes)
+                              return a.memoryBytes > b.memoryBytes;
+                          if (a.keys != b.keys)
+                              return a.keys > b.keys;
+                          return keyspace.segment(a.node) < keyspace.segment(b.node);
+                      });
+    for (std::size_t i = shown; i < namespaces.size(); ++i) {
+        ++others->namespaces;
+        others->keys += namespaces[i].keys;
+        others->memoryBytes += namespaces[i].memoryBytes;
+    }
+    namespaces.resize(shown);
+    for (const RankedNamespace& ranked : namespaces) {
+        const NodeId node = ranked.node;
         NamespaceEntry entry;
         entry.node = node;
         entry.path = keyspace.namespacePrefix(node);
         entry.name = keyspace.segment(node).toByteArray();
-        entry.stats = stats;
+        entry.stats = keyspace.stats(node);
         entry.library = libraries.libraryOf(keyspace, node);
         if (level + 1 < options.depth)
             listNamespaces(keyspace, libraries, node, level + 1, options, &entry.children, &entry.others);

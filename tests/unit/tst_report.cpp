@@ -71,6 +71,32 @@ private Q_SLOTS:
         QCOMPARE(built.keysWithoutDelimiter.keys, 2u);
     }
 
+    // Of namespaces of equal memory, the one with more keys comes first, then the names in byte order; only the widest
+    // are listed, and what is left over is summed whatever its order.
+    void equalNamespacesAreOrderedByKeysThenName()
+    {
+        keyspace::Keyspace store;
+        store.insert("b:1", measuredKey(KeyType::String, 100));
+        store.insert("a:1", measuredKey(KeyType::String, 100));
+        store.insert("c:1", measuredKey(KeyType::String, 50));
+        store.insert("c:2", measuredKey(KeyType::String, 50));
+        store.insert("e:1", measuredKey(KeyType::String, 10));
+        store.insert("d:1", measuredKey(KeyType::String, 20));
+        report::ReportOptions options;
+        options.width = 3;
+        options.depth = 1;
+        const auto built = report::buildReport(store, summary(), 0, options, 0);
+        QCOMPARE(built.namespaces.size(), 3u);
+        QCOMPARE(built.namespaces[0].path, QByteArray("c:"));
+        QCOMPARE(built.namespaces[1].path, QByteArray("a:"));
+        QCOMPARE(built.namespaces[2].path, QByteArray("b:"));
+        QCOMPARE(built.namespaces[0].stats.keys, 2u);
+        QCOMPARE(built.namespaces[0].stats.memoryBytes, 100u);
+        QCOMPARE(built.others.namespaces, 2u);
+        QCOMPARE(built.others.keys, 2u);
+        QCOMPARE(built.others.memoryBytes, 30u);
+    }
+
     void jsonHasTheDocumentedFields()
     {
         const auto store = sampleKeyspace();
