@@ -61,6 +61,17 @@ class TestKeyTreeModel : public QObject
         QCOMPARE(client.pipeline(commands), std::size_t(0));
     }
 
+    // `count` keys wide:0, wide:1, ... in database `db`, of 1-399 bytes each (from `seed`), for one wide namespace.
+    static void writeWideNamespace(test::PlainClient& client, int db, int count, quint32 seed)
+    {
+        QCOMPARE(client.command({"SELECT", QByteArray::number(db)}), QByteArray("OK"));
+        std::vector<std::vector<QByteArray>> commands;
+        QRandomGenerator random(seed);
+        for (int i = 0; i < count; ++i)
+            commands.push_back({"SET", "wide:" + QByteArray::number(i), QByteArray(int(random.bounded(1, 400)), 'w')});
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+    }
+
     // The server's count of keys at or below a top-level name: the key itself plus SCAN MATCH name:*.
     static scan::ScanOptions scanOf(const redis::ConnectionOptions& connection, int db)
     {
@@ -385,12 +396,7 @@ private Q_SLOTS:
         // More children than a parent re-sorts live: its last sort runs on a worker, and finished() waits for it.
         constexpr int Wide = 30'000;
         test::PlainClient client(m_server.port());
-        QCOMPARE(client.command({"SELECT", "2"}), QByteArray("OK"));
-        std::vector<std::vector<QByteArray>> commands;
-        QRandomGenerator random(11);
-        for (int i = 0; i < Wide; ++i)
-            commands.push_back({"SET", "wide:" + QByteArray::number(i), QByteArray(int(random.bounded(1, 400)), 'w')});
-        QCOMPARE(client.pipeline(commands), std::size_t(0));
+        writeWideNamespace(client, 2, Wide, 11);
 
         models::ScanSession session;
         KeyTreeModel* model = session.model();
@@ -456,12 +462,7 @@ private Q_SLOTS:
     {
         constexpr int Wide = 25'000; // 200 KB of rows: too few for room made ahead, so copied in slices
         test::PlainClient client(m_server.port());
-        QCOMPARE(client.command({"SELECT", "3"}), QByteArray("OK"));
-        std::vector<std::vector<QByteArray>> commands;
-        QRandomGenerator random(12);
-        for (int i = 0; i < Wide; ++i)
-            commands.push_back({"SET", "wide:" + QByteArray::number(i), QByteArray(int(random.bounded(1, 400)), 'w')});
-        QCOMPARE(client.pipeline(commands), std::size_t(0));
+        writeWideNamespace(client, 3, Wide, 12);
 
         models::ScanSession session;
         KeyTreeModel* model = session.model();
