@@ -53,6 +53,11 @@ QElapsedTimer& benchClock()
     return clock;
 }
 
+double benchNowMs()
+{
+    return double(benchClock().nsecsElapsed()) / 1e6;
+}
+
 // Times every event the GUI thread handles, so a stall can be traced to what caused it.
 class TimedApplication : public QApplication
 {
@@ -111,9 +116,9 @@ public:
         const char* className = receiver->metaObject()->className();
         const QString objectName = receiver->objectName();
         const int type = int(event->type());
-        const double startMs = double(benchClock().nsecsElapsed()) / 1e6;
+        const double startMs = benchNowMs();
         const bool result = QApplication::notify(receiver, event);
-        const double ms = double(benchClock().nsecsElapsed()) / 1e6 - startMs;
+        const double ms = benchNowMs() - startMs;
         if (QThread::currentThread() == thread())
             recent[recentCount++ % recent.size()] = {startMs, ms, className, type};
         // The GUI thread's only: the workers' events (a value read, a chart walk) stall nobody.
@@ -155,7 +160,7 @@ public:
         m_timer.setTimerType(Qt::PreciseTimer);
         m_timer.setInterval(IntervalMs);
         QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            const double now = double(benchClock().nsecsElapsed()) / 1e6;
+            const double now = benchNowMs();
             const ThreadClock clock = threadClock();
             const double delay = std::max(0.0, now - m_lastMs - IntervalMs);
             const MachineClock machine = machineClock();
@@ -184,7 +189,7 @@ public:
     {
         m_idle.start();
         m_ticks.clear();
-        m_lastMs = double(benchClock().nsecsElapsed()) / 1e6;
+        m_lastMs = benchNowMs();
         m_lastClock = threadClock();
         m_lastMachine = machineClock();
         m_timer.start();
