@@ -10,6 +10,7 @@
 #include "DemoServer.h"
 #include "IdleProbe.h"
 #include "ProcessStats.h"
+#include "ServerLoad.h"
 #include "demo/DemoKeyspace.h"
 #include "demo/RedisServerProcess.h"
 #include "models/KeyTreeModel.h"
@@ -370,8 +371,12 @@ int main(int argc, char** argv)
         StallProbe probe;
         double guiBest = 1e9;
         for (int run = 0; run < runs; ++run) {
+            ServerLoad load(server.processId(), server.connectionOptions());
+            load.start();
             const double seconds = scanInWindow(window, server.connectionOptions(), probe);
             std::printf("\nGUI scan run %d: %.2f s, %.0f keys/s\n", run + 1, seconds, double(keys) / seconds);
+            load.finish(seconds, keys);
+            std::printf("  %s\n", load.summary(double(keys) / seconds).constData());
             printStalls(probe);
             // The peak of one scan, before the browsing and the pattern view add theirs.
             std::printf("  peak RSS so far %.1f MiB: %.0f bytes per key\n", double(selfPeakRssKb()) / 1024.0,
@@ -441,11 +446,15 @@ int main(int argc, char** argv)
         window.showPatterns(true);
         for (int run = 0; run < runs; ++run) {
             double exactTree = 0;
+            ServerLoad load(server.processId(), server.connectionOptions());
+            load.start();
             const double seconds = scanInWindow(window, server.connectionOptions(), probe, &exactTree);
+            load.finish(seconds, keys);
             std::printf("\nPattern view, scan run %d: %.2f s (%.2fx keylens-cli), exact pattern tree %.2f s later, "
                         "%zu patterns\n",
                         run + 1, seconds, seconds / cliBest, exactTree,
                         window.session()->patternModel()->tree()->size());
+            std::printf("  %s\n", load.summary(double(keys) / seconds).constData());
             printStalls(probe);
         }
         window.showPatterns(false);
