@@ -1,5 +1,6 @@
 #include "TestKeys.h"
 #include "keyspace/ExpiryTimeline.h"
+#include "keyspace/IdHashTable.h"
 #include "keyspace/Keyspace.h"
 #include "keyspace/NodeMap.h"
 #include "keyspace/PageWorker.h"
@@ -22,6 +23,7 @@
 #include <set>
 #include <sys/resource.h>
 #include <thread>
+#include <unordered_map>
 
 using namespace keylens::keyspace;
 
@@ -161,6 +163,49 @@ private Q_SLOTS:
         QVERIFY(!flags->bigDone.load());
         flags->release.store(true);
         QTRY_VERIFY_WITH_TIMEOUT(flags->bigDone.load(), 10'000);
+    }
+
+    // The id table keeps bits of each id's hash beside it, so a lookup passes other ids without the equality test
+    // (which reads the store, a cache miss). Here every hash has the same high bits, so all ids pile up in one run
+    // of slots: a lookup of an absent value walks the whole run, yet asks about almost none of them. Ids that are
+    // not dense, up to the biggest a slot can hold, and hashes equal in every bit are still told apart.
+    void idTableAsksOnlyAboutIdsWhoseHashBitsMatch()
+    {
+        using keylens::keyspace::detail::IdHashTable;
+        using keylens::keyspace::detail::mix64;
+        std::unordered_map<std::uint32_t, std::uint64_t> values; // the "store": id -> value
+        const auto hashOf = [](std::uint64_t value) {            // one home slot for all, the low 24 bits differ
+            return std::size_t(0x8000'0000'0000'0000ULL | (mix64(value) >> 40));
+        };
+        IdHashTable table;
+        std::size_t asked = 0;
+        const auto lookup = [&](std::uint64_t value) {
+            return table.find(hashOf(value), [&](std::uint32_t id) {
+                ++asked;
+                return values.at(id) == value;
+            });
+        };
+        const auto rehashOf = [&](std::uint32_t id) { return hashOf(values.at(id)); };
+        for (std::uint32_t id = 0; id < 2000; ++id) {
+            values[id] = 1000 + id * 7;
+            table.insert(hashOf(values[id]), id, rehashOf);
+        }
+        for (std::uint32_t id = 0; id < 2000; ++id)
+            QCOMPARE(lookup(values[id]), id);
+        asked = 0;
+        for (std::uint64_t absent = 1; absent <= 100; ++absent)
+            QCOMPARE(lookup(absent * 7 + 3), IdHashTable::Empty);                          // never 1000 + 7k
+        QVERIFY2(asked < 10, qPrintable(QStringLiteral("asked about %1 ids").arg(asked))); // 200,000 without the bits
+
+        // Sparse ids, beyond the table's size: the slot gives them more bits (and the hash fewer).
+        for (const std::uint32_t id : {70'000u, 5'000'000u, 3'000'000'000u}) {
+            values[id] = id;
+            table.insert(hashOf(values[id]), id, rehashOf);
+        }
+        for (const std::uint32_t id : {70'000u, 5'000'000u, 3'000'000'000u})
+            QCOMPARE(lookup(id), id);
+        for (std::uint32_t id = 0; id < 2000; ++id)
+            QCOMPARE(lookup(values[id]), id);
     }
 
     // Segments fill 1 MiB blocks, the next one made on the page worker from half way through the last; a segment
