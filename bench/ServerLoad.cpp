@@ -8,15 +8,24 @@
 
 namespace {
 
-// Nanoseconds on a core of the process's main thread (the thread whose id is the process id).
-double mainThreadCpuMs(qint64 pid)
+// The process's main thread (the thread whose id is the process id), per the scheduler: time on a core, and time
+// ready to run but waiting for one.
+struct MainThreadClock
+{
+    double runningMs = -1;
+    double waitingMs = -1;
+};
+MainThreadClock mainThreadClock(qint64 pid)
 {
     QFile schedstat(QStringLiteral("/proc/%1/schedstat").arg(pid));
     if (!schedstat.open(QIODevice::ReadOnly))
-        return -1;
-    bool ok = false;
-    const qulonglong ns = schedstat.readAll().split(' ').value(0).toULongLong(&ok);
-    return ok ? double(ns) / 1e6 : -1;
+        return {};
+    const QList<QByteArray> fields = schedstat.readAll().split(' ');
+    bool running = false;
+    bool waiting = false;
+    MainThreadClock clock{double(fields.value(0).toULongLong(&running)) / 1e6,
+                          double(fields.value(1).toULongLong(&waiting)) / 1e6};
+    return running && waiting ? clock : MainThreadClock{};
 }
 
 // The time all commands reported since the last CONFIG RESETSTAT: the sum of every `usec=` in INFO commandstats.
@@ -47,7 +56,9 @@ void ServerLoad::start()
     auto connection = keylens::redis::Connection::open(m_options);
     if (!connection || !(*connection)->command({"CONFIG", "RESETSTAT"}))
         return;
-    m_cpuMsAtStart = mainThreadCpuMs(m_pid);
+    const MainThreadClock clock = mainThreadClock(m_pid);
+    m_cpuMsAtStart = clock.runningMs;
+    m_waitMsAtStart = clock.waitingMs;
     m_known = m_cpuMsAtStart >= 0;
 }
 
@@ -55,7 +66,9 @@ void ServerLoad::finish(double wallSeconds, std::uint64_t keys)
 {
     if (!m_known)
         return;
-    m_cpuMs = mainThreadCpuMs(m_pid) - m_cpuMsAtStart;
+    const MainThreadClock clock = mainThreadClock(m_pid);
+    m_cpuMs = clock.runningMs - m_cpuMsAtStart;
+    m_waitMs = clock.waitingMs - m_waitMsAtStart;
     auto connection = keylens::redis::Connection::open(m_options);
     m_commandMs = connection ? commandMs(**connection) : -1;
     m_wallSeconds = wallSeconds;
@@ -66,6 +79,11 @@ void ServerLoad::finish(double wallSeconds, std::uint64_t keys)
 double ServerLoad::busyShare() const
 {
     return m_cpuMs / (m_wallSeconds * 1000.0);
+}
+
+double ServerLoad::waitShare() const
+{
+    return m_waitMs / (m_wallSeconds * 1000.0);
 }
 
 double ServerLoad::cpuMicrosecondsPerKey() const
@@ -89,9 +107,9 @@ QByteArray ServerLoad::summary(double clientKeysPerSecond) const
         return "redis-server's load: not known (no /proc/<pid>/schedstat, or CONFIG RESETSTAT refused)";
     char line[320];
     std::snprintf(line, sizeof line,
-                  "redis-server: busy %.0f%% of the run, %.2f us of CPU a key (%.2f in its commands); at most "
-                  "%.0f keys/s for any client asking the same, of which this run got %.0f%%",
-                  busyShare() * 100.0, cpuMicrosecondsPerKey(), commandMicrosecondsPerKey(), ceilingKeysPerSecond(),
-                  clientKeysPerSecond / ceilingKeysPerSecond() * 100.0);
+                  "redis-server: busy %.0f%% of the run and waiting for a core %.0f%%, %.2f us of CPU a key (%.2f in "
+                  "its commands); at most %.0f keys/s for any client asking the same, of which this run got %.0f%%",
+                  busyShare() * 100.0, waitShare() * 100.0, cpuMicrosecondsPerKey(), commandMicrosecondsPerKey(),
+                  ceilingKeysPerSecond(), clientKeysPerSecond / ceilingKeysPerSecond() * 100.0);
     return line;
 }
