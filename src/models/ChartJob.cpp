@@ -7,12 +7,6 @@
 
 namespace keylens::models {
 
-namespace {
-
-constexpr std::size_t NodesPerCheck = 20'000;
-
-} // namespace
-
 ChartJob::ChartJob(QObject* parent)
     : QObject(parent)
 {
@@ -81,7 +75,7 @@ void ChartJob::slice()
 {
     if (!m_walk)
         return;
-    if (!runForOneSlice([this](std::size_t nodes) { return m_walk->step(nodes); }, NodesPerCheck))
+    if (!runForOneSlice([this](std::size_t nodes) { return m_walk->step(nodes); }, m_units))
         return; // the timer goes on at the next turn of the event loop
     m_slices.stop();
     const ChartData data = m_walk->result();

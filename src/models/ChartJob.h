@@ -1,6 +1,7 @@
 #pragma once
 
 #include "models/ChartData.h"
+#include "models/TimeSlice.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -43,6 +44,9 @@ private:
 
     std::unique_ptr<ChartWalk> m_walk; // walked in slices
     QTimer m_slices;
+    // Nodes walked between two looks for a cancel on the worker, and at most between two looks at the clock here.
+    static constexpr std::size_t NodesPerCheck = 20'000;
+    SliceUnits m_units{NodesPerCheck};
     QThread* m_worker = nullptr;
     std::shared_ptr<ChartWalk> m_workerWalk;
     std::atomic<bool> m_cancelled{false};

@@ -50,10 +50,7 @@ PatternTreeModel::PatternTreeModel(QObject* parent)
     m_refreshSlices.setObjectName(QStringLiteral("pattern totals"));
     m_refreshSlices.setInterval(0);
     connect(&m_refreshSlices, &QTimer::timeout, this, [this] {
-        // Members per clock check: a member's subtree totals are read all over the store, tens of nanoseconds at a
-        // million keys but 2 us at ten million (4096 a check made slices of 27-31 ms there).
-        constexpr std::size_t MembersPerCheck = 1024;
-        if (!runForOneSlice([this](std::size_t members) { return refreshTotalsStep(members); }, MembersPerCheck))
+        if (!runForOneSlice([this](std::size_t members) { return refreshTotalsStep(members); }, m_totalsUnits))
             return;
         m_refreshSlices.stop();
         TotalsRefresh done = std::move(*m_refresh);
@@ -497,15 +494,13 @@ void PatternTreeModel::publish(bool final)
 void PatternTreeModel::foldSlice()
 {
     const std::size_t before = m_tree->size();
-    // Nodes per clock check: a fold is a fraction of a microsecond at a million keys, about one at ten million.
-    constexpr std::size_t NodesPerCheck = 1024;
     const bool done = runForOneSlice(
         [this](std::size_t nodes) {
             const std::size_t until = std::min(m_keyspace->nodeCount(), m_tree->foldedNodes() + nodes);
             m_tree->extend(until);
             return until == m_keyspace->nodeCount();
         },
-        NodesPerCheck);
+        m_foldUnits);
     if (!done) {
         announceNewRows(before);
         // In order, as during a scan: totals read again and rows re-sorted once a second while the folding goes on.

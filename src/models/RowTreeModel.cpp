@@ -79,9 +79,7 @@ RowTreeModel::RowTreeModel(QObject* parent)
     m_copyTimer->setObjectName(QStringLiteral("rows copied for the worker's sort"));
     m_copyTimer->setInterval(0);
     connect(m_copyTimer, &QTimer::timeout, this, [this] {
-        // Rows per clock check: 256 KB of fresh pages, 0.1-1 ms on the development VM.
-        constexpr std::size_t RowsPerCheck = 32'768;
-        if (!runForOneSlice([this](std::size_t rows) { return copyForSortStep(rows); }, RowsPerCheck))
+        if (!runForOneSlice([this](std::size_t rows) { return copyForSortStep(rows); }, m_copyUnits))
             return;
         m_copyTimer->stop();
         startWorkerSort(std::exchange(m_copyingForSort, nullptr));

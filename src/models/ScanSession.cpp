@@ -248,9 +248,10 @@ void ScanSession::ingestSlice()
     slice.start();
     while (!m_pending.empty()) {
         const scan::KeyBatch& batch = m_pending.front();
-        // Check the clock every 256 keys: reading it per key would cost more than the inserts.
-        const std::size_t end = std::min(batch.size(), m_pendingIndex + 256);
+        const std::size_t end = std::min(batch.size(), m_pendingIndex + m_ingestUnits.units());
+        const qint64 stepStartNs = slice.nsecsElapsed();
         m_ingest->add(batch, m_pendingIndex, end);
+        m_ingestUnits.stepTook(end - m_pendingIndex, slice.nsecsElapsed() - stepStartNs);
         m_pendingIndex = end;
         m_ingestedSincePublish = true;
         if (m_pendingIndex == batch.size()) {

@@ -150,6 +150,8 @@ private:
     std::deque<scan::KeyBatch> m_pending;
     std::size_t m_pendingIndex = 0; // entries of m_pending.front() already ingested
     QTimer m_ingestTimer;
+    // Keys inserted per look at the clock: reading it per key would cost more than the inserts.
+    SliceUnits m_ingestUnits{256};
     QTimer m_publishTimer;
     bool m_paused = false;
     bool m_ingestedSincePublish = false;

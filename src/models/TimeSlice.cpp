@@ -32,4 +32,13 @@ void sliceEnded()
     turns().lastEndNs = turns().clock.nsecsElapsed();
 }
 
+void SliceUnits::stepTook(std::size_t units, qint64 ns)
+{
+    constexpr qint64 TargetNs = SliceMs * 1'000'000 / 4;
+    if (ns > 2 * TargetNs)
+        m_units = std::max<std::size_t>(1, std::size_t(double(units) * double(TargetNs) / double(ns)));
+    else if (ns < TargetNs / 2)
+        m_units = std::min(m_most, std::max<std::size_t>(1, m_units) * 2);
+}
+
 } // namespace keylens::models

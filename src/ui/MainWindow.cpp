@@ -170,7 +170,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     m_expiryWalk.setInterval(0);
     connect(&m_expiryWalk, &QTimer::timeout, this, [this] {
         const keyspace::Keyspace& store = m_session->keyspace();
-        if (!models::runForOneSlice([&](std::size_t nodes) { return m_expiries.collect(store, nodes); }))
+        if (!models::runForOneSlice([&](std::size_t nodes) { return m_expiries.collect(store, nodes); }, m_expiryUnits))
             return;
         m_expiryWalk.stop();
         m_status->showExpiredSince(m_expiries.expiredBy(QDateTime::currentMSecsSinceEpoch()));

@@ -190,10 +190,7 @@ void NamespaceDetailsView::walkSlice()
 {
     if (!m_walk)
         return;
-    // A step of 20,000 nodes (the default) took up to 3 ms here, in random order over the store: smaller steps
-    // keep the slice near its 4 ms.
-    constexpr std::size_t NodesPerCheck = 4096;
-    if (!models::runForOneSlice([this](std::size_t nodes) { return m_walk->step(nodes); }, NodesPerCheck))
+    if (!models::runForOneSlice([this](std::size_t nodes) { return m_walk->step(nodes); }, m_walkUnits))
         return; // the timer goes on at the next turn of the event loop
     m_walkSlices.stop();
     const keyspace::Keyspace& keyspace = *m_topKeysOf.store;

@@ -3,6 +3,7 @@
 #include "keyspace/Keyspace.h"
 #include "keyspace/MemoryEstimate.h"
 #include "keyspace/TopKeys.h"
+#include "models/TimeSlice.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -70,6 +71,8 @@ private:
     void walkSlice();
     std::unique_ptr<keyspace::TopKeysWalk> m_walk; // in progress
     QTimer m_walkSlices;
+    // A step of 20,000 nodes took up to 3 ms here, in random order over the store: at most 4,096 per look at the clock.
+    models::SliceUnits m_walkUnits{4096};
 };
 
 } // namespace keylens::ui

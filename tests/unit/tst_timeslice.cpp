@@ -21,7 +21,8 @@ private Q_SLOTS:
         QElapsedTimer sinceBeforeFirst;
         sinceBeforeFirst.start();
         // Three quick steps fit in one slice: done.
-        QVERIFY(runForOneSlice([&](std::size_t) { return ++first == 3; }));
+        SliceUnits units(100);
+        QVERIFY(runForOneSlice([&](std::size_t) { return ++first == 3; }, units));
         QCOMPARE(first, 3);
         // Right after it, a second job gets no turn and is not called; once the breath has passed, it runs.
         // (Measured from a little after the first slice ended, so a refusal must come within the breath.)
@@ -32,7 +33,7 @@ private Q_SLOTS:
         qint64 firstCallNs = -1;
         for (;;) {
             const qint64 before = sinceFirst.nsecsElapsed();
-            const bool ran = runForOneSlice([&](std::size_t) { return ++second > 0; });
+            const bool ran = runForOneSlice([&](std::size_t) { return ++second > 0; }, units);
             if (firstCallNs < 0)
                 firstCallNs = sinceBeforeFirst.nsecsElapsed(); // after the call: no less than its check saw
             if (ran)
@@ -55,14 +56,63 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         std::size_t calls = 0;
-        QVERIFY(!runForOneSlice([&](std::size_t) {
-            ++calls;
-            QThread::usleep(500);
-            return false;
-        }));
+        SliceUnits units(100);
+        QVERIFY(!runForOneSlice(
+            [&](std::size_t) {
+                ++calls;
+                QThread::usleep(500);
+                return false;
+            },
+            units));
         QVERIFY(calls >= 2);
         QVERIFY(clock.elapsed() >= SliceMs);
         QVERIFY(clock.elapsed() < SliceMs + 50);
+    }
+
+    // A step that overran its quarter of a slice shrinks the next in proportion, at once; quick steps grow it back by
+    // doubling, never past the job's most, and never below one unit.
+    void unitsFollowWhatAStepCost()
+    {
+        constexpr qint64 TargetNs = SliceMs * 1'000'000 / 4;
+        SliceUnits units(1024);
+        QCOMPARE(units.units(), std::size_t(1024));
+        units.stepTook(1024, 100 * TargetNs); // a hundred times too long
+        QVERIFY2(units.units() >= 9 && units.units() <= 11, qPrintable(QString::number(units.units())));
+        units.stepTook(units.units(), TargetNs); // on target: kept
+        QVERIFY(units.units() >= 9 && units.units() <= 11);
+        std::size_t last = units.units();
+        for (int i = 0; i < 20; ++i) {
+            units.stepTook(units.units(), TargetNs / 10);
+            QVERIFY(units.units() == std::min<std::size_t>(1024, last * 2));
+            last = units.units();
+        }
+        QCOMPARE(units.units(), std::size_t(1024));
+        units.stepTook(1024, 1'000'000 * TargetNs);
+        QCOMPARE(units.units(), std::size_t(1));
+        units.stepTook(1, 1'000 * TargetNs);
+        QCOMPARE(units.units(), std::size_t(1));
+    }
+
+    // A job whose units turn a hundred times dearer than its most assumed (memory gone slow): one slice overruns, the
+    // next ones end near their budget again.
+    void aSlowJobsNextSlicesKeepTheirBudget()
+    {
+        SliceUnits units(1000);
+        const auto slowStep = [](std::size_t count) {
+            QThread::usleep(static_cast<unsigned long>(count) * 100); // 100 us a unit: the most is a 100 ms step
+            return false;
+        };
+        QThread::msleep(2 * BreathMs);
+        QElapsedTimer clock;
+        clock.start();
+        QVERIFY(!runForOneSlice(slowStep, units));
+        QVERIFY(clock.elapsed() >= 100);
+        for (int slice = 0; slice < 3; ++slice) {
+            QThread::msleep(2 * BreathMs);
+            clock.restart();
+            QVERIFY(!runForOneSlice(slowStep, units));
+            QVERIFY2(clock.elapsed() < SliceMs + 20, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
+        }
     }
 };
 
