@@ -1,5 +1,6 @@
 #include "models/TimeSlice.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace keylens::models {
@@ -38,7 +39,7 @@ void SliceUnits::stepTook(std::size_t units, qint64 ns)
     if (ns > 2 * TargetNs)
         m_units = std::max<std::size_t>(1, std::size_t(double(units) * double(TargetNs) / double(ns)));
     else if (ns < TargetNs / 2)
-        m_units = std::min(m_most, std::max<std::size_t>(1, m_units) * 2);
+        m_units = std::min(m_most, m_units * 2);
 }
 
 } // namespace keylens::models

@@ -2,7 +2,6 @@
 
 #include <QElapsedTimer>
 
-#include <algorithm>
 #include <cstddef>
 
 namespace keylens::models {

@@ -174,8 +174,9 @@ private Q_SLOTS:
         using keylens::keyspace::detail::IdHashTable;
         using keylens::keyspace::detail::mix64;
         std::unordered_map<std::uint32_t, std::uint64_t> values; // the "store": id -> value
+        constexpr std::uint64_t Twins = 1ULL << 40;              // values from here on share one whole hash
         const auto hashOf = [](std::uint64_t value) {            // one home slot for all, the low 24 bits differ
-            return std::size_t(0x8000'0000'0000'0000ULL | (mix64(value) >> 40));
+            return std::size_t(0x8000'0000'0000'0000ULL | (value >= Twins ? 42 : mix64(value) >> 40));
         };
         IdHashTable table;
         std::size_t asked = 0;
@@ -206,6 +207,15 @@ private Q_SLOTS:
             QCOMPARE(lookup(id), id);
         for (std::uint32_t id = 0; id < 2000; ++id)
             QCOMPARE(lookup(values[id]), id);
+
+        // Equal hashes, tag and all: the equality test tells them apart.
+        values[2000] = Twins;
+        values[2001] = Twins + 1;
+        table.insert(hashOf(Twins), 2000, rehashOf);
+        table.insert(hashOf(Twins + 1), 2001, rehashOf);
+        QCOMPARE(lookup(Twins + 1), 2001u);
+        QCOMPARE(lookup(Twins), 2000u);
+        QCOMPARE(lookup(Twins + 2), IdHashTable::Empty);
     }
 
     // Segments fill 1 MiB blocks, the next one made on the page worker from half way through the last; a segment
