@@ -79,6 +79,25 @@ long threadMinorFaults()
     return threadUsage().ru_minflt;
 }
 
+namespace {
+
+// A schedstat file's first two fields, nanoseconds on a core and waiting for one: false if it could not be read.
+bool readSchedstat(int fd, ThreadClock& clock)
+{
+    char text[128] = {};
+    if (fd < 0 || pread(fd, text, sizeof text - 1, 0) <= 0)
+        return false;
+    unsigned long long runningNs = 0;
+    unsigned long long waitingNs = 0;
+    if (std::sscanf(text, "%llu %llu", &runningNs, &waitingNs) != 2)
+        return false;
+    clock.runningMs = double(runningNs) / 1e6;
+    clock.waitingMs = double(waitingNs) / 1e6;
+    return true;
+}
+
+} // namespace
+
 ThreadClock threadClock()
 {
     ThreadClock clock;
@@ -87,16 +106,19 @@ ThreadClock threadClock()
     clock.majorFaults = usage.ru_majflt;
     // Opened once per thread: the probe reads it every few milliseconds.
     thread_local const int schedstat = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-    char text[128] = {};
-    if (schedstat < 0 || pread(schedstat, text, sizeof text - 1, 0) <= 0)
-        return clock;
-    unsigned long long runningNs = 0;
-    unsigned long long waitingNs = 0;
-    if (std::sscanf(text, "%llu %llu", &runningNs, &waitingNs) == 2) {
-        clock.runningMs = double(runningNs) / 1e6;
-        clock.waitingMs = double(waitingNs) / 1e6;
-    }
+    readSchedstat(schedstat, clock);
     return clock;
+}
+
+std::optional<ThreadClock> mainThreadClock(qint64 pid)
+{
+    const int schedstat =
+        open(QByteArray("/proc/" + QByteArray::number(pid) + "/schedstat").constData(), O_RDONLY | O_CLOEXEC);
+    ThreadClock clock;
+    const bool read = readSchedstat(schedstat, clock);
+    if (schedstat >= 0)
+        close(schedstat);
+    return read ? std::optional(clock) : std::nullopt;
 }
 
 MachineClock machineClock()

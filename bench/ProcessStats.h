@@ -2,6 +2,8 @@
 
 #include <QStringList>
 
+#include <optional>
+
 // Runs a program with stdout to /dev/null and reports its wall time and peak RSS (from wait4).
 // Linux counts the spawning process's RSS into the child's peak as it execs, so a child's peak below
 // `rssFloorKb` (ours at the time) cannot be told apart from ours: it is then only known to be at most that.
@@ -35,6 +37,9 @@ struct ThreadClock
     long majorFaults = 0; // pages read back from disk (code the kernel dropped), each a sleep
 };
 ThreadClock threadClock();
+// The same of another process's main thread (the thread whose id is the process id): its time on a core and waiting
+// for one, the faults left 0. Nothing if /proc does not tell.
+std::optional<ThreadClock> mainThreadClock(qint64 pid);
 
 // The whole machine's CPU time so far, all cores added up (/proc/stat, in the kernel's ticks of 10 ms): what the
 // rest of the machine (a server on the same cores, the kernel's own threads) did while a thread of ours waited.

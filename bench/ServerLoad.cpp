@@ -1,32 +1,11 @@
 #include "ServerLoad.h"
 
+#include "ProcessStats.h"
 #include "redis/Connection.h"
-
-#include <QFile>
 
 #include <cstdio>
 
 namespace {
-
-// The process's main thread (the thread whose id is the process id), per the scheduler: time on a core, and time
-// ready to run but waiting for one.
-struct MainThreadClock
-{
-    double runningMs = -1;
-    double waitingMs = -1;
-};
-MainThreadClock mainThreadClock(qint64 pid)
-{
-    QFile schedstat(QStringLiteral("/proc/%1/schedstat").arg(pid));
-    if (!schedstat.open(QIODevice::ReadOnly))
-        return {};
-    const QList<QByteArray> fields = schedstat.readAll().split(' ');
-    bool running = false;
-    bool waiting = false;
-    MainThreadClock clock{double(fields.value(0).toULongLong(&running)) / 1e6,
-                          double(fields.value(1).toULongLong(&waiting)) / 1e6};
-    return running && waiting ? clock : MainThreadClock{};
-}
 
 // The time all commands reported since the last CONFIG RESETSTAT: the sum of every `usec=` in INFO commandstats.
 double commandMs(keylens::redis::Connection& connection)
@@ -56,19 +35,25 @@ void ServerLoad::start()
     auto connection = keylens::redis::Connection::open(m_options);
     if (!connection || !(*connection)->command({"CONFIG", "RESETSTAT"}))
         return;
-    const MainThreadClock clock = mainThreadClock(m_pid);
-    m_cpuMsAtStart = clock.runningMs;
-    m_waitMsAtStart = clock.waitingMs;
-    m_known = m_cpuMsAtStart >= 0;
+    const std::optional<ThreadClock> clock = mainThreadClock(m_pid);
+    if (!clock)
+        return;
+    m_cpuMsAtStart = clock->runningMs;
+    m_waitMsAtStart = clock->waitingMs;
+    m_known = true;
 }
 
 void ServerLoad::finish(double wallSeconds, std::uint64_t keys)
 {
     if (!m_known)
         return;
-    const MainThreadClock clock = mainThreadClock(m_pid);
-    m_cpuMs = clock.runningMs - m_cpuMsAtStart;
-    m_waitMs = clock.waitingMs - m_waitMsAtStart;
+    const std::optional<ThreadClock> clock = mainThreadClock(m_pid);
+    if (!clock) {
+        m_known = false;
+        return;
+    }
+    m_cpuMs = clock->runningMs - m_cpuMsAtStart;
+    m_waitMs = clock->waitingMs - m_waitMsAtStart;
     auto connection = keylens::redis::Connection::open(m_options);
     m_commandMs = connection ? commandMs(**connection) : -1;
     m_wallSeconds = wallSeconds;

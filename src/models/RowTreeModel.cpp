@@ -1,7 +1,6 @@
 #include "models/RowTreeModel.h"
 
 #include "models/FindingsText.h"
-#include "models/TimeSlice.h"
 
 #include <QDateTime>
 #include <QThread>
