@@ -56,10 +56,19 @@ int runRestoreCommand(const QStringList& arguments)
     }
 
     edit::BackupReader backup;
-    if (redis::Status opened = backup.open(parser.positionalArguments().first()); !opened)
-        return usageError(opened.error().message);
-    writeStderr("Backup of " + backup.source() + ", written " +
-                QDateTime::fromMSecsSinceEpoch(backup.createdAtMs()).toString(Qt::ISODate).toUtf8() + '\n');
+    if (redis::Status opened = backup.open(parser.positionalArguments().first()); !opened) {
+        if (opened.error().kind != redis::ErrorKind::Damaged)
+            return usageError(opened.error().message);
+        writeStderr("keylens-cli: " + opened.error().message.toUtf8() + "\nNothing was restored.\n");
+        return ExitFailure;
+    }
+    QByteArray about = "Backup of " + backup.source() + ", written " +
+                       QDateTime::fromMSecsSinceEpoch(backup.createdAtMs()).toString(Qt::ISODate).toUtf8();
+    if (!backup.plan().action.isEmpty())
+        about += (backup.plan().action.startsWith('e') ? " before an " : " before a ") + backup.plan().action;
+    if (backup.plan().plannedKeys > 0)
+        about += " of " + keyspace::formatCount(backup.plan().plannedKeys) + " keys";
+    writeStderr(about + '\n');
     redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(connection);
     if (!opened) {
         writeStderr("keylens-cli: " + opened.error().message.toUtf8() + '\n');
@@ -77,8 +86,8 @@ int runRestoreCommand(const QStringList& arguments)
         });
     if (const std::optional<int> ended = printActionSummary(summary.text(), summary.cancelled, terminal))
         return *ended;
-    if (summary.stoppedBy && summary.stoppedBy->kind == redis::ErrorKind::Usage)
-        return ExitUsage; // the file is damaged
+    if (summary.damage) // on stderr too: a script that keeps only stdout must not miss it
+        writeStderr("keylens-cli: " + summary.damage->message.toUtf8() + '\n');
     return summary.succeeded() ? ExitOk : ExitFailure;
 }
 

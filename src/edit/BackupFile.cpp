@@ -1,5 +1,7 @@
 #include "edit/BackupFile.h"
 
+#include "keyspace/KeyEscape.h"
+
 #include <QDateTime>
 #include <QFile>
 #include <QtEndian>
@@ -21,11 +23,14 @@ using redis::Status;
 
 constexpr char Magic[] = "KEYLENS-BACKUP\n";
 constexpr qsizetype MagicSize = sizeof(Magic) - 1;
-constexpr std::uint8_t Version = 1;
+constexpr std::uint8_t Version = 2; // 2 added the plan (action, planned keys) to the header
+constexpr std::uint8_t OldestVersion = 1;
 constexpr char KeyTag = 'K';
 constexpr char EndTag = 'E';
-// QByteArray's own ceiling; also what keeps a corrupt length from asking for terabytes.
-constexpr std::uint64_t LargestField = std::uint64_t(std::numeric_limits<qsizetype>::max() / 2);
+// A header field (the source, the action) is a few bytes; more is damage, not a name.
+constexpr std::uint32_t LargestHeaderField = 64 * 1024;
+// take() reads in steps of this, so a damaged length never asks for more memory than the stream has.
+constexpr qsizetype ReadStep = 1 << 20;
 
 gzFile handle(void* file)
 {
@@ -58,7 +63,7 @@ Error BackupWriter::failure(const QString& what) const
                                        .arg(what, m_path, QString::fromLocal8Bit(std::strerror(errno)))};
 }
 
-Status BackupWriter::open(const QString& path, const QByteArray& source)
+Status BackupWriter::open(const QString& path, const QByteArray& source, const BackupPlan& plan)
 {
     m_path = path;
     // O_EXCL: a backup never replaces another one, which may be the only copy of keys deleted earlier.
@@ -80,6 +85,9 @@ Status BackupWriter::open(const QString& path, const QByteArray& source)
     append<std::int64_t>(header, QDateTime::currentMSecsSinceEpoch());
     append<std::uint32_t>(header, std::uint32_t(source.size()));
     header.append(source);
+    append<std::uint32_t>(header, std::uint32_t(plan.action.size()));
+    header.append(plan.action);
+    append<std::uint64_t>(header, plan.plannedKeys);
     if (Status written = put(header); !written)
         return written;
     return sync();
@@ -91,8 +99,10 @@ Status BackupWriter::put(const QByteArray& bytes)
         return Error{ErrorKind::Usage, QStringLiteral("The backup file is not open")};
     if (bytes.isEmpty())
         return {};
-    if (gzwrite(handle(m_file), bytes.constData(), unsigned(bytes.size())) != int(bytes.size()))
+    if (gzwrite(handle(m_file), bytes.constData(), unsigned(bytes.size())) != int(bytes.size())) {
+        m_failed = true;
         return failure(QStringLiteral("write"));
+    }
     return {};
 }
 
@@ -118,17 +128,25 @@ Status BackupWriter::sync()
 {
     if (!m_file)
         return Error{ErrorKind::Usage, QStringLiteral("The backup file is not open")};
-    if (gzflush(handle(m_file), Z_SYNC_FLUSH) != Z_OK || ::fdatasync(m_descriptor) != 0)
+    if (m_failed || gzflush(handle(m_file), Z_SYNC_FLUSH) != Z_OK || ::fdatasync(m_descriptor) != 0) {
+        m_failed = true;
         return failure(QStringLiteral("write"));
+    }
+    m_durable = m_records;
     return {};
 }
 
 Status BackupWriter::finish()
 {
-    QByteArray end;
-    end.append(EndTag);
-    append<std::uint64_t>(end, m_records);
-    Status written = put(end);
+    // After a failed write the end record would count records that may not be on disk: without it the file reads
+    // as stopped early, with every record that is there.
+    Status written = m_failed ? Status(failure(QStringLiteral("write"))) : Status();
+    if (written) {
+        QByteArray end;
+        end.append(EndTag);
+        append<std::uint64_t>(end, m_records);
+        written = put(end);
+    }
     if (written)
         written = sync();
     if (m_file && gzclose(handle(m_file)) != Z_OK && written)
@@ -149,23 +167,45 @@ BackupReader::~BackupReader()
         gzclose(handle(m_file));
 }
 
-Error BackupReader::corrupt(const QString& what) const
+Error BackupReader::damage(const QString& what)
 {
-    return Error{ErrorKind::Usage, QStringLiteral("%1 is not a Keylens backup, or is damaged: %2").arg(m_path, what)};
+    m_damaged = true;
+    m_ended = true;
+    const z_off_t fileOffset = m_file ? gzoffset(handle(m_file)) : -1;
+    QString where = QStringLiteral("at byte %L1 of its contents").arg(m_recordOffset);
+    if (fileOffset >= 0)
+        where += QStringLiteral(" (zlib had read %L1 bytes of the file)").arg(qint64(fileOffset));
+    QString after = m_records == 0
+                        ? QStringLiteral("before its first key")
+                        : QStringLiteral("after %L1 good keys, the last %2")
+                              .arg(m_records)
+                              .arg(QLatin1Char('\'') + keyspace::displayString(m_lastKey) + QLatin1Char('\''));
+    return Error{ErrorKind::Damaged, QStringLiteral("%1 is damaged %2, %3: %4").arg(m_path, where, after, what)};
 }
 
 QByteArray BackupReader::take(qsizetype size)
 {
-    QByteArray bytes(size, Qt::Uninitialized);
-    qsizetype filled = 0;
-    while (filled < size) {
-        const int chunk = int(std::min<qsizetype>(size - filled, 1 << 30));
-        const int got = gzread(handle(m_file), bytes.data() + filled, unsigned(chunk));
-        if (got <= 0)
-            break;
-        filled += got;
+    QByteArray bytes;
+    bytes.reserve(std::min(size, ReadStep));
+    while (bytes.size() < size && m_streamEnd == StreamEnd::None && m_inflateError.isEmpty()) {
+        const qsizetype step = std::min(size - bytes.size(), ReadStep);
+        const qsizetype filled = bytes.size();
+        bytes.resize(filled + step);
+        const int got = gzread(handle(m_file), bytes.data() + filled, unsigned(step));
+        bytes.resize(filled + std::max(got, 0));
+        if (got > 0) {
+            m_offset += std::uint64_t(got);
+            if (got == step)
+                continue;
+        }
+        // Fewer bytes than asked: the stream ended or failed. zlib says which.
+        int code = Z_OK;
+        const char* message = gzerror(handle(m_file), &code);
+        if (got < 0 || (code != Z_OK && code != Z_BUF_ERROR))
+            m_inflateError = QString::fromUtf8(message && *message ? message : "a decompression error");
+        else if (got == 0)
+            m_streamEnd = code == Z_BUF_ERROR ? StreamEnd::CutOff : StreamEnd::Clean;
     }
-    bytes.truncate(filled);
     return bytes;
 }
 
@@ -179,70 +219,102 @@ Status BackupReader::open(const QString& path)
     m_file = gzdopen(descriptor, "rb");
     if (!m_file) {
         ::close(descriptor);
-        return corrupt(QStringLiteral("it cannot be read"));
+        return Error{ErrorKind::Usage, QStringLiteral("%1 cannot be read").arg(path)};
     }
+    const auto notABackup = [&](const QString& what) {
+        return Error{ErrorKind::Usage, QStringLiteral("%1 is not a Keylens backup: %2").arg(path, what)};
+    };
     const QByteArray magic = take(MagicSize);
+    if (!m_inflateError.isEmpty())
+        return damage(QStringLiteral("its header does not decompress (%1)").arg(m_inflateError));
     if (magic != QByteArrayView(Magic, MagicSize))
-        return corrupt(QStringLiteral("it does not start like one"));
+        return notABackup(QStringLiteral("it does not start like one"));
     const QByteArray version = take(1);
-    if (version.size() != 1 || std::uint8_t(version[0]) != Version)
-        return corrupt(QStringLiteral("format version %1 is not one this Keylens reads")
-                           .arg(version.isEmpty() ? 0 : int(std::uint8_t(version[0]))));
+    if (version.size() != 1 || std::uint8_t(version[0]) < OldestVersion || std::uint8_t(version[0]) > Version)
+        return notABackup(QStringLiteral("format version %1 is not one this Keylens reads")
+                              .arg(version.isEmpty() ? 0 : int(std::uint8_t(version[0]))));
+    const auto field = [&](QByteArray* out) {
+        const QByteArray size = take(4);
+        if (size.size() != 4 || number<std::uint32_t>(size) > LargestHeaderField)
+            return false;
+        *out = take(number<std::uint32_t>(size));
+        return out->size() == qsizetype(number<std::uint32_t>(size));
+    };
     const QByteArray created = take(8);
-    const QByteArray sourceSize = take(4);
-    if (created.size() != 8 || sourceSize.size() != 4)
-        return corrupt(QStringLiteral("its header stops early"));
+    if (created.size() != 8 || !field(&m_source))
+        return damage(QStringLiteral("its header is cut short or holds a length no header has"));
     m_createdAtMs = number<std::int64_t>(created);
-    m_source = take(number<std::uint32_t>(sourceSize));
+    if (std::uint8_t(version[0]) >= 2) {
+        const bool read = field(&m_plan.action);
+        const QByteArray planned = take(8);
+        if (!read || planned.size() != 8)
+            return damage(QStringLiteral("its header is cut short or holds a length no header has"));
+        m_plan.plannedKeys = number<std::uint64_t>(planned);
+    }
     return {};
+}
+
+redis::Result<std::optional<BackupRecord>> BackupReader::shortRecord(const QString& what)
+{
+    if (!m_inflateError.isEmpty())
+        return damage(QStringLiteral("the compressed data does not decompress (%1)").arg(m_inflateError));
+    if (m_streamEnd == StreamEnd::Clean && what != QLatin1String("between"))
+        // The writer closes its stream only after whole records: a record cut by a proper end was never written so.
+        return damage(QStringLiteral("a record runs past the end of the file (%1)").arg(what));
+    m_ended = true; // the writer stopped: a record it did not finish is not restored
+    return std::optional<BackupRecord>();
 }
 
 redis::Result<std::optional<BackupRecord>> BackupReader::next()
 {
     if (m_ended)
         return std::optional<BackupRecord>();
+    m_recordOffset = m_offset;
     const QByteArray tag = take(1);
-    if (tag.isEmpty()) { // stopped before its end record: a writer that crashed or was killed
-        m_ended = true;
-        return std::optional<BackupRecord>();
-    }
+    if (tag.isEmpty())
+        return shortRecord(QStringLiteral("between"));
     if (tag[0] == EndTag) {
-        m_ended = true;
         const QByteArray count = take(8);
         if (count.size() != 8)
-            return std::optional<BackupRecord>();
+            return shortRecord(QStringLiteral("its end record is cut short"));
         if (number<std::uint64_t>(count) != m_records)
-            return corrupt(QStringLiteral("it says it holds %1 keys, and %2 were read")
-                               .arg(number<std::uint64_t>(count))
-                               .arg(m_records));
+            return damage(QStringLiteral("its end record says it holds %L1 keys, and %L2 were read")
+                              .arg(number<std::uint64_t>(count))
+                              .arg(m_records));
+        m_ended = true;
         m_complete = true;
         return std::optional<BackupRecord>();
     }
     if (tag[0] != KeyTag)
-        return corrupt(QStringLiteral("an unknown record after %1 keys").arg(m_records));
+        return damage(
+            QStringLiteral("a record of unknown kind (byte 0x%1)").arg(std::uint8_t(tag[0]), 2, 16, QLatin1Char('0')));
     BackupRecord record;
     const QByteArray keySize = take(4);
-    if (keySize.size() != 4) {
-        m_ended = true;
-        return std::optional<BackupRecord>();
-    }
-    record.key = take(number<std::uint32_t>(keySize));
+    if (keySize.size() != 4)
+        return shortRecord(QStringLiteral("a key's length is cut short"));
+    const std::uint64_t keyBytes = number<std::uint32_t>(keySize);
+    if (keyBytes > LargestRedisString)
+        return damage(QStringLiteral("a key of %L1 bytes (Redis keys stop at 512 MiB)").arg(keyBytes));
+    record.key = take(qsizetype(keyBytes));
+    if (std::uint64_t(record.key.size()) != keyBytes)
+        return shortRecord(
+            QStringLiteral("a key of %L1 bytes is cut short at %L2").arg(keyBytes).arg(record.key.size()));
     const QByteArray pttl = take(8);
     const QByteArray payloadSize = take(4);
-    if (record.key.size() != qsizetype(number<std::uint32_t>(keySize)) || pttl.size() != 8 || payloadSize.size() != 4) {
-        m_ended = true; // a record cut short is not restored: its payload would be incomplete
-        return std::optional<BackupRecord>();
-    }
+    if (pttl.size() != 8 || payloadSize.size() != 4)
+        return shortRecord(QStringLiteral("a record's TTL or length is cut short"));
     record.pttlMs = number<std::int64_t>(pttl);
+    if (record.pttlMs < -1)
+        return damage(QStringLiteral("a TTL of %L1 ms").arg(record.pttlMs));
     const std::uint64_t payloadBytes = number<std::uint32_t>(payloadSize);
-    if (payloadBytes > LargestField)
-        return corrupt(QStringLiteral("a value of %1 bytes").arg(payloadBytes));
+    if (payloadBytes > LargestRedisString)
+        return damage(QStringLiteral("a value of %L1 bytes (a DUMP payload stops at 512 MiB)").arg(payloadBytes));
     record.payload = take(qsizetype(payloadBytes));
-    if (std::uint64_t(record.payload.size()) != payloadBytes) {
-        m_ended = true;
-        return std::optional<BackupRecord>();
-    }
+    if (std::uint64_t(record.payload.size()) != payloadBytes)
+        return shortRecord(
+            QStringLiteral("a value of %L1 bytes is cut short at %L2").arg(payloadBytes).arg(record.payload.size()));
     ++m_records;
+    m_lastKey = record.key;
     return std::optional<BackupRecord>(std::move(record));
 }
 

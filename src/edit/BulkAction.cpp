@@ -136,9 +136,9 @@ QString defaultBackupName(BulkKind kind)
         .arg(bulkVerb(kind), QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
 }
 
-bool needsBackup(BulkKind kind)
+bool needsBackup(BulkKind)
 {
-    return kind == BulkKind::Delete || kind == BulkKind::Rename;
+    return true; // an expire or persist destroys the TTLs the keys had: they are in the backup's records
 }
 
 QString BulkSummary::text() const
@@ -206,7 +206,8 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
     const bool backingUp = needsBackup(request.kind) && !request.backupPath.isEmpty();
     BackupWriter backup;
     if (backingUp) {
-        if (redis::Status opened = backup.open(request.backupPath, connection.options().description().toUtf8());
+        if (redis::Status opened = backup.open(request.backupPath, connection.options().description().toUtf8(),
+                                               {bulkVerb(request.kind).toUtf8(), total});
             !opened) {
             summary.stoppedBy = opened.error();
             summary.notAttempted = total;
@@ -358,8 +359,9 @@ BulkSummary runBulkAction(redis::Connection& connection, const BulkRequest& requ
         }
     }
     if (backingUp) {
-        summary.backedUp = backup.records();
         const redis::Status finished = backup.finish();
+        // What a restore will read: after a failed write, only what the last sync made durable.
+        summary.backedUp = backup.durableRecords();
         summary.backupComplete = finished.ok();
         if (!finished && !summary.stoppedBy)
             summary.stoppedBy = finished.error();

@@ -23,7 +23,8 @@ enum class BulkKind {
     Rename,  // RENAMENX to the name in newKeys: never over a key that exists
 };
 QString bulkVerb(BulkKind kind); // "delete", "expire", "persist", "rename"
-// Delete and rename write a backup first; expire and persist change nothing that cannot be changed back.
+// Every bulk action writes a backup first: delete and rename lose values, expire and persist lose the TTLs the keys
+// had (a record keeps both; `restore --replace` puts them back).
 bool needsBackup(BulkKind kind);
 // keylens-backup-<verb>-<yyyyMMdd-HHmmss>.klb: the backup's file name when the user names none.
 QString defaultBackupName(BulkKind kind);

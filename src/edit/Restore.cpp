@@ -16,7 +16,12 @@ using redis::ErrorKind;
 QString RestoreSummary::text() const
 {
     QStringList parts;
-    parts << QStringLiteral("Restored %L1 of %L2 keys.").arg(restored).arg(read);
+    if (stoppedBy && stoppedBy->kind == ErrorKind::ReadOnly)
+        parts << QStringLiteral("Restored nothing: %1 A restore would put back the %L2 keys read from the backup.")
+                     .arg(stoppedBy->message)
+                     .arg(read);
+    else
+        parts << QStringLiteral("Restored %L1 of %L2 keys.").arg(restored).arg(read);
     if (existed > 0)
         parts << QStringLiteral("%L1 exist already and were left as they are (restore with --replace to overwrite "
                                 "them).")
@@ -32,10 +37,22 @@ QString RestoreSummary::text() const
         parts << QStringLiteral("%L1 were sent, but the connection was lost before the server answered.").arg(unknown);
     if (cancelled)
         parts << QStringLiteral("Cancelled before the end of the backup.");
-    if (stoppedBy)
+    if (stoppedBy && stoppedBy->kind != ErrorKind::ReadOnly)
         parts << QStringLiteral("Stopped: %1").arg(stoppedBy->message);
-    if (!backupComplete && !stoppedBy && !cancelled)
-        parts << QStringLiteral("The backup stops early (its writer did not finish): every key it holds was read.");
+    const QString planned = plannedKeys > 0 ? QStringLiteral("; it was to hold %L1").arg(plannedKeys) : QString();
+    if (damage)
+        parts << QStringLiteral("The backup is DAMAGED: %1. Only the %L2 keys before the damage could be read%3.")
+                     .arg(damage->message)
+                     .arg(read)
+                     .arg(planned);
+    else if (backupStoppedEarly && !cancelled && (!stoppedBy || stoppedBy->kind == ErrorKind::ReadOnly))
+        parts << QStringLiteral("The backup stops early (its writer did not finish): every key it holds was "
+                                "read%1.")
+                     .arg(planned);
+    if (existed > 0 && action != "delete" && action != "rename" && !action.isEmpty())
+        parts << QStringLiteral("This backup was written before %1: its keys still exist, and restore --replace "
+                                "puts back the values and TTLs they had.")
+                     .arg(QString::fromUtf8((action.startsWith('e') ? "an " : "a ") + action));
     return parts.join(QLatin1Char(' '));
 }
 
@@ -49,10 +66,33 @@ RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup
                              const std::atomic<bool>* cancel, const BulkProgressCallback& progress)
 {
     RestoreSummary summary;
+    summary.plannedKeys = backup.plan().plannedKeys;
+    summary.action = backup.plan().action;
+    const auto finishWith = [&](RestoreSummary& done) -> RestoreSummary& {
+        done.backupComplete = backup.complete();
+        done.backupStoppedEarly = backup.stoppedEarly();
+        return done;
+    };
     if (connection.options().readOnly) {
         summary.stoppedBy =
-            Error{ErrorKind::ReadOnly, QStringLiteral("The connection is read-only, so nothing was restored.")};
-        return summary;
+            Error{ErrorKind::ReadOnly, QStringLiteral("the connection is read-only, so nothing was sent.")};
+        // Read to the end all the same: the count, and whether the file is whole, are worth knowing before a real
+        // restore.
+        while (true) {
+            if (cancel && cancel->load()) {
+                summary.cancelled = true;
+                break;
+            }
+            redis::Result<std::optional<BackupRecord>> record = backup.next();
+            if (!record) {
+                summary.damage = record.error();
+                break;
+            }
+            if (!record->has_value())
+                break;
+            ++summary.read;
+        }
+        return finishWith(summary);
     }
     BulkPacing pacing(options.speed);
     std::vector<BackupRecord> batch;
@@ -66,7 +106,7 @@ RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup
         while (batch.size() < pacing.batchSize()) {
             redis::Result<std::optional<BackupRecord>> record = backup.next();
             if (!record) {
-                summary.stoppedBy = record.error();
+                summary.damage = record.error(); // the records before it are restored: they are whole
                 atEnd = true;
                 break;
             }
@@ -118,8 +158,7 @@ RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup
             break;
         }
     }
-    summary.backupComplete = backup.complete();
-    return summary;
+    return finishWith(summary);
 }
 
 namespace {

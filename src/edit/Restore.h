@@ -19,17 +19,26 @@ struct RestoreSummary
     std::uint64_t unknown = 0; // sent, but the connection was lost before the answer
     std::uint64_t read = 0;    // records read from the backup
     bool backupComplete = false;
+    bool backupStoppedEarly = false; // its writer did not finish: every key it holds was read
+    std::uint64_t plannedKeys = 0;   // what the header says the writer meant to back up; 0 when it does not say
+    QByteArray action;               // what the writer did after the dump ("delete", "expire"…), when it says
     bool cancelled = false;
-    std::optional<redis::Error> stoppedBy;
+    std::optional<redis::Error> damage;    // the backup is damaged there; what came before it was restored
+    std::optional<redis::Error> stoppedBy; // what ended the restore early: the connection, read-only
     std::vector<BulkFailure> failures;
 
-    bool succeeded() const { return failed == 0 && unknown == 0 && existed == 0 && !stoppedBy && !cancelled; }
+    bool succeeded() const
+    {
+        return failed == 0 && unknown == 0 && existed == 0 && !stoppedBy && !damage && !cancelled;
+    }
     QString text() const;
 };
 
 // Puts every key of a backup back with RESTORE, with the PTTL it had when it was backed up (a key that had none gets
 // none), in pipelined batches at the given speed. A backup cut short restores what it holds, and the summary says it
-// was incomplete.
+// was incomplete; a damaged one restores the records before the damage, and the summary names the damage. On a
+// read-only connection nothing is sent: the whole backup is read and counted, so the summary says what a restore
+// would put back.
 RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup, const RestoreOptions& options,
                              const std::atomic<bool>* cancel = nullptr, const BulkProgressCallback& progress = {});
 

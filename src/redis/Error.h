@@ -29,6 +29,7 @@ enum class ErrorKind {
     Server,         // any other error reply
     Cancelled,      // the user stopped it
     ReadOnly,       // a write refused before it was sent, on a connection marked read-only
+    Damaged,        // a file whose bytes break its own format (a backup with a bad length or a compression error)
 };
 
 // Errors are values: every failure carries its kind and a sentence a user can act on.

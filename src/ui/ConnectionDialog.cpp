@@ -501,6 +501,7 @@ void ConnectionDialog::showProblem(const redis::Error& error)
     case redis::ErrorKind::UnknownCommand:
     case redis::ErrorKind::Cancelled:
     case redis::ErrorKind::ReadOnly:
+    case redis::ErrorKind::Damaged:
         break;
     }
     showFieldProblem(m_addressProblem, error.message);

@@ -2,6 +2,7 @@
 // deleted and restored byte for byte (DUMP before and after) with its TTL, a cancel and a kill mid-delete, a
 // read-only connection that sends nothing, and the CLI's preview, --dry-run, confirmation and exit codes.
 #include "CliRunner.h"
+#include "Deflate.h"
 #include "PlainClient.h"
 #include "TestServer.h"
 #include "edit/BackupFile.h"
@@ -16,6 +17,7 @@
 #include <csignal>
 #include <map>
 #include <set>
+#include <sys/resource.h>
 #include <thread>
 
 using namespace keylens;
@@ -120,6 +122,55 @@ std::vector<edit::BackupRecord> readBackup(const QString& path, bool* complete)
     }
     *complete = reader.complete();
     return records;
+}
+
+// A backup file written by hand, format version 2 as docs/backup-format.md gives it, gzipped by zlib itself: the
+// reader is checked against the documented layout, not against our writer.
+QByteArray handMadeBackup(const std::vector<QByteArray>& records, quint64 planned, bool endRecord)
+{
+    const auto little = [](auto value) {
+        QByteArray bytes(int(sizeof(value)), '\0');
+        for (std::size_t i = 0; i < sizeof(value); ++i)
+            bytes[int(i)] = char((quint64(value) >> (8 * i)) & 0xff);
+        return bytes;
+    };
+    QByteArray plain = "KEYLENS-BACKUP\n";
+    plain += char(2);
+    plain += little(qint64(1'700'000'000'000));
+    plain += little(quint32(4)) + "test";
+    plain += little(quint32(6)) + "delete";
+    plain += little(quint64(planned));
+    for (const QByteArray& record : records)
+        plain += record;
+    if (endRecord)
+        plain += 'E' + little(quint64(records.size()));
+    return test::deflateBytes(plain, 15 + 16);
+}
+
+// One key record: the tag, the key, the PTTL and the payload, with lengths that may lie.
+QByteArray keyRecord(const QByteArray& key, const QByteArray& payload, quint32 keyLength, quint32 payloadLength)
+{
+    const auto little32 = [](quint32 value) {
+        QByteArray bytes(4, '\0');
+        for (int i = 0; i < 4; ++i)
+            bytes[i] = char((value >> (8 * i)) & 0xff);
+        return bytes;
+    };
+    return 'K' + little32(keyLength) + key + QByteArray::fromHex("ffffffffffffffff") + little32(payloadLength) +
+           payload;
+}
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(out.write(bytes), bytes.size());
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile in(path);
+    return in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
 }
 
 } // namespace
@@ -533,7 +584,8 @@ private Q_SLOTS:
         const test::CliRun expired = test::runCli(
             cli(QStringLiteral("expire"),
                 {QStringLiteral("--match"), QStringLiteral("cache:*"), QStringLiteral("--ttl"), QStringLiteral("1h"),
-                 QStringLiteral("--jitter"), QStringLiteral("10m"), QStringLiteral("--yes")}));
+                 QStringLiteral("--jitter"), QStringLiteral("10m"), QStringLiteral("--yes"), QStringLiteral("--backup"),
+                 file(QStringLiteral("jitter.klb"))}));
         QVERIFY2(expired.exitCode == 0, expired.err.constData());
         PlainClient client(m_server.port());
         std::set<long long> distinct;
@@ -544,12 +596,139 @@ private Q_SLOTS:
         }
         QVERIFY(distinct.size() > 100); // spread over the ten minutes, not one second
         const test::CliRun persisted =
-            test::runCli(cli(QStringLiteral("expire"), {QStringLiteral("--match"), QStringLiteral("cache:1*"),
-                                                        QStringLiteral("--persist"), QStringLiteral("--yes")}));
+            test::runCli(cli(QStringLiteral("expire"),
+                             {QStringLiteral("--match"), QStringLiteral("cache:1*"), QStringLiteral("--persist"),
+                              QStringLiteral("--yes"), QStringLiteral("--backup"), file(QStringLiteral("p.klb"))}));
         QVERIFY2(persisted.exitCode == 0, persisted.err.constData());
         QCOMPARE(client.integer({"PTTL", "cache:1"}), -1LL);
         QCOMPARE(client.integer({"PTTL", "cache:150"}), -1LL);
         QVERIFY(client.integer({"PTTL", "cache:2"}) > 0);
+    }
+
+    // Damage is told from a writer that stopped. 6,000 keys are deleted with a backup; then copies of it are damaged
+    // (bytes flipped inside the compressed stream), cut short, and hand-made with lengths no record can have.
+    // Damage: exit 1, named on stdout and stderr with its offset and the last good key, and what was restored is
+    // exactly what the server holds. Cut short: exit 0, every key it holds restored. Nothing allocates what a length
+    // claims: the restore runs with 1 GiB of address space.
+    void aDamagedBackupIsAnErrorAndACutOneIsNot()
+    {
+        fillEveryType(m_server.port(), 6000, "dmg:");
+        PlainClient client(m_server.port());
+        const QString backup = file(QStringLiteral("whole.klb"));
+        const test::CliRun deleted =
+            test::runCli(cli(QStringLiteral("delete"), {QStringLiteral("--match"), QStringLiteral("dmg:*"),
+                                                        QStringLiteral("--backup"), backup, QStringLiteral("--yes")}));
+        QVERIFY2(deleted.exitCode == 0, deleted.err.constData());
+        const QByteArray whole = readFile(backup);
+        QVERIFY(whole.size() > 20'000);
+        const auto restore = [&](const QString& path, const QStringList& extra = {}) {
+            QProcess process;
+            process.setChildProcessModifier([] {
+                const rlimit limit{1ull << 30, 1ull << 30};
+                ::setrlimit(RLIMIT_AS, &limit);
+            });
+            test::startCli(process, QStringList{QStringLiteral("restore"), path, m_server.uri()} + extra);
+            return test::finishCli(process);
+        };
+
+        // Ten bytes flipped in the middle of the gzip stream.
+        QByteArray flipped = whole;
+        for (qsizetype i = whole.size() / 2; i < whole.size() / 2 + 10; ++i)
+            flipped[i] = char(~flipped[i]);
+        writeFile(file(QStringLiteral("flipped.klb")), flipped);
+        const test::CliRun damaged = restore(file(QStringLiteral("flipped.klb")));
+        QCOMPARE(damaged.exitCode, 1);
+        QVERIFY2(damaged.out.contains("DAMAGED") && damaged.out.contains("damaged at byte"), damaged.out.constData());
+        QVERIFY2(damaged.err.contains("damaged at byte"), damaged.err.constData());
+        QVERIFY2(damaged.out.contains("it was to hold 6,000"), damaged.out.constData());
+        const std::size_t restoredBeforeDamage = client.allKeys("dmg:*").size();
+        QVERIFY(restoredBeforeDamage < 6000);
+        QVERIFY2(damaged.out.contains(QStringLiteral("Restored %L1 of").arg(restoredBeforeDamage).toUtf8()),
+                 damaged.out.constData());
+        QCOMPARE(client.command({"FLUSHALL"}), QByteArray("OK"));
+
+        // Cut short at 60%: the writer stopped. Every key it holds is restored, exit 0, and it says so.
+        writeFile(file(QStringLiteral("cut.klb")), whole.left(whole.size() * 6 / 10));
+        const test::CliRun cut = restore(file(QStringLiteral("cut.klb")));
+        QVERIFY2(cut.exitCode == 0, cut.out.constData());
+        QVERIFY2(cut.out.contains("stops early") && !cut.out.contains("DAMAGED"), cut.out.constData());
+        const std::size_t fromCut = client.allKeys("dmg:*").size();
+        QVERIFY(fromCut > 1000 && fromCut < 6000);
+        QVERIFY2(cut.out.contains(QStringLiteral("Restored %L1 of %L1 keys.").arg(fromCut).toUtf8()),
+                 cut.out.constData());
+        QCOMPARE(client.command({"FLUSHALL"}), QByteArray("OK"));
+
+        // Lengths that lie, in otherwise well-formed files: a key of 0xFFFFFFF0 bytes, a payload of 0x7FFFFFFF
+        // bytes in a small file, a record that runs past a properly closed stream, an end record that miscounts.
+        client.command({"SET", "probe", "value"});
+        const QByteArray payload = client.command({"DUMP", "probe"});
+        client.command({"DEL", "probe"});
+        QVERIFY(!payload.isEmpty());
+        const QByteArray good = keyRecord("ok:1", payload, 4, quint32(payload.size()));
+        const QByteArray filler(1'500'000, 'x');
+        const struct
+        {
+            const char* name;
+            QByteArray bytes;
+            const char* says;
+        } cases[] = {
+            {"hugekey", handMadeBackup({good, keyRecord("k", payload, 0xFFFFFFF0u, 10)}, 2, true), "a key of"},
+            {"hugevalue", handMadeBackup({good, keyRecord("k", filler, 1, 0x7FFFFFFFu)}, 2, true), "a value of"},
+            {"pastend", handMadeBackup({good, keyRecord("k", payload, 1, 5000)}, 2, true), "past the end"},
+            {"miscount", handMadeBackup({good, good}, 2, false), ""},
+        };
+        for (const auto& bad : cases) {
+            QByteArray bytes = bad.bytes;
+            if (QByteArray(bad.name) == "miscount") // an end record that says 3 where 2 were written
+                bytes = handMadeBackup({good, good, 'E' + QByteArray::fromHex("0300000000000000")}, 2, false);
+            const QString path = file(QString::fromLatin1(bad.name) + QStringLiteral(".klb"));
+            writeFile(path, bytes);
+            const test::CliRun run = restore(path);
+            QVERIFY2(run.exitCode == 1, QByteArray(QByteArray(bad.name) + ": " + run.out + run.err).constData());
+            QVERIFY2(run.out.contains("DAMAGED") && run.out.contains(bad.says), run.out.constData());
+            QVERIFY2(run.out.contains("'ok:1'"), run.out.constData()); // the last good key
+            QCOMPARE(client.integer({"EXISTS", "ok:1"}), 1LL);
+            client.command({"DEL", "ok:1"});
+        }
+
+        // Read-only: nothing restored *because* of it, and the keys a restore would put back are counted.
+        QCOMPARE(client.command({"CONFIG", "RESETSTAT"}), QByteArray("OK"));
+        const test::CliRun readOnly = restore(backup, {QStringLiteral("--read-only")});
+        QCOMPARE(readOnly.exitCode, 1);
+        QVERIFY2(readOnly.out.contains("Restored nothing: the connection is read-only") &&
+                     readOnly.out.contains("would put back the 6,000 keys"),
+                 readOnly.out.constData());
+        QCOMPARE(client.integer({"DBSIZE"}), 0LL);
+        QCOMPARE(client.commandCalls("restore"), 0LL);
+    }
+
+    // expire --persist writes a backup too: the TTLs it removed come back with restore --replace.
+    void persistKeepsTheOldTtlsInABackup()
+    {
+        QCOMPARE(test::fillStringKeys(m_server.port(), 200, 0, "ttl:"), std::size_t(0));
+        PlainClient client(m_server.port());
+        std::map<QByteArray, long long> before;
+        for (const QByteArray& key : client.allKeys("ttl:*")) {
+            client.command({"PEXPIRE", key, QByteArray::number(3'600'000 + before.size() * 1000)});
+            before[key] = client.integer({"PTTL", key});
+        }
+        const QString backup = file(QStringLiteral("persist.klb"));
+        const test::CliRun persisted = test::runCli(cli(
+            QStringLiteral("expire"), {QStringLiteral("--match"), QStringLiteral("ttl:*"), QStringLiteral("--persist"),
+                                       QStringLiteral("--yes"), QStringLiteral("--backup"), backup}));
+        QVERIFY2(persisted.exitCode == 0, persisted.err.constData());
+        for (const auto& [key, pttl] : before)
+            QCOMPARE(client.integer({"PTTL", key}), -1LL);
+        const test::CliRun plain = test::runCli({QStringLiteral("restore"), backup, m_server.uri()});
+        QCOMPARE(plain.exitCode, 1);
+        QVERIFY2(plain.out.contains("restore --replace puts back"), plain.out.constData());
+        const test::CliRun replaced =
+            test::runCli({QStringLiteral("restore"), backup, m_server.uri(), QStringLiteral("--replace")});
+        QVERIFY2(replaced.exitCode == 0, replaced.out.constData());
+        for (const auto& [key, pttl] : before) {
+            const long long now = client.integer({"PTTL", key});
+            QVERIFY2(now > pttl - 60'000 && now <= pttl, key.constData());
+        }
     }
 };
 
