@@ -73,6 +73,7 @@ int run(const QStringList& arguments)
 {
     const QString command = arguments.value(1);
     const QStringList rest = arguments.mid(0, 1) + arguments.mid(2);
+    setCurrentCommand(command); // usage errors point at this command's --help
     if (command == QLatin1String("scan"))
         return runScanCommand(rest);
     if (command == QLatin1String("lint"))

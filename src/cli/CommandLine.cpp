@@ -247,9 +247,20 @@ int printRequested(const QByteArray& text, const QString& what)
     return ExitOk;
 }
 
+namespace {
+QString currentCommand;
+}
+
+void setCurrentCommand(const QString& command)
+{
+    currentCommand = command;
+}
+
 int usageError(const QString& problem)
 {
-    writeStderr("keylens-cli: " + problem.toUtf8() + "\nTry 'keylens-cli <command> --help'.\n");
+    const QByteArray help = currentCommand.isEmpty() ? QByteArray("keylens-cli --help")
+                                                     : "keylens-cli " + currentCommand.toUtf8() + " --help";
+    writeStderr("keylens-cli: " + problem.toUtf8() + "\nTry '" + help + "'.\n");
     return ExitUsage;
 }
 
@@ -262,7 +273,8 @@ std::optional<int> refuseWhenNothingWasRead(const ScanOutcome& outcome)
     if (!summary.error || summary.scanCalls > 0)
         return std::nullopt;
     writeStderr("keylens-cli: " + summary.error->message.toUtf8() + '\n');
-    return ExitConnection;
+    // A flag that names a file that is no certificate is the user's to fix (2), not the server's (3).
+    return summary.error->kind == redis::ErrorKind::Usage ? ExitUsage : ExitConnection;
 }
 
 int deliverReport(const ScanOutcome& outcome, const QString& outputPath, const QByteArray& document)

@@ -62,6 +62,8 @@ int printRequested(const QByteArray& text, const QString& what);
 
 // Prints a usage error the same way for every command, and returns ExitUsage.
 int usageError(const QString& problem);
+// The command being run ("scan"), which usageError's hint names: `Try 'keylens-cli scan --help'.`
+void setCurrentCommand(const QString& command);
 
 // A scan that failed before its first SCAN reply: the message on stderr, and ExitConnection. Nothing
 // for a scan that read keys, which deserves its report.

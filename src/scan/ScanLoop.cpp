@@ -4,6 +4,7 @@
 #include "redis/Connection.h"
 #include "scan/ClusterScan.h"
 #include "scan/KeyAnswers.h"
+#include "scan/KeyspaceWitness.h"
 #include "scan/LatencyGuard.h"
 
 #include <QDateTime>
@@ -137,6 +138,7 @@ private:
     int m_attempt = 0;                  // attempts to connect again since the scan last got an answer
     std::size_t m_nextKeyToInspect = 0; // gentle: where the next round of questions starts
     LatencyGuard m_guard;
+    KeyspaceWitness m_witness; // whether the keys stored are still the server's when the scan ends
     bool m_cursorDone = false;
     Questions m_ask; // what the next batch asks
     // Sampled mode: a key's memory is asked when its seeded hash falls below the threshold, so that sending the
@@ -340,6 +342,8 @@ std::optional<Error> ScanRun::readScanReply(Connection& connection, const Reques
     if (count > 0) {
         m_keysToInspect = std::make_shared<Reply>(std::move(*reply));
         m_keysToInspectCursor = request.cursor;
+    } else {
+        m_attempt = 0;
     }
     return std::nullopt;
 }
@@ -405,6 +409,7 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
         if (!info.memoryMeasured)
             ++m_summary.memoryNotMeasured;
         batch.add(keys.at(i).bytes(), info);
+        m_witness.keyStored(keys.at(i).bytes(), info.expiresAtMs == keyspace::NoExpiry);
     }
     m_summary.vanished += batch.vanished;
     m_sink.batch(std::move(batch));
@@ -496,6 +501,13 @@ ScanSummary ScanRun::run()
         resumeOn(*current, cursor);
     }
     m_summary.durationMs = m_clock.elapsedMs();
+    if (m_summary.complete && current && !m_summary.error) {
+        if (std::optional<Error> replaced =
+                m_witness.check(*current, m_summary.keysSeen - std::min(m_summary.vanished, m_summary.keysSeen))) {
+            m_summary.complete = false;
+            m_summary.error = std::move(replaced);
+        }
+    }
     if (m_summary.reconnects > 0 && !m_summary.serverRestarted)
         notice(QStringLiteral("the scan lost its connection or found the server busy, connected again and resumed "
                               "where it was (%1 times); keys asked about twice were stored once")
@@ -554,7 +566,11 @@ std::optional<Error> ScanRun::scanOn(Connection& connection)
             return error;
         const Request done = std::move(m_inFlight.front());
         m_inFlight.pop_front();
-        m_attempt = 0;
+        // The reconnect budget is spent until keys are answered again, not merely listed: a cluster marked failed
+        // serves SCAN and answers every question about a key CLUSTERDOWN, and resetting on SCAN retried it forever.
+        // (A SCAN that lists no keys has no questions to fail: readScanReply resets the budget for it.)
+        if (!done.isScan)
+            m_attempt = 0;
         if (gentle())
             restAfterGentleRound(done);
         reportProgress(false);
@@ -634,6 +650,7 @@ void ScanRun::resumeOn(Connection& connection, const QByteArray& cursor)
     if (!info.runId.isEmpty() && !m_summary.server.runId.isEmpty() && info.runId != m_summary.server.runId) {
         // A restarted server's cursors mean nothing to it, and its keys may differ: start over.
         m_summary.serverRestarted = true;
+        m_witness.serverReplaced();
         m_summary.server.runId = info.runId;
         m_summary.server.dbsize = info.dbsize;
         notice(QStringLiteral("the server restarted or another took over in a failover during the scan (its run_id "

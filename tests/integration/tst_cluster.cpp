@@ -11,6 +11,7 @@
 #include "redis/ClusterRoutes.h"
 #include "redis/ClusterSlot.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -579,6 +580,73 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(failed, 1);
+    }
+
+    // A primary killed mid-scan on a cluster that then marks itself failed: the others answer every question about a
+    // key CLUSTERDOWN. The scan spends its reconnect budget (--reconnect 2) and ends, partial, exit 1, naming the
+    // failed slots; it does not retry without end.
+    void aClusterThatFailsMidScanEndsTheScan()
+    {
+        demo::RedisCluster cluster;
+        demo::RedisCluster::Options options;
+        options.nodeTimeoutMs = 1000;
+        const redis::Status started = cluster.start(options);
+        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
+        const std::vector<quint16> ports = test::slotPorts(cluster.node(0).port());
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 0; i < 60000; ++i)
+            commands.push_back({"SET", "k:" + QByteArray::number(i), "v"});
+        writeRouted(ports, commands);
+
+        QProcess process;
+        QElapsedTimer clock;
+        clock.start();
+        // 20 s at 3,000 keys/s: the cluster fails long before the scan could end by itself.
+        test::startCli(process, {QStringLiteral("scan"), cluster.uri(), QStringLiteral("--format"),
+                                 QStringLiteral("json"), QStringLiteral("--max-rate"), QStringLiteral("3000"),
+                                 QStringLiteral("--reconnect"), QStringLiteral("2")});
+        QTest::qWait(1500);
+        QCOMPARE(::kill(pid_t(cluster.node(1).processId()), SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            test::PlainClient(cluster.node(0).port()).command({"CLUSTER", "INFO"}).contains("cluster_state:fail"),
+            15000);
+        const test::CliRun run = test::finishCli(process, 90000);
+        QVERIFY2(process.state() == QProcess::NotRunning, "the scan never ended");
+        QVERIFY2(clock.elapsed() < 60000, QByteArray::number(clock.elapsed()).constData());
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("slots"), run.err.constData());
+        const QJsonObject report = parseJson(run.out);
+        QCOMPARE(report.value(QStringLiteral("scan")).toObject().value(QStringLiteral("complete")).toBool(), false);
+        QVERIFY(report.value(QStringLiteral("totals")).toObject().value(QStringLiteral("keys")).toInteger() < 60000);
+    }
+
+    // Started while the cluster is marked failed: every shard ends after its budget, nothing loops, exit 1.
+    void aScanOfAFailedClusterEnds()
+    {
+        demo::RedisCluster cluster;
+        demo::RedisCluster::Options options;
+        options.nodeTimeoutMs = 1000;
+        const redis::Status started = cluster.start(options);
+        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
+        const std::vector<quint16> ports = test::slotPorts(cluster.node(0).port());
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 0; i < 3000; ++i)
+            commands.push_back({"SET", "k:" + QByteArray::number(i), "v"});
+        writeRouted(ports, commands);
+        QCOMPARE(::kill(pid_t(cluster.node(2).processId()), SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            test::PlainClient(cluster.node(0).port()).command({"CLUSTER", "INFO"}).contains("cluster_state:fail"),
+            15000);
+        QElapsedTimer clock;
+        clock.start();
+        const test::CliRun run =
+            test::runCli({QStringLiteral("scan"), cluster.uri(), QStringLiteral("--reconnect"), QStringLiteral("2")},
+                         QProcessEnvironment::systemEnvironment(), 90000);
+        QVERIFY2(clock.elapsed() < 60000,
+                 QByteArray(QByteArray::number(clock.elapsed()) + " ms: " + run.err).constData());
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("CLUSTERDOWN") || run.err.contains("could not be scanned"), run.err.constData());
+        QVERIFY2(run.err.contains("slots"), run.err.constData());
     }
 };
 
