@@ -40,10 +40,7 @@ void printPreview(const edit::BulkRequest& request, const edit::KeySelection& se
 {
     QByteArray text = edit::bulkVerb(request.kind).toUtf8() + ": " + keyspace::formatCount(selection.size()) +
                       QByteArray(selection.size() == 1 ? " key" : " keys") + " in '" + shown(selection.description) +
-                      "' (" + keyspace::formatBytes(selection.memoryBytes);
-    if (selection.keysMemoryUnmeasured > 0)
-        text += ", " + keyspace::formatCount(selection.keysMemoryUnmeasured) + " not measured";
-    text += "; " + keyspace::formatCount(selection.keysWithTtl) + " with a TTL)\n";
+                      "' (" + selection.sizeText() + ")\n";
     if (request.kind == edit::BulkKind::Expire)
         text += "  TTL: " + keyspace::formatDuration(request.ttlMs) +
                 (request.jitterMs > 0

@@ -1,5 +1,9 @@
 #include "edit/KeySelection.h"
 
+#include "keyspace/Units.h"
+
+#include <QStringBuilder>
+
 #include <algorithm>
 #include <numeric>
 
@@ -36,8 +40,24 @@ void KeySelection::add(const Keyspace& store, NodeId node)
         memoryBytes += info.memoryBytes;
     else
         ++keysMemoryUnmeasured;
-    if (keyspace::hasExpiry(info.expiresAtMs))
+    if (info.expiresAtMs == keyspace::ExpiryUnknown)
+        ++keysTtlUnknown;
+    else if (keyspace::hasExpiry(info.expiresAtMs))
         ++keysWithTtl;
+}
+
+QByteArray KeySelection::sizeText() const
+{
+    const keyspace::MemoryFigure memory{memoryBytes, size(), keysMemoryUnmeasured};
+    QByteArray text = memory.known() ? keyspace::formatMemory(memory) : QByteArray("memory not measured");
+    if (memory.atLeast())
+        text += ", " + keyspace::formatCount(keysMemoryUnmeasured) + " not measured";
+    if (size() > 0 && keysTtlUnknown == size())
+        return text + "; TTLs not measured";
+    text += QByteArray(keysTtlUnknown > 0 ? "; \u2265 " : "; ") + keyspace::formatCount(keysWithTtl) + " with a TTL";
+    if (keysTtlUnknown > 0)
+        text += ", " + keyspace::formatCount(keysTtlUnknown) + " not measured";
+    return text;
 }
 
 void KeySelection::sortByKey()

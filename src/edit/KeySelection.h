@@ -23,8 +23,13 @@ struct KeySelection
     std::uint64_t memoryBytes = 0;
     std::uint64_t keysMemoryUnmeasured = 0;
     std::uint64_t keysWithTtl = 0;
+    std::uint64_t keysTtlUnknown = 0; // PTTL was denied for these: neither with a TTL nor without
 
     std::size_t size() const { return keys.size(); }
+    // How big the selection is, for a preview: "1.2 MiB", "≥ 1.2 MiB, 30 not measured" or "memory not measured";
+    // then "12 with a TTL", "≥ 12 with a TTL, 40 not measured" or "TTLs not measured". Never a 0 that was not
+    // measured.
+    QByteArray sizeText() const;
     void add(const keyspace::Keyspace& store, keyspace::NodeId node);
     // Byte order, so a preview's first keys are the same from run to run.
     void sortByKey();

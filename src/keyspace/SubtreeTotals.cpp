@@ -12,6 +12,7 @@ void SubtreeTotals::add(const SubtreeTotals& other)
     keysMemoryUnmeasured += other.keysMemoryUnmeasured;
     keysTtlUnknown += other.keysTtlUnknown;
     soonestExpiryMs = std::min(soonestExpiryMs, other.soonestExpiryMs);
+    latestExpiryMs = std::max(latestExpiryMs, other.latestExpiryMs);
     for (std::size_t i = 0; i < types.size(); ++i)
         types[i] += other.types[i];
     for (std::size_t i = 0; i < findings.size(); ++i)
@@ -40,8 +41,10 @@ SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node)
     totals.keysWithTtl = stats.keysWithTtl;
     totals.keysMemoryUnmeasured = stats.keysMemoryUnmeasured;
     totals.keysTtlUnknown = stats.keysTtlUnknown;
-    if (stats.keysWithTtl > 0)
+    if (stats.keysWithTtl > 0) {
         totals.soonestExpiryMs = stats.soonestExpiryMs;
+        totals.latestExpiryMs = stats.latestExpiryMs;
+    }
     for (std::size_t i = 0; i < totals.types.size(); ++i)
         totals.types[i] = stats.types[i];
     for (std::size_t i = 0; i < totals.findings.size(); ++i)
@@ -58,6 +61,7 @@ SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node)
         if (hasExpiry(info.expiresAtMs)) {
             ++totals.keysWithTtl;
             totals.soonestExpiryMs = std::min(totals.soonestExpiryMs, info.expiresAtMs);
+            totals.latestExpiryMs = std::max(totals.latestExpiryMs, info.expiresAtMs);
         }
         ++totals.types[std::size_t(info.type)];
     }

@@ -20,6 +20,7 @@ struct SubtreeTotals
     std::uint64_t keysMemoryUnmeasured = 0;
     std::uint64_t keysTtlUnknown = 0;
     std::int64_t soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
+    std::int64_t latestExpiryMs = std::numeric_limits<std::int64_t>::min();
     PerKeyType<std::uint64_t> types{};
     // Lint findings per severity (lint::Severity's values), the key's own among them.
     std::array<std::uint64_t, 3> findings{};
@@ -29,6 +30,13 @@ struct SubtreeTotals
     {
         const std::uint64_t known = keys - keysTtlUnknown;
         return known > 0 ? std::optional<double>(double(keysWithTtl) / double(known)) : std::nullopt;
+    }
+    // Every key has a TTL, and the last of them has passed: the keys are gone from the server, though the store
+    // (which a scan fills, and expiry does not empty) still counts them.
+    bool allExpired(std::int64_t nowMs) const
+    {
+        return keys > 0 && keysWithTtl == keys && latestExpiryMs != std::numeric_limits<std::int64_t>::min() &&
+               latestExpiryMs <= nowMs;
     }
     std::uint64_t findingCount() const { return findings[0] + findings[1] + findings[2]; }
     int worstFinding() const { return worstSeverity(findings); }

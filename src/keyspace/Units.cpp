@@ -135,4 +135,13 @@ std::optional<std::int64_t> parseDuration(QByteArrayView text)
     return total;
 }
 
+QByteArray formatMemory(const MemoryFigure& figure)
+{
+    if (!figure.known())
+        return "n/a";
+    if (figure.atLeast())
+        return QByteArray("\u2265 ").append(formatBytes(figure.bytes)); // ≥: some keys were not measured
+    return formatBytes(figure.bytes);
+}
+
 } // namespace keylens::keyspace

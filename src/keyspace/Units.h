@@ -20,4 +20,18 @@ QByteArray formatTimeLeft(std::int64_t expiresAtMs, std::int64_t nowMs);
 // Nothing for text that is not one, or for a negative or overflowing value.
 std::optional<std::int64_t> parseDuration(QByteArrayView text);
 
+// The memory of some keys, of which `unmeasured` were not measured (MEMORY USAGE denied, failed or not sampled):
+// then the sum is a lower bound, and when no key was measured it is unknown, never zero.
+struct MemoryFigure
+{
+    std::uint64_t bytes = 0;
+    std::uint64_t keys = 0;
+    std::uint64_t unmeasured = 0;
+
+    bool known() const { return keys == 0 || unmeasured < keys; }
+    bool atLeast() const { return unmeasured > 0 && unmeasured < keys; }
+};
+// "1.5 MiB", "≥ 1.5 MiB" for a lower bound, "n/a" for unknown.
+QByteArray formatMemory(const MemoryFigure& figure);
+
 } // namespace keylens::keyspace

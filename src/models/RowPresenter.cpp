@@ -96,9 +96,12 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
     case TreeColumns::NameColumn:
         return row.name.isEmpty() ? QStringLiteral("\"\"") : formatted(keyspace::displayBytes(row.name));
     case TreeColumns::KeysColumn:
+        // A namespace whose keys were all deleted here (a bulk delete) says so, not "3 of 0".
+        if (!row.isKey && totals.keys == 0)
+            return QCoreApplication::translate("RowPresenter", "deleted");
         if (row.matchingKeys >= 0 && std::uint64_t(row.matchingKeys) != totals.keys)
             return QCoreApplication::translate("RowPresenter", "%1 of %2")
-                .arg(formatted(keyspace::formatCount(std::uint64_t(row.matchingKeys))),
+                .arg(formatted(keyspace::formatCount(std::min(std::uint64_t(row.matchingKeys), totals.keys))),
                      formatted(keyspace::formatCount(totals.keys)));
         // A key and a namespace: the row's own key, and those below it ("1 key + 3 below" in its tooltip).
         if (row.isKey && !row.isLeafKey && totals.keys > 1)
@@ -107,7 +110,8 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
     case TreeColumns::MemoryColumn:
         if (totals.keysMemoryUnmeasured == totals.keys)
             return QStringLiteral("–");
-        return formatted(keyspace::formatBytes(totals.memoryBytes));
+        // Some keys not measured: the sum is a lower bound, and says so.
+        return formatted(keyspace::formatMemory({totals.memoryBytes, totals.keys, totals.keysMemoryUnmeasured}));
     case TreeColumns::ShareColumn:
         return formatted(keyspace::formatPercent(row.memoryFraction));
     case TreeColumns::TtlColumn: {
@@ -118,6 +122,8 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
             return QCoreApplication::translate("RowPresenter", "not measured");
         if (totals.keysWithTtl == 0)
             return QStringLiteral("–");
+        if (totals.allExpired(now)) // plainly: these keys are gone from the server, whatever the counts say
+            return QCoreApplication::translate("RowPresenter", "all expired");
         const std::int64_t left = totals.soonestExpiryMs - now;
         // Past the soonest expiry the next one is not known: say that some expired instead.
         const QString remaining = left <= 0 ? QCoreApplication::translate("RowPresenter", "some expired")

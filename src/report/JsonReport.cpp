@@ -1,5 +1,6 @@
 #include "report/JsonReport.h"
 
+#include "keyspace/Units.h"
 #include "redis/ClusterSlot.h"
 #include "report/JsonWriter.h"
 #include "report/ShardsJson.h"
@@ -13,13 +14,22 @@ namespace {
 using keyspace::KeyType;
 using keyspace::NamespaceStats;
 
-void writeMemory(JsonWriter& json, const ScanReport& report, std::uint64_t bytes)
+// "memory_bytes": the sum, or null when no key of these was measured (not measured is not zero);
+// "memory_lower_bound": true when some were not, so that the sum is a lower bound.
+void writeMemory(JsonWriter& json, const ScanReport& report, const keyspace::MemoryFigure& figure)
 {
     json.key("memory_bytes");
-    if (report.summary.memoryMeasured)
-        json.value(bytes);
+    const bool known = report.summary.memoryMeasured ? figure.known() : false;
+    if (known)
+        json.value(figure.bytes);
     else
-        json.null(); // not measured is not zero
+        json.null();
+    json.key("memory_lower_bound").value(known && figure.atLeast());
+}
+
+keyspace::MemoryFigure memoryOf(const NamespaceStats& stats)
+{
+    return {stats.memoryBytes, stats.keys, stats.keysMemoryUnmeasured};
 }
 
 // A sampled scan's estimate: "memory_estimate": {"bytes", "bound_bytes" (± that; null when too few keys were
@@ -54,8 +64,12 @@ void writeTypes(JsonWriter& json, const NamespaceStats& stats)
 // with a TTL is taken over the measured ones (null when none was).
 void writeTtlCounts(JsonWriter& json, const NamespaceStats& stats)
 {
-    json.key("keys_with_ttl").value(stats.keysWithTtl);
-    json.key("keys_without_ttl").value(stats.keysWithoutTtl());
+    // Null when no key's TTL was measured (PTTL denied): "0 with a TTL" would be a claim.
+    const bool known = stats.keys == 0 || stats.keysTtlKnown() > 0;
+    json.key("keys_with_ttl");
+    known ? json.value(stats.keysWithTtl) : json.null();
+    json.key("keys_without_ttl");
+    known ? json.value(stats.keysWithoutTtl()) : json.null();
     json.key("keys_ttl_unknown").value(stats.keysTtlUnknown);
     json.key("ttl_share");
     const std::optional<double> share = stats.ttlShare();
@@ -77,7 +91,7 @@ void writeOthers(JsonWriter& json, const ScanReport& report, const Others& other
     json.key("others").beginObject();
     json.key("namespaces").value(others.namespaces);
     json.key("keys").value(others.keys);
-    writeMemory(json, report, others.memoryBytes);
+    writeMemory(json, report, {others.memoryBytes, others.keys, others.keysMemoryUnmeasured});
     json.endObject();
 }
 
@@ -88,7 +102,7 @@ void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceE
     json.bytesField("path", entry.path);
     json.bytesField("name", entry.name);
     json.key("keys").value(stats.keys);
-    writeMemory(json, report, stats.memoryBytes);
+    writeMemory(json, report, memoryOf(stats));
     json.key("keys_memory_unmeasured").value(stats.keysMemoryUnmeasured);
     writeEstimate(json, entry.estimate);
     writeTtlCounts(json, stats);
@@ -155,7 +169,7 @@ QByteArray toJson(const ScanReport& report)
 
     json.key("totals").beginObject();
     json.key("keys").value(report.totals.keys);
-    writeMemory(json, report, report.totals.memoryBytes);
+    writeMemory(json, report, memoryOf(report.totals));
     json.key("keys_memory_unmeasured").value(report.totals.keysMemoryUnmeasured);
     writeEstimate(json, report.totalEstimate);
     writeTtlCounts(json, report.totals);
@@ -175,8 +189,9 @@ QByteArray toJson(const ScanReport& report)
             json.beginObject();
             json.bytesField("pattern", entry.pattern);
             json.key("keys").value(entry.stats.keys);
-            writeMemory(json, report, entry.stats.memoryBytes);
-            json.key("keys_with_ttl").value(entry.stats.keysWithTtl);
+            writeMemory(json, report, memoryOf(entry.stats));
+            json.key("keys_with_ttl");
+            entry.stats.keys == 0 || entry.stats.keysTtlKnown() > 0 ? json.value(entry.stats.keysWithTtl) : json.null();
             writeTypes(json, entry.stats);
             json.key("examples").beginArray();
             for (const QByteArray& key : entry.examples)
@@ -195,7 +210,7 @@ QByteArray toJson(const ScanReport& report)
         json.key("library").value(QByteArrayView(entry.library->id));
         json.key("name").value(QByteArrayView(entry.library->name));
         json.key("keys").value(entry.keys);
-        writeMemory(json, report, entry.memoryBytes);
+        writeMemory(json, report, {entry.memoryBytes, entry.keys, entry.keysMemoryUnmeasured});
         json.key("roots").beginArray();
         for (const QByteArray& root : entry.roots)
             json.bytesValue(root);

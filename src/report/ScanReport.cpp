@@ -20,6 +20,7 @@ struct RankedNamespace
 {
     std::uint64_t memoryBytes;
     std::uint32_t keys;
+    std::uint32_t keysMemoryUnmeasured;
     NodeId node;
 };
 
@@ -30,7 +31,7 @@ void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& librar
     for (const NodeId child : keyspace.children(parent)) {
         if (keyspace.hasChildren(child)) {
             const keyspace::NamespaceStats stats = keyspace.stats(child);
-            namespaces.push_back({stats.memoryBytes, stats.keys, child});
+            namespaces.push_back({stats.memoryBytes, stats.keys, stats.keysMemoryUnmeasured, child});
         }
     }
     // Biggest first: memory, then keys, then name, so the order is the same on every run. Only the namespaces shown
@@ -49,6 +50,7 @@ void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& librar
         ++others->namespaces;
         others->keys += namespaces[i].keys;
         others->memoryBytes += namespaces[i].memoryBytes;
+        others->keysMemoryUnmeasured += namespaces[i].keysMemoryUnmeasured;
     }
     namespaces.resize(shown);
     for (const RankedNamespace& ranked : namespaces) {
@@ -125,10 +127,11 @@ std::vector<LibraryEntry> listLibraries(const keyspace::Keyspace& keyspace, cons
         const lint::LibraryInfo* library = claim.second;
         auto it = std::find_if(out.begin(), out.end(), [&](const LibraryEntry& e) { return e.library == library; });
         if (it == out.end())
-            it = out.insert(out.end(), LibraryEntry{library, 0, 0, {}});
+            it = out.insert(out.end(), LibraryEntry{library, 0, 0, 0, {}});
         const keyspace::SubtreeTotals totals = keyspace::subtreeTotals(keyspace, node);
         it->keys += totals.keys;
         it->memoryBytes += totals.memoryBytes;
+        it->keysMemoryUnmeasured += totals.keysMemoryUnmeasured;
         if (it->roots.size() < Roots)
             it->roots.push_back(keyspace.hasChildren(node) ? keyspace.namespacePrefix(node) : keyspace.path(node));
     }

@@ -34,6 +34,7 @@ struct Others
     std::uint64_t namespaces = 0;
     std::uint64_t keys = 0;
     std::uint64_t memoryBytes = 0;
+    std::uint64_t keysMemoryUnmeasured = 0;
 };
 
 struct NamespaceEntry
@@ -63,6 +64,7 @@ struct LibraryEntry
     const lint::LibraryInfo* library = nullptr;
     std::uint64_t keys = 0;
     std::uint64_t memoryBytes = 0;
+    std::uint64_t keysMemoryUnmeasured = 0;
     std::vector<QByteArray> roots; // where: namespaces with their delimiter (`bull:`), or keys; the first few
 };
 // In the text report, the patterns listed; the rest are summed.

@@ -89,18 +89,20 @@ public:
 
     void row(const QByteArray& name, const NamespaceStats& stats)
     {
-        m_rows.push_back({name, formatCount(stats.keys), memory(stats.memoryBytes), share(stats.memoryBytes),
-                          ttlShare(stats), expiries(stats), typeMix(stats)});
+        const keyspace::MemoryFigure figure{stats.memoryBytes, stats.keys, stats.keysMemoryUnmeasured};
+        m_rows.push_back({name, formatCount(stats.keys), memory(figure), share(figure), ttlShare(stats),
+                          expiries(stats), typeMix(stats)});
     }
 
     void othersRow(const QByteArray& indent, const Others& others)
     {
         if (others.namespaces == 0)
             return;
+        const keyspace::MemoryFigure figure{others.memoryBytes, others.keys, others.keysMemoryUnmeasured};
         m_rows.push_back({indent + "… " + formatCount(others.namespaces) + " more " + m_noun.toLower() + 's',
                           formatCount(others.keys),
-                          memory(others.memoryBytes),
-                          share(others.memoryBytes),
+                          memory(figure),
+                          share(figure),
                           {},
                           {},
                           {}});
@@ -134,15 +136,19 @@ public:
     }
 
 private:
-    QByteArray memory(std::uint64_t bytes) const
+    // Unknown when no key was measured, a lower bound when some were not: never "0 B" for memory not measured.
+    QByteArray memory(const keyspace::MemoryFigure& figure) const
     {
-        return m_report.summary.memoryMeasured ? formatBytes(bytes) : QByteArray("n/a");
+        return m_report.summary.memoryMeasured ? keyspace::formatMemory(figure) : QByteArray("n/a");
     }
-    QByteArray share(std::uint64_t bytes) const
+    QByteArray share(const keyspace::MemoryFigure& figure) const
     {
-        if (!m_report.summary.memoryMeasured || m_report.totals.memoryBytes == 0)
+        if (!m_report.summary.memoryMeasured || m_report.totals.memoryBytes == 0 || !figure.known())
             return "-";
-        return formatPercent(double(bytes) / double(m_report.totals.memoryBytes));
+        const QByteArray percent = formatPercent(double(figure.bytes) / double(m_report.totals.memoryBytes));
+        if (figure.atLeast())
+            return QByteArray("\u2265 ") + percent;
+        return percent;
     }
     QByteArray expiries(const NamespaceStats& stats) const
     {
@@ -195,9 +201,11 @@ QByteArray header(const ScanReport& report)
                        : summary.cancelled ? QByteArray("Cancelled after")
                                            : QByteArray("Stopped after");
     out += state + ' ' + formatCount(report.totals.keys) + " keys in " + formatDuration(summary.durationMs);
-    if (summary.durationMs > 0)
-        out += " (" + formatCount(summary.keysPerSecond()) + " keys/s, " + scan::speedName(summary.speed).toUtf8() +
-               " speed)";
+    // The rate of the keys this report holds: a scan cancelled before any key was stored had none, whatever SCAN
+    // had listed by then.
+    if (summary.durationMs > 0 && report.totals.keys > 0)
+        out += " (" + formatCount(std::uint64_t(report.totals.keys) * 1000 / std::uint64_t(summary.durationMs)) +
+               " keys/s, " + scan::speedName(summary.speed).toUtf8() + " speed)";
     else
         out += " (" + scan::speedName(summary.speed).toUtf8() + " speed)";
     if (server.dbsize)
@@ -213,7 +221,11 @@ QByteArray header(const ScanReport& report)
             " keys): about " + formatBytes(std::uint64_t(*report.totalEstimate->bytes)) + " ± " +
             (report.totalEstimate->bound ? formatBytes(std::uint64_t(*report.totalEstimate->bound)) : QByteArray("?"));
     else if (summary.memoryMeasured)
-        out += "Memory in keys (MEMORY USAGE): " + formatBytes(totals.memoryBytes);
+        out += "Memory in keys (MEMORY USAGE): " +
+               keyspace::formatMemory({totals.memoryBytes, totals.keys, totals.keysMemoryUnmeasured}) +
+               (totals.keysMemoryUnmeasured > 0
+                    ? " (not measured for " + formatCount(totals.keysMemoryUnmeasured) + " keys)"
+                    : QByteArray());
     else
         out += "Memory: not measured";
     if (totals.keys) {
@@ -242,7 +254,7 @@ QByteArray header(const ScanReport& report)
         for (const LibraryEntry& entry : report.libraries) {
             QByteArray text = QByteArray(entry.library->id) + " (" + formatCount(entry.keys) + " keys";
             if (summary.memoryMeasured)
-                text += ", " + formatBytes(entry.memoryBytes);
+                text += ", " + keyspace::formatMemory({entry.memoryBytes, entry.keys, entry.keysMemoryUnmeasured});
             libraries << text + ')';
         }
         out += "Library layouts: " + libraries.join(", ") + '\n';
@@ -271,6 +283,7 @@ QByteArray patternTable(const ScanReport& report)
         ++rest.namespaces;
         rest.keys += entry.stats.keys;
         rest.memoryBytes += entry.stats.memoryBytes;
+        rest.keysMemoryUnmeasured += entry.stats.keysMemoryUnmeasured;
     }
     table.othersRow({}, rest);
     return "\n" + table.render();

@@ -64,13 +64,9 @@ BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selec
     m_preview = new QLabel;
     m_preview->setTextFormat(Qt::PlainText);
     m_preview->setWordWrap(true);
-    QString preview =
-        tr("%1 in %2 on %3: %4")
-            .arg(title(kind, m_selection.size()), keyspace::displayString(m_selection.description),
-                 m_connection.address(), models::displayText(keyspace::formatBytes(m_selection.memoryBytes)));
-    if (m_selection.keysMemoryUnmeasured > 0)
-        preview += tr(" (%L1 keys not measured)").arg(m_selection.keysMemoryUnmeasured);
-    preview += tr(", %L1 with a TTL.").arg(m_selection.keysWithTtl);
+    const QString preview = tr("%1 in %2 on %3: %4.")
+                                .arg(title(kind, m_selection.size()), keyspace::displayString(m_selection.description),
+                                     m_connection.address(), models::displayText(m_selection.sizeText()));
     m_preview->setText(preview);
     layout->addWidget(m_preview);
     m_keys = new QListWidget;

@@ -20,6 +20,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <sys/resource.h>
 
 using namespace keylens;
 
@@ -313,6 +314,81 @@ private Q_SLOTS:
         }
     }
 
+    // The password leaves `ps` as three stars whatever its length, with nothing after the title that could count it;
+    // and a process that holds a password writes no core dump (a machine that writes core files here does for the
+    // same crash without one: the control).
+    void passwordsHaveAFixedMaskAndStayOutOfCoreDumps()
+    {
+        demo::RedisServerProcess::Options options;
+        options.configText = "requirepass " + Canary + "\n";
+        demo::RedisServerProcess secured;
+        KEYLENS_START_SERVER(secured, options);
+        QCOMPARE(test::fillStringKeys(secured.port(), 3000, 0, "k:", Canary), std::size_t(0));
+        demo::RedisServerProcess open;
+        KEYLENS_START_SERVER(open);
+        QCOMPARE(test::fillStringKeys(open.port(), 3000, 0, "k:"), std::size_t(0));
+
+        QProcess running;
+        test::startCli(running, {QStringLiteral("scan"), QStringLiteral("-p"), portOf(secured), QStringLiteral("-a"),
+                                 QString::fromLatin1(Canary), QStringLiteral("--max-rate"), QStringLiteral("3000"),
+                                 QStringLiteral("--no-auth-warning")});
+        QTest::qWait(400);
+        QCOMPARE(running.state(), QProcess::Running);
+        const QByteArray shown = test::processCommandLine(running.processId());
+        const QByteArray title = " scan -p " + QByteArray::number(secured.port()) +
+                                 " -a *** --max-rate 3000 --no-auth-warning" + QByteArray(1, '\0');
+        QVERIFY2(shown.endsWith(title), shown.constData());
+        QCOMPARE(shown.count('\0'), 1); // one title: no padding whose length would tell the password's
+        QCOMPARE(test::finishCli(running).exitCode, 0);
+
+        const auto coresAfterCrash = [](const QStringList& arguments) {
+            QTemporaryDir folder;
+            QProcess process;
+            process.setWorkingDirectory(folder.path());
+            process.setChildProcessModifier([] {
+                const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
+                ::setrlimit(RLIMIT_CORE, &unlimited);
+            });
+            test::startCli(process, arguments + QStringList{QStringLiteral("--max-rate"), QStringLiteral("3000")});
+            QTest::qWait(500);
+            if (process.state() == QProcess::Running)
+                ::kill(pid_t(process.processId()), SIGABRT);
+            test::finishCli(process);
+            QByteArray cores;
+            for (const QString& name : QDir(folder.path()).entryList({QStringLiteral("core*")}, QDir::Files)) {
+                QFile core(folder.filePath(name));
+                cores += core.open(QIODevice::ReadOnly) ? core.readAll() : QByteArray("unreadable");
+            }
+            return cores;
+        };
+        const QByteArray control = coresAfterCrash({QStringLiteral("scan"), QStringLiteral("-p"), portOf(open)});
+        if (control.isEmpty())
+            QSKIP("this machine writes no core file into the working directory (see /proc/sys/kernel/core_pattern)");
+        const QByteArray withPassword =
+            coresAfterCrash({QStringLiteral("scan"), QStringLiteral("-p"), portOf(secured), QStringLiteral("-a"),
+                             QString::fromLatin1(Canary), QStringLiteral("--no-auth-warning")});
+        QVERIFY2(!withPassword.contains(Canary), "a core dump holds the password");
+        QVERIFY2(withPassword.isEmpty(), "a process holding a password wrote a core dump");
+        // From the environment too: the password is held, so no core.
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("REDISCLI_AUTH"), QString::fromLatin1(Canary));
+        QTemporaryDir folder;
+        QProcess process;
+        process.setProcessEnvironment(environment);
+        process.setWorkingDirectory(folder.path());
+        process.setChildProcessModifier([] {
+            const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
+            ::setrlimit(RLIMIT_CORE, &unlimited);
+        });
+        test::startCli(process, {QStringLiteral("scan"), QStringLiteral("-p"), portOf(secured),
+                                 QStringLiteral("--max-rate"), QStringLiteral("3000")});
+        QTest::qWait(500);
+        QCOMPARE(process.state(), QProcess::Running);
+        ::kill(pid_t(process.processId()), SIGABRT);
+        test::finishCli(process);
+        QVERIFY(QDir(folder.path()).entryList({QStringLiteral("core*")}, QDir::Files).isEmpty());
+    }
+
     void malformedUrisAreRedacted_data()
     {
         QTest::addColumn<QString>("uri");
@@ -354,9 +430,16 @@ private Q_SLOTS:
         QCOMPARE(field(report, "totals.keys"), 50'000);
         // PTTL denied: the TTL is unknown, not absent.
         QCOMPARE(field(report, "totals.keys_ttl_unknown"), 50'000);
-        QCOMPARE(field(report, "totals.keys_with_ttl"), 0);
-        QCOMPARE(field(report, "totals.keys_without_ttl"), 0);
-        QVERIFY(report[QStringLiteral("totals")].toObject()[QStringLiteral("ttl_share")].isNull());
+        // Not measured is not 0: the counts with and without a TTL are null, as is the memory no key had measured.
+        const QJsonObject totals = report[QStringLiteral("totals")].toObject();
+        QVERIFY(totals[QStringLiteral("keys_with_ttl")].isNull());
+        QVERIFY(totals[QStringLiteral("keys_without_ttl")].isNull());
+        QVERIFY(totals[QStringLiteral("ttl_share")].isNull());
+        QVERIFY(totals[QStringLiteral("memory_bytes")].isNull());
+        for (const QJsonValue& entry : report[QStringLiteral("namespaces")].toArray()) {
+            QVERIFY(entry.toObject()[QStringLiteral("memory_bytes")].isNull());
+            QVERIFY(entry.toObject()[QStringLiteral("keys_with_ttl")].isNull());
+        }
         // TYPE allowed: every type known.
         QCOMPARE(field(report, "totals.types.string"), 50'000);
         QCOMPARE(field(report, "totals.types.unknown"), 0);
@@ -468,6 +551,105 @@ private Q_SLOTS:
             QVERIFY(field(report, "scan.keys") < 30'000);
             QVERIFY(field(report, "scan.keys_seen") > field(report, "scan.keys"));
         }
+    }
+
+    // A user limited to `~user:*`: what it may not read is unknown, never 0. The namespace it cannot read has null
+    // memory and TTL counts in the JSON and "n/a" in the text; the totals are a lower bound and say so; the delete
+    // preview says "not measured" instead of "0 B" and "0 with a TTL".
+    void unknownFiguresAreNeverZero()
+    {
+        demo::RedisServerProcess::Options options;
+        options.configText = "user limited on >pw ~user:* +@all\n";
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server, options);
+        fill(server, 500, 100, "user:");
+        fill(server, 500, 100, "other:");
+        test::PlainClient admin(server.port());
+        std::vector<std::vector<QByteArray>> big;
+        for (int i = 0; i < 20000; ++i)
+            big.push_back({"SADD", "other:bigset", QByteArray::number(i) + QByteArray(40, 'm')});
+        QCOMPARE(admin.pipeline(big), std::size_t(0));
+        QVERIFY(admin.integer({"MEMORY", "USAGE", "other:bigset"}) > 1'000'000);
+        const QStringList login = {
+            QStringLiteral("-p"), portOf(server),       QStringLiteral("--user"),           QStringLiteral("limited"),
+            QStringLiteral("-a"), QStringLiteral("pw"), QStringLiteral("--no-auth-warning")};
+        const auto json = test::runCli(QStringList{QStringLiteral("scan")} + login +
+                                       QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject report = parseJson(json.out);
+        QCOMPARE(field(report, "totals.keys"), 1001);
+        const QJsonObject totals = report[QStringLiteral("totals")].toObject();
+        QVERIFY(totals[QStringLiteral("memory_bytes")].toInteger() > 0);
+        QVERIFY(totals[QStringLiteral("memory_lower_bound")].toBool());
+        int checked = 0;
+        for (const QJsonValue& value : report[QStringLiteral("namespaces")].toArray()) {
+            const QJsonObject entry = value.toObject();
+            if (entry[QStringLiteral("name")].toString() == QLatin1String("other")) {
+                QVERIFY(entry[QStringLiteral("memory_bytes")].isNull());
+                QVERIFY(!entry[QStringLiteral("memory_lower_bound")].toBool());
+                QVERIFY(entry[QStringLiteral("keys_with_ttl")].isNull());
+                ++checked;
+            } else if (entry[QStringLiteral("name")].toString() == QLatin1String("user")) {
+                QVERIFY(entry[QStringLiteral("memory_bytes")].toInteger() > 0);
+                QVERIFY(!entry[QStringLiteral("memory_lower_bound")].toBool());
+                QCOMPARE(entry[QStringLiteral("keys_with_ttl")].toInteger(), 100);
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 2);
+        const auto text = test::runCli(QStringList{QStringLiteral("scan")} + login);
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(!text.out.contains(" 0 B "), text.out.constData());
+        QVERIFY2(text.out.contains("\u2265 "), text.out.constData());
+        bool otherRow = false;
+        for (const QByteArray& line : text.out.split('\n')) {
+            if (line.startsWith("other:")) {
+                otherRow = true;
+                QVERIFY2(line.contains("n/a"), line.constData());
+            }
+        }
+        QVERIFY(otherRow);
+        const auto preview = test::runCli(
+            QStringList{QStringLiteral("delete")} + login +
+            QStringList{QStringLiteral("--match"), QStringLiteral("other:*"), QStringLiteral("--dry-run")});
+        QCOMPARE(preview.exitCode, 0);
+        QVERIFY2(preview.err.contains("memory not measured; TTLs not measured"), preview.err.constData());
+        QVERIFY2(!preview.err.contains("0 B") && !preview.err.contains("0 with a TTL"), preview.err.constData());
+        QCOMPARE(admin.integer({"DBSIZE"}), 1001LL);
+    }
+
+    // A keyspace emptied or replaced mid-scan: the report is partial, exit 1, with the reason on stderr; not a
+    // "complete" report of keys that are gone. The truth is the server's DBSIZE after the scan.
+    void aKeyspaceThatVanishedMidScanIsNotComplete_data()
+    {
+        QTest::addColumn<bool>("refill");
+        QTest::newRow("FLUSHALL") << false;
+        QTest::newRow("FLUSHALL, then other keys") << true;
+    }
+
+    void aKeyspaceThatVanishedMidScanIsNotComplete()
+    {
+        QFETCH(bool, refill);
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        fill(server, 40'000);
+        QProcess process;
+        test::startCli(process,
+                       {QStringLiteral("scan"), QStringLiteral("-p"), portOf(server), QStringLiteral("--max-rate"),
+                        QStringLiteral("20000"), QStringLiteral("--format"), QStringLiteral("json")});
+        QTest::qWait(1000);
+        test::PlainClient admin(server.port());
+        QCOMPARE(admin.command({"FLUSHALL"}), QByteArray("OK"));
+        if (refill)
+            QCOMPARE(test::fillStringKeys(server.port(), 1000, 0, "other:"), std::size_t(0));
+        const auto run = test::finishCli(process);
+        const QJsonObject report = parseJson(run.out);
+        QVERIFY2(!report.isEmpty(), run.err.constData());
+        QCOMPARE(run.exitCode, 1);
+        QCOMPARE(report.value(QStringLiteral("scan")).toObject().value(QStringLiteral("complete")).toBool(true), false);
+        QVERIFY(field(report, "scan.keys") > admin.integer({"DBSIZE"}));
+        QVERIFY2(run.err.contains(refill ? "replaced during the scan" : "emptied during the scan"),
+                 run.err.constData());
     }
 
     // ---- 6. say what the server said ----
