@@ -102,9 +102,64 @@ QByteArray escapeLikeRedisCli(QByteArrayView bytes)
     return out;
 }
 
-QByteArray displayBytes(QByteArrayView bytes)
+QByteArray displayValue(QByteArrayView bytes)
 {
     return isPrintableUtf8(bytes) ? bytes.toByteArray() : escapeLikeRedisCli(bytes);
+}
+
+namespace {
+
+// Characters that print as nothing, as a space, or that reorder the text around them: shown raw, two keys that
+// differ only in them would look the same (or a key would look like another).
+bool isInvisibleOrBidi(char32_t c)
+{
+    return c == 0xa0 || c == 0xad || c == 0x34f || c == 0x61c || c == 0x115f || c == 0x1160 || c == 0x17b4 ||
+           c == 0x17b5 || c == 0x180e || (c >= 0x2000 && c <= 0x200f) || (c >= 0x2028 && c <= 0x202f) ||
+           (c >= 0x205f && c <= 0x206f) || c == 0x3000 || c == 0x3164 || (c >= 0xfe00 && c <= 0xfe0f) || c == 0xfeff ||
+           c == 0xffa0 || (c >= 0xfff9 && c <= 0xfffb) || (c >= 0xe0000 && c <= 0xe007f);
+}
+
+// Raw is unambiguous: printable UTF-8, nothing invisible, no quote or backslash (which the quoted form uses), and no
+// space at either end (which a reader cannot see).
+bool showsAsItIs(QByteArrayView bytes)
+{
+    if (bytes.isEmpty() || bytes.front() == ' ' || bytes.back() == ' ')
+        return false;
+    for (qsizetype i = 0; i < bytes.size();) {
+        char32_t codePoint = 0;
+        const int length = decodeUtf8(bytes, i, &codePoint);
+        if (length == 0 || isControl(codePoint) || isInvisibleOrBidi(codePoint) || codePoint == '"' ||
+            codePoint == '\\')
+            return false;
+        i += length;
+    }
+    return true;
+}
+
+} // namespace
+
+QByteArray displayBytes(QByteArrayView bytes)
+{
+    if (showsAsItIs(bytes))
+        return bytes.toByteArray();
+    // redis-cli's quoting, except that printable non-ASCII characters stay as they are: the escapes are then only
+    // for what cannot be seen, and the form stays one-to-one.
+    QByteArray out;
+    out.reserve(bytes.size() + 8);
+    out.append('"');
+    for (qsizetype i = 0; i < bytes.size();) {
+        char32_t codePoint = 0;
+        const int length = decodeUtf8(bytes, i, &codePoint);
+        if (length > 1 && !isControl(codePoint) && !isInvisibleOrBidi(codePoint)) {
+            out.append(bytes.sliced(i, length));
+            i += length;
+        } else {
+            out.append(escapeLikeRedisCli(bytes.sliced(i, 1)));
+            ++i;
+        }
+    }
+    out.append('"');
+    return out;
 }
 
 QString displayString(QByteArrayView bytes)

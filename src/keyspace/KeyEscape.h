@@ -13,10 +13,16 @@ bool isPrintableUtf8(QByteArrayView bytes);
 // `\\` and `\"` escaped, \n \r \t \a \b by name, every other byte as \xhh.
 QByteArray escapeLikeRedisCli(QByteArrayView bytes);
 
-// What a person should see for a key or segment: the bytes themselves when they are printable UTF-8,
-// otherwise the redis-cli escaping.
+// What a person should see for a key or segment, such that two distinct keys never look the same: the bytes
+// themselves when that is unambiguous (printable UTF-8, no quote or backslash, no space at either end, no invisible
+// or direction-changing character), otherwise redis-cli's quoting: "tab\tkey", "back\\slash", "" for the empty
+// key, "\xe2\x80\xaeevil" for a right-to-left override. Printable non-ASCII characters stay readable inside the
+// quotes ("café\t"). A shown form that starts with a quote is always the quoted one.
 QByteArray displayBytes(QByteArrayView bytes);
 // The same as a QString, for messages and widgets.
 QString displayString(QByteArrayView bytes);
+// For values (a hash field's value, a list element): the bytes as they are when printable UTF-8, otherwise the
+// redis-cli escaping, unquoted. A value cell is read next to its type and length, not told apart from others.
+QByteArray displayValue(QByteArrayView bytes);
 
 } // namespace keylens::keyspace

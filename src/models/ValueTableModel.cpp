@@ -11,7 +11,7 @@ constexpr qsizetype CellBytes = 512;
 
 QString cellText(const QByteArray& bytes)
 {
-    const QByteArray shown = keyspace::displayBytes(QByteArrayView(bytes).first(std::min(bytes.size(), CellBytes)));
+    const QByteArray shown = keyspace::displayValue(QByteArrayView(bytes).first(std::min(bytes.size(), CellBytes)));
     return bytes.size() > CellBytes ? QString::fromUtf8(shown) + QStringLiteral("…") : QString::fromUtf8(shown);
 }
 } // namespace

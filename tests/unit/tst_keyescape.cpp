@@ -1,5 +1,6 @@
 #include "keyspace/KeyEscape.h"
 
+#include <QSet>
 #include <QTest>
 
 using namespace keylens::keyspace;
@@ -38,7 +39,55 @@ private Q_SLOTS:
     void displayKeepsPrintableKeys()
     {
         QCOMPARE(displayBytes("用户:1"), QByteArray("用户:1"));
-        QCOMPARE(displayBytes("tab\tkey"), QByteArray("tab\\tkey"));
+        QCOMPARE(displayBytes("user:1001:profile"), QByteArray("user:1001:profile"));
+        QCOMPARE(displayBytes("tab\tkey"), QByteArray("\"tab\\tkey\""));
+        QCOMPARE(displayValue("tab\tkey"), QByteArray("tab\\tkey")); // values: unquoted, as before
+    }
+
+    // Distinct keys never look the same: a real TAB and a backslash-t, a NUL and "\x00" typed out, the empty key,
+    // spaces at the ends, a right-to-left override, and quotes that could imitate the quoted form.
+    void distinctKeysLookDistinct()
+    {
+        const QList<QByteArray> keys = {
+            "a\tb",
+            "a\\tb",
+            QByteArray("a\0b", 3),
+            "a\\x00b",
+            "",
+            "\"\"",
+            " ",
+            "key",
+            "key ",
+            " key",
+            "\"key\"",
+            "ke\"y",
+            "caf\xc3\xa9",
+            "caf\xc3\xa9\t",
+            "user\xe2\x80\xae"
+            "1gpj.exe", // U+202E
+            "user1gpj.exe",
+            "a\xc2\xa0"
+            "b", // a no-break space
+            "a b",
+            "a\xe2\x80\x8b"
+            "b", // a zero-width space
+            "ab",
+            "\xff\xfe",
+            "\\xff\\xfe",
+        };
+        QSet<QByteArray> shown;
+        for (const QByteArray& key : keys) {
+            const QByteArray display = displayBytes(key);
+            QVERIFY2(!shown.contains(display), display.constData());
+            shown.insert(display);
+        }
+        QCOMPARE(displayBytes(""), QByteArray("\"\""));
+        QCOMPARE(displayBytes("user\xe2\x80\xae"
+                              "1"),
+                 QByteArray("\"user\\xe2\\x80\\xae1\""));
+        QCOMPARE(displayBytes("caf\xc3\xa9\t"), QByteArray("\"caf\xc3\xa9\\t\""));
+        QCOMPARE(displayBytes("a\\b"), QByteArray("\"a\\\\b\""));
+        QCOMPARE(displayBytes("key "), QByteArray("\"key \""));
     }
 };
 
