@@ -50,6 +50,7 @@ int printParsed(const keylens::ui::GuiCommandResult& parsed, int exitCode)
 
 int main(int argc, char** argv)
 {
+    argv = keylens::redis::scrubProcessArguments(argc, argv); // first: a password leaves `ps` before anything runs
     if (onlyPrints(argc, argv)) {
         QCoreApplication app(argc, argv);
         nameTheApplication();
@@ -57,7 +58,6 @@ int main(int argc, char** argv)
         return printParsed(parsed, parsed.command ? 0 : parsed.exitCode);
     }
     QApplication app(argc, argv);
-    keylens::redis::rememberProcessArguments(argc, argv);
     nameTheApplication();
     keylens::ui::installTranslations(QLocale::system(), keylens::ui::translationDirectories());
 

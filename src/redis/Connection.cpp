@@ -1,6 +1,7 @@
 #include "redis/Connection.h"
 
 #include "redis/DeepReplyReader.h"
+#include "redis/ProcessArguments.h"
 #include "redis/Sentinel.h"
 #include "redis/Transport.h"
 
@@ -96,12 +97,16 @@ Status Connection::handshake()
     // An empty password for the default user is no password: AUTH "" would only earn an error.
     const bool authenticate = m_options.hasPassword && !(m_options.password.isEmpty() && m_options.user.isEmpty());
     if (authenticate) {
+        keepSecretsOutOfCoreDumps(); // this process holds a password from now on, however it came
         if (m_options.user.isEmpty())
             append({"AUTH", m_options.password});
         else
             append({"AUTH", m_options.user, m_options.password});
     }
-    append({"CLIENT", "SETNAME", "keylens"});
+    // Past the write gate: naming itself in CLIENT LIST is Keylens's own doing, and a read-only connection may; the
+    // gate refuses CLIENT SETNAME from the user.
+    ++m_appended;
+    encode(std::array<QByteArrayView, 3>{"CLIENT", "SETNAME", "keylens"});
     const QByteArray db = QByteArray::number(m_options.db);
     if (m_options.db != 0)
         append({"SELECT", db});

@@ -147,7 +147,7 @@ bool connectionArgumentsGiven(const QCommandLineParser& parser)
 
 QString hidePasswordsGivenOnCommandLine(const QCommandLineParser& parser)
 {
-    if (!hidePasswordsInProcessArguments() || parser.isSet(QStringLiteral("no-auth-warning")))
+    if (!passwordWasOnCommandLine() || parser.isSet(QStringLiteral("no-auth-warning")))
         return {};
     return QStringLiteral("warning: a password on the command line may be seen by other users of this machine; "
                           "REDISCLI_AUTH is safer (--no-auth-warning hides this)");

@@ -65,6 +65,11 @@ std::optional<QString> parseHostPort(QByteArrayView authority, QByteArrayView ur
     } else if (const qsizetype colon = authority.lastIndexOf(':'); colon >= 0) {
         hostText = authority.first(colon);
         portText = authority.sliced(colon + 1);
+        // host:6379:6379, or an IPv6 address without its brackets: a typo to name, not a host to look up.
+        if (hostText.contains(':'))
+            return QStringLiteral("the address in '%1' has more than one ':' (an IPv6 address goes in brackets: "
+                                  "[::1]:6379)")
+                .arg(redactUri(uri));
     }
     if (!hostText.isEmpty())
         *host = QString::fromUtf8(hostText);

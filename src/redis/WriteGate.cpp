@@ -2,6 +2,8 @@
 
 #include <QSet>
 
+#include <optional>
+
 namespace keylens::redis {
 
 namespace {
@@ -115,7 +117,6 @@ const QSet<QByteArray>& fixedReads()
         "memory|usage",
         "memory|stats",
         "memory|doctor",
-        "client|setname",
         "client|getname",
         "client|id",
         "client|info",
@@ -142,13 +143,50 @@ const QSet<QByteArray>& fixedReads()
     return reads;
 }
 
-// Scripts may write whatever their flags say (Redis 6.0 flags EVAL as neither), and a message published reaches
-// every subscriber (a job runner, a cache invalidation) though it changes no key: writes, whatever the flags.
+// Scripts may write whatever their flags say (Redis 6.0 flags EVAL as neither), a message published reaches every
+// subscriber (a job runner, a cache invalidation) though it changes no key, and a subscription changes what the
+// server sends this client: writes, whatever the flags.
 bool writesWhateverTheFlags(QByteArrayView name)
 {
-    static const QSet<QByteArray> commands = {"eval",   "evalsha", "fcall",   "script",  "function",
-                                              "module", "debug",   "publish", "spublish"};
+    static const QSet<QByteArray> commands = {"eval",        "evalsha",      "fcall",        "module",     "debug",
+                                              "publish",     "spublish",     "subscribe",    "psubscribe", "ssubscribe",
+                                              "unsubscribe", "punsubscribe", "sunsubscribe", "reset"};
     return commands.contains(name.toByteArray());
+}
+
+// Containers whose subcommands change the server's state (not only its data) though COMMAND does not flag them so
+// (SCRIPT FLUSH, SCRIPT LOAD, MEMORY PURGE, CLIENT SETNAME and NO-EVICT, LATENCY RESET, SLOWLOG RESET…): every
+// subcommand writes except the ones listed here, which only read. An unknown subcommand writes.
+const QHash<QByteArray, QSet<QByteArray>>& stateContainers()
+{
+    static const QHash<QByteArray, QSet<QByteArray>> containers = {
+        {"script", {"exists", "help"}},
+        {"function", {"list", "stats", "dump", "help"}},
+        {"memory", {"usage", "stats", "doctor", "malloc-stats", "help"}},
+        {"client", {"getname", "id", "info", "list", "getredir", "trackinginfo", "help"}},
+        {"config", {"get", "help"}},
+        {"latency", {"latest", "history", "doctor", "graph", "histogram", "help"}},
+        {"slowlog", {"get", "len", "help"}},
+        {"acl", {"whoami", "list", "users", "getuser", "cat", "genpass", "dryrun", "log", "help"}},
+        {"cluster",
+         {"info", "nodes", "slots", "shards", "keyslot", "countkeysinslot", "getkeysinslot", "myid", "myshardid",
+          "links", "replicas", "slaves", "count-failure-reports", "help"}},
+    };
+    return containers;
+}
+
+// Whether a command of a state container writes: nothing when `name` is no such container.
+std::optional<bool> stateContainerWrites(std::span<const QByteArrayView> command, const QByteArray& name)
+{
+    const auto container = stateContainers().constFind(name);
+    if (container == stateContainers().constEnd())
+        return std::nullopt;
+    if (command.size() < 2)
+        return true; // the container alone is an error on the server, and a refusal here costs nothing
+    const QByteArray subcommand = lowerName(command[1]);
+    if (name == "acl" && subcommand == "log" && command.size() > 2)
+        return true; // ACL LOG RESET
+    return !container->contains(subcommand);
 }
 
 bool writesByFlags(ReplyView flags, QByteArrayView name)
@@ -192,12 +230,13 @@ QByteArray WriteGate::commandName(std::span<const QByteArrayView> command) const
 {
     if (command.empty())
         return {};
-    QByteArray name = command[0].toByteArray().toUpper();
+    // As typed: a refusal quotes what the user wrote, not a normalised form of it.
+    QByteArray name = command[0].toByteArray().left(40);
     if (command.size() > 1) {
-        const QByteArray subcommand = lowerName(command[0]) + '|' + lowerName(command[1]);
-        if (m_writes.contains(subcommand) || fixedReads().contains(subcommand) ||
-            writesWhateverTheFlags(lowerName(command[0])))
-            name += ' ' + command[1].toByteArray().toUpper().left(40);
+        const QByteArray container = lowerName(command[0]);
+        const QByteArray subcommand = container + '|' + lowerName(command[1]);
+        if (m_writes.contains(subcommand) || fixedReads().contains(subcommand) || stateContainers().contains(container))
+            name += ' ' + command[1].toByteArray().left(40);
     }
     return name;
 }
@@ -207,6 +246,10 @@ bool WriteGate::isWrite(std::span<const QByteArrayView> command) const
     if (command.empty())
         return false;
     const QByteArray name = lowerName(command[0]);
+    if (const std::optional<bool> writes = stateContainerWrites(command, name))
+        return *writes;
+    if (writesWhateverTheFlags(name))
+        return true;
     const QByteArray subcommand = command.size() > 1 ? name + '|' + lowerName(command[1]) : QByteArray();
     if (!m_writes.isEmpty()) {
         // A subcommand the table lists (Redis 7); else the container's flags (Redis 6 lists no subcommands), where a

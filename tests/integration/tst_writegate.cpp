@@ -36,6 +36,17 @@ const std::vector<Write>& writes()
         {"publish", {"PUBLISH", "channel", "message"}},
         {"debug", {"DEBUG", "SLEEP", "0"}},
         {"shutdown", {"SHUTDOWN", "NOSAVE"}},
+        // Server state that COMMAND does not flag as a write.
+        {"script|flush", {"SCRIPT", "FLUSH"}},
+        {"script|load", {"script", "load", "return 1"}},
+        {"function|flush", {"FUNCTION", "FLUSH"}},
+        {"memory|purge", {"MEMORY", "PURGE"}},
+        {"client|no-evict", {"CLIENT", "NO-EVICT", "on"}},
+        {"latency|reset", {"LATENCY", "RESET"}},
+        {"slowlog|reset", {"SLOWLOG", "RESET"}},
+        {"acl|deluser", {"ACL", "DELUSER", "nocommand"}},
+        {"acl|log", {"ACL", "LOG", "RESET"}},
+        {"config|rewrite", {"CONFIG", "REWRITE"}},
     };
     return list;
 }
@@ -99,6 +110,15 @@ private Q_SLOTS:
         // The refusals name the command, a subcommand too.
         redis::Result<redis::Reply> refused = (*connection)->command({"CONFIG", "SET", "maxmemory", "1"});
         QVERIFY(refused.error().message.contains(QStringLiteral("CONFIG SET was not sent")));
+        // CLIENT SETNAME is the user's to refuse too (Keylens's own, in the handshake, is sent): no client renamed.
+        refused = (*connection)->command({"CLIENT", "SETNAME", "renamed"});
+        QCOMPARE(refused.error().kind, ErrorKind::ReadOnly);
+        QVERIFY(!test::PlainClient(m_server.port()).command({"CLIENT", "LIST"}).contains("name=renamed"));
+        QVERIFY(test::PlainClient(m_server.port()).command({"CLIENT", "LIST"}).contains("name=keylens"));
+        // As typed, not upper-cased.
+        refused = (*connection)->command({"script", "Flush"});
+        QVERIFY2(refused.error().message.contains(QStringLiteral(": script Flush was not sent")),
+                 qPrintable(refused.error().message));
     }
 
     void readsPass()
@@ -123,6 +143,13 @@ private Q_SLOTS:
             {"ZRANGE", "z", "0", "-1", "WITHSCORES"},
             {"XRANGE", "s", "-", "+"},
             {"CLIENT", "LIST"},
+            {"CLIENT", "GETNAME"},
+            {"SCRIPT", "EXISTS", "0000000000000000000000000000000000000000"},
+            {"FUNCTION", "LIST"},
+            {"MEMORY", "STATS"},
+            {"SLOWLOG", "GET"},
+            {"ACL", "WHOAMI"},
+            {"ACL", "LOG"},
             {"DBSIZE"},
             {"STRLEN", "k"},
         };
