@@ -71,6 +71,54 @@ bool same(const std::optional<QByteArray>& a, const std::optional<QByteArray>& b
     return *a == *b;
 }
 
+// The type an element edit needs its key to have: the key was read as that, and an edit of a key that is gone or
+// of another type now is a conflict, never a silent create. Empty for edits of whole keys.
+QByteArray elementKeyType(KeyEdit::Kind kind)
+{
+    using Kind = KeyEdit::Kind;
+    switch (kind) {
+    case Kind::SetHashField:
+    case Kind::RemoveHashField:
+        return "hash";
+    case Kind::SetListElement:
+    case Kind::InsertListElement:
+    case Kind::RemoveListElements:
+    case Kind::AppendListElement:
+        return "list";
+    case Kind::AddSetMember:
+    case Kind::RemoveSetMember:
+    case Kind::ReplaceSetMember:
+        return "set";
+    case Kind::SetZsetMember:
+    case Kind::RenameZsetMember:
+    case Kind::RemoveZsetMember:
+        return "zset";
+    case Kind::AddStreamEntry:
+    case Kind::RemoveStreamEntry:
+        return "stream";
+    case Kind::SetString:
+    case Kind::CreateKey:
+    case Kind::Rename:
+    case Kind::Duplicate:
+    case Kind::SetTtl:
+    case Kind::Persist:
+        break;
+    }
+    return {};
+}
+
+EditOutcome typeConflict(const QByteArray& key, QByteArrayView typeNow)
+{
+    EditOutcome outcome;
+    outcome.conflict = true;
+    outcome.keyGone = typeNow == "none";
+    outcome.message = outcome.keyGone ? QStringLiteral("%1 is gone: it was deleted or renamed since it was read")
+                                            .arg(keyspace::displayString(key))
+                                      : QStringLiteral("%1 is a %2 now, not what was read")
+                                            .arg(keyspace::displayString(key), QString::fromUtf8(typeNow));
+    return outcome;
+}
+
 // The optimistic transaction every guarded edit is: WATCH the keys, read what the user saw and compare, then write
 // in MULTI/EXEC. EXEC answers nil when a watched key changed between the read and the write: a conflict too.
 struct Guard
@@ -93,6 +141,10 @@ struct Guard
     int readDatabase;     // SELECT this for the read (and its WATCH), then the connection's again; -1: no SELECT
     // When set: the first write answering 0 (a COPY of a key gone by now) means nothing was done, for this reason.
     QString firstWriteZero;
+    // When set: the key (the first watched) must still be of this type (TYPE's word), checked under the same WATCH,
+    // or the edit is a conflict: an element written to a key deleted or renamed since it was read would create a new
+    // key under the old name.
+    QByteArray keyType;
 };
 
 // The guard of a write that creates `key`: it must not exist, and the user hears so if it does by now.
@@ -115,17 +167,28 @@ Result<EditOutcome> guarded(redis::Connection& connection, const Guard& guard, c
     if (elsewhere)
         reads.push_back({"SELECT", QByteArray::number(guard.readDatabase)});
     reads.push_back(watch);
+    const bool typed = !guard.keyType.isEmpty();
+    if (typed)
+        reads.push_back({"TYPE", guard.watch.front()});
     reads.push_back(guard.read);
     if (elsewhere)
         reads.push_back({"SELECT", home});
     Result<std::vector<Reply>> replies = connection.pipeline(reads);
     if (!replies)
         return replies.error();
-    const Reply* watched = &(*replies)[elsewhere ? 1 : 0];
-    const Reply* now = &(*replies)[elsewhere ? 2 : 1];
-    if (watched->isError() || now->isError()) {
+    const std::size_t first = elsewhere ? 1 : 0;
+    const Reply* watched = &(*replies)[first];
+    const Reply* type = typed ? &(*replies)[first + 1] : nullptr;
+    const Reply* now = &(*replies)[first + (typed ? 2 : 1)];
+    // The type first: an element read of a key of another type fails (WRONGTYPE), and that is the conflict to name.
+    if (type && !type->isError() && type->bytes() != QByteArrayView(guard.keyType)) {
+        if (Result<Reply> unwatched = run(connection, {"UNWATCH"}); !unwatched)
+            return unwatched.error();
+        return typeConflict(guard.watch.front(), type->bytes());
+    }
+    if (watched->isError() || now->isError() || (type && type->isError())) {
         (void)run(connection, {"UNWATCH"});
-        return refused(watched->isError() ? *watched : *now);
+        return refused(watched->isError() ? *watched : type && type->isError() ? *type : *now);
     }
     std::optional<QByteArray> current = held(*now);
     if (now->isInteger() && !guard.expected && now->integer() == 0)
@@ -184,23 +247,55 @@ Result<EditOutcome> guarded(redis::Connection& connection, const Guard& guard, c
 
 // A command whose integer answer tells whether it did anything: 0 means the element or key was not (or was
 // already) there, which `zeroText` explains.
-Result<EditOutcome> counted(redis::Connection& connection, const Command& command, const QString& zeroText)
+EditOutcome countedOutcome(ReplyView reply, const QString& zeroText)
 {
-    Result<Reply> reply = run(connection, command);
-    if (!reply)
-        return reply.error();
-    if (reply->isError())
-        return refused(*reply);
+    if (reply.isError())
+        return refused(reply);
     EditOutcome outcome;
-    if (reply->isString()) { // XADD's id
+    if (reply.isString()) { // XADD's id
         outcome.applied = true;
-        outcome.reply = reply->bytes().toByteArray();
-    } else if (reply->isInteger() && reply->integer() <= 0) {
+        outcome.reply = reply.bytes().toByteArray();
+    } else if (reply.isInteger() && reply.integer() <= 0) {
         outcome = conflict(std::nullopt, zeroText);
     } else {
         outcome.applied = true;
     }
     return outcome;
+}
+
+// With `keyType`, the key must still be of that type: WATCH and TYPE, then the command in MULTI/EXEC, so that an
+// element is never added to a key that was deleted or renamed since it was read.
+Result<EditOutcome> counted(redis::Connection& connection, const Command& command, const QString& zeroText,
+                            const QByteArray& keyType = {})
+{
+    if (keyType.isEmpty()) {
+        Result<Reply> reply = run(connection, command);
+        if (!reply)
+            return reply.error();
+        return countedOutcome(*reply, zeroText);
+    }
+    const QByteArray& key = command[1];
+    Result<std::vector<Reply>> checked = connection.pipeline({{"WATCH", key}, {"TYPE", key}});
+    if (!checked)
+        return checked.error();
+    const Reply& typeNow = (*checked)[1];
+    if (typeNow.isError() || typeNow.bytes() != QByteArrayView(keyType)) {
+        if (Result<Reply> unwatched = run(connection, {"UNWATCH"}); !unwatched)
+            return unwatched.error();
+        return typeNow.isError() ? refused(typeNow) : typeConflict(key, typeNow.bytes());
+    }
+    Result<std::vector<Reply>> executed = connection.pipeline({{"MULTI"}, command, {"EXEC"}});
+    if (!executed)
+        return executed.error();
+    if ((*executed)[1].isError())
+        return refused((*executed)[1]); // refused when queued: EXEC answered EXECABORT, nothing was written
+    const Reply& exec = (*executed)[2];
+    if (exec.isNil())
+        return conflict(std::nullopt,
+                        QStringLiteral("%1 changed on the server since it was read").arg(keyspace::displayString(key)));
+    if (exec.isError() || exec.size() != 1)
+        return refused(exec);
+    return countedOutcome(exec.at(0), zeroText);
 }
 
 Command withFields(Command command, const QByteArrayList& fields)
@@ -275,15 +370,23 @@ Result<EditOutcome> applyEditHere(redis::Connection& connection, const KeyEdit& 
     const QString changed =
         QStringLiteral("%1 changed on the server since it was read").arg(keyspace::displayString(edit.key));
     using Kind = KeyEdit::Kind;
+    // An element edit also checks, under the same WATCH, that its key is still of the type it was read as.
+    const QByteArray type = elementKeyType(edit.kind);
+    const auto guardedEdit = [&](Guard guard, const std::vector<Command>& writes) {
+        guard.keyType = type;
+        return guarded(connection, guard, writes);
+    };
+    const auto countedEdit = [&](const Command& command, const QString& zeroText) {
+        return counted(connection, command, zeroText, type);
+    };
     switch (edit.kind) {
     case Kind::SetString:
         if (!edit.expected)
-            return guarded(connection, keyAbsent(edit.key), {{"SET", edit.key, edit.value}});
-        return guarded(connection, {{edit.key}, {"GET", edit.key}, edit.expected, Compare::Bytes, changed},
-                       {{"SET", edit.key, edit.value, "KEEPTTL"}});
+            return guardedEdit(keyAbsent(edit.key), {{"SET", edit.key, edit.value}});
+        return guardedEdit({{edit.key}, {"GET", edit.key}, edit.expected, Compare::Bytes, changed},
+                           {{"SET", edit.key, edit.value, "KEEPTTL"}});
     case Kind::SetHashField:
-        return guarded(
-            connection,
+        return guardedEdit(
             {{edit.key},
              {"HGET", edit.key, edit.field},
              edit.expected,
@@ -293,8 +396,7 @@ Result<EditOutcome> applyEditHere(redis::Connection& connection, const KeyEdit& 
                  : QStringLiteral("The field %1 exists already").arg(keyspace::displayString(edit.field))},
             {{"HSET", edit.key, edit.field, edit.value}});
     case Kind::RemoveHashField:
-        return guarded(
-            connection,
+        return guardedEdit(
             {{edit.key},
              {"HGET", edit.key, edit.field},
              edit.expected,
@@ -303,50 +405,36 @@ Result<EditOutcome> applyEditHere(redis::Connection& connection, const KeyEdit& 
             {{"HDEL", edit.key, edit.field}});
     case Kind::SetListElement: {
         const QByteArray index = QByteArray::number(qlonglong(edit.index));
-        return guarded(connection,
-                       {{edit.key},
-                        {"LINDEX", edit.key, index},
-                        edit.expected,
-                        Compare::Bytes,
-                        QStringLiteral("The element at %1 changed since it was read").arg(edit.index)},
-                       {{"LSET", edit.key, index, edit.value}});
+        return guardedEdit({{edit.key},
+                            {"LINDEX", edit.key, index},
+                            edit.expected,
+                            Compare::Bytes,
+                            QStringLiteral("The element at %1 changed since it was read").arg(edit.index)},
+                           {{"LSET", edit.key, index, edit.value}});
     }
-    case Kind::InsertListElement: {
-        Result<Reply> reply =
-            run(connection, {"LINSERT", edit.key, edit.before ? "BEFORE" : "AFTER", edit.field, edit.value});
-        if (!reply)
-            return reply.error();
-        if (reply->isError())
-            return refused(*reply);
-        if (reply->integer() <= 0)
-            return conflict(std::nullopt,
-                            QStringLiteral("%1 is not in the list any more").arg(keyspace::displayString(edit.field)));
-        EditOutcome outcome;
-        outcome.applied = true;
-        return outcome;
-    }
+    case Kind::InsertListElement: // -1: the pivot is not there any more
+        return countedEdit({"LINSERT", edit.key, edit.before ? "BEFORE" : "AFTER", edit.field, edit.value},
+                           QStringLiteral("%1 is not in the list any more").arg(keyspace::displayString(edit.field)));
     case Kind::RemoveListElements:
-        return counted(connection, {"LREM", edit.key, QByteArray::number(qlonglong(edit.index)), edit.value},
-                       QStringLiteral("%1 is not in the list any more").arg(keyspace::displayString(edit.value)));
+        return countedEdit({"LREM", edit.key, QByteArray::number(qlonglong(edit.index)), edit.value},
+                           QStringLiteral("%1 is not in the list any more").arg(keyspace::displayString(edit.value)));
     case Kind::AppendListElement:
-        return counted(connection, {"RPUSH", edit.key, edit.value}, {});
+        return countedEdit({"RPUSH", edit.key, edit.value}, {});
     case Kind::AddSetMember:
-        return counted(connection, {"SADD", edit.key, edit.value},
-                       QStringLiteral("%1 is a member already").arg(keyspace::displayString(edit.value)));
+        return countedEdit({"SADD", edit.key, edit.value},
+                           QStringLiteral("%1 is a member already").arg(keyspace::displayString(edit.value)));
     case Kind::RemoveSetMember:
-        return counted(connection, {"SREM", edit.key, edit.field},
-                       QStringLiteral("%1 is not a member any more").arg(keyspace::displayString(edit.field)));
+        return countedEdit({"SREM", edit.key, edit.field},
+                           QStringLiteral("%1 is not a member any more").arg(keyspace::displayString(edit.field)));
     case Kind::ReplaceSetMember:
-        return guarded(connection,
-                       {{edit.key},
-                        {"SISMEMBER", edit.key, edit.field},
-                        QByteArray("1"),
-                        Compare::Bytes,
-                        QStringLiteral("%1 is not a member any more").arg(keyspace::displayString(edit.field))},
-                       {{"SREM", edit.key, edit.field}, {"SADD", edit.key, edit.value}});
+        return guardedEdit({{edit.key},
+                            {"SISMEMBER", edit.key, edit.field},
+                            QByteArray("1"),
+                            Compare::Bytes,
+                            QStringLiteral("%1 is not a member any more").arg(keyspace::displayString(edit.field))},
+                           {{"SREM", edit.key, edit.field}, {"SADD", edit.key, edit.value}});
     case Kind::SetZsetMember:
-        return guarded(
-            connection,
+        return guardedEdit(
             {{edit.key},
              {"ZSCORE", edit.key, edit.field},
              edit.expected,
@@ -356,8 +444,7 @@ Result<EditOutcome> applyEditHere(redis::Connection& connection, const KeyEdit& 
                  : QStringLiteral("%1 is a member already").arg(keyspace::displayString(edit.field))},
             {{"ZADD", edit.key, scoreText(edit.score), edit.field}});
     case Kind::RenameZsetMember:
-        return guarded(
-            connection,
+        return guardedEdit(
             {{edit.key},
              {"ZSCORE", edit.key, edit.field},
              edit.expected,
@@ -365,15 +452,14 @@ Result<EditOutcome> applyEditHere(redis::Connection& connection, const KeyEdit& 
              QStringLiteral("The score of %1 changed since it was read").arg(keyspace::displayString(edit.field))},
             {{"ZREM", edit.key, edit.field}, {"ZADD", edit.key, scoreText(edit.score), edit.value}});
     case Kind::RemoveZsetMember:
-        return counted(connection, {"ZREM", edit.key, edit.field},
-                       QStringLiteral("%1 is not a member any more").arg(keyspace::displayString(edit.field)));
+        return countedEdit({"ZREM", edit.key, edit.field},
+                           QStringLiteral("%1 is not a member any more").arg(keyspace::displayString(edit.field)));
     case Kind::AddStreamEntry:
-        return counted(connection,
-                       withFields({"XADD", edit.key, edit.field.isEmpty() ? QByteArray("*") : edit.field}, edit.fields),
-                       {});
+        return countedEdit(
+            withFields({"XADD", edit.key, edit.field.isEmpty() ? QByteArray("*") : edit.field}, edit.fields), {});
     case Kind::RemoveStreamEntry:
-        return counted(
-            connection, {"XDEL", edit.key, edit.field},
+        return countedEdit(
+            {"XDEL", edit.key, edit.field},
             QStringLiteral("The entry %1 is not in the stream any more").arg(keyspace::displayString(edit.field)));
     case Kind::CreateKey: {
         const std::optional<Command> create = creation(edit);
@@ -383,36 +469,36 @@ Result<EditOutcome> applyEditHere(redis::Connection& connection, const KeyEdit& 
         std::vector<Command> writes{*create};
         if (edit.ttlMs > 0)
             writes.push_back({"PEXPIRE", edit.key, QByteArray::number(qlonglong(edit.ttlMs))});
-        return guarded(connection, keyAbsent(edit.key), writes);
+        return guardedEdit(keyAbsent(edit.key), writes);
     }
     case Kind::Rename:
         if (edit.database < 0 || edit.database == connection.options().db)
-            return counted(connection, {"RENAMENX", edit.key, edit.newKey},
-                           QStringLiteral("%1 exists already").arg(keyspace::displayString(edit.newKey)));
+            return countedEdit({"RENAMENX", edit.key, edit.newKey},
+                               QStringLiteral("%1 exists already").arg(keyspace::displayString(edit.newKey)));
         // To another database: copy there and delete here at once, with the new name watched over there.
-        return guarded(connection,
-                       {{edit.newKey},
-                        {"EXISTS", edit.newKey},
-                        std::nullopt,
-                        Compare::Bytes,
-                        QStringLiteral("%1 exists already in database %2")
-                            .arg(keyspace::displayString(edit.newKey))
-                            .arg(edit.database),
-                        edit.database,
-                        QStringLiteral("%1 is gone").arg(keyspace::displayString(edit.key))},
-                       {{"COPY", edit.key, edit.newKey, "DB", QByteArray::number(edit.database)}, {"DEL", edit.key}});
+        return guardedEdit(
+            {{edit.newKey},
+             {"EXISTS", edit.newKey},
+             std::nullopt,
+             Compare::Bytes,
+             QStringLiteral("%1 exists already in database %2")
+                 .arg(keyspace::displayString(edit.newKey))
+                 .arg(edit.database),
+             edit.database,
+             QStringLiteral("%1 is gone").arg(keyspace::displayString(edit.key))},
+            {{"COPY", edit.key, edit.newKey, "DB", QByteArray::number(edit.database)}, {"DEL", edit.key}});
     case Kind::Duplicate: {
         Command copy{"COPY", edit.key, edit.newKey};
         if (edit.database >= 0)
             copy.insert(copy.end(), {"DB", QByteArray::number(edit.database)});
-        return counted(connection, copy, QStringLiteral("%1 exists already").arg(keyspace::displayString(edit.newKey)));
+        return countedEdit(copy, QStringLiteral("%1 exists already").arg(keyspace::displayString(edit.newKey)));
     }
     case Kind::SetTtl:
-        return counted(connection, {"PEXPIRE", edit.key, QByteArray::number(qlonglong(edit.ttlMs))},
-                       QStringLiteral("%1 is gone").arg(keyspace::displayString(edit.key)));
+        return countedEdit({"PEXPIRE", edit.key, QByteArray::number(qlonglong(edit.ttlMs))},
+                           QStringLiteral("%1 is gone").arg(keyspace::displayString(edit.key)));
     case Kind::Persist:
-        return counted(connection, {"PERSIST", edit.key},
-                       QStringLiteral("%1 has no TTL, or is gone").arg(keyspace::displayString(edit.key)));
+        return countedEdit({"PERSIST", edit.key},
+                           QStringLiteral("%1 has no TTL, or is gone").arg(keyspace::displayString(edit.key)));
     }
     return Error{ErrorKind::Unsupported, QStringLiteral("Unknown edit")};
 }

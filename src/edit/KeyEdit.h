@@ -65,6 +65,8 @@ struct EditOutcome
     // key or element is gone), for the diff.
     bool conflict = false;
     std::optional<QByteArray> current;
+    // The conflict is that the key itself is gone (deleted or renamed since it was read): nothing can be edited in it.
+    bool keyGone = false;
     QString message;  // why it was not applied, in words (conflicts and refusals alike)
     QByteArray reply; // for an XADD: the new entry's id
 };

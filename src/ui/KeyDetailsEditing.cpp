@@ -120,7 +120,7 @@ QWidget* KeyDetailsView::createEditBar()
     m_addButton = button(tr("Add…"), tr("Add a field, element, member or entry"), &KeyDetailsView::addElement);
     m_editElementButton = button(tr("Edit…"), tr("Edit the selected element"), &KeyDetailsView::editElement);
     m_removeButton = button(tr("Remove"), tr("Remove the selected element"), &KeyDetailsView::removeElement);
-    auto* keyActions = new QToolButton;
+    auto* keyActions = m_keyActions = new QToolButton;
     keyActions->setText(tr("Key"));
     keyActions->setToolTip(tr("The key's TTL, name and copies"));
     keyActions->setPopupMode(QToolButton::InstantPopup);
@@ -152,17 +152,45 @@ QString KeyDetailsView::editStatus() const
     return m_editStatus->text();
 }
 
+void KeyDetailsView::setReadOnly(bool readOnly)
+{
+    m_readOnly = readOnly;
+    if (readOnly)
+        cancelStringEdit();
+    updateEditControls();
+}
+
 void KeyDetailsView::updateEditControls()
 {
+    // Shown where they apply, enabled only where an edit can be written: not on a read-only connection, not on a key
+    // that is gone.
+    const bool writable = !m_readOnly && !m_keyGone;
+    const QString why = m_readOnly  ? tr("This connection is read-only: nothing can be changed")
+                        : m_keyGone ? tr("The key is gone from the server: nothing can be edited in it")
+                                    : QString();
+    for (QWidget* control : std::initializer_list<QWidget*>{m_addButton, m_editElementButton, m_removeButton,
+                                                            m_keyActions, m_saveButton}) {
+        control->setEnabled(writable);
+        if (!writable)
+            control->setToolTip(why);
+    }
     const bool exists = m_loaded && m_overview.error.isEmpty() && m_overview.key.exists;
     const KeyType type = exists ? m_overview.key.type : KeyType::Unknown;
     const bool isString = type == KeyType::String;
     const bool isCollection = type == KeyType::Hash || type == KeyType::List || type == KeyType::Set ||
                               type == KeyType::ZSet || type == KeyType::Stream;
     m_editButton->setVisible(isString && !m_editingString);
-    m_editButton->setEnabled(isString && !m_overview.key.valueTruncated);
-    m_editButton->setToolTip(m_overview.key.valueTruncated ? tr("Too big to edit here: only its start was read")
-                                                           : tr("Edit the value in the view shown"));
+    m_editButton->setEnabled(writable && isString && !m_overview.key.valueTruncated);
+    m_editButton->setToolTip(!writable                       ? why
+                             : m_overview.key.valueTruncated ? tr("Too big to edit here: only its start was read")
+                                                             : tr("Edit the value in the view shown"));
+    if (writable) {
+        m_addButton->setToolTip(tr("Add a field, element, member or entry"));
+        m_editElementButton->setToolTip(tr("Edit the selected element"));
+        m_removeButton->setToolTip(tr("Remove the selected element"));
+        m_keyActions->setToolTip(tr("The key's TTL, name and copies"));
+        m_saveButton->setToolTip(tr("Write it, unless it changed on the server since"));
+    }
     m_saveButton->setVisible(m_editingString);
     m_cancelButton->setVisible(m_editingString);
     m_addButton->setVisible(isCollection);
@@ -430,6 +458,14 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
             showKey(m_key, m_node);
         }
         return;
+    } else if (result.outcome.keyGone) {
+        // Deleted or renamed by someone else: say so, and let nothing more be written under the old name.
+        m_keyGone = true;
+        cancelStringEdit();
+        setEditStatus(tr("%1; nothing was written. This pane is read-only now: select the key again after a rescan, "
+                         "or another key.")
+                          .arg(result.outcome.message));
+        updateEditControls();
     } else if (!result.outcome.applied) {
         // An element's conflict: what the server holds there now, beside why nothing was written.
         QString text = result.outcome.message;

@@ -181,6 +181,7 @@ void KeyDetailsView::showKey(const QByteArray& key, keyspace::NodeId node)
 {
     m_ttlTick.stop();
     cancelStringEdit();
+    m_keyGone = false; // read again: the overview says whether it exists
     m_key = key;
     m_node = node;
     m_loaded = false;

@@ -14,6 +14,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QStackedWidget;
 class QTableView;
+class QToolButton;
 
 namespace keylens::models {
 class ValueTableModel;
@@ -57,6 +58,11 @@ public:
     QString editStatus() const;
     // The connection's database: the default of a rename or duplicate.
     void setDatabase(int database) { m_database = database; }
+    // A read-only connection: every edit control is disabled (and says why), not refused at Save.
+    void setReadOnly(bool readOnly);
+    // The key shown is gone from the server (an edit found it deleted or renamed): the pane says so and turns
+    // read-only until another key (or this one again) is shown.
+    bool isKeyGone() const { return m_keyGone; }
     void setTtl();
     void renameKey();
     void duplicateKey();
@@ -121,6 +127,8 @@ private:
     QLabel* m_message;
 
     bool m_editingString = false;
+    bool m_readOnly = false;
+    bool m_keyGone = false;
     int m_database = 0;
     std::uint64_t m_editRequest = 0;
     std::optional<QByteArray> m_unsaved; // the edited string while it waits for the server
@@ -131,6 +139,7 @@ private:
     QPushButton* m_addButton = nullptr;
     QPushButton* m_editElementButton = nullptr;
     QPushButton* m_removeButton = nullptr;
+    QToolButton* m_keyActions = nullptr;
 };
 
 } // namespace keylens::ui

@@ -126,6 +126,7 @@ void KeyFilterBar::setText(const QString& text)
 
 void KeyFilterBar::setMode(FilterMode mode)
 {
+    m_exactForGoTo = false; // chosen: it stays
     m_mode = mode;
     for (QAction* action : m_modes->actions())
         action->setChecked(FilterMode(action->data().toInt()) == mode);
@@ -156,15 +157,30 @@ QString KeyFilterBar::info() const
 
 void KeyFilterBar::focusToFilter()
 {
+    // Ctrl+L's exact mode was for one go-to: a later Ctrl+F filters again as auto does, or it would find nothing.
+    if (m_exactForGoTo) {
+        m_exactForGoTo = false;
+        setMode(FilterMode::Auto);
+    }
     m_edit->setFocus(Qt::ShortcutFocusReason);
     m_edit->selectAll();
 }
 
 void KeyFilterBar::focusToGoTo()
 {
-    if (m_mode != FilterMode::Exact)
+    if (m_mode != FilterMode::Exact) {
         setMode(FilterMode::Exact);
-    focusToFilter();
+        m_exactForGoTo = true;
+    }
+    m_edit->setFocus(Qt::ShortcutFocusReason);
+    m_edit->selectAll();
+}
+
+void KeyFilterBar::reset()
+{
+    m_exactForGoTo = false;
+    m_edit->clear();
+    setMode(FilterMode::Auto);
 }
 
 void KeyFilterBar::showMode()

@@ -41,9 +41,12 @@ public:
     // "12 matching keys", or nothing.
     void setInfo(const QString& info);
     QString info() const;
-    // Ctrl+F: the text selected, the mode as chosen. Ctrl+L: the same, in exact mode (go to a key).
+    // Ctrl+F: the text selected, the mode as chosen (auto again after a Ctrl+L). Ctrl+L: the same, in exact mode
+    // for that go-to (go to a key).
     void focusToFilter();
     void focusToGoTo();
+    // No text, auto mode: what a new connection starts with, so that nothing of the last server's filter hides keys.
+    void reset();
 
     QLineEdit* edit() const { return m_edit; }
     QToolButton* modeButton() const { return m_modeButton; }
@@ -60,6 +63,7 @@ private:
 
     const keyspace::Keyspace* m_store = nullptr;
     keyspace::FilterMode m_mode = keyspace::FilterMode::Auto;
+    bool m_exactForGoTo = false; // exact mode came from Ctrl+L, not from the menu
     QLineEdit* m_edit;
     QToolButton* m_modeButton;
     QActionGroup* m_modes;

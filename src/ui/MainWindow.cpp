@@ -45,6 +45,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
 #include <QHeaderView>
@@ -638,9 +639,15 @@ void MainWindow::connectTo(const Target& chosen)
     showBrowser();
     m_connectFailure.reset();
     m_viewState.clear();
+    // Another server or database starts unfiltered: the last one's filter would hide this one's keys. A rescan of
+    // the same one keeps it.
+    const bool another = !m_hasTarget || m_target.options.description() != target.options.description();
     m_target = target;
     m_hasTarget = true;
     m_keyDetails->setDatabase(target.options.db);
+    m_keyDetails->setReadOnly(target.options.readOnly);
+    if (another)
+        m_filterBar->reset();
     m_console->setConnection(target.options, target.production,
                              target.name.isEmpty() ? target.options.description() : target.name);
     const QString name = target.name.isEmpty() ? target.options.description() : target.name;
@@ -924,9 +931,13 @@ void MainWindow::applyFilter()
     if (!showsPatterns() && !m_tree->currentIndex().isValid())
         showNode(keyspace::InvalidNode);
     filterChanged(!model->filter().isEmpty());
-    // The text is a key: go to it (its ancestors open, it selected and in view).
-    if (!filter.key.isEmpty())
+    // The text is a key: go to it (its ancestors open, it selected and in view). Going to a key overrides the
+    // findings panel's narrowing, which may hide it: the tree shows all keys again.
+    if (!filter.key.isEmpty()) {
+        if (model->findingsFilter().enabled)
+            m_findings->treeFilterBox()->setCurrentIndex(0); // "All keys": emits, and the tree follows
         selectPath(filter.key);
+    }
 }
 
 void MainWindow::setTreeFindingsFilter(const KeyTreeModel::FindingsFilter& filter)

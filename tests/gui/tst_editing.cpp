@@ -330,23 +330,49 @@ private Q_SLOTS:
         QCOMPARE(totals("queue").types[std::size_t(keyspace::KeyType::List)], std::uint64_t(1));
     }
 
-    void readOnlyConnectionRefusesAnEdit()
+    // On a read-only connection the edit controls are disabled and say why: nothing is refused at Save, because
+    // nothing can be started.
+    void readOnlyConnectionOffersNoEdit()
     {
         scan(true);
         open("profile:1");
+        QTRY_VERIFY(details()->isLoaded());
+        for (QPushButton* button :
+             {details()->addButton(), details()->editElementButton(), details()->removeButton()}) {
+            QVERIFY(button->isVisible());
+            QVERIFY(!button->isEnabled());
+            QVERIFY2(button->toolTip().contains(QStringLiteral("read-only")), qPrintable(button->toolTip()));
+        }
+        open("cache:1");
+        QTRY_VERIFY(details()->isLoaded());
+        QVERIFY(!details()->editButton()->isEnabled());
         test::PlainClient client(m_server.port());
-        const long long hsets = client.commandCalls("hset");
+        QCOMPARE(client.commandCalls("watch"), 0LL);
+    }
+
+    // A key renamed by another client after the pane read it: Add… is a conflict that says the key is gone, no
+    // one-field hash appears under the old name, and the pane turns read-only.
+    void anEditOfAKeyGoneMeanwhileResurrectsNothing()
+    {
+        open("profile:1");
+        QTRY_VERIFY(details()->isLoaded());
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"RENAME", "profile:1", "profile:1:moved"}), QByteArray("OK"));
         auto added = test::whenOpen<ui::ElementDialog>([](ui::ElementDialog* dialog) {
-            dialog->firstField()->setText(QStringLiteral("x"));
-            dialog->secondField()->setText(QStringLiteral("y"));
+            dialog->firstField()->setText(QStringLiteral("email"));
+            dialog->secondField()->setText(QStringLiteral("ada@example.org"));
             dialog->accept();
             return true;
         });
         QVERIFY(clickAndWaitForEdit(details(), details()->addButton()));
         QVERIFY(*added);
-        QVERIFY2(details()->editStatus().contains(QStringLiteral("read-only")), qPrintable(details()->editStatus()));
-        QCOMPARE(client.commandCalls("hset"), hsets);
-        QCOMPARE(client.commandCalls("watch"), 0LL);
+        QVERIFY2(details()->editStatus().contains(QStringLiteral("is gone")), qPrintable(details()->editStatus()));
+        QVERIFY(!details()->editStatus().contains(QStringLiteral("Saved")));
+        QCOMPARE(client.integer({"EXISTS", "profile:1"}), 0LL);
+        QCOMPARE(client.integer({"HEXISTS", "profile:1:moved", "email"}), 0LL);
+        QVERIFY(details()->isKeyGone());
+        QVERIFY(!details()->addButton()->isEnabled());
+        QVERIFY(!details()->removeButton()->isEnabled());
     }
 
     // The console: redis-cli's quoting, replies as trees, history, completion from COMMAND DOCS; the write gate on a

@@ -298,7 +298,7 @@ private Q_SLOTS:
         KeyTreeModel* model = m_window->treeModel();
         const QModelIndex index = model->indexOfNode(m_window->session()->keyspace().find(BinaryKey));
         QVERIFY(index.isValid());
-        QCOMPARE(index.data().toString(), QStringLiteral("\\xff\\xfe\\x00k\\x01"));
+        QCOMPARE(index.data().toString(), QStringLiteral("\"\\xff\\xfe\\x00k\\x01\"")); // quoted: escapes inside
         selectAndLoad(*m_window, BinaryKey);
         QCOMPARE(m_window->keyDetails()->fieldText(QStringLiteral("Type")), QStringLiteral("string"));
         QCOMPARE(m_window->keyDetails()->valueText(), QStringLiteral("binary key, readable value"));
@@ -307,7 +307,7 @@ private Q_SLOTS:
         QTest::keyClick(m_window->tree(), Qt::Key_C, Qt::ControlModifier);
         const QMimeData* copied = QApplication::clipboard()->mimeData();
         QVERIFY(copied);
-        QCOMPARE(copied->text(), QString::fromUtf8(keyspace::escapeLikeRedisCli(BinaryKey)));
+        QCOMPARE(copied->text(), QStringLiteral("\"bin:\\xff\\xfe\\x00k\\x01\"")); // as redis-cli reads it
         QCOMPARE(copied->data(QStringLiteral("application/x-redis-key")), BinaryKey);
     }
 
@@ -394,9 +394,28 @@ private Q_SLOTS:
         QVERIFY(bar->edit()->hasFocus());
         QCOMPARE(bar->modeButton()->text(), QStringLiteral("exact key"));
         QCOMPARE(model->filterMatches(), std::uint64_t(0)); // no key is named BETA:1?:*
-        bar->setMode(keyspace::FilterMode::Auto);
+        // Ctrl+F afterwards filters again as auto does: the glob matches what it matched before Ctrl+L.
+        bar->setIgnoreCase(true);
+        QTest::keyClick(m_window->tree(), Qt::Key_F, Qt::ControlModifier);
+        QCOMPARE(bar->modeButton()->text(), QStringLiteral("glob (auto)"));
+        QCOMPARE(model->filterMatches(), serverCount("beta:1?:*"));
+        bar->setIgnoreCase(false);
         m_window->setFilterText(QString());
         QCOMPARE(bar->info(), QString());
+
+        // A new connection starts unfiltered, in auto mode: the last server's filter hides nothing of this one.
+        m_window->setFilterText(QStringLiteral("gamma:"));
+        bar->setMode(keyspace::FilterMode::Exact);
+        demo::RedisServerProcess other;
+        KEYLENS_START_SERVER(other);
+        QCOMPARE(test::fillStringKeys(other.port(), 50, 0, "delta:"), std::size_t(0));
+        scan(*m_window, targetOf(other.connectionOptions()));
+        QCOMPARE(bar->text(), QString());
+        QVERIFY2(bar->modeButton()->text().endsWith(QStringLiteral("(auto)")), qPrintable(bar->modeButton()->text()));
+        QCOMPARE(bar->info(), QString());
+        QCOMPARE(model->rowCount(), 1); // delta
+        scan(*m_window);
+        QVERIFY(model->rowCount() >= 4);
 
         // The details follow the filter: a key it hides is no longer shown.
         selectAndLoad(*m_window, "gamma:7");

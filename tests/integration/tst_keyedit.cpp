@@ -198,17 +198,18 @@ private Q_SLOTS:
 
     void streamEntries()
     {
+        m_client->command({"XADD", "x", "*", "first", "entry"}); // an entry is added to a stream that was read
         KeyEdit add = make(Kind::AddStreamEntry, "x");
         add.fields = {"field", binaryValue};
         const edit::EditOutcome added = apply(add);
         QVERIFY(added.applied);
         QVERIFY(added.reply.contains('-'));
-        QCOMPARE(m_client->integer({"XLEN", "x"}), 1LL);
+        QCOMPARE(m_client->integer({"XLEN", "x"}), 2LL);
         KeyEdit remove = make(Kind::RemoveStreamEntry, "x");
         remove.field = added.reply;
         QVERIFY(apply(remove).applied);
         QVERIFY(apply(remove).conflict);
-        QCOMPARE(m_client->integer({"XLEN", "x"}), 0LL);
+        QCOMPARE(m_client->integer({"XLEN", "x"}), 1LL);
     }
 
     void newKeysOfEveryTypeWithTtl()
@@ -303,22 +304,88 @@ private Q_SLOTS:
         QCOMPARE(m_client->command({"GET", "k"}), QByteArray("v"));
     }
 
-    // A command that does not fit the key's type is the server's refusal, said in its words; nothing changes.
-    void wrongTypeIsAnOutcomeNotACrash()
+    // A key of another type than the one read is a conflict that names the type now; nothing changes.
+    void anotherTypeIsAConflict()
     {
         m_client->command({"SET", "str", "v"});
         KeyEdit add = make(Kind::AddSetMember, "str");
         add.value = "m";
         const edit::EditOutcome outcome = apply(add);
-        QVERIFY(!outcome.applied && !outcome.conflict);
-        QVERIFY2(outcome.message.contains(QStringLiteral("WRONGTYPE")), qPrintable(outcome.message));
+        QVERIFY(!outcome.applied && outcome.conflict && !outcome.keyGone);
+        QVERIFY2(outcome.message.contains(QStringLiteral("is a string now")), qPrintable(outcome.message));
         KeyEdit set = make(Kind::SetHashField, "str");
         set.field = "f";
         set.value = "v";
         const edit::EditOutcome hashed = apply(set);
-        QVERIFY(!hashed.applied);
-        QVERIFY2(hashed.message.contains(QStringLiteral("WRONGTYPE")), qPrintable(hashed.message));
+        QVERIFY(!hashed.applied && hashed.conflict);
         QCOMPARE(m_client->command({"GET", "str"}), QByteArray("v"));
+        QCOMPARE(m_client->command({"TYPE", "str"}), QByteArray("string"));
+    }
+
+    // Every element edit of a key deleted or renamed by another client since it was read: a conflict that says the
+    // key is gone, and no key is created under the old name (RPUSH, SADD, HSET, ZADD, XADD would all create one).
+    void anElementEditNeverResurrectsAKey()
+    {
+        const std::vector<std::pair<KeyEdit, std::vector<QByteArray>>> cases = [&] {
+            std::vector<std::pair<KeyEdit, std::vector<QByteArray>>> list;
+            const auto add = [&](Kind kind, std::vector<QByteArray> create, auto fill) {
+                KeyEdit change = make(kind, create[1]);
+                fill(change);
+                list.emplace_back(change, create);
+            };
+            add(Kind::SetHashField, {"HSET", "gone:hash", "f", "v"}, [](KeyEdit& e) {
+                e.field = "new";
+                e.value = "x";
+            });
+            add(Kind::SetHashField, {"HSET", "gone:hash2", "f", "v"}, [](KeyEdit& e) {
+                e.field = "f";
+                e.value = "x";
+                e.expected = QByteArray("v");
+            });
+            add(Kind::RemoveHashField, {"HSET", "gone:hash3", "f", "v"}, [](KeyEdit& e) {
+                e.field = "f";
+                e.expected = QByteArray("v");
+            });
+            add(Kind::AppendListElement, {"RPUSH", "gone:list", "a"}, [](KeyEdit& e) { e.value = "b"; });
+            add(Kind::SetListElement, {"RPUSH", "gone:list2", "a"}, [](KeyEdit& e) {
+                e.index = 0;
+                e.value = "b";
+                e.expected = QByteArray("a");
+            });
+            add(Kind::InsertListElement, {"RPUSH", "gone:list3", "a"}, [](KeyEdit& e) {
+                e.field = "a";
+                e.value = "b";
+            });
+            add(Kind::AddSetMember, {"SADD", "gone:set", "a"}, [](KeyEdit& e) { e.value = "b"; });
+            add(Kind::ReplaceSetMember, {"SADD", "gone:set2", "a"}, [](KeyEdit& e) {
+                e.field = "a";
+                e.value = "b";
+            });
+            add(Kind::SetZsetMember, {"ZADD", "gone:zset", "1", "a"}, [](KeyEdit& e) {
+                e.field = "b";
+                e.score = 2;
+            });
+            add(Kind::AddStreamEntry, {"XADD", "gone:stream", "*", "f", "v"}, [](KeyEdit& e) {
+                e.fields = {"f", "v2"};
+            });
+            return list;
+        }();
+        for (bool renamed : {false, true}) {
+            for (const auto& [change, create] : cases) {
+                m_client->command(create);
+                if (renamed)
+                    QCOMPARE(m_client->command({"RENAME", change.key, change.key + ":renamed"}), QByteArray("OK"));
+                else
+                    QCOMPARE(m_client->integer({"DEL", change.key}), 1LL);
+                const edit::EditOutcome outcome = apply(change);
+                QVERIFY2(!outcome.applied && outcome.conflict && outcome.keyGone, change.key.constData());
+                QVERIFY2(outcome.message.contains(QStringLiteral("is gone")), qPrintable(outcome.message));
+                QCOMPARE(m_client->integer({"EXISTS", change.key}), 0LL);
+                if (renamed) // the renamed key is untouched
+                    QCOMPARE(m_client->integer({"EXISTS", change.key + ":renamed"}), 1LL);
+                m_client->command({"FLUSHALL"});
+            }
+        }
     }
 };
 
