@@ -60,11 +60,62 @@ QByteArray KeySelection::sizeText() const
     return text;
 }
 
+namespace {
+
+char lowered(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
+}
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+// As the tree orders names: runs of digits by their value (user:2 before user:10), letters without case, and the
+// bytes themselves last, so that distinct keys never compare equal.
+bool naturalLess(QByteArrayView a, QByteArrayView b)
+{
+    qsizetype i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (isDigit(a[i]) && isDigit(b[j])) {
+            qsizetype endA = i, endB = j;
+            while (endA < a.size() && a[endA] == '0')
+                ++endA; // leading zeros do not change the value
+            while (endB < b.size() && b[endB] == '0')
+                ++endB;
+            qsizetype digitsA = endA, digitsB = endB;
+            while (digitsA < a.size() && isDigit(a[digitsA]))
+                ++digitsA;
+            while (digitsB < b.size() && isDigit(b[digitsB]))
+                ++digitsB;
+            if (digitsA - endA != digitsB - endB)
+                return digitsA - endA < digitsB - endB;
+            if (const int order = a.sliced(endA, digitsA - endA).compare(b.sliced(endB, digitsB - endB)); order != 0)
+                return order < 0;
+            i = digitsA;
+            j = digitsB;
+            continue;
+        }
+        const char x = lowered(a[i]), y = lowered(b[j]);
+        if (x != y)
+            return static_cast<unsigned char>(x) < static_cast<unsigned char>(y);
+        ++i;
+        ++j;
+    }
+    if (a.size() - i != b.size() - j)
+        return a.size() - i < b.size() - j;
+    return a < b;
+}
+
+} // namespace
+
 void KeySelection::sortByKey()
 {
     std::vector<std::size_t> order(keys.size());
     std::iota(order.begin(), order.end(), std::size_t(0));
-    std::sort(order.begin(), order.end(), [this](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    std::sort(order.begin(), order.end(),
+              [this](std::size_t a, std::size_t b) { return naturalLess(keys[a], keys[b]); });
     std::vector<QByteArray> sortedKeys;
     std::vector<keyspace::KeyType> sortedTypes;
     std::vector<NodeId> sortedNodes;

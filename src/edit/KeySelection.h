@@ -31,7 +31,8 @@ struct KeySelection
     // measured.
     QByteArray sizeText() const;
     void add(const keyspace::Keyspace& store, keyspace::NodeId node);
-    // Byte order, so a preview's first keys are the same from run to run.
+    // The tree's natural order (user:2 before user:10, case aside), so a preview lists keys as the tree shows them,
+    // the same from run to run.
     void sortByKey();
 };
 

@@ -13,11 +13,14 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
 
@@ -93,13 +96,42 @@ ChartsView::ChartsView(QWidget* parent)
         addExportMenu(m_plots[chart], titles[chart]);
         layout->addWidget(m_plots[chart], chart / 2, chart % 2, 1, chart == Timeline ? 2 : 1);
     }
-    auto* scroll = new QScrollArea;
+    auto* scroll = m_scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
+    // The wheel scrolls the panel even over a chart (which would take it and do nothing with it).
+    for (QCustomPlot* plot : m_plots)
+        plot->installEventFilter(this);
     scroll->setWidget(grid);
     scroll->setFrameShape(QFrame::NoFrame);
     auto* box = new QVBoxLayout(this);
     box->addWidget(m_title);
     box->addWidget(scroll, 1);
+}
+
+bool ChartsView::eventFilter(QObject* watched, QEvent* event)
+{
+    auto* plot = qobject_cast<QCustomPlot*>(watched);
+    if (plot && event->type() == QEvent::Wheel) {
+        QCoreApplication::sendEvent(m_scroll->verticalScrollBar(), event);
+        return true;
+    }
+    if (plot && event->type() == QEvent::Resize) {
+        fitTickCount(plot, static_cast<QResizeEvent*>(event)->size().width());
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ChartsView::fitTickCount(QCustomPlot* plot, int width)
+{
+    // Byte and count labels along a horizontal axis ("1.72 MiB", "12,500"): a step per 120 px of axis (the names
+    // on the left take about 140), kept to (the tickers meet the count: count + 1 labels), so that they never
+    // overprint on a narrow chart.
+    QCPAxisTicker* ticker = plot->xAxis->ticker().data();
+    if (dynamic_cast<ByteTicker*>(ticker) || dynamic_cast<CountTicker*>(ticker)) {
+        ticker->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
+        ticker->setTickCount(std::clamp((width - 140) / 120, 1, 4));
+    }
 }
 
 void ChartsView::showComputing(const QString& title)
@@ -139,9 +171,10 @@ void ChartsView::drawBars(Chart chart, const std::vector<ChartData::Bar>& bars, 
         const double value = double(memory ? bars[i].memoryBytes : bars[i].keys);
         positions << double(i + 1);
         values << value;
+        // A long name (a URL, a path) keeps its start and end, and no more width than the bars can spare.
         QString label = bars[i].label;
-        if (label.size() > 22)
-            label = label.left(21) + u'…';
+        if (label.size() > 24)
+            label = label.left(13) + u'…' + label.right(10);
         names->addTick(double(i + 1), label);
     }
     series->setData(positions, values, true);
@@ -150,7 +183,7 @@ void ChartsView::drawBars(Chart chart, const std::vector<ChartData::Bar>& bars, 
     plot->yAxis->setRange(0.4, double(std::max<std::size_t>(bars.size(), 1)) + 0.6);
     plot->xAxis->setTicker(memory ? QSharedPointer<QCPAxisTicker>(new ByteTicker)
                                   : QSharedPointer<QCPAxisTicker>(new CountTicker));
-    plot->xAxis->ticker()->setTickCount(3); // byte labels are wide: three fit a narrow chart
+    fitTickCount(plot, plot->width());
     plot->xAxis->setRange(0, std::max(1.0, maximum(values) * 1.08));
 }
 
@@ -205,6 +238,7 @@ void ChartsView::drawTtl()
     keys->setData(positions, keyCounts, true);
     memory->setData(positions, bytes, true);
     plot->xAxis->setTicker(names);
+    plot->xAxis->setTickLabelRotation(-40); // eight bucket names side by side overlap on a chart of normal width
     plot->xAxis->setRange(0.4, ChartData::TtlBuckets + 0.6);
     plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
     plot->yAxis->setRange(0, std::max(1.0, maximum(keyCounts) * 1.1));
@@ -274,7 +308,10 @@ void ChartsView::drawMemoryPerKey()
     series->setData(positions, values, true);
     plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
     auto ticker = QSharedPointer<ByteLogTicker>(new ByteLogTicker);
-    ticker->setLogBase(4);
+    // At most about four byte labels, whatever the span: a power of two per step that is wide enough (4, 16, 256…
+    // bytes apart), or "1 KiB 4 KiB 16 KiB…" overprint each other on a narrow chart.
+    const int doublings = last + 1 - first;
+    ticker->setLogBase(std::ldexp(1.0, std::max(2, (doublings + 3) / 4)));
     plot->xAxis->setTicker(ticker);
     plot->xAxis->setRange(std::ldexp(1.0, first), std::ldexp(1.0, last + 1));
     plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));

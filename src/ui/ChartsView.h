@@ -6,6 +6,7 @@
 
 class QCustomPlot;
 class QLabel;
+class QScrollArea;
 
 namespace keylens::ui {
 
@@ -38,7 +39,11 @@ private:
     void drawTimeline();
     void addExportMenu(QCustomPlot* plot, const QString& name);
 
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    static void fitTickCount(QCustomPlot* plot, int width);
+
     QLabel* m_title;
+    QScrollArea* m_scroll = nullptr;
     QCustomPlot* m_plots[ChartCount];
     models::ChartData m_data;
 };

@@ -22,8 +22,10 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace keylens::ui {
@@ -60,6 +62,19 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     listButtons->addWidget(newButton);
     listButtons->addWidget(removeButton);
     auto* listColumn = new QVBoxLayout;
+    m_recent = new QComboBox;
+    m_recent->setObjectName(QStringLiteral("recent"));
+    m_recent->setToolTip(tr("The servers connected to lately: choosing one fills the form"));
+    m_recent->addItem(tr("Recent connections…"));
+    m_recent->setEnabled(false);
+    connect(m_recent, &QComboBox::activated, this, [this](int index) {
+        if (index <= 0 || std::size_t(index - 1) >= m_recentProfiles.size())
+            return;
+        m_list->clearSelection();
+        edit(m_recentProfiles[std::size_t(index - 1)]);
+        m_recent->setCurrentIndex(0);
+    });
+    listColumn->addWidget(m_recent);
     listColumn->addWidget(new QLabel(tr("Saved connections")));
     listColumn->addWidget(m_list, 1);
     listColumn->addLayout(listButtons);
@@ -463,8 +478,24 @@ void ConnectionDialog::clearProblems()
     m_ssh->showProblem({});
 }
 
+void ConnectionDialog::offerRecent(const QStringList& names, const std::vector<models::ConnectionProfile>& profiles)
+{
+    m_recentProfiles = profiles;
+    while (m_recent->count() > 1)
+        m_recent->removeItem(1);
+    m_recent->addItems(names);
+    m_recent->setEnabled(!profiles.empty());
+}
+
 void ConnectionDialog::showProblem(const redis::Error& error)
 {
+    // A problem two lines long (WRONGPASS's own words) is read whole: the dialog grows to hold it, once laid out.
+    const auto grow = qScopeGuard([this] {
+        QTimer::singleShot(0, this, [this] {
+            if (const int wanted = sizeHint().height(); wanted > height())
+                resize(width(), wanted);
+        });
+    });
     clearProblems();
     m_status->clear();
     switch (error.kind) {

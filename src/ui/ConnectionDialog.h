@@ -5,6 +5,8 @@
 
 #include <QDialog>
 
+#include <vector>
+
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -32,6 +34,10 @@ public:
     void selectProfile(const QString& id);
     // Fills the form (a profile to edit; the password field too, when given).
     void edit(const models::ConnectionProfile& profile, const QByteArray& password = {});
+    // The recent connections, newest first, offered in a list above the saved ones: choosing one fills the form.
+    // Each entry is a form to fill (`profiles[i]` for `names[i]`).
+    void offerRecent(const QStringList& names, const std::vector<models::ConnectionProfile>& profiles);
+    QComboBox* recentBox() const { return m_recent; }
     // What the user chose, after exec() returned Accepted.
     models::ConnectionProfile profile() const;
     QByteArray password() const;
@@ -54,6 +60,8 @@ Q_SIGNALS:
 
 private:
     void loadProfile(const models::ConnectionProfile& profile);
+    QComboBox* m_recent = nullptr;
+    std::vector<models::ConnectionProfile> m_recentProfiles;
     void newProfile();
     void removeCurrent();
     void clearProblems();

@@ -118,8 +118,18 @@ void ConsoleView::setConnection(const redis::ConnectionOptions& options, bool pr
 {
     m_session->setConnection(options);
     m_session->requestCommandNames();
+    // The last server's replies stay, below a line that says where the next ones come from.
+    if (m_output->topLevelItemCount() > 0 && (name != m_name || options.db != m_db)) {
+        auto* separator =
+            new QTreeWidgetItem(m_output, {tr("──── now connected to %1 · db %2 ────").arg(name).arg(options.db)});
+        QFont bold = separator->font(0);
+        bold.setBold(true);
+        separator->setFont(0, bold);
+        m_output->scrollToItem(separator);
+    }
     m_production = production;
     m_name = name;
+    m_db = options.db;
     m_where->setText(tr("%1 · db %2%3%4")
                          .arg(name)
                          .arg(options.db)

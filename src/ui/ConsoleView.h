@@ -54,6 +54,7 @@ private:
     int m_historyAt = 0;
     bool m_production = false;
     QString m_name;
+    int m_db = 0; // with m_name: a change of server or database puts a separator in the output
 };
 
 } // namespace keylens::ui

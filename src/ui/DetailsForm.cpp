@@ -21,6 +21,28 @@ QLabel* createDetailsTitle()
     return title;
 }
 
+QString breakable(const QString& name)
+{
+    constexpr int LongestRun = 24;
+    const QChar zeroWidthSpace(0x200b);
+    QString out;
+    out.reserve(name.size() + name.size() / 8);
+    int run = 0;
+    for (const QChar c : name) {
+        out.append(c);
+        ++run;
+        if (c.isHighSurrogate())
+            continue; // never between the two halves of one character
+        if (QStringView(u":/._-|@").contains(c) || run >= LongestRun) {
+            out.append(zeroWidthSpace);
+            run = 0;
+        } else if (c.isSpace()) {
+            run = 0;
+        }
+    }
+    return out;
+}
+
 QLabel* addDetailsField(QFormLayout* form, const QString& name)
 {
     auto* label = new QLabel;

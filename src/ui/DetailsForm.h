@@ -15,6 +15,10 @@ namespace keylens::ui {
 QLabel* createDetailsTitle();
 QLabel* addDetailsField(QFormLayout* form, const QString& name);
 QString detailsFieldText(const QWidget* pane, const QString& name);
+// A long name made to wrap in a label, which breaks only between words: a zero-width space after each delimiter
+// (: / . _ - | @) and within any run of 24 characters without one. For display only: copying takes the exact bytes
+// from the tree (Ctrl+C).
+QString breakable(const QString& name);
 
 // The Memory field of a namespace or a pattern: "4.96 MiB  (197 B per key)", the per-key part only with keys.
 QString memoryWithPerKeyText(std::uint64_t memoryBytes, std::uint64_t keys);

@@ -188,10 +188,10 @@ void KeyDetailsView::showKey(const QByteArray& key, keyspace::NodeId node)
     // A 16 KB key name would push everything else off the pane: show its start and say how long it is.
     constexpr qsizetype TitleBytes = 300;
     if (key.size() > TitleBytes)
-        m_title->setText(displayText(keyspace::displayBytes(QByteArrayView(key).first(TitleBytes))) +
+        m_title->setText(breakable(displayText(keyspace::displayBytes(QByteArrayView(key).first(TitleBytes)))) +
                          tr("… (%1-byte key)").arg(displayText(keyspace::formatCount(std::uint64_t(key.size())))));
     else
-        m_title->setText(displayText(keyspace::displayBytes(key)));
+        m_title->setText(breakable(displayText(keyspace::displayBytes(key))));
     m_title->setToolTip(keyspace::isPrintableUtf8(key)
                             ? QString()
                             : tr("Shown escaped the way redis-cli does: the key has bytes that are not "
@@ -261,6 +261,10 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     case KeyType::Stream:
         prepareTableControls(key.type);
         m_tableModel->setKey(key.key, key.type, key.length.value_or(0), queryFromControls());
+        // A stream id (1700000000000-0) is read whole or not at all: its column is as wide as an id, not cut in
+        // the middle.
+        if (QHeaderView* header = m_table->horizontalHeader(); key.type == KeyType::Stream && header->count() > 0)
+            header->resizeSection(0, m_table->fontMetrics().horizontalAdvance(QStringLiteral("0000000000000-00")) + 16);
         m_valuePages->setCurrentIndex(TablePage);
         updateTableStatus();
         break;
@@ -301,6 +305,9 @@ void KeyDetailsView::showString()
     info.prepend(QString::fromLatin1(kindName));
     m_valueInfo->setText(info.join(QStringLiteral(" · ")));
 
+    // Text wraps at the pane's width, anywhere in a long word (a token, a URL): a hex dump keeps its columns.
+    m_text->setLineWrapMode(mode == Mode::Hex ? QPlainTextEdit::NoWrap : QPlainTextEdit::WidgetWidth);
+    m_text->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     switch (mode) {
     case Mode::Json:
         m_text->setPlainText(displayText(value.prettyJson.isEmpty() ? value.bytes : value.prettyJson));

@@ -307,8 +307,18 @@ void MainWindow::createActions()
     viewMenu->addAction(consoleAction);
     connect(m_console, &ConsoleView::keysWritten, this, &MainWindow::storeFollowsKeys);
     connect(consoleAction, &QAction::toggled, this, [this](bool shown) {
-        if (shown)
-            m_console->input()->setFocus();
+        if (!shown)
+            return;
+        // Room to read replies: a third of the window's height below, half its width at a side (a dock first shows
+        // at its smallest).
+        const Qt::DockWidgetArea area = dockWidgetArea(m_consoleDock);
+        if (!m_consoleDock->isFloating() && (area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea) &&
+            m_consoleDock->height() < height() / 3)
+            resizeDocks({m_consoleDock}, {height() / 3}, Qt::Vertical);
+        else if (!m_consoleDock->isFloating() && m_consoleDock->width() < width() / 2 &&
+                 (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea))
+            resizeDocks({m_consoleDock}, {width() / 2}, Qt::Horizontal);
+        m_console->input()->setFocus();
     });
     viewMenu->addAction(tr("&Collapse all"), this, [this] {
         m_tree->collapseAll();
@@ -428,6 +438,11 @@ void MainWindow::createLayout()
 
     m_charts = new ChartsPane;
     m_side = new QTabWidget;
+    // Every tab in sight at 800 px (Server was behind scroll arrows), elided before it hides; and room for the key's
+    // edit buttons in a row.
+    m_side->setUsesScrollButtons(false);
+    m_side->setElideMode(Qt::ElideRight);
+    m_side->setMinimumWidth(300);
     // The details scroll rather than hold the window wide: at 800 px the tree needs the width more.
     // A row that is a key and a namespace at once gets a tab for each (the key's value, the namespace's totals).
     m_detailsSwitch = new QTabBar;
@@ -564,7 +579,8 @@ void MainWindow::restoreSettings()
     const QSize size = QSize(1280, 800).boundedTo(screen()->availableGeometry().size());
     resize(size);
     m_splitter->setSizes({size.width() * 68 / 100, size.width() * 32 / 100});
-    resizeDocks({m_findingsDock}, {220}, Qt::Vertical);
+    // On a short screen the findings take a quarter of the height, so the tree and a key's value stay in sight.
+    resizeDocks({m_findingsDock}, {std::min(220, size.height() / 4)}, Qt::Vertical);
     restoreGeometry(m_settings->value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(m_settings->value(QStringLiteral("window/state")).toByteArray());
     m_splitter->restoreState(m_settings->value(QStringLiteral("window/splitter")).toByteArray());

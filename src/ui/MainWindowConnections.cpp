@@ -77,6 +77,26 @@ redis::Result<MainWindow::Target> MainWindow::targetOf(const models::ConnectionP
 void MainWindow::openConnectionDialog()
 {
     ConnectionDialog dialog(m_saved, m_vault, this);
+    QStringList recentNames;
+    std::vector<models::ConnectionProfile> recentProfiles;
+    for (const models::RecentConnection& recent : m_recent->list()) {
+        if (!recent.savedId.isEmpty())
+            continue; // listed among the saved connections already
+        redis::Result<redis::ConnectionOptions> options = redis::parseRedisUri(recent.uri.toUtf8());
+        if (!options)
+            continue;
+        Target target;
+        target.options = *options;
+        if (target.options.tls.enabled)
+            target.options.tls = recent.tls;
+        target.options.ssh = recent.ssh;
+        target.options.readOnly = recent.readOnly;
+        models::ConnectionProfile profile = profileOf(target);
+        profile.name = recent.name;
+        recentNames << recent.name;
+        recentProfiles.push_back(std::move(profile));
+    }
+    dialog.offerRecent(recentNames, recentProfiles);
     connect(&dialog, &ConnectionDialog::keychainProblem, this,
             [this](const QString& reason) { QMessageBox::warning(this, tr("No keychain"), reason); });
     // After a failure the dialog opens on what failed, saying why under the field concerned, rather than on

@@ -18,10 +18,13 @@
 #include <QClipboard>
 #include <QFile>
 #include <QGuiApplication>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace keylens;
 
@@ -172,6 +175,43 @@ private Q_SLOTS:
         QGuiApplication::clipboard()->clear();
         actions.back()->trigger(); // Copy
         QVERIFY(!QGuiApplication::clipboard()->pixmap().isNull());
+    }
+
+    // At a narrow width the byte labels under the bars do not overprint (each label's box clear of the next), and
+    // the wheel over a chart scrolls the panel instead of being swallowed.
+    void narrowChartsStayReadableAndTheWheelScrolls()
+    {
+        chartsOf("user");
+        ui::ChartsView* view = m_window->charts()->view();
+        QCustomPlot* plot = view->plot(ui::ChartsView::ByMemory);
+        m_window->resize(800, 600);
+        QTRY_VERIFY(plot->width() < 360);
+        plot->replot();
+        QVector<double> ticks;
+        QVector<QString> labels;
+        plot->xAxis->ticker()->generate(plot->xAxis->range(), plot->locale(), QLatin1Char('f'), 2, ticks, nullptr,
+                                        &labels);
+        QVERIFY(ticks.size() >= 2);
+        const QFontMetrics metrics(plot->xAxis->tickLabelFont());
+        for (qsizetype i = 0; i + 1 < ticks.size(); ++i) {
+            // Labels are centred on their ticks: neighbours clear of each other by a few pixels.
+            const double apart = plot->xAxis->coordToPixel(ticks[i + 1]) - plot->xAxis->coordToPixel(ticks[i]);
+            const double needed =
+                (metrics.horizontalAdvance(labels[i]) + metrics.horizontalAdvance(labels[i + 1])) / 2.0 + 4;
+            QVERIFY2(apart >= needed, qPrintable(QStringLiteral("'%1' and '%2' %3 px apart, %4 needed")
+                                                     .arg(labels[i], labels[i + 1])
+                                                     .arg(apart)
+                                                     .arg(needed)));
+        }
+        auto* scroll = view->findChild<QScrollArea*>();
+        QVERIFY(scroll);
+        QTRY_VERIFY(scroll->verticalScrollBar()->maximum() > 0);
+        scroll->verticalScrollBar()->setValue(0);
+        QWheelEvent wheel(QPointF(20, 20), plot->mapToGlobal(QPointF(20, 20)), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(plot, &wheel);
+        QVERIFY(scroll->verticalScrollBar()->value() > 0);
+        m_window->resize(1400, 900);
     }
 
     void cleanupTestCase() { m_window.reset(); }

@@ -95,6 +95,34 @@ private Q_SLOTS:
         QCOMPARE(saved.rowCount(), 0);
     }
 
+    // The dialog offers the recent connections: choosing one fills the form with it (host, port, database,
+    // read-only), as the welcome page would open it.
+    void recentConnectionsFillTheForm()
+    {
+        QSettings settings(settingsPath(), QSettings::IniFormat);
+        models::SavedConnections saved(&settings);
+        ui::PasswordVault vault;
+        ui::ConnectionDialog dialog(&saved, &vault);
+        QVERIFY(!dialog.recentBox()->isEnabled()); // nothing recent yet
+        ConnectionProfile recent;
+        recent.name = QStringLiteral("10.1.2.3:6390 db 4");
+        recent.host = QStringLiteral("10.1.2.3");
+        recent.port = 6390;
+        recent.db = 4;
+        recent.readOnly = true;
+        dialog.offerRecent({recent.name}, {recent});
+        QVERIFY(dialog.recentBox()->isEnabled());
+        QCOMPARE(dialog.recentBox()->count(), 2);
+        dialog.recentBox()->setCurrentIndex(1);
+        Q_EMIT dialog.recentBox()->activated(1);
+        const ConnectionProfile chosen = dialog.profile();
+        QCOMPARE(chosen.host, QStringLiteral("10.1.2.3"));
+        QCOMPARE(chosen.port, quint16(6390));
+        QCOMPARE(chosen.db, 4);
+        QVERIFY(chosen.readOnly);
+        QCOMPARE(dialog.recentBox()->currentIndex(), 0); // ready to choose again
+    }
+
     void passwordNeverReachesTheSettingsFile()
     {
         const QByteArray secret = "s3cret-Pa55word";

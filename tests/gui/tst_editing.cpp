@@ -375,6 +375,31 @@ private Q_SLOTS:
         QVERIFY(!details()->removeButton()->isEnabled());
     }
 
+    // The console keeps the last server's replies below a line that names the next one: output is never mistaken
+    // for the new server's. A rescan of the same server adds no line.
+    void consoleSaysWhenTheServerChanged()
+    {
+        ui::ConsoleView* console = m_window->console();
+        QSignalSpy replied(console, &ui::ConsoleView::replied);
+        QVERIFY(console->runLine(QStringLiteral("PING")));
+        QVERIFY(replied.wait(5000));
+        const int before = console->output()->topLevelItemCount();
+        scan(); // the same server again
+        QCOMPARE(console->output()->topLevelItemCount(), before);
+        demo::RedisServerProcess other;
+        KEYLENS_START_SERVER(other);
+        ui::MainWindow::Target target;
+        target.options = other.connectionOptions();
+        QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
+        m_window->connectTo(target);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(console->output()->topLevelItemCount(), before + 1);
+        const QString line = console->output()->topLevelItem(before)->text(0);
+        QVERIFY2(line.contains(QStringLiteral("now connected to")) && line.contains(QString::number(other.port())),
+                 qPrintable(line));
+        scan(); // back, for the tests after this one
+    }
+
     // The console: redis-cli's quoting, replies as trees, history, completion from COMMAND DOCS; the write gate on a
     // read-only connection; a question before a dangerous command on a production one.
     void consoleRunsCommandsThroughTheGate()
