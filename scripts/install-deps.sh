@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build g++ pkg-config ccache clang-format
   qt6-base-dev qt6-svg-dev qtkeychain-qt6-dev libhiredis-dev libqcustomplot-dev
   zlib1g-dev liblz4-dev libsnappy-dev libzstd-dev
+  libssl-dev # libcrypto: a TLS client key is checked against its certificate
   redis-server redis-tools
   xvfb xauth # the GUI tests run once more on a real X server (tst_livetree_xcb)
   openssl    # tst_faults makes a certificate for a TLS port

@@ -8,6 +8,10 @@
 #include <QSslKey>
 #include <QVariant>
 
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
 namespace keylens::redis {
 
 namespace {
@@ -47,6 +51,25 @@ Result<QSslKey> readKey(const QString& path)
     return tlsUsage(QStringLiteral("no private key Keylens can read in %1 (a PEM key without a passphrase)").arg(path));
 }
 
+// Whether the private key is the certificate's, as OpenSSL's own check judges it. A pair OpenSSL cannot read passes:
+// Qt read it, and the handshake will say more.
+bool keyBelongsToCertificate(const QSslCertificate& certificate, const QSslKey& key)
+{
+    const QByteArray certificatePem = certificate.toPem();
+    const QByteArray keyPem = key.toPem();
+    BIO* certificateBio = BIO_new_mem_buf(certificatePem.constData(), int(certificatePem.size()));
+    BIO* keyBio = BIO_new_mem_buf(keyPem.constData(), int(keyPem.size()));
+    X509* x509 = certificateBio ? PEM_read_bio_X509(certificateBio, nullptr, nullptr, nullptr) : nullptr;
+    EVP_PKEY* privateKey = keyBio ? PEM_read_bio_PrivateKey(keyBio, nullptr, nullptr, nullptr) : nullptr;
+    const bool belongs = !x509 || !privateKey || X509_check_private_key(x509, privateKey) == 1;
+    EVP_PKEY_free(privateKey);
+    X509_free(x509);
+    BIO_free(keyBio);
+    BIO_free(certificateBio);
+    ERR_clear_error(); // a failed check leaves its reason queued, for no one
+    return belongs;
+}
+
 Result<QSslConfiguration> configurationFor(const TlsOptions& tls)
 {
     QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
@@ -69,6 +92,11 @@ Result<QSslConfiguration> configurationFor(const TlsOptions& tls)
         Result<QSslKey> key = readKey(tls.keyFile);
         if (!key)
             return key.error();
+        // Said at once: a mismatched pair otherwise fails inside the handshake, which looks like a wrong port.
+        if (!keyBelongsToCertificate(certificate->first(), *key))
+            return tlsUsage(
+                QStringLiteral("the key %1 does not belong to the certificate %2 (their public keys differ)")
+                    .arg(tls.keyFile, tls.certFile));
         configuration.setLocalCertificateChain(*certificate);
         configuration.setPrivateKey(*key);
     }

@@ -8,6 +8,7 @@
 #include "TestServer.h"
 #include "redis/Connection.h"
 
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
@@ -163,8 +164,20 @@ private Q_SLOTS:
         const auto notPem = test::runCli({QStringLiteral("scan"), QStringLiteral("--tls"), QStringLiteral("-p"),
                                           QString::number(m_tlsPort), QStringLiteral("--cacert"),
                                           m_pki.path(QStringLiteral("ca.cnf"))});
-        QVERIFY(notPem.exitCode != 0);
+        QCOMPARE(notPem.exitCode, 2); // the flag's file is the user's to fix, not the server
         QVERIFY2(notPem.err.contains("no PEM certificate"), notPem.err.constData());
+        // A client key of another pair: said at once, before any handshake, not a timeout that blames the port.
+        QElapsedTimer clock;
+        clock.start();
+        const auto mismatch = test::runCli(
+            {QStringLiteral("scan"), QStringLiteral("--tls"), QStringLiteral("-p"), QString::number(m_mutualPort),
+             QStringLiteral("--cacert"), m_pki.path(QStringLiteral("ca.pem")), QStringLiteral("--cert"),
+             m_pki.path(QStringLiteral("client.pem")), QStringLiteral("--key"),
+             m_pki.path(QStringLiteral("server.key")), QStringLiteral("-t"), QStringLiteral("10")});
+        QCOMPARE(mismatch.exitCode, 2);
+        QVERIFY2(mismatch.err.contains("does not belong to the certificate"), mismatch.err.constData());
+        QVERIFY(!mismatch.err.contains("TLS port"));
+        QVERIFY(clock.elapsed() < 5000);
     }
 };
 
