@@ -50,6 +50,7 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_libraries = nullptr;
     m_visibility = {};
     m_matchesBelow = {};
+    m_matchingMemoryBelow = {};
     m_filterMatches = 0;
     if (isFiltering())
         markAllMatches();
@@ -115,6 +116,12 @@ double KeyTreeModel::memoryFraction(NodeId node) const
 {
     // Painted for every row on screen: the sort keys' lean accessors, not two whole Totals.
     const NodeId parent = m_keyspace->parent(node);
+    if (isFiltering()) { // of the parent's matching keys, as the Keys cell counts them
+        if (const std::uint64_t parentMemory = matchingMemoryOf(parent))
+            return double(matchingMemoryOf(node)) / double(parentMemory);
+        const std::uint64_t parentKeys = matchingKeysOf(parent);
+        return parentKeys > 0 ? double(matchingKeysOf(node)) / double(parentKeys) : 0.0;
+    }
     if (const std::uint64_t parentMemory = keyspace::subtreeMemory(*m_keyspace, parent))
         return double(keyspace::subtreeMemory(*m_keyspace, node)) / double(parentMemory);
     const std::uint64_t parentKeys = keyspace::subtreeKeys(*m_keyspace, parent);
@@ -162,8 +169,10 @@ RowFacts KeyTreeModel::factsOf(RowId rowId, FactsWanted wanted) const
     row.isLeafKey = row.isKey && !m_keyspace->hasChildren(node);
     if (row.isLeafKey)
         row.expiresAtMs = m_keyspace->keyInfo(node).expiresAtMs;
-    if (isFiltering())
+    if (isFiltering()) {
         row.matchingKeys = std::int64_t(matchingKeysOf(node));
+        row.matchingMemory = std::int64_t(matchingMemoryOf(node));
+    }
     if (wanted.memoryFraction)
         row.memoryFraction = memoryFraction(node);
     if (wanted.overlays)
@@ -238,10 +247,13 @@ void KeyTreeModel::markMatch(NodeId node, std::vector<NodeId>* newlyVisible)
     if (m_visibility[node] & Matches)
         return;
     ++m_filterMatches;
-    // Every ancestor counts it, for its "3 of 18,776".
+    // Every ancestor counts it, for its "3 of 18,776", and its memory.
+    const std::uint64_t bytes = keyMemory(node);
     for (NodeId n = node; n != keyspace::Keyspace::root();) {
         n = m_keyspace->parent(n);
-        ++m_matchesBelow[m_keyspace->namespaceIndex(n)];
+        const std::uint32_t index = m_keyspace->namespaceIndex(n);
+        ++m_matchesBelow[index];
+        m_matchingMemoryBelow[index] += bytes;
     }
     if (m_visibility[node] == 0 && newlyVisible)
         newlyVisible->push_back(node);
@@ -261,10 +273,28 @@ void KeyTreeModel::applyFilterToNewNodes(std::size_t from, std::size_t to, std::
 {
     m_visibility.resize(to, 0);
     m_matchesBelow.resize(m_keyspace->namespaceCount(), 0);
+    m_matchingMemoryBelow.resize(m_keyspace->namespaceCount(), 0);
     for (std::size_t node = from; node < to; ++node) {
         if (m_keyspace->isKey(NodeId(node)) && matchesFilter(NodeId(node)))
             markMatch(NodeId(node), newlyVisible);
     }
+}
+
+std::uint64_t KeyTreeModel::keyMemory(NodeId key) const
+{
+    if (!m_keyspace->isKey(key))
+        return 0;
+    const keyspace::KeyInfo info = m_keyspace->keyInfo(key);
+    return info.memoryMeasured ? info.memoryBytes : 0;
+}
+
+std::uint64_t KeyTreeModel::matchingMemoryOf(NodeId node) const
+{
+    if (!isFiltering())
+        return keyspace::subtreeMemory(*m_keyspace, node);
+    const bool self = node < m_visibility.size() && (m_visibility[node] & Matches);
+    const std::uint32_t index = m_keyspace->namespaceIndex(node);
+    return (self ? keyMemory(node) : 0) + (index < m_matchingMemoryBelow.size() ? m_matchingMemoryBelow[index] : 0);
 }
 
 std::uint64_t KeyTreeModel::matchingKeysOf(NodeId node) const
@@ -333,6 +363,7 @@ void KeyTreeModel::resetFilter()
     // Freed, not only emptied: 5 bytes per node stayed allocated after a filter was cleared.
     m_visibility = {};
     m_matchesBelow = {};
+    m_matchingMemoryBelow = {};
     m_filterMatches = 0;
     if (m_keyspace && isFiltering())
         markAllMatches();
@@ -346,6 +377,7 @@ void KeyTreeModel::markAllMatches()
     if (count <= 1)
         return;
     m_matchesBelow.assign(m_keyspace->namespaceCount(), 0);
+    m_matchingMemoryBelow.assign(m_keyspace->namespaceCount(), 0);
     if (m_filter.isEmpty()) {
         for (NodeId node = 1; node < count; ++node)
             m_visibility[node] = m_keyspace->isKey(node) ? Matches : 0;
@@ -363,7 +395,10 @@ void KeyTreeModel::markAllMatches()
         const std::uint32_t matching = self + (index != keyspace::InvalidNode ? m_matchesBelow[index] : 0);
         if (matching != 0) {
             const NodeId parent = m_keyspace->parent(node);
-            m_matchesBelow[m_keyspace->namespaceIndex(parent)] += matching;
+            const std::uint32_t parentIndex = m_keyspace->namespaceIndex(parent);
+            m_matchesBelow[parentIndex] += matching;
+            m_matchingMemoryBelow[parentIndex] +=
+                (self ? keyMemory(node) : 0) + (index != keyspace::InvalidNode ? m_matchingMemoryBelow[index] : 0);
             m_visibility[parent] |= MatchesBelow;
         }
     }

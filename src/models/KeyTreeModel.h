@@ -61,6 +61,8 @@ public:
     std::uint64_t filterMatches() const { return m_filterMatches; }
     // Under a filter, the keys of the node's subtree (itself included) that match it; its whole count without.
     std::uint64_t matchingKeysOf(NodeId node) const;
+    // Under a filter, the measured memory of the row's matching keys (its own key's and those below it).
+    std::uint64_t matchingMemoryOf(NodeId node) const;
 
     // The index of a node (materialising its ancestors), or an invalid index when it is filtered out.
     QModelIndex indexOfNode(NodeId node, int column = NameColumn);
@@ -113,6 +115,7 @@ private:
     void resetFilter(); // recomputes which rows exist, with a model reset
     void applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible);
     void markMatch(NodeId node, std::vector<NodeId>* newlyVisible);
+    std::uint64_t keyMemory(NodeId key) const; // measured, or 0
 
     const keyspace::Keyspace* m_keyspace = nullptr;
     std::size_t m_publishedNodes = 1; // nodes below this id are in the model; the rest wait for publish()
@@ -131,6 +134,8 @@ private:
     // Under a filter: per namespace (by the store's namespaceIndex), the matching keys below it; a key's own match
     // is its Matches bit. By namespace, not by node: far fewer, and fresh memory is slow to fault in.
     std::vector<std::uint32_t> m_matchesBelow;
+    // Beside it, the measured memory of those matching keys: what the Memory and % cells show under a filter.
+    std::vector<std::uint64_t> m_matchingMemoryBelow;
     std::uint64_t m_filterMatches = 0;
 
     std::unordered_map<NodeId, std::uint64_t> m_lengths; // see setLength()

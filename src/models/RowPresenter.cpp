@@ -110,6 +110,9 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
     case TreeColumns::MemoryColumn:
         if (totals.keysMemoryUnmeasured == totals.keys)
             return QStringLiteral("–");
+        // Under a filter, the matching keys' memory, as the Keys cell counts them ("11 of 200").
+        if (row.matchingMemory >= 0 && row.matchingKeys >= 0 && std::uint64_t(row.matchingKeys) != totals.keys)
+            return formatted(keyspace::formatBytes(std::uint64_t(row.matchingMemory)));
         // Some keys not measured: the sum is a lower bound, and says so.
         return formatted(keyspace::formatMemory({totals.memoryBytes, totals.keys, totals.keysMemoryUnmeasured}));
     case TreeColumns::ShareColumn:
@@ -191,6 +194,13 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
             lines << QCoreApplication::translate("RowPresenter", "Written by %1: %2")
                          .arg(QString::fromUtf8(row.library->name), QString::fromUtf8(row.library->layout));
     }
+    // Under a filter the Keys and Memory cells count the matching keys: said whole here, where a narrow column elides.
+    if (row.matchingKeys >= 0 && (column == TreeColumns::KeysColumn || column == TreeColumns::MemoryColumn))
+        lines << QCoreApplication::translate("RowPresenter", "%1 of %2 keys match the filter, with %3 of memory")
+                     .arg(formatted(keyspace::formatCount(std::min(std::uint64_t(row.matchingKeys), totals.keys))),
+                          formatted(keyspace::formatCount(totals.keys)),
+                          formatted(
+                              keyspace::formatBytes(std::uint64_t(std::max<std::int64_t>(row.matchingMemory, 0)))));
     if (column == TreeColumns::MemoryColumn || column == TreeColumns::ShareColumn ||
         column == TreeColumns::NameColumn) {
         lines << QCoreApplication::translate("RowPresenter", "%1 in %2 keys, %3 of the parent's memory")

@@ -377,6 +377,13 @@ private Q_SLOTS:
         QCOMPARE(beta.siblingAtColumn(0).data().toString(), QStringLiteral("beta"));
         QCOMPARE(beta.data().toString(),
                  QStringLiteral("%1 of %2").arg(serverCount("beta:1*")).arg(serverCount("beta:*")));
+        // Memory (and the share of the parent) follow the filter too: the matching keys' memory, as the server
+        // measures it.
+        long long matchingMemory = 0;
+        for (const QByteArray& key : client.allKeys("beta:1*"))
+            matchingMemory += client.integer({"MEMORY", "USAGE", key});
+        QCOMPARE(beta.siblingAtColumn(KeyTreeModel::MemoryColumn).data().toString(),
+                 QString::fromUtf8(keyspace::formatBytes(std::uint64_t(matchingMemory))));
         QCOMPARE(bar->info(), QStringLiteral("%1 matching keys").arg(serverCount("beta:1*")));
 
         // A glob, case as typed; then ignoring case.
