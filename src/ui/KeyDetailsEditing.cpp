@@ -110,6 +110,8 @@ QWidget* KeyDetailsView::createEditBar()
     const auto button = [&](const QString& text, const QString& tip, auto slot) {
         auto* pushButton = new QPushButton(text);
         pushButton->setToolTip(tip);
+        // As narrow as their words, not the style's 80 px: at 800 px the Key menu beside them stayed cut off.
+        pushButton->setMinimumWidth(pushButton->fontMetrics().horizontalAdvance(text) + 16);
         connect(pushButton, &QPushButton::clicked, this, slot);
         row->addWidget(pushButton);
         return pushButton;
