@@ -68,22 +68,24 @@ std::optional<redis::Error> KeyspaceWitness::check(redis::Connection& connection
                             QStringLiteral("the keyspace was emptied during the scan (a FLUSHALL or FLUSHDB, or a "
                                            "server that restarted empty): DBSIZE is 0 now, and %1 keys were stored; %2")
                                 .arg(storedText, scanAgain)};
+    // Which sample is mostly gone, in words: the keys stored before a restart, or all of them.
+    const auto replaced = [&](const Verdict& verdict, const QString& what, const QString& sampled) {
+        return redis::Error{redis::ErrorKind::Server,
+                            QStringLiteral("%1: %2 of %3 keys without a TTL sampled %4 are gone, and DBSIZE is %5 now "
+                                           "against %6 keys stored; %7")
+                                .arg(what)
+                                .arg(verdict.gone)
+                                .arg(verdict.answered)
+                                .arg(sampled, dbsizeText, storedText, scanAgain)};
+    };
     if (verdicts[1].mostlyGone())
-        return redis::Error{redis::ErrorKind::Server,
-                            QStringLiteral("the server restarted with another keyspace during the scan: %1 of %2 keys "
-                                           "without a TTL sampled before the restart are gone, and DBSIZE is %3 now "
-                                           "against %4 keys stored; %5")
-                                .arg(verdicts[1].gone)
-                                .arg(verdicts[1].answered)
-                                .arg(dbsizeText, storedText, scanAgain)};
+        return replaced(verdicts[1], QStringLiteral("the server restarted with another keyspace during the scan"),
+                        QStringLiteral("before the restart"));
     if (verdicts[0].mostlyGone())
-        return redis::Error{redis::ErrorKind::Server,
-                            QStringLiteral("the keyspace was replaced during the scan: %1 of %2 keys without a TTL "
-                                           "sampled from those stored are gone (a flush, a restart with other data, "
-                                           "or a mass delete), and DBSIZE is %3 now against %4 keys stored; %5")
-                                .arg(verdicts[0].gone)
-                                .arg(verdicts[0].answered)
-                                .arg(dbsizeText, storedText, scanAgain)};
+        return replaced(verdicts[0],
+                        QStringLiteral("the keyspace was replaced during the scan (a flush, a restart with other data, "
+                                       "or a mass delete)"),
+                        QStringLiteral("from those stored"));
     return std::nullopt;
 }
 

@@ -103,6 +103,19 @@ std::vector<std::vector<QByteArray>> messyKeyspace(int users)
     return commands;
 }
 
+// Three primaries that judge a silent node failed within a second, holding `keys` small keys.
+void startQuickToFail(demo::RedisCluster& cluster, int keys)
+{
+    demo::RedisCluster::Options options;
+    options.nodeTimeoutMs = 1000;
+    const redis::Status started = cluster.start(options);
+    QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
+    std::vector<std::vector<QByteArray>> commands;
+    for (int i = 0; i < keys; ++i)
+        commands.push_back({"SET", "k:" + QByteArray::number(i), "v"});
+    writeRouted(test::slotPorts(cluster.node(0).port()), commands);
+}
+
 QJsonObject parseJson(const QByteArray& bytes)
 {
     QJsonParseError error;
@@ -588,15 +601,7 @@ private Q_SLOTS:
     void aClusterThatFailsMidScanEndsTheScan()
     {
         demo::RedisCluster cluster;
-        demo::RedisCluster::Options options;
-        options.nodeTimeoutMs = 1000;
-        const redis::Status started = cluster.start(options);
-        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
-        const std::vector<quint16> ports = test::slotPorts(cluster.node(0).port());
-        std::vector<std::vector<QByteArray>> commands;
-        for (int i = 0; i < 60000; ++i)
-            commands.push_back({"SET", "k:" + QByteArray::number(i), "v"});
-        writeRouted(ports, commands);
+        startQuickToFail(cluster, 60000);
 
         QProcess process;
         QElapsedTimer clock;
@@ -624,15 +629,7 @@ private Q_SLOTS:
     void aScanOfAFailedClusterEnds()
     {
         demo::RedisCluster cluster;
-        demo::RedisCluster::Options options;
-        options.nodeTimeoutMs = 1000;
-        const redis::Status started = cluster.start(options);
-        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
-        const std::vector<quint16> ports = test::slotPorts(cluster.node(0).port());
-        std::vector<std::vector<QByteArray>> commands;
-        for (int i = 0; i < 3000; ++i)
-            commands.push_back({"SET", "k:" + QByteArray::number(i), "v"});
-        writeRouted(ports, commands);
+        startQuickToFail(cluster, 3000);
         QCOMPARE(::kill(pid_t(cluster.node(2).processId()), SIGKILL), 0);
         QTRY_VERIFY_WITH_TIMEOUT(
             test::PlainClient(cluster.node(0).port()).command({"CLUSTER", "INFO"}).contains("cluster_state:fail"),
