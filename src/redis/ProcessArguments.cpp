@@ -79,7 +79,7 @@ char** scrubProcessArguments(int argc, char** argv)
         secret = nextIsSecret;
         title += (i > 0 ? " " : "") + shown;
     }
-    if (!passwordFound)
+    if (!passwordFound || argc < 1)
         return pointers.data();
     keepSecretsOutOfCoreDumps();
 
@@ -87,8 +87,10 @@ char** scrubProcessArguments(int argc, char** argv)
     char* area = argv[0];
     char* end = argv[argc - 1] + std::strlen(argv[argc - 1]) + 1;
     for (int i = 1; i < argc; ++i) {
-        if (argv[i] != argv[i - 1] + std::strlen(argv[i - 1]) + 1)
-            end = argv[i - 1] + std::strlen(argv[i - 1]) + 1; // not contiguous: rewrite what is
+        if (argv[i] != argv[i - 1] + std::strlen(argv[i - 1]) + 1) {
+            end = argv[i - 1] + std::strlen(argv[i - 1]) + 1; // not contiguous: rewrite the run that is
+            break;
+        }
     }
     const std::size_t room = std::size_t(end - area);
     if (room < 2)
