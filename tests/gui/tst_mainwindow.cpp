@@ -316,6 +316,12 @@ private Q_SLOTS:
         const QByteArray key = "long:" + QByteArray(16 * 1024, 'k');
         selectAndLoad(*m_window, key);
         QCOMPARE(m_window->keyDetails()->valueText(), QStringLiteral("a value under a 16 KB name"));
+        // Its name wraps in the pane instead of running off it: the pane does not scroll sideways.
+        QScrollArea* pane = nullptr;
+        for (QWidget* parent = m_window->keyDetails(); parent && !pane; parent = parent->parentWidget())
+            pane = qobject_cast<QScrollArea*>(parent);
+        QVERIFY(pane);
+        QTRY_COMPARE(pane->horizontalScrollBar()->maximum(), 0);
     }
 
     void compressedJsonIsShownDecompressedAndPretty()
