@@ -81,6 +81,27 @@ bool flatIdsBelow(const Keyspace& store, NodeId node)
     return double(ids) >= 0.9 * double(stats.childCount);
 }
 
+// express-session names a session uid(24) (its generateSessionId): 24 random bytes in base64url, 32 characters
+// of [A-Za-z0-9_-]. An application's own `sess:<uuid>` is not that, whatever its type and TTL: a prefix and a TTL
+// are no evidence of the library.
+bool isExpressSessionId(QByteArrayView id)
+{
+    return id.size() == 32 && std::all_of(id.begin(), id.end(), [](char c) {
+               return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+                      c == '_';
+           });
+}
+
+bool expressSessionIdsBelow(const Keyspace& store, NodeId node)
+{
+    std::uint32_t ids = 0, children = 0;
+    store.forEachChild(node, [&](NodeId child) {
+        ++children;
+        ids += isExpressSessionId(store.segment(child)) ? 1 : 0;
+    });
+    return children > 0 && double(ids) >= 0.9 * double(children);
+}
+
 // Sidekiq and Resque keep a `queues` set of the names of their `queue:<name>` lists: the `queue` namespace
 // beside such a set when every key in it is a list, or InvalidNode.
 NodeId queueListsBeside(const Keyspace& store, NodeId queuesNode)
@@ -287,7 +308,7 @@ private:
     {
         if (segment == "sess") {
             if (m_store.hasChildren(node) && allOfTypeMostlyExpiring(m_store, node, KeyType::String) &&
-                flatIdsBelow(m_store, node))
+                flatIdsBelow(m_store, node) && expressSessionIdsBelow(m_store, node))
                 m_layouts.claim(node, library("connect-redis"));
         } else if (segment == "rl") {
             const keyspace::NamespaceStats& stats = m_store.stats(node);

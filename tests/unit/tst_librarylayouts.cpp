@@ -8,6 +8,7 @@
 #include "lint/Linter.h"
 
 #include <QTest>
+#include <QUuid>
 
 using namespace keylens;
 using keyspace::KeyType;
@@ -144,6 +145,12 @@ private Q_SLOTS:
         for (int i = 0; i < 5; ++i)
             sessions.push_back({"sess:" + sessionId(i), KeyType::String, true});
         QTest::newRow("connect-redis") << sessions << Labels{{"sess:" + sessionId(3), "connect-redis"}};
+        // An application's own sessions under sess:<uuid>, strings with TTLs: no express-session id, no label.
+        Keys ownSessions;
+        for (int i = 0; i < 20; ++i)
+            ownSessions.push_back(
+                {"sess:" + QUuid::createUuid().toByteArray(QUuid::WithoutBraces), KeyType::String, true});
+        QTest::newRow("sess:<uuid> written by the app") << ownSessions << Labels{{ownSessions[3].name, ""}};
         QTest::newRow("sess without ids or TTLs")
             << Keys{{"sess:config"}, {"sess:defaults"}} << Labels{{"sess:config", ""}};
 
