@@ -59,6 +59,8 @@ public:
     // Findings were added to keys already published (see ScanSession::findingsChanged).
     void refreshFindings();
     std::uint64_t filterMatches() const { return m_filterMatches; }
+    // A glob or a findings narrowing is set: the figures below count the matching keys.
+    bool isFiltering() const { return !m_filter.isEmpty() || m_findingsFilter.enabled; }
     // Under a filter, the keys of the node's subtree (itself included) that match it; its whole count without.
     std::uint64_t matchingKeysOf(NodeId node) const;
     // Under a filter, the measured memory of the row's matching keys (its own key's and those below it).
@@ -107,7 +109,6 @@ private:
     void markParents(std::size_t fromNode, std::size_t toNode);
     double memoryFraction(NodeId node) const;
 
-    bool isFiltering() const { return !m_filter.isEmpty() || m_findingsFilter.enabled; }
     bool matchesFilter(NodeId key) const;
     bool matchesFindingsFilter(NodeId key) const;
     // Under a filter: which of the published nodes match and which have matches below, all at once (a new filter).

@@ -977,6 +977,7 @@ void MainWindow::keepingTreeState(const std::function<void()>& resetTheModel)
 void MainWindow::filterChanged(bool narrowed)
 {
     updateFilterInfo();
+    refreshNamespaceDetails(); // its figures are the matching keys' under a filter
     // Few matches: open the way to all of them.
     if (narrowed && treeModel()->filterMatches() <= 500)
         m_tree->expandRecursively(QModelIndex(), 16);

@@ -91,7 +91,18 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
                                                         models::keyAndBelowText(totals.keys))
                         : displayText(keyspace::formatCount(totals.keys)));
     m_memory->setText(memoryWithPerKeyText(totals.memoryBytes, totals.keys));
-    if (m_sampled && keyspace.hasChildren(node)) {
+    // Under a filter or a findings narrowing, the matching keys' figures lead, as the tree's cells show them:
+    // "how much memory do the keys without a TTL take?" is read here.
+    if (model.isFiltering()) {
+        const std::uint64_t matching = std::min<std::uint64_t>(model.matchingKeysOf(node), totals.keys);
+        m_keys->setText(
+            tr("%1 of %2 match the filter")
+                .arg(displayText(keyspace::formatCount(matching)), displayText(keyspace::formatCount(totals.keys))));
+        m_memory->setText(tr("%1 in the matching keys (%2 in all)")
+                              .arg(memoryWithPerKeyText(model.matchingMemoryOf(node), matching),
+                                   displayText(keyspace::formatBytes(totals.memoryBytes))));
+    }
+    if (m_sampled && keyspace.hasChildren(node) && !model.isFiltering()) {
         const keyspace::MemoryEstimate estimate = m_sampled->estimate(node);
         if (estimate.bytes)
             m_memory->setText(tr("≈ %1 ± %2  (estimated from %3 of %4 keys sampled; %5 measured)")

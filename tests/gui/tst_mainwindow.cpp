@@ -352,6 +352,16 @@ private Q_SLOTS:
         KeyTreeModel* model = m_window->treeModel();
         QCOMPARE(model->rowCount(), 1);
         QCOMPARE(model->filterMatches(), std::uint64_t(10));
+        // The namespace's details are the matching keys' figures, against the server's own MEMORY USAGE.
+        QVERIFY(m_window->selectPath("beta"));
+        ui::NamespaceDetailsView* details = m_window->namespaceDetails();
+        QCOMPARE(details->fieldText(QStringLiteral("Keys")), QStringLiteral("10 of 200 match the filter"));
+        test::PlainClient client(m_server.port());
+        long long memory = 0;
+        for (const QByteArray& key : client.allKeys("beta:1?:*"))
+            memory += client.integer({"MEMORY", "USAGE", key});
+        const QString shown = details->fieldText(QStringLiteral("Memory"));
+        QVERIFY2(shown.startsWith(QString::fromUtf8(keyspace::formatBytes(std::uint64_t(memory)))), qPrintable(shown));
         m_window->setFilterText(QString());
         QCOMPARE(model->rowCount(), 7);
     }
