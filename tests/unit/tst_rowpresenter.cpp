@@ -36,6 +36,36 @@ private Q_SLOTS:
         QCOMPARE(models::typeMix(mix({{KeyType::ZSet, 99}, {KeyType::String, 1}})),
                  QStringLiteral("zset 99% · string 1%"));
     }
+
+    // Figures that look current but are not: a namespace whose keys have all expired says so in its TTL cell (not
+    // "100% · some expired"), one whose keys were all deleted says "deleted" in its Keys cell (not "3 of 0"), and a
+    // partly measured memory is a lower bound.
+    void staleRowsSayWhatTheyAre()
+    {
+        const std::int64_t now = 1'000'000'000;
+        models::RowFacts expired;
+        expired.totals = mix({{KeyType::String, 3}});
+        expired.totals.keysWithTtl = 3;
+        expired.totals.soonestExpiryMs = now - 60'000;
+        expired.totals.latestExpiryMs = now - 1'000;
+        QCOMPARE(models::rowDisplay(expired, models::TreeColumns::TtlColumn, now).toString(),
+                 QStringLiteral("all expired"));
+        expired.totals.latestExpiryMs = now + 60'000; // one still to come
+        QVERIFY(models::rowDisplay(expired, models::TreeColumns::TtlColumn, now).toString() !=
+                QStringLiteral("all expired"));
+
+        models::RowFacts deleted;
+        deleted.matchingKeys = 3;
+        QCOMPARE(models::rowDisplay(deleted, models::TreeColumns::KeysColumn, now).toString(),
+                 QStringLiteral("deleted"));
+
+        models::RowFacts partly;
+        partly.totals = mix({{KeyType::Hash, 4}});
+        partly.totals.memoryBytes = 2048;
+        partly.totals.keysMemoryUnmeasured = 1;
+        QCOMPARE(models::rowDisplay(partly, models::TreeColumns::MemoryColumn, now).toString(),
+                 QStringLiteral("\u2265 2.00 KiB"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRowPresenter)
