@@ -134,12 +134,13 @@ struct Guard
         , firstWriteZero(std::move(firstWriteZero))
     {}
     std::vector<QByteArray> watch;
-    Command read;                       // what the user saw, asked again
+    Command read;                       // what the user saw, asked again; empty: only the key's type is checked
     std::optional<QByteArray> expected; // nothing: the read must answer nil (or 0 for EXISTS)
     Compare compare;
     QString conflictText; // "The value changed since it was read"
     int readDatabase;     // SELECT this for the read (and its WATCH), then the connection's again; -1: no SELECT
-    // When set: the first write answering 0 (a COPY of a key gone by now) means nothing was done, for this reason.
+    // When set: the first write answering 0 or less (a COPY of a key gone by now, LINSERT without its pivot) means
+    // nothing was done, for this reason.
     QString firstWriteZero;
     // When set: the key (the first watched) must still be of this type (TYPE's word), checked under the same WATCH,
     // or the edit is a conflict: an element written to a key deleted or renamed since it was read would create a new
@@ -170,7 +171,8 @@ Result<EditOutcome> guarded(redis::Connection& connection, const Guard& guard, c
     const bool typed = !guard.keyType.isEmpty();
     if (typed)
         reads.push_back({"TYPE", guard.watch.front()});
-    reads.push_back(guard.read);
+    if (!guard.read.empty())
+        reads.push_back(guard.read);
     if (elsewhere)
         reads.push_back({"SELECT", home});
     Result<std::vector<Reply>> replies = connection.pipeline(reads);
@@ -179,24 +181,26 @@ Result<EditOutcome> guarded(redis::Connection& connection, const Guard& guard, c
     const std::size_t first = elsewhere ? 1 : 0;
     const Reply* watched = &(*replies)[first];
     const Reply* type = typed ? &(*replies)[first + 1] : nullptr;
-    const Reply* now = &(*replies)[first + (typed ? 2 : 1)];
+    const Reply* now = guard.read.empty() ? nullptr : &(*replies)[first + (typed ? 2 : 1)];
     // The type first: an element read of a key of another type fails (WRONGTYPE), and that is the conflict to name.
     if (type && !type->isError() && type->bytes() != QByteArrayView(guard.keyType)) {
         if (Result<Reply> unwatched = run(connection, {"UNWATCH"}); !unwatched)
             return unwatched.error();
         return typeConflict(guard.watch.front(), type->bytes());
     }
-    if (watched->isError() || now->isError() || (type && type->isError())) {
+    if (watched->isError() || (now && now->isError()) || (type && type->isError())) {
         (void)run(connection, {"UNWATCH"});
         return refused(watched->isError() ? *watched : type && type->isError() ? *type : *now);
     }
-    std::optional<QByteArray> current = held(*now);
-    if (now->isInteger() && !guard.expected && now->integer() == 0)
-        current.reset(); // EXISTS 0: nothing there, as expected
-    if (!same(current, guard.expected, guard.compare)) {
-        if (Result<Reply> unwatched = run(connection, {"UNWATCH"}); !unwatched)
-            return unwatched.error();
-        return conflict(current, guard.conflictText);
+    if (now) {
+        std::optional<QByteArray> current = held(*now);
+        if (now->isInteger() && !guard.expected && now->integer() == 0)
+            current.reset(); // EXISTS 0: nothing there, as expected
+        if (!same(current, guard.expected, guard.compare)) {
+            if (Result<Reply> unwatched = run(connection, {"UNWATCH"}); !unwatched)
+                return unwatched.error();
+            return conflict(current, guard.conflictText);
+        }
     }
 
     connection.append({"MULTI"});
@@ -216,6 +220,8 @@ Result<EditOutcome> guarded(redis::Connection& connection, const Guard& guard, c
         return executed.error();
     if (queueRefusal)
         return *queueRefusal; // EXEC answered EXECABORT: nothing was written
+    if (executed->isNil() && guard.read.empty())
+        return conflict(std::nullopt, guard.conflictText);
     if (executed->isNil()) {
         // Changed between the read and the write: ask once more what it holds now, for the diff.
         if (elsewhere)
@@ -229,8 +235,9 @@ Result<EditOutcome> guarded(redis::Connection& connection, const Guard& guard, c
     }
     if (executed->isError())
         return refused(*executed);
+    // 0 (or LINSERT's -1): the element or key the write needed was not (or was already) there.
     if (!guard.firstWriteZero.isEmpty() && executed->size() > 0 && executed->at(0).isInteger() &&
-        executed->at(0).integer() == 0)
+        executed->at(0).integer() <= 0)
         return conflict(std::nullopt, guard.firstWriteZero);
     EditOutcome outcome;
     outcome.applied = true;
@@ -247,55 +254,39 @@ Result<EditOutcome> guarded(redis::Connection& connection, const Guard& guard, c
 
 // A command whose integer answer tells whether it did anything: 0 means the element or key was not (or was
 // already) there, which `zeroText` explains.
-EditOutcome countedOutcome(ReplyView reply, const QString& zeroText)
+//
+// With `keyType`, the key must still be of that type: the guarded transaction with no read but the type, so that an
+// element is never added to a key that was deleted or renamed since it was read.
+Result<EditOutcome> counted(redis::Connection& connection, const Command& command, const QString& zeroText,
+                            const QByteArray& keyType = {})
 {
-    if (reply.isError())
-        return refused(reply);
+    if (!keyType.isEmpty()) {
+        Guard guard{
+            {command[1]},
+            {},
+            std::nullopt,
+            Compare::Bytes,
+            QStringLiteral("%1 changed on the server since it was read").arg(keyspace::displayString(command[1])),
+            -1,
+            zeroText};
+        guard.keyType = keyType;
+        return guarded(connection, guard, {command});
+    }
+    Result<Reply> reply = run(connection, command);
+    if (!reply)
+        return reply.error();
+    if (reply->isError())
+        return refused(*reply);
     EditOutcome outcome;
-    if (reply.isString()) { // XADD's id
+    if (reply->isString()) { // XADD's id
         outcome.applied = true;
-        outcome.reply = reply.bytes().toByteArray();
-    } else if (reply.isInteger() && reply.integer() <= 0) {
+        outcome.reply = reply->bytes().toByteArray();
+    } else if (reply->isInteger() && reply->integer() <= 0) {
         outcome = conflict(std::nullopt, zeroText);
     } else {
         outcome.applied = true;
     }
     return outcome;
-}
-
-// With `keyType`, the key must still be of that type: WATCH and TYPE, then the command in MULTI/EXEC, so that an
-// element is never added to a key that was deleted or renamed since it was read.
-Result<EditOutcome> counted(redis::Connection& connection, const Command& command, const QString& zeroText,
-                            const QByteArray& keyType = {})
-{
-    if (keyType.isEmpty()) {
-        Result<Reply> reply = run(connection, command);
-        if (!reply)
-            return reply.error();
-        return countedOutcome(*reply, zeroText);
-    }
-    const QByteArray& key = command[1];
-    Result<std::vector<Reply>> checked = connection.pipeline({{"WATCH", key}, {"TYPE", key}});
-    if (!checked)
-        return checked.error();
-    const Reply& typeNow = (*checked)[1];
-    if (typeNow.isError() || typeNow.bytes() != QByteArrayView(keyType)) {
-        if (Result<Reply> unwatched = run(connection, {"UNWATCH"}); !unwatched)
-            return unwatched.error();
-        return typeNow.isError() ? refused(typeNow) : typeConflict(key, typeNow.bytes());
-    }
-    Result<std::vector<Reply>> executed = connection.pipeline({{"MULTI"}, command, {"EXEC"}});
-    if (!executed)
-        return executed.error();
-    if ((*executed)[1].isError())
-        return refused((*executed)[1]); // refused when queued: EXEC answered EXECABORT, nothing was written
-    const Reply& exec = (*executed)[2];
-    if (exec.isNil())
-        return conflict(std::nullopt,
-                        QStringLiteral("%1 changed on the server since it was read").arg(keyspace::displayString(key)));
-    if (exec.isError() || exec.size() != 1)
-        return refused(exec);
-    return countedOutcome(exec.at(0), zeroText);
 }
 
 Command withFields(Command command, const QByteArrayList& fields)
