@@ -7,6 +7,7 @@
 #include "redis/ClusterSlot.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QStringList>
 
 #include <algorithm>
@@ -130,10 +131,18 @@ QString bulkVerb(BulkKind kind)
     return {};
 }
 
-QString defaultBackupName(BulkKind kind)
+QString defaultBackupName(BulkKind kind, const QString& folder)
 {
-    return QStringLiteral("keylens-backup-%1-%2.klb")
-        .arg(bulkVerb(kind), QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    // Two actions in one second (a persist, then an expire) must not meet an existing file: a backup is never
+    // overwritten, so the second one would stop before it started.
+    const QString stem =
+        QStringLiteral("keylens-backup-%1-%2")
+            .arg(bulkVerb(kind), QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    const QString prefix = folder.isEmpty() ? QString() : folder + u'/';
+    QString name = stem + QStringLiteral(".klb");
+    for (int n = 2; QFileInfo::exists(prefix + name); ++n)
+        name = stem + QStringLiteral("-%1.klb").arg(n);
+    return prefix + name;
 }
 
 bool needsBackup(BulkKind)

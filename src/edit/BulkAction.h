@@ -26,8 +26,9 @@ QString bulkVerb(BulkKind kind); // "delete", "expire", "persist", "rename"
 // Every bulk action writes a backup first: delete and rename lose values, expire and persist lose the TTLs the keys
 // had (a record keeps both; `restore --replace` puts them back).
 bool needsBackup(BulkKind kind);
-// keylens-backup-<verb>-<yyyyMMdd-HHmmss>.klb: the backup's file name when the user names none.
-QString defaultBackupName(BulkKind kind);
+// keylens-backup-<verb>-<yyyyMMdd-HHmmss>.klb in `folder` (the current directory when empty): the backup's file
+// when the user names none; -2, -3… before .klb when that name is taken.
+QString defaultBackupName(BulkKind kind, const QString& folder = {});
 // The failures a summary keeps with their reasons; the counts are always exact.
 inline constexpr std::size_t MostFailuresKept = 100;
 

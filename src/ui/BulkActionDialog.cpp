@@ -44,7 +44,7 @@ QString defaultBackupPath(edit::BulkKind kind)
     const QString folder =
         QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/backups");
     QDir().mkpath(folder);
-    return folder + u'/' + edit::defaultBackupName(kind);
+    return edit::defaultBackupName(kind, folder);
 }
 
 } // namespace
