@@ -65,7 +65,7 @@ int runRestoreCommand(const QStringList& arguments)
     QByteArray about = "Backup of " + backup.source() + ", written " +
                        QDateTime::fromMSecsSinceEpoch(backup.createdAtMs()).toString(Qt::ISODate).toUtf8();
     if (!backup.plan().action.isEmpty())
-        about += (backup.plan().action.startsWith('e') ? " before an " : " before a ") + backup.plan().action;
+        about += " before " + backup.plan().actionPhrase();
     if (backup.plan().plannedKeys > 0)
         about += " of " + keyspace::formatCount(backup.plan().plannedKeys) + " keys";
     writeStderr(about + '\n');

@@ -167,6 +167,11 @@ BackupReader::~BackupReader()
         gzclose(handle(m_file));
 }
 
+QByteArray BackupPlan::actionPhrase() const
+{
+    return (action.startsWith('e') ? "an " : "a ") + action;
+}
+
 Error BackupReader::damage(const QString& what)
 {
     m_damaged = true;
@@ -258,7 +263,7 @@ redis::Result<std::optional<BackupRecord>> BackupReader::shortRecord(const QStri
 {
     if (!m_inflateError.isEmpty())
         return damage(QStringLiteral("the compressed data does not decompress (%1)").arg(m_inflateError));
-    if (m_streamEnd == StreamEnd::Clean && what != QLatin1String("between"))
+    if (m_streamEnd == StreamEnd::Clean && !what.isEmpty())
         // The writer closes its stream only after whole records: a record cut by a proper end was never written so.
         return damage(QStringLiteral("a record runs past the end of the file (%1)").arg(what));
     m_ended = true; // the writer stopped: a record it did not finish is not restored
@@ -272,7 +277,7 @@ redis::Result<std::optional<BackupRecord>> BackupReader::next()
     m_recordOffset = m_offset;
     const QByteArray tag = take(1);
     if (tag.isEmpty())
-        return shortRecord(QStringLiteral("between"));
+        return shortRecord({}); // between two records
     if (tag[0] == EndTag) {
         const QByteArray count = take(8);
         if (count.size() != 8)

@@ -26,6 +26,8 @@ struct BackupPlan
 {
     QByteArray action;             // "delete", "rename", "expire", "persist": what was done to the keys after the dump
     std::uint64_t plannedKeys = 0; // how many keys the action meant to back up; 0 when unknown
+
+    QByteArray actionPhrase() const; // "a delete", "an expire"
 };
 
 // Writes a backup. Records are made durable in groups: sync() flushes the compressor and fsyncs the file, and a bulk
@@ -103,8 +105,8 @@ private:
     // Ends the reading with a Damaged error that says where: the uncompressed offset of the record, the file offset
     // zlib had reached, and the last good key.
     redis::Error damage(const QString& what);
-    // A record that stops short: the writer stopped (nothing), or damage when the stream was closed properly or
-    // failed to decompress.
+    // A record that stops short (`what` says how; empty between two records): the writer stopped (nothing), or
+    // damage when the stream failed to decompress, or was closed properly inside a record.
     redis::Result<std::optional<BackupRecord>> shortRecord(const QString& what);
 
     void* m_file = nullptr; // gzFile

@@ -48,7 +48,7 @@ void KeySelection::add(const Keyspace& store, NodeId node)
 
 QByteArray KeySelection::sizeText() const
 {
-    const keyspace::MemoryFigure memory{memoryBytes, size(), keysMemoryUnmeasured};
+    const keyspace::MemoryFigure memory{memoryBytes, size(), keysMemoryUnmeasured}; // keys are a list here
     QByteArray text = memory.known() ? keyspace::formatMemory(memory) : QByteArray("memory not measured");
     if (memory.atLeast())
         text += ", " + keyspace::formatCount(keysMemoryUnmeasured) + " not measured";
@@ -72,8 +72,8 @@ bool isDigit(char c)
     return c >= '0' && c <= '9';
 }
 
-// As the tree orders names: runs of digits by their value (user:2 before user:10), letters without case, and the
-// bytes themselves last, so that distinct keys never compare equal.
+// Natural order: runs of digits by their value (user:2 before user:10, as the tree orders id segments), letters
+// without case, and the bytes themselves last, so that distinct keys never compare equal.
 bool naturalLess(QByteArrayView a, QByteArrayView b)
 {
     qsizetype i = 0, j = 0;

@@ -52,7 +52,7 @@ QString RestoreSummary::text() const
     if (existed > 0 && action != "delete" && action != "rename" && !action.isEmpty())
         parts << QStringLiteral("This backup was written before %1: its keys still exist, and restore --replace "
                                 "puts back the values and TTLs they had.")
-                     .arg(QString::fromUtf8((action.startsWith('e') ? "an " : "a ") + action));
+                     .arg(QString::fromUtf8(BackupPlan{action, 0}.actionPhrase()));
     return parts.join(QLatin1Char(' '));
 }
 

@@ -33,5 +33,10 @@ struct MemoryFigure
 };
 // "1.5 MiB", "≥ 1.5 MiB" for a lower bound, "n/a" for unknown.
 QByteArray formatMemory(const MemoryFigure& figure);
+// The figure of anything that sums keys: NamespaceStats, SubtreeTotals, a report's rows.
+template<typename Sum> MemoryFigure memoryFigureOf(const Sum& sum)
+{
+    return {sum.memoryBytes, sum.keys, sum.keysMemoryUnmeasured};
+}
 
 } // namespace keylens::keyspace

@@ -86,10 +86,8 @@ bool flatIdsBelow(const Keyspace& store, NodeId node)
 // are no evidence of the library.
 bool isExpressSessionId(QByteArrayView id)
 {
-    return id.size() == 32 && std::all_of(id.begin(), id.end(), [](char c) {
-               return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-                      c == '_';
-           });
+    return id.size() == 32 &&
+           std::all_of(id.begin(), id.end(), [](char c) { return isLetter(c) || isDigit(c) || c == '-' || c == '_'; });
 }
 
 bool expressSessionIdsBelow(const Keyspace& store, NodeId node)

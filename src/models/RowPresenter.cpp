@@ -114,7 +114,7 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
         if (row.matchingMemory >= 0 && row.matchingKeys >= 0 && std::uint64_t(row.matchingKeys) != totals.keys)
             return formatted(keyspace::formatBytes(std::uint64_t(row.matchingMemory)));
         // Some keys not measured: the sum is a lower bound, and says so.
-        return formatted(keyspace::formatMemory({totals.memoryBytes, totals.keys, totals.keysMemoryUnmeasured}));
+        return formatted(keyspace::formatMemory(keyspace::memoryFigureOf(totals)));
     case TreeColumns::ShareColumn:
         return formatted(keyspace::formatPercent(row.memoryFraction));
     case TreeColumns::TtlColumn: {

@@ -27,11 +27,6 @@ void writeMemory(JsonWriter& json, const ScanReport& report, const keyspace::Mem
     json.key("memory_lower_bound").value(known && figure.atLeast());
 }
 
-keyspace::MemoryFigure memoryOf(const NamespaceStats& stats)
-{
-    return {stats.memoryBytes, stats.keys, stats.keysMemoryUnmeasured};
-}
-
 // A sampled scan's estimate: "memory_estimate": {"bytes", "bound_bytes" (± that; null when too few keys were
 // measured), "sampled_keys", "standard_errors"}; absent when every key was measured.
 void writeEstimate(JsonWriter& json, const std::optional<keyspace::MemoryEstimate>& estimate)
@@ -62,14 +57,23 @@ void writeTypes(JsonWriter& json, const NamespaceStats& stats)
 
 // Keys whose PTTL was denied are counted apart: they have neither a TTL nor none, and the share of keys
 // with a TTL is taken over the measured ones (null when none was).
+// Null when no key's TTL was measured (PTTL denied): "0 with a TTL" would be a claim.
+bool ttlCountsKnown(const NamespaceStats& stats)
+{
+    return stats.keys == 0 || stats.keysTtlKnown() > 0;
+}
+
+void writeKeysWithTtl(JsonWriter& json, const NamespaceStats& stats)
+{
+    json.key("keys_with_ttl");
+    ttlCountsKnown(stats) ? json.value(stats.keysWithTtl) : json.null();
+}
+
 void writeTtlCounts(JsonWriter& json, const NamespaceStats& stats)
 {
-    // Null when no key's TTL was measured (PTTL denied): "0 with a TTL" would be a claim.
-    const bool known = stats.keys == 0 || stats.keysTtlKnown() > 0;
-    json.key("keys_with_ttl");
-    known ? json.value(stats.keysWithTtl) : json.null();
+    writeKeysWithTtl(json, stats);
     json.key("keys_without_ttl");
-    known ? json.value(stats.keysWithoutTtl()) : json.null();
+    ttlCountsKnown(stats) ? json.value(stats.keysWithoutTtl()) : json.null();
     json.key("keys_ttl_unknown").value(stats.keysTtlUnknown);
     json.key("ttl_share");
     const std::optional<double> share = stats.ttlShare();
@@ -91,7 +95,7 @@ void writeOthers(JsonWriter& json, const ScanReport& report, const Others& other
     json.key("others").beginObject();
     json.key("namespaces").value(others.namespaces);
     json.key("keys").value(others.keys);
-    writeMemory(json, report, {others.memoryBytes, others.keys, others.keysMemoryUnmeasured});
+    writeMemory(json, report, keyspace::memoryFigureOf(others));
     json.endObject();
 }
 
@@ -102,7 +106,7 @@ void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceE
     json.bytesField("path", entry.path);
     json.bytesField("name", entry.name);
     json.key("keys").value(stats.keys);
-    writeMemory(json, report, memoryOf(stats));
+    writeMemory(json, report, keyspace::memoryFigureOf(stats));
     json.key("keys_memory_unmeasured").value(stats.keysMemoryUnmeasured);
     writeEstimate(json, entry.estimate);
     writeTtlCounts(json, stats);
@@ -169,7 +173,7 @@ QByteArray toJson(const ScanReport& report)
 
     json.key("totals").beginObject();
     json.key("keys").value(report.totals.keys);
-    writeMemory(json, report, memoryOf(report.totals));
+    writeMemory(json, report, keyspace::memoryFigureOf(report.totals));
     json.key("keys_memory_unmeasured").value(report.totals.keysMemoryUnmeasured);
     writeEstimate(json, report.totalEstimate);
     writeTtlCounts(json, report.totals);
@@ -189,9 +193,8 @@ QByteArray toJson(const ScanReport& report)
             json.beginObject();
             json.bytesField("pattern", entry.pattern);
             json.key("keys").value(entry.stats.keys);
-            writeMemory(json, report, memoryOf(entry.stats));
-            json.key("keys_with_ttl");
-            entry.stats.keys == 0 || entry.stats.keysTtlKnown() > 0 ? json.value(entry.stats.keysWithTtl) : json.null();
+            writeMemory(json, report, keyspace::memoryFigureOf(entry.stats));
+            writeKeysWithTtl(json, entry.stats);
             writeTypes(json, entry.stats);
             json.key("examples").beginArray();
             for (const QByteArray& key : entry.examples)
@@ -210,7 +213,7 @@ QByteArray toJson(const ScanReport& report)
         json.key("library").value(QByteArrayView(entry.library->id));
         json.key("name").value(QByteArrayView(entry.library->name));
         json.key("keys").value(entry.keys);
-        writeMemory(json, report, {entry.memoryBytes, entry.keys, entry.keysMemoryUnmeasured});
+        writeMemory(json, report, keyspace::memoryFigureOf(entry));
         json.key("roots").beginArray();
         for (const QByteArray& root : entry.roots)
             json.bytesValue(root);

@@ -89,7 +89,7 @@ public:
 
     void row(const QByteArray& name, const NamespaceStats& stats)
     {
-        const keyspace::MemoryFigure figure{stats.memoryBytes, stats.keys, stats.keysMemoryUnmeasured};
+        const keyspace::MemoryFigure figure = keyspace::memoryFigureOf(stats);
         m_rows.push_back({name, formatCount(stats.keys), memory(figure), share(figure), ttlShare(stats),
                           expiries(stats), typeMix(stats)});
     }
@@ -98,7 +98,7 @@ public:
     {
         if (others.namespaces == 0)
             return;
-        const keyspace::MemoryFigure figure{others.memoryBytes, others.keys, others.keysMemoryUnmeasured};
+        const keyspace::MemoryFigure figure = keyspace::memoryFigureOf(others);
         m_rows.push_back({indent + "… " + formatCount(others.namespaces) + " more " + m_noun.toLower() + 's',
                           formatCount(others.keys),
                           memory(figure),
@@ -221,8 +221,7 @@ QByteArray header(const ScanReport& report)
             " keys): about " + formatBytes(std::uint64_t(*report.totalEstimate->bytes)) + " ± " +
             (report.totalEstimate->bound ? formatBytes(std::uint64_t(*report.totalEstimate->bound)) : QByteArray("?"));
     else if (summary.memoryMeasured)
-        out += "Memory in keys (MEMORY USAGE): " +
-               keyspace::formatMemory({totals.memoryBytes, totals.keys, totals.keysMemoryUnmeasured}) +
+        out += "Memory in keys (MEMORY USAGE): " + keyspace::formatMemory(keyspace::memoryFigureOf(totals)) +
                (totals.keysMemoryUnmeasured > 0
                     ? " (not measured for " + formatCount(totals.keysMemoryUnmeasured) + " keys)"
                     : QByteArray());
@@ -254,7 +253,7 @@ QByteArray header(const ScanReport& report)
         for (const LibraryEntry& entry : report.libraries) {
             QByteArray text = QByteArray(entry.library->id) + " (" + formatCount(entry.keys) + " keys";
             if (summary.memoryMeasured)
-                text += ", " + keyspace::formatMemory({entry.memoryBytes, entry.keys, entry.keysMemoryUnmeasured});
+                text += ", " + keyspace::formatMemory(keyspace::memoryFigureOf(entry));
             libraries << text + ')';
         }
         out += "Library layouts: " + libraries.join(", ") + '\n';
