@@ -49,8 +49,7 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_deleted.clear();
     m_libraries = nullptr;
     m_visibility = {};
-    m_matchesBelow = {};
-    m_matchingMemoryBelow = {};
+    m_matchingBelow = {};
     m_filterMatches = 0;
     if (isFiltering())
         markAllMatches();
@@ -117,10 +116,11 @@ double KeyTreeModel::memoryFraction(NodeId node) const
     // Painted for every row on screen: the sort keys' lean accessors, not two whole Totals.
     const NodeId parent = m_keyspace->parent(node);
     if (isFiltering()) { // of the parent's matching keys, as the Keys cell counts them
-        if (const std::uint64_t parentMemory = matchingMemoryOf(parent))
-            return double(matchingMemoryOf(node)) / double(parentMemory);
-        const std::uint64_t parentKeys = matchingKeysOf(parent);
-        return parentKeys > 0 ? double(matchingKeysOf(node)) / double(parentKeys) : 0.0;
+        const MatchingSum parentSum = matchingSumOf(parent);
+        const MatchingSum sum = matchingSumOf(node);
+        if (parentSum.bytes > 0)
+            return double(sum.bytes) / double(parentSum.bytes);
+        return parentSum.keys > 0 ? double(sum.keys) / double(parentSum.keys) : 0.0;
     }
     if (const std::uint64_t parentMemory = keyspace::subtreeMemory(*m_keyspace, parent))
         return double(keyspace::subtreeMemory(*m_keyspace, node)) / double(parentMemory);
@@ -171,7 +171,7 @@ RowFacts KeyTreeModel::factsOf(RowId rowId, FactsWanted wanted) const
         row.expiresAtMs = m_keyspace->keyInfo(node).expiresAtMs;
     if (isFiltering()) {
         row.matchingKeys = std::int64_t(matchingKeysOf(node));
-        row.matchingMemory = std::int64_t(matchingMemoryOf(node));
+        row.matchingMemory = matchingMemoryOf(node);
     }
     if (wanted.memoryFraction)
         row.memoryFraction = memoryFraction(node);
@@ -248,12 +248,10 @@ void KeyTreeModel::markMatch(NodeId node, std::vector<NodeId>* newlyVisible)
         return;
     ++m_filterMatches;
     // Every ancestor counts it, for its "3 of 18,776", and its memory.
-    const std::uint64_t bytes = keyMemory(node);
+    const MatchingSum sum = matchingSumOfKey(node);
     for (NodeId n = node; n != keyspace::Keyspace::root();) {
         n = m_keyspace->parent(n);
-        const std::uint32_t index = m_keyspace->namespaceIndex(n);
-        ++m_matchesBelow[index];
-        m_matchingMemoryBelow[index] += bytes;
+        m_matchingBelow[m_keyspace->namespaceIndex(n)] += sum;
     }
     if (m_visibility[node] == 0 && newlyVisible)
         newlyVisible->push_back(node);
@@ -272,38 +270,45 @@ void KeyTreeModel::markMatch(NodeId node, std::vector<NodeId>* newlyVisible)
 void KeyTreeModel::applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible)
 {
     m_visibility.resize(to, 0);
-    m_matchesBelow.resize(m_keyspace->namespaceCount(), 0);
-    m_matchingMemoryBelow.resize(m_keyspace->namespaceCount(), 0);
+    m_matchingBelow.resize(m_keyspace->namespaceCount());
     for (std::size_t node = from; node < to; ++node) {
         if (m_keyspace->isKey(NodeId(node)) && matchesFilter(NodeId(node)))
             markMatch(NodeId(node), newlyVisible);
     }
 }
 
-std::uint64_t KeyTreeModel::keyMemory(NodeId key) const
+KeyTreeModel::MatchingSum KeyTreeModel::matchingSumOfKey(NodeId key) const
 {
     if (!m_keyspace->isKey(key))
-        return 0;
+        return {};
     const keyspace::KeyInfo info = m_keyspace->keyInfo(key);
-    return info.memoryMeasured ? info.memoryBytes : 0;
+    return info.memoryMeasured ? MatchingSum{1, 0, info.memoryBytes} : MatchingSum{1, 1, 0};
 }
 
-std::uint64_t KeyTreeModel::matchingMemoryOf(NodeId node) const
+KeyTreeModel::MatchingSum KeyTreeModel::matchingSumOf(NodeId node) const
+{
+    MatchingSum sum;
+    if (node < m_visibility.size() && (m_visibility[node] & Matches))
+        sum = matchingSumOfKey(node);
+    const std::uint32_t index = m_keyspace->namespaceIndex(node);
+    if (index < m_matchingBelow.size())
+        sum += m_matchingBelow[index];
+    return sum;
+}
+
+keyspace::MemoryFigure KeyTreeModel::matchingMemoryOf(NodeId node) const
 {
     if (!isFiltering())
-        return keyspace::subtreeMemory(*m_keyspace, node);
-    const bool self = node < m_visibility.size() && (m_visibility[node] & Matches);
-    const std::uint32_t index = m_keyspace->namespaceIndex(node);
-    return (self ? keyMemory(node) : 0) + (index < m_matchingMemoryBelow.size() ? m_matchingMemoryBelow[index] : 0);
+        return keyspace::memoryFigureOf(totalsOf(node));
+    const MatchingSum sum = matchingSumOf(node);
+    return {sum.bytes, sum.keys, sum.unmeasured};
 }
 
 std::uint64_t KeyTreeModel::matchingKeysOf(NodeId node) const
 {
     if (!isFiltering())
         return keyspace::subtreeKeys(*m_keyspace, node);
-    const std::uint32_t self = node < m_visibility.size() && (m_visibility[node] & Matches) ? 1 : 0;
-    const std::uint32_t index = m_keyspace->namespaceIndex(node);
-    return self + (index < m_matchesBelow.size() ? m_matchesBelow[index] : 0);
+    return matchingSumOf(node).keys;
 }
 
 bool KeyTreeModel::matchesFindingsFilter(NodeId key) const
@@ -362,8 +367,7 @@ void KeyTreeModel::resetFilter()
     forgetRows();
     // Freed, not only emptied: 5 bytes per node stayed allocated after a filter was cleared.
     m_visibility = {};
-    m_matchesBelow = {};
-    m_matchingMemoryBelow = {};
+    m_matchingBelow = {};
     m_filterMatches = 0;
     if (m_keyspace && isFiltering())
         markAllMatches();
@@ -376,8 +380,7 @@ void KeyTreeModel::markAllMatches()
     m_visibility.assign(count, 0);
     if (count <= 1)
         return;
-    m_matchesBelow.assign(m_keyspace->namespaceCount(), 0);
-    m_matchingMemoryBelow.assign(m_keyspace->namespaceCount(), 0);
+    m_matchingBelow.assign(m_keyspace->namespaceCount(), {});
     if (m_filter.isEmpty()) {
         for (NodeId node = 1; node < count; ++node)
             m_visibility[node] = m_keyspace->isKey(node) ? Matches : 0;
@@ -389,16 +392,15 @@ void KeyTreeModel::markAllMatches()
     for (NodeId node = NodeId(count - 1); node >= 1; --node) {
         if ((m_visibility[node] & Matches) && !matchesFindingsFilter(node))
             m_visibility[node] &= ~Matches;
-        const std::uint32_t self = m_visibility[node] & Matches ? 1 : 0;
-        m_filterMatches += self;
+        const bool self = m_visibility[node] & Matches;
+        m_filterMatches += self ? 1 : 0;
+        MatchingSum matching = self ? matchingSumOfKey(node) : MatchingSum{};
         const std::uint32_t index = m_keyspace->namespaceIndex(node);
-        const std::uint32_t matching = self + (index != keyspace::InvalidNode ? m_matchesBelow[index] : 0);
-        if (matching != 0) {
+        if (index != keyspace::InvalidNode)
+            matching += m_matchingBelow[index];
+        if (matching.keys != 0) {
             const NodeId parent = m_keyspace->parent(node);
-            const std::uint32_t parentIndex = m_keyspace->namespaceIndex(parent);
-            m_matchesBelow[parentIndex] += matching;
-            m_matchingMemoryBelow[parentIndex] +=
-                (self ? keyMemory(node) : 0) + (index != keyspace::InvalidNode ? m_matchingMemoryBelow[index] : 0);
+            m_matchingBelow[m_keyspace->namespaceIndex(parent)] += matching;
             m_visibility[parent] |= MatchesBelow;
         }
     }

@@ -4,6 +4,7 @@
 #include "keyspace/Keyspace.h"
 #include "keyspace/PagedArray.h"
 #include "keyspace/SubtreeTotals.h"
+#include "keyspace/Units.h"
 #include "lint/LibraryLayouts.h"
 #include "models/RowTreeModel.h"
 
@@ -63,8 +64,9 @@ public:
     bool isFiltering() const { return !m_filter.isEmpty() || m_findingsFilter.enabled; }
     // Under a filter, the keys of the node's subtree (itself included) that match it; its whole count without.
     std::uint64_t matchingKeysOf(NodeId node) const;
-    // Under a filter, the measured memory of the row's matching keys (its own key's and those below it).
-    std::uint64_t matchingMemoryOf(NodeId node) const;
+    // Under a filter, the memory of the row's matching keys (its own key's and those below it): unknown when none
+    // of them was measured, a lower bound when some were not, as the unfiltered cells say it.
+    keyspace::MemoryFigure matchingMemoryOf(NodeId node) const;
 
     // The index of a node (materialising its ancestors), or an invalid index when it is filtered out.
     QModelIndex indexOfNode(NodeId node, int column = NameColumn);
@@ -116,7 +118,6 @@ private:
     void resetFilter(); // recomputes which rows exist, with a model reset
     void applyFilterToNewNodes(std::size_t from, std::size_t to, std::vector<NodeId>* newlyVisible);
     void markMatch(NodeId node, std::vector<NodeId>* newlyVisible);
-    std::uint64_t keyMemory(NodeId key) const; // measured, or 0
 
     const keyspace::Keyspace* m_keyspace = nullptr;
     std::size_t m_publishedNodes = 1; // nodes below this id are in the model; the rest wait for publish()
@@ -132,11 +133,26 @@ private:
     FindingsFilter m_findingsFilter;
     enum Visibility : std::uint8_t { Matches = 1, MatchesBelow = 2 };
     std::vector<std::uint8_t> m_visibility; // only while a filter is set
-    // Under a filter: per namespace (by the store's namespaceIndex), the matching keys below it; a key's own match
-    // is its Matches bit. By namespace, not by node: far fewer, and fresh memory is slow to fault in.
-    std::vector<std::uint32_t> m_matchesBelow;
-    // Beside it, the measured memory of those matching keys: what the Memory and % cells show under a filter.
-    std::vector<std::uint64_t> m_matchingMemoryBelow;
+    // Under a filter: per namespace (by the store's namespaceIndex), the matching keys below it and their memory;
+    // a key's own match is its Matches bit. By namespace, not by node: far fewer, and fresh memory is slow to
+    // fault in. One vector of sums, so that the count, the bytes and the unmeasured keys cannot drift apart.
+    struct MatchingSum
+    {
+        std::uint32_t keys = 0;
+        std::uint32_t unmeasured = 0; // of those keys, the ones whose memory is not known
+        std::uint64_t bytes = 0;
+
+        MatchingSum& operator+=(const MatchingSum& other)
+        {
+            keys += other.keys;
+            unmeasured += other.unmeasured;
+            bytes += other.bytes;
+            return *this;
+        }
+    };
+    MatchingSum matchingSumOfKey(NodeId key) const;
+    MatchingSum matchingSumOf(NodeId node) const;
+    std::vector<MatchingSum> m_matchingBelow;
     std::uint64_t m_filterMatches = 0;
 
     std::unordered_map<NodeId, std::uint64_t> m_lengths; // see setLength()

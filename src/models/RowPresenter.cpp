@@ -107,14 +107,15 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
         if (row.isKey && !row.isLeafKey && totals.keys > 1)
             return QStringLiteral("1 + %1").arg(formatted(keyspace::formatCount(totals.keys - 1)));
         return formatted(keyspace::formatCount(totals.keys));
-    case TreeColumns::MemoryColumn:
-        if (totals.keysMemoryUnmeasured == totals.keys)
-            return QStringLiteral("–");
+    case TreeColumns::MemoryColumn: {
         // Under a filter, the matching keys' memory, as the Keys cell counts them ("11 of 200").
-        if (row.matchingMemory >= 0 && row.matchingKeys >= 0 && std::uint64_t(row.matchingKeys) != totals.keys)
-            return formatted(keyspace::formatBytes(std::uint64_t(row.matchingMemory)));
+        const bool filtered = row.matchingKeys >= 0 && std::uint64_t(row.matchingKeys) != totals.keys;
+        const keyspace::MemoryFigure figure = filtered ? row.matchingMemory : keyspace::memoryFigureOf(totals);
+        if (!figure.known())
+            return QStringLiteral("–");
         // Some keys not measured: the sum is a lower bound, and says so.
-        return formatted(keyspace::formatMemory(keyspace::memoryFigureOf(totals)));
+        return formatted(keyspace::formatMemory(figure));
+    }
     case TreeColumns::ShareColumn:
         return formatted(keyspace::formatPercent(row.memoryFraction));
     case TreeColumns::TtlColumn: {
@@ -199,8 +200,7 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
         lines << QCoreApplication::translate("RowPresenter", "%1 of %2 keys match the filter, with %3 of memory")
                      .arg(formatted(keyspace::formatCount(std::min(std::uint64_t(row.matchingKeys), totals.keys))),
                           formatted(keyspace::formatCount(totals.keys)),
-                          formatted(
-                              keyspace::formatBytes(std::uint64_t(std::max<std::int64_t>(row.matchingMemory, 0)))));
+                          formatted(keyspace::formatMemory(row.matchingMemory)));
     if (column == TreeColumns::MemoryColumn || column == TreeColumns::ShareColumn ||
         column == TreeColumns::NameColumn) {
         lines << QCoreApplication::translate("RowPresenter", "%1 in %2 keys, %3 of the parent's memory")

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/SubtreeTotals.h"
+#include "keyspace/Units.h"
 
 #include <QByteArray>
 #include <QString>
@@ -68,8 +69,8 @@ struct RowFacts
     const lint::LibraryInfo* library = nullptr; // tooltips only
     // Under a filter, how many of the row's keys match it (the Keys cell says "3 of 18,776"); -1 without one.
     std::int64_t matchingKeys = -1;
-    // And their measured memory (the Memory cell shows it then); -1 without a filter.
-    std::int64_t matchingMemory = -1;
+    // And their memory (the Memory cell shows it then), unknown or a lower bound as the unfiltered figure is.
+    keyspace::MemoryFigure matchingMemory;
     // A pattern row: how many store nodes it stands for, and a few of them (tooltips only).
     std::uint64_t members = 0;
     QByteArrayList examples;

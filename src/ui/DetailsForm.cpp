@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 
 namespace keylens::ui {
@@ -54,19 +55,45 @@ QLabel* addDetailsField(QFormLayout* form, const QString& name)
     return label;
 }
 
+std::pair<QLabel*, QLabel*> addDetailsFieldPair(QFormLayout* form, const QString& rowName, const QString& first,
+                                                const QString& second)
+{
+    auto* row = new QWidget;
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    QLabel* labels[2] = {};
+    for (int i = 0; i < 2; ++i) {
+        if (i == 1) {
+            auto* separator = new QLabel(QStringLiteral("·"));
+            separator->setForegroundRole(QPalette::PlaceholderText);
+            layout->addWidget(separator);
+        }
+        labels[i] = new QLabel;
+        labels[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        labels[i]->setObjectName(i == 0 ? first : second);
+        labels[i]->setToolTip(i == 0 ? first : second); // the row names both only together
+        layout->addWidget(labels[i]);
+    }
+    layout->addStretch();
+    form->addRow(rowName + u':', row);
+    return {labels[0], labels[1]};
+}
+
 QString detailsFieldText(const QWidget* pane, const QString& name)
 {
     const auto* label = pane->findChild<QLabel*>(name);
     return label ? label->text() : QString();
 }
 
-QString memoryWithPerKeyText(std::uint64_t memoryBytes, std::uint64_t keys)
+QString memoryWithPerKeyText(const keyspace::MemoryFigure& figure)
 {
-    const QString memory = models::displayText(keyspace::formatBytes(memoryBytes));
-    if (keys == 0)
+    const QString memory = models::displayText(keyspace::formatMemory(figure));
+    // Per measured key: the unmeasured ones would drag the mean down for nothing.
+    const std::uint64_t measured = figure.keys - std::min(figure.unmeasured, figure.keys);
+    if (measured == 0)
         return memory;
     return memory + QCoreApplication::translate("DetailsForm", "  (%1 per key)")
-                        .arg(models::displayText(keyspace::formatBytes(memoryBytes / keys)));
+                        .arg(models::displayText(keyspace::formatBytes(figure.bytes / measured)));
 }
 
 } // namespace keylens::ui

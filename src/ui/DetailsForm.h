@@ -1,8 +1,11 @@
 #pragma once
 
+#include "keyspace/Units.h"
+
 #include <QString>
 
 #include <cstdint>
+#include <utility>
 
 class QFormLayout;
 class QLabel;
@@ -14,6 +17,10 @@ namespace keylens::ui {
 // value labels carry the field's name as object name, so tests (and fieldText) can read them back.
 QLabel* createDetailsTitle();
 QLabel* addDetailsField(QFormLayout* form, const QString& name);
+// Two short facts on one row ("Type: hash · listpack"), each label named as addDetailsField names one: a small
+// window keeps the value table above the fold.
+std::pair<QLabel*, QLabel*> addDetailsFieldPair(QFormLayout* form, const QString& rowName, const QString& first,
+                                                const QString& second);
 QString detailsFieldText(const QWidget* pane, const QString& name);
 // A long name made to wrap in a label, which breaks only between words: a zero-width space after each delimiter
 // (: / . _ - | @) and within any run of 24 characters without one. For display only: copying takes the exact bytes
@@ -21,6 +28,6 @@ QString detailsFieldText(const QWidget* pane, const QString& name);
 QString breakable(const QString& name);
 
 // The Memory field of a namespace or a pattern: "4.96 MiB  (197 B per key)", the per-key part only with keys.
-QString memoryWithPerKeyText(std::uint64_t memoryBytes, std::uint64_t keys);
+QString memoryWithPerKeyText(const keyspace::MemoryFigure& figure);
 
 } // namespace keylens::ui

@@ -23,6 +23,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <tuple>
+
 namespace keylens::ui {
 
 using models::displayText;
@@ -44,13 +46,11 @@ KeyDetailsView::KeyDetailsView(models::ValueInspector* inspector, QWidget* paren
 
     m_form = new QFormLayout;
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_type = addDetailsField(m_form, tr("Type"));
-    m_encoding = addDetailsField(m_form, tr("Encoding"));
+    std::tie(m_type, m_encoding) = addDetailsFieldPair(m_form, tr("Type"), tr("Type"), tr("Encoding"));
     m_ttl = addDetailsField(m_form, QStringLiteral("TTL"));
     m_ttlTick.setInterval(1000);
     connect(&m_ttlTick, &QTimer::timeout, this, &KeyDetailsView::showTimeLeft);
-    m_memory = addDetailsField(m_form, tr("Memory"));
-    m_length = addDetailsField(m_form, tr("Length"));
+    std::tie(m_memory, m_length) = addDetailsFieldPair(m_form, tr("Size"), tr("Memory"), tr("Length"));
     m_findings = addDetailsField(m_form, tr("Findings"));
     m_problems = new QLabel;
     m_problems->setObjectName(QStringLiteral("problems"));

@@ -90,7 +90,7 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
                         ? QStringLiteral("%1 (%2)").arg(displayText(keyspace::formatCount(totals.keys)),
                                                         models::keyAndBelowText(totals.keys))
                         : displayText(keyspace::formatCount(totals.keys)));
-    m_memory->setText(memoryWithPerKeyText(totals.memoryBytes, totals.keys));
+    m_memory->setText(memoryWithPerKeyText(keyspace::memoryFigureOf(totals)));
     // Under a filter or a findings narrowing, the matching keys' figures lead, as the tree's cells show them:
     // "how much memory do the keys without a TTL take?" is read here.
     if (model.isFiltering()) {
@@ -99,8 +99,8 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
             tr("%1 of %2 match the filter")
                 .arg(displayText(keyspace::formatCount(matching)), displayText(keyspace::formatCount(totals.keys))));
         m_memory->setText(tr("%1 in the matching keys (%2 in all)")
-                              .arg(memoryWithPerKeyText(model.matchingMemoryOf(node), matching),
-                                   displayText(keyspace::formatBytes(totals.memoryBytes))));
+                              .arg(memoryWithPerKeyText(model.matchingMemoryOf(node)),
+                                   displayText(keyspace::formatMemory(keyspace::memoryFigureOf(totals)))));
     }
     if (m_sampled && keyspace.hasChildren(node) && !model.isFiltering()) {
         const keyspace::MemoryEstimate estimate = m_sampled->estimate(node);

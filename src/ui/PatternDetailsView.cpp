@@ -53,7 +53,7 @@ void PatternDetailsView::showPattern(const models::PatternTreeModel& model, patt
                            .arg(displayText(keyspace::formatCount(members.size())),
                                 displayText(keyspace::formatCount(tree.ownKeys(pattern)))));
     m_keys->setText(displayText(keyspace::formatCount(totals.keys)) + tr(" in its members' subtrees"));
-    m_memory->setText(memoryWithPerKeyText(totals.memoryBytes, totals.keys));
+    m_memory->setText(memoryWithPerKeyText(keyspace::memoryFigureOf(totals)));
     const std::optional<double> share = totals.ttlShare();
     m_ttl->setText(share ? tr("%1 keys (%2)")
                                .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),

@@ -670,6 +670,49 @@ private Q_SLOTS:
         QCOMPARE(model.overlaysOf(store.find("cart:3"), 0) & KeyTreeModel::NoTtlAmongExpiring, 0);
         QCOMPARE(store.stats(store.find("cart")).keysWithoutTtl(), 0u);
     }
+
+    // Under a filter, matching keys whose memory nobody measured are unknown memory, not 0 B; some of them make the
+    // figure a lower bound, as it is without a filter.
+    void filteredMemoryOfUnmeasuredKeysIsNotZero()
+    {
+        keyspace::Keyspace store;
+        keyspace::KeyInfo measured;
+        measured.type = keyspace::KeyType::String;
+        measured.memoryBytes = 100;
+        measured.memoryMeasured = true;
+        keyspace::KeyInfo unmeasured;
+        unmeasured.type = keyspace::KeyType::Set;
+        for (const char* key : {"mix:m1", "mix:m2", "mix:m3"})
+            store.insert(key, measured);
+        for (const char* key : {"mix:u1", "mix:u2"})
+            store.insert(key, unmeasured);
+        KeyTreeModel model;
+        model.setKeyspace(&store);
+        model.publish(true);
+        const keyspace::NodeId mix = store.find("mix");
+        const auto cell = [&](int column) { return model.indexOfNode(mix, column).data().toString(); };
+        QCOMPARE(cell(KeyTreeModel::MemoryColumn), QStringLiteral("\u2265 300 B"));
+
+        model.setFilter(keyspace::KeyGlob("mix:u*"));
+        QCOMPARE(cell(KeyTreeModel::KeysColumn), QStringLiteral("2 of 5"));
+        QCOMPARE(cell(KeyTreeModel::MemoryColumn), QStringLiteral("–"));
+        QVERIFY(!model.matchingMemoryOf(mix).known());
+        QVERIFY(model.indexOfNode(mix, KeyTreeModel::MemoryColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("with n/a of memory")));
+
+        model.setFilter(keyspace::KeyGlob("mix:*1"));
+        QCOMPARE(cell(KeyTreeModel::KeysColumn), QStringLiteral("2 of 5"));
+        QCOMPARE(cell(KeyTreeModel::MemoryColumn), QStringLiteral("\u2265 100 B"));
+
+        model.setFilter(keyspace::KeyGlob("mix:m*"));
+        QCOMPARE(cell(KeyTreeModel::MemoryColumn), QStringLiteral("300 B"));
+        const keyspace::MemoryFigure figure = model.matchingMemoryOf(mix);
+        QCOMPARE(figure.bytes, std::uint64_t(300));
+        QCOMPARE(figure.keys, std::uint64_t(3));
+        QVERIFY(!figure.atLeast());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKeyTreeModel)
