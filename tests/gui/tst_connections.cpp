@@ -250,6 +250,9 @@ private Q_SLOTS:
         const auto shown = std::find_if(label.begin(), label.end(), [](QLabel* l) { return l->isVisible(); });
         QVERIFY(shown != label.end());
         QCOMPARE((*shown)->palette().color(QPalette::WindowText), ui::overlay::errorText(dialog.palette()));
+        // Read whole: once laid out, the label has the height its wrapped words need, inside the dialog.
+        QTRY_VERIFY((*shown)->height() >= (*shown)->heightForWidth((*shown)->width()));
+        QVERIFY((*shown)->mapTo(&dialog, QPoint(0, (*shown)->height())).y() <= dialog.height());
 
         profile.db = 40; // the server has 16
         QVERIFY(test(profile, "letmein"));
