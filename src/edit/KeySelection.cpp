@@ -195,7 +195,9 @@ QByteArray patternPrefix(const patterns::PatternTree& patterns, patterns::Patter
         // A placeholder level, or a word with an id glued to it, is where the literal part ends.
         if (patterns.isPlaceholder(*level) || patterns.label(*level).contains('<'))
             break;
-        prefix.append(patterns.label(*level)).append(delimiter);
+        prefix.append(patterns.label(*level));
+        if (!patterns.isPartial(*level)) // a partial level's label ends with its own inner delimiter
+            prefix.append(delimiter);
     }
     return prefix;
 }

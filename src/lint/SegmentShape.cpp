@@ -1,6 +1,7 @@
 #include "lint/SegmentShape.h"
 
 #include "lint/Characters.h"
+#include "lint/SegmentUnits.h"
 
 #include <algorithm>
 #include <array>
@@ -217,6 +218,42 @@ bool isIpv6(QByteArrayView text)
     return colons == 7 || text.contains("::");
 }
 
+// 10.0.0.0/8: an IPv4 block (the IPv6 ones hold the key delimiter ':', and are found across levels).
+bool isCidr(QByteArrayView text)
+{
+    const qsizetype slash = text.indexOf('/');
+    if (slash < 7 || slash + 1 >= text.size() || text.size() - slash - 1 > 2)
+        return false;
+    const long long prefix = number(text, slash + 1, text.size() - slash - 1);
+    return prefix >= 0 && prefix <= 32 && isIpv4(text.first(slash));
+}
+
+// 1.4.2, v2.0.0, 2.0.0-rc.1, 1.0.0+build.5: three numbers at the core, as semver.org writes them.
+bool isSemver(QByteArrayView text)
+{
+    qsizetype at = text.startsWith('v') ? 1 : 0;
+    for (int part = 0; part < 3; ++part) {
+        const qsizetype from = at;
+        while (at < text.size() && isDigit(text[at]))
+            ++at;
+        if (at == from || at - from > 9)
+            return false;
+        if (part < 2) {
+            if (at >= text.size() || text[at] != '.')
+                return false;
+            ++at;
+        }
+    }
+    if (at == text.size())
+        return true;
+    if (text[at] != '-' && text[at] != '+')
+        return false;
+    const QByteArrayView suffix = text.sliced(at + 1);
+    return !suffix.isEmpty() && std::all_of(suffix.begin(), suffix.end(), [](char c) {
+        return isLetter(c) || isDigit(c) || c == '.' || c == '-' || c == '+';
+    });
+}
+
 // The caller has seen letters and digits both (Mix).
 bool isUlid(QByteArrayView text)
 {
@@ -297,6 +334,10 @@ Shape baseShape(QByteArrayView segment)
         return Shape::Email;
     if ((mix.dots == 3 && mix.digits + mix.dots == mix.size && isIpv4(segment)) || (mix.colons >= 2 && isIpv6(segment)))
         return Shape::Ip;
+    if (mix.dots == 3 && mix.base64Marks == 1 && isCidr(segment))
+        return Shape::Cidr;
+    if (mix.dots >= 2 && (isDigit(segment[0]) || segment[0] == 'v') && isSemver(segment))
+        return Shape::Semver;
     if (mix.size == 26 && mix.digits > 0 && mix.letters() > 0 && isUlid(segment))
         return Shape::Ulid;
     if (isHexDigest(mix))
@@ -342,7 +383,14 @@ QByteArrayView placeholder(Shape shape)
         return "<date>";
     case Shape::Epoch:
         return "<epoch>";
+    case Shape::Cidr:
+        return "<cidr>";
+    case Shape::Semver:
+        return "<semver>";
+    case Shape::Path:
+        return "<path>";
     case Shape::Word:
+    case Shape::Count:
         break;
     }
     return {};
@@ -393,21 +441,40 @@ bool isDateSplitAcross(QByteArrayView year, QByteArrayView month)
     return year.size() == 4 && isYear(number(year, 0, 4)) && month.size() == 2 && isMonth(number(month, 0, 2));
 }
 
-QByteArray foldedSegment(QByteArrayView segment)
+const QByteArray& sharedPlaceholder(Shape shape)
 {
-    static const std::array<QByteArray, 10> placeholders = [] {
-        std::array<QByteArray, 10> out;
+    static const std::array<QByteArray, std::size_t(Shape::Count)> placeholders = [] {
+        std::array<QByteArray, std::size_t(Shape::Count)> out;
         for (std::size_t shape = 0; shape < out.size(); ++shape)
             out[shape] = placeholder(Shape(shape)).toByteArray();
         return out;
     }();
-    if (const Shape shape = shapeOf(segment); isId(shape))
-        return placeholders[std::size_t(shape)];
-    if (const GluedId glued = gluedIdOf(segment); isId(glued.shape))
-        return glued.prefix.toByteArray().append(placeholder(glued.shape));
-    if (const QByteArrayView code = numberedCodePrefix(segment); !code.isEmpty())
+    return placeholders[std::size_t(shape)];
+}
+
+QByteArray foldedPiece(QByteArrayView piece)
+{
+    if (const Shape shape = shapeOf(piece); isId(shape))
+        return sharedPlaceholder(shape);
+    if (const QByteArrayView code = numberedCodePrefix(piece); !code.isEmpty())
         return code.toByteArray().append(placeholder(Shape::Integer));
     return {};
+}
+
+QByteArray foldedSegment(QByteArrayView segment)
+{
+    const SegmentUnits units = segmentUnits(segment);
+    if (units.size() == 1)
+        return units.front().folded;
+    QByteArray out;
+    bool folded = false;
+    for (const SegmentUnit& unit : units) {
+        folded |= !unit.folded.isNull();
+        out.append(unit.folded.isNull() ? unit.text : QByteArrayView(unit.folded));
+        if (unit.delimiterAfter)
+            out.append(unit.delimiterAfter);
+    }
+    return folded ? out : QByteArray();
 }
 
 QByteArray patternOf(QByteArrayView segment)

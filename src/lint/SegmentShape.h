@@ -15,13 +15,14 @@ namespace keylens::lint {
 //   2. UUID (8-4-4-4-12 hex);
 //   3. a date or time: ISO 8601 (`2024-03-10`, `2024-03`, `2024-03-10T10:30:00Z`, `20240310T103000Z`),
 //      `2024Q1`, `2024-W10`, `hour12`;
-//   4. email; 5. IPv4, IPv6 (with an IPv4-mapped tail: `::ffff:192.0.2.1`);
+//   4. email; 5. IPv4, IPv6 (with an IPv4-mapped tail: `::ffff:192.0.2.1`), an IPv4 CIDR block (`10.0.0.0/8`);
+//      a semantic version (`1.4.2`, `v2.0.0-rc.1`);
 //   6. ULID (26 Crockford base-32 characters with letters and digits);
 //   7. hex: 16 or more hex digits with at least one digit (md5, sha1, sha256 and the like), or 12 to 15
 //      that mix digits and letters (short ids: a Docker container's, a truncated session id);
 //   8. opaque token: 16 or more base64/base62 characters mixing letters and digits;
 //   9. anything else is a word: `settings`, `deadbeef`, `2fa`, `v1`.
-enum class Shape { Word, Integer, Uuid, Ulid, Hex, Token, Email, Ip, Date, Epoch };
+enum class Shape { Word, Integer, Uuid, Ulid, Hex, Token, Email, Ip, Date, Epoch, Cidr, Semver, Path, Count };
 
 Shape shapeOf(QByteArrayView segment);
 inline bool isId(Shape shape)
@@ -30,7 +31,8 @@ inline bool isId(Shape shape)
 }
 
 // The placeholder a pattern shows for a shape: "<int>", "<uuid>", "<ulid>", "<hex>", "<token>",
-// "<email>", "<ip>", "<date>", "<epoch>" (an interface: the JSON and the GUI use them); empty for a word.
+// "<email>", "<ip>", "<date>", "<epoch>", "<cidr>", "<semver>", "<path>" (an interface: the JSON and the GUI use
+// them); empty for a word. A path is never a segment's shape: segmentUnits() finds it (`//host/a/b`).
 QByteArrayView placeholder(Shape shape);
 
 // An id glued to a word inside one segment, after its last word separator ('-', '_' or '.'):
@@ -51,10 +53,15 @@ QByteArrayView numberedCodePrefix(QByteArrayView segment);
 // A date split over two levels, year then month: `2025` and `01` of `log:2025:01:15:…`.
 bool isDateSplitAcross(QByteArrayView year, QByteArrayView month);
 
-// A segment with its id folded: the placeholder for an id (`<int>`), the word part and the placeholder
-// for a glued id (`celery-task-meta-<uuid>`) or a numbered code (`SKU<int>`); null for a word. A bare
-// placeholder is shared, not allocated: the pattern tree asks this of every node.
+// A segment with its ids folded: the placeholder for an id (`<int>`), the words and the placeholders of a segment
+// cut at its inner delimiters (`celery-task-meta-<uuid>`, `LIMITER/<ip>/search/<int>/hour`, `user_<int>_profile`;
+// see SegmentUnits.h), a numbered code (`SKU<int>`); null for a word. A bare placeholder is shared, not allocated:
+// the pattern tree asks this of every node.
 QByteArray foldedSegment(QByteArrayView segment);
+// One piece without inner delimiters folded: its placeholder, `SKU<int>`, or null for a word.
+QByteArray foldedPiece(QByteArrayView piece);
+// The placeholder of a shape, shared (no allocation).
+const QByteArray& sharedPlaceholder(Shape shape);
 // The segment as a pattern shows it: foldedSegment(), or the segment itself for a word.
 QByteArray patternOf(QByteArrayView segment);
 

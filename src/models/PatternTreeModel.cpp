@@ -172,6 +172,12 @@ bool PatternTreeModel::refreshTotalsStep(std::size_t members)
 
 // ---- the rows ----
 
+bool PatternTreeModel::hasMembersRow(PatternId pattern) const
+{
+    // A partial level's members are listed under the levels that end their segments.
+    return pattern != PatternTree::Root && !m_tree->isPartial(pattern) && m_tree->members(pattern).size() > 1;
+}
+
 RowTreeModel::RowId PatternTreeModel::parentRow(RowId row) const
 {
     const std::uint32_t id = idOf(row);
@@ -191,7 +197,7 @@ bool PatternTreeModel::mayHaveChildren(RowId row) const
     const std::uint32_t id = idOf(row);
     switch (kindOfRow(row)) {
     case RowKind::Pattern:
-        return !m_tree->children(id).empty() || (id != PatternTree::Root && m_tree->members(id).size() > 1);
+        return !m_tree->children(id).empty() || hasMembersRow(id);
     case RowKind::Members:
         return true;
     case RowKind::Member:
@@ -207,7 +213,7 @@ RowTreeModel::Rows PatternTreeModel::childRows(RowId parent) const
     if (kindOfRow(parent) == RowKind::Pattern) {
         for (const PatternId child : m_tree->children(id))
             rows.push_back(encode(RowKind::Pattern, child));
-        if (id != PatternTree::Root && m_tree->members(id).size() > 1)
+        if (hasMembersRow(id))
             rows.push_back(encode(RowKind::Members, id));
         else if (id != PatternTree::Root)
             m_withoutMembersRow.insert(id);
@@ -456,7 +462,7 @@ void PatternTreeModel::announceNewRows(std::size_t firstNewPattern)
     }
     // A pattern shown with one member got more: its members row appears.
     for (auto it = m_withoutMembersRow.begin(); it != m_withoutMembersRow.end();) {
-        if (m_tree->members(*it).size() > 1) {
+        if (hasMembersRow(*it)) {
             added[encode(RowKind::Pattern, *it)].push_back(encode(RowKind::Members, *it));
             it = m_withoutMembersRow.erase(it);
         } else {

@@ -90,6 +90,7 @@ private:
     bool hasSource() const override { return m_tree != nullptr; }
     RowId parentRow(RowId row) const override;
     bool mayHaveChildren(RowId row) const override;
+    bool hasMembersRow(PatternId pattern) const;
     Rows childRows(RowId parent) const override;
     SortEntry sortEntry(RowId row, int column, std::int64_t nowMs) const override;
     QByteArrayView nameOf(RowId row) const override;

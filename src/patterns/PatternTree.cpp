@@ -1,7 +1,7 @@
 #include "patterns/PatternTree.h"
 
-#include "keyspace/KeyPath.h"
 #include "lint/SegmentShape.h"
+#include "lint/SegmentUnits.h"
 
 #include <QHash>
 
@@ -15,7 +15,7 @@ PatternTree::PatternTree(const keyspace::Keyspace& store, Options options)
     , m_folded(store.nodeCount())
 {
     m_patternOf.resize(store.nodeCount()); // Root: zero
-    m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, {}, {}});
+    m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, 0, {}, {}});
     // Level by level: a pattern's children are known once all its members are.
     std::vector<PatternId> level{Root};
     std::vector<PatternId> next;
@@ -35,7 +35,7 @@ PatternTree::PatternTree(const keyspace::Keyspace& store, LiveTag)
     , m_live(true)
 {
     m_patternOf.resize(1);
-    m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, {}, {}});
+    m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, 0, {}, {}});
 }
 
 PatternTree PatternTree::folding(const keyspace::Keyspace& store)
@@ -69,7 +69,7 @@ void PatternTree::extend(std::size_t until)
         auto it = m_childByLabel.find(key);
         if (it == m_childByLabel.end()) {
             const auto child = PatternId(m_patterns.size());
-            m_patterns.push_back({parent, m_labels[label], placeholder, {}, {}, {}});
+            m_patterns.push_back({parent, m_labels[label], placeholder, {}, 0, {}, {}});
             m_patterns[parent].children.push_back(child);
             it = m_childByLabel.emplace(key, child).first;
         }
@@ -82,75 +82,113 @@ void PatternTree::extend(std::size_t until)
 
 std::optional<PatternTree::PatternId> PatternTree::find(QByteArrayView text) const
 {
-    PatternId at = Root;
+    // Down from the root, each level's label a prefix of what is left: a partial level's label carries its own
+    // inner delimiter, a whole one is followed by the store's (or ends the text). The longest label wins.
     if (text.isEmpty())
-        return at;
-    const QList<QByteArrayView> levels = [&] {
-        QList<QByteArrayView> out;
-        qsizetype from = 0;
-        while (true) {
-            const qsizetype end = text.indexOf(m_store->delimiter(), from);
-            out << text.sliced(from, (end < 0 ? text.size() : end) - from);
-            if (end < 0)
-                return out;
-            from = end + 1;
+        return Root;
+    PatternId at = Root;
+    while (true) {
+        std::optional<PatternId> best;
+        for (const PatternId child : m_patterns[at].children) {
+            const Pattern& candidate = m_patterns[child];
+            if (!text.startsWith(candidate.label))
+                continue;
+            const QByteArrayView rest = text.sliced(candidate.label.size());
+            const bool fits = candidate.nextUnit > 0 || rest.isEmpty() || rest.front() == m_store->delimiter();
+            if (fits && (!best || candidate.label.size() > m_patterns[*best].label.size()))
+                best = child;
         }
-    }();
-    for (const QByteArrayView level : levels) {
-        const auto& children = m_patterns[at].children;
-        const auto it = std::find_if(children.begin(), children.end(),
-                                     [&](PatternId child) { return m_patterns[child].label == level; });
-        if (it == children.end())
+        if (!best)
             return std::nullopt;
-        at = *it;
+        text = text.sliced(m_patterns[*best].label.size());
+        if (text.isEmpty())
+            return best;
+        if (m_patterns[*best].nextUnit == 0)
+            text = text.sliced(1); // the store delimiter
+        at = *best;
     }
-    return at;
 }
 
 void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
 {
+    // A whole level's children are its members' children in the store, from their first unit; a partial level's
+    // are its own members, one unit further into their segments.
+    const std::uint16_t unitIndex = m_patterns[pattern].nextUnit;
     std::vector<keyspace::NodeId> kids;
-    for (const keyspace::NodeId member : m_patterns[pattern].members)
-        m_store->forEachChild(member, [&](keyspace::NodeId child) { kids.push_back(child); });
+    if (unitIndex > 0)
+        kids = m_patterns[pattern].members;
+    else
+        for (const keyspace::NodeId member : m_patterns[pattern].members)
+            m_store->forEachChild(member, [&](keyspace::NodeId child) { kids.push_back(child); });
     if (kids.empty())
         return;
-    std::sort(kids.begin(), kids.end());            // the order they were found in, across members
-    std::vector<QByteArray> collapsed(kids.size()); // null for a word: words never collapse
-    QHash<QByteArray, std::size_t> sharing;         // collapsed label -> siblings that share it
+    std::sort(kids.begin(), kids.end()); // the order they were found in, across members
+    struct Level
+    {
+        QByteArray literal;
+        QByteArray folded; // null for a word: words never collapse
+        bool partial = false;
+    };
+    std::vector<Level> levels(kids.size());
+    QHash<QByteArray, std::size_t> sharing; // folded label -> siblings that share it
     for (std::size_t i = 0; i < kids.size(); ++i) {
-        collapsed[i] = lint::foldedSegment(m_store->segment(kids[i]));
-        if (!collapsed[i].isEmpty())
-            ++sharing[collapsed[i]];
+        const QByteArrayView segment = m_store->segment(kids[i]);
+        const lint::SegmentUnits units = lint::segmentUnits(segment);
+        const lint::SegmentUnit& unit = units[std::min<qsizetype>(unitIndex, units.size() - 1)];
+        Level& level = levels[i];
+        level.partial = unitIndex + 1 < units.size() && unitIndex + 1 < 0xffff;
+        if (!level.partial) { // the rest of the segment (all of it, past a cap on the units)
+            const QByteArrayView rest = segment.sliced(unit.text.data() - segment.data());
+            level.literal = rest.toByteArray();
+            level.folded = units.size() == 1 ? unit.folded : lint::foldedSegment(rest);
+        } else {
+            level.literal = unit.text.toByteArray().append(unit.delimiterAfter);
+            if (!unit.folded.isNull())
+                level.folded = QByteArray(unit.folded).append(unit.delimiterAfter);
+        }
+        if (!level.folded.isEmpty())
+            ++sharing[level.folded];
     }
-    QHash<QByteArray, PatternId> byLabel; // this pattern's children
+    QHash<QByteArray, PatternId> byLabel; // this pattern's children, by label and whether they are partial
     for (std::size_t i = 0; i < kids.size(); ++i) {
-        const std::size_t shared = collapsed[i].isEmpty() ? 0 : sharing.value(collapsed[i]);
+        Level& level = levels[i];
+        const std::size_t shared = level.folded.isEmpty() ? 0 : sharing.value(level.folded);
         const bool collapse = shared > m_options.collapseAbove || shared * 2 > kids.size();
-        const QByteArray label = collapse ? collapsed[i] : m_store->segment(kids[i]).toByteArray();
-        auto it = byLabel.find(label);
+        const QByteArray& label = collapse ? level.folded : level.literal;
+        const QByteArray key = QByteArray(label).append(level.partial ? '\1' : '\0');
+        auto it = byLabel.find(key);
         if (it == byLabel.end()) {
             const auto child = PatternId(m_patterns.size());
-            m_patterns.push_back({pattern, label, collapse, {}, {}, {}});
+            m_patterns.push_back(
+                {pattern, label, collapse, {}, std::uint16_t(level.partial ? unitIndex + 1 : 0), {}, {}});
             m_patterns[pattern].children.push_back(child);
             next.push_back(child);
-            it = byLabel.insert(label, child);
+            it = byLabel.insert(key, child);
         }
         m_patterns[*it].members.push_back(kids[i]);
-        m_patternOf[kids[i]] = *it;
+        m_patternOf[kids[i]] = *it; // a partial level's members get their own pattern further down
     }
 }
 
 QByteArray PatternTree::text(PatternId pattern) const
 {
-    std::vector<QByteArrayView> levels;
+    std::vector<PatternId> levels;
     for (PatternId at = pattern; at != Root; at = m_patterns[at].parent)
-        levels.push_back(m_patterns[at].label);
-    std::reverse(levels.begin(), levels.end());
-    return keyspace::joinSegments(levels, m_store->delimiter());
+        levels.push_back(at);
+    QByteArray out;
+    for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
+        out.append(m_patterns[*level].label);
+        // A partial level's label ends with its inner delimiter; a whole one is followed by the store's.
+        if (level + 1 != levels.rend() && m_patterns[*level].nextUnit == 0)
+            out.append(m_store->delimiter());
+    }
+    return out;
 }
 
 std::uint64_t PatternTree::ownKeys(PatternId pattern) const
 {
+    if (isPartial(pattern))
+        return 0;
     const auto& members = m_patterns[pattern].members;
     return std::uint64_t(
         std::count_if(members.begin(), members.end(), [&](keyspace::NodeId node) { return m_store->isKey(node); }));

@@ -29,6 +29,12 @@ struct PatternTreeOptions
 // the shape, or when they are most of their parent's children. Below a placeholder, the children of all
 // its members are siblings: `profile` under `user:<int>` stands for every `user:N:profile`.
 //
+// A segment that joins words and ids with other delimiters (`LIMITER/192.0.2.7/hour`, `user_17_profile`; see
+// lint/SegmentUnits.h) is folded unit by unit, a level per unit: `LIMITER/` → `<ip>/` → `hour`. Such a level is
+// *partial*: its label ends with the inner delimiter, its members are the store nodes whose segment goes on, and
+// those nodes' own pattern is the level that ends their segment. text() joins a partial level to the next without
+// the store delimiter, so a pattern's text still matches its keys.
+//
 // Every store node belongs to exactly one pattern, so the patterns that hold keys partition the keys.
 // Built level by level from the root, without recursion. A snapshot: nodes added to the store
 // afterwards are not in it.
@@ -63,6 +69,8 @@ public:
     // The level's own text: a segment, a placeholder (`<int>`), or a word with a glued placeholder.
     const QByteArray& label(PatternId pattern) const { return m_patterns[pattern].label; }
     bool isPlaceholder(PatternId pattern) const { return m_patterns[pattern].placeholder; }
+    // A level inside its members' segments (see above): no node's own pattern, so it owns no keys.
+    bool isPartial(PatternId pattern) const { return m_patterns[pattern].nextUnit > 0; }
     // The whole pattern, its levels joined by the store's delimiter (empty for the root).
     QByteArray text(PatternId pattern) const;
     // The store nodes the pattern stands for (the root's is the store's root).
@@ -84,6 +92,8 @@ private:
         QByteArray label;
         bool placeholder = false;
         std::vector<keyspace::NodeId> members;
+        // A partial level's: the index of its members' next segment unit; 0 for a level that ends a segment.
+        std::uint16_t nextUnit = 0;
         std::vector<PatternId> children;
         // Live: a big pattern's members grow into room made on the page worker (`user:<int>`'s doubling from 4 to
         // 8 MB was a 50 ms fold slice at ten million keys).

@@ -95,6 +95,8 @@ std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const
     const patterns::PatternTree tree(keyspace);
     std::vector<PatternEntry> out;
     for (patterns::PatternTree::PatternId pattern = 1; pattern < tree.size(); ++pattern) {
+        if (tree.isPartial(pattern))
+            continue; // its members' keys are the patterns' that end their segments
         PatternEntry entry;
         for (const NodeId member : tree.members(pattern)) {
             if (!keyspace.isKey(member))

@@ -181,8 +181,9 @@ private Q_SLOTS:
         }
         QCOMPARE(patternLibrary.at(QStringLiteral("bull:mail:wait")), QStringLiteral("bullmq"));
         QCOMPARE(patternLibrary.at(QStringLiteral("queue:default")), QStringLiteral("sidekiq"));
-        // One result only: a pattern of its own name (ids collapse when there are many).
-        QCOMPARE(patternLibrary.at(QString::fromLatin1("celery-task-meta-" + uuid)), QStringLiteral("celery"));
+        // One result only: its id is all there is below `celery-task-meta-`, so it folds.
+        QVERIFY(!patternLibrary.count(QString::fromLatin1("celery-task-meta-" + uuid)));
+        QCOMPARE(patternLibrary.at(QStringLiteral("celery-task-meta-<uuid>")), QStringLiteral("celery"));
         QCOMPARE(patternLibrary.at(QStringLiteral("jobs:pending")), QString());
         QCOMPARE(patternLibrary.at(QStringLiteral("stats:id")), QString());
         std::map<QString, QString> namespaceLibrary;

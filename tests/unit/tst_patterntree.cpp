@@ -109,6 +109,51 @@ private Q_SLOTS:
         QCOMPARE(tree.children(ids).size(), std::size_t(2));
     }
 
+    // Keys that join words and ids with / . _ - fold unit by unit: one first level per word, ids that hold those
+    // characters (IPv4, e-mail, dates) fold whole, every key still has exactly one pattern, and find() reads the
+    // texts back.
+    void innerDelimitersFoldUnitByUnit()
+    {
+        keyspace::Keyspace store;
+        for (int i = 0; i < 60; ++i) {
+            const QByteArray n = QByteArray::number(i);
+            add(store, "LIMITER/192.0." + QByteArray::number(i % 7) + "." + n + "/search/" + n + "/" +
+                           QByteArray::number(i * 3) + "/hour");
+            add(store, "user_" + QByteArray::number(1000 + i) + "_profile");
+            add(store, "users/" + n + "/avatar_url");
+            add(store, "mail|user" + n + "@example.com");
+            add(store, "report.2024-03-" + QByteArray::number(10 + i % 20).rightJustified(2, '0') + ".csv:" + n);
+        }
+        add(store, "tmp_14");
+        add(store, "tmp_15");
+        add(store, "feature_flags.enabled"); // words only: one level, as it always was
+        const PatternTree tree(store);
+        const auto patterns = patternsOfKeys(store, tree);
+        QCOMPARE(patterns.at("LIMITER/192.0.3.10/search/10/30/hour"),
+                 QByteArray("LIMITER/<ip>/search/<int>/<int>/hour"));
+        QCOMPARE(patterns.at("user_1017_profile"), QByteArray("user_<int>_profile"));
+        QCOMPARE(patterns.at("users/17/avatar_url"), QByteArray("users/<int>/avatar_url"));
+        QCOMPARE(patterns.at("mail|user17@example.com"), QByteArray("mail|<email>"));
+        QCOMPARE(patterns.at("report.2024-03-11.csv:1"), QByteArray("report.<date>.csv:<int>"));
+        QCOMPARE(patterns.at("tmp_14"), QByteArray("tmp_<int>"));
+        QCOMPARE(patterns.at("feature_flags.enabled"), QByteArray("feature_flags.enabled"));
+
+        // The root: LIMITER/, user_, users/, mail|, report., tmp_ and the words-only key.
+        QCOMPARE(tree.children(PatternTree::Root).size(), std::size_t(7));
+        std::uint64_t keys = 0;
+        for (PatternTree::PatternId pattern = 0; pattern < tree.size(); ++pattern) {
+            keys += tree.ownKeys(pattern);
+            const std::optional<PatternTree::PatternId> found = tree.find(tree.text(pattern));
+            QVERIFY2(found && *found == pattern, tree.text(pattern).constData());
+        }
+        QCOMPARE(keys, store.keyCount()); // a partition: partial levels own no keys
+        const auto limiter = tree.find("LIMITER/");
+        QVERIFY(limiter && tree.isPartial(*limiter));
+        QCOMPARE(tree.ownKeys(*limiter), 0u);
+        QCOMPARE(tree.totals(*limiter).keys, 60u); // its members' subtrees: every LIMITER key
+        QVERIFY(!tree.find("LIMITER"));
+    }
+
     // Live, every id folds whatever its siblings: each key's pattern is its segments' patterns joined,
     // however the nodes arrive in chunks.
     void liveFoldingFoldsEveryIdAsTheNodesArrive()

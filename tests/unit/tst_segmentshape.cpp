@@ -44,7 +44,7 @@ private Q_SLOTS:
         row("email", "ada@example.com", Shape::Email);
         row("user at number", "user@1001", Shape::Word);
         row("ipv4", "192.168.1.20", Shape::Ip);
-        row("not ipv4", "1.2.3", Shape::Word);
+        row("not ipv4: a version", "1.2.3", Shape::Semver);
         row("ipv6", "2001:db8::1", Shape::Ip);
         row("ulid", "01ARZ3NDEKTSV4RRFFQ69G5FAV", Shape::Ulid);
         row("md5", "9e107d9d372bb6826bd81d3542a419d6", Shape::Hex);
@@ -130,7 +130,7 @@ private Q_SLOTS:
         row("ipv4 loopback", "127.0.0.1", Shape::Ip);
         row("ipv4 octet 256", "256.1.1.1", Shape::Word);
         row("ipv4 five parts", "1.2.3.4.5", Shape::Word);
-        row("version number", "1.2.3", Shape::Word);
+        row("version number", "1.2.3", Shape::Semver);
         row("ipv6 loopback", "::1", Shape::Ip);
         row("ipv6 full", "2001:0db8:85a3:0000:0000:8a2e:0370:7334", Shape::Ip);
         row("ipv6 mapped v4", "::ffff:192.0.2.1", Shape::Ip);
@@ -220,6 +220,29 @@ private Q_SLOTS:
             << QByteArray("bfvvbx_r9unf7vukwXcEnSTMfX2EBShb") << QByteArray("<token>");
         QTest::newRow("words and digits")
             << QByteArray("user-profile-1234567890123") << QByteArray("user-profile-<epoch>");
+        // Inner delimiters: ids among words joined by / . _ - | and ids that hold those characters themselves.
+        QTest::newRow("slash path with ip")
+            << QByteArray("LIMITER/192.0.2.7/search/3/4/hour") << QByteArray("LIMITER/<ip>/search/<int>/<int>/hour");
+        QTest::newRow("slash words") << QByteArray("users/104/avatar_url") << QByteArray("users/<int>/avatar_url");
+        QTest::newRow("underscore id") << QByteArray("user_1792_profile") << QByteArray("user_<int>_profile");
+        QTest::newRow("placeholder name") << QByteArray("tmp_14") << QByteArray("tmp_<int>");
+        QTest::newRow("capitals between")
+            << QByteArray("exchange_rates/EUR/30") << QByteArray("exchange_rates/EUR/<int>");
+        QTest::newRow("cidr") << QByteArray("10.0.0.0/8") << QByteArray("<cidr>");
+        QTest::newRow("cidr after a word") << QByteArray("net/10.1.0.0/16") << QByteArray("net/<cidr>");
+        QTest::newRow("email") << QByteArray("jane.doe@example.com") << QByteArray("<email>");
+        QTest::newRow("email after a word") << QByteArray("user|jane.doe@example.com") << QByteArray("user|<email>");
+        QTest::newRow("semver") << QByteArray("lib-1.4.2") << QByteArray("lib-<semver>");
+        QTest::newRow("django view") << QByteArray(
+                                            "views.decorators.cache.cache_page..GET.0123456789abcdef0123456789abcdef."
+                                            "d41d8cd98f00b204e9800998ecf8427e.en-us.UTC")
+                                     << QByteArray("views.decorators.cache.cache_page..GET.<hex>.<hex>.en-us.UTC");
+        QTest::newRow("url path") << QByteArray("flask_cache_view//users/1") << QByteArray("flask_cache_view/<path>");
+        QTest::newRow("url after scheme") << QByteArray("//example.com/a/b") << QByteArray("<path>");
+        QTest::newRow("dated words") << QByteArray("report.2024-03-10.csv") << QByteArray("report.<date>.csv");
+        QTest::newRow("token between words")
+            << QByteArray("sess|aZ3kP9qLm2XvB7nRw4Yt|data") << QByteArray("sess|<token>|data");
+        QTest::newRow("words only") << QByteArray("feature_flags.enabled") << QByteArray("feature_flags.enabled");
         QTest::newRow("16 KB of dashes") << QByteArray(16 * 1024, '-') << QByteArray(16 * 1024, '-');
         QTest::newRow("15 KB opaque") << QByteArray("a-1").repeated(5000) << QByteArray("<token>");
     }
