@@ -200,6 +200,7 @@ private:
     {
         std::size_t shard = 0;
         redis::ConnectionOptions options;
+        QByteArray nodeId; // the node the topology names there: whoever else answers at its address is not it
     };
     // Scans the targets at once, one thread each, and folds their summaries into m_summary's shards.
     void scanAll(ClusterSink& sink, const std::vector<Target>& targets);
@@ -247,6 +248,7 @@ void ClusterRun::scanAll(ClusterSink& sink, const std::vector<Target>& targets)
             ScanOptions options = m_options;
             options.connection = targets[i].options;
             options.clusterNode = true;
+            options.clusterNodeId = targets[i].nodeId;
             // --max-rate is for the whole scan: each of the shards scanned at once gets its share.
             if (m_options.maxKeysPerSecond > 0)
                 options.maxKeysPerSecond = m_options.maxKeysPerSecond / double(targets.size());
@@ -307,7 +309,7 @@ void ClusterRun::scanTakenOver(ClusterSink& sink, const ClusterTopology& now)
                    .arg(m_summary.shards[i].address, m_summary.shards[i].slots, failure->message, options.address()));
         m_summary.shards[i].address = options.address();
         m_summary.shards[i].nodeId = node.id;
-        again.push_back(Target{i, options});
+        again.push_back(Target{i, options, node.id});
     }
     if (!again.empty())
         scanAll(sink, again);
@@ -414,7 +416,7 @@ ScanSummary ClusterRun::run(ClusterTopology topology, const redis::ServerInfo& s
     for (std::size_t i = 0; i < m_topology.shards.size(); ++i) {
         const redis::ClusterShard& shard = m_topology.shards[i];
         const redis::ClusterNode node = nodeToScan(shard, m_options.fromReplicas);
-        Target target{i, redis::nodeOptions(m_options.connection, node)};
+        Target target{i, redis::nodeOptions(m_options.connection, node), node.id};
         ShardScan scan;
         scan.address = target.options.address();
         scan.nodeId = node.id;

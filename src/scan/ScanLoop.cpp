@@ -108,7 +108,12 @@ private:
     // Where a scan that lost its connection goes on: the cursor of the oldest keys not yet delivered.
     QByteArray resumeCursor() const;
     // On the new connection: resume at `cursor`, or start over when the server restarted meanwhile.
-    void resumeOn(Connection& connection, const QByteArray& cursor);
+    // False when the server that answered is not the one scanned (a cluster node's port taken by another server).
+    bool resumeOn(Connection& connection, const QByteArray& cursor);
+    // The answering server's CLUSTER MYID: empty when it is no cluster node, nothing when it may not be asked.
+    std::optional<QByteArray> clusterNodeId(Connection& connection);
+    // A cluster node's address answered by the node the topology names there (or one that may not be asked).
+    bool isExpectedNode(Connection& connection);
     std::optional<Error> readAnswers(Connection& connection, const Request& request);
     void throttle(std::size_t keys);
     void holdWhilePaused();
@@ -459,6 +464,8 @@ ScanSummary ScanRun::run()
     }
     Connection& connection = **opened;
     m_summary.server = redis::queryServerInfo(connection);
+    if (!isExpectedNode(connection))
+        return m_summary;
     for (const QString& text : std::as_const(m_summary.server.notices))
         notice(text);
     if (!m_options.clusterNode && m_summary.server.clusterMode) {
@@ -498,7 +505,8 @@ ScanSummary ScanRun::run()
         current = reconnect(*failure);
         if (!current)
             break;
-        resumeOn(*current, cursor);
+        if (!resumeOn(*current, cursor))
+            break;
     }
     m_summary.durationMs = m_clock.elapsedMs();
     if (m_summary.complete && current && !m_summary.error) {
@@ -631,7 +639,33 @@ std::unique_ptr<Connection> ScanRun::reconnect(Error failure)
     return nullptr;
 }
 
-void ScanRun::resumeOn(Connection& connection, const QByteArray& cursor)
+std::optional<QByteArray> ScanRun::clusterNodeId(Connection& connection)
+{
+    const Result<Reply> reply = connection.command({"CLUSTER", "MYID"});
+    if (!reply)
+        return reply.error().isDenied() ? std::nullopt : std::optional<QByteArray>(QByteArray());
+    if (reply->isString())
+        return reply->bytes().toByteArray();
+    return QByteArray(); // "ERR This instance has cluster support disabled"
+}
+
+bool ScanRun::isExpectedNode(Connection& connection)
+{
+    if (!m_options.clusterNode || m_options.clusterNodeId.isEmpty())
+        return true;
+    const std::optional<QByteArray> id = clusterNodeId(connection);
+    if (!id || *id == m_options.clusterNodeId)
+        return true;
+    // The node died and another server took its port since: its keys are not this shard's, and scanning them
+    // could go on for as long as that server has keys.
+    fail(Error{ErrorKind::Server,
+               QStringLiteral("another server now answers at %1 (not the cluster node scanned there): the node's "
+                              "slots were not scanned to the end")
+                   .arg(m_options.connection.address())});
+    return false;
+}
+
+bool ScanRun::resumeOn(Connection& connection, const QByteArray& cursor)
 {
     // Keys SCAN returned whose answers are lost with the old connection come again from the cursor: they count as
     // seen once, so that every key seen is still stored, a duplicate, vanished or in flight.
@@ -647,6 +681,8 @@ void ScanRun::resumeOn(Connection& connection, const QByteArray& cursor)
     m_cursorDone = false;
     const redis::ServerInfo info = redis::queryServerInfo(connection);
     m_summary.server.address = info.address; // another host after a failover found through a sentinel
+    if (info.runId != m_summary.server.runId && !isExpectedNode(connection))
+        return false;
     if (!info.runId.isEmpty() && !m_summary.server.runId.isEmpty() && info.runId != m_summary.server.runId) {
         // A restarted server's cursors mean nothing to it, and its keys may differ: start over.
         m_summary.serverRestarted = true;
@@ -656,9 +692,10 @@ void ScanRun::resumeOn(Connection& connection, const QByteArray& cursor)
         notice(QStringLiteral("the server restarted or another took over in a failover during the scan (its run_id "
                               "changed), so the scan started over; keys stored before may be gone from it"));
         m_nextCursor = QByteArray("0");
-        return;
+        return true;
     }
     m_nextCursor = cursor;
+    return true;
 }
 
 } // namespace

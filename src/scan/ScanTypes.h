@@ -38,6 +38,8 @@ struct ScanOptions
     bool background = false;
     // Internal: this scan is of one node of a cluster, on behalf of a cluster scan (never recurses into another).
     bool clusterNode = false;
+    // Internal: that node's id (CLUSTER MYID); a server at its address with another id is not scanned.
+    QByteArray clusterNodeId;
     // Internal: with sampleSize, the probability the cluster scan chose from all shards' DBSIZE (one for all).
     std::optional<double> sampleProbability;
 };

@@ -650,6 +650,38 @@ private Q_SLOTS:
         QVERIFY2(run.err.contains("CLUSTERDOWN") || run.err.contains("could not be scanned"), run.err.constData());
         QVERIFY2(run.err.contains("slots"), run.err.constData());
     }
+
+    // A dead node's port taken by another server (a busy test machine, a restarted box): the shard must not scan
+    // that server's keys as its own, for as long as it has them; it ends with the reason, the others finish.
+    void aNodesPortTakenByAnotherServerIsNotScanned()
+    {
+        demo::RedisCluster cluster;
+        startQuickToFail(cluster, 3000);
+        const quint16 port = cluster.node(2).port();
+        QCOMPARE(::kill(pid_t(cluster.node(2).processId()), SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            test::PlainClient(cluster.node(0).port()).command({"CLUSTER", "INFO"}).contains("cluster_state:fail"),
+            15000);
+        demo::RedisServerProcess stranger;
+        demo::RedisServerProcess::Options strangerOptions;
+        strangerOptions.port = port;
+        QTRY_VERIFY_WITH_TIMEOUT(stranger.start(strangerOptions).ok(),
+                                 10000); // the port is free once the node is reaped
+        test::PlainClient(port).command({"DEBUG", "POPULATE", "200000", "stranger"});
+        QElapsedTimer clock;
+        clock.start();
+        const test::CliRun run = test::runCli(
+            {QStringLiteral("scan"), cluster.uri(), QStringLiteral("--reconnect"), QStringLiteral("2"),
+             QStringLiteral("--max-rate"), QStringLiteral("5000"), QStringLiteral("--format"), QStringLiteral("json")},
+            QProcessEnvironment::systemEnvironment(), 90000);
+        // 200,000 keys at 5,000 keys/s would be 40 s: the stranger's keys are not read at all.
+        QVERIFY2(clock.elapsed() < 20000, QByteArray::number(clock.elapsed()).constData());
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("another server now answers at"), run.err.constData());
+        const QJsonObject report = parseJson(run.out);
+        QVERIFY(!run.out.contains("stranger"));
+        QVERIFY(report.value(QStringLiteral("totals")).toObject().value(QStringLiteral("keys")).toInteger() < 3000);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCluster)
