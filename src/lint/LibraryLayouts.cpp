@@ -20,30 +20,68 @@ namespace {
 constexpr std::array Libraries{
     LibraryInfo{"bullmq", "BullMQ / Bull",
                 "<prefix>:<queue>:id (string) beside its state keys: wait, active, paused (lists); delayed, "
-                "prioritized, completed, failed (sorted sets); meta (hash); events (stream)"},
-    LibraryInfo{
-        "sidekiq", "Sidekiq",
-        "queues (set) naming queue:<name> (lists), with schedule, retry, dead (sorted sets) or processes (set)"},
+                "prioritized, completed, failed (sorted sets); meta (hash); events (stream)",
+                LibraryRole::Queue},
+    LibraryInfo{"sidekiq", "Sidekiq",
+                "queues (set) naming queue:<name> (lists), with schedule, retry, dead (sorted sets) or processes (set)",
+                LibraryRole::Queue},
     LibraryInfo{"resque", "Resque",
-                "resque:queues (set) naming resque:queue:<name> (lists), workers (set), failed (list)"},
+                "resque:queues (set) naming resque:queue:<name> (lists), workers (set), failed (list)",
+                LibraryRole::Queue},
     LibraryInfo{"celery", "Celery",
                 "celery-task-meta-<uuid> results (strings); _kombu.binding.<queue> (sets) naming <queue> (list), "
-                "unacked (hash), unacked_index (sorted set)"},
-    LibraryInfo{"rq", "RQ", "rq:job:<id> (hashes) with rq:queues (set), rq:queue:<name> (lists) or rq:workers (set)"},
-    LibraryInfo{"connect-redis", "connect-redis (express-session)", "sess:<session id> (strings with a TTL)"},
+                "unacked (hash), unacked_index (sorted set)",
+                LibraryRole::Queue},
+    LibraryInfo{"rq", "RQ", "rq:job:<id> (hashes) with rq:queues (set), rq:queue:<name> (lists) or rq:workers (set)",
+                LibraryRole::Queue},
+    LibraryInfo{"connect-redis", "connect-redis (express-session)", "sess:<session id> (strings with a TTL)",
+                LibraryRole::Session},
     LibraryInfo{"rails-cache", "Rails cache",
-                "views/<template>… fragments and <model>/<id>-<version> entries (strings)"},
-    LibraryInfo{"rails-session", "Rails session store", "_session_id:2::<sha256> (strings)"},
+                "views/<template>… fragments and <model>/<id>-<version> entries (strings)", LibraryRole::Cache},
+    LibraryInfo{"rails-session", "Rails session store", "_session_id:2::<sha256> (strings)", LibraryRole::Session},
     LibraryInfo{"django-cache", "Django cache",
                 "<KEY_PREFIX>:<version>:<key>: an empty prefix and version numbers (:1:…), or the keys of "
-                "cache_page (views.decorators.cache.…) and {% cache %} (template.cache.…)"},
+                "cache_page (views.decorators.cache.…) and {% cache %} (template.cache.…)",
+                LibraryRole::Cache},
     LibraryInfo{"socket.io", "Socket.IO Redis streams adapter",
-                "socket.io (stream), sio:session:<id> (strings with a TTL)"},
+                "socket.io (stream), sio:session:<id> (strings with a TTL)", LibraryRole::PubSub},
     LibraryInfo{"rack-attack", "Rack::Attack",
-                "rack::attack:<period number>:<throttle>:<discriminator> (counters with a TTL)"},
-    LibraryInfo{"express-rate-limit", "express-rate-limit (rate-limit-redis)", "rl:<client> (counters with a TTL)"},
-    LibraryInfo{"spring-session", "Spring Session", "spring:session:sessions:<id> (hashes)"},
+                "rack::attack:<period number>:<throttle>:<discriminator> (counters with a TTL)",
+                LibraryRole::RateLimit},
+    LibraryInfo{"express-rate-limit", "express-rate-limit (rate-limit-redis)", "rl:<client> (counters with a TTL)",
+                LibraryRole::RateLimit},
+    LibraryInfo{"spring-session", "Spring Session", "spring:session:sessions:<id> (hashes)", LibraryRole::Session},
 };
+
+} // namespace
+
+const char* roleName(LibraryRole role)
+{
+    switch (role) {
+    case LibraryRole::Queue:
+        return "queue";
+    case LibraryRole::Cache:
+        return "cache";
+    case LibraryRole::Session:
+        return "session";
+    case LibraryRole::RateLimit:
+        return "rate limit";
+    case LibraryRole::Lock:
+        return "lock";
+    case LibraryRole::PubSub:
+        return "pub/sub";
+    case LibraryRole::Scheduler:
+        return "scheduler";
+    }
+    return "";
+}
+
+bool shouldExpire(LibraryRole role)
+{
+    return role == LibraryRole::Cache || role == LibraryRole::Session || role == LibraryRole::Lock;
+}
+
+namespace {
 
 bool isKeyOfType(const Keyspace& store, NodeId node, KeyType type)
 {

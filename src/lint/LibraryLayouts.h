@@ -12,6 +12,15 @@
 
 namespace keylens::lint {
 
+// What a library's keys are for: it decides which rules apply to them. A cache, a session or a lock that never
+// expires is a leak (missing-ttl); a queue's keys live as long as its jobs do and never need a TTL; a rate
+// limiter's windows expire together by design (not an expiry avalanche).
+enum class LibraryRole { Queue, Cache, Session, RateLimit, Lock, PubSub, Scheduler };
+// "queue", "cache", "session", "rate limit", "lock", "pub/sub", "scheduler" (an interface: the JSON's "role").
+const char* roleName(LibraryRole role);
+// Keys of this role should all expire.
+bool shouldExpire(LibraryRole role);
+
 // A library whose key layout Keylens recognises. `id` is an interface: the JSON's "library" field and
 // profiles name a library by it.
 struct LibraryInfo
@@ -19,6 +28,7 @@ struct LibraryInfo
     const char* id;     // "bullmq", "sidekiq", …
     const char* name;   // "BullMQ / Bull", for people
     const char* layout; // the documented keys the recognition looks for, one line
+    LibraryRole role;
 };
 
 std::span<const LibraryInfo> allLibraries();

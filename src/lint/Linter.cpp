@@ -191,13 +191,53 @@ template<typename Record>
 void Linter::runNamespaceRules(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
                                std::vector<QString>* notices, Record&& record) const
 {
+    const RuleInfo& missingTtl = *findRule("missing-ttl");
+    const RuleInfo& avalanche = *findRule("expiry-avalanche");
+    std::unordered_set<keyspace::NodeId> withoutTtl; // recorded missing-ttl here, once per key
     NamespaceRules rules(m_profile);
     rules.run(store, [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
-        if (isNamingRule(rule) && libraries.libraryOf(store, node))
+        const LibraryInfo* library = libraries.libraryOf(store, node);
+        if (library && isNamingRule(rule) && m_profile.exemptLibraries)
             return;
+        // A queue's keys live as long as their jobs; a rate limiter's windows expire together by design.
+        if (library && &rule == &missingTtl && !shouldExpire(library->role))
+            return;
+        if (library && &rule == &avalanche && library->role == LibraryRole::RateLimit)
+            return;
+        if (&rule == &missingTtl)
+            withoutTtl.insert(node);
         record(node, rule, severity, detail);
     });
     *notices = rules.notices();
+    if (m_profile.isEnabled(missingTtl))
+        recordLibraryKeysWithoutTtl(store, libraries, withoutTtl, record);
+}
+
+template<typename Record>
+void Linter::recordLibraryKeysWithoutTtl(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
+                                         const std::unordered_set<keyspace::NodeId>& recorded, Record&& record) const
+{
+    // What a library writes as a cache, a session or a lock should expire, whatever its keys are called: Django's,
+    // Rails' and Flask's caches do not say "cache" in their keys. Known from the layout, not guessed from words.
+    const RuleInfo& missingTtl = *findRule("missing-ttl");
+    const std::size_t bit = ruleIndex(missingTtl);
+    std::vector<keyspace::NodeId> stack;
+    for (const auto& [claim, library] : libraries.outermostClaims(store)) {
+        if (!shouldExpire(library->role))
+            continue;
+        const QByteArray detail = QByteArray("a ") + library->name + ' ' + roleName(library->role) +
+                                  " key without a TTL: it stays until deleted or evicted";
+        stack.assign(1, claim);
+        while (!stack.empty()) {
+            const keyspace::NodeId node = stack.back();
+            stack.pop_back();
+            store.forEachChild(node, [&](keyspace::NodeId child) { stack.push_back(child); });
+            if (!store.isKey(node) || store.keyInfo(node).expiresAtMs != keyspace::NoExpiry ||
+                (store.findingRules(node) >> bit & 1) || recorded.count(node))
+                continue;
+            record(node, missingTtl, missingTtl.severity, detail);
+        }
+    }
 }
 
 void Linter::retract(keyspace::Keyspace& store, const Judgement::Retraction& retraction)
@@ -231,8 +271,9 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members)
     if (m_finished)
         return;
     m_finished = true;
+    // Recognised whatever the profile: a library's role decides its TTL rules; the exemption is the naming rules'.
+    m_libraries = LibraryLayouts::recognise(store, members);
     if (m_profile.exemptLibraries) {
-        m_libraries = LibraryLayouts::recognise(store, members);
         for (const Judgement::Retraction& retraction : namingRetractions(store, m_libraries, m_profile))
             retract(store, retraction);
         if (!m_libraries.isEmpty())
@@ -242,17 +283,16 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members)
                       [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
                           record(store, node, rule, severity, detail);
                       });
-    if (!m_libraries.isEmpty())
+    if (!m_libraries.isEmpty() && m_profile.exemptLibraries)
         m_notices.push_back(exemptionNotice(m_libraries));
 }
 
 Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& members) const
 {
     Judgement judgement;
-    if (m_profile.exemptLibraries) {
-        judgement.libraries = LibraryLayouts::recognise(store, members);
+    judgement.libraries = LibraryLayouts::recognise(store, members);
+    if (m_profile.exemptLibraries)
         judgement.retractions = namingRetractions(store, judgement.libraries, m_profile);
-    }
     runNamespaceRules(store, judgement.libraries, &judgement.notices,
                       [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
                           // The rules hand out one detail for a whole group of keys in a row: kept once.
@@ -261,7 +301,7 @@ Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& membe
                           judgement.verdicts.push_back({node, std::uint32_t(judgement.details.size() - 1),
                                                         std::uint8_t(ruleIndex(rule)), severity});
                       });
-    if (!judgement.libraries.isEmpty())
+    if (!judgement.libraries.isEmpty() && m_profile.exemptLibraries)
         judgement.notices.push_back(exemptionNotice(judgement.libraries));
     const auto variants = std::uint8_t(ruleIndex(*findRule("naming-variants")));
     std::size_t variantVerdicts = 0;

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 namespace keylens::lint {
@@ -139,6 +140,9 @@ private:
     template<typename Record>
     void runNamespaceRules(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
                            std::vector<QString>* notices, Record&& record) const;
+    template<typename Record>
+    void recordLibraryKeysWithoutTtl(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
+                                     const std::unordered_set<keyspace::NodeId>& recorded, Record&& record) const;
     void retract(keyspace::Keyspace& store, const Judgement::Retraction& retraction);
     // Takes back the key's findings of the rules in `rules` (bits by rule index).
     void takeBack(keyspace::Keyspace& store, keyspace::NodeId node, std::uint32_t rules);

@@ -192,8 +192,10 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
                          "RowPresenter", "A key and a namespace at once: %1. The details pane has a tab for each.")
                          .arg(keyAndBelowText(totals.keys));
         if (row.library)
-            lines << QCoreApplication::translate("RowPresenter", "Written by %1: %2")
-                         .arg(QString::fromUtf8(row.library->name), QString::fromUtf8(row.library->layout));
+            lines << QCoreApplication::translate("RowPresenter", "Written by %1 (%2): %3")
+                         .arg(QString::fromUtf8(row.library->name),
+                              QString::fromUtf8(lint::roleName(row.library->role)),
+                              QString::fromUtf8(row.library->layout));
     }
     // Under a filter the Keys and Memory cells count the matching keys: said whole here, where a narrow column elides.
     if (row.matchingKeys >= 0 && (column == TreeColumns::KeysColumn || column == TreeColumns::MemoryColumn))

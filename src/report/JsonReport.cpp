@@ -212,6 +212,7 @@ QByteArray toJson(const ScanReport& report)
         json.beginObject();
         json.key("library").value(QByteArrayView(entry.library->id));
         json.key("name").value(QByteArrayView(entry.library->name));
+        json.key("role").value(QByteArrayView(lint::roleName(entry.library->role)));
         json.key("keys").value(entry.keys);
         writeMemory(json, report, keyspace::memoryFigureOf(entry));
         json.key("roots").beginArray();

@@ -251,7 +251,8 @@ QByteArray header(const ScanReport& report)
     if (!report.libraries.empty()) {
         QByteArrayList libraries;
         for (const LibraryEntry& entry : report.libraries) {
-            QByteArray text = QByteArray(entry.library->id) + " (" + formatCount(entry.keys) + " keys";
+            QByteArray text = QByteArray(entry.library->id) + " (" + lint::roleName(entry.library->role) + ", " +
+                              formatCount(entry.keys) + " keys";
             if (summary.memoryMeasured)
                 text += ", " + keyspace::formatMemory(keyspace::memoryFigureOf(entry));
             libraries << text + ')';

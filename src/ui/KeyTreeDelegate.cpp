@@ -1,5 +1,6 @@
 #include "ui/KeyTreeDelegate.h"
 
+#include "lint/LibraryLayouts.h"
 #include "models/KeyTreeModel.h"
 #include "ui/ColumnFitter.h"
 #include "ui/OverlayColours.h"
@@ -160,7 +161,11 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
             overlays & KeyTreeModel::BigKey ? opt.fontMetrics.horizontalAdvance(QStringLiteral("BIG")) + 8 : 0;
         // A namespace that is a key too says so: its value is one tab of the details pane.
         const int keyWidth = keyAndNamespace ? opt.fontMetrics.horizontalAdvance(QStringLiteral("KEY")) + 8 : 0;
-        int libraryWidth = libraryStarts ? int(opt.fontMetrics.horizontalAdvance(library) * 0.8) + 10 : 0;
+        // The badge says what the library's keys are for beside its name: `bullmq · queue`, `django-cache · cache`.
+        const lint::LibraryInfo* info = libraryStarts ? lint::findLibrary(library.toLatin1()) : nullptr;
+        const QString badge =
+            info ? library + QStringLiteral(" · ") + QString::fromLatin1(lint::roleName(info->role)) : library;
+        int libraryWidth = libraryStarts ? int(opt.fontMetrics.horizontalAdvance(badge) * 0.8) + 10 : 0;
         const int nameRoom = opt.fontMetrics.horizontalAdvance(QStringLiteral("session")) + 8;
         if (opt.rect.width() < bigWidth + keyWidth + libraryWidth + nameRoom)
             libraryWidth = 0;
@@ -183,7 +188,7 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         }
         if (libraryWidth) {
             drawBadge(painter, QRect(right - libraryWidth, opt.rect.top() + 3, libraryWidth, opt.rect.height() - 6),
-                      library, overlay::library());
+                      badge, overlay::library());
         }
         return;
     }

@@ -166,9 +166,10 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
                     "leaves them out.")
                      .arg(displayText(keyspace::formatCount(totals.keysMemoryUnmeasured)));
     if (const lint::LibraryInfo* library = model.libraryOf(node))
-        notes << tr("Written by %1 (%2). The naming rules skip a library's keys; memory and TTL "
+        notes << tr("Written by %1, a %2 (%3). The naming rules skip a library's keys; memory and TTL "
                     "rules still apply.")
-                     .arg(QString::fromUtf8(library->name), QString::fromUtf8(library->layout));
+                     .arg(QString::fromUtf8(library->name), QString::fromUtf8(lint::roleName(library->role)),
+                          QString::fromUtf8(library->layout));
     if (keyspace.isKey(node))
         notes << tr("%1 is also a key itself; the totals include it.")
                      .arg(displayText(keyspace::displayBytes(keyspace.path(node))));

@@ -303,8 +303,45 @@ private Q_SLOTS:
             const keyspace::NamespaceStats& root = store.stats(keyspace::Keyspace::root());
             for (std::size_t s = 0; s < 3; ++s)
                 QCOMPARE(std::uint64_t(root.findings[s]), bySeverity[s]);
-            QCOMPARE(linter.libraries().isEmpty(), !exempt);
+            QVERIFY(!linter.libraries().isEmpty()); // recognised either way: the roles decide TTL rules
         }
+    }
+
+    // A library's role decides the TTL rules: a cache's keys without a TTL are missing-ttl whatever they are called
+    // (Django's do not say "cache"), each once; a queue's are never, though its neighbours all expire.
+    void rolesDecideMissingTtl()
+    {
+        Keys keys{{":1:views.decorators.cache.cache_page..GET.9e107d9d372bb6826bd81d3542a419d6"},
+                  {":1:top_products"},
+                  {":1:cart_totals", KeyType::String, true},
+                  {"bull:mail:id"},
+                  {"bull:mail:wait", KeyType::List},
+                  {"bull:mail:meta", KeyType::Hash},
+                  {"plain:settings"}};
+        // BullMQ's job hashes, nearly all kept with a TTL, two not: a stray persistent key anywhere else, not here.
+        for (int i = 0; i < 100; ++i)
+            keys.push_back({"bull:mail:" + QByteArray::number(i), KeyType::Hash, i >= 2});
+        keyspace::Keyspace store;
+        lint::Linter linter(*lint::builtInProfile("default"), 0);
+        fill(store, keys, &linter);
+        linter.finish(store);
+        const auto missingTtl = lint::ruleIndex(*lint::findRule("missing-ttl"));
+        const auto flagged = [&](const char* key) {
+            return bool(store.findingRules(store.find(key)) >> missingTtl & 1);
+        };
+        QVERIFY(flagged(":1:top_products"));
+        QVERIFY(flagged(":1:views.decorators.cache.cache_page..GET.9e107d9d372bb6826bd81d3542a419d6"));
+        QVERIFY(!flagged(":1:cart_totals"));
+        for (int i = 0; i < 100; ++i)
+            QVERIFY(!flagged(QByteArray("bull:mail:" + QByteArray::number(i)).constData()));
+        QVERIFY(!flagged("bull:mail:wait"));
+        QVERIFY(!flagged("plain:settings")); // no library, no volatile word: nothing to say
+        std::uint64_t counted = 0;
+        for (const lint::RuleSummary& summary : linter.summaries())
+            counted += summary.rule == lint::findRule("missing-ttl") ? summary.findings : 0;
+        QCOMPARE(counted, 2u);
+        QCOMPARE(QByteArray(lint::roleName(lint::findLibrary("django-cache")->role)), QByteArray("cache"));
+        QCOMPARE(QByteArray(lint::roleName(lint::findLibrary("bullmq")->role)), QByteArray("queue"));
     }
 
     // The GUI's two steps (judge on a worker, apply in slices) retract the same findings as finish().
