@@ -101,7 +101,7 @@ int runLintCommand(const QStringList& arguments)
         });
     if (const std::optional<int> refused = refuseWhenNothingWasRead(outcome))
         return *refused;
-    report::LintReport lintReport{delimiter, outcome.summary, &linter, {}, failSeverity};
+    report::LintReport lintReport{delimiter, outcome.summary, &linter, &keyspace, {}, failSeverity};
     if (outcome.interrupted) {
         linter.finish(keyspace, outcome.librarySets);
     } else {

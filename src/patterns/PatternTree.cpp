@@ -131,6 +131,7 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
     };
     std::vector<Level> levels(kids.size());
     QHash<QByteArray, std::size_t> sharing; // folded label -> siblings that share it
+    std::size_t foldable = 0;               // siblings with a folded label
     for (std::size_t i = 0; i < kids.size(); ++i) {
         const QByteArrayView segment = m_store->segment(kids[i]);
         const lint::SegmentUnits units = lint::segmentUnits(segment);
@@ -146,14 +147,19 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
             if (!unit.folded.isNull())
                 level.folded = QByteArray(unit.folded).append(unit.delimiterAfter);
         }
-        if (!level.folded.isEmpty())
+        if (!level.folded.isEmpty()) {
             ++sharing[level.folded];
+            ++foldable;
+        }
     }
+    // Where most siblings are ids of some shape, the odd ones of another shape are ids too (a 12-digit session id
+    // among hex ones), not words to list one by one.
+    const bool mostlyIds = foldable * 2 > kids.size();
     QHash<QByteArray, PatternId> byLabel; // this pattern's children, by label and whether they are partial
     for (std::size_t i = 0; i < kids.size(); ++i) {
         Level& level = levels[i];
         const std::size_t shared = level.folded.isEmpty() ? 0 : sharing.value(level.folded);
-        const bool collapse = shared > m_options.collapseAbove || shared * 2 > kids.size();
+        const bool collapse = shared > 0 && (shared > m_options.collapseAbove || shared * 2 > kids.size() || mostlyIds);
         const QByteArray& label = collapse ? level.folded : level.literal;
         const QByteArray key = QByteArray(label).append(level.partial ? '\1' : '\0');
         auto it = byLabel.find(key);

@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
+#include "report/FindingGroups.h"
 #include "report/JsonWriter.h"
 #include "report/ShardsJson.h"
 
@@ -109,6 +110,9 @@ QByteArray lintToJson(const LintReport& report)
     json.endArray();
 
     const std::vector<lint::RuleSummary> rules = linter.summaries();
+    const std::optional<FindingGroups> groups =
+        report.keyspace ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries())
+                        : std::nullopt;
     json.key("summary").beginObject();
     json.key("findings").value(linter.findings());
     json.key("by_severity").beginObject();
@@ -119,6 +123,10 @@ QByteArray lintToJson(const LintReport& report)
     for (const lint::RuleSummary& rule : rules)
         json.key(rule.rule->id).value(rule.findings);
     json.endObject();
+    if (groups) {
+        json.key("patterns").value(groups->patternCount());
+        json.key("groups").value(std::uint64_t(groups->groups().size()));
+    }
     json.endObject();
 
     json.key("findings").beginArray();
@@ -129,12 +137,30 @@ QByteArray lintToJson(const LintReport& report)
             json.key("severity").value(lint::severityName(finding.severity));
             json.bytesField("key", finding.key);
             json.bytesField("namespace", findingNamespace(finding.key, report.delimiter));
+            if (groups)
+                json.bytesField("pattern", groups->patternOf(finding.key));
             json.key("message").value(findingMessage(finding));
             json.key("fix").value(finding.rule->fix);
             json.endObject();
         }
     }
     json.endArray();
+    if (groups) {
+        json.key("groups").beginArray();
+        for (const FindingGroup& group : groups->groups()) {
+            json.beginObject();
+            json.key("rule").value(group.rule->id);
+            json.bytesField("pattern", group.pattern);
+            json.key("keys").value(group.keys);
+            json.key("memory_bytes");
+            group.memory.known() ? json.value(group.memory.bytes) : json.null();
+            json.key("memory_lower_bound").value(group.memory.known() && group.memory.atLeast());
+            json.key("library");
+            group.library ? json.value(QByteArrayView(group.library->id)) : json.null();
+            json.endObject();
+        }
+        json.endArray();
+    }
     json.endObject();
     return out;
 }
@@ -146,7 +172,11 @@ QByteArray lintToText(const LintReport& report)
     QByteArray out = "Keylens " KEYLENS_VERSION " lint — " + report.summary.server.address.toUtf8() + " db" +
                      QByteArray::number(report.summary.server.db) + ", profile " + linter.profile().name.toUtf8() +
                      '\n';
-    out += counted(linter.keysLinted(), "key") + ", " + counted(linter.findings(), "finding") + ": " +
+    const std::optional<FindingGroups> groups =
+        report.keyspace ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries())
+                        : std::nullopt;
+    out += counted(linter.keysLinted(), "key") + ", " + counted(linter.findings(), "finding") +
+           (groups ? " in " + counted(groups->patternCount(), "pattern") : QByteArray()) + ": " +
            counted(linter.findings(Severity::Error), "error") + ", " +
            counted(linter.findings(Severity::Warning), "warning") + ", " +
            keyspace::formatCount(linter.findings(Severity::Info)) + " info\n";
@@ -178,7 +208,36 @@ QByteArray lintToText(const LintReport& report)
     for (const lint::RuleSummary& rule : rules) {
         out += '\n' + QByteArray(rule.rule->id) + " (" + keyspace::formatCount(rule.findings) + ")\n";
         out += wrapped(rule.rule->rationale, "  why: ") + wrapped(rule.rule->fix, "  fix: ");
-        for (const lint::Finding& finding : rule.examples) {
+        // The patterns first: a rule that found ten thousand keys usually found them in a handful of patterns.
+        std::size_t examples = rule.examples.size();
+        if (groups) {
+            constexpr std::size_t ShownPatterns = 10;
+            std::size_t shown = 0, more = 0;
+            for (const FindingGroup& group : groups->groups()) {
+                if (group.rule != rule.rule)
+                    continue;
+                if (shown++ >= ShownPatterns) {
+                    ++more;
+                    continue;
+                }
+                QByteArray pattern = keyspace::displayBytes(group.pattern);
+                if (pattern.size() > 56)
+                    pattern = pattern.left(55) + "…";
+                QByteArray line = "    " + pattern + "  " + counted(group.keys, "key");
+                if (group.memory.known())
+                    line += ", " + keyspace::formatMemory(group.memory);
+                if (group.library)
+                    line += " [" + QByteArray(group.library->id) + ']';
+                out += line + '\n';
+            }
+            if (more > 0)
+                out += "    … and " + counted(more, "more pattern") + '\n';
+            examples = std::min<std::size_t>(examples, 3);
+            if (examples > 0)
+                out += "  for example:\n";
+        }
+        for (std::size_t i = 0; i < examples; ++i) {
+            const lint::Finding& finding = rule.examples[i];
             QByteArray key = keyspace::displayBytes(finding.key);
             if (key.size() > 72)
                 key = key.left(71) + "…";

@@ -18,6 +18,8 @@ struct LintReport
     char delimiter = ':';
     scan::ScanSummary summary;
     const lint::Linter* linter = nullptr;
+    // The store the linter judged: findings are grouped by the patterns of their keys (FindingGroups.h).
+    const keyspace::Keyspace* keyspace = nullptr;
     QStringList notices; // besides the scan's and the linter's own
     // The severity from which a finding fails the run (JUnit marks those rules failed); none for `never`.
     std::optional<lint::Severity> failOn = lint::Severity::Error;
@@ -31,11 +33,13 @@ std::optional<LintFormat> lintFormatFromName(const QString& name);
 QByteArray formatLint(const LintReport& report, LintFormat format);
 
 // The `keylens-cli lint --format json` document, schema 1: tool, schema, profile, keys_scanned, summary
-// {findings, by_severity, by_rule}, findings [{rule, severity, key, namespace, message, fix}]. Field names
-// are an interface.
+// {findings, by_severity, by_rule, patterns, groups}, findings [{rule, severity, key, namespace, pattern, message,
+// fix}], groups [{rule, pattern, keys, memory_bytes, memory_lower_bound, library}] (every finding of a rule on the
+// keys of one pattern). Field names are an interface.
 QByteArray lintToJson(const LintReport& report);
 
-// A table of rules with their counts, then each rule's rationale, fix and examples; fits 80 columns.
+// A table of rules with their counts, then each rule's rationale, fix, the patterns it found keys in (most keys
+// first) and a few example keys; fits 80 columns.
 QByteArray lintToText(const LintReport& report);
 
 // SARIF 2.1.0: one run, the rules as the driver's reportingDescriptors, one result per listed finding

@@ -7,11 +7,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QXmlStreamReader>
 
 #include <map>
+#include <set>
 
 using namespace keylens;
 
@@ -107,6 +109,69 @@ private Q_SLOTS:
             }
         }
         QVERIFY(sawBinary);
+    }
+
+    // Findings grouped by the patterns of their keys: every finding carries its key's pattern (one that matches
+    // the key), each (rule, pattern) group counts its keys as the server has them, and the groups add up to the
+    // findings.
+    void findingsAreGroupedByPattern()
+    {
+        const QJsonObject report = lintJson();
+        const QJsonObject summary = report[QStringLiteral("summary")].toObject();
+        for (const QJsonValue& value : report[QStringLiteral("findings")].toArray()) {
+            const QJsonObject finding = value.toObject();
+            const QString pattern = finding[QStringLiteral("pattern")].toString();
+            QVERIFY2(!pattern.isEmpty(), qPrintable(finding[QStringLiteral("key")].toString()));
+            // A placeholder stands for one or more characters of the key.
+            QString expression;
+            qsizetype from = 0;
+            for (const QRegularExpressionMatch& placeholder :
+                 QRegularExpression(QStringLiteral("<[a-z]+>")).globalMatch(pattern)) {
+                expression += QRegularExpression::escape(pattern.mid(from, placeholder.capturedStart() - from)) +
+                              QStringLiteral(".+");
+                from = placeholder.capturedEnd();
+            }
+            expression += QRegularExpression::escape(pattern.mid(from));
+            QVERIFY2(QRegularExpression(QRegularExpression::anchoredPattern(expression))
+                         .match(finding[QStringLiteral("key")].toString())
+                         .hasMatch(),
+                     qPrintable(pattern + u' ' + finding[QStringLiteral("key")].toString()));
+        }
+        std::int64_t grouped = 0;
+        std::map<std::pair<QString, QString>, std::int64_t> groups;
+        std::set<QString> patterns;
+        for (const QJsonValue& value : report[QStringLiteral("groups")].toArray()) {
+            const QJsonObject group = value.toObject();
+            grouped += group[QStringLiteral("keys")].toInteger();
+            groups[{group[QStringLiteral("rule")].toString(), group[QStringLiteral("pattern")].toString()}] =
+                group[QStringLiteral("keys")].toInteger();
+            patterns.insert(group[QStringLiteral("pattern")].toString());
+        }
+        QCOMPARE(grouped, summary[QStringLiteral("findings")].toInteger());
+        QCOMPARE(summary[QStringLiteral("groups")].toInteger(), qint64(groups.size()));
+        QCOMPARE(summary[QStringLiteral("patterns")].toInteger(), qint64(patterns.size()));
+        const auto keysOf = [&](const char* rule, const char* pattern) {
+            return groups[{QString::fromLatin1(rule), QString::fromLatin1(pattern)}];
+        };
+        QCOMPARE(keysOf("delimiter", "user_<int>_profile"), qint64(4));
+        QCOMPARE(keysOf("uppercase", "User:<int>"), qint64(5));
+        // The server's own count of session keys without a TTL, against the missing-ttl groups under session:.
+        test::PlainClient truth(m_server.port());
+        qint64 persistentSessions = 0;
+        for (const QByteArray& key : truth.allKeys("session:*"))
+            persistentSessions += truth.integer({"TTL", key}) == -1 ? 1 : 0;
+        qint64 flaggedSessions = 0;
+        for (const auto& [group, keys] : groups)
+            flaggedSessions +=
+                group.first == QStringLiteral("missing-ttl") && group.second.startsWith(QStringLiteral("session:"))
+                    ? keys
+                    : 0;
+        QCOMPARE(flaggedSessions, persistentSessions);
+        // The text report says it too, and lists a rule's patterns.
+        const test::CliRun text = lint();
+        QVERIFY2(text.out.contains(QByteArray(" in " + QByteArray::number(qulonglong(patterns.size())) + " patterns")),
+                 text.out.constData());
+        QVERIFY2(text.out.contains("    user_<int>_profile  4 keys"), text.out.constData());
     }
 
     void examplesAreBoundedOrComplete()
