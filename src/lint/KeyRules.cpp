@@ -5,6 +5,7 @@
 #include "lint/Characters.h"
 #include "lint/OverlayRules.h"
 #include "lint/SegmentShape.h"
+#include "lint/SegmentUnits.h"
 
 #include <QString>
 #include <QVarLengthArray>
@@ -27,8 +28,12 @@ struct Segment
     explicit Segment(QByteArrayView segment)
         : text(segment)
         , shape(shapeOf(segment))
-        , glued(lint::isId(shape) ? GluedId{} : gluedIdOf(segment)) // an id has no words to glue to
-    {}
+    {
+        // `users/104/avatar_url` has a token's characters, but it is words and ids joined by another delimiter.
+        if (shape == Shape::Token && segmentUnits(segment).size() > 1)
+            shape = Shape::Word;
+        glued = lint::isId(shape) ? GluedId{} : gluedIdOf(segment); // an id has no words to glue to
+    }
     bool isId() const { return lint::isId(shape); }
 };
 
@@ -75,6 +80,51 @@ bool isSpecialCharacter(char c)
     default:
         return static_cast<unsigned char>(c) < 0x20;
     }
+}
+
+bool isPlaceholderWord(QByteArrayView word, bool wholeKey);
+
+// Words and ids joined by inner delimiters in one segment, a word before an id (`search/3/hour`,
+// `user_17_profile`): not `2024-03-10` (one id) nor `dark_mode` (words only).
+bool hasIdBetweenWords(QByteArrayView segment)
+{
+    if (std::none_of(segment.begin(), segment.end(), isInnerDelimiter))
+        return false;
+    const SegmentUnits units = segmentUnits(segment);
+    bool word = false;
+    for (const SegmentUnit& unit : units) {
+        if (unit.folded.isNull())
+            word = true;
+        else if (word)
+            return true;
+    }
+    return false;
+}
+
+// A segment that is a placeholder word with only ids after it, whatever joins them: `tmp_14`, `test-3`, `foo.2`.
+// `test_results` is not: a real word follows.
+bool isPlaceholderSegment(QByteArrayView segment, bool wholeKey)
+{
+    const auto separator = std::find_if(segment.begin(), segment.end(), isWordSeparator);
+    if (separator == segment.end())
+        return isPlaceholderWord(segment, wholeKey);
+    const QByteArrayView head = segment.first(separator - segment.begin());
+    for (const SegmentUnit& unit : segmentUnits(segment.sliced(head.size() + 1))) {
+        if (unit.folded.isNull())
+            return false;
+    }
+    return isPlaceholderWord(head, true); // a word and its number are the whole name
+}
+
+// The first unit of a segment is an id (`123`, `192.0.2.7` of `192.0.2.7/search`), where a word would say what the
+// key is: `users/104/avatar_url` and `user_1792_profile` start with a word.
+bool startsWithId(const Segment& segment)
+{
+    if (segment.isId())
+        return true;
+    if (std::none_of(segment.text.begin(), segment.text.end(), isInnerDelimiter))
+        return false;
+    return isId(shapeOf(segmentUnits(segment.text).front().text));
 }
 
 bool isPlaceholderWord(QByteArrayView word, bool wholeKey)
@@ -183,9 +233,9 @@ private:
             add(m_rules.deepNesting, QByteArray::number(qsizetype(m_segments.size())) + " levels");
 
         const Segment& first = m_segments.front();
-        if (first.isId())
+        if (startsWithId(first))
             add(m_rules.idFirst, first.text.toByteArray());
-        if (m_segments.size() == 1 && isPlaceholderWord(first.text, true))
+        if (m_segments.size() == 1 && isPlaceholderSegment(first.text, true))
             add(m_rules.placeholderName, first.text.toByteArray());
         else if (hasDelimiter && isPlaceholderWord(first.text, false))
             add(m_rules.placeholderName, first.text.toByteArray());
@@ -199,8 +249,9 @@ private:
                 add(m_rules.noNamespace, first.text.toByteArray());
         } else {
             for (const Segment& segment : m_segments) {
-                // `userSettings_123` inside a colon key: an id glued on with another separator.
-                if (!segment.isId() && isId(segment.glued.shape)) {
+                // `userSettings_123` inside a colon key: an id glued on with another separator; `LIMITER/<ip>/hour`
+                // as one segment: a hierarchy of its own under another delimiter.
+                if (!segment.isId() && (isId(segment.glued.shape) || hasIdBetweenWords(segment.text))) {
                     add(m_rules.delimiter, segment.text.toByteArray());
                     break;
                 }

@@ -102,6 +102,17 @@ private Q_SLOTS:
         row("mylist", "placeholder-name");
         row("myapp:config", "");
         row("mystery", "no-namespace");
+        // Other delimiters: a key that starts with a word is not id-first, whatever joins its parts; its other
+        // delimiter is the finding, wherever it stands.
+        row("users/104/avatar_url", "delimiter special-characters");
+        row("exchange_rates/EUR/30", "delimiter special-characters uppercase");
+        row("user_1792_profile", "delimiter");
+        row("192.0.2.7/search/3", "delimiter id-first special-characters");
+        row("cache:LIMITER/192.0.2.7/search/3/hour", "delimiter special-characters uppercase", true);
+        row("feature:dark_mode", "");
+        row("tmp_14", "delimiter placeholder-name");
+        row("test-3", "delimiter placeholder-name");
+        row("test_results", "delimiter");
     }
 
     void rules()
