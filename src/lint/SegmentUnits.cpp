@@ -151,7 +151,13 @@ SegmentUnits segmentUnits(QByteArrayView segment)
         return units;
     }
     if (std::none_of(segment.begin(), segment.end(), isInnerDelimiter)) {
-        units.append({segment, foldedPiece(segment), 0});
+        // A word (shapeOf said so already): only a numbered code folds, `SKU<int>`.
+        const QByteArrayView code = isId(whole) ? QByteArrayView() : numberedCodePrefix(segment);
+        units.append({segment,
+                      isId(whole)      ? sharedPlaceholder(whole)
+                      : code.isEmpty() ? QByteArray()
+                                       : code.toByteArray().append(placeholder(Shape::Integer)),
+                      0});
         return units;
     }
     const qsizetype path = pathStart(segment);

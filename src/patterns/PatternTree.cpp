@@ -3,9 +3,9 @@
 #include "lint/SegmentShape.h"
 #include "lint/SegmentUnits.h"
 
-#include <QHash>
-
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 namespace keylens::patterns {
 
@@ -123,56 +123,60 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
     if (kids.empty())
         return;
     std::sort(kids.begin(), kids.end()); // the order they were found in, across members
+    // Views where they can be (the store's segment bytes, the levels' folded labels): a level of a million
+    // siblings allocated two byte arrays each, and that was most of a pattern tree's time.
     struct Level
     {
-        QByteArray literal;
-        QByteArray folded; // null for a word: words never collapse
+        QByteArrayView literal; // in the store's segment: a partial unit with the delimiter after it
+        QByteArray folded;      // null for a word: words never collapse
         bool partial = false;
     };
     std::vector<Level> levels(kids.size());
-    QHash<QByteArray, std::size_t> sharing; // folded label -> siblings that share it
-    std::size_t foldable = 0;               // siblings with a folded label
+    std::unordered_map<std::string_view, std::size_t> sharing; // folded label -> siblings that share it
+    std::size_t foldable = 0;                                  // siblings with a folded label
+    const auto view = [](QByteArrayView bytes) { return std::string_view(bytes.data(), std::size_t(bytes.size())); };
     for (std::size_t i = 0; i < kids.size(); ++i) {
         const QByteArrayView segment = m_store->segment(kids[i]);
         const lint::SegmentUnits units = lint::segmentUnits(segment);
         const lint::SegmentUnit& unit = units[std::min<qsizetype>(unitIndex, units.size() - 1)];
         Level& level = levels[i];
         level.partial = unitIndex + 1 < units.size() && unitIndex + 1 < 0xffff;
+        const qsizetype from = unit.text.data() - segment.data();
         if (!level.partial) { // the rest of the segment (all of it, past a cap on the units)
-            const QByteArrayView rest = segment.sliced(unit.text.data() - segment.data());
-            level.literal = rest.toByteArray();
-            level.folded = units.size() == 1 ? unit.folded : lint::foldedSegment(rest);
+            level.literal = segment.sliced(from);
+            level.folded = units.size() == 1 ? unit.folded : lint::foldedSegment(level.literal);
         } else {
-            level.literal = unit.text.toByteArray().append(unit.delimiterAfter);
+            level.literal = segment.sliced(from, unit.text.size() + 1); // the inner delimiter follows the unit
             if (!unit.folded.isNull())
                 level.folded = QByteArray(unit.folded).append(unit.delimiterAfter);
         }
         if (!level.folded.isEmpty()) {
-            ++sharing[level.folded];
+            ++sharing[view(level.folded)];
             ++foldable;
         }
     }
     // Where most siblings are ids of some shape, the odd ones of another shape are ids too (a 12-digit session id
     // among hex ones), not words to list one by one.
     const bool mostlyIds = foldable * 2 > kids.size();
-    QHash<QByteArray, PatternId> byLabel; // this pattern's children, by label and whether they are partial
+    // This pattern's children by label, the partial ones apart (`user_` goes on, a key named `user_` does not).
+    std::unordered_map<std::string_view, PatternId> byLabel[2];
     for (std::size_t i = 0; i < kids.size(); ++i) {
-        Level& level = levels[i];
-        const std::size_t shared = level.folded.isEmpty() ? 0 : sharing.value(level.folded);
+        const Level& level = levels[i];
+        const std::size_t shared = level.folded.isEmpty() ? 0 : sharing[view(level.folded)];
         const bool collapse = shared > 0 && (shared > m_options.collapseAbove || shared * 2 > kids.size() || mostlyIds);
-        const QByteArray& label = collapse ? level.folded : level.literal;
-        const QByteArray key = QByteArray(label).append(level.partial ? '\1' : '\0');
-        auto it = byLabel.find(key);
-        if (it == byLabel.end()) {
+        const QByteArrayView label = collapse ? QByteArrayView(level.folded) : level.literal;
+        auto& children = byLabel[level.partial ? 1 : 0];
+        auto it = children.find(view(label));
+        if (it == children.end()) {
             const auto child = PatternId(m_patterns.size());
             m_patterns.push_back(
-                {pattern, label, collapse, {}, std::uint16_t(level.partial ? unitIndex + 1 : 0), {}, {}});
+                {pattern, label.toByteArray(), collapse, {}, std::uint16_t(level.partial ? unitIndex + 1 : 0), {}, {}});
             m_patterns[pattern].children.push_back(child);
             next.push_back(child);
-            it = byLabel.insert(key, child);
+            it = children.emplace(view(label), child).first;
         }
-        m_patterns[*it].members.push_back(kids[i]);
-        m_patternOf[kids[i]] = *it; // a partial level's members get their own pattern further down
+        m_patterns[it->second].members.push_back(kids[i]);
+        m_patternOf[kids[i]] = it->second; // a partial level's members get their own pattern further down
     }
 }
 

@@ -1,28 +1,26 @@
 #include "report/FindingGroups.h"
 
-#include "patterns/PatternTree.h"
+#include "lint/SegmentShape.h"
 
 #include <algorithm>
-#include <unordered_map>
-#include <unordered_set>
 
 namespace keylens::report {
 
 FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries)
     : m_store(&store)
-    , m_tree(std::make_unique<patterns::PatternTree>(store))
+    , m_patternTexts(1) // RootPattern: the empty text
 {
-    using PatternId = patterns::PatternTree::PatternId;
     const std::span<const lint::RuleInfo> rules = lint::allRules();
-    // (rule, pattern) -> index in m_groups
-    std::unordered_map<std::uint64_t, std::size_t> index;
-    std::unordered_set<PatternId> withFindings;
+    std::unordered_map<std::uint64_t, std::size_t> index; // (rule, pattern) -> index in m_groups
+    std::vector<bool> withFindings;
     for (keyspace::NodeId node = 1; node < store.nodeCount(); ++node) {
         std::uint32_t bits = store.findingRules(node);
         if (bits == 0)
             continue;
-        const PatternId pattern = m_tree->patternOf(node);
-        withFindings.insert(pattern);
+        const std::uint32_t pattern = patternIdOf(node);
+        if (pattern >= withFindings.size())
+            withFindings.resize(pattern + 1, false);
+        withFindings[pattern] = true;
         const keyspace::KeyInfo info = store.isKey(node) ? store.keyInfo(node) : keyspace::KeyInfo{};
         for (std::size_t rule = 0; bits != 0 && rule < rules.size(); ++rule, bits >>= 1) {
             if (!(bits & 1))
@@ -32,7 +30,7 @@ FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::Librar
             if (it == index.end()) {
                 FindingGroup group;
                 group.rule = &rules[rule];
-                group.pattern = m_tree->text(pattern);
+                group.pattern = m_patternTexts[pattern];
                 group.library = libraries.libraryOf(store, node);
                 it = index.emplace(key, m_groups.size()).first;
                 m_groups.push_back(std::move(group));
@@ -46,7 +44,7 @@ FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::Librar
                 ++group.memory.unmeasured;
         }
     }
-    m_patternCount = withFindings.size();
+    m_patternCount = std::uint64_t(std::count(withFindings.begin(), withFindings.end(), true));
     std::sort(m_groups.begin(), m_groups.end(), [&](const FindingGroup& a, const FindingGroup& b) {
         const std::size_t ruleA = lint::ruleIndex(*a.rule), ruleB = lint::ruleIndex(*b.rule);
         if (ruleA != ruleB)
@@ -55,14 +53,62 @@ FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::Librar
     });
 }
 
-FindingGroups::~FindingGroups() = default;
-FindingGroups::FindingGroups(FindingGroups&&) noexcept = default;
+std::uint32_t FindingGroups::childPattern(std::uint32_t parent, keyspace::NodeId node)
+{
+    // By (parent pattern, folded label): most labels are a shared placeholder or a word already seen, so a key's
+    // pattern costs two lookups, and only a new pattern builds its text.
+    const QByteArrayView segment = m_store->segment(node);
+    const QByteArray folded = lint::foldedSegment(segment);
+    const QByteArrayView label = folded.isNull() ? segment : QByteArrayView(folded);
+    const std::string_view labelView(label.data(), std::size_t(label.size()));
+    auto labelIt = m_labelIds.find(labelView);
+    if (labelIt == m_labelIds.end()) {
+        const QByteArray& kept = m_labels.emplace_back(label.toByteArray());
+        labelIt = m_labelIds
+                      .emplace(std::string_view(kept.constData(), std::size_t(kept.size())),
+                               std::uint32_t(m_labels.size() - 1))
+                      .first;
+    }
+    const std::uint64_t key = std::uint64_t(parent) << 32 | labelIt->second;
+    if (const auto known = m_childPattern.find(key); known != m_childPattern.end())
+        return known->second;
+    QByteArray text = m_patternTexts[parent];
+    if (parent != RootPattern)
+        text.append(m_store->delimiter());
+    text.append(label);
+    const auto id = std::uint32_t(m_patternTexts.size());
+    m_patternTexts.push_back(std::move(text));
+    m_childPattern.emplace(key, id);
+    return id;
+}
+
+std::uint32_t FindingGroups::patternIdOf(keyspace::NodeId node)
+{
+    // Up to the nearest namespace folded already (namespaces are few beside keys, each folded once), then down,
+    // one segment at a time: no recursion, a key may have a hundred thousand segments.
+    std::vector<keyspace::NodeId> chain;
+    std::uint32_t pattern = RootPattern;
+    for (keyspace::NodeId at = node; at != keyspace::Keyspace::root(); at = m_store->parent(at)) {
+        if (const auto known = m_namespacePattern.find(at); known != m_namespacePattern.end()) {
+            pattern = known->second;
+            break;
+        }
+        chain.push_back(at);
+    }
+    for (auto at = chain.rbegin(); at != chain.rend(); ++at) {
+        pattern = childPattern(pattern, *at);
+        if (m_store->hasChildren(*at))
+            m_namespacePattern.emplace(*at, pattern);
+    }
+    return pattern;
+}
 
 QByteArray FindingGroups::patternOf(QByteArrayView key) const
 {
     const keyspace::NodeId node = m_store->find(key);
-    return node == keyspace::InvalidNode || node >= m_tree->foldedNodes() ? QByteArray()
-                                                                          : m_tree->text(m_tree->patternOf(node));
+    if (node == keyspace::InvalidNode)
+        return {};
+    return m_patternTexts[const_cast<FindingGroups*>(this)->patternIdOf(node)];
 }
 
 } // namespace keylens::report

@@ -8,12 +8,10 @@
 #include <QByteArray>
 
 #include <cstdint>
-#include <memory>
+#include <deque>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
-
-namespace keylens::patterns {
-class PatternTree;
-}
 
 namespace keylens::report {
 
@@ -22,19 +20,19 @@ namespace keylens::report {
 struct FindingGroup
 {
     const lint::RuleInfo* rule = nullptr;
-    QByteArray pattern; // the pattern's text, as the pattern view and the JSON's "patterns" write it
+    QByteArray pattern; // every id of the key folded (`user:<int>:profile`), as the live pattern view folds it
     std::uint64_t keys = 0;
     keyspace::MemoryFigure memory;
     const lint::LibraryInfo* library = nullptr; // of the pattern's first key with the finding
 };
 
-// Every finding recorded in a store, grouped by rule and by the pattern of its key (patterns/PatternTree.h).
+// Every finding recorded in a store, grouped by rule and by the pattern of its key: each segment folded on its own
+// (lint::patternOf, ids of every shape and those inside segments), a namespace's pattern once for all its keys.
+// Not the exact pattern tree, whose sparse ids stay literal: a million-key lint paid a second for building it.
 class FindingGroups
 {
 public:
     FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries);
-    ~FindingGroups();
-    FindingGroups(FindingGroups&&) noexcept;
 
     // By rule (in allRules() order), then by keys, most first.
     const std::vector<FindingGroup>& groups() const { return m_groups; }
@@ -44,8 +42,16 @@ public:
     QByteArray patternOf(QByteArrayView key) const;
 
 private:
+    static constexpr std::uint32_t RootPattern = 0;
+    std::uint32_t childPattern(std::uint32_t parent, keyspace::NodeId node);
+    std::uint32_t patternIdOf(keyspace::NodeId node);
+
     const keyspace::Keyspace* m_store;
-    std::unique_ptr<patterns::PatternTree> m_tree;
+    std::vector<QByteArray> m_patternTexts; // by pattern id
+    std::deque<QByteArray> m_labels;        // interned folded labels, their bytes stable for the views below
+    std::unordered_map<std::string_view, std::uint32_t> m_labelIds;
+    std::unordered_map<std::uint64_t, std::uint32_t> m_childPattern; // parent pattern << 32 | label id -> pattern
+    std::unordered_map<keyspace::NodeId, std::uint32_t> m_namespacePattern; // folded once per namespace
     std::vector<FindingGroup> m_groups;
     std::uint64_t m_patternCount = 0;
 };
