@@ -9,6 +9,7 @@ namespace keylens::report {
 FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries)
     : m_store(&store)
     , m_patternTexts(1) // RootPattern: the empty text
+    , m_namespacePattern(store.namespaceCount(), Unknown)
 {
     const std::span<const lint::RuleInfo> rules = lint::allRules();
     std::unordered_map<std::uint64_t, std::size_t> index; // (rule, pattern) -> index in m_groups
@@ -89,16 +90,19 @@ std::uint32_t FindingGroups::patternIdOf(keyspace::NodeId node)
     std::vector<keyspace::NodeId> chain;
     std::uint32_t pattern = RootPattern;
     for (keyspace::NodeId at = node; at != keyspace::Keyspace::root(); at = m_store->parent(at)) {
-        if (const auto known = m_namespacePattern.find(at); known != m_namespacePattern.end()) {
-            pattern = known->second;
+        const std::uint32_t index = m_store->namespaceIndex(at);
+        if (index != keyspace::InvalidNode && index < m_namespacePattern.size() &&
+            m_namespacePattern[index] != Unknown) {
+            pattern = m_namespacePattern[index];
             break;
         }
         chain.push_back(at);
     }
     for (auto at = chain.rbegin(); at != chain.rend(); ++at) {
         pattern = childPattern(pattern, *at);
-        if (m_store->hasChildren(*at))
-            m_namespacePattern.emplace(*at, pattern);
+        const std::uint32_t index = m_store->namespaceIndex(*at);
+        if (index != keyspace::InvalidNode && index < m_namespacePattern.size())
+            m_namespacePattern[index] = pattern;
     }
     return pattern;
 }
