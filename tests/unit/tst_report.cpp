@@ -1,4 +1,6 @@
 #include "TestKeys.h"
+#include "lint/Linter.h"
+#include "report/FindingGroups.h"
 #include "report/JsonReport.h"
 #include "report/TextReport.h"
 
@@ -6,6 +8,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+
+#include <set>
 
 using namespace keylens;
 using keyspace::KeyInfo;
@@ -173,6 +177,48 @@ private Q_SLOTS:
 
         const auto wellKept = report::buildReport(sampleKeyspace(), summary(), 0, {}, 0);
         QCOMPARE(wellKept.suggestedDelimiter, '\0');
+    }
+
+    // Findings grouped by rule and by their keys' patterns: each recorded finding in exactly one group, a namespace
+    // folded once however deep (a key of 20,000 segments), and a key's pattern read back by its bytes.
+    void findingGroupsHoldEveryFindingOnce()
+    {
+        keyspace::Keyspace store;
+        lint::Linter linter(*lint::builtInProfile("default"), 0);
+        const auto add = [&](const QByteArray& key) {
+            keyspace::NodeId node = keyspace::InvalidNode;
+            const keyspace::KeyInfo info = measuredKey(KeyType::String, 50);
+            if (store.insert(key, info, &node) == keyspace::Keyspace::Insert::Added)
+                linter.keyAdded(store, node, key, info);
+        };
+        for (int i = 0; i < 30; ++i)
+            add("User:" + QByteArray::number(i));
+        for (int i = 0; i < 12; ++i)
+            add("CACHE_USER_" + QByteArray::number(i));
+        const QByteArray deep = "DEEP" + QByteArray(20'000, ':') + "x";
+        add(deep);
+        linter.finish(store);
+
+        const report::FindingGroups groups(store, linter.libraries());
+        std::uint64_t grouped = 0;
+        std::set<QByteArray> patterns;
+        for (const report::FindingGroup& group : groups.groups()) {
+            grouped += group.keys;
+            patterns.insert(group.pattern);
+            QVERIFY(group.memory.known());
+            QCOMPARE(group.memory.bytes, group.keys * 50);
+        }
+        QCOMPARE(grouped, linter.findings());
+        QCOMPARE(groups.patternCount(), std::uint64_t(patterns.size()));
+        QCOMPARE(groups.patternOf("User:7"), QByteArray("User:<int>"));
+        QCOMPARE(groups.patternOf("CACHE_USER_3"), QByteArray("CACHE_USER_<int>"));
+        QCOMPARE(groups.patternOf(deep), deep); // words and empty segments: itself
+        QVERIFY(groups.patternOf("not:a:key").isEmpty());
+        const auto uppercase = std::find_if(groups.groups().begin(), groups.groups().end(), [](const auto& group) {
+            return QByteArrayView(group.rule->id) == "uppercase" && group.pattern == "User:<int>";
+        });
+        QVERIFY(uppercase != groups.groups().end());
+        QCOMPARE(uppercase->keys, 30u);
     }
 
     void emptyKeyspaceSaysSo()
