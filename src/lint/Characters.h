@@ -32,6 +32,11 @@ constexpr bool isHexDigit(char c)
 {
     return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
+// a e i o u y, either case: a run of letters with none is rarely a word a person typed.
+inline bool isVowel(char c)
+{
+    return QByteArrayView("aeiouy").contains(toLower(c));
+}
 // What joins the words of one segment when the delimiter does not (`user_settings`, `order-detail`).
 constexpr bool isWordSeparator(char c)
 {

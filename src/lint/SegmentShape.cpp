@@ -302,11 +302,6 @@ bool isToken(QByteArrayView text, const Mix& mix)
 // Glued ids are looked for in segments up to this long: ids are short, and the search is quadratic.
 constexpr qsizetype MaxGluedSegment = 256;
 
-bool isVowel(char c)
-{
-    return QByteArrayView("aeiouy").contains(c);
-}
-
 bool isSeparator(char c)
 {
     return c == '-' || c == '_' || c == '.';

@@ -58,8 +58,7 @@ bool hasTypedWords(QByteArrayView text)
             continue;
         const QByteArrayView piece = text.sliced(from, i - from);
         if (isWordLike(piece)) {
-            const bool vowel = std::any_of(piece.begin(), piece.end(),
-                                           [](char c) { return QByteArrayView("aeiouyAEIOUY").contains(c); });
+            const bool vowel = std::any_of(piece.begin(), piece.end(), isVowel);
             if (++wordLike >= 2 || (piece.size() >= 5 && vowel))
                 return true;
         }
