@@ -43,17 +43,6 @@ PatternTree PatternTree::folding(const keyspace::Keyspace& store)
     return PatternTree(store, LiveTag{});
 }
 
-std::uint32_t PatternTree::labelId(QByteArrayView label)
-{
-    const std::string_view view(label.data(), std::size_t(label.size()));
-    if (auto it = m_labelIds.find(view); it != m_labelIds.end())
-        return it->second;
-    const QByteArray& kept = m_labels.emplace_back(label.toByteArray());
-    const auto id = std::uint32_t(m_labels.size() - 1);
-    m_labelIds.emplace(std::string_view(kept.constData(), std::size_t(kept.size())), id);
-    return id;
-}
-
 void PatternTree::extend(std::size_t until)
 {
     Q_ASSERT(m_live);
@@ -64,12 +53,12 @@ void PatternTree::extend(std::size_t until)
         const QByteArrayView segment = m_store->segment(node);
         const QByteArray folded = lint::foldedSegment(segment);
         const bool placeholder = !folded.isNull();
-        const std::uint32_t label = labelId(placeholder ? QByteArrayView(folded) : segment);
+        const std::uint32_t label = m_labels.idOf(placeholder ? QByteArrayView(folded) : segment);
         const std::uint64_t key = std::uint64_t(parent) << 32 | label;
         auto it = m_childByLabel.find(key);
         if (it == m_childByLabel.end()) {
             const auto child = PatternId(m_patterns.size());
-            m_patterns.push_back({parent, m_labels[label], placeholder, {}, 0, {}, {}});
+            m_patterns.push_back({parent, m_labels.label(label), placeholder, {}, 0, {}, {}});
             m_patterns[parent].children.push_back(child);
             it = m_childByLabel.emplace(key, child).first;
         }

@@ -3,14 +3,13 @@
 #include "keyspace/Keyspace.h"
 #include "keyspace/PagedArray.h"
 #include "keyspace/SubtreeTotals.h"
+#include "patterns/LabelTable.h"
 
 #include <QByteArray>
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <optional>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -103,7 +102,6 @@ private:
     {};
     PatternTree(const keyspace::Keyspace& store, LiveTag);
     void split(PatternId pattern, std::vector<PatternId>& next);
-    std::uint32_t labelId(QByteArrayView label);
 
     const keyspace::Keyspace* m_store;
     Options m_options;
@@ -113,11 +111,9 @@ private:
     keyspace::detail::PagedArray<PatternId> m_patternOf;
     bool m_live = false;
     std::size_t m_folded = 1; // nodes below this have a pattern (the root always has)
-    // Live: a pattern's child by (pattern << 32 | label id); the labels interned, keyed by views of
-    // m_labels' stable bytes, so that a lookup costs no allocation.
+    // Live: a pattern's child by (pattern << 32 | label id).
     std::unordered_map<std::uint64_t, PatternId> m_childByLabel;
-    std::unordered_map<std::string_view, std::uint32_t> m_labelIds;
-    std::deque<QByteArray> m_labels;
+    LabelTable m_labels;
 };
 
 } // namespace keylens::patterns

@@ -61,16 +61,7 @@ std::uint32_t FindingGroups::childPattern(std::uint32_t parent, keyspace::NodeId
     const QByteArrayView segment = m_store->segment(node);
     const QByteArray folded = lint::foldedSegment(segment);
     const QByteArrayView label = folded.isNull() ? segment : QByteArrayView(folded);
-    const std::string_view labelView(label.data(), std::size_t(label.size()));
-    auto labelIt = m_labelIds.find(labelView);
-    if (labelIt == m_labelIds.end()) {
-        const QByteArray& kept = m_labels.emplace_back(label.toByteArray());
-        labelIt = m_labelIds
-                      .emplace(std::string_view(kept.constData(), std::size_t(kept.size())),
-                               std::uint32_t(m_labels.size() - 1))
-                      .first;
-    }
-    const std::uint64_t key = std::uint64_t(parent) << 32 | labelIt->second;
+    const std::uint64_t key = std::uint64_t(parent) << 32 | m_labels.idOf(label);
     if (const auto known = m_childPattern.find(key); known != m_childPattern.end())
         return known->second;
     QByteArray text = m_patternTexts[parent];

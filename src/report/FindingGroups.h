@@ -4,12 +4,11 @@
 #include "keyspace/Units.h"
 #include "lint/LibraryLayouts.h"
 #include "lint/Rules.h"
+#include "patterns/LabelTable.h"
 
 #include <QByteArray>
 
 #include <cstdint>
-#include <deque>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -47,9 +46,8 @@ private:
     std::uint32_t patternIdOf(keyspace::NodeId node);
 
     const keyspace::Keyspace* m_store;
-    std::vector<QByteArray> m_patternTexts; // by pattern id
-    std::deque<QByteArray> m_labels;        // interned folded labels, their bytes stable for the views below
-    std::unordered_map<std::string_view, std::uint32_t> m_labelIds;
+    std::vector<QByteArray> m_patternTexts;                          // by pattern id
+    patterns::LabelTable m_labels;                                   // the folded labels, interned
     std::unordered_map<std::uint64_t, std::uint32_t> m_childPattern; // parent pattern << 32 | label id -> pattern
     // By the store's namespace index: each namespace folded once. 4 bytes a namespace; a hash map of them cost a
     // million-key lint 6 bytes of peak memory per key.
