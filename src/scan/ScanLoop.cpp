@@ -344,10 +344,15 @@ std::optional<Error> ScanRun::readScanReply(Connection& connection, const Reques
         m_cursorDone = true;
     else
         m_nextCursor = cursor.toByteArray();
+    // An empty batch is an answer only when no question waits behind it: a cluster marked failed answers SCAN, and
+    // when an empty batch came between a batch and its CLUSTERDOWN answers, every retry reset the budget (the scan
+    // went on for as long as the cluster stayed down).
+    const bool questionsWaiting = m_keysToInspect || std::any_of(m_inFlight.begin(), m_inFlight.end(),
+                                                                 [](const Request& r) { return !r.isScan; });
     if (count > 0) {
         m_keysToInspect = std::make_shared<Reply>(std::move(*reply));
         m_keysToInspectCursor = request.cursor;
-    } else {
+    } else if (!questionsWaiting) {
         m_attempt = 0;
     }
     return std::nullopt;

@@ -9,6 +9,7 @@
 
 #include <QDir>
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -687,6 +688,38 @@ private Q_SLOTS:
             QCOMPARE(run.exitCode, 3);
             QVERIFY2(run.err.contains("DENIED Redis is running in protected mode"), run.err.constData());
         }
+    }
+
+    // A cluster marked failed answers SCAN but every question about a key CLUSTERDOWN. When an empty SCAN batch came
+    // between a batch and its answers, each retry counted as an answer and the scan retried for as long as the
+    // cluster stayed down (a one-in-ten hang of tst_cluster, where SCAN's batches happened to fall so).
+    void emptyScanBatchesDoNotRefillTheReconnectBudget()
+    {
+        test::FakeRedis failedCluster([](const QList<QByteArray>& command) {
+            const QByteArray name = command.value(0).toUpper();
+            if (name == "SCAN") {
+                QList<QByteArray> names;
+                if (command.value(1) == "0") {
+                    for (int i = 0; i < 10; ++i)
+                        names << test::FakeRedis::bulk("k:" + QByteArray::number(i));
+                }
+                const QByteArray next = command.value(1) == "0" ? "1" : command.value(1) == "1" ? "2" : "0";
+                return test::FakeRedis::array({test::FakeRedis::bulk(next), test::FakeRedis::array(names)});
+            }
+            if (name == "TYPE" || name == "PTTL" || (name == "MEMORY" && command.value(2) != "keylens:probe"))
+                return QByteArray("-CLUSTERDOWN The cluster is down\r\n");
+            return fakeScanServer(command, 10, [](int) { return QByteArray(":-1\r\n"); });
+        });
+        QElapsedTimer clock;
+        clock.start();
+        const auto run =
+            runServing({QStringLiteral("scan"), QStringLiteral("-p"), QString::number(failedCluster.port()),
+                        QStringLiteral("--reconnect"), QStringLiteral("2")},
+                       60000);
+        QVERIFY2(clock.elapsed() < 20000, QByteArray::number(clock.elapsed()).constData());
+        QVERIFY2(run.exitCode != 0, run.err.constData());
+        QVERIFY2(run.err.contains("CLUSTERDOWN"), run.err.constData());
+        QVERIFY2(failedCluster.count("TYPE") <= 3 * 10, QByteArray::number(failedCluster.count("TYPE")).constData());
     }
 
     void plainConnectionToATlsPort()
