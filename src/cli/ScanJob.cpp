@@ -51,7 +51,7 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
     progressBar.clear();
     // Not of a server that failed the scan: its connect timeout would hold the exit.
     if (!outcome.interrupted && !outcome.summary.error)
-        outcome.librarySets = inspect::readSetMembers(options.connection, lint::LibraryLayouts::setsToRead(keyspace));
+        outcome.librarySets = inspect::readSetMembers(options.connection, lint::LibraryLayouts::keysToRead(keyspace));
     return outcome;
 }
 

@@ -12,7 +12,7 @@ struct ScanOutcome
     scan::ScanSummary summary;
     std::uint64_t duplicates = 0;
     bool interrupted = false;
-    // What names and types cannot tell a library's layout by (lint::LibraryLayouts::setsToRead), read once
+    // What names and types cannot tell a library's layout by (lint::LibraryLayouts::keysToRead), read once
     // the keys are in; empty when there was nothing to read, or no answer.
     lint::SetMembers librarySets;
 };

@@ -243,13 +243,24 @@ readSetMembersHere(redis::Connection& connection, const std::vector<QByteArray>&
     QHash<QByteArray, QByteArrayList> members;
     for (const QByteArray& key : keys)
         connection.append({"SCARD", key});
-    std::vector<QByteArray> small;
+    std::vector<QByteArray> small, strings;
     for (const QByteArray& key : keys) {
         Result<Reply> reply = connection.read();
         if (!reply)
             return reply.error();
         if (reply->isInteger() && reply->integer() >= 0 && std::uint64_t(reply->integer()) <= maxMembers)
             small.push_back(key);
+        else if (reply->isError() && reply->bytes().startsWith("WRONGTYPE"))
+            strings.push_back(key); // its first bytes, if it is a string
+    }
+    for (const QByteArray& key : strings)
+        connection.append({"GETRANGE", key, "0", "63"});
+    for (const QByteArray& key : strings) {
+        Result<Reply> reply = connection.read();
+        if (!reply)
+            return reply.error();
+        if (reply->isString())
+            members.insert(key, {reply->bytes().toByteArray()});
     }
     for (const QByteArray& key : small)
         connection.append({"SMEMBERS", key});

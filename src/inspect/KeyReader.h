@@ -77,8 +77,8 @@ Result<ValuePage> readValuePage(redis::Connection& connection, const QByteArray&
 QByteArrayView lengthCommand(keyspace::KeyType type);
 
 // The members of these sets, each read only when it has at most `maxMembers` (SCARD first, then SMEMBERS, all
-// pipelined); a set that is denied, gone, of another type by now or too big is left out. An error only when the
-// connection fails.
+// pipelined), and of the strings among the keys their first 64 bytes, as one element (GETRANGE); a key that is
+// denied, gone, of another type or too big is left out. An error only when the connection fails.
 Result<QHash<QByteArray, QByteArrayList>>
 readSetMembers(redis::Connection& connection, const std::vector<QByteArray>& keys, std::size_t maxMembers = 100'000);
 // The same on a connection of its own: nothing when there is nothing to read or the server cannot be reached

@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyEscape.h"
 #include "keyspace/KeyPath.h"
+#include "lint/AddressGroups.h"
 #include "lint/Characters.h"
 #include "lint/OverlayRules.h"
 #include "lint/SegmentShape.h"
@@ -187,8 +188,7 @@ public:
             add(m_rules.binaryKey, {}); // word rules say nothing useful about bytes
             return std::move(m_findings);
         }
-        keyspace::forEachSegment(m_key, m_profile.delimiter,
-                                 [&](QByteArrayView segment) { m_segments.emplace_back(segment); });
+        splitSegments();
         checkStructure();
         for (qsizetype i = 0; i < m_segments.size(); ++i)
             checkSegment(i);
@@ -198,6 +198,30 @@ public:
     }
 
 private:
+    // The key's segments, an IPv6 address that its ':' split kept whole: its `::` is no empty segment and its groups
+    // are no levels (`login_fail_ip:2001:db8::1` is two segments, an id after a word).
+    void splitSegments()
+    {
+        QVarLengthArray<QByteArrayView, 12> views;
+        keyspace::forEachSegment(m_key, m_profile.delimiter, [&](QByteArrayView segment) { views.append(segment); });
+        const std::span<const QByteArrayView> all(views.data(), std::size_t(views.size()));
+        for (qsizetype i = 0; i < views.size(); ++i) {
+            const qsizetype end = m_profile.delimiter == ':' ? addressRunEnd(all, i) : -1;
+            if (end < 0) {
+                m_segments.emplace_back(views[i]);
+                continue;
+            }
+            const char* from = views[i].data();
+            const QByteArrayView run(from, views[end].data() + views[end].size() - from);
+            m_segments.emplace_back(run);
+            if (tailPiece(views[i]).size() == views[i].size() && headPiece(views[end]).size() == views[end].size()) {
+                m_segments.back().shape = Shape::Ip; // the whole segment is the address
+                m_segments.back().glued = {};
+            }
+            i = end;
+        }
+    }
+
     void add(const RuleInfo* rule, QByteArray detail, std::optional<Severity> severity = {})
     {
         Q_ASSERT(rule);

@@ -18,16 +18,27 @@ namespace {
 
 // The layouts as each library documents them (or, where it does not, as its source names the keys).
 constexpr std::array Libraries{
-    LibraryInfo{"bullmq", "BullMQ / Bull",
+    LibraryInfo{"bullmq", "BullMQ",
                 "<prefix>:<queue>:id (string) beside its state keys: wait, active, paused (lists); delayed, "
-                "prioritized, completed, failed (sorted sets); meta (hash); events (stream)",
+                "prioritized, completed, failed (sorted sets); and its meta (hash) or events (stream)",
+                LibraryRole::Queue},
+    LibraryInfo{"bull", "Bull",
+                "<prefix>:<queue>:id (string) beside its state keys: wait, active, paused (lists); delayed, "
+                "priority, completed, failed (sorted sets); no meta hash or events stream (BullMQ's)",
+                LibraryRole::Queue},
+    LibraryInfo{"bee-queue", "Bee-Queue",
+                "<prefix>:<queue>:id (string) and jobs (hash) beside waiting, active (lists); succeeded, failed, "
+                "stalling (sets) or delayed (sorted set)",
                 LibraryRole::Queue},
     LibraryInfo{"sidekiq", "Sidekiq",
                 "queues (set) naming queue:<name> (lists), with schedule, retry, dead (sorted sets) or processes (set)",
                 LibraryRole::Queue},
-    LibraryInfo{"resque", "Resque",
-                "resque:queues (set) naming resque:queue:<name> (lists), workers (set), failed (list)",
+    LibraryInfo{"resque", "Resque / node-resque",
+                "resque:queues (set) naming resque:queue:<name> (lists), workers (set), failed (list), stat:* "
+                "counters, delayed_queue_schedule (sorted set)",
                 LibraryRole::Queue},
+    LibraryInfo{"sidekiq-cron", "sidekiq-cron", "cron_jobs (set) naming cron_job:<name> (hashes)",
+                LibraryRole::Scheduler},
     LibraryInfo{"celery", "Celery",
                 "celery-task-meta-<uuid> results (strings); _kombu.binding.<queue> (sets) naming <queue> (list), "
                 "unacked (hash), unacked_index (sorted set)",
@@ -39,10 +50,30 @@ constexpr std::array Libraries{
     LibraryInfo{"rails-cache", "Rails cache",
                 "views/<template>… fragments and <model>/<id>-<version> entries (strings)", LibraryRole::Cache},
     LibraryInfo{"rails-session", "Rails session store", "_session_id:2::<sha256> (strings)", LibraryRole::Session},
+    LibraryInfo{"rack-session", "Rack session store (redis-rack)", "rack:session:2::<sha256> (strings)",
+                LibraryRole::Session},
     LibraryInfo{"django-cache", "Django cache",
                 "<KEY_PREFIX>:<version>:<key>: an empty prefix and version numbers (:1:…), or the keys of "
                 "cache_page (views.decorators.cache.…) and {% cache %} (template.cache.…)",
                 LibraryRole::Cache},
+    LibraryInfo{"django-session", "Django sessions (cache backend)",
+                "<KEY_PREFIX>:<version>:django.contrib.sessions.cache<session key> (strings)", LibraryRole::Session},
+    LibraryInfo{"flask-caching", "Flask-Caching", "flask_cache_<key> (strings)", LibraryRole::Cache},
+    LibraryInfo{"flask-limiter", "Flask-Limiter (limits)",
+                "LIMITER/<client>/<limit>/<amount>/<multiples>/<period> (counters or lists with a TTL)",
+                LibraryRole::RateLimit},
+    LibraryInfo{"flask-session", "Flask-Session", "session:<uuid4> (strings)", LibraryRole::Session},
+    LibraryInfo{"dogpile", "dogpile.cache", "<module>:<function>|<arguments> (strings): its function_key_generator",
+                LibraryRole::Cache},
+    LibraryInfo{"keyv", "Keyv / cache-manager",
+                "<namespace>::<namespace>:<key> (@keyv/redis 4+) or keyv:<key> with namespace:keyv (set)",
+                LibraryRole::Cache},
+    LibraryInfo{"redlock", "Redlock", "lock:/locks:<resource> (strings of 16 random bytes in hex, with a TTL)",
+                LibraryRole::Lock},
+    LibraryInfo{"redis-py-lock", "redis-py Lock", "lock:/locks:<name> (strings of a uuid1 token in hex)",
+                LibraryRole::Lock},
+    LibraryInfo{"rate-limiter-flexible", "rate-limiter-flexible", "rlflx:<key> (counters with a TTL)",
+                LibraryRole::RateLimit},
     LibraryInfo{"socket.io", "Socket.IO Redis streams adapter",
                 "socket.io (stream), sio:session:<id> (strings with a TTL)", LibraryRole::PubSub},
     LibraryInfo{"rack-attack", "Rack::Attack",
@@ -154,6 +185,38 @@ NodeId queueListsBeside(const Keyspace& store, NodeId queuesNode)
     return queue;
 }
 
+bool isLockNamespace(QByteArrayView segment)
+{
+    return segment == "lock" || segment == "locks" || segment == "lck" || segment == "mutex" || segment == "redlock";
+}
+
+// The first few strings below a lock namespace, depth first: the same ones for keysToRead() and recognise().
+constexpr std::size_t LockSamples = 8;
+std::vector<NodeId> lockSamples(const Keyspace& store, NodeId node)
+{
+    std::vector<NodeId> samples, stack{node};
+    while (!stack.empty() && samples.size() < LockSamples) {
+        const NodeId at = stack.back();
+        stack.pop_back();
+        if (isKeyOfType(store, at, KeyType::String))
+            samples.push_back(at);
+        store.forEachChild(at, [&](NodeId child) { stack.push_back(child); });
+    }
+    return samples;
+}
+
+// A lock's token: 32 lower-case hex digits. A uuid1 (redis-py's uuid1().hex) has its version 1 at digit 12 and
+// its variant (8, 9, a or b) at digit 16; Redlock's random bytes have both by chance, one time in 64.
+bool isHexToken(QByteArrayView value)
+{
+    return value.size() == 32 &&
+           std::all_of(value.begin(), value.end(), [](char c) { return isDigit(c) || (c >= 'a' && c <= 'f'); });
+}
+bool isUuid1Token(QByteArrayView value)
+{
+    return isHexToken(value) && value[12] == '1' && QByteArrayView("89ab").contains(value[16]);
+}
+
 class Recogniser
 {
 public:
@@ -171,6 +234,10 @@ public:
                 bullQueue(node);
             else if (segment == "queues")
                 workQueues(node);
+            else if (segment == "cron_jobs")
+                sidekiqCron(node);
+            else if (isLockNamespace(segment) && m_store.hasChildren(node))
+                locks(node);
             else if (segment == "rq")
                 rq(node);
             else if (segment == "attack")
@@ -235,13 +302,37 @@ private:
         const NodeId queue = m_store.parent(idNode);
         if (queue == Keyspace::root() || !isKeyOfType(m_store, idNode, KeyType::String))
             return;
+        if (beeQueue(queue))
+            return;
         const auto states = std::count_if(States.begin(), States.end(), [&](const State& state) {
             return hasKey(m_store, queue, state.segment, state.type);
         });
         if (states < 2)
             return;
-        m_layouts.claim(queue, library("bullmq"));
+        m_layouts.claim(queue, library(isBullMq(queue) ? "bullmq" : "bull"));
         m_bullQueues.push_back(queue);
+    }
+
+    // BullMQ writes a queue's meta hash with its first job and streams its events; Bull does neither.
+    bool isBullMq(NodeId queue) const
+    {
+        return hasKey(m_store, queue, "meta", KeyType::Hash) || hasKey(m_store, queue, "events", KeyType::Stream);
+    }
+
+    // Bee-Queue: <prefix>:<queue>:id beside the jobs hash and one of its state keys.
+    bool beeQueue(NodeId queue)
+    {
+        if (!hasKey(m_store, queue, "jobs", KeyType::Hash))
+            return false;
+        const bool state =
+            hasKey(m_store, queue, "waiting", KeyType::List) || hasKey(m_store, queue, "active", KeyType::List) ||
+            hasKey(m_store, queue, "succeeded", KeyType::Set) || hasKey(m_store, queue, "failed", KeyType::Set) ||
+            hasKey(m_store, queue, "stalling", KeyType::Set) || hasKey(m_store, queue, "delayed", KeyType::ZSet);
+        if (!state)
+            return false;
+        m_layouts.claim(queue, library("bee-queue"));
+        claimWholeWhenAllClaimed(m_store.parent(queue), library("bee-queue"));
+        return true;
     }
 
     void bullPrefixes()
@@ -252,16 +343,22 @@ private:
             prefixes.push_back(m_store.parent(queue));
         std::sort(prefixes.begin(), prefixes.end());
         prefixes.erase(std::unique(prefixes.begin(), prefixes.end()), prefixes.end());
-        for (const NodeId prefix : prefixes)
+        for (const NodeId prefix : prefixes) {
+            // Each queue is told by its own keys: Bull and BullMQ share the `bull` prefix, often in one app that
+            // moves from one to the other.
             claimWholeWhenAllClaimed(prefix, library("bullmq"));
+            claimWholeWhenAllClaimed(prefix, library("bull"));
+        }
     }
 
     void workQueues(NodeId queuesNode)
     {
         const NodeId owner = m_store.parent(queuesNode);
         const NodeId queue = queueListsBeside(m_store, queuesNode);
-        if (queue == keyspace::InvalidNode)
+        if (queue == keyspace::InvalidNode) {
+            drainedResque(queuesNode);
             return;
+        }
         // The lists are the library's only when the set names them; a set that could not be read (denied, gone
         // since the scan, or offline) leaves the names and types as the evidence.
         if (const auto named = m_members.constFind(m_store.path(queuesNode)); named != m_members.cend()) {
@@ -289,6 +386,55 @@ private:
                                               m_store.findChild(stat, "failed") != keyspace::InvalidNode))
             m_layouts.claim(stat, which);
         claimWholeWhenAllClaimed(owner, which);
+    }
+
+    // Resque and node-resque after their workers drained every queue: the lists are gone, the `queues` set is not,
+    // and beside it are what a worker leaves (the failed list, stat counters, the delayed schedule, the workers set).
+    void drainedResque(NodeId queuesNode)
+    {
+        const NodeId owner = m_store.parent(queuesNode);
+        if (!segmentIs(m_store, owner, "resque") || !isKeyOfType(m_store, queuesNode, KeyType::Set))
+            return;
+        const NodeId stat = m_store.findChild(owner, "stat");
+        const bool left =
+            hasKey(m_store, owner, "failed", KeyType::List) || hasKey(m_store, owner, "workers", KeyType::Set) ||
+            hasKey(m_store, owner, "delayed_queue_schedule", KeyType::ZSet) ||
+            (stat != keyspace::InvalidNode && m_store.findChild(stat, "processed") != keyspace::InvalidNode);
+        if (left)
+            m_layouts.claim(owner, library("resque"));
+    }
+
+    // Locks are named by the application; their values tell the library. Every string sampled holds a token.
+    void locks(NodeId node)
+    {
+        const keyspace::NamespaceStats stats = m_store.stats(node);
+        if (stats.types[std::size_t(KeyType::String)] != stats.keys)
+            return;
+        std::size_t read = 0, uuid1 = 0;
+        for (const NodeId sample : lockSamples(m_store, node)) {
+            const auto value = m_members.constFind(m_store.path(sample));
+            if (value == m_members.cend() || value->size() != 1)
+                continue;
+            if (!isHexToken(value->front()))
+                return;
+            ++read;
+            uuid1 += isUuid1Token(value->front()) ? 1 : 0;
+        }
+        if (read > 0)
+            m_layouts.claim(node, library(uuid1 == read ? "redis-py-lock" : "redlock"));
+    }
+
+    // sidekiq-cron: the cron_jobs set beside the cron_job:<name> hashes it names.
+    void sidekiqCron(NodeId cronJobs)
+    {
+        if (!isKeyOfType(m_store, cronJobs, KeyType::Set))
+            return;
+        const NodeId owner = m_store.parent(cronJobs);
+        const NodeId jobs = m_store.findChild(owner, "cron_job");
+        if (jobs == keyspace::InvalidNode || m_store.stats(jobs).types[std::size_t(KeyType::Hash)] == 0)
+            return;
+        m_layouts.claim(cronJobs, library("sidekiq-cron"));
+        m_layouts.claim(jobs, library("sidekiq-cron"));
     }
 
     void rq(NodeId rqNode)
@@ -326,10 +472,19 @@ private:
     void sessions(NodeId session)
     {
         const NodeId owner = m_store.parent(session);
+        // Flask-Session: session:<uuid4> strings, with the TTL of PERMANENT_SESSION_LIFETIME.
+        if (owner == Keyspace::root()) {
+            if (m_store.hasChildren(session) && allOfTypeMostlyExpiring(m_store, session, KeyType::String) &&
+                flatIdsBelow(m_store, session) && mostChildrenAre(session, Shape::Uuid))
+                m_layouts.claim(session, library("flask-session"));
+            return;
+        }
         const LibraryInfo* which = nullptr;
         if (segmentIs(m_store, owner, "sio") && m_store.hasChildren(session) &&
             allOfTypeMostlyExpiring(m_store, session, KeyType::String))
             which = library("socket.io");
+        if (segmentIs(m_store, owner, "rack") && sessionDigestsBelow(session))
+            which = library("rack-session");
         if (segmentIs(m_store, owner, "spring")) {
             const NodeId sessions = m_store.findChild(session, "sessions");
             if (sessions != keyspace::InvalidNode && m_store.stats(sessions).types[std::size_t(KeyType::Hash)] > 0)
@@ -347,9 +502,9 @@ private:
                 flatIdsBelow(m_store, node) && expressSessionIdsBelow(m_store, node))
                 m_layouts.claim(node, library("connect-redis"));
         } else if (segment == "rl") {
-            const keyspace::NamespaceStats& stats = m_store.stats(node);
-            if (m_store.hasChildren(node) && stats.keys == stats.childCount &&
-                allOfTypeMostlyExpiring(m_store, node, KeyType::String))
+            // A client per key: an address (an IPv6 one, or its /56, goes on in the levels below) or another id.
+            if (m_store.hasChildren(node) && allOfTypeMostlyExpiring(m_store, node, KeyType::String) &&
+                mostChildrenAreIdsOrAddresses(node))
                 m_layouts.claim(node, library("express-rate-limit"));
         } else if (segment == "socket.io") {
             if (isKeyOfType(m_store, node, KeyType::Stream))
@@ -374,23 +529,110 @@ private:
                     m_layouts.claim(kept, celery);
             }
         } else if (segment == "_session_id") {
-            // ActionDispatch's cache store: _session_id:2::<sha256 of the session id>
-            const NodeId version = m_store.findChild(node, "2");
-            const NodeId empty = version == keyspace::InvalidNode ? version : m_store.findChild(version, "");
-            if (empty != keyspace::InvalidNode && m_store.hasChildren(empty) &&
-                m_store.stats(empty).types[std::size_t(KeyType::String)] == m_store.stats(empty).keys) {
-                std::uint32_t digests = 0;
-                m_store.forEachChild(empty, [&](NodeId child) {
-                    digests += m_store.segment(child).size() == 64 && shapeOf(m_store.segment(child)) == Shape::Hex;
-                });
-                if (digests == m_store.stats(empty).childCount)
-                    m_layouts.claim(node, library("rails-session"));
-            }
+            if (sessionDigestsBelow(node))
+                m_layouts.claim(node, library("rails-session"));
+        } else if (segment == "rlflx") {
+            if (m_store.hasChildren(node) && allOfTypeMostlyExpiring(m_store, node, KeyType::String))
+                m_layouts.claim(node, library("rate-limiter-flexible"));
+        } else if (segment.startsWith("flask_cache_")) {
+            if (isKeyOfType(m_store, node, KeyType::String))
+                m_layouts.claim(node, library("flask-caching"));
+        } else if (segment.startsWith("LIMITER/")) {
+            // limits' fixed windows are counters, its moving windows lists; all expire.
+            const keyspace::NamespaceStats stats = m_store.stats(node);
+            const bool counters =
+                m_store.isKey(node)
+                    ? m_store.keyInfo(node).type == KeyType::String || m_store.keyInfo(node).type == KeyType::List
+                    : stats.types[std::size_t(KeyType::String)] + stats.types[std::size_t(KeyType::List)] == stats.keys;
+            if (counters)
+                m_layouts.claim(node, library("flask-limiter"));
+        } else if (segment == "keyv") {
+            if (m_store.hasChildren(node) && hasKey(m_store, Keyspace::root(), "namespace", KeyType::Set))
+                m_layouts.claim(node, library("keyv"));
+        } else if (isKeyvNamespace(node, segment)) {
+            m_layouts.claim(node, library("keyv"));
+        } else if (isDogpileModule(node, segment)) {
+            m_layouts.claim(node, library("dogpile"));
         } else if (segment.isEmpty()) {
             djangoPrefix(node);
         } else if (isRailsCacheEntry(node, segment)) {
             m_layouts.claim(node, library("rails-cache"));
         }
+    }
+
+    // Rack's and ActionDispatch's session stores: <prefix>:2::<sha256 of the session id> (strings).
+    bool sessionDigestsBelow(NodeId node) const
+    {
+        const NodeId version = m_store.findChild(node, "2");
+        const NodeId empty = version == keyspace::InvalidNode ? version : m_store.findChild(version, "");
+        if (empty == keyspace::InvalidNode || !m_store.hasChildren(empty) ||
+            m_store.stats(empty).types[std::size_t(KeyType::String)] != m_store.stats(empty).keys)
+            return false;
+        std::uint32_t digests = 0;
+        m_store.forEachChild(empty, [&](NodeId child) {
+            digests += m_store.segment(child).size() == 64 && shapeOf(m_store.segment(child)) == Shape::Hex;
+        });
+        return digests == m_store.stats(empty).childCount;
+    }
+
+    bool mostChildrenAreIdsOrAddresses(NodeId node) const
+    {
+        std::uint32_t ids = 0, children = 0;
+        m_store.forEachChild(node, [&](NodeId child) {
+            ++children;
+            const QByteArrayView segment = m_store.segment(child);
+            const bool addressGroup = segment.size() <= 4 && m_store.hasChildren(child) &&
+                                      std::all_of(segment.begin(), segment.end(), isHexDigit);
+            ids += addressGroup || isId(shapeOf(segment));
+        });
+        return children > 0 && double(ids) >= 0.9 * double(children);
+    }
+
+    bool mostChildrenAre(NodeId node, Shape shape) const
+    {
+        std::uint32_t matching = 0, children = 0;
+        m_store.forEachChild(node, [&](NodeId child) {
+            ++children;
+            matching += shapeOf(m_store.segment(child)) == shape;
+        });
+        return children > 0 && double(matching) >= 0.9 * double(children);
+    }
+
+    // @keyv/redis 4 and later prefix a key with `<namespace>::` and Keyv itself with `<namespace>:`, so its keys are
+    // `<namespace>::<namespace>:<key>`: the namespace's name twice around an empty segment, strings below.
+    bool isKeyvNamespace(NodeId node, QByteArrayView segment) const
+    {
+        if (segment.isEmpty() || m_store.isKey(node))
+            return false;
+        const NodeId empty = m_store.findChild(node, "");
+        if (empty == keyspace::InvalidNode || m_store.stats(node).childCount != 1)
+            return false;
+        const NodeId again = m_store.findChild(empty, segment);
+        if (again == keyspace::InvalidNode || m_store.stats(empty).childCount != 1 || !m_store.hasChildren(again))
+            return false;
+        const keyspace::NamespaceStats stats = m_store.stats(node);
+        return stats.types[std::size_t(KeyType::String)] == stats.keys;
+    }
+
+    // dogpile.cache's function_key_generator: `<module>:<function>|<arguments>`, a module path (`shop.catalogue`)
+    // whose children are all strings named `<identifier>|…`.
+    bool isDogpileModule(NodeId node, QByteArrayView segment) const
+    {
+        const auto moduleChar = [](char c) { return isLower(c) || isDigit(c) || c == '_' || c == '.'; };
+        if (segment.isEmpty() || !isLower(segment.front()) || !std::all_of(segment.begin(), segment.end(), moduleChar))
+            return false;
+        const keyspace::NamespaceStats stats = m_store.stats(node);
+        if (!m_store.hasChildren(node) || stats.keys != stats.childCount ||
+            stats.types[std::size_t(KeyType::String)] != stats.keys)
+            return false;
+        bool all = true;
+        m_store.forEachChild(node, [&](NodeId child) {
+            const QByteArrayView key = m_store.segment(child);
+            const qsizetype bar = key.indexOf('|');
+            const auto identifier = [](char c) { return isLetter(c) || isDigit(c) || c == '_'; };
+            all = all && bar > 0 && std::all_of(key.begin(), key.begin() + bar, identifier) && !isDigit(key.front());
+        });
+        return all;
     }
 
     bool isRailsCacheEntry(NodeId node, QByteArrayView segment) const
@@ -428,8 +670,20 @@ private:
             versions = versions && !version.isEmpty() && version.size() <= 3 &&
                        std::all_of(version.begin(), version.end(), isDigit) && m_store.hasChildren(child);
         });
-        if (versions && stats.childCount <= 8)
+        if (versions && stats.childCount <= 8) {
             m_layouts.claim(empty, library("django-cache"));
+            m_store.forEachChild(empty, [&](NodeId version) { djangoSessions(version); });
+        }
+    }
+
+    // The sessions of django.contrib.sessions.backends.cache (and cached_db) among the cache's keys.
+    void djangoSessions(NodeId version)
+    {
+        m_store.forEachChild(version, [&](NodeId key) {
+            if (m_store.segment(key).startsWith("django.contrib.sessions.cache") &&
+                isKeyOfType(m_store, key, KeyType::String))
+                m_layouts.claim(key, library("django-session"));
+        });
     }
 
     // With a KEY_PREFIX, the keys Django itself writes name it: cache_page's and {% cache %}'s.
@@ -445,6 +699,7 @@ private:
         const NodeId prefix = m_store.parent(version);
         m_layouts.claim(prefix != Keyspace::root() && m_store.stats(prefix).childCount <= 8 ? prefix : version,
                         library("django-cache"));
+        djangoSessions(version);
     }
 
     const Keyspace& m_store;
@@ -472,14 +727,18 @@ LibraryLayouts LibraryLayouts::recognise(const Keyspace& store, const SetMembers
     return Recogniser(store, members).run();
 }
 
-std::vector<QByteArray> LibraryLayouts::setsToRead(const Keyspace& store)
+std::vector<QByteArray> LibraryLayouts::keysToRead(const Keyspace& store)
 {
-    std::vector<QByteArray> sets;
+    std::vector<QByteArray> keys;
     for (NodeId node = 1; node < store.nodeCount(); ++node) {
-        if (store.segment(node) == "queues" && queueListsBeside(store, node) != keyspace::InvalidNode)
-            sets.push_back(store.path(node));
+        const QByteArrayView segment = store.segment(node);
+        if (segment == "queues" && queueListsBeside(store, node) != keyspace::InvalidNode)
+            keys.push_back(store.path(node));
+        else if (isLockNamespace(segment) && store.hasChildren(node))
+            for (const NodeId sample : lockSamples(store, node))
+                keys.push_back(store.path(sample));
     }
-    return sets;
+    return keys;
 }
 
 const LibraryInfo* LibraryLayouts::libraryOf(const Keyspace& store, NodeId node) const
@@ -507,6 +766,22 @@ const LibraryInfo* LibraryLayouts::claimOf(NodeId node) const
 {
     const auto it = m_claims.find(node);
     return it == m_claims.end() ? nullptr : it->second;
+}
+
+std::vector<LibraryLayouts::Subtree> LibraryLayouts::subtrees(const Keyspace& store) const
+{
+    std::vector<Subtree> out;
+    for (const auto& [node, library] : m_claims) {
+        NodeId above = keyspace::InvalidNode;
+        for (NodeId at = store.parent(node); at != Keyspace::root() && above == keyspace::InvalidNode;
+             at = store.parent(at))
+            above = claimOf(at) ? at : keyspace::InvalidNode;
+        if (above != keyspace::InvalidNode && claimOf(above) == library)
+            continue; // inside its own library's subtree
+        out.push_back({node, library, above});
+    }
+    std::sort(out.begin(), out.end(), [](const Subtree& a, const Subtree& b) { return a.node < b.node; });
+    return out;
 }
 
 std::vector<std::pair<NodeId, const LibraryInfo*>> LibraryLayouts::outermostClaims(const Keyspace& store) const

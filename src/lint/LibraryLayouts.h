@@ -42,19 +42,22 @@ const LibraryInfo* findLibrary(QByteArrayView id);
 //
 // A claim is a node (a namespace, or a key without a delimiter such as `celery-task-meta-<uuid>`); the
 // whole subtree below it is the library's. Built after a scan from the finished store; reads only.
-// The members of some sets, by key, as the server gave them (LibraryLayouts::setsToRead). A set missing here
-// was not read: denied, gone since the scan, too big, or no server to ask.
+// The members of some sets and the first bytes of some strings (one element), by key, as the server gave them
+// (LibraryLayouts::keysToRead). A key missing here was not read: denied, gone since the scan, too big, or no server
+// to ask.
 using SetMembers = QHash<QByteArray, QByteArrayList>;
 
 class LibraryLayouts
 {
 public:
     LibraryLayouts() = default;
-    // `members`: what names and types cannot tell, read from the server after the scan (setsToRead()).
+    // `members`: what names and types cannot tell, read from the server after the scan (keysToRead()).
     static LibraryLayouts recognise(const keyspace::Keyspace& store, const SetMembers& members = {});
-    // The sets whose members recognise() wants to see: Sidekiq's and Resque's `queues`, which name their
-    // `queue:<name>` lists (a `queue:` namespace of lists beside a set is theirs only when the set names them).
-    static std::vector<QByteArray> setsToRead(const keyspace::Keyspace& store);
+    // The keys whose contents recognise() wants to see (SetMembers: a set's members, a string's first bytes as one
+    // element): Sidekiq's and Resque's `queues` sets, which name their `queue:<name>` lists (a `queue:` namespace
+    // of lists beside a set is theirs only when the set names them); and a few strings of each `lock:` namespace,
+    // whose values tell whose locks they are (redis-py's token is a uuid1, Redlock's sixteen random bytes, in hex).
+    static std::vector<QByteArray> keysToRead(const keyspace::Keyspace& store);
 
     bool isEmpty() const { return m_claims.empty(); }
     // The library that wrote the node: its own claim or its nearest claimed ancestor's.
@@ -63,6 +66,17 @@ public:
     const LibraryInfo* claimOf(keyspace::NodeId node) const;
     // The claims that no claimed ancestor holds, by node id: the subtrees that the libraries wrote.
     std::vector<std::pair<keyspace::NodeId, const LibraryInfo*>> outermostClaims(const keyspace::Keyspace& store) const;
+
+    // The subtrees each library wrote: its claims that no claimed ancestor of the same library holds, each with the
+    // nearest claim above it of another library (InvalidNode for none). Django's sessions are keys inside its cache's
+    // subtree: a library's keys are its subtrees' less those nested in them.
+    struct Subtree
+    {
+        keyspace::NodeId node;
+        const LibraryInfo* library;
+        keyspace::NodeId within;
+    };
+    std::vector<Subtree> subtrees(const keyspace::Keyspace& store) const;
 
     // The libraries recognised, each once, in catalogue order.
     std::vector<const LibraryInfo*> libraries() const;

@@ -104,7 +104,7 @@ public:
     void lintKeys(keyspace::Keyspace& store);
     // The rules over the whole keyspace: naming variants, synonyms, data in keys, expiry avalanches,
     // environment and version prefixes, stray persistent keys. Once, after the last key.
-    // `members`: the sets LibraryLayouts::setsToRead() names, as far as they could be read.
+    // `members`: the sets LibraryLayouts::keysToRead() names, as far as they could be read.
     void finish(keyspace::Keyspace& store, const SetMembers& members = {});
     // finish() in two steps, for a GUI that cannot stop for it: judge() only reads the store and the profile
     // (another thread may run it while the store's owner reads the store and writes nothing to it, nor

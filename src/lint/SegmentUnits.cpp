@@ -78,9 +78,14 @@ Shape spanShape(QByteArrayView segment, const QVarLengthArray<Piece, 16>& pieces
     const Shape shape = shapeOf(span);
     if (shape != Shape::Token)
         return shape;
-    // A token's own marks are '-' and '_' (base64url); across '/' or '.' it is more likely words and ids.
+    // A token's own marks are '-' and '_' (base64url), and '/' of standard base64 when no piece is a word (Flask's
+    // memoize keys: `+H3SLM2xim5/Jpkd…`); across '.', or a '/' between words, it is more likely words and ids.
+    bool wordPiece = false;
+    for (qsizetype i = first; i <= last; ++i)
+        wordPiece = wordPiece || isWordLike(segment.sliced(pieces[i].from, pieces[i].to - pieces[i].from));
     for (qsizetype i = first; i < last; ++i) {
-        if (pieces[i].delimiterAfter != '-' && pieces[i].delimiterAfter != '_')
+        const char mark = pieces[i].delimiterAfter;
+        if (mark != '-' && mark != '_' && (mark != '/' || wordPiece))
             return Shape::Word;
     }
     return hasTypedWords(span) ? Shape::Word : Shape::Token;
@@ -125,6 +130,9 @@ void appendUnits(QByteArrayView segment, SegmentUnits& units)
         }
         if (last == i)
             folded = foldedPiece(piece);
+        // The value of a `name=value` pair (a URL's query) is data, whatever its words: `search?q=<value>&page=<int>`.
+        if (folded.isNull() && i > 0 && pieces[i - 1].delimiterAfter == '=' && !piece.isEmpty())
+            folded = QByteArray("<value>");
         if (folded.isNull()) {
             if (wordsFrom < 0)
                 wordsFrom = i;

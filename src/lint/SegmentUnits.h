@@ -8,8 +8,9 @@ namespace keylens::lint {
 
 // Keys written by libraries and people join words and ids with more than the key delimiter: `users/104/avatar_url`,
 // `LIMITER/192.0.2.7/search/3/hour`, `user_1792_profile`, Django's `views.decorators.cache.cache_page.<hex>`.
-// A segment is cut at its inner delimiters (/ . _ - | , # ; =) into units: ids, which may span inner delimiters
-// (an IPv4's dots, a date's or a UUID's dashes, an e-mail's dots, a base64url token's '-' and '_', a URL path after
+// A segment is cut at its inner delimiters (/ . _ - | , # ; = and a URL's ? &, and spaces) into units: ids, which may
+// span inner delimiters (an IPv4's dots, a date's or a UUID's dashes, an e-mail's dots, a base64url token's '-' and
+// '_', a URL path after
 // `//`), and the words between them, consecutive words making one unit (`celery-task-meta`).
 struct SegmentUnit
 {
@@ -24,7 +25,8 @@ SegmentUnits segmentUnits(QByteArrayView segment);
 
 constexpr bool isInnerDelimiter(char c)
 {
-    return c == '/' || c == '.' || c == '_' || c == '-' || c == '|' || c == ',' || c == '#' || c == ';' || c == '=';
+    return c == '/' || c == '.' || c == '_' || c == '-' || c == '|' || c == ',' || c == '#' || c == ';' || c == '=' ||
+           c == ' ' || c == '?' || c == '&';
 }
 
 } // namespace keylens::lint

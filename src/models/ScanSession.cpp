@@ -301,7 +301,7 @@ void ScanSession::judge()
         [linter, store, result, candidates = &m_bigKeyCandidates, server = m_options.connection, serverAnswered] {
             keyspace::runAtBackgroundPriority();
             const lint::SetMembers librarySets =
-                serverAnswered ? inspect::readSetMembers(server, lint::LibraryLayouts::setsToRead(*store))
+                serverAnswered ? inspect::readSetMembers(server, lint::LibraryLayouts::keysToRead(*store))
                                : lint::SetMembers();
             *result = linter->judge(*store, librarySets);
             *candidates = lint::bigKeyCandidates(*store);

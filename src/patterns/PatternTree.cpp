@@ -1,7 +1,9 @@
 #include "patterns/PatternTree.h"
 
+#include "lint/AddressGroups.h"
 #include "lint/SegmentShape.h"
 #include "lint/SegmentUnits.h"
+#include "patterns/SplitAddresses.h"
 
 #include <algorithm>
 #include <string_view>
@@ -9,13 +11,36 @@
 
 namespace keylens::patterns {
 
+namespace {
+
+// A node's segment units, with the first group of an IPv6 address that the store's ':' split cut from the words
+// before it: `LIMITER/fe80` goes on as `fe80::1c2:…` in the levels below, so `fe80` is a unit of its own (a number
+// such as `2001` is one already).
+lint::SegmentUnits unitsOf(const keyspace::Keyspace& store, keyspace::NodeId node)
+{
+    lint::SegmentUnits units = lint::segmentUnits(store.segment(node));
+    const lint::SegmentUnit last = units.back();
+    if (store.delimiter() != ':' || !last.folded.isNull() || !store.hasChildren(node))
+        return units;
+    const QByteArrayView group = lint::tailPiece(last.text);
+    const qsizetype cut = last.text.size() - group.size();
+    if (cut <= 1 || group.isEmpty() || !lint::isAddressGroup(group))
+        return units;
+    units.removeLast();
+    units.append({last.text.first(cut - 1), {}, last.text[cut - 1]});
+    units.append({group, {}, last.delimiterAfter});
+    return units;
+}
+
+} // namespace
+
 PatternTree::PatternTree(const keyspace::Keyspace& store, Options options)
     : m_store(&store)
     , m_options(options)
     , m_folded(store.nodeCount())
 {
     m_patternOf.resize(store.nodeCount()); // Root: zero
-    m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, 0, {}, {}});
+    m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, 0, {}, {}, {}});
     // Level by level: a pattern's children are known once all its members are.
     std::vector<PatternId> level{Root};
     std::vector<PatternId> next;
@@ -35,7 +60,7 @@ PatternTree::PatternTree(const keyspace::Keyspace& store, LiveTag)
     , m_live(true)
 {
     m_patternOf.resize(1);
-    m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, 0, {}, {}});
+    m_patterns.push_back({Root, {}, false, {keyspace::Keyspace::root()}, 0, {}, {}, {}});
 }
 
 PatternTree PatternTree::folding(const keyspace::Keyspace& store)
@@ -58,7 +83,7 @@ void PatternTree::extend(std::size_t until)
         auto it = m_childByLabel.find(key);
         if (it == m_childByLabel.end()) {
             const auto child = PatternId(m_patterns.size());
-            m_patterns.push_back({parent, m_labels.label(label), placeholder, {}, 0, {}, {}});
+            m_patterns.push_back({parent, m_labels.label(label), placeholder, {}, 0, {}, {}, {}});
             m_patterns[parent].children.push_back(child);
             it = m_childByLabel.emplace(key, child).first;
         }
@@ -102,13 +127,14 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
 {
     // A whole level's children are its members' children in the store, from their first unit; a partial level's
     // are its own members, one unit further into their segments.
-    const std::uint16_t unitIndex = m_patterns[pattern].nextUnit;
-    std::vector<keyspace::NodeId> kids;
-    if (unitIndex > 0)
-        kids = m_patterns[pattern].members;
+    const Pattern& parent = m_patterns[pattern];
+    std::vector<std::pair<keyspace::NodeId, std::uint16_t>> kids; // with the unit each is folded from
+    if (parent.nextUnit > 0)
+        for (std::size_t i = 0; i < parent.members.size(); ++i)
+            kids.emplace_back(parent.members[i], parent.memberUnits.empty() ? parent.nextUnit : parent.memberUnits[i]);
     else
-        for (const keyspace::NodeId member : m_patterns[pattern].members)
-            m_store->forEachChild(member, [&](keyspace::NodeId child) { kids.push_back(child); });
+        for (const keyspace::NodeId member : parent.members)
+            m_store->forEachChild(member, [&](keyspace::NodeId child) { kids.emplace_back(child, 0); });
     if (kids.empty())
         return;
     std::sort(kids.begin(), kids.end()); // the order they were found in, across members
@@ -116,20 +142,47 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
     // siblings allocated two byte arrays each, and that was most of a pattern tree's time.
     struct Level
     {
+        keyspace::NodeId node = 0;
         QByteArrayView literal; // in the store's segment: a partial unit with the delimiter after it
         QByteArray folded;      // null for a word: words never collapse
         bool partial = false;
+        bool address = false;       // the end of an IPv6 address split over levels: always a placeholder
+        std::uint16_t nextUnit = 0; // a partial level's next unit
     };
-    std::vector<Level> levels(kids.size());
+    std::vector<Level> levels;
+    levels.reserve(kids.size());
+    // The levels inside a split address: they take the pattern of the address's first end.
+    std::vector<std::pair<std::size_t, std::vector<keyspace::NodeId>>> insideAddresses;
     std::unordered_map<std::string_view, std::size_t> sharing; // folded label -> siblings that share it
     std::size_t foldable = 0;                                  // siblings with a folded label
     const auto view = [](QByteArrayView bytes) { return std::string_view(bytes.data(), std::size_t(bytes.size())); };
-    for (std::size_t i = 0; i < kids.size(); ++i) {
-        const QByteArrayView segment = m_store->segment(kids[i]);
-        const lint::SegmentUnits units = lint::segmentUnits(segment);
+    for (const auto& [kid, unitIndex] : kids) {
+        const QByteArrayView segment = m_store->segment(kid);
+        const lint::SegmentUnits units = unitsOf(*m_store, kid);
         const lint::SegmentUnit& unit = units[std::min<qsizetype>(unitIndex, units.size() - 1)];
-        Level& level = levels[i];
-        level.partial = unitIndex + 1 < units.size() && unitIndex + 1 < 0xffff;
+        const bool partial = unitIndex + 1 < units.size() && unitIndex + 1 < 0xffff;
+        if (!partial && lint::isAddressGroup(unit.text) && m_store->hasChildren(kid)) {
+            if (std::optional<SplitAddress> address = splitAddressFrom(*m_store, kid, unit.text)) {
+                insideAddresses.emplace_back(levels.size(), std::move(address->inside));
+                for (const AddressEnd& end : address->ends) {
+                    Level level;
+                    level.node = end.node;
+                    level.folded = QByteArray(end.prefix ? "<cidr>" : "<ip>");
+                    level.partial = end.nextUnit > 0;
+                    level.address = true;
+                    level.nextUnit = end.nextUnit;
+                    if (level.partial)
+                        level.folded.append(end.delimiterAfter);
+                    levels.push_back(std::move(level));
+                    ++foldable;
+                }
+                continue;
+            }
+        }
+        Level level;
+        level.node = kid;
+        level.partial = partial;
+        level.nextUnit = partial ? std::uint16_t(unitIndex + 1) : 0;
         const qsizetype from = unit.text.data() - segment.data();
         if (!level.partial) { // the rest of the segment (all of it, past a cap on the units)
             level.literal = segment.sliced(from);
@@ -143,29 +196,39 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
             ++sharing[view(level.folded)];
             ++foldable;
         }
+        levels.push_back(std::move(level));
     }
     // Where most siblings are ids of some shape, the odd ones of another shape are ids too (a 12-digit session id
     // among hex ones), not words to list one by one.
-    const bool mostlyIds = foldable * 2 > kids.size();
+    const bool mostlyIds = foldable * 2 > levels.size();
     // This pattern's children by label, the partial ones apart (`user_` goes on, a key named `user_` does not).
     std::unordered_map<std::string_view, PatternId> byLabel[2];
-    for (std::size_t i = 0; i < kids.size(); ++i) {
-        const Level& level = levels[i];
+    for (const Level& level : levels) {
         const std::size_t shared = level.folded.isEmpty() ? 0 : sharing[view(level.folded)];
-        const bool collapse = shared > 0 && (shared > m_options.collapseAbove || shared * 2 > kids.size() || mostlyIds);
+        const bool collapse =
+            level.address ||
+            (shared > 0 && (shared > m_options.collapseAbove || shared * 2 > levels.size() || mostlyIds));
         const QByteArrayView label = collapse ? QByteArrayView(level.folded) : level.literal;
         auto& children = byLabel[level.partial ? 1 : 0];
         auto it = children.find(view(label));
         if (it == children.end()) {
             const auto child = PatternId(m_patterns.size());
-            m_patterns.push_back(
-                {pattern, label.toByteArray(), collapse, {}, std::uint16_t(level.partial ? unitIndex + 1 : 0), {}, {}});
+            m_patterns.push_back({pattern, label.toByteArray(), collapse, {}, level.nextUnit, {}, {}, {}});
             m_patterns[pattern].children.push_back(child);
             next.push_back(child);
             it = children.emplace(view(label), child).first;
         }
-        m_patterns[it->second].members.push_back(kids[i]);
-        m_patternOf[kids[i]] = it->second; // a partial level's members get their own pattern further down
+        Pattern& child = m_patterns[it->second];
+        if (level.nextUnit != child.nextUnit && child.memberUnits.empty())
+            child.memberUnits.assign(child.members.size(), child.nextUnit);
+        if (!child.memberUnits.empty())
+            child.memberUnits.push_back(level.nextUnit);
+        child.members.push_back(level.node);
+        m_patternOf[level.node] = it->second; // a partial level's members get their own pattern further down
+    }
+    for (const auto& [firstEnd, inside] : insideAddresses) {
+        for (const keyspace::NodeId node : inside)
+            m_patternOf[node] = m_patternOf[levels[firstEnd].node];
     }
 }
 

@@ -97,6 +97,9 @@ private:
         // Live: a big pattern's members grow into room made on the page worker (`user:<int>`'s doubling from 4 to
         // 8 MB was a 50 ms fold slice at ten million keys).
         keyspace::detail::RoomAhead<keyspace::NodeId> membersAhead;
+        // A partial level whose members' next units differ (an IPv4 of one segment beside an IPv6 split over levels,
+        // both `<ip>/`): each member's, in members' order; empty when all are nextUnit.
+        std::vector<std::uint16_t> memberUnits;
     };
     struct LiveTag
     {};

@@ -1,6 +1,9 @@
 #include "report/FindingGroups.h"
 
+#include "lint/AddressGroups.h"
+#include "lint/Characters.h"
 #include "lint/SegmentShape.h"
+#include "patterns/SplitAddresses.h"
 
 #include <algorithm>
 
@@ -60,18 +63,58 @@ std::uint32_t FindingGroups::childPattern(std::uint32_t parent, keyspace::NodeId
     // pattern costs two lookups, and only a new pattern builds its text.
     const QByteArrayView segment = m_store->segment(node);
     const QByteArray folded = lint::foldedSegment(segment);
-    const QByteArrayView label = folded.isNull() ? segment : QByteArrayView(folded);
-    const std::uint64_t key = std::uint64_t(parent) << 32 | m_labels.idOf(label);
+    return labelledPattern(parent, folded.isNull() ? segment : QByteArrayView(folded));
+}
+
+std::uint32_t FindingGroups::labelledPattern(std::uint32_t parent, QByteArrayView label, bool joined)
+{
+    // A joined label is told from a delimited one by its id's top bit (label ids are far fewer than 2^31).
+    const std::uint64_t key = std::uint64_t(parent) << 32 | m_labels.idOf(label) | (joined ? 0x80000000u : 0u);
     if (const auto known = m_childPattern.find(key); known != m_childPattern.end())
         return known->second;
     QByteArray text = m_patternTexts[parent];
-    if (parent != RootPattern)
+    if (parent != RootPattern && !joined)
         text.append(m_store->delimiter());
     text.append(label);
     const auto id = std::uint32_t(m_patternTexts.size());
     m_patternTexts.push_back(std::move(text));
     m_childPattern.emplace(key, id);
     return id;
+}
+
+std::optional<std::uint32_t> FindingGroups::addressPattern(std::uint32_t parent, keyspace::NodeId start)
+{
+    const QByteArrayView segment = m_store->segment(start);
+    const QByteArrayView group = lint::tailPiece(segment);
+    if (!m_store->hasChildren(start) || !lint::isAddressGroup(group))
+        return std::nullopt;
+    const std::optional<patterns::SplitAddress> address = patterns::splitAddressFrom(*m_store, start, group);
+    if (!address)
+        return std::nullopt;
+    // `LIMITER/fe80…` keeps its words before the address; the address is one placeholder, a prefix makes it a CIDR.
+    const QByteArrayView head = segment.first(segment.size() - group.size());
+    const auto labelled = [&](const char* placeholder, QByteArrayView rest) {
+        QByteArray label = head.toByteArray() + placeholder;
+        const QByteArray folded = rest.isEmpty() ? QByteArray() : lint::foldedSegment(rest);
+        label.append(folded.isNull() ? rest : QByteArrayView(folded));
+        return labelledPattern(parent, label);
+    };
+    const std::uint32_t levels = labelled("<ip>", {});
+    for (const keyspace::NodeId inside : address->inside)
+        m_addressPattern[inside] = levels;
+    for (const patterns::AddressEnd& end : address->ends) {
+        const QByteArrayView endSegment = m_store->segment(end.node);
+        QByteArrayView rest = endSegment.sliced(lint::headPiece(endSegment).size());
+        if (end.prefix) { // `/56`: the prefix is the placeholder's
+            qsizetype digits = 1;
+            while (digits < rest.size() && lint::isDigit(rest[digits]))
+                ++digits;
+            rest = rest.sliced(digits);
+        }
+        m_addressPattern[end.node] =
+            end.prefix || !rest.isEmpty() ? labelled(end.prefix ? "<cidr>" : "<ip>", rest) : levels;
+    }
+    return levels;
 }
 
 std::uint32_t FindingGroups::patternIdOf(keyspace::NodeId node)
@@ -81,6 +124,10 @@ std::uint32_t FindingGroups::patternIdOf(keyspace::NodeId node)
     std::vector<keyspace::NodeId> chain;
     std::uint32_t pattern = RootPattern;
     for (keyspace::NodeId at = node; at != keyspace::Keyspace::root(); at = m_store->parent(at)) {
+        if (const auto split = m_addressPattern.find(at); split != m_addressPattern.end() && at == node) {
+            pattern = split->second; // a key where an address ends
+            break;
+        }
         const std::uint32_t index = m_store->namespaceIndex(at);
         if (index != keyspace::InvalidNode && index < m_namespacePattern.size() &&
             m_namespacePattern[index] != Unknown) {
@@ -90,7 +137,12 @@ std::uint32_t FindingGroups::patternIdOf(keyspace::NodeId node)
         chain.push_back(at);
     }
     for (auto at = chain.rbegin(); at != chain.rend(); ++at) {
-        pattern = childPattern(pattern, *at);
+        if (const auto split = m_addressPattern.find(*at); split != m_addressPattern.end())
+            pattern = split->second;
+        else if (const std::optional<std::uint32_t> address = addressPattern(pattern, *at))
+            pattern = *address;
+        else
+            pattern = childPattern(pattern, *at);
         const std::uint32_t index = m_store->namespaceIndex(*at);
         if (index != keyspace::InvalidNode && index < m_namespacePattern.size())
             m_namespacePattern[index] = pattern;

@@ -9,6 +9,7 @@
 #include <QByteArray>
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -43,6 +44,11 @@ public:
 private:
     static constexpr std::uint32_t RootPattern = 0;
     std::uint32_t childPattern(std::uint32_t parent, keyspace::NodeId node);
+    // The pattern `label` below `parent`, after the store's delimiter or (`joined`) right after its text.
+    std::uint32_t labelledPattern(std::uint32_t parent, QByteArrayView label, bool joined = false);
+    // An IPv6 address that the store's ':' split into levels, from `start` (patterns/SplitAddresses.h): the pattern
+    // of its levels, with the patterns of the levels where it ends kept in m_addressPattern; nothing for no address.
+    std::optional<std::uint32_t> addressPattern(std::uint32_t parent, keyspace::NodeId start);
     std::uint32_t patternIdOf(keyspace::NodeId node);
 
     const keyspace::Keyspace* m_store;
@@ -53,6 +59,7 @@ private:
     // million-key lint 6 bytes of peak memory per key.
     static constexpr std::uint32_t Unknown = 0xffffffffu;
     std::vector<std::uint32_t> m_namespacePattern;
+    std::unordered_map<keyspace::NodeId, std::uint32_t> m_addressPattern; // the levels of split IPv6 addresses
     std::vector<FindingGroup> m_groups;
     std::uint64_t m_patternCount = 0;
 };

@@ -123,19 +123,25 @@ std::vector<LibraryEntry> listLibraries(const keyspace::Keyspace& keyspace, cons
 {
     constexpr std::size_t Roots = 5;
     std::vector<LibraryEntry> out;
-    for (const auto& claim : libraries.outermostClaims(keyspace)) {
-        // (Not a structured binding: clang 14 cannot capture one in a lambda.)
-        const NodeId node = claim.first;
-        const lint::LibraryInfo* library = claim.second;
+    const auto entryOf = [&](const lint::LibraryInfo* library) {
         auto it = std::find_if(out.begin(), out.end(), [&](const LibraryEntry& e) { return e.library == library; });
-        if (it == out.end())
-            it = out.insert(out.end(), LibraryEntry{library, 0, 0, 0, {}});
-        const keyspace::SubtreeTotals totals = keyspace::subtreeTotals(keyspace, node);
+        return it != out.end() ? it : out.insert(out.end(), LibraryEntry{library, 0, 0, 0, {}});
+    };
+    for (const lint::LibraryLayouts::Subtree& subtree : libraries.subtrees(keyspace)) {
+        const keyspace::SubtreeTotals totals = keyspace::subtreeTotals(keyspace, subtree.node);
+        auto it = entryOf(subtree.library);
         it->keys += totals.keys;
         it->memoryBytes += totals.memoryBytes;
         it->keysMemoryUnmeasured += totals.keysMemoryUnmeasured;
         if (it->roots.size() < Roots)
-            it->roots.push_back(keyspace.hasChildren(node) ? keyspace.namespacePrefix(node) : keyspace.path(node));
+            it->roots.push_back(keyspace.hasChildren(subtree.node) ? keyspace.namespacePrefix(subtree.node)
+                                                                   : keyspace.path(subtree.node));
+        if (subtree.within != keyspace::InvalidNode) { // counted once: the nested library's, not the outer one's
+            auto outer = entryOf(libraries.claimOf(subtree.within));
+            outer->keys -= std::min(outer->keys, totals.keys);
+            outer->memoryBytes -= std::min(outer->memoryBytes, totals.memoryBytes);
+            outer->keysMemoryUnmeasured -= std::min(outer->keysMemoryUnmeasured, totals.keysMemoryUnmeasured);
+        }
     }
     std::sort(out.begin(), out.end(), [](const LibraryEntry& a, const LibraryEntry& b) {
         return a.memoryBytes != b.memoryBytes ? a.memoryBytes > b.memoryBytes : a.keys > b.keys;

@@ -93,6 +93,9 @@ private Q_SLOTS:
         // Structure.
         row(":leading", "empty-segment");
         row("a::b", "cryptic-abbreviation empty-segment");
+        // An IPv6 address's `::` is no empty segment, nor are its groups levels: one id after a word.
+        row("login_fail_ip:2001:db8:aaaa:4e::35a", "", true);
+        row("ratelimit:fe80::1c2:4e:fe4e:51:attempts", "", true);
         row("user:1 2", "special-characters");
         row("test:thing", "placeholder-name");
         row("temp:upload:55", "", true);

@@ -72,6 +72,7 @@ private Q_SLOTS:
                   {"bull:emails:1:logs", KeyType::List},
                   {"bull:reports:id"},
                   {"bull:reports:failed", KeyType::ZSet},
+                  {"bull:reports:meta", KeyType::Hash}, // BullMQ's, written with a queue's first job
                   {"bull:reports:stalled-check"},
                   {"user:1:profile", KeyType::Hash}};
         QTest::newRow("bullmq") << bull
@@ -79,6 +80,19 @@ private Q_SLOTS:
                                           {"bull:reports:id", "bullmq"},
                                           {"bull", "bullmq"},
                                           {"user:1:profile", ""}};
+        QTest::newRow("bull") << Keys{{"bull:thumbnails:id"},
+                                      {"bull:thumbnails:wait", KeyType::List},
+                                      {"bull:thumbnails:completed", KeyType::ZSet},
+                                      {"bull:thumbnails:delayed", KeyType::ZSet},
+                                      {"bull:thumbnails:7", KeyType::Hash},
+                                      {"bull:thumbnails:stalled-check"}}
+                              << Labels{{"bull:thumbnails:7", "bull"}, {"bull", "bull"}};
+        QTest::newRow("bee-queue") << Keys{{"bq:sms:id"},
+                                           {"bq:sms:jobs", KeyType::Hash},
+                                           {"bq:sms:succeeded", KeyType::Set},
+                                           {"bq:sms:delayed", KeyType::ZSet},
+                                           {"bq:sms:stallBlock"}}
+                                   << Labels{{"bq:sms:jobs", "bee-queue"}, {"bq", "bee-queue"}};
         QTest::newRow("id counter beside one state is no queue")
             << Keys{{"stats:id"}, {"stats:active", KeyType::List}, {"app:id"}, {"app:wait"}, {"app:meta"}}
             << Labels{{"stats:id", ""}, {"app:wait", ""}};
@@ -239,7 +253,7 @@ private Q_SLOTS:
                      {"myapp:retry", KeyType::ZSet},
                      {"jobs:queue:x", KeyType::List}});
         // Only the set beside a `queue` namespace of lists is asked about.
-        QCOMPARE(lint::LibraryLayouts::setsToRead(store), std::vector<QByteArray>{"myapp:queues"});
+        QCOMPARE(lint::LibraryLayouts::keysToRead(store), std::vector<QByteArray>{"myapp:queues"});
         const keyspace::NodeId mailers = store.find("myapp:queue:mailers");
         const auto libraryOf = [&](const lint::SetMembers& members) {
             const lint::LibraryInfo* library =
@@ -255,10 +269,10 @@ private Q_SLOTS:
 
     void idsAreTheInterface()
     {
-        for (const char* id : {"bullmq", "sidekiq", "celery", "rq", "connect-redis", "rails-cache", "django-cache",
-                               "socket.io", "rack-attack", "express-rate-limit"})
+        for (const char* id : {"bullmq", "bull", "bee-queue", "sidekiq", "celery", "rq", "connect-redis", "rails-cache",
+                               "django-cache", "socket.io", "rack-attack", "express-rate-limit", "redlock"})
             QVERIFY2(lint::findLibrary(id), id);
-        QVERIFY(!lint::findLibrary("bull"));
+        QVERIFY(!lint::findLibrary("BullMQ"));
     }
 
     // A BullMQ queue named in camelCase: the uppercase finding on its keys is taken back, the missing TTL

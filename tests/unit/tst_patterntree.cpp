@@ -112,6 +112,42 @@ private Q_SLOTS:
     // Keys that join words and ids with / . _ - fold unit by unit: one first level per word, ids that hold those
     // characters (IPv4, e-mail, dates) fold whole, every key still has exactly one pattern, and find() reads the
     // texts back.
+    // IPv6 addresses that the store's ':' split into levels fold into one `<ip>` level, with a prefix `<cidr>`, after a
+    // word (`LIMITER/fe80…`) or a level of their own; ids of other shapes over levels (`ts:2026:11:03`, `a::b`) do not.
+    void addressesSplitOverLevelsFold()
+    {
+        keyspace::Keyspace store;
+        for (int i = 0; i < 40; ++i) {
+            const QByteArray h = QByteArray::number(i * 37 + 1, 16);
+            add(store, "rl:10.0.0." + QByteArray::number(i));
+            add(store, "rl:2001:db8:" + h + "::" + QByteArray::number(i + 1, 16));
+            add(store, "rl:2001:db8:" + h + "::/56");
+            add(store, "LIMITER/fe80::1c2:" + h + ":fe00:" + h + "/search/30/1/hour");
+            add(store, "LIMITER/192.0.2." + QByteArray::number(i) + "/search/30/1/hour");
+            add(store, "login:2001:db8:85a3:" + h + ":0:8a2e:370:7334:attempts");
+        }
+        add(store, "ts:2026:11:03");
+        add(store, "a::b");
+        const PatternTree tree(store);
+        const auto patterns = patternsOfKeys(store, tree);
+        QCOMPARE(patterns.at("rl:2001:db8:26::2"), QByteArray("rl:<ip>"));
+        QCOMPARE(patterns.at("rl:10.0.0.1"), QByteArray("rl:<ip>"));
+        QCOMPARE(patterns.at("rl:2001:db8:26::/56"), QByteArray("rl:<cidr>"));
+        QCOMPARE(patterns.at("LIMITER/fe80::1c2:26:fe00:26/search/30/1/hour"),
+                 QByteArray("LIMITER/<ip>/search/<int>/<int>/hour"));
+        QCOMPARE(patterns.at("LIMITER/192.0.2.1/search/30/1/hour"), QByteArray("LIMITER/<ip>/search/<int>/<int>/hour"));
+        QCOMPARE(patterns.at("login:2001:db8:85a3:26:0:8a2e:370:7334:attempts"), QByteArray("login:<ip>:attempts"));
+        QCOMPARE(patterns.at("ts:2026:11:03"), QByteArray("ts:<int>:<int>:<int>")); // numbers, each its own level
+        QCOMPARE(patterns.at("a::b"), QByteArray("a::b"));
+        std::uint64_t keys = 0;
+        for (PatternTree::PatternId pattern = 0; pattern < tree.size(); ++pattern)
+            keys += tree.ownKeys(pattern);
+        QCOMPARE(keys, store.keyCount()); // still a partition
+        const auto rl = tree.find("rl:<ip>");
+        QVERIFY(rl);
+        QCOMPARE(tree.totals(*rl).keys, 80u);
+    }
+
     void innerDelimitersFoldUnitByUnit()
     {
         keyspace::Keyspace store;

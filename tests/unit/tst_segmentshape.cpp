@@ -243,6 +243,14 @@ private Q_SLOTS:
         QTest::newRow("token between words")
             << QByteArray("sess|aZ3kP9qLm2XvB7nRw4Yt|data") << QByteArray("sess|<token>|data");
         QTest::newRow("words only") << QByteArray("feature_flags.enabled") << QByteArray("feature_flags.enabled");
+        QTest::newRow("query values") << QByteArray("search?q=garden hose&page=2")
+                                      << QByteArray("search?q=<value> hose&page=<int>");
+        QTest::newRow("dogpile arguments")
+            << QByteArray("load_catalogue_page|books 3") << QByteArray("load_catalogue_page|books <int>");
+        QTest::newRow("standard base64 across /")
+            << QByteArray("flask_cache_+H3SLM2xim5/JpkdS0s8uD") << QByteArray("flask_cache_<token>");
+        QTest::newRow("a path of words is no token")
+            << QByteArray("views/layouts/_sidebar") << QByteArray("views/layouts/_sidebar");
         QTest::newRow("16 KB of dashes") << QByteArray(16 * 1024, '-') << QByteArray(16 * 1024, '-');
         QTest::newRow("15 KB opaque") << QByteArray("a-1").repeated(5000) << QByteArray("<token>");
     }
