@@ -1,0 +1,207 @@
+// Keylens on a keyspace that real libraries wrote (tests/fixtures/libraries: unmodified Celery, RQ, Django, Flask,
+// dogpile.cache, Sidekiq, Rails, Rack::Attack, BullMQ, Bull, Bee-Queue, node-resque, express-session,
+// express-rate-limit, rate-limiter-flexible, Keyv, Redlock, Socket.IO… driven as apps drive them). The truth is the
+// fixture's owners.tsv (which library wrote each key, in what role, as its driver says) and the server itself (each
+// key's TTL); the figures checked are issue 40's floors.
+#include "CliRunner.h"
+#include "PlainClient.h"
+#include "ScanHelper.h"
+#include "TestServer.h"
+#include "patterns/PatternTree.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <map>
+#include <set>
+
+using namespace keylens;
+
+namespace {
+
+const QString Fixture = QStringLiteral(KEYLENS_LIBRARY_FIXTURE);
+
+struct Owner
+{
+    QByteArray library;
+    QByteArray role;
+};
+
+QByteArray unescape(QByteArrayView text)
+{
+    QByteArray out;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == '\\' && i + 3 < text.size() && text[i + 1] == 'x') {
+            out += char(text.sliced(i + 2, 2).toByteArray().toInt(nullptr, 16));
+            i += 3;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+QJsonObject parseJson(const QByteArray& document)
+{
+    QJsonParseError error;
+    const QJsonDocument json = QJsonDocument::fromJson(document, &error);
+    if (error.error != QJsonParseError::NoError)
+        qWarning("invalid JSON: %s", qPrintable(error.errorString()));
+    return json.object();
+}
+
+QByteArray keyOf(const QJsonObject& finding)
+{
+    const QString base64 = finding.value(QStringLiteral("key_base64")).toString();
+    return base64.isEmpty() ? finding.value(QStringLiteral("key")).toString().toUtf8()
+                            : QByteArray::fromBase64(base64.toLatin1());
+}
+
+double percent(std::size_t part, std::size_t whole)
+{
+    return whole == 0 ? 100.0 : 100.0 * double(part) / double(whole);
+}
+
+} // namespace
+
+class TestRealLibraries : public QObject
+{
+    Q_OBJECT
+
+private:
+    demo::RedisServerProcess m_server;
+    std::map<QByteArray, Owner> m_owners;
+    std::set<QByteArray> m_withoutTtl; // asked of the server after the restore
+    QJsonObject m_lint;
+
+    QString port() const { return QString::number(m_server.port()); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        KEYLENS_START_SERVER(m_server);
+        const test::CliRun restored = test::runCli(
+            {QStringLiteral("restore"), Fixture + QStringLiteral("/libraries.klb"), QStringLiteral("-p"), port()});
+        QVERIFY2(restored.exitCode == 0, restored.err.constData());
+        QFile owners(Fixture + QStringLiteral("/owners.tsv"));
+        QVERIFY(owners.open(QIODevice::ReadOnly));
+        test::PlainClient client(m_server.port());
+        while (!owners.atEnd()) {
+            const QList<QByteArray> fields = owners.readLine().chopped(1).split('\t');
+            QCOMPARE(fields.size(), 3);
+            const QByteArray key = unescape(fields[2]);
+            m_owners[key] = {fields[0], fields[1]};
+            if (client.command({"PTTL", key}) == "-1")
+                m_withoutTtl.insert(key);
+        }
+        QVERIFY(m_owners.size() > 10000);
+        const test::CliRun lint =
+            test::runCli({QStringLiteral("lint"), QStringLiteral("-p"), port(), QStringLiteral("--format"),
+                          QStringLiteral("json"), QStringLiteral("--max-examples"), QStringLiteral("0")});
+        QVERIFY2(lint.exitCode == 0 || lint.exitCode == 1, lint.err.constData());
+        m_lint = parseJson(lint.out);
+        QVERIFY(!m_lint.isEmpty());
+    }
+
+    // Every library whose keys are in the fixture is named, and no other; no library claims more keys than it wrote.
+    void everyLibraryIsNamedAndNoneInvented()
+    {
+        std::map<QByteArray, std::size_t> written;
+        for (const auto& [key, owner] : m_owners)
+            ++written[owner.library];
+        const test::CliRun scan = test::runCli(
+            {QStringLiteral("scan"), QStringLiteral("-p"), port(), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(scan.exitCode, 0);
+        std::set<QByteArray> named;
+        for (const QJsonValue& value : parseJson(scan.out).value(QStringLiteral("libraries")).toArray()) {
+            const QJsonObject library = value.toObject();
+            const QByteArray id = library.value(QStringLiteral("library")).toString().toUtf8();
+            named.insert(id);
+            QVERIFY2(written.count(id), QByteArray("invented: " + id).constData());
+            const qint64 claimed = library.value(QStringLiteral("keys")).toInteger();
+            QVERIFY2(std::size_t(claimed) <= written[id],
+                     QByteArray(id + " claims " + QByteArray::number(claimed) + " keys of " +
+                                QByteArray::number(qulonglong(written[id])))
+                         .constData());
+        }
+        for (const auto& [library, keys] : written)
+            QVERIFY2(named.count(library),
+                     QByteArray("not named: " + library + " (" + QByteArray::number(qulonglong(keys)) + " keys)")
+                         .constData());
+    }
+
+    // The pattern view's top level fits on a page, and the patterns partition the keys.
+    void patternsFitOnAPage()
+    {
+        keyspace::Keyspace store;
+        scan::ScanOptions options;
+        options.connection = m_server.connectionOptions();
+        QVERIFY(test::scanInto(store, options).finished);
+        // Rate-limit windows of a minute may have ended since the restore: the server says how many keys are left.
+        const qint64 dbsize = test::PlainClient(m_server.port()).command({"DBSIZE"}).toLongLong();
+        QVERIFY2(qint64(store.keyCount()) >= dbsize && store.keyCount() <= m_owners.size(),
+                 QByteArray::number(qulonglong(store.keyCount())).constData());
+        const patterns::PatternTree tree(store);
+        const std::size_t firstLevel = tree.children(patterns::PatternTree::Root).size();
+        std::size_t roots = 0;
+        store.forEachChild(keyspace::Keyspace::root(), [&](keyspace::NodeId) { ++roots; });
+        qInfo("%zu first-level patterns where the tree has %zu roots; %zu patterns in all", firstLevel, roots,
+              tree.size());
+        QVERIFY2(firstLevel <= 80, QByteArray::number(qulonglong(firstLevel)).constData());
+        std::uint64_t owned = 0;
+        for (patterns::PatternTree::PatternId pattern = 1; pattern < tree.size(); ++pattern)
+            owned += tree.ownKeys(pattern);
+        QCOMPARE(owned, std::uint64_t(m_owners.size()));
+    }
+
+    // Findings a person can read: few (rule, pattern) groups, and the rules right on library keys.
+    void findingsHoldOnLibraryKeys()
+    {
+        const QJsonObject summary = m_lint.value(QStringLiteral("summary")).toObject();
+        const qint64 groups = summary.value(QStringLiteral("groups")).toInteger();
+        qInfo("%lld findings in %lld patterns, %lld (rule, pattern) groups",
+              summary.value(QStringLiteral("findings")).toInteger(),
+              summary.value(QStringLiteral("patterns")).toInteger(), groups);
+        std::map<QByteArray, std::set<QByteArray>> byRule;
+        for (const QJsonValue& value : m_lint.value(QStringLiteral("findings")).toArray()) {
+            const QJsonObject finding = value.toObject();
+            byRule[finding.value(QStringLiteral("rule")).toString().toUtf8()].insert(keyOf(finding));
+        }
+        // Caches, sessions and locks without a TTL are missing-ttl; queue keys never are.
+        std::size_t shouldExpire = 0, flagged = 0, queueFlagged = 0;
+        for (const auto& [key, owner] : m_owners) {
+            const bool missing = byRule["missing-ttl"].count(key) > 0;
+            if (owner.role == "queue")
+                queueFlagged += missing ? 1 : 0;
+            if ((owner.role == "cache" || owner.role == "session" || owner.role == "lock") && m_withoutTtl.count(key)) {
+                ++shouldExpire;
+                flagged += missing ? 1 : 0;
+            }
+        }
+        qInfo("missing-ttl on %zu of %zu cache, session and lock keys without a TTL (%.1f%%); on %zu queue keys",
+              flagged, shouldExpire, percent(flagged, shouldExpire), queueFlagged);
+        QCOMPARE(queueFlagged, std::size_t(0));
+        QVERIFY(percent(flagged, shouldExpire) >= 90.0);
+        // id-first only where a key starts with an id.
+        std::size_t startWithWord = 0, idFirst = 0;
+        for (const auto& [key, owner] : m_owners) {
+            const qsizetype cut =
+                std::find_if(key.begin(), key.end(), [](char c) { return !std::isalnum(std::uint8_t(c)); }) -
+                key.begin();
+            const QByteArray first = key.first(cut);
+            if (!first.isEmpty() && std::isalpha(std::uint8_t(first.front()))) {
+                ++startWithWord;
+                idFirst += byRule["id-first"].count(key);
+            }
+        }
+        qInfo("id-first on %zu of %zu keys that start with a word", idFirst, startWithWord);
+        QVERIFY(percent(idFirst, startWithWord) <= 1.0);
+        QVERIFY2(groups <= 150, QByteArray::number(groups).constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRealLibraries)
+#include "tst_reallibraries.moc"
