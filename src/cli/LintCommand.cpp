@@ -96,8 +96,12 @@ int runLintCommand(const QStringList& arguments)
     keyspace::Keyspace keyspace(delimiter);
     lint::Linter linter(*convention, std::size_t(examples));
     const ScanOutcome outcome = runScanJob(
-        options, keyspace, nullptr, [&](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
+        options, keyspace, nullptr,
+        [&](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
             linter.keyAdded(keyspace, node, key, info);
+        },
+        [&](const redis::ServerInfo& server) {
+            linter.setServerEvictsAllKeys(lint::Linter::evictsAllKeys(server.maxmemoryPolicy));
         });
     if (const std::optional<int> refused = refuseWhenNothingWasRead(outcome))
         return *refused;

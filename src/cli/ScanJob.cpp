@@ -13,7 +13,8 @@
 namespace keylens::cli {
 
 ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace, InterruptWatcher* interrupts,
-                       const scan::Ingest::KeyStored& keyStored)
+                       const scan::Ingest::KeyStored& keyStored,
+                       const std::function<void(const redis::ServerInfo&)>& serverKnown)
 {
     ScanOutcome outcome;
     scan::Scanner scanner;
@@ -23,7 +24,11 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
     ingest.setKeyStored(keyStored);
 
     QObject::connect(&scanner, &scan::Scanner::serverInfoReady, &loop,
-                     [&](std::uint64_t, const redis::ServerInfo& info) { ingest.serverInfo(info, options); });
+                     [&](std::uint64_t, const redis::ServerInfo& info) {
+                         if (serverKnown)
+                             serverKnown(info);
+                         ingest.serverInfo(info, options);
+                     });
     QObject::connect(&scanner, &scan::Scanner::batchReady, &loop,
                      [&](const scan::KeyBatch& batch) { ingest.add(batch); });
     QObject::connect(&scanner, &scan::Scanner::progressChanged, &loop,

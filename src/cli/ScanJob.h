@@ -5,6 +5,8 @@
 #include "scan/Ingest.h"
 #include "scan/ScanTypes.h"
 
+#include <functional>
+
 namespace keylens::cli {
 
 struct ScanOutcome
@@ -23,8 +25,9 @@ class InterruptWatcher;
 // with a progress bar on a terminal and Ctrl-C turned into a cancel. A command that watched for Ctrl-C
 // before the scan passes its watcher, so that no signal falls between two watchers (it would kill us
 // with the default action) and one that came before the scan cancels it at once.
-// `keyStored` hears of every key as it enters the store (the linter).
+// `keyStored` hears of every key as it enters the store (the linter), `serverKnown` of the server before the first.
 ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace,
-                       InterruptWatcher* interrupts = nullptr, const scan::Ingest::KeyStored& keyStored = {});
+                       InterruptWatcher* interrupts = nullptr, const scan::Ingest::KeyStored& keyStored = {},
+                       const std::function<void(const redis::ServerInfo&)>& serverKnown = {});
 
 } // namespace keylens::cli

@@ -46,6 +46,8 @@ void Linter::record(keyspace::Keyspace& store, keyspace::NodeId node, const Rule
     if (!m_profile.rules[index].enabled || store.isLintIgnored(node) || (store.findingRules(node) >> index & 1))
         return;
     severity = m_profile.severityOf(rule, severity);
+    if (m_evictsAllKeys && rule.id == QByteArrayView("missing-ttl"))
+        severity = Severity::Info; // such a key is evicted under memory pressure like any other
     store.addFinding(node, unsigned(index), unsigned(severity));
     if (rule.id == QByteArrayView("naming-variants")) {
         if (const std::optional<QByteArray> target = canonicalOfNamingVariant(detail)) {
@@ -341,8 +343,52 @@ bool Linter::apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t 
     return true;
 }
 
+namespace {
+
+// A queue's history of finished jobs, by the library's layout, and the setting that trims it; nullptr for another key.
+// Sidekiq trims its dead set itself at dead_max_jobs (10,000): only one near that cap is said.
+struct History
+{
+    const char* setting;
+    std::uint64_t above;
+};
+std::optional<History> historyOf(QByteArrayView library, QByteArrayView segment, QByteArrayView parent)
+{
+    constexpr std::uint64_t Kept = 1000;
+    if ((library == "bullmq" || library == "bull") && (segment == "completed" || segment == "failed"))
+        return History{"BullMQ's and Bull's removeOnComplete / removeOnFail job options (a count or an age)", Kept};
+    if (library == "bee-queue" && (segment == "succeeded" || segment == "failed"))
+        return History{"Bee-Queue's removeOnSuccess / removeOnFailure", Kept};
+    if (library == "rq" && (parent == "finished" || parent == "failed"))
+        return History{"RQ's result_ttl (not -1) and failure_ttl", Kept};
+    if (library == "resque" && segment == "failed")
+        return History{"Resque's failed list, which only Resque::Failure.clear (node-resque: removeFailed) trims",
+                       Kept};
+    if (library == "sidekiq" && segment == "dead")
+        return History{"Sidekiq's dead_max_jobs and dead_timeout_in_seconds", 9000};
+    return std::nullopt;
+}
+
+} // namespace
+
 void Linter::lengthKnown(keyspace::Keyspace& store, keyspace::NodeId node, std::uint64_t length)
 {
+    if (const LibraryInfo* library = m_libraries.libraryOf(store, node);
+        library && library->role == LibraryRole::Queue) {
+        const keyspace::NodeId parent = store.parent(node);
+        const std::optional<History> history =
+            historyOf(library->id, store.segment(node),
+                      parent == keyspace::Keyspace::root() ? QByteArrayView() : store.segment(parent));
+        if (history && length >= history->above) {
+            const RuleInfo& rule = *findRule("unbounded-history");
+            const keyspace::KeyInfo info = store.keyInfo(node);
+            QByteArray detail = QByteArray::number(qulonglong(length)) + " finished jobs kept";
+            if (info.memoryMeasured)
+                detail += " in " + QByteArray::number(qulonglong(info.memoryBytes)) + " bytes";
+            record(store, node, rule, m_profile.severityOf(rule, rule.severity),
+                   QByteArray(detail + "; see " + history->setting));
+        }
+    }
     const keyspace::KeyType type = store.keyInfo(node).type;
     if (!isBigKey(type, length))
         return;

@@ -86,6 +86,10 @@ public:
     Linter& operator=(const Linter&) = delete;
 
     const Profile& profile() const { return m_profile; }
+    // The server's maxmemory-policy evicts any key (allkeys-*): a key without a TTL is evicted under memory
+    // pressure, so missing-ttl is only information there. Set as soon as the server is known, before the first key.
+    void setServerEvictsAllKeys(bool evicts) { m_evictsAllKeys = evicts; }
+    static bool evictsAllKeys(QByteArrayView maxmemoryPolicy) { return maxmemoryPolicy.startsWith("allkeys-"); }
 
     // The key-level rules on a key that has just been stored as `node`.
     void keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info);
@@ -150,6 +154,7 @@ private:
     void forgetRetractedExamples(const keyspace::Keyspace& store, const LibraryLayouts& libraries);
 
     Profile m_profile;
+    bool m_evictsAllKeys = false;
     LibraryLayouts m_libraries;
     std::size_t m_maxExamples;
     std::vector<RuleSummary> m_byRule; // parallel to allRules()

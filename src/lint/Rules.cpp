@@ -59,6 +59,9 @@ constexpr std::array Catalogue = {
              "A collection of more than 5,000 elements makes every full read (HGETALL, SMEMBERS, LRANGE 0 -1) and "
              "every DEL stall the server.",
              "Shard it into several keys, page it with HSCAN/SSCAN/ZSCAN, and delete it with UNLINK."},
+    RuleInfo{"unbounded-history", Severity::Warning,
+             "A job queue that keeps every finished job grows without end: its history holds memory no one reads.",
+             "Let the library trim it: keep a count or an age of finished jobs (the setting is named above)."},
     RuleInfo{"unknown-namespace", Severity::Warning,
              "A top-level namespace that the convention does not list is usually a stray or a typo.",
              "Move the keys under an agreed namespace, or add it to the profile's allowed namespaces."},
@@ -132,7 +135,8 @@ std::size_t ruleIndex(const RuleInfo& rule)
 bool isNamingRule(const RuleInfo& rule)
 {
     const QByteArrayView id(rule.id);
-    return id != "big-string" && id != "big-collection" && id != "missing-ttl" && id != "expiry-avalanche";
+    return id != "big-string" && id != "big-collection" && id != "missing-ttl" && id != "expiry-avalanche" &&
+           id != "unbounded-history";
 }
 
 } // namespace keylens::lint

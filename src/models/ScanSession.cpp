@@ -52,6 +52,8 @@ ScanSession::ScanSession(QObject* parent)
     connect(m_scanner, &scan::Scanner::batchReady, this, &ScanSession::takeBatch);
     connect(m_scanner, &scan::Scanner::serverInfoReady, this, [this](std::uint64_t, const redis::ServerInfo& info) {
         m_serverInfo = info;
+        if (m_linter)
+            m_linter->setServerEvictsAllKeys(lint::Linter::evictsAllKeys(info.maxmemoryPolicy));
         m_ingest->serverInfo(info, m_options);
         Q_EMIT serverInfoReady(info);
     });

@@ -63,6 +63,7 @@ ServerInfo queryServerInfo(Connection& connection)
         const qint64 used = infoField(memory->bytes(), "used_memory").toByteArray().toLongLong(&ok);
         if (ok)
             info.usedMemory = used;
+        info.maxmemoryPolicy = infoField(memory->bytes(), "maxmemory_policy").toByteArray();
     } else {
         denied("INFO memory", memory);
     }

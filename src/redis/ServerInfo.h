@@ -23,7 +23,8 @@ struct ServerInfo
     QByteArray runId; // INFO server's run_id: changes when the server restarts
     std::optional<qint64> dbsize;
     std::optional<qint64> usedMemory;
-    bool clusterMode = false; // INFO server's redis_mode is "cluster"
+    QByteArray maxmemoryPolicy; // INFO memory's: "noeviction", "allkeys-lru", …; empty when not known
+    bool clusterMode = false;   // INFO server's redis_mode is "cluster"
     // A cluster scan's shards as they are scanned, by first slot: the node's address and the slots it serves.
     std::vector<std::pair<QString, QString>> shards;
     QStringList notices; // why a field is missing

@@ -201,6 +201,31 @@ private Q_SLOTS:
         QVERIFY(percent(idFirst, startWithWord) <= 1.0);
         QVERIFY2(groups <= 150, QByteArray::number(groups).constData());
     }
+
+    // Where the server evicts any key (allkeys-*), a key without a TTL goes under memory pressure: missing-ttl is
+    // information there, on the same keys.
+    void missingTtlIsInformationWhereAllKeysAreEvicted()
+    {
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"CONFIG", "SET", "maxmemory-policy", "allkeys-lru"}), QByteArray("OK"));
+        const test::CliRun lint =
+            test::runCli({QStringLiteral("lint"), QStringLiteral("-p"), port(), QStringLiteral("--format"),
+                          QStringLiteral("json"), QStringLiteral("--max-examples"), QStringLiteral("0")});
+        QCOMPARE(client.command({"CONFIG", "SET", "maxmemory-policy", "noeviction"}), QByteArray("OK"));
+        std::size_t before = 0, after = 0, warnings = 0;
+        for (const QJsonValue& value : m_lint.value(QStringLiteral("findings")).toArray())
+            before += value.toObject().value(QStringLiteral("rule")).toString() == QLatin1String("missing-ttl");
+        for (const QJsonValue& value : parseJson(lint.out).value(QStringLiteral("findings")).toArray()) {
+            const QJsonObject finding = value.toObject();
+            if (finding.value(QStringLiteral("rule")).toString() != QLatin1String("missing-ttl"))
+                continue;
+            ++after;
+            warnings += finding.value(QStringLiteral("severity")).toString() != QLatin1String("info");
+        }
+        QVERIFY(before > 0);
+        QCOMPARE(after, before);
+        QCOMPARE(warnings, std::size_t(0));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRealLibraries)

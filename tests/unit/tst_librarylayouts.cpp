@@ -358,6 +358,37 @@ private Q_SLOTS:
         QCOMPARE(QByteArray(lint::roleName(lint::findLibrary("bullmq")->role)), QByteArray("queue"));
     }
 
+    // A queue that keeps its finished jobs: the history's length, once asked, is unbounded-history with the library's
+    // own setting named; a short history, or a list of the same name that no library wrote, is not.
+    void finishedJobsKeptAreUnboundedHistory()
+    {
+        Keys keys{{"bull:mail:id"},
+                  {"bull:mail:wait", KeyType::List},
+                  {"bull:mail:meta", KeyType::Hash},
+                  {"bull:mail:completed", KeyType::ZSet},
+                  {"bull:mail:failed", KeyType::ZSet},
+                  {"app:completed", KeyType::ZSet}};
+        keyspace::Keyspace store;
+        lint::Linter linter(*lint::builtInProfile("default"), 5);
+        fill(store, keys, &linter);
+        linter.finish(store);
+        linter.lengthKnown(store, store.find("bull:mail:completed"), 48'000);
+        linter.lengthKnown(store, store.find("bull:mail:failed"), 12);
+        linter.lengthKnown(store, store.find("app:completed"), 48'000);
+        const auto history = lint::ruleIndex(*lint::findRule("unbounded-history"));
+        QVERIFY(store.findingRules(store.find("bull:mail:completed")) >> history & 1);
+        QVERIFY(!(store.findingRules(store.find("bull:mail:failed")) >> history & 1));
+        QVERIFY(!(store.findingRules(store.find("app:completed")) >> history & 1));
+        bool named = false;
+        for (const lint::RuleSummary& summary : linter.summaries()) {
+            for (const lint::Finding& finding : summary.examples)
+                named = named ||
+                        (summary.rule == lint::findRule("unbounded-history") &&
+                         finding.detail.contains("48000 finished jobs") && finding.detail.contains("removeOnComplete"));
+        }
+        QVERIFY(named);
+    }
+
     // The GUI's two steps (judge on a worker, apply in slices) retract the same findings as finish().
     void judgeAndApplyRetractLikeFinish()
     {
