@@ -5,6 +5,7 @@
 #include "lint/Linter.h"
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
+#include "report/FindingGroups.h"
 #include "ui/OverlayColours.h"
 
 #include <QComboBox>
@@ -28,7 +29,9 @@ using models::displayText;
 namespace {
 
 enum Column { RuleColumn, SeverityColumn, KeysColumn, ColumnCount };
-enum Role { RuleRole = Qt::UserRole + 1, KeyRole, DetailRole };
+enum Role { RuleRole = Qt::UserRole + 1, KeyRole, DetailRole, PatternRole };
+// A rule's patterns beyond these are one "… more" row: a list of thousands of patterns reads like none.
+constexpr int PatternRowsPerRule = 200;
 enum TreeFilter { AllKeys, KeysWithFindings, KeysOfSelectedRule };
 
 QIcon severityDot(int severity)
@@ -74,7 +77,7 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     top->addWidget(m_treeFilter);
 
     m_list->setColumnCount(ColumnCount);
-    m_list->setHeaderLabels({tr("Rule / key"), tr("Severity"), tr("Keys")});
+    m_list->setHeaderLabels({tr("Rule / pattern / key"), tr("Severity / memory"), tr("Keys")});
     m_list->setRootIsDecorated(true);
     m_list->setUniformRowHeights(true);
     m_list->setAlternatingRowColors(true);
@@ -107,16 +110,21 @@ FindingsPanel::FindingsPanel(QWidget* parent)
             emitTreeFilter();
     });
     connect(m_list, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        const QByteArray key = item->data(RuleColumn, KeyRole).toByteArray();
-        if (item->parent())
-            Q_EMIT keyActivated(key);
+        const QVariant key = item->data(RuleColumn, KeyRole);
+        if (item->parent() && key.isValid())
+            Q_EMIT keyActivated(key.toByteArray());
     });
     connect(m_treeFilter, &QComboBox::currentIndexChanged, this, &FindingsPanel::emitTreeFilter);
     showRuleText();
 }
 
-void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning)
+void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning, const keyspace::Keyspace* store)
 {
+    if (!scanRunning && store && linter.isFinished()) {
+        showGrouped(linter, *store);
+        return;
+    }
+    m_groupedLinter = nullptr;
     const int selected = selectedRule();
     std::set<int> expanded;
     for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
@@ -174,6 +182,109 @@ void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning)
                  count(linter.keysLinted()), linter.keysLinted() == 1 ? tr("key") : tr("keys"),
                  profile.name.toHtmlEscaped(),
                  scanRunning ? tr(" · key rules so far; namespace rules when the scan ends") : QString()));
+    showRuleText();
+}
+
+void FindingsPanel::showGrouped(const lint::Linter& linter, const keyspace::Keyspace& store)
+{
+    if (m_groupedLinter == &linter && m_groupedFindings == linter.findings())
+        return; // nothing new since the list was built
+    const int selected = selectedRule();
+    std::set<int> expanded;
+    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
+        if (m_list->topLevelItem(i)->isExpanded())
+            expanded.insert(m_list->topLevelItem(i)->data(RuleColumn, RuleRole).toInt());
+    }
+    std::vector<lint::RuleSummary> rules = linter.summaries();
+    std::stable_sort(rules.begin(), rules.end(), [](const lint::RuleSummary& a, const lint::RuleSummary& b) {
+        if (worstOf(a) != worstOf(b))
+            return worstOf(a) > worstOf(b);
+        return a.findings > b.findings;
+    });
+    const report::FindingGroups groups(store, linter.libraries());
+    m_list->setUpdatesEnabled(false);
+    m_list->clear();
+    m_shownLinter = nullptr; // the flat list is rebuilt from scratch if it is wanted again
+    for (const lint::RuleSummary& summary : rules) {
+        const int rule = int(lint::ruleIndex(*summary.rule));
+        auto* item = new QTreeWidgetItem;
+        item->setText(RuleColumn, QString::fromLatin1(summary.rule->id));
+        item->setTextAlignment(KeysColumn, Qt::AlignRight | Qt::AlignVCenter);
+        item->setToolTip(RuleColumn, QString::fromUtf8(summary.rule->rationale));
+        item->setData(RuleColumn, RuleRole, rule);
+        item->setIcon(RuleColumn, dot(worstOf(summary)));
+        item->setText(SeverityColumn, models::findingsBySeverity(summary.bySeverity));
+        item->setText(KeysColumn, count(summary.findings));
+        m_list->addTopLevelItem(item);
+        // Its patterns, most keys first (FindingGroups' order), each with the examples the linter kept of it.
+        std::map<QByteArray, QTreeWidgetItem*> byPattern;
+        int patternRows = 0;
+        std::uint64_t hiddenKeys = 0, hiddenPatterns = 0;
+        for (const report::FindingGroup& group : groups.groups()) {
+            if (group.rule != summary.rule)
+                continue;
+            if (patternRows == PatternRowsPerRule) {
+                hiddenKeys += group.keys;
+                ++hiddenPatterns;
+                continue;
+            }
+            auto* row = new QTreeWidgetItem(item);
+            QString text = displayText(keyspace::displayBytes(group.pattern));
+            if (group.library)
+                text += QStringLiteral("  [%1]").arg(QString::fromLatin1(group.library->id));
+            row->setText(RuleColumn, text);
+            row->setText(SeverityColumn, QString::fromLatin1(keyspace::formatMemory(group.memory)));
+            row->setText(KeysColumn, count(group.keys));
+            row->setTextAlignment(KeysColumn, Qt::AlignRight | Qt::AlignVCenter);
+            row->setTextAlignment(SeverityColumn, Qt::AlignRight | Qt::AlignVCenter);
+            row->setData(RuleColumn, RuleRole, rule);
+            row->setData(RuleColumn, PatternRole, group.pattern);
+            row->setToolTip(RuleColumn,
+                            tr("%1 keys of this pattern have this finding; their memory: %2")
+                                .arg(count(group.keys), QString::fromLatin1(keyspace::formatMemory(group.memory))));
+            byPattern[group.pattern] = row;
+            ++patternRows;
+        }
+        if (hiddenPatterns > 0) {
+            auto* more = new QTreeWidgetItem(item);
+            more->setText(RuleColumn, tr("… %1 more patterns").arg(count(hiddenPatterns)));
+            more->setText(KeysColumn, count(hiddenKeys));
+            more->setTextAlignment(KeysColumn, Qt::AlignRight | Qt::AlignVCenter);
+            more->setData(RuleColumn, RuleRole, rule);
+            more->setFlags(Qt::ItemIsEnabled);
+        }
+        for (const lint::Finding& finding : summary.examples) {
+            const auto row = byPattern.find(groups.patternOf(finding.key));
+            if (row == byPattern.end())
+                continue;
+            auto* example = new QTreeWidgetItem(row->second);
+            example->setText(RuleColumn, displayText(keyspace::displayBytes(finding.key)));
+            example->setIcon(RuleColumn, dot(int(finding.severity)));
+            example->setText(SeverityColumn, QString::fromLatin1(lint::severityName(finding.severity)));
+            example->setData(RuleColumn, RuleRole, rule);
+            example->setData(RuleColumn, KeyRole, finding.key);
+            const QString detail = displayText(keyspace::displayBytes(finding.detail));
+            example->setData(RuleColumn, DetailRole, detail);
+            example->setToolTip(RuleColumn,
+                                detail.isEmpty() ? tr("Double-click or Enter to select it in the tree") : detail);
+        }
+    }
+    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = m_list->topLevelItem(i);
+        item->setExpanded(expanded.count(item->data(RuleColumn, RuleRole).toInt()) != 0);
+    }
+    m_list->setUpdatesEnabled(true);
+    if (selected >= 0)
+        selectRule(selected);
+    m_groupedLinter = &linter;
+    m_groupedFindings = linter.findings();
+    m_patterns = groups.patternCount();
+    const lint::Profile& profile = linter.profile();
+    m_heading->setText(tr("<b>%1</b> %2 in <b>%3</b> %4 · %5 %6 · profile <b>%7</b>")
+                           .arg(count(linter.findings()), linter.findings() == 1 ? tr("finding") : tr("findings"),
+                                count(m_patterns), m_patterns == 1 ? tr("pattern") : tr("patterns"),
+                                count(linter.keysLinted()), linter.keysLinted() == 1 ? tr("key") : tr("keys"),
+                                profile.name.toHtmlEscaped()));
     showRuleText();
 }
 

@@ -30,8 +30,9 @@ public:
     explicit FindingsPanel(QWidget* parent = nullptr);
 
     // Brings the list up to date with the linter: every rule with findings, every example it keeps
-    // (selection and expansion kept by rule id). The linter must stay alive until the next call.
-    void showFindings(const lint::Linter& linter, bool scanRunning);
+    // (selection and expansion kept by rule id). The linter must stay alive until the next call. Once the scan is
+    // over (`store` given), each rule lists its patterns (keys, memory, library) and the examples under them.
+    void showFindings(const lint::Linter& linter, bool scanRunning, const keyspace::Keyspace* store = nullptr);
     // The rule of the selected row (or of the selected example's rule), -1 for none.
     int selectedRule() const;
     void selectRule(int rule);
@@ -52,6 +53,8 @@ private:
     // One icon per severity, shared by every row: a pixmap per row was 10 MB for the examples of a million keys.
     const QIcon& dot(int severity);
     void showRuleText();
+    // Rule → pattern → examples, from the findings' groups (report/FindingGroups.h); the heading's pattern count.
+    void showGrouped(const lint::Linter& linter, const keyspace::Keyspace& store);
     void emitTreeFilter();
 
     QLabel* m_heading;
@@ -59,6 +62,10 @@ private:
     QTreeWidget* m_list;
     QLabel* m_ruleText;
     const lint::Linter* m_shownLinter = nullptr;
+    // The grouped list shows this linter's findings at this count (a rescan or a finished judgement rebuilds it).
+    const lint::Linter* m_groupedLinter = nullptr;
+    std::uint64_t m_groupedFindings = 0;
+    std::uint64_t m_patterns = 0;
     std::array<QIcon, 4> m_dots; // no finding (-1), info, warning, error
 };
 

@@ -1019,7 +1019,7 @@ void MainWindow::refreshFindings()
 {
     m_findingsRefresh.stop();
     if (m_findingsDock->isVisible())
-        m_findings->showFindings(m_session->linter(), m_session->isRunning());
+        m_findings->showFindings(m_session->linter(), m_session->isRunning(), &m_session->keyspace());
 }
 
 void MainWindow::showFindingsPanel()

@@ -40,7 +40,9 @@ struct CliFindings
 {
     std::uint64_t total = 0;
     std::map<QByteArray, std::uint64_t> byRule;
-    std::vector<std::pair<QByteArray, QByteArray>> keyAndRule; // every finding
+    std::vector<std::pair<QByteArray, QByteArray>> keyAndRule;         // every finding
+    std::map<std::pair<QByteArray, QByteArray>, std::uint64_t> groups; // (rule, pattern) -> keys
+    qint64 patterns = 0;
 };
 
 } // namespace
@@ -68,6 +70,13 @@ class TestFindings : public QObject
             ++out.byRule[rule];
             out.keyAndRule.emplace_back(finding[QStringLiteral("key")].toString().toUtf8(), rule);
         }
+        for (const QJsonValue& value : report[QStringLiteral("groups")].toArray()) {
+            const QJsonObject group = value.toObject();
+            out.groups[{group[QStringLiteral("rule")].toString().toUtf8(),
+                        group[QStringLiteral("pattern")].toString().toUtf8()}] =
+                std::uint64_t(group[QStringLiteral("keys")].toInteger());
+        }
+        out.patterns = report[QStringLiteral("summary")].toObject()[QStringLiteral("patterns")].toInteger();
         return out;
     }
 
@@ -171,6 +180,24 @@ private Q_SLOTS:
             QCOMPARE(item->text(2).remove(u',').toULongLong(), cli.byRule.at(rule));
         }
         QVERIFY(panel->headingText().contains(QStringLiteral("profile <b>default</b>")));
+
+        // Rule → pattern: the patterns and their counts are the CLI's groups, and add up to the rule's count.
+        for (int i = 0; i < list->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem* item = list->topLevelItem(i);
+            const QByteArray rule = item->text(0).toUtf8();
+            std::uint64_t keys = 0;
+            for (int p = 0; p < item->childCount(); ++p) {
+                const QTreeWidgetItem* pattern = item->child(p);
+                const std::uint64_t count = pattern->text(2).remove(u',').toULongLong();
+                keys += count;
+                const QByteArray text = pattern->text(0).section(QStringLiteral("  ["), 0, 0).toUtf8();
+                QVERIFY2(cli.groups.count({rule, text}), QByteArray(rule + " " + text).constData());
+                QCOMPARE(count, cli.groups.at({rule, text}));
+            }
+            QCOMPARE(keys, cli.byRule.at(rule));
+        }
+        QVERIFY2(panel->headingText().contains(QStringLiteral(" in <b>%1</b> pattern").arg(cli.patterns)),
+                 qPrintable(panel->headingText()));
     }
 
     // The tree tags the row where a library's layout starts, its details say so, and its keys have no
@@ -237,8 +264,12 @@ private Q_SLOTS:
         QVERIFY(rule);
         QCOMPARE(rule->text(0), QStringLiteral("placeholder-name"));
         rule->setExpanded(true);
-        QCOMPARE(rule->childCount(), 1);
-        panel->list()->setCurrentItem(rule->child(0));
+        QCOMPARE(rule->childCount(), 1); // one pattern, with its one key
+        QTreeWidgetItem* pattern = rule->child(0);
+        QCOMPARE(pattern->text(0), QStringLiteral("key1"));
+        QCOMPARE(pattern->childCount(), 1);
+        pattern->setExpanded(true);
+        panel->list()->setCurrentItem(pattern->child(0));
         panel->list()->setFocus();
         QTest::keyClick(panel->list(), Qt::Key_Return);
         const QModelIndex current = window->tree()->currentIndex();
