@@ -131,6 +131,7 @@ struct DataInKeyGroup
 {
     std::uint64_t keys = 0;
     std::vector<QByteArray> values; // distinct, up to the profile's maximum + 1
+    std::vector<NodeId> scopes;     // the namespaces that hold the group's ids (one per word above them)
 };
 
 // The patterns of keys that say the same words in two spellings or more, group by group: candidates by
@@ -354,6 +355,9 @@ public:
                 if (const auto group = dataInKeyGroupOf(node)) {
                     DataInKeyGroup& entry = m_dataInKey[*group];
                     ++entry.keys;
+                    const NodeId scope = m_store.parent(m_store.parent(m_store.parent(node))); // value, attribute, id
+                    if (std::find(entry.scopes.begin(), entry.scopes.end(), scope) == entry.scopes.end())
+                        entry.scopes.push_back(scope);
                     const QByteArrayView value = m_store.segment(node);
                     if (entry.values.size() <= m_profile.dataInKeyMaximumValues &&
                         std::find(entry.values.begin(), entry.values.end(), value) == entry.values.end())
@@ -419,22 +423,23 @@ public:
                 continue;
             // Named, not bound: clang 14 cannot capture a structured binding in a lambda.
             const std::pair<NodeId, QByteArray>& group = key;
-            const NodeId scope = group.first;
-            const QByteArray& attribute = group.second;
+            const QByteArray attribute = group.second.sliced(group.second.indexOf('\0') + 1);
             QByteArray values;
             for (const QByteArray& value : entry.values)
                 values += (values.isEmpty() ? "" : ", ") + value;
             const QByteArray detail = attribute + " takes " + values;
-            // The group's keys are `scope:<id>:attribute:value`: found under the scope's ids.
-            m_store.forEachChild(scope, [&](NodeId id) {
-                const NodeId attributeNode = m_store.findChild(id, attribute);
-                if (attributeNode == keyspace::InvalidNode)
-                    return;
-                m_store.forEachChild(attributeNode, [&](NodeId value) {
-                    if (m_store.isKey(value) && !m_store.isLintIgnored(value) && dataInKeyGroupOf(value) == group)
-                        m_record(value, rule, rule.severity, detail);
+            // The group's keys are `scope:<id>:attribute:value`: found under each scope's ids.
+            for (const NodeId scope : entry.scopes) {
+                m_store.forEachChild(scope, [&](NodeId id) {
+                    const NodeId attributeNode = m_store.findChild(id, attribute);
+                    if (attributeNode == keyspace::InvalidNode)
+                        return;
+                    m_store.forEachChild(attributeNode, [&](NodeId value) {
+                        if (m_store.isKey(value) && !m_store.isLintIgnored(value) && dataInKeyGroupOf(value) == group)
+                            m_record(value, rule, rule.severity, detail);
+                    });
                 });
-            });
+            }
         }
     }
 
@@ -496,7 +501,14 @@ private:
         const NodeId id = m_store.parent(attribute);
         if (!isIdSegment(m_store, id))
             return std::nullopt;
-        return std::pair(m_store.parent(id), m_store.segment(attribute).toByteArray());
+        // Judged on the pattern, not one namespace: the word above the scope may vary, so that
+        // `feature:<name>:user:<id>:enabled:<true|false>` is one group over every feature name. The group is the
+        // scope's grandparent, the scope's own name and the attribute.
+        const NodeId scope = m_store.parent(id);
+        NodeId above = scope;
+        for (int up = 0; up < 2 && above != Keyspace::root(); ++up)
+            above = m_store.parent(above);
+        return std::pair(above, m_store.segment(scope).toByteArray() + '\0' + m_store.segment(attribute).toByteArray());
     }
 
     const Keyspace& m_store;

@@ -292,6 +292,20 @@ bool isToken(QByteArrayView text, const Mix& mix)
     }
     if (wordParts >= 2)
         return false;
+    // `customer1234567profile` is words glued to a number: lower-case runs of four letters or more with a vowel cover
+    // half of it, where random base64 has such a run a few times in a hundred and never over half its length.
+    qsizetype wordy = 0;
+    for (qsizetype i = 0; i < text.size();) {
+        qsizetype end = i;
+        while (end < text.size() && isLower(text[end]))
+            ++end;
+        const QByteArrayView run = text.sliced(i, end - i);
+        if (run.size() >= 4 && std::any_of(run.begin(), run.end(), isVowel))
+            wordy += run.size();
+        i = std::max(end, i + 1);
+    }
+    if (wordy * 2 >= text.size())
+        return false;
     if (mix.digits > 0)
         return true;
     // Random base64 without a digit (one 32-character session id in a few hundred): its letters are about

@@ -250,6 +250,15 @@ private Q_SLOTS:
         add(attributes, "account:#:plan", 30);
         add(attributes, "account:#:email", 30);
         QCOMPARE(Linted(attributes).count("data-in-key"), 0u);
+
+        // Judged on the pattern: a boolean across every feature's users, few keys under each feature name.
+        std::vector<Key> features;
+        for (const char* name : {"dark_mode", "beta_search", "new_checkout", "fast_cart", "wide_layout"}) {
+            for (int id = 1; id <= 4; ++id)
+                features.push_back({QByteArray("feature:") + name + ":user:" + QByteArray::number(id) +
+                                    ":enabled:" + (id % 2 ? "true" : "false")});
+        }
+        QCOMPARE(Linted(features).count("data-in-key"), 20u);
     }
 
     void expiryAvalancheNeedsOneWindowWithoutJitter()

@@ -1,0 +1,163 @@
+// The linter on a messy keyspace of our own making: 100,000 keys, most of them clean, the rest each breaking one
+// convention that the seeds (shared/seeds) warn against, made by a seeded generator from word lists the rules do not
+// know. Each anti-pattern's keys must get its rule (recall), and clean keys no warning. The generator is not tuned to
+// the rules: its words, ids and shapes are drawn at random, and a key's truth is how it was made.
+#include "TestKeys.h"
+#include "keyspace/Keyspace.h"
+#include "lint/Linter.h"
+
+#include <QTest>
+
+#include <map>
+#include <random>
+
+using namespace keylens;
+
+namespace {
+
+const std::vector<QByteArray> Entities{"customer", "order",     "invoice", "product", "shipment", "account",
+                                       "payment",  "review",    "coupon",  "basket",  "ticket",   "employee",
+                                       "supplier", "warehouse", "article", "booking"};
+const std::vector<QByteArray> Attributes{"profile", "settings", "items",   "history", "address",  "status",
+                                         "balance", "comments", "summary", "details", "contacts", "preferences"};
+
+class Generator
+{
+public:
+    explicit Generator(std::uint32_t seed)
+        : m_random(seed)
+    {}
+
+    QByteArray pick(const std::vector<QByteArray>& words) { return words[below(words.size())]; }
+    std::size_t below(std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(m_random); }
+    QByteArray id() { return QByteArray::number(qulonglong(1000 + below(9'000'000))); }
+    QByteArray hex(int digits)
+    {
+        QByteArray out;
+        for (int i = 0; i < digits; ++i)
+            out += "0123456789abcdef"[below(16)];
+        return out;
+    }
+    QByteArray upperFirst(QByteArray word)
+    {
+        word[0] = char(word[0] - 'a' + 'A');
+        return word;
+    }
+
+private:
+    std::mt19937 m_random;
+};
+
+struct Made
+{
+    QByteArray key;
+    QByteArray rule; // the rule its anti-pattern breaks (`a|b`: either); empty for a clean key
+    std::int64_t expiresAtMs = keyspace::NoExpiry;
+};
+
+// One key of an anti-pattern, as the seeds describe it.
+Made antiPattern(Generator& g, int which)
+{
+    const QByteArray entity = g.pick(Entities), attribute = g.pick(Attributes), id = g.id();
+    switch (which) {
+    case 0: // no delimiter at all: either rule says it (the floor counts both)
+        return {entity + id + attribute, "no-namespace|delimiter"};
+    case 1: // another delimiter where ':' belongs
+        return {entity + "_" + id + "_" + attribute, "delimiter"};
+    case 2:
+        return {g.upperFirst(entity) + ":" + id + ":" + attribute, "uppercase"};
+    case 3:
+        return {entity + ":" + id + ":" + attribute + " copy", "special-characters"};
+    case 4:
+        return {entity + "::" + id + ":" + attribute, "empty-segment"};
+    case 5:
+        return {"app:" + entity + ":" + id + ":" + attribute + ":archive:" + g.pick(Attributes) + ":" +
+                    g.pick(Attributes) + ":" + g.pick(Attributes),
+                "deep-nesting"};
+    case 6:
+        return {id + ":" + entity + ":" + attribute, "id-first"};
+    case 7:
+        return {entity + ":" + id + ":" + attribute + ":" + QByteArray(120, 'x').replace(0, 20, g.hex(20)),
+                "key-length"};
+    case 8: // a cache entry that never expires
+        return {"cache:" + entity + ":" + id + ":" + attribute, "missing-ttl"};
+    default: // a placeholder name
+        return {QByteArray(g.below(2) ? "tmp_" : "test:") + id, "placeholder-name"};
+    }
+}
+constexpr int AntiPatterns = 10;
+
+Made clean(Generator& g, std::int64_t nowMs)
+{
+    const QByteArray entity = g.pick(Entities), attribute = g.pick(Attributes);
+    Made made{entity + ":" + g.id() + ":" + attribute, {}};
+    if (g.below(3) == 0) // some of them expire, spread over a day
+        made.expiresAtMs = nowMs + 60'000 + std::int64_t(g.below(86'400'000));
+    return made;
+}
+
+} // namespace
+
+class TestSyntheticRecall : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void recallPerAntiPatternAndCleanKeysStayClean()
+    {
+        const std::int64_t nowMs = QDateTime::currentMSecsSinceEpoch();
+        Generator g(20261204);
+        std::vector<Made> keys;
+        for (int i = 0; i < 100'000; ++i) // one key in four breaks a convention
+            keys.push_back(g.below(4) == 0 ? antiPattern(g, int(g.below(AntiPatterns))) : clean(g, nowMs));
+
+        keyspace::Keyspace store;
+        lint::Linter linter(*lint::builtInProfile("default"), 0);
+        std::vector<keyspace::NodeId> nodes;
+        for (const Made& made : keys) {
+            const keyspace::KeyInfo info = test::measuredKey(keyspace::KeyType::String, 80, made.expiresAtMs);
+            keyspace::NodeId node = keyspace::InvalidNode;
+            const bool added = store.insert(made.key, info, &node) == keyspace::Keyspace::Insert::Added;
+            if (added)
+                linter.keyAdded(store, node, made.key, info);
+            nodes.push_back(added ? node : keyspace::InvalidNode); // a duplicate key counts once
+        }
+        linter.finish(store);
+
+        std::map<QByteArray, std::pair<std::size_t, std::size_t>> recall; // rule -> (found, made)
+        std::size_t cleanKeys = 0, cleanWarned = 0;
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            if (nodes[i] == keyspace::InvalidNode)
+                continue;
+            const std::uint32_t rules = store.findingRules(nodes[i]);
+            if (keys[i].rule.isEmpty()) {
+                ++cleanKeys;
+                // Info is advice; a warning or an error on a clean key is a false alarm.
+                bool warned = false;
+                for (std::size_t rule = 0; rule < lint::allRules().size(); ++rule) {
+                    if ((rules >> rule & 1) && lint::allRules()[rule].severity != lint::Severity::Info)
+                        warned = true;
+                }
+                cleanWarned += warned ? 1 : 0;
+                continue;
+            }
+            auto& [found, made] = recall[keys[i].rule];
+            ++made;
+            bool said = false;
+            for (const QByteArray& rule : keys[i].rule.split('|'))
+                said = said || (rules >> lint::ruleIndex(*lint::findRule(rule.constData())) & 1);
+            found += said ? 1 : 0;
+        }
+        for (const auto& [rule, counts] : recall) {
+            const double share = 100.0 * double(counts.first) / double(counts.second);
+            qInfo("%-20s recall %5.1f%% (%zu of %zu)", rule.constData(), share, counts.first, counts.second);
+            QVERIFY2(share >= 95.0, rule.constData());
+        }
+        const double falseAlarms = 100.0 * double(cleanWarned) / double(cleanKeys);
+        qInfo("clean keys with a warning: %.2f%% (%zu of %zu)", falseAlarms, cleanWarned, cleanKeys);
+        QVERIFY(falseAlarms <= 1.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSyntheticRecall)
+#include "tst_syntheticrecall.moc"
