@@ -84,9 +84,11 @@ std::uint32_t FindingGroups::labelledPattern(std::uint32_t parent, QByteArrayVie
 
 std::optional<std::uint32_t> FindingGroups::addressPattern(std::uint32_t parent, keyspace::NodeId start)
 {
+    if (m_store->delimiter() != ':' || !m_store->hasChildren(start)) // a key of its own: most nodes, no segment read
+        return std::nullopt;
     const QByteArrayView segment = m_store->segment(start);
     const QByteArrayView group = lint::tailPiece(segment);
-    if (!m_store->hasChildren(start) || !lint::isAddressGroup(group))
+    if (!lint::isAddressGroup(group))
         return std::nullopt;
     const std::optional<patterns::SplitAddress> address = patterns::splitAddressFrom(*m_store, start, group);
     if (!address)

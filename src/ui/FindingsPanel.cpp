@@ -132,13 +132,7 @@ void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning, c
             expanded.insert(m_list->topLevelItem(i)->data(RuleColumn, RuleRole).toInt());
     }
 
-    std::vector<lint::RuleSummary> rules = linter.summaries();
-    // Worst first, then the most keys: what to fix first is at the top.
-    std::stable_sort(rules.begin(), rules.end(), [](const lint::RuleSummary& a, const lint::RuleSummary& b) {
-        if (worstOf(a) != worstOf(b))
-            return worstOf(a) > worstOf(b);
-        return a.findings > b.findings;
-    });
+    const std::vector<lint::RuleSummary> rules = worstFirst(linter);
     // During a scan this runs once a second. A rule's examples only grow (the first ones are kept), so its
     // row is kept, moved when the order changes, and given the examples it lacks: rebuilding the list each
     // time took 20 ms of the GUI thread.
@@ -195,12 +189,7 @@ void FindingsPanel::showGrouped(const lint::Linter& linter, const keyspace::Keys
         if (m_list->topLevelItem(i)->isExpanded())
             expanded.insert(m_list->topLevelItem(i)->data(RuleColumn, RuleRole).toInt());
     }
-    std::vector<lint::RuleSummary> rules = linter.summaries();
-    std::stable_sort(rules.begin(), rules.end(), [](const lint::RuleSummary& a, const lint::RuleSummary& b) {
-        if (worstOf(a) != worstOf(b))
-            return worstOf(a) > worstOf(b);
-        return a.findings > b.findings;
-    });
+    const std::vector<lint::RuleSummary> rules = worstFirst(linter);
     const report::FindingGroups groups(store, linter.libraries());
     m_list->setUpdatesEnabled(false);
     m_list->clear();
@@ -257,16 +246,7 @@ void FindingsPanel::showGrouped(const lint::Linter& linter, const keyspace::Keys
             const auto row = byPattern.find(groups.patternOf(finding.key));
             if (row == byPattern.end())
                 continue;
-            auto* example = new QTreeWidgetItem(row->second);
-            example->setText(RuleColumn, displayText(keyspace::displayBytes(finding.key)));
-            example->setIcon(RuleColumn, dot(int(finding.severity)));
-            example->setText(SeverityColumn, QString::fromLatin1(lint::severityName(finding.severity)));
-            example->setData(RuleColumn, RuleRole, rule);
-            example->setData(RuleColumn, KeyRole, finding.key);
-            const QString detail = displayText(keyspace::displayBytes(finding.detail));
-            example->setData(RuleColumn, DetailRole, detail);
-            example->setToolTip(RuleColumn,
-                                detail.isEmpty() ? tr("Double-click or Enter to select it in the tree") : detail);
+            row->second->addChild(exampleRow(finding, rule));
         }
     }
     for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
@@ -286,6 +266,32 @@ void FindingsPanel::showGrouped(const lint::Linter& linter, const keyspace::Keys
                                 count(linter.keysLinted()), linter.keysLinted() == 1 ? tr("key") : tr("keys"),
                                 profile.name.toHtmlEscaped()));
     showRuleText();
+}
+
+std::vector<lint::RuleSummary> FindingsPanel::worstFirst(const lint::Linter& linter)
+{
+    std::vector<lint::RuleSummary> rules = linter.summaries();
+    // Worst first, then the most keys: what to fix first is at the top.
+    std::stable_sort(rules.begin(), rules.end(), [](const lint::RuleSummary& a, const lint::RuleSummary& b) {
+        if (worstOf(a) != worstOf(b))
+            return worstOf(a) > worstOf(b);
+        return a.findings > b.findings;
+    });
+    return rules;
+}
+
+QTreeWidgetItem* FindingsPanel::exampleRow(const lint::Finding& finding, int rule)
+{
+    auto* example = new QTreeWidgetItem;
+    example->setText(RuleColumn, displayText(keyspace::displayBytes(finding.key)));
+    example->setIcon(RuleColumn, dot(int(finding.severity)));
+    example->setText(SeverityColumn, QString::fromLatin1(lint::severityName(finding.severity)));
+    example->setData(RuleColumn, RuleRole, rule);
+    example->setData(RuleColumn, KeyRole, finding.key);
+    const QString detail = displayText(keyspace::displayBytes(finding.detail));
+    example->setData(RuleColumn, DetailRole, detail);
+    example->setToolTip(RuleColumn, detail.isEmpty() ? tr("Double-click or Enter to select it in the tree") : detail);
+    return example;
 }
 
 const QIcon& FindingsPanel::dot(int severity)
@@ -313,18 +319,7 @@ void FindingsPanel::updateRuleRow(QTreeWidgetItem* item, const lint::RuleSummary
     const int listed = item->childCount() - (hadMore ? 1 : 0);
     const std::size_t shown = summary.examples.size(); // as many as the linter keeps
     for (std::size_t i = std::size_t(listed); i < shown; ++i) {
-        const lint::Finding& finding = summary.examples[i];
-        auto* example = new QTreeWidgetItem;
-        example->setText(RuleColumn, displayText(keyspace::displayBytes(finding.key)));
-        example->setIcon(RuleColumn, dot(int(finding.severity)));
-        example->setText(SeverityColumn, QString::fromLatin1(lint::severityName(finding.severity)));
-        example->setData(RuleColumn, RuleRole, rule);
-        example->setData(RuleColumn, KeyRole, finding.key);
-        const QString detail = displayText(keyspace::displayBytes(finding.detail));
-        example->setData(RuleColumn, DetailRole, detail);
-        example->setToolTip(RuleColumn,
-                            detail.isEmpty() ? tr("Double-click or Enter to select it in the tree") : detail);
-        item->insertChild(int(i), example);
+        item->insertChild(int(i), exampleRow(summary.examples[i], rule));
     }
     const bool more = summary.findings > shown;
     if (more && !hadMore) {

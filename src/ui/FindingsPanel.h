@@ -53,6 +53,9 @@ private:
     // One icon per severity, shared by every row: a pixmap per row was 10 MB for the examples of a million keys.
     const QIcon& dot(int severity);
     void showRuleText();
+    static std::vector<lint::RuleSummary> worstFirst(const lint::Linter& linter);
+    // An example's row: its key, severity and detail; activating it selects the key.
+    QTreeWidgetItem* exampleRow(const lint::Finding& finding, int rule);
     // Rule → pattern → examples, from the findings' groups (report/FindingGroups.h); the heading's pattern count.
     void showGrouped(const lint::Linter& linter, const keyspace::Keyspace& store);
     void emitTreeFilter();
