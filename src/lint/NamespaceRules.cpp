@@ -16,6 +16,7 @@
 #include <string_view>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace keylens::lint {
 
@@ -132,6 +133,7 @@ struct DataInKeyGroup
     std::uint64_t keys = 0;
     std::vector<QByteArray> values; // distinct, up to the profile's maximum + 1
     std::vector<NodeId> scopes;     // the namespaces that hold the group's ids (one per word above them)
+    std::unordered_set<NodeId> scopesSeen;
 };
 
 // The patterns of keys that say the same words in two spellings or more, group by group: candidates by
@@ -355,8 +357,10 @@ public:
                 if (const auto group = dataInKeyGroupOf(node)) {
                     DataInKeyGroup& entry = m_dataInKey[*group];
                     ++entry.keys;
+                    // Only while the group may still be reported: one with too many values never is.
                     const NodeId scope = m_store.parent(m_store.parent(m_store.parent(node))); // value, attribute, id
-                    if (std::find(entry.scopes.begin(), entry.scopes.end(), scope) == entry.scopes.end())
+                    if (entry.values.size() <= m_profile.dataInKeyMaximumValues &&
+                        entry.scopesSeen.insert(scope).second)
                         entry.scopes.push_back(scope);
                     const QByteArrayView value = m_store.segment(node);
                     if (entry.values.size() <= m_profile.dataInKeyMaximumValues &&
