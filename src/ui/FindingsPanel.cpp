@@ -126,11 +126,7 @@ void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning, c
     }
     m_groupedLinter = nullptr;
     const int selected = selectedRule();
-    std::set<int> expanded;
-    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
-        if (m_list->topLevelItem(i)->isExpanded())
-            expanded.insert(m_list->topLevelItem(i)->data(RuleColumn, RuleRole).toInt());
-    }
+    const std::set<int> expanded = expandedRules();
 
     const std::vector<lint::RuleSummary> rules = worstFirst(linter);
     // During a scan this runs once a second. A rule's examples only grow (the first ones are kept), so its
@@ -150,21 +146,15 @@ void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning, c
         const int rule = int(lint::ruleIndex(*summary.rule));
         QTreeWidgetItem* item = byRule.count(rule) ? std::exchange(byRule[rule], nullptr) : nullptr;
         if (!item) {
-            item = new QTreeWidgetItem;
-            item->setText(RuleColumn, QString::fromLatin1(summary.rule->id));
-            item->setTextAlignment(KeysColumn, Qt::AlignRight | Qt::AlignVCenter);
-            item->setToolTip(RuleColumn, QString::fromUtf8(summary.rule->rationale));
-            item->setData(RuleColumn, RuleRole, rule);
+            item = newRuleRow(summary);
         }
         m_list->addTopLevelItem(item);
     }
     for (auto& [rule, item] : byRule)
         delete item; // a rule without findings any more (null when moved)
-    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
-        QTreeWidgetItem* item = m_list->topLevelItem(i);
-        updateRuleRow(item, rules[std::size_t(i)]);
-        item->setExpanded(expanded.count(item->data(RuleColumn, RuleRole).toInt()) != 0);
-    }
+    for (int i = 0; i < m_list->topLevelItemCount(); ++i)
+        updateRuleRow(m_list->topLevelItem(i), rules[std::size_t(i)]);
+    expandRules(expanded);
     m_list->setUpdatesEnabled(true);
     if (selected >= 0)
         selectRule(selected);
@@ -184,11 +174,7 @@ void FindingsPanel::showGrouped(const lint::Linter& linter, const keyspace::Keys
     if (m_groupedLinter == &linter && m_groupedFindings == linter.findings())
         return; // nothing new since the list was built
     const int selected = selectedRule();
-    std::set<int> expanded;
-    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
-        if (m_list->topLevelItem(i)->isExpanded())
-            expanded.insert(m_list->topLevelItem(i)->data(RuleColumn, RuleRole).toInt());
-    }
+    const std::set<int> expanded = expandedRules();
     const std::vector<lint::RuleSummary> rules = worstFirst(linter);
     const report::FindingGroups groups(store, linter.libraries());
     m_list->setUpdatesEnabled(false);
@@ -196,14 +182,8 @@ void FindingsPanel::showGrouped(const lint::Linter& linter, const keyspace::Keys
     m_shownLinter = nullptr; // the flat list is rebuilt from scratch if it is wanted again
     for (const lint::RuleSummary& summary : rules) {
         const int rule = int(lint::ruleIndex(*summary.rule));
-        auto* item = new QTreeWidgetItem;
-        item->setText(RuleColumn, QString::fromLatin1(summary.rule->id));
-        item->setTextAlignment(KeysColumn, Qt::AlignRight | Qt::AlignVCenter);
-        item->setToolTip(RuleColumn, QString::fromUtf8(summary.rule->rationale));
-        item->setData(RuleColumn, RuleRole, rule);
-        item->setIcon(RuleColumn, dot(worstOf(summary)));
-        item->setText(SeverityColumn, models::findingsBySeverity(summary.bySeverity));
-        item->setText(KeysColumn, count(summary.findings));
+        QTreeWidgetItem* item = newRuleRow(summary);
+        showRuleCounts(item, summary);
         m_list->addTopLevelItem(item);
         // Its patterns, most keys first (FindingGroups' order), each with the examples the linter kept of it.
         std::map<QByteArray, QTreeWidgetItem*> byPattern;
@@ -249,23 +229,55 @@ void FindingsPanel::showGrouped(const lint::Linter& linter, const keyspace::Keys
             row->second->addChild(exampleRow(finding, rule));
         }
     }
-    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
-        QTreeWidgetItem* item = m_list->topLevelItem(i);
-        item->setExpanded(expanded.count(item->data(RuleColumn, RuleRole).toInt()) != 0);
-    }
+    expandRules(expanded);
     m_list->setUpdatesEnabled(true);
     if (selected >= 0)
         selectRule(selected);
     m_groupedLinter = &linter;
     m_groupedFindings = linter.findings();
-    m_patterns = groups.patternCount();
+    const std::uint64_t patterns = groups.patternCount();
     const lint::Profile& profile = linter.profile();
     m_heading->setText(tr("<b>%1</b> %2 in <b>%3</b> %4 · %5 %6 · profile <b>%7</b>")
                            .arg(count(linter.findings()), linter.findings() == 1 ? tr("finding") : tr("findings"),
-                                count(m_patterns), m_patterns == 1 ? tr("pattern") : tr("patterns"),
+                                count(patterns), patterns == 1 ? tr("pattern") : tr("patterns"),
                                 count(linter.keysLinted()), linter.keysLinted() == 1 ? tr("key") : tr("keys"),
                                 profile.name.toHtmlEscaped()));
     showRuleText();
+}
+
+QTreeWidgetItem* FindingsPanel::newRuleRow(const lint::RuleSummary& summary)
+{
+    auto* item = new QTreeWidgetItem;
+    item->setText(RuleColumn, QString::fromLatin1(summary.rule->id));
+    item->setTextAlignment(KeysColumn, Qt::AlignRight | Qt::AlignVCenter);
+    item->setToolTip(RuleColumn, QString::fromUtf8(summary.rule->rationale));
+    item->setData(RuleColumn, RuleRole, int(lint::ruleIndex(*summary.rule)));
+    return item;
+}
+
+void FindingsPanel::showRuleCounts(QTreeWidgetItem* item, const lint::RuleSummary& summary)
+{
+    item->setIcon(RuleColumn, dot(worstOf(summary)));
+    item->setText(SeverityColumn, models::findingsBySeverity(summary.bySeverity));
+    item->setText(KeysColumn, count(summary.findings));
+}
+
+std::set<int> FindingsPanel::expandedRules() const
+{
+    std::set<int> expanded;
+    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
+        if (m_list->topLevelItem(i)->isExpanded())
+            expanded.insert(m_list->topLevelItem(i)->data(RuleColumn, RuleRole).toInt());
+    }
+    return expanded;
+}
+
+void FindingsPanel::expandRules(const std::set<int>& rules)
+{
+    for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* item = m_list->topLevelItem(i);
+        item->setExpanded(rules.count(item->data(RuleColumn, RuleRole).toInt()) != 0);
+    }
 }
 
 std::vector<lint::RuleSummary> FindingsPanel::worstFirst(const lint::Linter& linter)
@@ -310,9 +322,7 @@ QString FindingsPanel::moreText(std::uint64_t hidden)
 void FindingsPanel::updateRuleRow(QTreeWidgetItem* item, const lint::RuleSummary& summary)
 {
     const int rule = int(lint::ruleIndex(*summary.rule));
-    item->setIcon(RuleColumn, dot(worstOf(summary)));
-    item->setText(SeverityColumn, models::findingsBySeverity(summary.bySeverity));
-    item->setText(KeysColumn, count(summary.findings));
+    showRuleCounts(item, summary);
     // The last child is the "… more" row when there is one.
     const bool hadMore =
         item->childCount() > 0 && !(item->child(item->childCount() - 1)->flags() & Qt::ItemIsSelectable);

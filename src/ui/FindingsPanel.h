@@ -54,6 +54,13 @@ private:
     const QIcon& dot(int severity);
     void showRuleText();
     static std::vector<lint::RuleSummary> worstFirst(const lint::Linter& linter);
+    // A rule's row: its id, rationale and index, without counts or children.
+    static QTreeWidgetItem* newRuleRow(const lint::RuleSummary& summary);
+    // Its severity dot, counts per severity and number of findings.
+    void showRuleCounts(QTreeWidgetItem* item, const lint::RuleSummary& summary);
+    // The rules whose rows are open, to open them again after the list is rebuilt or reordered.
+    std::set<int> expandedRules() const;
+    void expandRules(const std::set<int>& rules);
     // An example's row: its key, severity and detail; activating it selects the key.
     QTreeWidgetItem* exampleRow(const lint::Finding& finding, int rule);
     // Rule → pattern → examples, from the findings' groups (report/FindingGroups.h); the heading's pattern count.
@@ -68,7 +75,6 @@ private:
     // The grouped list shows this linter's findings at this count (a rescan or a finished judgement rebuilds it).
     const lint::Linter* m_groupedLinter = nullptr;
     std::uint64_t m_groupedFindings = 0;
-    std::uint64_t m_patterns = 0;
     std::array<QIcon, 4> m_dots; // no finding (-1), info, warning, error
 };
 
