@@ -2,6 +2,7 @@
 // shards in the JSON, replicas instead of primaries, a shard killed mid-scan, and reads that follow the slot.
 #include "CliRunner.h"
 #include "ClusterSlots.h"
+#include "JsonReport.h"
 #include "PlainClient.h"
 #include "ScanHelper.h"
 #include "demo/RedisCluster.h"
@@ -24,6 +25,7 @@
 #include <set>
 
 using namespace keylens;
+using test::parseJson;
 
 namespace {
 
@@ -114,15 +116,6 @@ void startQuickToFail(demo::RedisCluster& cluster, int keys)
     for (int i = 0; i < keys; ++i)
         commands.push_back({"SET", "k:" + QByteArray::number(i), "v"});
     writeRouted(test::slotPorts(cluster.node(0).port()), commands);
-}
-
-QJsonObject parseJson(const QByteArray& bytes)
-{
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(bytes, &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning() << error.errorString() << bytes.left(300);
-    return document.object();
 }
 
 } // namespace

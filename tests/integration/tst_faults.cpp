@@ -3,6 +3,7 @@
 // on stderr, and that the report is valid and honest.
 #include "CliRunner.h"
 #include "FakeRedis.h"
+#include "JsonReport.h"
 #include "PlainClient.h"
 #include "ProcessFiles.h"
 #include "TestServer.h"
@@ -24,6 +25,7 @@
 #include <sys/resource.h>
 
 using namespace keylens;
+using test::parseJson;
 
 namespace {
 
@@ -32,15 +34,6 @@ const QByteArray Canary = "c4nary-Secret-7741";
 QString portOf(const demo::RedisServerProcess& server)
 {
     return QString::number(server.port());
-}
-
-QJsonObject parseJson(const QByteArray& document)
-{
-    QJsonParseError error;
-    const QJsonDocument json = QJsonDocument::fromJson(document, &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning("invalid JSON: %s", qPrintable(error.errorString()));
-    return json.object();
 }
 
 qint64 field(const QJsonObject& object, const char* path)

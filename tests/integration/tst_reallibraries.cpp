@@ -4,6 +4,7 @@
 // fixture's owners.tsv (which library wrote each key, in what role, as its driver says) and the server itself (each
 // key's TTL); the figures checked are issue 40's floors.
 #include "CliRunner.h"
+#include "JsonReport.h"
 #include "PlainClient.h"
 #include "ScanHelper.h"
 #include "TestServer.h"
@@ -19,6 +20,7 @@
 #include <set>
 
 using namespace keylens;
+using test::parseJson;
 
 namespace {
 
@@ -42,15 +44,6 @@ QByteArray unescape(QByteArrayView text)
         }
     }
     return out;
-}
-
-QJsonObject parseJson(const QByteArray& document)
-{
-    QJsonParseError error;
-    const QJsonDocument json = QJsonDocument::fromJson(document, &error);
-    if (error.error != QJsonParseError::NoError)
-        qWarning("invalid JSON: %s", qPrintable(error.errorString()));
-    return json.object();
 }
 
 QByteArray keyOf(const QJsonObject& finding)
