@@ -293,8 +293,9 @@ bool isToken(QByteArrayView text, const Mix& mix)
     if (wordParts >= 2)
         return false;
     // `customer1234567profile` is words glued to a number: lower-case runs of four letters or more with a vowel cover
-    // half of it, where random base64 has such a run a few times in a hundred and never over half its length.
-    qsizetype wordy = 0;
+    // half of it, around one or two runs of digits. A random id over [a-z0-9] (Django's session keys) has such runs
+    // too, but its digits are scattered in many runs.
+    qsizetype wordy = 0, digitRuns = 0;
     for (qsizetype i = 0; i < text.size();) {
         qsizetype end = i;
         while (end < text.size() && isLower(text[end]))
@@ -302,9 +303,10 @@ bool isToken(QByteArrayView text, const Mix& mix)
         const QByteArrayView run = text.sliced(i, end - i);
         if (run.size() >= 4 && std::any_of(run.begin(), run.end(), isVowel))
             wordy += run.size();
+        digitRuns += isDigit(text[i]) && (i == 0 || !isDigit(text[i - 1])) ? 1 : 0;
         i = std::max(end, i + 1);
     }
-    if (wordy * 2 >= text.size())
+    if (wordy * 2 >= text.size() && digitRuns <= 2)
         return false;
     if (mix.digits > 0)
         return true;

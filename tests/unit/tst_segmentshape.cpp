@@ -22,6 +22,10 @@ private Q_SLOTS:
             QTest::newRow(name) << QByteArray(segment) << shape;
         };
         row("small int", "1000", Shape::Integer);
+        // Words glued to a number are no token; a random id over [a-z0-9] (Django's session keys) still is.
+        row("words around a number", "customer1234567profile", Shape::Word);
+        row("lower-case alphanumeric id", "0sz6356dfa8x2kq1m9ztb4wn7c0pyx3e", Shape::Token);
+        row("another one", "cachezqytrhaiu2ud8bowze3jk9xpl4vn", Shape::Token);
         row("zero", "0", Shape::Integer);
         row("long int", "123456789012345678901234", Shape::Integer);
         row("year-like id", "2024", Shape::Integer); // user:2024 is far more often an id than a year
