@@ -82,6 +82,16 @@ constexpr std::array Libraries{
     LibraryInfo{"express-rate-limit", "express-rate-limit (rate-limit-redis)", "rl:<client> (counters with a TTL)",
                 LibraryRole::RateLimit},
     LibraryInfo{"spring-session", "Spring Session", "spring:session:sessions:<id> (hashes)", LibraryRole::Session},
+    LibraryInfo{"laravel-cache", "Laravel cache",
+                "<app>_database_<app>_cache_:<key> (strings holding PHP-serialized values)", LibraryRole::Cache},
+    LibraryInfo{"laravel-queue", "Laravel queues",
+                "<app>_database_queues:<name> (lists) with <name>:notify (list), <name>:reserved and <name>:delayed "
+                "(sorted sets)",
+                LibraryRole::Queue},
+    LibraryInfo{"laravel-horizon", "Laravel Horizon",
+                "<app>_horizon:recent_jobs beside pending_jobs, completed_jobs, failed_jobs (sorted sets) and the "
+                "jobs' hashes",
+                LibraryRole::Queue},
 };
 
 } // namespace
@@ -190,12 +200,12 @@ bool isLockNamespace(QByteArrayView segment)
     return segment == "lock" || segment == "locks" || segment == "lck" || segment == "mutex" || segment == "redlock";
 }
 
-// The first few strings below a lock namespace, depth first: the same ones for keysToRead() and recognise().
-constexpr std::size_t LockSamples = 8;
-std::vector<NodeId> lockSamples(const Keyspace& store, NodeId node)
+// The first few strings below a lock or cache namespace, depth first: the same ones for keysToRead() and recognise().
+constexpr std::size_t StringSamples = 8;
+std::vector<NodeId> stringSamples(const Keyspace& store, NodeId node)
 {
     std::vector<NodeId> samples, stack{node};
-    while (!stack.empty() && samples.size() < LockSamples) {
+    while (!stack.empty() && samples.size() < StringSamples) {
         const NodeId at = stack.back();
         stack.pop_back();
         if (isKeyOfType(store, at, KeyType::String))
@@ -215,6 +225,30 @@ bool isHexToken(QByteArrayView value)
 bool isUuid1Token(QByteArrayView value)
 {
     return isHexToken(value) && value[12] == '1' && QByteArrayView("89ab").contains(value[16]);
+}
+
+// Laravel's cache store prefixes its keys with `<app>_cache` (`<app>_cache_` since Laravel 11) and ':', behind the
+// connection's own `<app>_database_`, with no delimiter between the two: one segment such as
+// `laravel_database_laravel_cache_`.
+bool isLaravelCachePrefix(QByteArrayView segment)
+{
+    return segment.size() > 6 && (segment.endsWith("_cache") || segment.endsWith("_cache_"));
+}
+
+// A value as PHP's serialize() writes it: `s:5:"hello";`, `i:42;`, `b:1;`, `d:0.5;`, `a:2:{…`, `O:8:"stdClass":…`,
+// `N;`. Laravel's cache serializes every value but plain numbers.
+bool isPhpSerialized(QByteArrayView value)
+{
+    if (value == "N;")
+        return true;
+    return value.size() >= 4 && QByteArrayView("sidbaOCE").contains(value[0]) && value[1] == ':' &&
+           (isDigit(value[2]) || value[2] == '-');
+}
+bool isNumber(QByteArrayView value)
+{
+    return !value.isEmpty() && std::all_of(value.begin(), value.end(), [](char c) {
+        return isDigit(c) || c == '.' || c == '-' || c == 'E' || c == 'e' || c == '+';
+    });
 }
 
 class Recogniser
@@ -244,6 +278,8 @@ public:
                 rackAttack(node);
             else if (segment == "session")
                 sessions(node);
+            else if (segment == "recent_jobs")
+                horizon(node);
             else if (m_store.parent(node) == Keyspace::root())
                 topLevel(node, segment);
             else if (segment.size() <= 3 && !segment.isEmpty() && std::all_of(segment.begin(), segment.end(), isDigit))
@@ -356,7 +392,8 @@ private:
         const NodeId owner = m_store.parent(queuesNode);
         const NodeId queue = queueListsBeside(m_store, queuesNode);
         if (queue == keyspace::InvalidNode) {
-            drainedResque(queuesNode);
+            if (!laravelQueues(queuesNode))
+                drainedResque(queuesNode);
             return;
         }
         // The lists are the library's only when the set names them; a set that could not be read (denied, gone
@@ -404,6 +441,73 @@ private:
             m_layouts.claim(owner, library("resque"));
     }
 
+    // Laravel's Redis queue: queues:<name> lists, with the <name>:notify list its push writes (since 5.6), the
+    // <name>:reserved sorted set of the jobs being run and the <name>:delayed one of those waiting for their time.
+    bool laravelQueues(NodeId queuesNode)
+    {
+        if (!m_store.hasChildren(queuesNode))
+            return false;
+        bool evidence = false, foreign = false;
+        m_store.forEachChild(queuesNode, [&](NodeId queue) {
+            if (m_store.isKey(queue) && m_store.keyInfo(queue).type != KeyType::List)
+                foreign = true;
+            m_store.forEachChild(queue, [&](NodeId part) {
+                const bool own = (isKeyOfType(m_store, part, KeyType::ZSet) &&
+                                  (segmentIs(m_store, part, "reserved") || segmentIs(m_store, part, "delayed"))) ||
+                                 (isKeyOfType(m_store, part, KeyType::List) && segmentIs(m_store, part, "notify"));
+                evidence = evidence || own;
+                foreign = foreign || !own;
+            });
+        });
+        if (!evidence || foreign)
+            return false;
+        m_layouts.claim(queuesNode, library("laravel-queue"));
+        return true;
+    }
+
+    // Horizon: its job lists are sorted sets of job ids beside the jobs' hashes, under its own prefix.
+    void horizon(NodeId recentJobs)
+    {
+        if (!isKeyOfType(m_store, recentJobs, KeyType::ZSet))
+            return;
+        const NodeId owner = m_store.parent(recentJobs);
+        std::vector<NodeId> lists{recentJobs};
+        for (const char* part : {"pending_jobs", "completed_jobs", "failed_jobs", "recent_failed_jobs", "silenced_jobs",
+                                 "monitored_jobs"}) {
+            if (const NodeId list = m_store.findChild(owner, part); isKeyOfType(m_store, list, KeyType::ZSet))
+                lists.push_back(list);
+        }
+        if (lists.size() < 2)
+            return;
+        if (owner != Keyspace::root()) {
+            m_layouts.claim(owner, library("laravel-horizon"));
+            return;
+        }
+        for (const NodeId list : lists)
+            m_layouts.claim(list, library("laravel-horizon"));
+    }
+
+    // Laravel's cache: its prefix names it, its values (PHP's serialize(), numbers as they are) prove it.
+    void laravelCache(NodeId prefix)
+    {
+        const keyspace::NamespaceStats& stats = m_store.stats(prefix);
+        if (!m_store.hasChildren(prefix) ||
+            stats.types[std::size_t(KeyType::String)] + stats.types[std::size_t(KeyType::ZSet)] != stats.keys)
+            return; // strings, and the sorted sets of tagged entries
+        std::size_t serialized = 0;
+        for (const NodeId sample : stringSamples(m_store, prefix)) {
+            const auto value = m_members.constFind(m_store.path(sample));
+            if (value == m_members.cend() || value->size() != 1)
+                continue;
+            if (isPhpSerialized(value->front()))
+                ++serialized;
+            else if (!isNumber(value->front()))
+                return;
+        }
+        if (serialized > 0)
+            m_layouts.claim(prefix, library("laravel-cache"));
+    }
+
     // Locks are named by the application; their values tell the library. Every string sampled holds a token.
     void locks(NodeId node)
     {
@@ -411,7 +515,7 @@ private:
         if (stats.types[std::size_t(KeyType::String)] != stats.keys)
             return;
         std::size_t read = 0, uuid1 = 0;
-        for (const NodeId sample : lockSamples(m_store, node)) {
+        for (const NodeId sample : stringSamples(m_store, node)) {
             const auto value = m_members.constFind(m_store.path(sample));
             if (value == m_members.cend() || value->size() != 1)
                 continue;
@@ -557,6 +661,10 @@ private:
             djangoPrefix(node);
         } else if (isRailsCacheEntry(node, segment)) {
             m_layouts.claim(node, library("rails-cache"));
+        } else if (isLaravelCachePrefix(segment)) {
+            laravelCache(node);
+        } else if (segment.endsWith("_queues")) {
+            laravelQueues(node); // behind the connection's prefix, `laravel_database_` by default
         }
     }
 
@@ -734,8 +842,10 @@ std::vector<QByteArray> LibraryLayouts::keysToRead(const Keyspace& store)
         const QByteArrayView segment = store.segment(node);
         if (segment == "queues" && queueListsBeside(store, node) != keyspace::InvalidNode)
             keys.push_back(store.path(node));
-        else if (isLockNamespace(segment) && store.hasChildren(node))
-            for (const NodeId sample : lockSamples(store, node))
+        else if ((isLockNamespace(segment) ||
+                  (store.parent(node) == Keyspace::root() && isLaravelCachePrefix(segment))) &&
+                 store.hasChildren(node))
+            for (const NodeId sample : stringSamples(store, node))
                 keys.push_back(store.path(sample));
     }
     return keys;

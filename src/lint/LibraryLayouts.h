@@ -56,7 +56,8 @@ public:
     // The keys whose contents recognise() wants to see (SetMembers: a set's members, a string's first bytes as one
     // element): Sidekiq's and Resque's `queues` sets, which name their `queue:<name>` lists (a `queue:` namespace
     // of lists beside a set is theirs only when the set names them); and a few strings of each `lock:` namespace,
-    // whose values tell whose locks they are (redis-py's token is a uuid1, Redlock's sixteen random bytes, in hex).
+    // whose values tell whose locks they are (redis-py's token is a uuid1, Redlock's sixteen random bytes, in hex);
+    // and a few strings below a `<app>_cache_` prefix, which are Laravel's when PHP serialized them.
     static std::vector<QByteArray> keysToRead(const keyspace::Keyspace& store);
 
     bool isEmpty() const { return m_claims.empty(); }

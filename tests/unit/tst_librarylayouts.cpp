@@ -213,6 +213,30 @@ private Q_SLOTS:
                                         << Labels{{"spring:session:sessions:" + uuid(1), "spring-session"},
                                                   {"spring", "spring-session"}};
 
+        QTest::newRow("laravel queues behind the connection prefix")
+            << Keys{{"laravel_database_queues:default", KeyType::List},
+                    {"laravel_database_queues:default:notify", KeyType::List},
+                    {"laravel_database_queues:default:reserved", KeyType::ZSet},
+                    {"laravel_database_queues:mail:delayed", KeyType::ZSet}}
+            << Labels{{"laravel_database_queues:default", "laravel-queue"},
+                      {"laravel_database_queues:mail:delayed", "laravel-queue"}};
+        QTest::newRow("laravel queues without a prefix")
+            << Keys{{"queues:default", KeyType::List}, {"queues:default:notify", KeyType::List}}
+            << Labels{{"queues:default", "laravel-queue"}};
+        QTest::newRow("queues of lists with no laravel part")
+            << Keys{{"app_queues:default", KeyType::List}, {"app_queues:default:backup", KeyType::List}}
+            << Labels{{"app_queues:default", ""}};
+        QTest::newRow("laravel horizon") << Keys{{"laravel_horizon:recent_jobs", KeyType::ZSet},
+                                                 {"laravel_horizon:pending_jobs", KeyType::ZSet},
+                                                 {"laravel_horizon:completed_jobs", KeyType::ZSet},
+                                                 {"laravel_horizon:masters", KeyType::ZSet},
+                                                 {"laravel_horizon:1042", KeyType::Hash, true}}
+                                         << Labels{{"laravel_horizon:1042", "laravel-horizon"},
+                                                   {"laravel_horizon:masters", "laravel-horizon"}};
+        QTest::newRow("one recent_jobs set is no horizon")
+            << Keys{{"stats:recent_jobs", KeyType::ZSet}, {"stats:jobs", KeyType::ZSet}}
+            << Labels{{"stats:recent_jobs", ""}};
+
         QTest::newRow("no library at all") << Keys{{"user:1:profile", KeyType::Hash},
                                                    {"user:2:profile", KeyType::Hash},
                                                    {"cache:page:home"},
@@ -265,6 +289,29 @@ private Q_SLOTS:
         QCOMPARE(libraryOf({{"myapp:queues", {}}}), QByteArray());
         QCOMPARE(libraryOf({}), QByteArray("sidekiq")); // not read: the names and types decide
         QCOMPARE(libraryOf({{"other:queues", {}}}), QByteArray("sidekiq"));
+    }
+
+    // Laravel's cache has a name anyone could choose; its values, as PHP serializes them, are the evidence.
+    void laravelCacheNeedsPhpValues()
+    {
+        keyspace::Keyspace store;
+        fill(store, {{"laravel_database_laravel_cache_:products.top"},
+                     {"laravel_database_laravel_cache_:visits"},
+                     {"laravel_database_laravel_cache_:tag:shop:entries", KeyType::ZSet}});
+        QCOMPARE(lint::LibraryLayouts::keysToRead(store).size(), std::size_t(2));
+        const keyspace::NodeId top = store.find("laravel_database_laravel_cache_:products.top");
+        const auto libraryOf = [&](const lint::SetMembers& values) {
+            const lint::LibraryInfo* library = lint::LibraryLayouts::recognise(store, values).libraryOf(store, top);
+            return QByteArray(library ? library->id : "");
+        };
+        QCOMPARE(libraryOf({{"laravel_database_laravel_cache_:products.top", {"a:2:{i:0;s:3:\"mug\";}"}},
+                            {"laravel_database_laravel_cache_:visits", {"1042"}}}),
+                 QByteArray("laravel-cache"));
+        QCOMPARE(libraryOf({{"laravel_database_laravel_cache_:products.top", {"{\"top\":[\"mug\"]}"}},
+                            {"laravel_database_laravel_cache_:visits", {"1042"}}}),
+                 QByteArray()); // JSON: somebody else's cache
+        QCOMPARE(libraryOf({{"laravel_database_laravel_cache_:visits", {"1042"}}}), QByteArray()); // numbers alone
+        QCOMPARE(libraryOf({}), QByteArray()); // not read: a name is no evidence
     }
 
     void idsAreTheInterface()
