@@ -158,7 +158,7 @@ static int runBulkCommand(edit::BulkKind kind, const usage::Command& spec, const
     scan::ScanOptions options;
     if (const std::optional<int> failed = readConnection(parser, spec.name, &options.connection))
         return *failed;
-    char delimiter = ':';
+    keyspace::Delimiters delimiter(':');
     QString problem;
     if (!readScanOptions(parser, &options, &delimiter, &problem))
         return usageError(problem);
@@ -219,7 +219,7 @@ static int runBulkCommand(edit::BulkKind kind, const usage::Command& spec, const
     InterruptWatcher interrupts;
     keyspace::Keyspace store(delimiter);
     lint::Profile convention = *lint::builtInProfile("default");
-    convention.delimiter = delimiter;
+    convention.delimiters = delimiter;
     lint::Linter linter(convention, 1);
     const ScanOutcome outcome =
         fromVariants ? runScanJob(options, store, &interrupts,

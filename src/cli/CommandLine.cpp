@@ -76,7 +76,9 @@ QHash<QString, QStringList> scanChoices()
 QList<QCommandLineOption> scanOptions()
 {
     return {
-        {QStringLiteral("delimiter"), QStringLiteral("Namespace delimiter: one byte, or \\t / \\xHH (default ':')."),
+        {QStringLiteral("delimiter"),
+         QStringLiteral("Namespace delimiters: one byte or several (':/' splits on both; \\t, \\xHH for those hard "
+                        "to type; default ':')."),
          QStringLiteral("byte")},
         {QStringLiteral("match"), QStringLiteral("Only keys matching this glob (SCAN MATCH)."), QStringLiteral("glob")},
         {QStringLiteral("type"),
@@ -126,13 +128,19 @@ QList<QCommandLineOption> reportOptions()
     };
 }
 
-bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, char* delimiter, QString* problem)
+bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, keyspace::Delimiters* delimiters,
+                     QString* problem)
 {
-    if (parser.isSet(QStringLiteral("delimiter")) &&
-        !keyspace::parseDelimiter(parser.value(QStringLiteral("delimiter")).toUtf8(), delimiter)) {
-        *problem = QStringLiteral("--delimiter takes one byte (or \\t, \\xHH), not '%1'")
-                       .arg(parser.value(QStringLiteral("delimiter")));
-        return false;
+    if (parser.isSet(QStringLiteral("delimiter"))) {
+        const std::optional<keyspace::Delimiters> parsed =
+            keyspace::Delimiters::parse(parser.value(QStringLiteral("delimiter")).toUtf8());
+        if (!parsed) {
+            *problem = QStringLiteral("--delimiter takes bytes to split keys on, each once (':', ':/', \\t, \\xHH), "
+                                      "not '%1'")
+                           .arg(parser.value(QStringLiteral("delimiter")));
+            return false;
+        }
+        *delimiters = *parsed;
     }
     options->match = parser.value(QStringLiteral("match")).toUtf8();
     options->type = parser.value(QStringLiteral("type")).toUtf8();

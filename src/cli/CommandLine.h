@@ -38,7 +38,8 @@ bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int 
 
 // Fill in from a parsed command line; on a bad value, return false with a message in `problem`. Set
 // options->connection first: the default --speed depends on where the server is.
-bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, char* delimiter, QString* problem);
+bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, keyspace::Delimiters* delimiters,
+                     QString* problem);
 bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request, QString* problem);
 
 // Adds --help, parses `arguments`, and deals with --help and parse errors itself: it then returns the

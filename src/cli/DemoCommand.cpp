@@ -60,7 +60,7 @@ int runDemoCommand(const QStringList& arguments)
             return usageError(QStringLiteral("--seed takes a number, not '%1'").arg(parser.value(seed)));
     }
     scan::ScanOptions scanOptions;
-    char delimiter = ':';
+    keyspace::Delimiters delimiter(':');
     ReportRequest request;
     QString problem;
     if (!readScanOptions(parser, &scanOptions, &delimiter, &problem) || !readReportRequest(parser, &request, &problem))

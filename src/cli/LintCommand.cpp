@@ -87,10 +87,10 @@ int runLintCommand(const QStringList& arguments)
     if (problem = checkReportDestination(outputPath); !problem.isEmpty())
         return usageError(problem);
 
-    char delimiter = ':';
+    keyspace::Delimiters delimiter(':');
     if (!readScanOptions(parser, &options, &delimiter, &problem))
         return usageError(problem);
-    convention->delimiter = delimiter;
+    convention->delimiters = delimiter;
 
     // The key-level rules run as each key enters the store; the rest once the scan is over.
     keyspace::Keyspace keyspace(delimiter);

@@ -30,7 +30,7 @@ int runScanCommand(const QStringList& arguments)
     scan::ScanOptions options;
     if (const std::optional<int> failed = readConnection(parser, QStringLiteral("scan"), &options.connection))
         return *failed;
-    char delimiter = ':';
+    keyspace::Delimiters delimiter(':');
     ReportRequest request;
     QString problem;
     if (!readScanOptions(parser, &options, &delimiter, &problem) || !readReportRequest(parser, &request, &problem))

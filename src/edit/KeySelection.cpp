@@ -1,5 +1,6 @@
 #include "edit/KeySelection.h"
 
+#include "keyspace/KeyGlob.h"
 #include "keyspace/Units.h"
 
 #include <QStringBuilder>
@@ -151,7 +152,7 @@ KeySelection selectPattern(const Keyspace& store, const patterns::PatternTree& p
 {
     KeySelection selection;
     selection.description = patterns.text(pattern);
-    selection.prefix = patternPrefix(patterns, pattern, store.delimiter());
+    selection.prefix = patternPrefix(patterns, pattern);
     for (const NodeId member : patterns.members(pattern))
         addSubtree(store, member, selection);
     selection.sortByKey();
@@ -168,7 +169,7 @@ KeySelection selectNodes(const Keyspace& store, const std::vector<NodeId>& nodes
     return selection;
 }
 
-QByteArray globPrefix(const QByteArray& glob, char delimiter)
+QByteArray globPrefix(const QByteArray& glob, const keyspace::Delimiters& delimiters)
 {
     QByteArray literal;
     for (qsizetype i = 0; i < glob.size(); ++i) {
@@ -180,12 +181,11 @@ QByteArray globPrefix(const QByteArray& glob, char delimiter)
         else
             literal.append(c);
     }
-    const qsizetype last = literal.lastIndexOf(delimiter);
+    const qsizetype last = keyspace::KeyGlob::lastDelimiterIn(literal, delimiters);
     return last < 0 ? QByteArray() : literal.left(last + 1);
 }
 
-QByteArray patternPrefix(const patterns::PatternTree& patterns, patterns::PatternTree::PatternId pattern,
-                         char delimiter)
+QByteArray patternPrefix(const patterns::PatternTree& patterns, patterns::PatternTree::PatternId pattern)
 {
     std::vector<patterns::PatternTree::PatternId> levels;
     for (auto level = pattern; level != patterns::PatternTree::Root; level = patterns.parent(level))
@@ -196,8 +196,9 @@ QByteArray patternPrefix(const patterns::PatternTree& patterns, patterns::Patter
         if (patterns.isPlaceholder(*level) || patterns.label(*level).contains('<'))
             break;
         prefix.append(patterns.label(*level));
-        if (!patterns.isPartial(*level)) // a partial level's label ends with its own inner delimiter
-            prefix.append(delimiter);
+        // A partial level's label ends with its own inner delimiter; a whole one is followed by the next level's.
+        if (!patterns.isPartial(*level))
+            prefix.append(level + 1 != levels.rend() ? patterns.joiner(*(level + 1)) : patterns.store().delimiter());
     }
     return prefix;
 }

@@ -47,10 +47,9 @@ KeySelection selectNodes(const keyspace::Keyspace& store, const std::vector<keys
 
 // The literal start of a glob up to its last delimiter before the first wildcard: "cache:user:" for
 // "cache:user:*" and for "cache:user:1*". What a rename of the glob's keys replaces.
-QByteArray globPrefix(const QByteArray& glob, char delimiter);
+QByteArray globPrefix(const QByteArray& glob, const keyspace::Delimiters& delimiters);
 // The literal start of a pattern's text up to its first placeholder level: "user:" for "user:<id>:profile".
-QByteArray patternPrefix(const patterns::PatternTree& patterns, patterns::PatternTree::PatternId pattern,
-                         char delimiter);
+QByteArray patternPrefix(const patterns::PatternTree& patterns, patterns::PatternTree::PatternId pattern);
 
 // The new names of a rename into another namespace: each key with `from` at its start replaced by `to`. A key that
 // does not start with `from` keeps its name (and a rename then fails for it, saying so).

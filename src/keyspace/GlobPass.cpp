@@ -22,6 +22,10 @@ enum class Head : std::uint8_t {
 // For a child that is still Partial, `end` receives where its own path and delimiter end.
 Head headOfChild(const Keyspace& store, const KeyGlob& glob, NodeId child, qsizetype at, qsizetype* end)
 {
+    // With several delimiters, the head's delimiter before `at` must be the one this child follows.
+    if (const char joiner = store.joiner(child);
+        !store.delimiters().isSingle() && joiner != 0 && glob.headAgreement(QByteArrayView(&joiner, 1), at - 1) != 1)
+        return Head::Left;
     const QByteArrayView segment = store.segment(child);
     const qsizetype remaining = glob.literalHead().size() - at;
     const qsizetype agreed = glob.headAgreement(segment, at);
@@ -29,9 +33,12 @@ Head headOfChild(const Keyspace& store, const KeyGlob& glob, NodeId child, qsize
         return agreed < remaining ? Head::Left : segment.size() == remaining ? Head::Equal : Head::Covered;
     if (agreed < segment.size())
         return Head::Left;
-    // The head goes on: below this node it must go on with the delimiter.
-    const char delimiter = store.delimiter();
-    if (glob.headAgreement(QByteArrayView(&delimiter, 1), at + segment.size()) != 1)
+    // The head goes on: below this node it must go on with a delimiter.
+    const QByteArray& delimiters = store.delimiters().bytes();
+    const bool delimiterNext = std::any_of(delimiters.begin(), delimiters.end(), [&](const char& delimiter) {
+        return glob.headAgreement(QByteArrayView(&delimiter, 1), at + segment.size()) == 1;
+    });
+    if (!delimiterNext)
         return Head::Left;
     *end = at + segment.size() + 1;
     return Head::Partial;
@@ -55,14 +62,14 @@ TailBits tailBits(const Keyspace& store, const KeyGlob& glob)
     bits.deep.assign(words, 0);
     bits.whole.assign(words, 0);
     // A tail with a delimiter (`*:profile`) never matches a key of one segment: no whole bit to test.
-    const bool wholeMayMatch = glob.keyOfOneSegmentMayMatch(store.delimiter());
+    const bool wholeMayMatch = glob.keyOfOneSegmentMayMatch(store.delimiters());
     const auto fill = [&](std::size_t fromWord, std::size_t toWord) {
         const SegmentId end = SegmentId(std::min(count, toWord * 64));
         for (SegmentId id = SegmentId(fromWord * 64); id < end; ++id) {
             const QByteArrayView segment = store.segmentById(id);
-            if (glob.lastSegmentMayMatch(segment, store.delimiter(), false))
+            if (glob.lastSegmentMayMatch(segment, store.delimiters(), false))
                 bits.deep[id >> 6] |= std::uint64_t(1) << (id & 63);
-            if (wholeMayMatch && glob.lastSegmentMayMatch(segment, store.delimiter(), true))
+            if (wholeMayMatch && glob.lastSegmentMayMatch(segment, store.delimiters(), true))
                 bits.whole[id >> 6] |= std::uint64_t(1) << (id & 63);
         }
     };
@@ -80,10 +87,9 @@ TailBits tailBits(const Keyspace& store, const KeyGlob& glob)
 
 // Whether head and tail alone decide the glob for a key that passed both tests: a pattern of head, `*`, tail, whose
 // tail the segment test checks whole (it has no delimiter, or only its first byte is one).
-bool tailDecides(const KeyGlob& glob, char delimiter)
+bool tailDecides(const KeyGlob& glob, const Delimiters& delimiters)
 {
-    const QByteArray& tail = glob.literalTail();
-    const qsizetype cut = tail.lastIndexOf(delimiter);
+    const qsizetype cut = KeyGlob::lastDelimiterIn(glob.literalTail(), delimiters);
     return glob.isHeadStarTail() && cut <= 0;
 }
 
@@ -104,7 +110,7 @@ void markGlobMatches(const Keyspace& store, const KeyGlob& glob, std::span<std::
         partialEnds[Keyspace::root()] = 0;
     }
     const TailBits tails = hasTail ? tailBits(store, glob) : TailBits{};
-    const bool decided = tailDecides(glob, store.delimiter());
+    const bool decided = tailDecides(glob, store.delimiters());
     const qsizetype shortest = glob.literalHead().size() + glob.literalTail().size();
 
     for (NodeId node = 1; node < count; ++node) {

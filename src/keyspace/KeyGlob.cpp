@@ -98,15 +98,25 @@ qsizetype KeyGlob::headAgreement(QByteArrayView bytes, qsizetype at) const
     return i;
 }
 
-bool KeyGlob::lastSegmentMayMatch(QByteArrayView segment, char delimiter, bool wholeKey) const
+qsizetype KeyGlob::lastDelimiterIn(QByteArrayView bytes, const Delimiters& delimiters)
+{
+    if (delimiters.isSingle())
+        return bytes.lastIndexOf(delimiters.primary());
+    for (qsizetype i = bytes.size() - 1; i >= 0; --i)
+        if (delimiters.contains(bytes[i]))
+            return i;
+    return -1;
+}
+
+bool KeyGlob::lastSegmentMayMatch(QByteArrayView segment, const Delimiters& delimiters, bool wholeKey) const
 {
     if (m_literalTail.isEmpty())
         return true;
     // The key ends with the tail. Past the tail's last delimiter, the tail is all of the segment (a segment holds no
     // delimiter), and a key of one segment has none to match it; a tail without one lies within the segment.
-    if (wholeKey && !keyOfOneSegmentMayMatch(delimiter))
+    if (wholeKey && !keyOfOneSegmentMayMatch(delimiters))
         return false;
-    const qsizetype cut = m_literalTail.lastIndexOf(delimiter);
+    const qsizetype cut = lastDelimiterIn(m_literalTail, delimiters);
     const QByteArrayView last = cut < 0 ? QByteArrayView(m_literalTail) : QByteArrayView(m_literalTail).sliced(cut + 1);
     if (cut >= 0 ? segment.size() != last.size() : segment.size() < last.size())
         return false;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "keyspace/Delimiters.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 
@@ -22,14 +24,19 @@ public:
     const QByteArray& pattern() const { return m_pattern; }
     bool matches(QByteArrayView key) const;
 
-    // A cheap test on a key's last segment alone (what follows its last `delimiter`; the whole key when it has
+    // A cheap test on a key's last segment alone (what follows its last delimiter; the whole key when it has
     // none): false when no key ending so can match, because the pattern ends in literal bytes the segment does not
     // end with. True says nothing: ask matches(). Filtering millions of keys, it spares most of them the reading of
     // their ancestors' segments, which is where the time goes.
-    bool lastSegmentMayMatch(QByteArrayView segment, char delimiter, bool wholeKey) const;
-    // Whether any key of one segment (no `delimiter` in it) may match: not when the literal tail holds a delimiter.
+    bool lastSegmentMayMatch(QByteArrayView segment, const Delimiters& delimiters, bool wholeKey) const;
+    // Whether any key of one segment (no delimiter in it) may match: not when the literal tail holds a delimiter.
     // lastSegmentMayMatch(…, true) is false for every segment otherwise, so a pass can skip asking it.
-    bool keyOfOneSegmentMayMatch(char delimiter) const { return !m_literalTail.contains(delimiter); }
+    bool keyOfOneSegmentMayMatch(const Delimiters& delimiters) const
+    {
+        return lastDelimiterIn(m_literalTail, delimiters) < 0;
+    }
+    // Where the last of `delimiters` stands in `bytes`, or -1.
+    static qsizetype lastDelimiterIn(QByteArrayView bytes, const Delimiters& delimiters);
 
     // The literal bytes before the first wildcard (unescaped, case-folded): every key it matches starts with them.
     const QByteArray& literalHead() const { return m_literalHead; }

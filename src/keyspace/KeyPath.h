@@ -1,5 +1,7 @@
 #pragma once
 
+#include "keyspace/Delimiters.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 
@@ -24,11 +26,31 @@ template<typename Callback> void forEachSegment(QByteArrayView key, char delimit
     }
 }
 
+// Splits `key` on any of `delimiters` and calls `onSegment(QByteArrayView segment, char joiner)` for each, with the
+// delimiter before the segment (0 for the first). The segments and their joiners give back the exact key bytes.
+template<typename Callback> void forEachSegment(QByteArrayView key, const Delimiters& delimiters, Callback&& onSegment)
+{
+    if (delimiters.isSingle()) {
+        char joiner = 0;
+        forEachSegment(key, delimiters.primary(), [&](QByteArrayView segment) {
+            onSegment(segment, joiner);
+            joiner = delimiters.primary();
+        });
+        return;
+    }
+    qsizetype start = 0;
+    char joiner = 0;
+    for (qsizetype i = 0; i < key.size(); ++i) {
+        if (!delimiters.contains(key[i]))
+            continue;
+        onSegment(key.sliced(start, i - start), joiner);
+        joiner = key[i];
+        start = i + 1;
+    }
+    onSegment(key.sliced(start), joiner);
+}
+
 // Joins segments with the delimiter: the inverse of forEachSegment.
 QByteArray joinSegments(std::span<const QByteArrayView> segments, char delimiter);
-
-// Parses a --delimiter argument: one literal byte, or an escape ("\t", "\x1f") for one that is hard to type.
-// Returns false when the text does not name exactly one byte.
-bool parseDelimiter(QByteArrayView text, char* delimiter);
 
 } // namespace keylens::keyspace

@@ -1,5 +1,6 @@
 #include "keyspace/Keyspace.h"
 
+#include "keyspace/KeyGlob.h"
 #include "keyspace/KeyPath.h"
 
 #include <algorithm>
@@ -8,8 +9,9 @@
 
 namespace keylens::keyspace {
 
-Keyspace::Keyspace(char delimiter)
-    : m_delimiter(delimiter)
+Keyspace::Keyspace(Delimiters delimiters)
+    : m_delimiters(std::move(delimiters))
+    , m_delimiter(m_delimiters.primary())
 {
     const SegmentId empty = m_segments.intern({});
     m_parent.push_back(InvalidNode);
@@ -18,6 +20,8 @@ Keyspace::Keyspace(char delimiter)
     m_namespaceIndex.push_back(0);
     m_firstChild.push_back(InvalidNode);
     m_flags.push_back(0);
+    if (!m_delimiters.isSingle())
+        m_joiner.push_back(0);
     m_type.push_back(KeyType::Unknown);
     m_memory.push_back(0);
     m_expiry.push_back(NoExpiry);
@@ -61,43 +65,56 @@ void Keyspace::refineReserve()
     m_segments.reserveAhead(expected(m_segments.size()));
 }
 
-std::size_t Keyspace::childHash(NodeId parent, SegmentId segment) const
+std::size_t Keyspace::childHash(NodeId parent, SegmentId segment, char joiner) const
 {
-    return detail::mix64((std::uint64_t(parent) << 32) | segment);
+    // A single delimiter leaves the joiner out: the hash, and the table's order, are what they always were.
+    const std::uint64_t joinerBits =
+        m_delimiters.isSingle() ? 0 : std::uint64_t(static_cast<unsigned char>(joiner)) << 56;
+    return detail::mix64(((std::uint64_t(parent) << 32) | segment) ^ joinerBits);
 }
 
-NodeId Keyspace::findChild(NodeId parent, QByteArrayView segmentBytes) const
+NodeId Keyspace::findChild(NodeId parent, QByteArrayView segmentBytes, char joiner) const
 {
     // A segment that was never interned is nobody's child: look it up without interning it.
     const SegmentId segment = m_segments.find(segmentBytes);
     if (segment == detail::IdHashTable::Empty)
         return InvalidNode;
-    return lookupChild(parent, segment, childHash(parent, segment));
+    const char actual = joinerUnder(parent, joiner == 0 ? m_delimiter : joiner);
+    return lookupChild(parent, segment, actual, childHash(parent, segment, actual));
 }
 
-NodeId Keyspace::lookupChild(NodeId parent, SegmentId segment, std::size_t hash) const
+NodeId Keyspace::lookupChild(NodeId parent, SegmentId segment, char joiner, std::size_t hash) const
 {
-    return m_childIndex.find(
-        hash, [&](NodeId candidate) { return m_parent[candidate] == parent && m_segment[candidate] == segment; });
+    if (m_delimiters.isSingle())
+        return m_childIndex.find(
+            hash, [&](NodeId candidate) { return m_parent[candidate] == parent && m_segment[candidate] == segment; });
+    return m_childIndex.find(hash, [&](NodeId candidate) {
+        return m_parent[candidate] == parent && m_segment[candidate] == segment && m_joiner[candidate] == joiner;
+    });
 }
 
 NodeId Keyspace::find(QByteArrayView path) const
 {
     NodeId node = root();
-    forEachSegment(path, m_delimiter, [&](QByteArrayView segmentBytes) {
+    forEachSegment(path, m_delimiters, [&](QByteArrayView segmentBytes, char joiner) {
         if (node != InvalidNode)
-            node = findChild(node, segmentBytes);
+            node = findChild(node, segmentBytes, joiner);
     });
     return node;
 }
 
-NodeId Keyspace::addChild(NodeId parent, SegmentId segment, std::size_t hash)
+NodeId Keyspace::addChild(NodeId parent, SegmentId segment, char joiner, std::size_t hash)
 {
     const auto node = static_cast<NodeId>(m_parent.size());
     const bool firstBorn = m_namespaceIndex[parent] == InvalidNode;
     if (firstBorn)
         becomeNamespace(parent);
     NodeId& newest = m_firstChild[m_namespaceIndex[parent]];
+    if (!m_delimiters.isSingle()) {
+        if (newest != InvalidNode && m_joiner[newest] != joiner)
+            m_flags[parent] |= MixedJoiners;
+        m_joiner.push_back(joiner);
+    }
     m_parent.push_back(parent);
     m_segment.push_back(segment);
     m_nextSibling.push_back(newest);
@@ -175,13 +192,13 @@ NamespaceStats Keyspace::sumOfChildren(NodeId node) const
 Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info, NodeId* stored)
 {
     NodeId node = root();
-    forEachSegment(key, m_delimiter, [&](QByteArrayView segmentBytes) {
+    forEachSegment(key, m_delimiters, [&](QByteArrayView segmentBytes, char joiner) {
         const SegmentId segment = m_segments.intern(segmentBytes);
-        const std::size_t hash = childHash(node, segment);
+        const std::size_t hash = childHash(node, segment, joiner);
         const NodeId parent = node;
-        node = lookupChild(parent, segment, hash);
+        node = lookupChild(parent, segment, joiner, hash);
         if (node == InvalidNode)
-            node = addChild(parent, segment, hash);
+            node = addChild(parent, segment, joiner, hash);
     });
     if (stored)
         *stored = node;
@@ -200,7 +217,7 @@ Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info, NodeI
 
 void Keyspace::storeKeyInfo(NodeId node, const KeyInfo& info)
 {
-    m_flags[node] = IsKey | (info.memoryMeasured ? MemoryMeasured : 0);
+    m_flags[node] = (m_flags[node] & MixedJoiners) | IsKey | (info.memoryMeasured ? MemoryMeasured : 0);
     m_type[node] = info.type;
     const std::uint64_t memory = info.memoryMeasured ? info.memoryBytes : 0;
     m_bigMemory.erase(node);
@@ -222,7 +239,7 @@ void Keyspace::removeKey(NodeId node)
     for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
         if (NamespaceStats* stats = keptStats(ancestor))
             stats->remove(info);
-    m_flags[node] = 0;
+    m_flags[node] &= MixedJoiners;
     m_type[node] = KeyType::Unknown;
     m_memory[node] = 0;
     m_expiry[node] = NoExpiry;
@@ -294,11 +311,17 @@ std::vector<NodeId> Keyspace::children(NodeId node) const
 
 QByteArray Keyspace::path(NodeId node) const
 {
-    std::vector<QByteArrayView> segments;
+    std::vector<NodeId> nodes;
     for (; node != root(); node = m_parent[node])
-        segments.push_back(segment(node));
-    std::reverse(segments.begin(), segments.end());
-    return joinSegments(segments, m_delimiter);
+        nodes.push_back(node);
+    QByteArray out;
+    out.reserve(qsizetype(pathLength(nodes.empty() ? root() : nodes.front())));
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+        if (const char before = joiner(*it))
+            out.append(before);
+        out.append(segment(*it));
+    }
+    return out;
 }
 
 std::size_t Keyspace::pathLength(NodeId node) const
@@ -313,7 +336,28 @@ QByteArray Keyspace::namespacePrefix(NodeId node) const
 {
     if (node == root())
         return {};
-    return path(node).append(m_delimiter);
+    if (hasMixedJoiners(node))
+        return path(node);
+    const NodeId child = firstChild(node);
+    return path(node).append(child == InvalidNode ? m_delimiter : joiner(child));
+}
+
+QByteArray Keyspace::namespaceGlob(NodeId node) const
+{
+    if (node == root())
+        return "*";
+    QByteArray glob = KeyGlob::escaped(path(node));
+    if (hasMixedJoiners(node)) {
+        glob.append('[');
+        for (const char delimiter : m_delimiters.bytes())
+            glob.append(delimiter == ']' || delimiter == '\\' || delimiter == '^' || delimiter == '-'
+                            ? QByteArray("\\").append(delimiter)
+                            : QByteArray(1, delimiter));
+        glob.append(']');
+    } else {
+        glob.append(KeyGlob::escaped(namespacePrefix(node).right(1)));
+    }
+    return glob.append('*');
 }
 
 std::uint32_t& Keyspace::findingEntry(NodeId node)
@@ -437,7 +481,7 @@ std::size_t Keyspace::memoryBytes() const
            m_namespaceIndex.memoryBytes() + m_keptStats.memoryBytes() + m_flags.memoryBytes() + m_type.memoryBytes() +
            m_memory.memoryBytes() + m_expiry.memoryBytes() + m_findings.memoryBytes() + m_stats.memoryBytes() +
            m_childIndex.memoryBytes() + m_segments.memoryBytes() + m_bigMemory.size() * 32 +
-           m_mixedFindings.memoryBytes();
+           m_mixedFindings.memoryBytes() + m_joiner.memoryBytes();
 }
 
 } // namespace keylens::keyspace

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "keyspace/Delimiters.h"
 #include "keyspace/NamespaceStats.h"
 #include "keyspace/PagedArray.h"
 #include "keyspace/SegmentPool.h"
@@ -17,7 +18,7 @@ namespace keylens::keyspace {
 using NodeId = std::uint32_t;
 inline constexpr NodeId InvalidNode = 0xffffffffu;
 
-// The key store: a trie of key segments split on one delimiter byte.
+// The key store: a trie of key segments split on a delimiter byte (or on any of a few, see Delimiters).
 //
 // Node 0 is the root (the empty prefix). Every other node is a segment under its parent; its path is
 // the segments from the root joined with the delimiter, and equals the exact key bytes when the node
@@ -26,6 +27,10 @@ inline constexpr NodeId InvalidNode = 0xffffffffu;
 // Namespace semantics: the aggregates of node N count exactly the keys that start with N's path
 // followed by the delimiter — what `SCAN MATCH <path>:*` returns. N's own key is not among them; the
 // root's aggregates count every key.
+//
+// With several delimiters, each node remembers the one before its segment (its joiner): `a:b` and `a/b` are two
+// children of `a`. A namespace counts the keys that start with its path and any delimiter; its children mostly
+// share one joiner, and namespacePrefix() is exact for those. One byte a node, kept only for a set of several.
 //
 // Node ids are stable for the life of the store. Per-node data lives in parallel arrays. Aggregates are kept
 // only by namespaces with a namespace below them or more than a few keys: the many small namespaces of an id
@@ -36,9 +41,21 @@ inline constexpr NodeId InvalidNode = 0xffffffffu;
 class Keyspace
 {
 public:
-    explicit Keyspace(char delimiter = ':');
+    explicit Keyspace(Delimiters delimiters = Delimiters(':'));
 
+    // The primary delimiter (the only one, unless the store splits on several).
     char delimiter() const { return m_delimiter; }
+    const Delimiters& delimiters() const { return m_delimiters; }
+    // The delimiter between the node's segment and its parent's: 0 for the root and its children.
+    char joiner(NodeId node) const
+    {
+        if (node == root() || m_parent[node] == root())
+            return 0;
+        return m_delimiters.isSingle() ? m_delimiter : m_joiner[node];
+    }
+    // Whether the node's children follow more than one delimiter (`a:b` and `a/c`): its prefix is then its path
+    // alone.
+    bool hasMixedJoiners(NodeId node) const { return m_flags[node] & MixedJoiners; }
 
     // A hint from DBSIZE, so that the hash tables do not grow during a scan: growing one of ten million nodes stops
     // the GUI thread for a second. The first guess of nodes and segments per key is refined once the first percent
@@ -92,7 +109,8 @@ public:
         for (NodeId child = firstChild(node); child != InvalidNode; child = m_nextSibling[child])
             onChild(child);
     }
-    NodeId findChild(NodeId parent, QByteArrayView segment) const;
+    // The child with `segment` after `joiner` (0: the primary delimiter, or none under the root).
+    NodeId findChild(NodeId parent, QByteArrayView segment, char joiner = 0) const;
     // The node whose path is `path` (a key or a namespace without its trailing delimiter), or InvalidNode.
     NodeId find(QByteArrayView path) const;
 
@@ -105,8 +123,11 @@ public:
     QByteArray path(NodeId node) const;
     // path(node).size(), without building it.
     std::size_t pathLength(NodeId node) const;
-    // The prefix its namespace stands for: path + delimiter; empty for the root.
+    // The prefix its namespace stands for: path + delimiter; empty for the root. For a namespace whose children
+    // follow several delimiters, the path alone (a rename of it is still right; see namespaceGlob for a match).
     QByteArray namespacePrefix(NodeId node) const;
+    // The glob of its namespace's keys, as SCAN MATCH reads it: `user:*`, `a[:/]*` for mixed children.
+    QByteArray namespaceGlob(NodeId node) const;
 
     // Lint findings (see lint::Linter, which owns their meaning): a key has a bit per rule that fired on
     // it and the worst of their severities (0 info, 1 warning, 2 error); every ancestor counts them per
@@ -134,18 +155,18 @@ public:
     std::size_t memoryBytes() const;
 
 private:
-    enum Flag : std::uint8_t { IsKey = 1, MemoryMeasured = 2 };
+    enum Flag : std::uint8_t { IsKey = 1, MemoryMeasured = 2, MixedJoiners = 4 };
     static constexpr std::uint32_t MemoryOverflow = 0xffffffffu;
 
-    NodeId addChild(NodeId parent, SegmentId segment, std::size_t hash);
+    NodeId addChild(NodeId parent, SegmentId segment, char joiner, std::size_t hash);
     void reserveTables(std::size_t nodes, std::size_t segments);
     void refineReserve();
     std::uint64_t m_changes = 0;
     std::size_t m_expectedKeys = 0;
     std::size_t m_refineAt = 0; // the key count at which refineReserve runs, or 0
-    // The child of `parent` with `segment` (hash: childHash(parent, segment)), or InvalidNode.
-    NodeId lookupChild(NodeId parent, SegmentId segment, std::size_t hash) const;
-    std::size_t nodeHash(NodeId node) const { return childHash(m_parent[node], m_segment[node]); }
+    // The child of `parent` with `segment` after `joiner` (hash: childHash(parent, segment, joiner)), or InvalidNode.
+    NodeId lookupChild(NodeId parent, SegmentId segment, char joiner, std::size_t hash) const;
+    std::size_t nodeHash(NodeId node) const { return childHash(m_parent[node], m_segment[node], joiner(node)); }
     // A namespace adds its keys up when asked while it has at most this many children, none of them a namespace.
     static constexpr std::uint32_t SummedChildLimit = 8;
     // The kept aggregates of an ancestor, or nullptr for a small namespace that sums its keys when asked.
@@ -159,8 +180,11 @@ private:
     void countChild(NodeId parent);
     void keepStats(NodeId node);
     void storeKeyInfo(NodeId node, const KeyInfo& info);
-    std::size_t childHash(NodeId parent, SegmentId segment) const;
+    std::size_t childHash(NodeId parent, SegmentId segment, char joiner) const;
+    // The joiner a child of `parent` gets from the delimiter before its segment in a key.
+    char joinerUnder(NodeId parent, char delimiter) const { return parent == root() ? 0 : delimiter; }
 
+    Delimiters m_delimiters;
     char m_delimiter;
     SegmentPool m_segments;
     detail::IdHashTable m_childIndex; // (parent, segment) -> child
@@ -174,6 +198,7 @@ private:
     // (4 bytes a key saved against an array over all nodes).
     detail::PagedArray<NodeId> m_firstChild;
     detail::PagedArray<std::uint8_t> m_flags;
+    detail::PagedArray<char> m_joiner; // by node, only with several delimiters
     detail::PagedArray<KeyType> m_type;
     detail::PagedArray<std::uint32_t> m_memory; // MemoryOverflow: look in m_bigMemory
     detail::PagedArray<std::int64_t> m_expiry;

@@ -203,10 +203,11 @@ private:
     void splitSegments()
     {
         QVarLengthArray<QByteArrayView, 12> views;
-        keyspace::forEachSegment(m_key, m_profile.delimiter, [&](QByteArrayView segment) { views.append(segment); });
+        keyspace::forEachSegment(m_key, m_profile.delimiters,
+                                 [&](QByteArrayView segment, char) { views.append(segment); });
         const std::span<const QByteArrayView> all(views.data(), std::size_t(views.size()));
         for (qsizetype i = 0; i < views.size(); ++i) {
-            const qsizetype end = m_profile.delimiter == ':' ? addressRunEnd(all, i) : -1;
+            const qsizetype end = m_profile.delimiters.contains(':') ? addressRunEnd(all, i) : -1;
             if (end < 0) {
                 m_segments.emplace_back(views[i]);
                 continue;
@@ -321,8 +322,11 @@ private:
             if (shape == Shape::Date || shape == Shape::Epoch || glued == Shape::Date || glued == Shape::Epoch)
                 found = segment.text.toByteArray();
             // A date split over levels: `log:2025:01:15:…`
-            else if (i + 1 < m_segments.size() && isDateSplitAcross(segment.text, m_segments[i + 1].text))
-                found = segment.text.toByteArray() + m_profile.delimiter + m_segments[i + 1].text.toByteArray();
+            else if (i + 1 < m_segments.size() && isDateSplitAcross(segment.text, m_segments[i + 1].text)) {
+                const QByteArrayView next = m_segments[i + 1].text; // both, with the key's own delimiter between
+                found =
+                    QByteArrayView(segment.text.data(), next.data() + next.size() - segment.text.data()).toByteArray();
+            }
         }
         if (found.isEmpty())
             return;
@@ -337,7 +341,7 @@ private:
             return;
         const LowerCase top(m_segments.front().text);
         if (m_profile.isVolatileNamespace(top.view()))
-            add(m_rules.missingTtl, top.view().toByteArray() + m_profile.delimiter);
+            add(m_rules.missingTtl, top.view().toByteArray().append(m_key[m_segments.front().text.size()]));
     }
 
     QByteArrayView m_key;

@@ -639,17 +639,13 @@ private:
             if (m_store.hasChildren(node) && allOfTypeMostlyExpiring(m_store, node, KeyType::String))
                 m_layouts.claim(node, library("rate-limiter-flexible"));
         } else if (segment.startsWith("flask_cache_")) {
-            if (isKeyOfType(m_store, node, KeyType::String))
+            // A key, or (split on '/' too) the base64 digests with a '/' inside that Flask-Caching names keys by.
+            const keyspace::NamespaceStats& stats = m_store.stats(node);
+            if (isKeyOfType(m_store, node, KeyType::String) ||
+                (m_store.hasChildren(node) && stats.types[std::size_t(KeyType::String)] == stats.keys))
                 m_layouts.claim(node, library("flask-caching"));
-        } else if (segment.startsWith("LIMITER/")) {
-            // limits' fixed windows are counters, its moving windows lists; all expire.
-            const keyspace::NamespaceStats stats = m_store.stats(node);
-            const bool counters =
-                m_store.isKey(node)
-                    ? m_store.keyInfo(node).type == KeyType::String || m_store.keyInfo(node).type == KeyType::List
-                    : stats.types[std::size_t(KeyType::String)] + stats.types[std::size_t(KeyType::List)] == stats.keys;
-            if (counters)
-                m_layouts.claim(node, library("flask-limiter"));
+        } else if (segment.startsWith("LIMITER/") || (segment == "LIMITER" && childrenFollow(node, '/'))) {
+            limiterWindows(node);
         } else if (segment == "keyv") {
             if (m_store.hasChildren(node) && hasKey(m_store, Keyspace::root(), "namespace", KeyType::Set))
                 m_layouts.claim(node, library("keyv"));
@@ -661,11 +657,41 @@ private:
             djangoPrefix(node);
         } else if (isRailsCacheEntry(node, segment)) {
             m_layouts.claim(node, library("rails-cache"));
+        } else if (childrenFollow(node, '/')) {
+            // Split on '/' too: `views/products` and `products/1-<version>` are a segment and its children.
+            m_store.forEachChild(node, [&](NodeId child) {
+                if (m_store.joiner(child) == '/' &&
+                    isRailsCacheEntry(child,
+                                      QByteArray(segment.toByteArray() + '/' + m_store.segment(child).toByteArray())))
+                    m_layouts.claim(child, library("rails-cache"));
+            });
         } else if (isLaravelCachePrefix(segment)) {
             laravelCache(node);
         } else if (segment.endsWith("_queues")) {
             laravelQueues(node); // behind the connection's prefix, `laravel_database_` by default
         }
+    }
+
+    // limits' fixed windows are counters, its moving windows lists; all expire.
+    void limiterWindows(NodeId node)
+    {
+        const keyspace::NamespaceStats stats = m_store.stats(node);
+        const bool counters =
+            m_store.isKey(node)
+                ? m_store.keyInfo(node).type == KeyType::String || m_store.keyInfo(node).type == KeyType::List
+                : stats.types[std::size_t(KeyType::String)] + stats.types[std::size_t(KeyType::List)] == stats.keys;
+        if (counters)
+            m_layouts.claim(node, library("flask-limiter"));
+    }
+
+    // In a store split on several delimiters, whether some of the node's children follow `delimiter`.
+    bool childrenFollow(NodeId node, char delimiter) const
+    {
+        if (!m_store.delimiters().contains(delimiter) || !m_store.hasChildren(node))
+            return false;
+        bool any = false;
+        m_store.forEachChild(node, [&](NodeId child) { any = any || m_store.joiner(child) == delimiter; });
+        return any;
     }
 
     // Rack's and ActionDispatch's session stores: <prefix>:2::<sha256 of the session id> (strings).
@@ -712,14 +738,25 @@ private:
     {
         if (segment.isEmpty() || m_store.isKey(node))
             return false;
-        const NodeId empty = m_store.findChild(node, "");
-        if (empty == keyspace::InvalidNode || m_store.stats(node).childCount != 1)
+        // Only the children after the primary delimiter: split on '/' too, `products/1-…` may share the node.
+        const char primary = m_store.delimiter();
+        const NodeId empty = m_store.findChild(node, "", primary);
+        if (empty == keyspace::InvalidNode || childrenAfter(node, primary) != 1)
             return false;
-        const NodeId again = m_store.findChild(empty, segment);
+        const NodeId again = m_store.findChild(empty, segment, primary);
         if (again == keyspace::InvalidNode || m_store.stats(empty).childCount != 1 || !m_store.hasChildren(again))
             return false;
-        const keyspace::NamespaceStats stats = m_store.stats(node);
+        const keyspace::NamespaceStats stats = m_store.stats(empty);
         return stats.types[std::size_t(KeyType::String)] == stats.keys;
+    }
+
+    std::uint32_t childrenAfter(NodeId node, char delimiter) const
+    {
+        if (m_store.delimiters().isSingle())
+            return m_store.stats(node).childCount;
+        std::uint32_t count = 0;
+        m_store.forEachChild(node, [&](NodeId child) { count += m_store.joiner(child) == delimiter; });
+        return count;
     }
 
     // dogpile.cache's function_key_generator: `<module>:<function>|<arguments>`, a module path (`shop.catalogue`)

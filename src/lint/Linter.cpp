@@ -105,7 +105,7 @@ std::vector<std::pair<keyspace::NodeId, QByteArray>> Linter::namingVariantRename
         if (!store.isKey(node))
             return;
         if (std::optional<QByteArray> renamed =
-                respell(store.path(node), m_variantSpellings[spelling], m_profile.delimiter))
+                respell(store.path(node), m_variantSpellings[spelling], m_profile.delimiters.primary()))
             renames.emplace_back(node, std::move(*renamed));
     });
     std::sort(renames.begin(), renames.end(),

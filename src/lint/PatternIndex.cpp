@@ -39,6 +39,9 @@ PatternIndex::PatternIndex(const Keyspace& store, std::size_t maximumPatterns)
 PatternIndex::PatternId PatternIndex::childPattern(PatternId parent, NodeId node, bool add)
 {
     m_spelled.resize(0);
+    // With several delimiters a level carries the one before it: `a:b` and `a/b` are two patterns.
+    if (!m_store.delimiters().isSingle() && m_store.joiner(node) != 0)
+        m_spelled.append(m_store.joiner(node));
     appendSpelledSegment(m_spelled, m_store.segment(node));
     if (const auto it = m_patterns.find(Probe{parent, m_spelled}); it != m_patterns.end())
         return *it;
@@ -74,6 +77,12 @@ QByteArray PatternIndex::text(PatternId pattern) const
     for (PatternId at = pattern; at != 0 && at != NoPattern; at = m_entries[at].parent)
         levels.push_back(probeOf(at).segment);
     std::reverse(levels.begin(), levels.end());
+    if (!m_store.delimiters().isSingle()) { // each level below the first starts with its own delimiter
+        QByteArray text;
+        for (const QByteArrayView level : levels)
+            text.append(level);
+        return text;
+    }
     return keyspace::joinSegments(levels, m_store.delimiter());
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "keyspace/Delimiters.h"
 #include "keyspace/KeyGlob.h"
 #include "lint/Rules.h"
 
@@ -26,7 +27,7 @@ struct RuleSetting
 struct Profile
 {
     QString name = QStringLiteral("default");
-    char delimiter = ':';
+    keyspace::Delimiters delimiters; // the store's: a key's levels are split on any of them
     std::vector<RuleSetting> rules = std::vector<RuleSetting>(allRules().size()); // parallel to allRules()
 
     // key-length: above each threshold (bytes) the finding takes the next severity.

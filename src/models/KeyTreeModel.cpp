@@ -327,7 +327,7 @@ bool KeyTreeModel::matchesFilter(NodeId key) const
         return true;
     // Most keys are ruled out by their last segment alone, without reading every ancestor's segment (at ten
     // million keys, those scattered reads are nearly all of a filter's time).
-    if (!m_filter.lastSegmentMayMatch(m_keyspace->segment(key), m_keyspace->delimiter(),
+    if (!m_filter.lastSegmentMayMatch(m_keyspace->segment(key), m_keyspace->delimiters(),
                                       m_keyspace->parent(key) == keyspace::Keyspace::root()))
         return false;
     return m_filter.matches(m_keyspace->path(key));

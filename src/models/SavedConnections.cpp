@@ -132,8 +132,9 @@ void SavedConnections::reload()
         profile.masterName = m_settings->value(QStringLiteral("masterName")).toByteArray();
         profile.user = m_settings->value(QStringLiteral("user")).toByteArray();
         profile.db = m_settings->value(QStringLiteral("db"), 0).toInt();
-        const QByteArray delimiter = m_settings->value(QStringLiteral("delimiter"), QByteArray(":")).toByteArray();
-        profile.delimiter = delimiter.isEmpty() ? ':' : delimiter[0];
+        profile.delimiter =
+            keyspace::Delimiters::ofBytes(m_settings->value(QStringLiteral("delimiter"), QByteArray(":")).toByteArray())
+                .value_or(keyspace::Delimiters(':'));
         profile.lintProfile = m_settings->value(QStringLiteral("lintProfile")).toString();
         profile.readOnly = m_settings->value(QStringLiteral("readOnly"), false).toBool();
         profile.production = m_settings->value(QStringLiteral("production"), false).toBool();
@@ -174,7 +175,7 @@ void SavedConnections::write()
         m_settings->setValue(QStringLiteral("masterName"), profile.masterName);
         m_settings->setValue(QStringLiteral("user"), profile.user);
         m_settings->setValue(QStringLiteral("db"), profile.db);
-        m_settings->setValue(QStringLiteral("delimiter"), QByteArray(1, profile.delimiter));
+        m_settings->setValue(QStringLiteral("delimiter"), profile.delimiter.bytes());
         m_settings->setValue(QStringLiteral("lintProfile"), profile.lintProfile);
         m_settings->setValue(QStringLiteral("readOnly"), profile.readOnly);
         m_settings->setValue(QStringLiteral("production"), profile.production);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "keyspace/Delimiters.h"
 #include "redis/ConnectionOptions.h"
 #include "scan/ScanSpeed.h"
 
@@ -31,7 +32,7 @@ struct ConnectionProfile
     QByteArray masterName; // Sentinel: the name the sentinels monitor the master under
     QByteArray user;
     int db = 0;
-    char delimiter = ':';
+    keyspace::Delimiters delimiter = ':';
     QString lintProfile; // a built-in naming profile's name or a profile file; empty: default
     bool readOnly = false;
     // Tagged production: the console asks before a dangerous command (FLUSHALL, KEYS, CONFIG SET…).

@@ -76,7 +76,7 @@ ScanSession::~ScanSession()
     m_patternModel->setKeyspace(nullptr);
 }
 
-void ScanSession::start(const scan::ScanOptions& options, char delimiter)
+void ScanSession::start(const scan::ScanOptions& options, const keyspace::Delimiters& delimiters)
 {
     m_scanner->cancel();
     abandonJudgement();
@@ -93,7 +93,7 @@ void ScanSession::start(const scan::ScanOptions& options, char delimiter)
     m_options = options;
 
     Q_EMIT aboutToReplaceStore();
-    auto fresh = std::make_unique<keyspace::Keyspace>(delimiter);
+    auto fresh = std::make_unique<keyspace::Keyspace>(delimiters);
     m_model->setKeyspace(fresh.get());
     m_patternModel->setKeyspace(fresh.get());
     m_ingest = std::make_unique<scan::Ingest>(*fresh);
@@ -131,7 +131,7 @@ void ScanSession::cancel()
 
 void ScanSession::startLinting()
 {
-    m_lintProfile.delimiter = m_keyspace->delimiter();
+    m_lintProfile.delimiters = m_keyspace->delimiters();
     m_model->setLibraries(nullptr); // the old linter's, about to go
     m_patternModel->setLibraries(nullptr);
     // The counts are exact whatever the cap; the tree's findings filter shows every key past it. The old linter's

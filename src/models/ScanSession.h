@@ -58,7 +58,7 @@ public:
     const keyspace::Keyspace& keyspace() const { return *m_keyspace; }
 
     // A fresh store and a model reset, then a scan. A scan already running is cancelled.
-    void start(const scan::ScanOptions& options, char delimiter);
+    void start(const scan::ScanOptions& options, const keyspace::Delimiters& delimiters);
     void pause();
     void resume();
     void cancel();

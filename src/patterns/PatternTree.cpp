@@ -20,7 +20,7 @@ lint::SegmentUnits unitsOf(const keyspace::Keyspace& store, keyspace::NodeId nod
 {
     lint::SegmentUnits units = lint::segmentUnits(store.segment(node));
     const lint::SegmentUnit last = units.back();
-    if (store.delimiter() != ':' || !last.folded.isNull() || !store.hasChildren(node))
+    if (!store.delimiters().contains(':') || !last.folded.isNull() || !store.hasChildren(node))
         return units;
     const QByteArrayView group = lint::tailPiece(last.text);
     const qsizetype cut = last.text.size() - group.size();
@@ -80,12 +80,14 @@ void PatternTree::extend(std::size_t until)
         const bool placeholder = !folded.isNull();
         const std::uint32_t label = m_labels.idOf(placeholder ? QByteArrayView(folded) : segment);
         const std::uint64_t key = std::uint64_t(parent) << 32 | label;
-        auto it = m_childByLabel.find(key);
-        if (it == m_childByLabel.end()) {
+        const char joiner = m_store->joiner(node);
+        auto& byLabel = m_childByLabel[joiner];
+        auto it = byLabel.find(key);
+        if (it == byLabel.end()) {
             const auto child = PatternId(m_patterns.size());
-            m_patterns.push_back({parent, m_labels.label(label), placeholder, {}, 0, {}, {}, {}});
+            m_patterns.push_back({parent, m_labels.label(label), placeholder, {}, 0, {}, {}, {}, joiner});
             m_patterns[parent].children.push_back(child);
-            it = m_childByLabel.emplace(key, child).first;
+            it = byLabel.emplace(key, child).first;
         }
         Pattern& pattern = m_patterns[it->second];
         pattern.membersAhead.makeRoom(pattern.members, 1);
@@ -96,29 +98,33 @@ void PatternTree::extend(std::size_t until)
 
 std::optional<PatternTree::PatternId> PatternTree::find(QByteArrayView text) const
 {
-    // Down from the root, each level's label a prefix of what is left: a partial level's label carries its own
-    // inner delimiter, a whole one is followed by the store's (or ends the text). The longest label wins.
+    // Down from the root, each level's joiner and label a prefix of what is left: a partial level's label carries
+    // its own inner delimiter, a whole one is followed by a store delimiter (or ends the text). The longest wins.
     if (text.isEmpty())
         return Root;
     PatternId at = Root;
     while (true) {
         std::optional<PatternId> best;
+        qsizetype bestLength = 0;
         for (const PatternId child : m_patterns[at].children) {
             const Pattern& candidate = m_patterns[child];
-            if (!text.startsWith(candidate.label))
+            const qsizetype joinerLength = candidate.joiner != 0 ? 1 : 0;
+            if ((joinerLength > 0 && !text.startsWith(candidate.joiner)) ||
+                !text.sliced(joinerLength).startsWith(candidate.label))
                 continue;
-            const QByteArrayView rest = text.sliced(candidate.label.size());
-            const bool fits = candidate.nextUnit > 0 || rest.isEmpty() || rest.front() == m_store->delimiter();
-            if (fits && (!best || candidate.label.size() > m_patterns[*best].label.size()))
+            const qsizetype length = joinerLength + candidate.label.size();
+            const QByteArrayView rest = text.sliced(length);
+            const bool fits = candidate.nextUnit > 0 || rest.isEmpty() || m_store->delimiters().contains(rest.front());
+            if (fits && (!best || length > bestLength)) {
                 best = child;
+                bestLength = length;
+            }
         }
         if (!best)
             return std::nullopt;
-        text = text.sliced(m_patterns[*best].label.size());
+        text = text.sliced(bestLength);
         if (text.isEmpty())
             return best;
-        if (m_patterns[*best].nextUnit == 0)
-            text = text.sliced(1); // the store delimiter
         at = *best;
     }
 }
@@ -143,6 +149,7 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
     struct Level
     {
         keyspace::NodeId node = 0;
+        char joiner = 0;        // the delimiter before it: none inside a segment (below a partial level)
         QByteArrayView literal; // in the store's segment: a partial unit with the delimiter after it
         QByteArray folded;      // null for a word: words never collapse
         bool partial = false;
@@ -167,6 +174,7 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
                 for (const AddressEnd& end : address->ends) {
                     Level level;
                     level.node = end.node;
+                    level.joiner = unitIndex == 0 ? m_store->joiner(kid) : 0;
                     level.folded = QByteArray(end.prefix ? "<cidr>" : "<ip>");
                     level.partial = end.nextUnit > 0;
                     level.address = true;
@@ -181,6 +189,7 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
         }
         Level level;
         level.node = kid;
+        level.joiner = unitIndex == 0 ? m_store->joiner(kid) : 0;
         level.partial = partial;
         level.nextUnit = partial ? std::uint16_t(unitIndex + 1) : 0;
         const qsizetype from = unit.text.data() - segment.data();
@@ -201,19 +210,21 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
     // Where most siblings are ids of some shape, the odd ones of another shape are ids too (a 12-digit session id
     // among hex ones), not words to list one by one.
     const bool mostlyIds = foldable * 2 > levels.size();
-    // This pattern's children by label, the partial ones apart (`user_` goes on, a key named `user_` does not).
-    std::unordered_map<std::string_view, PatternId> byLabel[2];
+    // This pattern's children by label, the partial ones apart (`user_` goes on, a key named `user_` does not), and
+    // those after different delimiters apart.
+    std::unordered_map<int, std::unordered_map<std::string_view, PatternId>> byLabel;
     for (const Level& level : levels) {
         const std::size_t shared = level.folded.isEmpty() ? 0 : sharing[view(level.folded)];
         const bool collapse =
             level.address ||
             (shared > 0 && (shared > m_options.collapseAbove || shared * 2 > levels.size() || mostlyIds));
         const QByteArrayView label = collapse ? QByteArrayView(level.folded) : level.literal;
-        auto& children = byLabel[level.partial ? 1 : 0];
+        auto& children = byLabel[(level.partial ? 0x100 : 0) | static_cast<unsigned char>(level.joiner)];
         auto it = children.find(view(label));
         if (it == children.end()) {
             const auto child = PatternId(m_patterns.size());
-            m_patterns.push_back({pattern, label.toByteArray(), collapse, {}, level.nextUnit, {}, {}, {}});
+            m_patterns.push_back(
+                {pattern, label.toByteArray(), collapse, {}, level.nextUnit, {}, {}, {}, level.joiner});
             m_patterns[pattern].children.push_back(child);
             next.push_back(child);
             it = children.emplace(view(label), child).first;
@@ -239,10 +250,10 @@ QByteArray PatternTree::text(PatternId pattern) const
         levels.push_back(at);
     QByteArray out;
     for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
+        // A partial level's label ends with its inner delimiter; a whole one is followed by its child's joiner.
+        if (const char joiner = m_patterns[*level].joiner)
+            out.append(joiner);
         out.append(m_patterns[*level].label);
-        // A partial level's label ends with its inner delimiter; a whole one is followed by the store's.
-        if (level + 1 != levels.rend() && m_patterns[*level].nextUnit == 0)
-            out.append(m_store->delimiter());
     }
     return out;
 }

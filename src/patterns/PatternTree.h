@@ -70,8 +70,12 @@ public:
     bool isPlaceholder(PatternId pattern) const { return m_patterns[pattern].placeholder; }
     // A level inside its members' segments (see above): no node's own pattern, so it owns no keys.
     bool isPartial(PatternId pattern) const { return m_patterns[pattern].nextUnit > 0; }
-    // The whole pattern, its levels joined by the store's delimiter (empty for the root).
+    // The delimiter before the level's label: its members' joiner (Keyspace::joiner); 0 at the top and after a
+    // partial level. Siblings that follow different delimiters (`a:b` and `a/b`) are different patterns.
+    char joiner(PatternId pattern) const { return m_patterns[pattern].joiner; }
+    // The whole pattern, its levels joined by their delimiters (empty for the root).
     QByteArray text(PatternId pattern) const;
+    const keyspace::Keyspace& store() const { return *m_store; }
     // The store nodes the pattern stands for (the root's is the store's root).
     const std::vector<keyspace::NodeId>& members(PatternId pattern) const { return m_patterns[pattern].members; }
     // Members that are keys: the keys whose pattern this is.
@@ -100,6 +104,7 @@ private:
         // A partial level whose members' next units differ (an IPv4 of one segment beside an IPv6 split over levels,
         // both `<ip>/`): each member's, in members' order; empty when all are nextUnit.
         std::vector<std::uint16_t> memberUnits;
+        char joiner = 0;
     };
     struct LiveTag
     {};
@@ -114,8 +119,8 @@ private:
     keyspace::detail::PagedArray<PatternId> m_patternOf;
     bool m_live = false;
     std::size_t m_folded = 1; // nodes below this have a pattern (the root always has)
-    // Live: a pattern's child by (pattern << 32 | label id).
-    std::unordered_map<std::uint64_t, PatternId> m_childByLabel;
+    // Live: a pattern's child by (pattern << 32 | label id), one table per joiner (most stores have one).
+    std::unordered_map<char, std::unordered_map<std::uint64_t, PatternId>> m_childByLabel;
     LabelTable m_labels;
 };
 

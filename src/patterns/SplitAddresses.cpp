@@ -72,7 +72,8 @@ public:
             const QByteArrayView segment = m_store.segment(child);
             const QByteArrayView group = lint::headPiece(segment);
             const qsizetype cut = group.size();
-            if (!lint::isAddressGroup(group) || groups.size() == 8) {
+            // An address goes on over ':' only (`fe80:1/hour` with '/' among the delimiters is a level after it).
+            if (m_store.joiner(child) != ':' || !lint::isAddressGroup(group) || groups.size() == 8) {
                 // The address would end at `node`: it must be one by now (most candidates end here, `user:1:profile`).
                 if (continues || !isAddress(groups))
                     return false;
@@ -114,7 +115,8 @@ private:
 
 std::optional<SplitAddress> splitAddressFrom(const Keyspace& store, NodeId start, QByteArrayView group)
 {
-    if (store.delimiter() != ':' || !lint::isAddressGroup(group) || !store.hasChildren(start) || store.isKey(start))
+    if (!store.delimiters().contains(':') || !lint::isAddressGroup(group) || !store.hasChildren(start) ||
+        store.isKey(start))
         return std::nullopt;
     Walk walk(store);
     Groups groups;

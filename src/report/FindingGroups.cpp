@@ -63,7 +63,12 @@ std::uint32_t FindingGroups::childPattern(std::uint32_t parent, keyspace::NodeId
     // pattern costs two lookups, and only a new pattern builds its text.
     const QByteArrayView segment = m_store->segment(node);
     const QByteArray folded = lint::foldedSegment(segment);
-    return labelledPattern(parent, folded.isNull() ? segment : QByteArrayView(folded));
+    const QByteArrayView label = folded.isNull() ? segment : QByteArrayView(folded);
+    // With several delimiters, a segment after another than the primary one (`a/b` in a ':/' store) carries it.
+    const char joiner = m_store->joiner(node);
+    if (joiner == 0 || joiner == m_store->delimiter())
+        return labelledPattern(parent, label);
+    return labelledPattern(parent, QByteArray(QByteArray(1, joiner) + label), true);
 }
 
 std::uint32_t FindingGroups::labelledPattern(std::uint32_t parent, QByteArrayView label, bool joined)
@@ -84,7 +89,8 @@ std::uint32_t FindingGroups::labelledPattern(std::uint32_t parent, QByteArrayVie
 
 std::optional<std::uint32_t> FindingGroups::addressPattern(std::uint32_t parent, keyspace::NodeId start)
 {
-    if (m_store->delimiter() != ':' || !m_store->hasChildren(start)) // a key of its own: most nodes, no segment read
+    if (!m_store->delimiters().contains(':') ||
+        !m_store->hasChildren(start)) // a key of its own: most nodes, no segment read
         return std::nullopt;
     const QByteArrayView segment = m_store->segment(start);
     const QByteArrayView group = lint::tailPiece(segment);

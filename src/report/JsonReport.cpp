@@ -165,9 +165,17 @@ QByteArray toJson(const ScanReport& report)
     json.key("duplicates").value(report.duplicates);
     json.key("keys_not_inspected").value(summary.keysNotInspected);
     json.key("keys_in_flight").value(summary.keysInFlight);
-    json.key("delimiter").value(QByteArrayView(&report.delimiter, 1));
+    json.key("delimiter").value(report.delimiter.bytes());
     json.key("suggested_delimiter");
     report.suggestedDelimiter ? json.value(QByteArrayView(&report.suggestedDelimiter, 1)) : json.null();
+    json.key("other_delimiters").beginArray();
+    for (const lint::DelimiterUse& use : report.otherDelimiters) {
+        json.beginObject();
+        json.key("delimiter").value(QByteArrayView(&use.delimiter, 1));
+        json.key("keys").value(use.keys);
+        json.endObject();
+    }
+    json.endArray();
     json.endObject();
     writeShards(json, summary);
 

@@ -1,6 +1,7 @@
 #include "report/LintReport.h"
 
 #include "keyspace/KeyEscape.h"
+#include "keyspace/KeyGlob.h"
 #include "keyspace/Units.h"
 #include "report/FindingGroups.h"
 #include "report/JsonWriter.h"
@@ -39,9 +40,9 @@ QByteArray wrapped(QByteArrayView text, const QByteArray& indent, qsizetype widt
 
 } // namespace
 
-QByteArrayView findingNamespace(QByteArrayView key, char delimiter)
+QByteArrayView findingNamespace(QByteArrayView key, const keyspace::Delimiters& delimiters)
 {
-    const qsizetype last = key.lastIndexOf(delimiter);
+    const qsizetype last = keyspace::KeyGlob::lastDelimiterIn(key, delimiters);
     return last < 0 ? QByteArrayView() : key.first(last + 1);
 }
 

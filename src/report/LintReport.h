@@ -15,7 +15,7 @@ namespace keylens::report {
 // what could not be checked.
 struct LintReport
 {
-    char delimiter = ':';
+    keyspace::Delimiters delimiter = ':'; // the store's
     scan::ScanSummary summary;
     const lint::Linter* linter = nullptr;
     // The store the linter judged: findings are grouped by the patterns of their keys (FindingGroups.h).
@@ -53,7 +53,7 @@ QByteArray lintToJUnit(const LintReport& report);
 
 // The text a finding is reported with: the rule's rationale and the finding's detail.
 QByteArray findingMessage(const lint::Finding& finding);
-// The namespace a finding's key sits in: everything up to its last delimiter, delimiter included.
-QByteArrayView findingNamespace(QByteArrayView key, char delimiter);
+// The namespace a finding's key sits in: everything up to its last delimiter (any of the set), delimiter included.
+QByteArrayView findingNamespace(QByteArrayView key, const keyspace::Delimiters& delimiters);
 
 } // namespace keylens::report

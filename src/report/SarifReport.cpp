@@ -41,7 +41,7 @@ void writeRules(JsonWriter& json, const lint::Profile& profile)
     json.endArray();
 }
 
-void writeResult(JsonWriter& json, const lint::Finding& finding, char delimiter)
+void writeResult(JsonWriter& json, const lint::Finding& finding, const keyspace::Delimiters& delimiter)
 {
     json.beginObject();
     json.key("ruleId").value(finding.rule->id);

@@ -157,7 +157,7 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
     ScanReport report;
     report.summary = summary;
     report.generatedAtMs = nowMs;
-    report.delimiter = keyspace.delimiter();
+    report.delimiter = keyspace.delimiters();
     report.totals = keyspace.stats(Keyspace::root());
     report.duplicates = duplicates;
     report.options = options;
@@ -170,6 +170,7 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
         }
     }
     report.suggestedDelimiter = suggestDelimiter(keyspace, keysWithoutDelimiter, report.totals.keys);
+    report.otherDelimiters = lint::otherDelimitersUsed(keyspace);
     const lint::LibraryLayouts libraries = lint::LibraryLayouts::recognise(keyspace, librarySets);
     report.libraries = listLibraries(keyspace, libraries);
     if (report.options.depth > 0)

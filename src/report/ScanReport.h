@@ -2,6 +2,7 @@
 
 #include "keyspace/Keyspace.h"
 #include "keyspace/MemoryEstimate.h"
+#include "lint/DelimiterUse.h"
 #include "lint/LibraryLayouts.h"
 #include "scan/ScanTypes.h"
 
@@ -80,8 +81,8 @@ struct TopKey
 struct ScanReport
 {
     scan::ScanSummary summary;
-    std::int64_t generatedAtMs = 0; // TTLs are reported relative to this
-    char delimiter = ':';
+    std::int64_t generatedAtMs = 0;       // TTLs are reported relative to this
+    keyspace::Delimiters delimiter = ':'; // the store's
     keyspace::NamespaceStats totals;
     std::optional<keyspace::MemoryEstimate> totalEstimate; // a sampled scan's
     std::uint64_t duplicates = 0;                          // keys SCAN returned more than once
@@ -95,6 +96,9 @@ struct ScanReport
     // When most keys lack the delimiter but share another separator ('_', '.', '/', '-', '|'), that byte;
     // else 0. Real keyspaces often use another one (`user_123_profile`).
     char suggestedDelimiter = 0;
+    // Other bytes many keys use as delimiters beside the store's (`users/104/avatar`), most used first: worth
+    // splitting on too (`--delimiter ':/'`).
+    std::vector<lint::DelimiterUse> otherDelimiters;
 
     // Time left until an absolute expiry, as of generatedAtMs; 0 when it has passed.
     std::int64_t remainingMs(std::int64_t expiresAtMs) const

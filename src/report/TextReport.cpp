@@ -260,9 +260,13 @@ QByteArray header(const ScanReport& report)
         out += "Library layouts: " + libraries.join(", ") + '\n';
     }
     if (report.suggestedDelimiter) {
-        out += "Most keys contain no '" + QByteArray(1, report.delimiter) + "' but do contain '" +
+        out += "Most keys contain no '" + report.delimiter.bytes() + "' but do contain '" +
                QByteArray(1, report.suggestedDelimiter) + "': try --delimiter '" +
                QByteArray(1, report.suggestedDelimiter) + "'\n";
+    }
+    for (const lint::DelimiterUse& use : report.otherDelimiters) {
+        out += formatCount(use.keys) + " keys also use '" + QByteArray(1, use.delimiter) +
+               "': split on it too? --delimiter '" + report.delimiter.with(use.delimiter).text() + "'\n";
     }
     return out;
 }
@@ -361,7 +365,7 @@ QByteArray toText(const ScanReport& report)
     table.row("(all keys)", report.totals);
     addNamespaces(table, report.namespaces, report.others, 0);
     if (report.keysWithoutDelimiter.keys > 0)
-        table.row("(keys without '" + QByteArray(1, report.delimiter) + "')", report.keysWithoutDelimiter);
+        table.row("(keys without '" + report.delimiter.bytes() + "')", report.keysWithoutDelimiter);
     out += table.render();
     out += shardTable(report);
     out += patternTable(report);

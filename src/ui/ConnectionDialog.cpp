@@ -131,8 +131,10 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     m_db = new QSpinBox;
     m_db->setRange(0, 65535);
     m_delimiter = new QLineEdit(QStringLiteral(":"));
-    m_delimiter->setMaxLength(1);
-    m_delimiter->setMaximumWidth(40);
+    m_delimiter->setMaxLength(16);
+    m_delimiter->setMaximumWidth(80);
+    m_delimiter->setToolTip(tr("The bytes that split key names into levels: ':' or several, as ':/' (\\t and \\xHH "
+                               "for bytes hard to type)"));
     m_lintProfile = new QComboBox;
     m_lintProfile->setEditable(true);
     m_lintProfile->addItems({QStringLiteral("default"), QStringLiteral("strict")});
@@ -287,7 +289,7 @@ void ConnectionDialog::loadProfile(const ConnectionProfile& profile)
     m_masterName->setText(QString::fromUtf8(profile.masterName));
     m_user->setText(QString::fromUtf8(profile.user));
     m_db->setValue(profile.db);
-    m_delimiter->setText(QString(QLatin1Char(profile.delimiter)));
+    m_delimiter->setText(QString::fromLatin1(profile.delimiter.text()));
     m_lintProfile->setCurrentText(profile.lintProfile.isEmpty() ? QStringLiteral("default") : profile.lintProfile);
     m_readOnly->setChecked(profile.readOnly);
     m_production->setChecked(profile.production);
@@ -389,8 +391,7 @@ ConnectionProfile ConnectionDialog::profile() const
         }
     }
     profile.db = m_db->value();
-    const QByteArray delimiter = m_delimiter->text().toUtf8();
-    profile.delimiter = delimiter.size() == 1 ? delimiter[0] : ':';
+    profile.delimiter = keyspace::Delimiters::parse(m_delimiter->text().toUtf8()).value_or(keyspace::Delimiters(':'));
     profile.lintProfile = m_lintProfile->currentText().trimmed();
     if (profile.lintProfile == QStringLiteral("default"))
         profile.lintProfile.clear();

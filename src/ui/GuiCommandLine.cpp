@@ -44,7 +44,8 @@ usage::Program guiProgram()
         {QStringLiteral("connection"),
          QCoreApplication::translate("GuiCommandLine", "Open a saved connection by name."), QStringLiteral("name")},
         {QStringLiteral("delimiter"),
-         QCoreApplication::translate("GuiCommandLine", "The byte that splits key names into namespaces (default :)."),
+         QCoreApplication::translate(
+             "GuiCommandLine", "The bytes that split key names into namespaces: one or several, as ':/' (default :)."),
          QStringLiteral("d")},
         {QStringLiteral("profile"),
          QCoreApplication::translate(
@@ -208,11 +209,14 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     result.warning = redis::hidePasswordsGivenOnCommandLine(parser);
     GuiCommand command;
     if (parser.isSet(delimiter)) {
-        const QByteArray d = parser.value(delimiter).toUtf8();
-        if (d.size() != 1)
-            return usage(QCoreApplication::translate("GuiCommandLine", "--delimiter takes one byte, not '%1'")
+        const std::optional<keyspace::Delimiters> parsed =
+            keyspace::Delimiters::parse(parser.value(delimiter).toUtf8());
+        if (!parsed)
+            return usage(QCoreApplication::translate("GuiCommandLine",
+                                                     "--delimiter takes bytes to split keys on, each once (':', ':/', "
+                                                     "\\t, \\xHH), not '%1'")
                              .arg(parser.value(delimiter)));
-        command.target.delimiter = d[0];
+        command.target.delimiter = *parsed;
     }
     if (parser.isSet(size)) {
         const QStringList parts = parser.value(size).split(u'x');

@@ -197,22 +197,30 @@ void KeyFilterBar::complete(const QString& text)
     QStringList names;
     if (m_store && m_store->keyCount() > 0) {
         const QByteArray typed = text.toUtf8();
-        const char delimiter = m_store->delimiter();
-        const qsizetype cut = typed.lastIndexOf(delimiter);
+        const keyspace::Delimiters& delimiters = m_store->delimiters();
+        qsizetype cut = typed.size() - 1;
+        while (cut >= 0 && !delimiters.contains(typed[cut]))
+            --cut;
         const QByteArray prefix = typed.left(cut + 1);
         const QByteArray partial = typed.mid(cut + 1);
         const keyspace::NodeId parent = cut < 0 ? keyspace::Keyspace::root() : m_store->find(typed.left(cut));
+        // With several delimiters, `a/` goes on to the children of `a` that follow a '/'.
+        const char joiner = cut < 0 || delimiters.isSingle() ? 0 : typed[cut];
         if (parent != keyspace::InvalidNode) {
             for (keyspace::NodeId child = m_store->firstChild(parent);
                  child != keyspace::InvalidNode && names.size() < MaxCompletions; child = m_store->nextSibling(child)) {
                 const QByteArrayView segment = m_store->segment(child);
-                if (!segment.startsWith(partial))
+                if (!segment.startsWith(partial) || (joiner != 0 && m_store->joiner(child) != joiner))
                     continue;
                 const QString path = QString::fromUtf8(prefix + segment.toByteArray());
                 if (m_store->isKey(child))
                     names << path;
-                if (m_store->hasChildren(child))
-                    names << path + QLatin1Char(delimiter);
+                if (m_store->hasChildren(child)) {
+                    const keyspace::NodeId first = m_store->firstChild(child);
+                    const char next = m_store->hasMixedJoiners(child) || delimiters.isSingle() ? delimiters.primary()
+                                                                                               : m_store->joiner(first);
+                    names << path + QLatin1Char(next);
+                }
             }
         }
     }

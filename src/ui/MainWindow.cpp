@@ -5,6 +5,7 @@
 #include "keyspace/KeyGlob.h"
 #include "keyspace/SubtreeTotals.h"
 #include "keyspace/Units.h"
+#include "lint/DelimiterUse.h"
 #include "lint/Linter.h"
 #include "lint/OverlayRules.h"
 #include "lint/ProfileFile.h"
@@ -23,6 +24,7 @@
 #include "ui/ColumnFitter.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/ConsoleView.h"
+#include "ui/DelimiterSuggestionBar.h"
 #include "ui/DemoLauncher.h"
 #include "ui/FindingsPanel.h"
 #include "ui/KeyDetailsView.h"
@@ -406,6 +408,13 @@ void MainWindow::createLayout()
     leftLayout->addWidget(m_readOnlyBanner);
     leftLayout->addWidget(m_filterBar);
     leftLayout->addWidget(m_banner);
+    m_delimiterSuggestion = new DelimiterSuggestionBar;
+    connect(m_delimiterSuggestion, &DelimiterSuggestionBar::splitRequested, this,
+            [this](const keyspace::Delimiters& delimiters) {
+                m_target.delimiter = delimiters;
+                rescan();
+            });
+    leftLayout->addWidget(m_delimiterSuggestion);
     m_patternView = new PatternView(m_session->patternModel());
     // The pattern view speaks for the details only while it shows (its model resets with every scan).
     connect(m_patternView, &PatternView::nodeSelected, this, [this](keyspace::NodeId node) {
@@ -662,8 +671,10 @@ void MainWindow::connectTo(const Target& chosen)
     m_hasTarget = true;
     m_keyDetails->setDatabase(target.options.db);
     m_keyDetails->setReadOnly(target.options.readOnly);
-    if (another)
+    if (another) {
         m_filterBar->reset();
+        m_delimiterSuggestion->reset();
+    }
     m_console->setConnection(target.options, target.production,
                              target.name.isEmpty() ? target.options.description() : target.name);
     const QString name = target.name.isEmpty() ? target.options.description() : target.name;
@@ -765,6 +776,8 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
         m_userExpanded = false; // that expansion was ours, not the user's
         m_tree->setCurrentIndex(first);
     }
+    if (!summary.cancelled && !summary.error)
+        m_delimiterSuggestion->suggest(lint::otherDelimitersUsed(keyspace), keyspace.delimiters());
     m_charts->refresh(true, true);   // counted once more over the whole store, off the GUI thread when big
     m_serverPanel->refreshIfShown(); // the whole scan's totals, without waiting for the next turn
     updateScanActions();
@@ -787,7 +800,7 @@ bool MainWindow::selectPath(const QByteArray& path)
     // `bull:` as keylens-cli prints a namespace: the node is `bull`.
     const keyspace::Keyspace& store = m_session->keyspace();
     keyspace::NodeId node = store.find(path);
-    if (node == keyspace::InvalidNode && path.endsWith(store.delimiter()))
+    if (node == keyspace::InvalidNode && !path.isEmpty() && store.delimiters().contains(path.back()))
         node = store.find(QByteArrayView(path).chopped(1));
     if (node == keyspace::InvalidNode)
         return false;
@@ -1036,7 +1049,7 @@ void MainWindow::copySelectedKey()
     if (node == keyspace::InvalidNode)
         return;
     const keyspace::Keyspace& keyspace = m_session->keyspace();
-    const QByteArray path = keyspace.isKey(node) ? keyspace.path(node) : keyspace.namespacePrefix(node) + '*';
+    const QByteArray path = keyspace.isKey(node) ? keyspace.path(node) : keyspace.namespaceGlob(node);
     auto* mime = new QMimeData;
     // Text as one would type it into redis-cli; the exact bytes for programs that take them.
     mime->setText(displayText(keyspace::displayBytes(path)));

@@ -48,6 +48,7 @@ namespace keylens::ui {
 
 class ChartsPane;
 class ColumnFitter;
+class DelimiterSuggestionBar;
 class KeyFilterBar;
 class TreemapPane;
 class DemoLauncher;
@@ -73,7 +74,7 @@ public:
     struct Target
     {
         redis::ConnectionOptions options;
-        char delimiter = ':';
+        keyspace::Delimiters delimiter = ':';
         QString name; // shown in the connection bar; the address when empty
         QColor colour;
         bool production = false;              // the console asks before a dangerous command
@@ -275,6 +276,7 @@ private:
     QAction* m_resumeAction;
     QAction* m_cancelAction;
     QAction* m_rescanAction;
+    DelimiterSuggestionBar* m_delimiterSuggestion;
     QAction* m_copyAction;
     QAction* m_legendAction;
     QAction* m_deleteAction;

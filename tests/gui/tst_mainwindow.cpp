@@ -32,6 +32,7 @@
 #include <QComboBox>
 #include <QCompleter>
 #include <QElapsedTimer>
+#include <QFrame>
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
@@ -160,6 +161,35 @@ private Q_SLOTS:
         m_window->resize(1280, 800);
         m_window->show();
         scan(*m_window);
+    }
+
+    // Keys that use '/' too: the window offers to split on it, and one click scans again on ':/'.
+    void suggestsAnotherDelimiter()
+    {
+        test::PlainClient client(m_server.port());
+        std::vector<std::vector<QByteArray>> commands{{"SELECT", "3"}};
+        for (int i = 0; i < 80; ++i)
+            commands.push_back({"SET", "users/" + QByteArray::number(i) + "/avatar", "a.png"});
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+        ui::MainWindow window(m_settings.get());
+        window.show();
+        ui::MainWindow::Target slashed = target();
+        slashed.options.db = 3;
+        scan(window, slashed);
+        auto* bar = window.findChild<QFrame*>(QStringLiteral("delimiterSuggestion"));
+        QVERIFY(bar && bar->isVisible());
+        QCOMPARE(window.session()->keyspace().find("users"), keyspace::InvalidNode); // one segment a key on ':'
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        bar->findChild<QPushButton*>()->click();
+        QVERIFY(finished.wait(60000));
+        const keyspace::Keyspace& store = window.session()->keyspace();
+        QCOMPARE(store.delimiters().bytes(), QByteArray(":/"));
+        QCOMPARE(store.stats(store.find("users")).keys, std::uint64_t(client.elements({"KEYS", "users/*"}).size()));
+        QVERIFY(!bar->isVisible()); // nothing more to suggest
+        client.command({"FLUSHDB"});
+        window.close();
+        m_window->activateWindow(); // the shared window's shortcuts work while it is the active one
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
     }
 
     void treeShowsTopNamespacesWithServerCounts()

@@ -270,6 +270,64 @@ private Q_SLOTS:
         QCOMPARE(queue[QStringLiteral("children")].toArray().size(), 4);
     }
 
+    // Keys that use '/' beside ':' (in db 1): the scan says how many, and --delimiter ':/' splits on both, every key
+    // in the namespace and the pattern that the server's own SCAN MATCH puts it in.
+    void severalDelimiters()
+    {
+        test::PlainClient client(m_server.port());
+        std::vector<std::vector<QByteArray>> commands{{"SELECT", "1"}};
+        for (int i = 0; i < 60; ++i) {
+            commands.push_back({"SET", "users/" + QByteArray::number(i) + "/avatar", "a.png"});
+            commands.push_back({"SET", "users/" + QByteArray::number(i) + "/name", "n"});
+        }
+        for (int i = 0; i < 40; ++i)
+            commands.push_back({"HSET", "user:" + QByteArray::number(i), "f", "v"});
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+        const long long slashed = client.elements({"KEYS", "users/*"}).size();
+        const long long avatars = client.elements({"KEYS", "users/*/avatar"}).size();
+        const QString db1 = QStringLiteral("redis://127.0.0.1:%1/1").arg(m_port);
+        const auto scan = [&](const QStringList& more) {
+            const auto run = test::runCli(QStringList{QStringLiteral("scan"), db1, QStringLiteral("--format"),
+                                                      QStringLiteral("json"), QStringLiteral("--patterns")} +
+                                          more);
+            [&] { QCOMPARE(run.exitCode, 0); }();
+            return QJsonDocument::fromJson(run.out).object();
+        };
+
+        const QJsonObject colon = scan({});
+        const QJsonArray suggested =
+            colon[QStringLiteral("scan")].toObject()[QStringLiteral("other_delimiters")].toArray();
+        QVERIFY(!suggested.isEmpty());
+        QCOMPARE(suggested[0].toObject()[QStringLiteral("delimiter")].toString(), QStringLiteral("/"));
+        QCOMPARE(suggested[0].toObject()[QStringLiteral("keys")].toInteger(), slashed);
+
+        const QJsonObject both = scan({QStringLiteral("--delimiter"), QStringLiteral(":/")});
+        QCOMPARE(both[QStringLiteral("scan")].toObject()[QStringLiteral("delimiter")].toString(), QStringLiteral(":/"));
+        QVERIFY(both[QStringLiteral("scan")].toObject()[QStringLiteral("other_delimiters")].toArray().isEmpty());
+        QHash<QString, qint64> namespaces;
+        for (const QJsonValue& entry : both[QStringLiteral("namespaces")].toArray())
+            namespaces[entry[QStringLiteral("path")].toString()] = entry[QStringLiteral("keys")].toInteger();
+        QCOMPARE(namespaces.value(QStringLiteral("users/")), slashed);
+        QCOMPARE(namespaces.value(QStringLiteral("user:")), 40);
+        QHash<QString, qint64> patterns;
+        for (const QJsonValue& entry : both[QStringLiteral("patterns")].toArray())
+            patterns[entry[QStringLiteral("pattern")].toString()] = entry[QStringLiteral("keys")].toInteger();
+        QCOMPARE(patterns.value(QStringLiteral("users/<int>/avatar")), avatars);
+
+        const auto text = test::runCli({QStringLiteral("scan"), db1});
+        QVERIFY2(text.out.contains(
+                     QByteArray(QByteArray::number(slashed) + " keys also use '/': split on it too? --delimiter ':/'")),
+                 text.out.constData());
+        // The convention's delimiters are the scan's: '/' is no `delimiter` finding once it is one.
+        const auto lint = test::runCli({QStringLiteral("lint"), db1, QStringLiteral("--format"), QStringLiteral("json"),
+                                        QStringLiteral("--delimiter"), QStringLiteral(":/")});
+        for (const QJsonValue& finding :
+             QJsonDocument::fromJson(lint.out).object()[QStringLiteral("findings")].toArray())
+            QVERIFY(finding[QStringLiteral("rule")].toString() != QStringLiteral("delimiter"));
+        client.command({"SELECT", "1"});
+        client.command({"FLUSHDB"});
+    }
+
     // On a terminal, stderr shows a progress bar that ends cleared; elsewhere (all the tests above) nothing.
     void progressBarOnATerminal()
     {

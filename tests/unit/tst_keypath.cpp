@@ -72,16 +72,46 @@ private Q_SLOTS:
 
     void parsesDelimiters()
     {
-        char delimiter = 0;
-        QVERIFY(parseDelimiter("/", &delimiter));
-        QCOMPARE(delimiter, '/');
-        QVERIFY(parseDelimiter("\\t", &delimiter));
-        QCOMPARE(delimiter, '\t');
-        QVERIFY(parseDelimiter("\\x1f", &delimiter));
-        QCOMPARE(delimiter, '\x1f');
-        QVERIFY(!parseDelimiter("::", &delimiter));
-        QVERIFY(!parseDelimiter("", &delimiter));
-        QVERIFY(!parseDelimiter("\\xzz", &delimiter));
+        const auto bytes = [](QByteArrayView text) {
+            const std::optional<Delimiters> parsed = Delimiters::parse(text);
+            return parsed ? parsed->bytes() : QByteArray("<none>");
+        };
+        QCOMPARE(bytes("/"), QByteArray("/"));
+        QCOMPARE(bytes("\\t"), QByteArray("\t"));
+        QCOMPARE(bytes("\\x1f"), QByteArray("\x1f"));
+        QCOMPARE(bytes(":/"), QByteArray(":/"));
+        QCOMPARE(bytes(":\\t/"), QByteArray(":\t/"));
+        QCOMPARE(bytes("::"), QByteArray("<none>")); // a byte twice is a typo
+        QCOMPARE(bytes(""), QByteArray("<none>"));
+        QCOMPARE(bytes("\\xzz"), QByteArray("<none>"));
+        QCOMPARE(bytes("\\x1"), QByteArray("<none>"));
+        // What text() writes, parse() reads back.
+        for (const QByteArray& set : {QByteArray(":/"), QByteArray("\t|"), QByteArray("\\:"), QByteArray("\x01\xff")}) {
+            Delimiters delimiters(set.front());
+            for (const char more : set.sliced(1))
+                delimiters = delimiters.with(more);
+            QCOMPARE(bytes(delimiters.text()), set);
+        }
+    }
+
+    void splitsOnEveryDelimiterOfASet()
+    {
+        const std::optional<Delimiters> delimiters = Delimiters::parse(":/");
+        QVERIFY(delimiters);
+        for (const QByteArray& key : {QByteArray("LIMITER/192.0.2.7/hour"), QByteArray("user:1/avatar"),
+                                      QByteArray(":/a::b//"), QByteArray(""), QByteArray("plain")}) {
+            QByteArray rebuilt;
+            int segments = 0;
+            forEachSegment(key, *delimiters, [&](QByteArrayView segment, char joiner) {
+                QVERIFY(segments == 0 ? joiner == 0 : delimiters->contains(joiner));
+                if (joiner)
+                    rebuilt.append(joiner);
+                rebuilt.append(segment);
+                ++segments;
+            });
+            QCOMPARE(rebuilt, key);
+            QCOMPARE(segments, int(key.count(':') + key.count('/') + 1));
+        }
     }
 };
 

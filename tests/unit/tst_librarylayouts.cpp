@@ -314,6 +314,38 @@ private Q_SLOTS:
         QCOMPARE(libraryOf({}), QByteArray()); // not read: a name is no evidence
     }
 
+    // Taking up the suggestion to split on '/' too must not lose the libraries whose keys use it.
+    void layoutsHoldWhenSplitOnSlashToo()
+    {
+        const Keys keys{{"LIMITER/192.0.2.7/search/10/1/minute", KeyType::String, true},
+                        {"LIMITER/2001:db8::1/search/10/1/minute", KeyType::String, true},
+                        {"views/products/index"},
+                        {"views/products/show/7"},
+                        {"products/1-20240310120000000000"},
+                        {"products/2-20240310120000000000"},
+                        {"bull:emails:id"},
+                        {"bull:emails:wait", KeyType::List},
+                        {"bull:emails:completed", KeyType::ZSet},
+                        {"users/104/avatar_url"},
+                        {"user:1:profile", KeyType::Hash}};
+        keyspace::Keyspace colon;
+        keyspace::Keyspace colonAndSlash(*keyspace::Delimiters::parse(":/"));
+        fill(colon, keys);
+        fill(colonAndSlash, keys);
+        QVERIFY(colonAndSlash.find("views") != keyspace::InvalidNode); // split on '/' indeed
+        const lint::LibraryLayouts one = lint::LibraryLayouts::recognise(colon);
+        const lint::LibraryLayouts two = lint::LibraryLayouts::recognise(colonAndSlash);
+        for (const Key& key : keys) {
+            const lint::LibraryInfo* a = one.libraryOf(colon, colon.find(key.name));
+            const lint::LibraryInfo* b = two.libraryOf(colonAndSlash, colonAndSlash.find(key.name));
+            QVERIFY2(a == b, key.name.constData());
+        }
+        QCOMPARE(QByteArray(two.libraryOf(colonAndSlash, colonAndSlash.find("views/products/index"))->id),
+                 QByteArray("rails-cache"));
+        QCOMPARE(QByteArray(two.libraryOf(colonAndSlash, colonAndSlash.find(keys[1].name))->id),
+                 QByteArray("flask-limiter"));
+    }
+
     void idsAreTheInterface()
     {
         for (const char* id : {"bullmq", "bull", "bee-queue", "sidekiq", "celery", "rq", "connect-redis", "rails-cache",

@@ -1,0 +1,58 @@
+#include "lint/DelimiterUse.h"
+
+#include "lint/SegmentUnits.h"
+
+#include <algorithm>
+#include <array>
+
+namespace keylens::lint {
+
+namespace {
+
+constexpr std::array<char, 5> Candidates{'/', '.', '|', '_', '-'};
+constexpr std::uint8_t Unknown = 0x80; // a segment's mask not computed yet
+
+std::uint8_t usesOf(QByteArrayView segment)
+{
+    std::uint8_t mask = 0;
+    if (std::none_of(Candidates.begin(), Candidates.end(), [&](char c) { return segment.contains(c); }))
+        return mask; // most segments: no unit boundary to look for
+    for (const SegmentUnit& unit : segmentUnits(segment)) {
+        const auto at = std::find(Candidates.begin(), Candidates.end(), unit.delimiterAfter);
+        if (at != Candidates.end())
+            mask |= std::uint8_t(1u << (at - Candidates.begin()));
+    }
+    return mask;
+}
+
+} // namespace
+
+std::vector<DelimiterUse> otherDelimitersUsed(const keyspace::Keyspace& store)
+{
+    using keyspace::NodeId;
+    std::vector<std::uint8_t> bySegment(store.segmentCount(), Unknown);
+    std::vector<std::uint8_t> byNode(store.nodeCount(), 0); // the uses on the path to the node
+    std::array<std::uint64_t, Candidates.size()> keys{};
+    // A node's id is above its parent's: one pass in id order sees each parent first.
+    for (NodeId node = 1; node < store.nodeCount(); ++node) {
+        std::uint8_t& own = bySegment[store.segmentId(node)];
+        if (own == Unknown)
+            own = usesOf(store.segment(node));
+        byNode[node] = byNode[store.parent(node)] | own;
+        if (!store.isKey(node) || byNode[node] == 0)
+            continue;
+        for (std::size_t i = 0; i < Candidates.size(); ++i)
+            keys[i] += (byNode[node] >> i) & 1u;
+    }
+    const std::uint64_t floor = std::max<std::uint64_t>(10, store.keyCount() / 100);
+    std::vector<DelimiterUse> out;
+    for (std::size_t i = 0; i < Candidates.size(); ++i) {
+        if (keys[i] >= floor && !store.delimiters().contains(Candidates[i]))
+            out.push_back({Candidates[i], keys[i]});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const DelimiterUse& a, const DelimiterUse& b) { return a.keys > b.keys; });
+    return out;
+}
+
+} // namespace keylens::lint
