@@ -1,6 +1,7 @@
 #include "lint/LibraryLayouts.h"
 
 #include "lint/Characters.h"
+#include "lint/SegmentMarks.h"
 #include "lint/SegmentShape.h"
 
 #include <QSet>
@@ -195,6 +196,12 @@ NodeId queueListsBeside(const Keyspace& store, NodeId queuesNode)
     return queue;
 }
 
+// Django's cache versions: `:1:`, a small number.
+bool isDjangoVersion(QByteArrayView segment)
+{
+    return segment.size() <= 3 && !segment.isEmpty() && std::all_of(segment.begin(), segment.end(), isDigit);
+}
+
 bool isLockNamespace(QByteArrayView segment)
 {
     return segment == "lock" || segment == "locks" || segment == "lck" || segment == "mutex" || segment == "redlock";
@@ -261,8 +268,16 @@ public:
 
     LibraryLayouts run()
     {
-        // One pass over the nodes picks the few whose name a layout starts from.
+        // One pass over the nodes picks the few whose name a layout starts from (and the top level, whose names
+        // are many).
+        const std::vector<std::uint8_t> startsLayout = markSegments(m_store, [](QByteArrayView segment) {
+            return segment == "id" || segment == "queues" || segment == "cron_jobs" || isLockNamespace(segment) ||
+                   segment == "rq" || segment == "attack" || segment == "session" || segment == "recent_jobs" ||
+                   isDjangoVersion(segment);
+        });
         for (NodeId node = 1; node < m_store.nodeCount(); ++node) {
+            if (!startsLayout[m_store.segmentId(node)] && m_store.parent(node) != Keyspace::root())
+                continue;
             const QByteArrayView segment = m_store.segment(node);
             if (segment == "id")
                 bullQueue(node);
@@ -282,7 +297,7 @@ public:
                 horizon(node);
             else if (m_store.parent(node) == Keyspace::root())
                 topLevel(node, segment);
-            else if (segment.size() <= 3 && !segment.isEmpty() && std::all_of(segment.begin(), segment.end(), isDigit))
+            else if (isDjangoVersion(segment))
                 djangoVersion(node);
         }
         bullPrefixes();
