@@ -9,7 +9,9 @@ namespace keylens::lint {
 
 namespace {
 
-constexpr std::array<char, 5> Candidates{'/', '.', '|', '_', '-'};
+// Not '_' or '-': they join the words of one level too (`last_seen`, `api-key`), and a tree split on them breaks
+// those up. A keyspace that uses '_' instead of ':' is told so by the report's suggested_delimiter.
+constexpr std::array<char, 3> Candidates{'/', '.', '|'};
 constexpr std::uint8_t Unknown = 0x80; // a segment's mask not computed yet
 
 std::uint8_t usesOf(QByteArrayView segment)

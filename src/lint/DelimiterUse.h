@@ -16,7 +16,7 @@ struct DelimiterUse
     std::uint64_t keys = 0; // keys with at least one such use
 };
 
-// The bytes of / . | _ - that are not the store's delimiters and that at least 1 % of its keys (and 10) use, most
+// The bytes of / . | that are not the store's delimiters and that at least 1 % of its keys (and 10) use, most
 // used first: the ones worth splitting on too (`--delimiter ':/'`). One pass over the nodes, each distinct segment
 // read once.
 std::vector<DelimiterUse> otherDelimitersUsed(const keyspace::Keyspace& store);

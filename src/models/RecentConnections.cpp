@@ -28,6 +28,10 @@ RecentConnections::RecentConnections(QSettings* settings)
 
 void RecentConnections::remember(const RecentConnection& connection)
 {
+    // Every finished scan remembers its server: the same one again writes nothing (a settings file written to a
+    // slow disk held the GUI thread for a third of a second after each rescan).
+    if (!m_list.empty() && m_list.front() == connection)
+        return;
     const auto same = [&connection](const RecentConnection& entry) {
         return connection.savedId.isEmpty() ? entry.savedId.isEmpty() && entry.uri == connection.uri
                                             : entry.savedId == connection.savedId;

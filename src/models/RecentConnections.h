@@ -22,6 +22,8 @@ struct RecentConnection
     redis::TlsOptions tls;
     redis::SshOptions ssh;
     bool readOnly = false;
+
+    bool operator==(const RecentConnection&) const = default;
 };
 
 // The last few connections, newest first, kept in QSettings under "recent/".

@@ -296,18 +296,20 @@ void ScanSession::judge()
     const keyspace::Keyspace* store = m_keyspace.get();
     m_judgement = std::move(judgement);
     m_bigKeyCandidates = {};
+    m_delimiterUses = {};
     // What names and types cannot tell a library's layout by: one round trip, on the worker. Not asked of a
     // server that failed the scan (its connect timeout would hold a rescan that waits for this thread).
     const bool serverAnswered = m_finishing && !m_finishing->error;
-    m_judging = QThread::create(
-        [linter, store, result, candidates = &m_bigKeyCandidates, server = m_options.connection, serverAnswered] {
-            keyspace::runAtBackgroundPriority();
-            const lint::SetMembers librarySets =
-                serverAnswered ? inspect::readSetMembers(server, lint::LibraryLayouts::keysToRead(*store))
-                               : lint::SetMembers();
-            *result = linter->judge(*store, librarySets);
-            *candidates = lint::bigKeyCandidates(*store);
-        });
+    m_judging = QThread::create([linter, store, result, candidates = &m_bigKeyCandidates, uses = &m_delimiterUses,
+                                 server = m_options.connection, serverAnswered] {
+        keyspace::runAtBackgroundPriority();
+        const lint::SetMembers librarySets =
+            serverAnswered ? inspect::readSetMembers(server, lint::LibraryLayouts::keysToRead(*store))
+                           : lint::SetMembers();
+        *result = linter->judge(*store, librarySets);
+        *candidates = lint::bigKeyCandidates(*store);
+        *uses = lint::otherDelimitersUsed(*store); // a pass over every segment: not on the GUI thread
+    });
     m_judging->setObjectName(QStringLiteral("keylens namespace rules"));
     // Told by a number, not by the thread's address: an abandoned thread's signal may still be queued
     // when a new thread is allocated at the same address.

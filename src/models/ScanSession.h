@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "lint/DelimiterUse.h"
 #include "lint/OverlayRules.h"
 #include "lint/Profile.h"
 #include "models/TimeSlice.h"
@@ -79,6 +80,8 @@ public:
     // namespace-level rules, so that asking for their lengths does not walk the store on the GUI thread.
     // Once per scan; empty after.
     lint::BigKeyCandidates takeBigKeyCandidates() { return std::exchange(m_bigKeyCandidates, {}); }
+    // The other delimiters the finished scan's keys use (lint::otherDelimitersUsed), counted on the worker.
+    std::vector<lint::DelimiterUse> takeDelimiterUses() { return std::exchange(m_delimiterUses, {}); }
 
     // Changes made through Keylens, so that the tree, its overlays and the findings follow without a rescan. While a
     // scan runs they are left to it (it reads the server as it is); each returns whether the store followed.
@@ -163,9 +166,10 @@ private:
     // While the worker reads the store nothing may write to it: lengths learnt meanwhile wait here.
     QThread* m_judging = nullptr;
     std::unique_ptr<lint::Judgement> m_judgement;
-    lint::BigKeyCandidates m_bigKeyCandidates; // written by the worker until it finishes
-    std::uint64_t m_judgements = 0;            // judge() calls, and abandoned judgements
-    std::uint64_t m_scans = 0;                 // start() calls: a deferred step of an older scan does nothing
+    lint::BigKeyCandidates m_bigKeyCandidates;       // written by the worker until it finishes
+    std::vector<lint::DelimiterUse> m_delimiterUses; // the same
+    std::uint64_t m_judgements = 0;                  // judge() calls, and abandoned judgements
+    std::uint64_t m_scans = 0;                       // start() calls: a deferred step of an older scan does nothing
     QTimer m_verdictTimer;
     std::vector<std::pair<keyspace::NodeId, std::uint64_t>> m_lengthsWaiting;
     // What a finished scan leaves is freed here, on one thread at background priority: a store of a million keys

@@ -10,33 +10,46 @@
 namespace keylens::report {
 
 FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries)
+    : FindingGroups(store, libraries, Stepwise{})
+{
+    step(store.nodeCount());
+}
+
+FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries, Stepwise)
     : m_store(&store)
+    , m_libraries(libraries)
     , m_patternTexts(1) // RootPattern: the empty text
     , m_namespacePattern(store.namespaceCount(), Unknown)
+{}
+
+bool FindingGroups::step(std::size_t nodes)
 {
+    const keyspace::Keyspace& store = *m_store;
     const std::span<const lint::RuleInfo> rules = lint::allRules();
-    std::unordered_map<std::uint64_t, std::size_t> index; // (rule, pattern) -> index in m_groups
-    std::vector<bool> withFindings;
-    for (keyspace::NodeId node = 1; node < store.nodeCount(); ++node) {
+    const keyspace::NodeId end = keyspace::NodeId(std::min<std::size_t>(store.nodeCount(), m_next + nodes));
+    if (m_namespacePattern.size() < store.namespaceCount()) // keys added by edits since the start
+        m_namespacePattern.resize(store.namespaceCount(), Unknown);
+    for (; m_next < end; ++m_next) {
+        const keyspace::NodeId node = m_next;
         std::uint32_t bits = store.findingRules(node);
         if (bits == 0)
             continue;
         const std::uint32_t pattern = patternIdOf(node);
-        if (pattern >= withFindings.size())
-            withFindings.resize(pattern + 1, false);
-        withFindings[pattern] = true;
+        if (pattern >= m_withFindings.size())
+            m_withFindings.resize(pattern + 1, false);
+        m_withFindings[pattern] = true;
         const keyspace::KeyInfo info = store.isKey(node) ? store.keyInfo(node) : keyspace::KeyInfo{};
         for (std::size_t rule = 0; bits != 0 && rule < rules.size(); ++rule, bits >>= 1) {
             if (!(bits & 1))
                 continue;
             const std::uint64_t key = std::uint64_t(rule) << 32 | pattern;
-            auto it = index.find(key);
-            if (it == index.end()) {
+            auto it = m_groupIndex.find(key);
+            if (it == m_groupIndex.end()) {
                 FindingGroup group;
                 group.rule = &rules[rule];
                 group.pattern = m_patternTexts[pattern];
-                group.library = libraries.libraryOf(store, node);
-                it = index.emplace(key, m_groups.size()).first;
+                group.library = m_libraries.libraryOf(store, node);
+                it = m_groupIndex.emplace(key, m_groups.size()).first;
                 m_groups.push_back(std::move(group));
             }
             FindingGroup& group = m_groups[it->second];
@@ -48,13 +61,17 @@ FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::Librar
                 ++group.memory.unmeasured;
         }
     }
-    m_patternCount = std::uint64_t(std::count(withFindings.begin(), withFindings.end(), true));
+    if (m_next < store.nodeCount())
+        return false;
+    m_patternCount = std::uint64_t(std::count(m_withFindings.begin(), m_withFindings.end(), true));
+    m_groupIndex = {};
     std::sort(m_groups.begin(), m_groups.end(), [&](const FindingGroup& a, const FindingGroup& b) {
         const std::size_t ruleA = lint::ruleIndex(*a.rule), ruleB = lint::ruleIndex(*b.rule);
         if (ruleA != ruleB)
             return ruleA < ruleB;
         return a.keys != b.keys ? a.keys > b.keys : a.pattern < b.pattern;
     });
+    return true;
 }
 
 std::uint32_t FindingGroups::childPattern(std::uint32_t parent, keyspace::NodeId node)

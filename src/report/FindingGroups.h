@@ -33,6 +33,13 @@ class FindingGroups
 {
 public:
     FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries);
+    // Built in steps (the window's Findings panel, a slice of the GUI thread at a time): nothing is grouped until
+    // step() has gone over the store. The store must outlive the steps; the libraries are copied.
+    struct Stepwise
+    {};
+    FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries, Stepwise);
+    // Groups the findings of the next `nodes` nodes; true once every node is (then groups() is complete).
+    bool step(std::size_t nodes);
 
     // By rule (in allRules() order), then by keys, most first.
     const std::vector<FindingGroup>& groups() const { return m_groups; }
@@ -52,6 +59,10 @@ private:
     std::uint32_t patternIdOf(keyspace::NodeId node);
 
     const keyspace::Keyspace* m_store;
+    lint::LibraryLayouts m_libraries;
+    keyspace::NodeId m_next = 1;                                     // the next node step() looks at
+    std::unordered_map<std::uint64_t, std::size_t> m_groupIndex;     // (rule, pattern) -> index in m_groups
+    std::vector<bool> m_withFindings;                                // by pattern id
     std::vector<QByteArray> m_patternTexts;                          // by pattern id
     patterns::LabelTable m_labels;                                   // the folded labels, interned
     std::unordered_map<std::uint64_t, std::uint32_t> m_childPattern; // parent pattern << 32 | label id -> pattern

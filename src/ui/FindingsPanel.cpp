@@ -9,11 +9,13 @@
 #include "ui/OverlayColours.h"
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
 #include <QSplitter>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -64,6 +66,7 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     , m_treeFilter(new QComboBox)
     , m_list(new QTreeWidget)
     , m_ruleText(new QLabel)
+    , m_groupingSlices(new QTimer(this))
 {
     m_treeFilter->addItem(tr("All keys"));
     m_treeFilter->addItem(tr("Keys with findings"));
@@ -115,8 +118,18 @@ FindingsPanel::FindingsPanel(QWidget* parent)
             Q_EMIT keyActivated(key.toByteArray());
     });
     connect(m_treeFilter, &QComboBox::currentIndexChanged, this, &FindingsPanel::emitTreeFilter);
+    m_groupingSlices->setInterval(0);
+    connect(m_groupingSlices, &QTimer::timeout, this, [this] {
+        if (!m_grouping || !stepGrouping())
+            return;
+        m_groupingSlices->stop();
+        m_groupingDone = true;
+        Q_EMIT groupingReady();
+    });
     showRuleText();
 }
+
+FindingsPanel::~FindingsPanel() = default;
 
 void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning, const keyspace::Keyspace* store)
 {
@@ -173,10 +186,52 @@ void FindingsPanel::showGrouped(const lint::Linter& linter, const keyspace::Keys
 {
     if (m_groupedLinter == &linter && m_groupedFindings == linter.findings())
         return; // nothing new since the list was built
+    const bool same = m_grouping && m_groupingStore == &store && m_groupingLinter == &linter &&
+                      m_groupingFindings == linter.findings();
+    if (!same) {
+        // Grouping reads every node with a finding and folds its key: a quarter of a second at a million keys,
+        // too long for one event. The first slice runs now (a small store is done in it), the rest one at a time.
+        m_grouping =
+            std::make_unique<report::FindingGroups>(store, linter.libraries(), report::FindingGroups::Stepwise{});
+        m_groupingStore = &store;
+        m_groupingLinter = &linter;
+        m_groupingFindings = linter.findings();
+        m_groupingDone = stepGrouping();
+        if (!m_groupingDone) {
+            m_groupingSlices->start();
+            return;
+        }
+    } else if (!m_groupingDone) {
+        return; // groupingReady() brings the caller back
+    }
+    const std::unique_ptr<report::FindingGroups> groups = std::move(m_grouping);
+    fillGrouped(linter, *groups);
+}
+
+bool FindingsPanel::stepGrouping()
+{
+    QElapsedTimer slice;
+    slice.start();
+    while (!m_grouping->step(4096)) {
+        if (slice.elapsed() >= 8)
+            return false;
+    }
+    return true;
+}
+
+void FindingsPanel::forgetStore()
+{
+    m_grouping.reset();
+    m_groupingSlices->stop();
+    m_groupingStore = nullptr;
+    m_groupedLinter = nullptr;
+}
+
+void FindingsPanel::fillGrouped(const lint::Linter& linter, const report::FindingGroups& groups)
+{
     const int selected = selectedRule();
     const std::set<int> expanded = expandedRules();
     const std::vector<lint::RuleSummary> rules = worstFirst(linter);
-    const report::FindingGroups groups(store, linter.libraries());
     m_list->setUpdatesEnabled(false);
     m_list->clear();
     m_shownLinter = nullptr; // the flat list is rebuilt from scratch if it is wanted again

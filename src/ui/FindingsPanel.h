@@ -9,13 +9,19 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <vector>
 
 class QComboBox;
 class QLabel;
+class QTimer;
 class QTreeWidget;
 class QTreeWidgetItem;
+
+namespace keylens::report {
+class FindingGroups;
+}
 
 namespace keylens::ui {
 
@@ -28,6 +34,7 @@ class FindingsPanel : public QWidget
     Q_OBJECT
 public:
     explicit FindingsPanel(QWidget* parent = nullptr);
+    ~FindingsPanel() override;
 
     // Brings the list up to date with the linter: every rule with findings, every example it keeps
     // (selection and expansion kept by rule id). The linter must stay alive until the next call. Once the scan is
@@ -39,12 +46,18 @@ public:
     // Selects and expands the rule at the top (the worst): what a newcomer should read first.
     void openFirstRule();
     QTreeWidget* list() const { return m_list; }
+    // The store is about to go (a rescan): a grouping under way stops reading it.
+    void forgetStore();
+    // Whether the findings are still being grouped by pattern (a big store takes slices of the GUI thread).
+    bool isGrouping() const { return m_grouping != nullptr; }
     QString headingText() const;
     QComboBox* treeFilterBox() const { return m_treeFilter; }
 
 Q_SIGNALS:
     void keyActivated(const QByteArray& key);
     void treeFilterChanged(keylens::models::KeyTreeModel::FindingsFilter filter);
+    // The findings are grouped by pattern: call showFindings() again to show them.
+    void groupingReady();
 
 private:
     // A rule's row: its counts, the examples it lacks, its "… more" row.
@@ -65,6 +78,9 @@ private:
     QTreeWidgetItem* exampleRow(const lint::Finding& finding, int rule);
     // Rule → pattern → examples, from the findings' groups (report/FindingGroups.h); the heading's pattern count.
     void showGrouped(const lint::Linter& linter, const keyspace::Keyspace& store);
+    void fillGrouped(const lint::Linter& linter, const report::FindingGroups& groups);
+    // One slice of grouping (about a frame's worth); true when it is done.
+    bool stepGrouping();
     void emitTreeFilter();
 
     QLabel* m_heading;
@@ -75,6 +91,13 @@ private:
     // The grouped list shows this linter's findings at this count (a rescan or a finished judgement rebuilds it).
     const lint::Linter* m_groupedLinter = nullptr;
     std::uint64_t m_groupedFindings = 0;
+    // The grouping under way, for this store, linter and count of findings.
+    std::unique_ptr<report::FindingGroups> m_grouping;
+    const keyspace::Keyspace* m_groupingStore = nullptr;
+    const lint::Linter* m_groupingLinter = nullptr;
+    std::uint64_t m_groupingFindings = 0;
+    bool m_groupingDone = false;
+    QTimer* m_groupingSlices;
     std::array<QIcon, 4> m_dots; // no finding (-1), info, warning, error
 };
 

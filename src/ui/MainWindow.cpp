@@ -5,7 +5,6 @@
 #include "keyspace/KeyGlob.h"
 #include "keyspace/SubtreeTotals.h"
 #include "keyspace/Units.h"
-#include "lint/DelimiterUse.h"
 #include "lint/Linter.h"
 #include "lint/OverlayRules.h"
 #include "lint/ProfileFile.h"
@@ -512,6 +511,7 @@ void MainWindow::createLayout()
     m_treemap->setStore(&m_session->keyspace());
     // Whatever reads the store a slice at a time (or on a worker) stops before it goes.
     connect(m_session, &models::ScanSession::aboutToReplaceStore, this, [this] {
+        m_findings->forgetStore();
         m_treemap->setStore(nullptr);
         m_filterBar->setStore(nullptr);
         m_namespaceDetails->forgetStore();
@@ -554,6 +554,7 @@ void MainWindow::createLayout()
     setCentralWidget(m_central);
 
     m_findings = new FindingsPanel;
+    connect(m_findings, &FindingsPanel::groupingReady, this, &MainWindow::refreshFindings);
     // The keys of a rule, acted on as a whole ("these 330 cache keys have no TTL").
     m_findings->list()->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_findings->list()->addAction(tr("Set the TTL of these keys…"), this,
@@ -777,7 +778,7 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
         m_tree->setCurrentIndex(first);
     }
     if (!summary.cancelled && !summary.error)
-        m_delimiterSuggestion->suggest(lint::otherDelimitersUsed(keyspace), keyspace.delimiters());
+        m_delimiterSuggestion->suggest(m_session->takeDelimiterUses(), keyspace.delimiters());
     m_charts->refresh(true, true);   // counted once more over the whole store, off the GUI thread when big
     m_serverPanel->refreshIfShown(); // the whole scan's totals, without waiting for the next turn
     updateScanActions();

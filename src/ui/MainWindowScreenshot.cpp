@@ -5,6 +5,7 @@
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 #include "ui/ChartsPane.h"
+#include "ui/FindingsPanel.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/MainWindow.h"
 #include "ui/PatternView.h"
@@ -114,6 +115,13 @@ void MainWindow::screenshotAfterScan(const scan::ScanSummary& summary)
             [this] { QTimer::singleShot(150, this, &MainWindow::takeScreenshot); }, Qt::SingleShotConnection);
         showCharts(true); // counts the selection's charts
         m_charts->refresh(true, true);
+        return;
+    }
+    // The findings grouped by pattern take slices of the event loop on a big store.
+    if (m_findings->isGrouping()) {
+        connect(
+            m_findings, &FindingsPanel::groupingReady, this,
+            [this] { QTimer::singleShot(150, this, &MainWindow::takeScreenshot); }, Qt::SingleShotConnection);
         return;
     }
     // A key's details arrive from the server first; a namespace's are there at once.
