@@ -6,6 +6,8 @@
 
 #include <QStringList>
 
+#include <thread>
+
 namespace keylens::lint {
 
 namespace {
@@ -191,25 +193,29 @@ QString exemptionNotice(const LibraryLayouts& libraries)
 
 template<typename Record>
 void Linter::runNamespaceRules(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
-                               std::vector<QString>* notices, Record&& record) const
+                               std::vector<QString>* notices, Record&& record,
+                               const std::function<void()>& beforeRecording) const
 {
     const RuleInfo& missingTtl = *findRule("missing-ttl");
     const RuleInfo& avalanche = *findRule("expiry-avalanche");
     std::unordered_set<keyspace::NodeId> withoutTtl; // recorded missing-ttl here, once per key
     NamespaceRules rules(m_profile);
-    rules.run(store, [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
-        const LibraryInfo* library = libraries.libraryOf(store, node);
-        if (library && isNamingRule(rule) && m_profile.exemptLibraries)
-            return;
-        // A queue's keys live as long as their jobs; a rate limiter's windows expire together by design.
-        if (library && &rule == &missingTtl && !shouldExpire(library->role))
-            return;
-        if (library && &rule == &avalanche && library->role == LibraryRole::RateLimit)
-            return;
-        if (&rule == &missingTtl)
-            withoutTtl.insert(node);
-        record(node, rule, severity, detail);
-    });
+    rules.run(
+        store,
+        [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
+            const LibraryInfo* library = libraries.libraryOf(store, node);
+            if (library && isNamingRule(rule) && m_profile.exemptLibraries)
+                return;
+            // A queue's keys live as long as their jobs; a rate limiter's windows expire together by design.
+            if (library && &rule == &missingTtl && !shouldExpire(library->role))
+                return;
+            if (library && &rule == &avalanche && library->role == LibraryRole::RateLimit)
+                return;
+            if (&rule == &missingTtl)
+                withoutTtl.insert(node);
+            record(node, rule, severity, detail);
+        },
+        beforeRecording);
     *notices = rules.notices();
     if (m_profile.isEnabled(missingTtl))
         recordLibraryKeysWithoutTtl(store, libraries, withoutTtl, record);
@@ -274,17 +280,29 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members)
         return;
     m_finished = true;
     // Recognised whatever the profile: a library's role decides its TTL rules; the exemption is the naming rules'.
-    m_libraries = LibraryLayouts::recognise(store, members);
-    if (m_profile.exemptLibraries) {
-        for (const Judgement::Retraction& retraction : namingRetractions(store, m_libraries, m_profile))
+    // The layouts and the retractions they make only read the store, as the namespace rules do until they record:
+    // on a thread of their own meanwhile (a tenth of a second at a million keys), joined before anything is written.
+    std::vector<Judgement::Retraction> retractions;
+    std::thread recognising([&] {
+        m_libraries = LibraryLayouts::recognise(store, members);
+        if (m_profile.exemptLibraries)
+            retractions = namingRetractions(store, m_libraries, m_profile);
+    });
+    const auto retractNaming = [&] {
+        recognising.join();
+        for (const Judgement::Retraction& retraction : retractions)
             retract(store, retraction);
-        if (!m_libraries.isEmpty())
+        if (m_profile.exemptLibraries && !m_libraries.isEmpty())
             forgetRetractedExamples(store, m_libraries);
-    }
-    runNamespaceRules(store, m_libraries, &m_notices,
-                      [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
-                          record(store, node, rule, severity, detail);
-                      });
+    };
+    runNamespaceRules(
+        store, m_libraries, &m_notices,
+        [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
+            record(store, node, rule, severity, detail);
+        },
+        retractNaming);
+    if (recognising.joinable()) // the rules returned before recording (a profile without namespace rules)
+        retractNaming();
     if (!m_libraries.isEmpty() && m_profile.exemptLibraries)
         m_notices.push_back(exemptionNotice(m_libraries));
 }

@@ -143,7 +143,8 @@ private:
     // The namespace rules' verdicts, with the naming ones on a library's keys left out.
     template<typename Record>
     void runNamespaceRules(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
-                           std::vector<QString>* notices, Record&& record) const;
+                           std::vector<QString>* notices, Record&& record,
+                           const std::function<void()>& beforeRecording = {}) const;
     template<typename Record>
     void recordLibraryKeysWithoutTtl(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
                                      const std::unordered_set<keyspace::NodeId>& recorded, Record&& record) const;

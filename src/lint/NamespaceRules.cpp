@@ -540,7 +540,7 @@ NamespaceRules::NamespaceRules(const Profile& profile)
     : m_profile(profile)
 {}
 
-void NamespaceRules::run(const Keyspace& store, const Record& record)
+void NamespaceRules::run(const Keyspace& store, const Record& record, const std::function<void()>& beforeRecording)
 {
     Pass pass(store, m_profile, record, m_notices);
     // The patterns and the other gathering passes only read the store: side by side they take the time of
@@ -550,6 +550,8 @@ void NamespaceRules::run(const Keyspace& store, const Record& record)
     pass.versionsAndSynonyms();
     pass.keys();
     patterns.join();
+    if (beforeRecording)
+        beforeRecording();
     pass.recordGathered();
     pass.namingVariants();
     pass.avalanches();

@@ -40,7 +40,9 @@ public:
 
     using Record =
         std::function<void(keyspace::NodeId key, const RuleInfo& rule, Severity severity, QByteArrayView detail)>;
-    void run(const keyspace::Keyspace& store, const Record& record);
+    // Gathers over the store (reading only), then calls `beforeRecording` (if any) and records its verdicts: what
+    // else reads the store meanwhile on another thread is joined there.
+    void run(const keyspace::Keyspace& store, const Record& record, const std::function<void()>& beforeRecording = {});
 
     const std::vector<QString>& notices() const { return m_notices; }
 
