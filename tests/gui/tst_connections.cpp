@@ -9,6 +9,7 @@
 #include "ui/OverlayColours.h"
 #include "ui/PasswordVault.h"
 
+#include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QFile>
 #include <QGroupBox>
@@ -65,11 +66,13 @@ private Q_SLOTS:
         {
             QSettings settings(settingsPath(), QSettings::IniFormat);
             models::SavedConnections saved(&settings);
+            QAbstractItemModelTester tester(&saved, QAbstractItemModelTester::FailureReportingMode::QtTest);
             id = saved.save(sample());
             QVERIFY(!id.isEmpty());
         }
         QSettings settings(settingsPath(), QSettings::IniFormat);
         models::SavedConnections saved(&settings);
+        QAbstractItemModelTester tester(&saved, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(saved.rowCount(), 1);
         const ConnectionProfile* profile = saved.find(QStringLiteral("staging cache"));
         QVERIFY(profile);
