@@ -4,6 +4,7 @@
 #include "lint/Characters.h"
 #include "lint/OverlayRules.h"
 #include "lint/PatternIndex.h"
+#include "lint/SegmentMarks.h"
 #include "lint/SegmentShape.h"
 #include "lint/Spelling.h"
 
@@ -95,6 +96,14 @@ public:
 private:
     std::unordered_map<std::string_view, Match> m_groups; // keys view the profile's words
     qsizetype m_longest = 0;
+};
+
+// What the missing-TTL and expiry-avalanche rules ask of a key's namespace.
+struct SiblingTtls
+{
+    std::uint32_t known = 0; // keys whose TTL was measured
+    std::uint32_t withTtl = 0;
+    bool asked = false;
 };
 
 // Misra-Gries heavy hitters over one namespace's expiry windows: with k counters, every window that
@@ -213,7 +222,14 @@ public:
         std::unordered_map<SynonymScope, std::vector<std::pair<const QByteArray*, std::uint64_t>>, SynonymScopeHash>
             synonyms;
         std::vector<NodeId> synonymNodes; // node ids only: they may be a good share of the keyspace
+        // Few segments are versions or synonyms: each distinct one is asked once, and a node's bytes are read only
+        // when its segment may be one.
+        const std::vector<std::uint8_t> mayMatter = markSegments(m_store, [&](QByteArrayView segment) {
+            return versionOf(segment) || (checkSynonyms && synonymIndex.groupOf(segment));
+        });
         for (NodeId node = 1; node < m_store.nodeCount(); ++node) {
+            if (!mayMatter[m_store.segmentId(node)])
+                continue;
             const QByteArrayView segment = m_store.segment(node);
             if (m_store.hasChildren(node)) {
                 if (const std::optional<int> version = versionOf(segment))
@@ -343,15 +359,26 @@ public:
         const std::size_t voteCounters = std::clamp<std::size_t>(std::size_t(2.0 / m_profile.avalancheShare), 1, 40);
         const bool checkAvalanche = m_profile.isEnabled(*findRule("expiry-avalanche"));
         const bool checkDataInKey = m_profile.isEnabled(*findRule("data-in-key"));
+        // A small namespace adds its children up when asked for its stats: asked once per namespace, not once per key.
+        std::vector<SiblingTtls> siblingTtls(checkStray || checkAvalanche ? m_store.namespaceCount() : 0);
+        const auto ttlsOf = [&](NodeId parent) -> const SiblingTtls& {
+            SiblingTtls& ttls = siblingTtls[m_store.namespaceIndex(parent)];
+            if (!ttls.asked) {
+                const keyspace::NamespaceStats stats = m_store.stats(parent);
+                ttls = {stats.keysTtlKnown(), stats.keysWithTtl, true};
+            }
+            return ttls;
+        };
         for (NodeId node = 1; node < m_store.nodeCount(); ++node) {
             if (!m_store.isKey(node) || m_store.isLintIgnored(node))
                 continue;
             const keyspace::KeyInfo info = m_store.keyInfo(node);
             const NodeId parent = m_store.parent(node);
-            if (checkStray && parent != Keyspace::root() && isStrayPersistent(info, m_store.stats(parent)))
+            if (checkStray && parent != Keyspace::root() &&
+                isStrayPersistent(info, ttlsOf(parent).known, ttlsOf(parent).withTtl))
                 m_strayPersistent.push_back(node);
             if (checkAvalanche && keyspace::hasExpiry(info.expiresAtMs) && parent != Keyspace::root() &&
-                m_store.stats(parent).keysWithTtl >= m_profile.avalancheMinimumKeys)
+                ttlsOf(parent).withTtl >= m_profile.avalancheMinimumKeys)
                 m_votes[parent].add(info.expiresAtMs / m_bucketMs, voteCounters);
             if (checkDataInKey) {
                 if (const auto group = dataInKeyGroupOf(node)) {
@@ -499,8 +526,8 @@ private:
     {
         const NodeId attribute = m_store.parent(key);
         if (m_store.hasChildren(key) || attribute == Keyspace::root() || m_store.isKey(attribute) ||
-            m_store.stats(attribute).childCount != 1 || isId(shapeOf(m_store.segment(key))) ||
-            isIdSegment(m_store, attribute))
+            m_store.nextSibling(m_store.firstChild(attribute)) != keyspace::InvalidNode ||
+            isId(shapeOf(m_store.segment(key))) || isIdSegment(m_store, attribute))
             return std::nullopt;
         const NodeId id = m_store.parent(attribute);
         if (!isIdSegment(m_store, id))

@@ -74,8 +74,13 @@ bool hasKeysLackingTtlAmongExpiring(const keyspace::NamespaceStats& stats)
 
 bool isStrayPersistent(const keyspace::KeyInfo& key, const keyspace::NamespaceStats& siblings)
 {
-    return key.expiresAtMs == keyspace::NoExpiry && siblings.keysTtlKnown() >= 10 &&
-           siblings.keysWithTtl * 10 >= siblings.keysTtlKnown() * 9;
+    return isStrayPersistent(key, siblings.keysTtlKnown(), siblings.keysWithTtl);
+}
+
+bool isStrayPersistent(const keyspace::KeyInfo& key, std::uint32_t siblingsTtlKnown, std::uint32_t siblingsWithTtl)
+{
+    return key.expiresAtMs == keyspace::NoExpiry && siblingsTtlKnown >= 10 &&
+           std::uint64_t(siblingsWithTtl) * 10 >= std::uint64_t(siblingsTtlKnown) * 9;
 }
 
 OverlayText bigKeyText()

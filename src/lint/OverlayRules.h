@@ -53,6 +53,8 @@ bool lacksTtlAmongExpiring(const keyspace::KeyInfo& key, const keyspace::Namespa
 bool hasKeysLackingTtlAmongExpiring(const keyspace::NamespaceStats& stats);
 // The linter's stricter form: a persistent key among at least 10 measured siblings of which 90% expire.
 bool isStrayPersistent(const keyspace::KeyInfo& key, const keyspace::NamespaceStats& siblings);
+// The same from the siblings' counts: keys whose TTL was measured, and those with a TTL.
+bool isStrayPersistent(const keyspace::KeyInfo& key, std::uint32_t siblingsTtlKnown, std::uint32_t siblingsWithTtl);
 
 // What an overlay means, for the legend (title and explanation) and tooltips ("title: explanation").
 struct OverlayText
