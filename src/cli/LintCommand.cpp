@@ -1,3 +1,4 @@
+#include "base/SideTask.h"
 #include "cli/BigKeyLengths.h"
 #include "cli/CommandLine.h"
 #include "cli/Commands.h"
@@ -8,8 +9,6 @@
 #include "report/LintReport.h"
 
 #include <QCommandLineParser>
-
-#include <thread>
 
 namespace keylens::cli {
 
@@ -111,9 +110,9 @@ int runLintCommand(const QStringList& arguments)
     } else {
         // The server answers the length questions while the namespace-level rules run on the store.
         BigKeyLengths lengths{lint::bigKeyCandidates(keyspace), {}, {}};
-        std::thread asking([&] { askBigKeyLengths(options.connection, lengths); });
+        base::SideTask asking([&] { askBigKeyLengths(options.connection, lengths); });
         linter.finish(keyspace, outcome.librarySets);
-        asking.join();
+        asking.wait();
         if (const QString unchecked = recordBigKeyLengths(keyspace, linter, lengths); !unchecked.isEmpty())
             lintReport.notices << unchecked;
     }

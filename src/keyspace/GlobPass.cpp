@@ -1,7 +1,8 @@
 #include "keyspace/GlobPass.h"
 
+#include "base/SideTask.h"
+
 #include <algorithm>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -78,9 +79,7 @@ TailBits tailBits(const Keyspace& store, const KeyGlob& glob)
     if (count < (std::size_t(1) << 18)) {
         fill(0, words);
     } else {
-        std::thread second(fill, words / 2, words);
-        fill(0, words / 2);
-        second.join();
+        base::inTwoHalves(words, fill);
     }
     return bits;
 }

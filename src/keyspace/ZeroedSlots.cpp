@@ -61,23 +61,17 @@ void ZeroedSlots::faultIn()
 PreparedSlots::PreparedSlots(std::size_t count)
     : m_slots(count)
     , m_count(count)
-{
-    m_thread = std::thread([this] {
+    , m_faulting([this] {
         m_slots.faultIn();
         m_ready.store(true, std::memory_order_release);
-    });
-}
+    })
+{}
 
-PreparedSlots::~PreparedSlots()
-{
-    if (m_thread.joinable())
-        m_thread.join();
-}
+PreparedSlots::~PreparedSlots() = default; // m_faulting waits
 
 ZeroedSlots PreparedSlots::take()
 {
-    if (m_thread.joinable())
-        m_thread.join();
+    m_faulting.wait();
     return std::move(m_slots);
 }
 

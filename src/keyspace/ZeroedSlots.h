@@ -2,10 +2,11 @@
 
 // Private to the keyspace library: not installed, not included by other layers.
 
+#include "base/SideTask.h"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <thread>
 #include <utility>
 
 namespace keylens::keyspace::detail {
@@ -59,7 +60,7 @@ private:
     ZeroedSlots m_slots;
     std::size_t m_count;
     std::atomic<bool> m_ready{false};
-    std::thread m_thread;
+    base::SideTask m_faulting; // declared last: it starts once the slots exist
 };
 
 } // namespace keylens::keyspace::detail

@@ -1,12 +1,11 @@
 #include "lint/Linter.h"
 
+#include "base/SideTask.h"
 #include "lint/NamespaceRules.h"
 #include "lint/OverlayRules.h"
 #include "lint/Spelling.h"
 
 #include <QStringList>
-
-#include <thread>
 
 namespace keylens::lint {
 
@@ -283,13 +282,13 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members)
     // The layouts and the retractions they make only read the store, as the namespace rules do until they record:
     // on a thread of their own meanwhile (a tenth of a second at a million keys), joined before anything is written.
     std::vector<Judgement::Retraction> retractions;
-    std::thread recognising([&] {
+    base::SideTask recognising([&] {
         m_libraries = LibraryLayouts::recognise(store, members);
         if (m_profile.exemptLibraries)
             retractions = namingRetractions(store, m_libraries, m_profile);
     });
     const auto retractNaming = [&] {
-        recognising.join();
+        recognising.wait();
         for (const Judgement::Retraction& retraction : retractions)
             retract(store, retraction);
         if (m_profile.exemptLibraries && !m_libraries.isEmpty())
@@ -301,7 +300,7 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members)
             record(store, node, rule, severity, detail);
         },
         retractNaming);
-    if (recognising.joinable()) // the rules returned before recording (a profile without namespace rules)
+    if (!recognising.isDone()) // the rules returned before recording (a profile without namespace rules)
         retractNaming();
     if (!m_libraries.isEmpty() && m_profile.exemptLibraries)
         m_notices.push_back(exemptionNotice(m_libraries));

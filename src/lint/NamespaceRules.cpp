@@ -1,5 +1,6 @@
 #include "lint/NamespaceRules.h"
 
+#include "base/SideTask.h"
 #include "keyspace/Units.h"
 #include "lint/Characters.h"
 #include "lint/OverlayRules.h"
@@ -15,7 +16,6 @@
 #include <algorithm>
 #include <map>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -572,11 +572,11 @@ void NamespaceRules::run(const Keyspace& store, const Record& record, const std:
     Pass pass(store, m_profile, record, m_notices);
     // The patterns and the other gathering passes only read the store: side by side they take the time of
     // the longer one (the scan is over, so the second core has nothing else to do).
-    std::thread patterns([&pass] { pass.buildPatterns(); });
+    base::SideTask patterns([&pass] { pass.buildPatterns(); });
     pass.environments();
     pass.versionsAndSynonyms();
     pass.keys();
-    patterns.join();
+    patterns.wait();
     if (beforeRecording)
         beforeRecording();
     pass.recordGathered();

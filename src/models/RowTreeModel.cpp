@@ -1,5 +1,6 @@
 #include "models/RowTreeModel.h"
 
+#include "base/SideTask.h"
 #include "models/FindingsText.h"
 
 #include <QDateTime>
@@ -8,7 +9,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <thread>
 
 namespace keylens::models {
 
@@ -409,10 +409,7 @@ void RowTreeModel::sortRows(Rows& rows, int column, Qt::SortOrder order) const
     // A million rows' keys are hundreds of milliseconds of cache misses: two threads share them where the
     // subclass allows it (see sortsOnWorker(); nothing writes the source while this thread is busy here).
     if (entries.size() >= ParallelKeysFrom && sortsOnWorker()) {
-        const std::size_t half = entries.size() / 2;
-        std::thread second(fillKeys, half, entries.size());
-        fillKeys(0, half);
-        second.join();
+        base::inTwoHalves(entries.size(), fillKeys);
     } else {
         fillKeys(0, entries.size());
     }

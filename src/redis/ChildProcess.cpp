@@ -1,16 +1,16 @@
 #include "redis/ChildProcess.h"
 
+#include "base/QueueWorker.h"
 #include "redis/ChildEnvironment.h"
 
 #include <QStandardPaths>
 
 #include <algorithm>
-#include <condition_variable>
 #include <csignal>
-#include <deque>
 #include <fcntl.h>
 #include <functional>
 #include <future>
+#include <memory>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -39,39 +39,14 @@ public:
 
     pid_t run(const std::function<pid_t()>& fork)
     {
-        std::packaged_task<pid_t()> task(fork);
-        std::future<pid_t> result = task.get_future();
-        {
-            std::lock_guard lock(m_mutex);
-            m_tasks.push_back(std::move(task));
-        }
-        m_wake.notify_one();
+        auto task = std::make_shared<std::packaged_task<pid_t()>>(fork);
+        std::future<pid_t> result = task->get_future();
+        m_worker->post([task] { (*task)(); });
         return result.get();
     }
 
 private:
-    SpawnerThread()
-    {
-        std::thread([this] { loop(); }).detach();
-    }
-
-    void loop()
-    {
-        for (;;) {
-            std::packaged_task<pid_t()> task;
-            {
-                std::unique_lock lock(m_mutex);
-                m_wake.wait(lock, [this] { return !m_tasks.empty(); });
-                task = std::move(m_tasks.front());
-                m_tasks.pop_front();
-            }
-            task();
-        }
-    }
-
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
-    std::deque<std::packaged_task<pid_t()>> m_tasks;
+    base::QueueWorker* m_worker = new base::QueueWorker; // never deleted, as the class comment says
 };
 
 // Between fork and exec the child of a threaded process may only make async-signal-safe calls: everything it

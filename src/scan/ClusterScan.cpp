@@ -1,5 +1,6 @@
 #include "scan/ClusterScan.h"
 
+#include "base/SideTask.h"
 #include "redis/ClusterSlot.h"
 #include "redis/Connection.h"
 #include "scan/KeyAnswers.h"
@@ -9,7 +10,6 @@
 #include <chrono>
 #include <map>
 #include <mutex>
-#include <thread>
 
 namespace keylens::scan {
 
@@ -241,25 +241,19 @@ private:
 void ClusterRun::scanAll(ClusterSink& sink, const std::vector<Target>& targets)
 {
     std::vector<ScanSummary> results(targets.size());
-    std::vector<std::thread> threads;
-    threads.reserve(targets.size());
-    for (std::size_t i = 0; i < targets.size(); ++i) {
-        threads.emplace_back([&, i] {
-            ScanOptions options = m_options;
-            options.connection = targets[i].options;
-            options.clusterNode = true;
-            options.clusterNodeId = targets[i].nodeId;
-            // --max-rate is for the whole scan: each of the shards scanned at once gets its share.
-            if (m_options.maxKeysPerSecond > 0)
-                options.maxKeysPerSecond = m_options.maxKeysPerSecond / double(targets.size());
-            options.sampleProbability = m_sampleProbability;
-            ShardSink shardSink(sink, targets[i].shard, targets[i].options.address());
-            results[i] = runScan(m_jobId, options, m_control, shardSink);
-            sink.serverInfo(targets[i].shard, std::nullopt); // a shard that failed to connect still counts as in
-        });
-    }
-    for (std::thread& thread : threads)
-        thread.join();
+    base::eachOnItsOwnThread(targets.size(), [&](std::size_t i) {
+        ScanOptions options = m_options;
+        options.connection = targets[i].options;
+        options.clusterNode = true;
+        options.clusterNodeId = targets[i].nodeId;
+        // --max-rate is for the whole scan: each of the shards scanned at once gets its share.
+        if (m_options.maxKeysPerSecond > 0)
+            options.maxKeysPerSecond = m_options.maxKeysPerSecond / double(targets.size());
+        options.sampleProbability = m_sampleProbability;
+        ShardSink shardSink(sink, targets[i].shard, targets[i].options.address());
+        results[i] = runScan(m_jobId, options, m_control, shardSink);
+        sink.serverInfo(targets[i].shard, std::nullopt); // a shard that failed to connect still counts as in
+    });
     for (std::size_t i = 0; i < targets.size(); ++i) {
         const ScanSummary& result = results[i];
         ShardScan& shard = m_summary.shards[targets[i].shard];

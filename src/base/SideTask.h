@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <thread>
+
+namespace keylens::base {
+
+// Work on a thread of its own beside the caller's, started at once and waited for by wait() or the destructor: the
+// fork of a fork-join. For passes that read a store nobody writes meanwhile (two halves of an array, two gathering
+// passes over a finished scan) and for blocking work the caller overlaps with its own (asking a server while
+// computing). Nothing is delivered anywhere: the work writes what the caller reads after wait().
+class SideTask
+{
+public:
+    explicit SideTask(std::function<void()> work);
+    ~SideTask(); // waits: the work may refer to the caller's locals
+    SideTask(const SideTask&) = delete;
+    SideTask& operator=(const SideTask&) = delete;
+
+    // Returns once the work is done; again at once.
+    void wait();
+    bool isDone() const { return !m_thread.joinable(); }
+
+private:
+    std::thread m_thread;
+};
+
+// `half(from, to)` over [0, count) cut in the middle, the second half on a side task: for a pass over a million
+// entries that is mostly cache misses, where two cores halve the wait.
+void inTwoHalves(std::size_t count, const std::function<void(std::size_t from, std::size_t to)>& half);
+
+// `task(i)` for every i in [0, count), each on a thread of its own (the shards of a cluster, each its own blocking
+// connection), returning when all are done.
+void eachOnItsOwnThread(std::size_t count, const std::function<void(std::size_t)>& task);
+
+} // namespace keylens::base
