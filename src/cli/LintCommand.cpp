@@ -6,6 +6,7 @@
 #include "cli/ReportFile.h"
 #include "lint/Linter.h"
 #include "lint/ProfileFile.h"
+#include "lint/SegmentShapes.h"
 #include "report/LintReport.h"
 
 #include <QCommandLineParser>
@@ -94,9 +95,12 @@ int runLintCommand(const QStringList& arguments)
     // The key-level rules run as each key enters the store; the rest once the scan is over.
     keyspace::Keyspace keyspace(delimiter);
     lint::Linter linter(*convention, std::size_t(examples));
+    // Each new segment is classified while the scan waits on the server, not once per node after it.
+    lint::SegmentShapes shapes;
     const ScanOutcome outcome = runScanJob(
         options, keyspace, nullptr,
         [&](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
+            shapes.catchUp(keyspace);
             linter.keyAdded(keyspace, node, key, info);
         },
         [&](const redis::ServerInfo& server) {
@@ -104,14 +108,15 @@ int runLintCommand(const QStringList& arguments)
         });
     if (const std::optional<int> refused = refuseWhenNothingWasRead(outcome))
         return *refused;
-    report::LintReport lintReport{delimiter, outcome.summary, &linter, &keyspace, {}, failSeverity};
+    shapes.catchUp(keyspace);
+    report::LintReport lintReport{delimiter, outcome.summary, &linter, &keyspace, {}, failSeverity, &shapes};
     if (outcome.interrupted) {
-        linter.finish(keyspace, outcome.librarySets);
+        linter.finish(keyspace, outcome.librarySets, &shapes);
     } else {
         // The server answers the length questions while the namespace-level rules run on the store.
         BigKeyLengths lengths{lint::bigKeyCandidates(keyspace), {}, {}};
         base::SideTask asking([&] { askBigKeyLengths(options.connection, lengths); });
-        linter.finish(keyspace, outcome.librarySets);
+        linter.finish(keyspace, outcome.librarySets, &shapes);
         asking.wait();
         if (const QString unchecked = recordBigKeyLengths(keyspace, linter, lengths); !unchecked.isEmpty())
             lintReport.notices << unchecked;

@@ -3,6 +3,7 @@
 #include "lint/Characters.h"
 #include "lint/SegmentMarks.h"
 #include "lint/SegmentShape.h"
+#include "lint/SegmentShapes.h"
 
 #include <QSet>
 
@@ -151,13 +152,13 @@ bool allOfTypeMostlyExpiring(const Keyspace& store, NodeId node, KeyType type)
 }
 
 // Every key is a direct child (no deeper levels), and nine in ten of the children are ids.
-bool flatIdsBelow(const Keyspace& store, NodeId node)
+bool flatIdsBelow(const SegmentShapes* shapes, const Keyspace& store, NodeId node)
 {
     const keyspace::NamespaceStats& stats = store.stats(node);
     if (stats.keys != stats.childCount)
         return false;
     std::uint32_t ids = 0;
-    store.forEachChild(node, [&](NodeId child) { ids += isId(shapeOf(store.segment(child))) ? 1 : 0; });
+    store.forEachChild(node, [&](NodeId child) { ids += isId(shapeOfNode(shapes, store, child)) ? 1 : 0; });
     return double(ids) >= 0.9 * double(stats.childCount);
 }
 
@@ -261,9 +262,10 @@ bool isNumber(QByteArrayView value)
 class Recogniser
 {
 public:
-    Recogniser(const Keyspace& store, const SetMembers& members)
+    Recogniser(const Keyspace& store, const SetMembers& members, const SegmentShapes* shapes)
         : m_store(store)
         , m_members(members)
+        , m_shapes(shapes)
     {}
 
     LibraryLayouts run()
@@ -578,7 +580,7 @@ private:
             return;
         std::uint32_t periods = 0;
         m_store.forEachChild(attack,
-                             [&](NodeId child) { periods += shapeOf(m_store.segment(child)) == Shape::Integer; });
+                             [&](NodeId child) { periods += shapeOfNode(m_shapes, m_store, child) == Shape::Integer; });
         if (double(periods) < 0.9 * double(m_store.stats(attack).childCount) ||
             !allOfTypeMostlyExpiring(m_store, attack, KeyType::String))
             return;
@@ -594,7 +596,7 @@ private:
         // Flask-Session: session:<uuid4> strings, with the TTL of PERMANENT_SESSION_LIFETIME.
         if (owner == Keyspace::root()) {
             if (m_store.hasChildren(session) && allOfTypeMostlyExpiring(m_store, session, KeyType::String) &&
-                flatIdsBelow(m_store, session) && mostChildrenAre(session, Shape::Uuid))
+                flatIdsBelow(m_shapes, m_store, session) && mostChildrenAre(session, Shape::Uuid))
                 m_layouts.claim(session, library("flask-session"));
             return;
         }
@@ -618,7 +620,7 @@ private:
     {
         if (segment == "sess") {
             if (m_store.hasChildren(node) && allOfTypeMostlyExpiring(m_store, node, KeyType::String) &&
-                flatIdsBelow(m_store, node) && expressSessionIdsBelow(m_store, node))
+                flatIdsBelow(m_shapes, m_store, node) && expressSessionIdsBelow(m_store, node))
                 m_layouts.claim(node, library("connect-redis"));
         } else if (segment == "rl") {
             // A client per key: an address (an IPv6 one, or its /56, goes on in the levels below) or another id.
@@ -719,7 +721,7 @@ private:
             return false;
         std::uint32_t digests = 0;
         m_store.forEachChild(empty, [&](NodeId child) {
-            digests += m_store.segment(child).size() == 64 && shapeOf(m_store.segment(child)) == Shape::Hex;
+            digests += m_store.segment(child).size() == 64 && shapeOfNode(m_shapes, m_store, child) == Shape::Hex;
         });
         return digests == m_store.stats(empty).childCount;
     }
@@ -732,7 +734,7 @@ private:
             const QByteArrayView segment = m_store.segment(child);
             const bool addressGroup = segment.size() <= 4 && m_store.hasChildren(child) &&
                                       std::all_of(segment.begin(), segment.end(), isHexDigit);
-            ids += addressGroup || isId(shapeOf(segment));
+            ids += addressGroup || isId(shapeOfNode(m_shapes, m_store, child));
         });
         return children > 0 && double(ids) >= 0.9 * double(children);
     }
@@ -742,7 +744,7 @@ private:
         std::uint32_t matching = 0, children = 0;
         m_store.forEachChild(node, [&](NodeId child) {
             ++children;
-            matching += shapeOf(m_store.segment(child)) == shape;
+            matching += shapeOfNode(m_shapes, m_store, child) == shape;
         });
         return children > 0 && double(matching) >= 0.9 * double(children);
     }
@@ -864,6 +866,7 @@ private:
 
     const Keyspace& m_store;
     const SetMembers& m_members;
+    const SegmentShapes* m_shapes; // or none: each segment is classified when asked
     LibraryLayouts m_layouts;
     std::vector<NodeId> m_bullQueues;
 };
@@ -882,9 +885,9 @@ const LibraryInfo* findLibrary(QByteArrayView id)
     return it == Libraries.end() ? nullptr : &*it;
 }
 
-LibraryLayouts LibraryLayouts::recognise(const Keyspace& store, const SetMembers& members)
+LibraryLayouts LibraryLayouts::recognise(const Keyspace& store, const SetMembers& members, const SegmentShapes* shapes)
 {
-    return Recogniser(store, members).run();
+    return Recogniser(store, members, shapes).run();
 }
 
 std::vector<QByteArray> LibraryLayouts::keysToRead(const Keyspace& store)

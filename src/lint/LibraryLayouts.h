@@ -12,6 +12,8 @@
 
 namespace keylens::lint {
 
+class SegmentShapes;
+
 // What a library's keys are for: it decides which rules apply to them. A cache, a session or a lock that never
 // expires is a leak (missing-ttl); a queue's keys live as long as its jobs do and never need a TTL; a rate
 // limiter's windows expire together by design (not an expiry avalanche).
@@ -52,7 +54,9 @@ class LibraryLayouts
 public:
     LibraryLayouts() = default;
     // `members`: what names and types cannot tell, read from the server after the scan (keysToRead()).
-    static LibraryLayouts recognise(const keyspace::Keyspace& store, const SetMembers& members = {});
+    // `shapes`, when given, holds the store's segments classified already (SegmentShapes.h).
+    static LibraryLayouts recognise(const keyspace::Keyspace& store, const SetMembers& members = {},
+                                    const SegmentShapes* shapes = nullptr);
     // The keys whose contents recognise() wants to see (SetMembers: a set's members, a string's first bytes as one
     // element): Sidekiq's and Resque's `queues` sets, which name their `queue:<name>` lists (a `queue:` namespace
     // of lists beside a set is theirs only when the set names them); and a few strings of each `lock:` namespace,

@@ -193,7 +193,7 @@ QString exemptionNotice(const LibraryLayouts& libraries)
 template<typename Record>
 void Linter::runNamespaceRules(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
                                std::vector<QString>* notices, Record&& record,
-                               const std::function<void()>& beforeRecording) const
+                               const std::function<void()>& beforeRecording, const SegmentShapes* shapes) const
 {
     const RuleInfo& missingTtl = *findRule("missing-ttl");
     const RuleInfo& avalanche = *findRule("expiry-avalanche");
@@ -214,7 +214,7 @@ void Linter::runNamespaceRules(const keyspace::Keyspace& store, const LibraryLay
                 withoutTtl.insert(node);
             record(node, rule, severity, detail);
         },
-        beforeRecording);
+        beforeRecording, shapes);
     *notices = rules.notices();
     if (m_profile.isEnabled(missingTtl))
         recordLibraryKeysWithoutTtl(store, libraries, withoutTtl, record);
@@ -273,7 +273,7 @@ void Linter::forgetRetractedExamples(const keyspace::Keyspace& store, const Libr
     }
 }
 
-void Linter::finish(keyspace::Keyspace& store, const SetMembers& members)
+void Linter::finish(keyspace::Keyspace& store, const SetMembers& members, const SegmentShapes* shapes)
 {
     if (m_finished)
         return;
@@ -283,7 +283,7 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members)
     // on a thread of their own meanwhile (a tenth of a second at a million keys), joined before anything is written.
     std::vector<Judgement::Retraction> retractions;
     base::SideTask recognising([&] {
-        m_libraries = LibraryLayouts::recognise(store, members);
+        m_libraries = LibraryLayouts::recognise(store, members, shapes);
         if (m_profile.exemptLibraries)
             retractions = namingRetractions(store, m_libraries, m_profile);
     });
@@ -299,7 +299,7 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members)
         [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
             record(store, node, rule, severity, detail);
         },
-        retractNaming);
+        retractNaming, shapes);
     if (!recognising.isDone()) // the rules returned before recording (a profile without namespace rules)
         retractNaming();
     if (!m_libraries.isEmpty() && m_profile.exemptLibraries)

@@ -109,7 +109,9 @@ public:
     // The rules over the whole keyspace: naming variants, synonyms, data in keys, expiry avalanches,
     // environment and version prefixes, stray persistent keys. Once, after the last key.
     // `members`: the sets LibraryLayouts::keysToRead() names, as far as they could be read.
-    void finish(keyspace::Keyspace& store, const SetMembers& members = {});
+    // `shapes`, when given, holds the store's segments classified already (SegmentShapes.h), so that the passes
+    // after the scan read a byte instead of classifying a node's bytes once per node.
+    void finish(keyspace::Keyspace& store, const SetMembers& members = {}, const SegmentShapes* shapes = nullptr);
     // finish() in two steps, for a GUI that cannot stop for it: judge() only reads the store and the profile
     // (another thread may run it while the store's owner reads the store and writes nothing to it, nor
     // calls this linter); apply() records up to `count` verdicts on the owner's thread, and returns true
@@ -144,7 +146,8 @@ private:
     template<typename Record>
     void runNamespaceRules(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
                            std::vector<QString>* notices, Record&& record,
-                           const std::function<void()>& beforeRecording = {}) const;
+                           const std::function<void()>& beforeRecording = {},
+                           const SegmentShapes* shapes = nullptr) const;
     template<typename Record>
     void recordLibraryKeysWithoutTtl(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
                                      const std::unordered_set<keyspace::NodeId>& recorded, Record&& record) const;

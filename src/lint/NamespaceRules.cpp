@@ -40,9 +40,9 @@ namespace {
 using keyspace::Keyspace;
 using keyspace::NodeId;
 
-bool isIdSegment(const Keyspace& store, NodeId node)
+bool isIdSegment(const SegmentShapes* shapes, const Keyspace& store, NodeId node)
 {
-    return node != Keyspace::root() && isId(shapeOf(store.segment(node)));
+    return node != Keyspace::root() && isId(shapeOfNode(shapes, store, node));
 }
 
 // `v1`, `V12`: a version prefix, and its number.
@@ -178,9 +178,10 @@ std::vector<std::vector<PatternIndex::PatternId>> variantGroups(const PatternInd
 class Pass
 {
 public:
-    Pass(const Keyspace& store, const Profile& profile, const NamespaceRules::Record& record,
-         std::vector<QString>& notices)
+    Pass(const Keyspace& store, const SegmentShapes* shapes, const Profile& profile,
+         const NamespaceRules::Record& record, std::vector<QString>& notices)
         : m_store(store)
+        , m_shapes(shapes)
         , m_profile(profile)
         , m_record(record)
         , m_notices(notices)
@@ -278,7 +279,7 @@ public:
     void buildPatterns()
     {
         if (m_profile.isEnabled(*findRule("naming-variants")))
-            m_patterns.emplace(m_store, NamespaceRules::MaximumPatterns);
+            m_patterns.emplace(m_store, NamespaceRules::MaximumPatterns, m_shapes);
     }
 
     // naming-variants: the patterns with the same words, grouped; the keys of every pattern but the
@@ -516,8 +517,8 @@ private:
     std::uint64_t synonymScope(NodeId node) const
     {
         const NodeId parent = m_store.parent(node);
-        return isIdSegment(m_store, parent) ? (std::uint64_t(m_store.parent(parent)) << 1 | 1)
-                                            : std::uint64_t(parent) << 1;
+        return isIdSegment(m_shapes, m_store, parent) ? (std::uint64_t(m_store.parent(parent)) << 1 | 1)
+                                                      : std::uint64_t(parent) << 1;
     }
 
     // A key of the `<id>:attribute:value` form whose id holds only it: its group (the namespace above the
@@ -527,10 +528,10 @@ private:
         const NodeId attribute = m_store.parent(key);
         if (m_store.hasChildren(key) || attribute == Keyspace::root() || m_store.isKey(attribute) ||
             m_store.nextSibling(m_store.firstChild(attribute)) != keyspace::InvalidNode ||
-            isId(shapeOf(m_store.segment(key))) || isIdSegment(m_store, attribute))
+            isId(shapeOfNode(m_shapes, m_store, key)) || isIdSegment(m_shapes, m_store, attribute))
             return std::nullopt;
         const NodeId id = m_store.parent(attribute);
-        if (!isIdSegment(m_store, id))
+        if (!isIdSegment(m_shapes, m_store, id))
             return std::nullopt;
         // Judged on the pattern, not one namespace: the word above the scope may vary, so that
         // `feature:<name>:user:<id>:enabled:<true|false>` is one group over every feature name. The group is the
@@ -543,6 +544,7 @@ private:
     }
 
     const Keyspace& m_store;
+    const SegmentShapes* m_shapes; // or none: each segment is classified when asked
     const Profile& m_profile;
     const NamespaceRules::Record& m_record;
     std::vector<QString>& m_notices;
@@ -567,9 +569,10 @@ NamespaceRules::NamespaceRules(const Profile& profile)
     : m_profile(profile)
 {}
 
-void NamespaceRules::run(const Keyspace& store, const Record& record, const std::function<void()>& beforeRecording)
+void NamespaceRules::run(const Keyspace& store, const Record& record, const std::function<void()>& beforeRecording,
+                         const SegmentShapes* shapes)
 {
-    Pass pass(store, m_profile, record, m_notices);
+    Pass pass(store, shapes, m_profile, record, m_notices);
     // The patterns and the other gathering passes only read the store: side by side they take the time of
     // the longer one (the scan is over, so the second core has nothing else to do).
     base::SideTask patterns([&pass] { pass.buildPatterns(); });

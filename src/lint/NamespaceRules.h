@@ -2,6 +2,7 @@
 
 #include "keyspace/Keyspace.h"
 #include "lint/Profile.h"
+#include "lint/SegmentShapes.h"
 
 #include <QByteArray>
 #include <QString>
@@ -42,7 +43,9 @@ public:
         std::function<void(keyspace::NodeId key, const RuleInfo& rule, Severity severity, QByteArrayView detail)>;
     // Gathers over the store (reading only), then calls `beforeRecording` (if any) and records its verdicts: what
     // else reads the store meanwhile on another thread is joined there.
-    void run(const keyspace::Keyspace& store, const Record& record, const std::function<void()>& beforeRecording = {});
+    // `shapes`, when given, holds the store's segments classified already (SegmentShapes.h).
+    void run(const keyspace::Keyspace& store, const Record& record, const std::function<void()>& beforeRecording = {},
+             const SegmentShapes* shapes = nullptr);
 
     const std::vector<QString>& notices() const { return m_notices; }
 

@@ -12,8 +12,9 @@ namespace keylens::lint {
 using keyspace::Keyspace;
 using keyspace::NodeId;
 
-PatternIndex::PatternIndex(const Keyspace& store, std::size_t maximumPatterns)
+PatternIndex::PatternIndex(const Keyspace& store, std::size_t maximumPatterns, const SegmentShapes* shapes)
     : m_store(store)
+    , m_shapes(shapes)
     , m_maximumPatterns(maximumPatterns)
     , m_patterns(0, Hash{this}, Equal{this})
 {
@@ -42,7 +43,12 @@ PatternIndex::PatternId PatternIndex::childPattern(PatternId parent, NodeId node
     // With several delimiters a level carries the one before it: `a:b` and `a/b` are two patterns.
     if (!m_store.delimiters().isSingle() && m_store.joiner(node) != 0)
         m_spelled.append(m_store.joiner(node));
-    appendSpelledSegment(m_spelled, m_store.segment(node));
+    if (!m_shapes)
+        appendSpelledSegment(m_spelled, m_store.segment(node));
+    else if (const Shape shape = m_shapes->of(m_store, node); isId(shape))
+        m_spelled.append(placeholder(shape)); // an id's bytes are not read
+    else
+        appendSpelledSegment(m_spelled, m_store.segment(node), shape);
     if (const auto it = m_patterns.find(Probe{parent, m_spelled}); it != m_patterns.end())
         return *it;
     if (!add)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "lint/SegmentShapes.h"
 
 #include <QByteArray>
 
@@ -27,7 +28,8 @@ public:
     using PatternId = std::uint32_t;
     static constexpr PatternId NoPattern = 0xffffffffu;
 
-    PatternIndex(const keyspace::Keyspace& store, std::size_t maximumPatterns);
+    // `shapes`, when given, holds the store's segments classified already (and must outlive the index).
+    PatternIndex(const keyspace::Keyspace& store, std::size_t maximumPatterns, const SegmentShapes* shapes = nullptr);
     PatternIndex(const PatternIndex&) = delete; // its hash set refers to it
     PatternIndex& operator=(const PatternIndex&) = delete;
 
@@ -85,6 +87,7 @@ private:
     PatternId childPattern(PatternId parent, keyspace::NodeId node, bool add);
 
     const keyspace::Keyspace& m_store;
+    const SegmentShapes* m_shapes;
     std::size_t m_maximumPatterns;
     std::vector<Entry> m_entries;
     QByteArray m_bytes; // every pattern's last spelled segment, end to end

@@ -42,7 +42,12 @@ template<typename Callback> void forEachHump(QByteArrayView word, Callback&& onW
 
 void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment)
 {
-    if (const Shape shape = shapeOf(segment); isId(shape)) {
+    appendSpelledSegment(pattern, segment, shapeOf(segment));
+}
+
+void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment, Shape shape)
+{
+    if (isId(shape)) {
         pattern += placeholder(shape);
         return;
     }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "lint/SegmentShape.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 
@@ -18,6 +20,8 @@ namespace keylens::lint {
 
 // Appends one segment (a level of a key, between delimiters) as the pattern spells it.
 void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment);
+// The same for a segment whose shape is known already (SegmentShapes): an id is its placeholder, read from the shape.
+void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment, Shape shape);
 // The words of a pattern (the pattern of a pattern is itself, so its words are the key's).
 QByteArray wordsOf(QByteArrayView pattern, char delimiter);
 // A hash of the words of one spelled segment, such that the sum over a pattern's segments depends only

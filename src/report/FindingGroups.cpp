@@ -9,9 +9,11 @@
 
 namespace keylens::report {
 
-FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries)
+FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries,
+                             const lint::SegmentShapes* shapes)
     : FindingGroups(store, libraries, Stepwise{})
 {
+    m_shapes = shapes;
     step(store.nodeCount());
 }
 
@@ -78,9 +80,17 @@ std::uint32_t FindingGroups::childPattern(std::uint32_t parent, keyspace::NodeId
 {
     // By (parent pattern, folded label): most labels are a shared placeholder or a word already seen, so a key's
     // pattern costs two lookups, and only a new pattern builds its text.
-    const QByteArrayView segment = m_store->segment(node);
-    const QByteArray folded = lint::foldedSegment(segment);
-    const QByteArrayView label = folded.isNull() ? segment : QByteArrayView(folded);
+    // An id the shapes know of is its placeholder, its bytes unread (a token may hold typed words: it is read).
+    const lint::Shape shape = m_shapes ? m_shapes->of(*m_store, node) : lint::Shape::Word;
+    QByteArray folded;
+    QByteArrayView label;
+    if (lint::isId(shape) && shape != lint::Shape::Token) {
+        label = lint::sharedPlaceholder(shape);
+    } else {
+        const QByteArrayView segment = m_store->segment(node);
+        folded = lint::foldedSegment(segment);
+        label = folded.isNull() ? segment : QByteArrayView(folded);
+    }
     // With several delimiters, a segment after another than the primary one (`a/b` in a ':/' store) carries it.
     const char joiner = m_store->joiner(node);
     if (joiner == 0 || joiner == m_store->delimiter())

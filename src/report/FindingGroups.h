@@ -4,6 +4,7 @@
 #include "keyspace/Units.h"
 #include "lint/LibraryLayouts.h"
 #include "lint/Rules.h"
+#include "lint/SegmentShapes.h"
 #include "patterns/LabelTable.h"
 
 #include <QByteArray>
@@ -32,7 +33,9 @@ struct FindingGroup
 class FindingGroups
 {
 public:
-    FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries);
+    // `shapes`, when given, holds the store's segments classified already (lint/SegmentShapes.h).
+    FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries,
+                  const lint::SegmentShapes* shapes = nullptr);
     // Built in steps (the window's Findings panel, a slice of the GUI thread at a time): nothing is grouped until
     // step() has gone over the store. The store must outlive the steps; the libraries are copied.
     struct Stepwise
@@ -59,6 +62,7 @@ private:
     std::uint32_t patternIdOf(keyspace::NodeId node);
 
     const keyspace::Keyspace* m_store;
+    const lint::SegmentShapes* m_shapes = nullptr; // or none: each segment is classified when asked
     lint::LibraryLayouts m_libraries;
     keyspace::NodeId m_next = 1;                                     // the next node step() looks at
     std::unordered_map<std::uint64_t, std::size_t> m_groupIndex;     // (rule, pattern) -> index in m_groups

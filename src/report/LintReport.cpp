@@ -112,8 +112,9 @@ QByteArray lintToJson(const LintReport& report)
 
     const std::vector<lint::RuleSummary> rules = linter.summaries();
     const std::optional<FindingGroups> groups =
-        report.keyspace ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries())
-                        : std::nullopt;
+        report.keyspace
+            ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries(), report.segmentShapes)
+            : std::nullopt;
     json.key("summary").beginObject();
     json.key("findings").value(linter.findings());
     json.key("by_severity").beginObject();
@@ -174,8 +175,9 @@ QByteArray lintToText(const LintReport& report)
                      QByteArray::number(report.summary.server.db) + ", profile " + linter.profile().name.toUtf8() +
                      '\n';
     const std::optional<FindingGroups> groups =
-        report.keyspace ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries())
-                        : std::nullopt;
+        report.keyspace
+            ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries(), report.segmentShapes)
+            : std::nullopt;
     out += counted(linter.keysLinted(), "key") + ", " + counted(linter.findings(), "finding") +
            (groups ? " in " + counted(groups->patternCount(), "pattern") : QByteArray()) + ": " +
            counted(linter.findings(Severity::Error), "error") + ", " +

@@ -23,6 +23,8 @@ struct LintReport
     QStringList notices; // besides the scan's and the linter's own
     // The severity from which a finding fails the run (JUnit marks those rules failed); none for `never`.
     std::optional<lint::Severity> failOn = lint::Severity::Error;
+    // The store's segments classified as they arrived, if they were (lint/SegmentShapes.h): grouping reads them.
+    const lint::SegmentShapes* segmentShapes = nullptr;
 
     // The scan's notices, the linter's and the report's own, in that order.
     QStringList allNotices() const;
