@@ -474,7 +474,12 @@ QByteArray foldedPiece(QByteArrayView piece)
 
 QByteArray foldedSegment(QByteArrayView segment)
 {
-    const SegmentUnits units = segmentUnits(segment);
+    return foldedSegment(segment, shapeOf(segment));
+}
+
+QByteArray foldedSegment(QByteArrayView segment, Shape whole)
+{
+    const SegmentUnits units = segmentUnits(segment, whole);
     if (units.size() == 1)
         return units.front().folded;
     QByteArray out;

@@ -58,6 +58,8 @@ bool isDateSplitAcross(QByteArrayView year, QByteArrayView month);
 // see SegmentUnits.h), a numbered code (`SKU<int>`); null for a word. A bare placeholder is shared, not allocated:
 // the pattern tree asks this of every node.
 QByteArray foldedSegment(QByteArrayView segment);
+// The same for a segment whose shape is known already (shapeOf(segment), from SegmentShapes).
+QByteArray foldedSegment(QByteArrayView segment, Shape whole);
 // One piece without inner delimiters folded: its placeholder, `SKU<int>`, or null for a word.
 QByteArray foldedPiece(QByteArrayView piece);
 // The placeholder of a shape, shared (no allocation).

@@ -151,8 +151,12 @@ void appendUnits(QByteArrayView segment, SegmentUnits& units)
 
 SegmentUnits segmentUnits(QByteArrayView segment)
 {
+    return segmentUnits(segment, shapeOf(segment));
+}
+
+SegmentUnits segmentUnits(QByteArrayView segment, Shape whole)
+{
     SegmentUnits units;
-    const Shape whole = shapeOf(segment);
     if (isId(whole) && (whole != Shape::Token || !hasTypedWords(segment))) {
         units.append({segment, sharedPlaceholder(whole), 0});
         return units;

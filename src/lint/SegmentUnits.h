@@ -1,5 +1,7 @@
 #pragma once
 
+#include "lint/SegmentShape.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QVarLengthArray>
@@ -22,6 +24,8 @@ using SegmentUnits = QVarLengthArray<SegmentUnit, 4>;
 
 // One unit for a segment that is one id, one word, or has no inner delimiter; never empty.
 SegmentUnits segmentUnits(QByteArrayView segment);
+// The same for a segment whose shape is known already (shapeOf(segment), from SegmentShapes).
+SegmentUnits segmentUnits(QByteArrayView segment, Shape whole);
 
 constexpr bool isInnerDelimiter(char c)
 {

@@ -45,17 +45,18 @@ void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment)
     appendSpelledSegment(pattern, segment, shapeOf(segment));
 }
 
-void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment, Shape shape)
+void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment, Shape whole)
 {
-    if (isId(shape)) {
-        pattern += placeholder(shape);
+    if (isId(whole)) {
+        pattern += placeholder(whole);
         return;
     }
     // `user_123_profile`: an id between words of one segment is an id too; so is the number of a code
     // (`SKU<int>`: one pattern for a catalogue, not one per item). The rules still read the code as the
     // name it is: only the pattern folds it.
     forEachPart(segment, [&](QByteArrayView part, bool separator) {
-        const Shape shape = separator ? Shape::Word : shapeOf(part);
+        // A part that is the whole segment has the shape it came with (a word: a single part, most often).
+        const Shape shape = separator ? Shape::Word : part.size() == segment.size() ? whole : shapeOf(part);
         if (isId(shape)) {
             pattern += placeholder(shape);
         } else if (const QByteArrayView code = separator ? QByteArrayView() : numberedCodePrefix(part);

@@ -88,7 +88,7 @@ std::uint32_t FindingGroups::childPattern(std::uint32_t parent, keyspace::NodeId
         label = lint::sharedPlaceholder(shape);
     } else {
         const QByteArrayView segment = m_store->segment(node);
-        folded = lint::foldedSegment(segment);
+        folded = m_shapes ? lint::foldedSegment(segment, shape) : lint::foldedSegment(segment);
         label = folded.isNull() ? segment : QByteArrayView(folded);
     }
     // With several delimiters, a segment after another than the primary one (`a/b` in a ':/' store) carries it.
