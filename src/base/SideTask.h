@@ -20,7 +20,8 @@ public:
 
     // Returns once the work is done; again at once.
     void wait();
-    bool isDone() const { return !m_thread.joinable(); }
+    // Whether wait() has returned (the work may have ended before it).
+    bool isWaitedFor() const { return !m_thread.joinable(); }
 
 private:
     std::thread m_thread;

@@ -300,7 +300,7 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members, const 
             record(store, node, rule, severity, detail);
         },
         retractNaming, shapes);
-    if (!recognising.isDone()) // the rules returned before recording (a profile without namespace rules)
+    if (!recognising.isWaitedFor()) // the rules returned before recording (a profile without namespace rules)
         retractNaming();
     if (!m_libraries.isEmpty() && m_profile.exemptLibraries)
         m_notices.push_back(exemptionNotice(m_libraries));

@@ -80,15 +80,15 @@ std::uint32_t FindingGroups::childPattern(std::uint32_t parent, keyspace::NodeId
 {
     // By (parent pattern, folded label): most labels are a shared placeholder or a word already seen, so a key's
     // pattern costs two lookups, and only a new pattern builds its text.
-    // An id the shapes know of is its placeholder, its bytes unread (a token may hold typed words: it is read).
-    const lint::Shape shape = m_shapes ? m_shapes->of(*m_store, node) : lint::Shape::Word;
+    // An id is its placeholder (from the table, its bytes unread); a token may hold typed words: it is read.
+    const lint::Shape shape = lint::shapeOfNode(m_shapes, *m_store, node);
     QByteArray folded;
     QByteArrayView label;
     if (lint::isId(shape) && shape != lint::Shape::Token) {
         label = lint::sharedPlaceholder(shape);
     } else {
         const QByteArrayView segment = m_store->segment(node);
-        folded = m_shapes ? lint::foldedSegment(segment, shape) : lint::foldedSegment(segment);
+        folded = lint::foldedSegment(segment, shape);
         label = folded.isNull() ? segment : QByteArrayView(folded);
     }
     // With several delimiters, a segment after another than the primary one (`a/b` in a ':/' store) carries it.

@@ -31,9 +31,9 @@ private Q_SLOTS:
             worker = std::this_thread::get_id();
             written.assign(1000, 7);
         });
-        QVERIFY(!task.isDone());
+        QVERIFY(!task.isWaitedFor());
         task.wait();
-        QVERIFY(task.isDone());
+        QVERIFY(task.isWaitedFor());
         QVERIFY(worker != std::this_thread::get_id());
         QCOMPARE(written.size(), std::size_t(1000));
         QCOMPARE(written.back(), 7);
