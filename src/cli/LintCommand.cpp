@@ -101,7 +101,7 @@ int runLintCommand(const QStringList& arguments)
         options, keyspace, nullptr,
         [&](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
             shapes.catchUp(keyspace);
-            linter.keyAdded(keyspace, node, key, info);
+            linter.keyAdded(keyspace, node, key, info, &shapes);
         },
         [&](const redis::ServerInfo& server) {
             linter.setServerEvictsAllKeys(lint::Linter::evictsAllKeys(server.maxmemoryPolicy));

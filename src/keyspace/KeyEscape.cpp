@@ -51,6 +51,10 @@ bool isControl(char32_t codePoint)
 bool isPrintableUtf8(QByteArrayView bytes)
 {
     for (qsizetype i = 0; i < bytes.size();) {
+        if (bytes[i] >= 0x20 && bytes[i] < 0x7f) { // printable ASCII, most keys' every byte: nothing to decode
+            ++i;
+            continue;
+        }
         char32_t codePoint = 0;
         const int length = decodeUtf8(bytes, i, &codePoint);
         if (length == 0 || isControl(codePoint))

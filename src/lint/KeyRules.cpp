@@ -26,9 +26,9 @@ struct Segment
     GluedId glued;
 
     Segment() = default; // for QVarLengthArray
-    explicit Segment(QByteArrayView segment)
+    Segment(QByteArrayView segment, Shape known)
         : text(segment)
-        , shape(shapeOf(segment))
+        , shape(known)
     {
         // `users/104/avatar_url` has a token's characters, but it is words and ids joined by another delimiter.
         if (shape == Shape::Token && segmentUnits(segment).size() > 1)
@@ -175,10 +175,11 @@ const KeyLevelRules& keyLevelRules()
 class Checker
 {
 public:
-    Checker(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile)
+    Checker(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile, std::span<const Shape> shapes)
         : m_key(key)
         , m_info(info)
         , m_profile(profile)
+        , m_knownShapes(shapes)
     {}
 
     std::vector<KeyFinding> run()
@@ -206,15 +207,16 @@ private:
         keyspace::forEachSegment(m_key, m_profile.delimiters,
                                  [&](QByteArrayView segment, char) { views.append(segment); });
         const std::span<const QByteArrayView> all(views.data(), std::size_t(views.size()));
+        const bool shapesKnown = m_knownShapes.size() == std::size_t(views.size());
         for (qsizetype i = 0; i < views.size(); ++i) {
             const qsizetype end = m_profile.delimiters.contains(':') ? addressRunEnd(all, i) : -1;
             if (end < 0) {
-                m_segments.emplace_back(views[i]);
+                m_segments.emplace_back(views[i], shapesKnown ? m_knownShapes[std::size_t(i)] : shapeOf(views[i]));
                 continue;
             }
             const char* from = views[i].data();
             const QByteArrayView run(from, views[end].data() + views[end].size() - from);
-            m_segments.emplace_back(run);
+            m_segments.emplace_back(run, shapeOf(run));
             if (tailPiece(views[i]).size() == views[i].size() && headPiece(views[end]).size() == views[end].size()) {
                 m_segments.back().shape = Shape::Ip; // the whole segment is the address
                 m_segments.back().glued = {};
@@ -347,6 +349,7 @@ private:
     QByteArrayView m_key;
     const keyspace::KeyInfo& m_info;
     const Profile& m_profile;
+    std::span<const Shape> m_knownShapes;
     const KeyLevelRules& m_rules = keyLevelRules();
     Segments m_segments;
     std::vector<KeyFinding> m_findings;
@@ -354,11 +357,12 @@ private:
 
 } // namespace
 
-std::vector<KeyFinding> checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile)
+std::vector<KeyFinding> checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
+                                 std::span<const Shape> shapes)
 {
     if (profile.isIgnored(key))
         return {};
-    return Checker(key, info, profile).run();
+    return Checker(key, info, profile, shapes).run();
 }
 
 } // namespace keylens::lint

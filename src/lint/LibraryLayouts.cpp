@@ -272,7 +272,7 @@ public:
     {
         // One pass over the nodes picks the few whose name a layout starts from (and the top level, whose names
         // are many).
-        const std::vector<std::uint8_t> startsLayout = markSegments(m_store, [](QByteArrayView segment) {
+        const std::vector<bool> startsLayout = markSegments(m_store, [](QByteArrayView segment) {
             return segment == "id" || segment == "queues" || segment == "cron_jobs" || isLockNamespace(segment) ||
                    segment == "rq" || segment == "attack" || segment == "session" || segment == "recent_jobs" ||
                    isDjangoVersion(segment);
@@ -893,7 +893,12 @@ LibraryLayouts LibraryLayouts::recognise(const Keyspace& store, const SetMembers
 std::vector<QByteArray> LibraryLayouts::keysToRead(const Keyspace& store)
 {
     std::vector<QByteArray> keys;
+    // Only the top level's bytes and those of a few words are read: the rest is a byte by segment id.
+    const std::vector<bool> mayHoldSets =
+        markSegments(store, [](QByteArrayView segment) { return segment == "queues" || isLockNamespace(segment); });
     for (NodeId node = 1; node < store.nodeCount(); ++node) {
+        if (!mayHoldSets[store.segmentId(node)] && store.parent(node) != Keyspace::root())
+            continue;
         const QByteArrayView segment = store.segment(node);
         if (segment == "queues" && queueListsBeside(store, node) != keyspace::InvalidNode)
             keys.push_back(store.path(node));

@@ -91,8 +91,10 @@ public:
     void setServerEvictsAllKeys(bool evicts) { m_evictsAllKeys = evicts; }
     static bool evictsAllKeys(QByteArrayView maxmemoryPolicy) { return maxmemoryPolicy.startsWith("allkeys-"); }
 
-    // The key-level rules on a key that has just been stored as `node`.
-    void keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info);
+    // The key-level rules on a key that has just been stored as `node`. `shapes`, when given, holds the store's
+    // segments classified already, its own (SegmentShapes.h) included: the key's segments are not classified again.
+    void keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info,
+                  const SegmentShapes* shapes = nullptr);
     // A key about to leave the store (deleted or renamed away through Keylens): its findings are taken back, from
     // the store's counts and from this linter's. Call before Keyspace::removeKey.
     void keyRemoved(keyspace::Keyspace& store, keyspace::NodeId node);

@@ -27,10 +27,9 @@ SegmentUnits segmentUnits(QByteArrayView segment);
 // The same for a segment whose shape is known already (shapeOf(segment), from SegmentShapes).
 SegmentUnits segmentUnits(QByteArrayView segment, Shape whole);
 
-constexpr bool isInnerDelimiter(char c)
-{
+inline constexpr auto isInnerDelimiter = [](char c) {
     return c == '/' || c == '.' || c == '_' || c == '-' || c == '|' || c == ',' || c == '#' || c == ';' || c == '=' ||
            c == ' ' || c == '?' || c == '&';
-}
+};
 
 } // namespace keylens::lint

@@ -9,6 +9,7 @@
 
 #include <QByteArray>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -53,9 +54,24 @@ public:
 
 private:
     static constexpr std::uint32_t RootPattern = 0;
+    static constexpr std::array<std::uint32_t, std::size_t(lint::Shape::Count)> filledWithUnknown()
+    {
+        std::array<std::uint32_t, std::size_t(lint::Shape::Count)> unknown{};
+        unknown.fill(0xffffffffu);
+        return unknown;
+    }
+    // Groups the findings of the nodes up to `end`.
+    void group(keyspace::NodeId end);
+    // Adds the groups of later nodes (grouped by another FindingGroups) to these.
+    void mergeGroups(std::vector<FindingGroup>& later);
+    // Once every node is grouped: the patterns counted, the groups sorted.
+    void conclude();
     std::uint32_t childPattern(std::uint32_t parent, keyspace::NodeId node);
+    // The label id of a node's segment, folded (ids are their placeholder).
+    std::uint32_t labelOf(keyspace::NodeId node);
     // The pattern `label` below `parent`, after the store's delimiter or (`joined`) right after its text.
     std::uint32_t labelledPattern(std::uint32_t parent, QByteArrayView label, bool joined = false);
+    std::uint32_t labelledPattern(std::uint32_t parent, std::uint32_t label, bool joined = false);
     // An IPv6 address that the store's ':' split into levels, from `start` (patterns/SplitAddresses.h): the pattern
     // of its levels, with the patterns of the levels where it ends kept in m_addressPattern; nothing for no address.
     std::optional<std::uint32_t> addressPattern(std::uint32_t parent, keyspace::NodeId start);
@@ -66,15 +82,18 @@ private:
     lint::LibraryLayouts m_libraries;
     keyspace::NodeId m_next = 1;                                     // the next node step() looks at
     std::unordered_map<std::uint64_t, std::size_t> m_groupIndex;     // (rule, pattern) -> index in m_groups
-    std::vector<bool> m_withFindings;                                // by pattern id
     std::vector<QByteArray> m_patternTexts;                          // by pattern id
     patterns::LabelTable m_labels;                                   // the folded labels, interned
     std::unordered_map<std::uint64_t, std::uint32_t> m_childPattern; // parent pattern << 32 | label id -> pattern
+    std::unordered_map<keyspace::SegmentId, std::uint32_t>
+        m_wordLabel; // a word without ids, by segment id -> its label id
     // By the store's namespace index: each namespace folded once. 4 bytes a namespace; a hash map of them cost a
     // million-key lint 6 bytes of peak memory per key.
     static constexpr std::uint32_t Unknown = 0xffffffffu;
     std::vector<std::uint32_t> m_namespacePattern;
+    std::array<std::uint32_t, std::size_t(lint::Shape::Count)> m_placeholderLabel = filledWithUnknown(); // by shape
     std::unordered_map<keyspace::NodeId, std::uint32_t> m_addressPattern; // the levels of split IPv6 addresses
+    std::vector<keyspace::NodeId> m_chain; // patternIdOf's way up, kept: it ran once per finding
     std::vector<FindingGroup> m_groups;
     std::uint64_t m_patternCount = 0;
 };

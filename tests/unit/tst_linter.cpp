@@ -5,6 +5,7 @@
 #include "keyspace/Keyspace.h"
 #include "lint/Linter.h"
 #include "lint/Profile.h"
+#include "lint/SegmentShapes.h"
 #include "lint/Spelling.h"
 
 #include <QTest>
@@ -433,6 +434,77 @@ private Q_SLOTS:
         const std::uint64_t once = linted.linter.findings();
         linted.linter.finish(linted.store);
         QCOMPARE(linted.linter.findings(), once);
+    }
+
+    // keylens-cli lint hands the key checks the shapes its table holds for the key's path: every key must get the
+    // findings, details included, that classifying its own bytes gives; on one delimiter and on several.
+    void knownShapesChangeNoKeyFinding_data()
+    {
+        QTest::addColumn<QByteArray>("delimiters");
+        QTest::newRow(":") << QByteArray(":");
+        QTest::newRow(":/") << QByteArray(":/");
+    }
+    void knownShapesChangeNoKeyFinding()
+    {
+        QFETCH(QByteArray, delimiters);
+        std::vector<QByteArray> keys = {
+            "login_fail_ip:2001:db8::1",
+            "rl:2001:db8:0:0:0:0:0:7:minute",
+            "LIMITER/10.0.0.7/search/17/3/hour",
+            "users/104/avatar_url",
+            "user_1792_profile",
+            "tmp_14",
+            "feature:dark:user:9:enabled:true",
+            "session:Zm9vYmFy_-x9Qk2PqLrT",
+            "a::b",
+            "cache:CustomerProfile:77",
+            "log:2025:01:15:errors",
+            "celery-task-meta-0b7f2a1c-6d3e-4f8a-9b2c-1d4e5f6a7b8c",
+            "v1:user:1",
+            "mykey",
+            "bin\xff\x01:x",
+            "u:ab:cd",
+            "order 17 copy",
+            "sku:SKU120279:price",
+            "2024-03-10:report",
+            "mail:ada@example.com:inbox",
+            "x/y.z-w|v",
+            "",
+            QByteArray(300, 'k') + ":1",
+        };
+        for (int i = 0; i < 300; ++i) { // shapes repeat over many keys, as in a real keyspace
+            keys.push_back("user:" + QByteArray::number(i) + ":settings");
+            keys.push_back("Order_" + QByteArray::number(i * 7919) + "_Items");
+            keys.push_back("img/" + QByteArray::number(i) + "/thumb.png");
+        }
+        lint::Profile profile = *lint::builtInProfile("default");
+        profile.delimiters = *keyspace::Delimiters::ofBytes(delimiters);
+        keyspace::Keyspace withTable(profile.delimiters), without(profile.delimiters);
+        lint::Linter tabled(profile, 0), classifying(profile, 0);
+        lint::SegmentShapes shapes;
+        for (const QByteArray& key : keys) {
+            const keyspace::KeyInfo info = test::measuredKey(keyspace::KeyType::String, 40);
+            keyspace::NodeId node = keyspace::InvalidNode;
+            if (withTable.insert(key, info, &node) == keyspace::Keyspace::Insert::Added) {
+                shapes.catchUp(withTable);
+                tabled.keyAdded(withTable, node, key, info, &shapes);
+            }
+            if (without.insert(key, info, &node) == keyspace::Keyspace::Insert::Added)
+                classifying.keyAdded(without, node, key, info);
+        }
+        QVERIFY(classifying.findings() > 600); // uppercase, delimiter, id-first…: the keys do get findings
+        QCOMPARE(tabled.findings(), classifying.findings());
+        const std::vector<lint::RuleSummary> a = tabled.summaries(), b = classifying.summaries();
+        QCOMPARE(a.size(), b.size());
+        for (std::size_t rule = 0; rule < a.size(); ++rule) {
+            QCOMPARE(QByteArrayView(a[rule].rule->id), QByteArrayView(b[rule].rule->id));
+            QCOMPARE(a[rule].examples.size(), b[rule].examples.size());
+            for (std::size_t i = 0; i < a[rule].examples.size(); ++i) {
+                QCOMPARE(a[rule].examples[i].key, b[rule].examples[i].key);
+                QCOMPARE(a[rule].examples[i].detail, b[rule].examples[i].detail);
+                QCOMPARE(a[rule].examples[i].severity, b[rule].examples[i].severity);
+            }
+        }
     }
 };
 

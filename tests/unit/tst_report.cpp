@@ -221,6 +221,68 @@ private Q_SLOTS:
         QCOMPARE(uppercase->keys, 30u);
     }
 
+    // A big store is grouped in two halves on two threads and merged: the groups must be those of one pass over it
+    // (the Findings panel's stepwise grouping), pattern by pattern, with each key's finding counted once.
+    void findingGroupsInHalvesAreThoseOfOnePass()
+    {
+        keyspace::Keyspace store;
+        lint::Linter linter(*lint::builtInProfile("default"), 0);
+        const auto add = [&](const QByteArray& key, const keyspace::KeyInfo& info) {
+            keyspace::NodeId node = keyspace::InvalidNode;
+            if (store.insert(key, info, &node) == keyspace::Keyspace::Insert::Added)
+                linter.keyAdded(store, node, key, info);
+        };
+        keyspace::KeyInfo unmeasured;
+        unmeasured.type = KeyType::String;
+        // A Rails cache without TTLs: missing-ttl on a library's keys, at both ends of the store.
+        const auto railsCache = [&](int i) {
+            add("views/products/index:8a1f2e3d4c5b6a79/products/" + QByteArray::number(i) + "-20240310120000000000",
+                measuredKey(KeyType::String, 80));
+        };
+        for (int i = 0; i < 40; ++i)
+            railsCache(i);
+        // Patterns in both halves, in the first only and in the second only; measured and unmeasured keys.
+        for (int i = 0; i < 70'000; ++i) {
+            add("User:" + QByteArray::number(i) + ":Profile", measuredKey(KeyType::Hash, 100 + i % 7));
+            add("user_" + QByteArray::number(i) + "_settings", i % 3 ? measuredKey(KeyType::String, 30) : unmeasured);
+            add(i < 35'000 ? "OldCache:" + QByteArray::number(i) : "NewCache:" + QByteArray::number(i),
+                measuredKey(KeyType::String, 10));
+        }
+        for (int i = 40; i < 80; ++i)
+            railsCache(i);
+        linter.finish(store);
+        QVERIFY(store.nodeCount() > 200'000); // past the size grouped in halves
+
+        const report::FindingGroups halves(store, linter.libraries());
+        report::FindingGroups onePass(store, linter.libraries(), report::FindingGroups::Stepwise{});
+        QVERIFY(onePass.step(store.nodeCount()));
+        QCOMPARE(halves.groups().size(), onePass.groups().size());
+        QVERIFY(halves.groups().size() >= 5);
+        std::uint64_t grouped = 0;
+        for (std::size_t i = 0; i < halves.groups().size(); ++i) {
+            const report::FindingGroup& a = halves.groups()[i];
+            const report::FindingGroup& b = onePass.groups()[i];
+            QCOMPARE(QByteArrayView(a.rule->id), QByteArrayView(b.rule->id));
+            QCOMPARE(a.pattern, b.pattern);
+            QCOMPARE(a.keys, b.keys);
+            QCOMPARE(a.memory.bytes, b.memory.bytes);
+            QCOMPARE(a.memory.keys, b.memory.keys);
+            QCOMPARE(a.memory.unmeasured, b.memory.unmeasured);
+            QCOMPARE(a.library, b.library);
+            grouped += a.keys;
+        }
+        QCOMPARE(grouped, linter.findings());
+        QCOMPARE(halves.patternCount(), onePass.patternCount());
+        QCOMPARE(halves.patternOf("NewCache:69999"), QByteArray("NewCache:<int>"));
+        const auto userProfiles = std::find_if(halves.groups().begin(), halves.groups().end(), [](const auto& group) {
+            return QByteArrayView(group.rule->id) == "uppercase" && group.pattern == "User:<int>:Profile";
+        });
+        QVERIFY(userProfiles != halves.groups().end());
+        QCOMPARE(userProfiles->keys, 70'000u);
+        QVERIFY(std::any_of(halves.groups().begin(), halves.groups().end(),
+                            [](const auto& group) { return group.library && group.keys == 80; }));
+    }
+
     void emptyKeyspaceSaysSo()
     {
         const keyspace::Keyspace empty;
