@@ -141,8 +141,9 @@ struct DataInKeyGroup
 {
     std::uint64_t keys = 0;
     std::vector<QByteArray> values; // distinct, up to the profile's maximum + 1
-    std::vector<NodeId> scopes;     // the namespaces that hold the group's ids (one per word above them)
-    std::unordered_set<NodeId> scopesSeen;
+    // Its keys, in the order the pass met them, while the group may still be reported (then none: it never is).
+    // Kept, not looked for again under each id: that search was a hash lookup and a group rebuilt per key.
+    std::vector<NodeId> nodes;
 };
 
 // The patterns of keys that say the same words in two spellings or more, group by group: candidates by
@@ -386,14 +387,15 @@ public:
                     DataInKeyGroup& entry = m_dataInKey[*group];
                     ++entry.keys;
                     // Only while the group may still be reported: one with too many values never is.
-                    const NodeId scope = m_store.parent(m_store.parent(m_store.parent(node))); // value, attribute, id
-                    if (entry.values.size() <= m_profile.dataInKeyMaximumValues &&
-                        entry.scopesSeen.insert(scope).second)
-                        entry.scopes.push_back(scope);
-                    const QByteArrayView value = m_store.segment(node);
-                    if (entry.values.size() <= m_profile.dataInKeyMaximumValues &&
-                        std::find(entry.values.begin(), entry.values.end(), value) == entry.values.end())
-                        entry.values.push_back(value.toByteArray());
+                    if (entry.values.size() <= m_profile.dataInKeyMaximumValues) {
+                        const QByteArrayView value = m_store.segment(node);
+                        if (std::find(entry.values.begin(), entry.values.end(), value) == entry.values.end())
+                            entry.values.push_back(value.toByteArray());
+                        if (entry.values.size() <= m_profile.dataInKeyMaximumValues)
+                            entry.nodes.push_back(node);
+                        else
+                            entry.nodes = {};
+                    }
                 }
             }
         }
@@ -460,18 +462,8 @@ public:
             for (const QByteArray& value : entry.values)
                 values += (values.isEmpty() ? "" : ", ") + value;
             const QByteArray detail = attribute + " takes " + values;
-            // The group's keys are `scope:<id>:attribute:value`: found under each scope's ids.
-            for (const NodeId scope : entry.scopes) {
-                m_store.forEachChild(scope, [&](NodeId id) {
-                    const NodeId attributeNode = m_store.findChild(id, attribute);
-                    if (attributeNode == keyspace::InvalidNode)
-                        return;
-                    m_store.forEachChild(attributeNode, [&](NodeId value) {
-                        if (m_store.isKey(value) && !m_store.isLintIgnored(value) && dataInKeyGroupOf(value) == group)
-                            m_record(value, rule, rule.severity, detail);
-                    });
-                });
-            }
+            for (const NodeId node : entry.nodes)
+                m_record(node, rule, rule.severity, detail);
         }
     }
 
