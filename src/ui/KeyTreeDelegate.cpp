@@ -117,6 +117,10 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         }
         QStyledItemDelegate::paint(painter, opt, index);
         const int diameter = std::max(6, opt.rect.height() / 3);
+        // In a column too narrow for both (a small window), the count wins: the tint still tells the severity.
+        const int textWidth = opt.fontMetrics.horizontalAdvance(index.data().toString());
+        if (5 + diameter + 4 + textWidth + 6 > opt.rect.width())
+            return;
         painter->save();
         painter->setRenderHint(QPainter::Antialiasing);
         painter->setPen(Qt::NoPen);
