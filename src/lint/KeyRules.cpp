@@ -307,8 +307,14 @@ private:
             if (letters && part.size() <= 2 && m_segments.size() > 1 && !m_profile.isAlias(LowerCase(part).view()))
                 add(m_rules.crypticAbbreviation, part.toByteArray());
         }
-        if (!segment.isId()) {
-            const bool special = std::any_of(segment.text.begin(), segment.text.end(), isSpecialCharacter);
+        if (!segment.isId() && std::any_of(segment.text.begin(), segment.text.end(), isSpecialCharacter)) {
+            // An id inside the segment keeps its own characters, as a segment that is one does: the '@' of
+            // `b_<email>_settings`. Those between its parts, and those of its words, count.
+            const SegmentUnits units = segmentUnits(segment.text);
+            const bool special = std::any_of(units.begin(), units.end(), [](const SegmentUnit& unit) {
+                return (unit.delimiterAfter != 0 && isSpecialCharacter(unit.delimiterAfter)) ||
+                       (unit.folded.isNull() && std::any_of(unit.text.begin(), unit.text.end(), isSpecialCharacter));
+            });
             if (special)
                 add(m_rules.specialCharacters, segment.text.toByteArray());
         }

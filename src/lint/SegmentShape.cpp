@@ -170,10 +170,12 @@ bool isEmail(QByteArrayView text)
     const qsizetype dot = domain.lastIndexOf('.');
     if (dot <= 0 || domain.size() - dot - 1 < 2)
         return false;
-    const auto allowed = [](char c) {
-        return isLetter(c) || isDigit(c) || c == '.' || c == '-' || c == '_' || c == '+';
-    };
-    return std::all_of(text.begin(), text.begin() + at, allowed) && std::all_of(domain.begin(), domain.end(), allowed);
+    const auto local = [](char c) { return isLetter(c) || isDigit(c) || c == '.' || c == '-' || c == '_' || c == '+'; };
+    // A host name: letters, digits, '-' and dots, ending in a name of letters. `x@example.com_settings` is no address
+    // but one glued to a word (Bottleneck's `b_<id>_settings` with an e-mail for its id).
+    const auto host = [](char c) { return isLetter(c) || isDigit(c) || c == '.' || c == '-'; };
+    return std::all_of(text.begin(), text.begin() + at, local) && std::all_of(domain.begin(), domain.end(), host) &&
+           std::all_of(domain.begin() + dot + 1, domain.end(), isLetter);
 }
 
 bool isIpv4(QByteArrayView text)

@@ -76,6 +76,11 @@ Shape spanShape(QByteArrayView segment, const QVarLengthArray<Piece, 16>& pieces
     if (isWordLike(head) && !span.contains('@'))
         return Shape::Word;
     const Shape shape = shapeOf(span);
+    // An address glued into a segment keeps the words before it: `b_per-user-ada@example.com_settings` is `b_` and an
+    // address, not an address that starts with `b_` (a '_' in the local part of an address inside a key is far
+    // likelier a word separator: the span is tried again from the next piece).
+    if (shape == Shape::Email && span.first(span.indexOf('@')).contains('_'))
+        return Shape::Word;
     if (shape != Shape::Token)
         return shape;
     // A token's own marks are '-' and '_' (base64url), and '/' of standard base64 when no piece is a word (Flask's

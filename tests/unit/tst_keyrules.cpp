@@ -108,6 +108,11 @@ private Q_SLOTS:
         // Other delimiters: a key that starts with a word is not id-first, whatever joins its parts; its other
         // delimiter is the finding, wherever it stands.
         row("users/104/avatar_url", "delimiter special-characters");
+        // An address inside a segment (Bottleneck's `b_<id>_settings` with an e-mail for the id): the word before it
+        // is the key's start, and the '@' is the address's own.
+        row("b_per-user-ada@example.com_settings", "delimiter");
+        row("b_per-user-ada@example.com_settings hour", "delimiter special-characters");
+        row("user:ada@example.com", "");
         row("exchange_rates/EUR/30", "delimiter special-characters uppercase");
         row("user_1792_profile", "delimiter");
         row("192.0.2.7/search/3", "delimiter id-first special-characters");

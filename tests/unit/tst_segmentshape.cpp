@@ -236,6 +236,9 @@ private Q_SLOTS:
         QTest::newRow("cidr after a word") << QByteArray("net/10.1.0.0/16") << QByteArray("net/<cidr>");
         QTest::newRow("email") << QByteArray("jane.doe@example.com") << QByteArray("<email>");
         QTest::newRow("email after a word") << QByteArray("user|jane.doe@example.com") << QByteArray("user|<email>");
+        QTest::newRow("email inside words")
+            << QByteArray("b_per-user-ada@example.com_settings") << QByteArray("b_<email>_settings");
+        QTest::newRow("an address with a word glued on") << QByteArray("ada@example.com_x") << QByteArray("<email>_x");
         QTest::newRow("semver") << QByteArray("lib-1.4.2") << QByteArray("lib-<semver>");
         QTest::newRow("django view") << QByteArray(
                                             "views.decorators.cache.cache_page..GET.0123456789abcdef0123456789abcdef."
