@@ -130,10 +130,15 @@ bool startsWithId(const Segment& segment)
 
 bool isPlaceholderWord(QByteArrayView word, bool wholeKey)
 {
-    const LowerCase lower(word);
-    QByteArrayView stem = lower.view();
-    while (!stem.isEmpty() && stem.back() >= '0' && stem.back() <= '9')
-        stem.chop(1); // key1, test2
+    qsizetype letters = word.size();
+    while (letters > 0 && isDigit(word[letters - 1]))
+        --letters; // key1, test2
+    // Asked of every key's first segment: the names below are 3 to 9 letters (`mycounter`) and start with a letter,
+    // so most words are told apart without lower-casing or comparing them.
+    if (letters < 3 || letters > 9 || !isLetter(word.front()))
+        return false;
+    const LowerCase lower(word.first(letters));
+    const QByteArrayView stem = lower.view();
     static const std::vector<QByteArrayView> names = {"key",   "test", "foo", "bar",   "baz",    "qux",     "data",
                                                       "value", "asdf", "xxx", "dummy", "sample", "example", "demo"};
     if (std::find(names.begin(), names.end(), stem) != names.end())
@@ -172,6 +177,13 @@ const KeyLevelRules& keyLevelRules()
     return rules;
 }
 
+// A detail that is some of the key's bytes, not copied: the findings are read while the key is, and Linter::record
+// copies the few details it keeps as examples. A copy per finding was a million allocations per million keys.
+QByteArray keyBytes(QByteArrayView text)
+{
+    return QByteArray::fromRawData(text.data(), text.size());
+}
+
 class Checker
 {
 public:
@@ -182,7 +194,7 @@ public:
         , m_knownShapes(shapes)
     {}
 
-    std::vector<KeyFinding> run()
+    KeyFindings run()
     {
         checkLength();
         if (!keyspace::isPrintableUtf8(m_key)) {
@@ -261,25 +273,25 @@ private:
 
         const Segment& first = m_segments.front();
         if (startsWithId(first))
-            add(m_rules.idFirst, first.text.toByteArray());
+            add(m_rules.idFirst, keyBytes(first.text));
         if (m_segments.size() == 1 && isPlaceholderSegment(first.text, true))
-            add(m_rules.placeholderName, first.text.toByteArray());
+            add(m_rules.placeholderName, keyBytes(first.text));
         else if (hasDelimiter && isPlaceholderWord(first.text, false))
-            add(m_rules.placeholderName, first.text.toByteArray());
+            add(m_rules.placeholderName, keyBytes(first.text));
 
         if (!hasDelimiter) {
             // Words joined by another separator (`user_123_profile`, `ORDER-DETAIL-10086`): a hierarchy
             // without the delimiter. A bare word or id is a key without a namespace.
             if (wordParts(first).size() > 1 || isId(first.glued.shape))
-                add(m_rules.delimiter, first.text.toByteArray());
+                add(m_rules.delimiter, keyBytes(first.text));
             else if (!first.isId() && m_findings.empty())
-                add(m_rules.noNamespace, first.text.toByteArray());
+                add(m_rules.noNamespace, keyBytes(first.text));
         } else {
             for (const Segment& segment : m_segments) {
                 // `userSettings_123` inside a colon key: an id glued on with another separator; `LIMITER/<ip>/hour`
                 // as one segment: a hierarchy of its own under another delimiter.
                 if (!segment.isId() && (isId(segment.glued.shape) || hasIdBetweenWords(segment.text))) {
-                    add(m_rules.delimiter, segment.text.toByteArray());
+                    add(m_rules.delimiter, keyBytes(segment.text));
                     break;
                 }
             }
@@ -287,10 +299,10 @@ private:
         if (hasDelimiter && !m_profile.allowedNamespaces.empty() &&
             std::find(m_profile.allowedNamespaces.begin(), m_profile.allowedNamespaces.end(), first.text) ==
                 m_profile.allowedNamespaces.end())
-            add(m_rules.unknownNamespace, first.text.toByteArray());
+            add(m_rules.unknownNamespace, keyBytes(first.text));
         for (qsizetype i = 1; i + 1 < m_segments.size(); ++i) {
             if (m_segments[i].isId()) {
-                add(m_rules.midKeyId, m_segments[i].text.toByteArray()); // the profile decides whether it counts
+                add(m_rules.midKeyId, keyBytes(m_segments[i].text)); // the profile decides whether it counts
                 break;
             }
         }
@@ -303,9 +315,9 @@ private:
             const bool letters = std::all_of(part.begin(), part.end(), isLetter);
             // Codes that mix letters and digits (`ABC123`, `v2`) are not words to spell-check.
             if (letters && std::any_of(part.begin(), part.end(), isUpper))
-                add(m_rules.uppercase, segment.text.toByteArray());
+                add(m_rules.uppercase, keyBytes(segment.text));
             if (letters && part.size() <= 2 && m_segments.size() > 1 && !m_profile.isAlias(LowerCase(part).view()))
-                add(m_rules.crypticAbbreviation, part.toByteArray());
+                add(m_rules.crypticAbbreviation, keyBytes(part));
         }
         if (!segment.isId() && std::any_of(segment.text.begin(), segment.text.end(), isSpecialCharacter)) {
             // An id inside the segment keeps its own characters, as a segment that is one does: the '@' of
@@ -316,7 +328,7 @@ private:
                        (unit.folded.isNull() && std::any_of(unit.text.begin(), unit.text.end(), isSpecialCharacter));
             });
             if (special)
-                add(m_rules.specialCharacters, segment.text.toByteArray());
+                add(m_rules.specialCharacters, keyBytes(segment.text));
         }
     }
 
@@ -328,12 +340,11 @@ private:
             const Shape shape = segment.shape;
             const Shape glued = segment.glued.shape;
             if (shape == Shape::Date || shape == Shape::Epoch || glued == Shape::Date || glued == Shape::Epoch)
-                found = segment.text.toByteArray();
+                found = keyBytes(segment.text);
             // A date split over levels: `log:2025:01:15:…`
             else if (i + 1 < m_segments.size() && isDateSplitAcross(segment.text, m_segments[i + 1].text)) {
                 const QByteArrayView next = m_segments[i + 1].text; // both, with the key's own delimiter between
-                found =
-                    QByteArrayView(segment.text.data(), next.data() + next.size() - segment.text.data()).toByteArray();
+                found = keyBytes(QByteArrayView(segment.text.data(), next.data() + next.size() - segment.text.data()));
             }
         }
         if (found.isEmpty())
@@ -358,13 +369,13 @@ private:
     std::span<const Shape> m_knownShapes;
     const KeyLevelRules& m_rules = keyLevelRules();
     Segments m_segments;
-    std::vector<KeyFinding> m_findings;
+    KeyFindings m_findings;
 };
 
 } // namespace
 
-std::vector<KeyFinding> checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
-                                 std::span<const Shape> shapes)
+KeyFindings checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
+                     std::span<const Shape> shapes)
 {
     if (profile.isIgnored(key))
         return {};

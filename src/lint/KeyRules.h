@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QVarLengthArray>
 
 #include <cstdint>
 #include <optional>
@@ -19,8 +20,12 @@ struct KeyFinding
 {
     const RuleInfo* rule;
     Severity severity;
-    QByteArray detail; // what in the key made it fire, for the message
+    // What in the key made it fire, for the message. Often the key's own bytes, not copied (QByteArray::fromRawData):
+    // valid while the key's bytes are; copy it to keep it.
+    QByteArray detail;
 };
+// On the stack for the few a key has: checked a million times a scan, most keys with one finding or two.
+using KeyFindings = QVarLengthArray<KeyFinding, 4>;
 
 // Runs the profile's key-level rules on one key: at most one finding per rule, none for a key the
 // profile ignores. Pure: no server, no store, so it runs in the ingest path as keys arrive. Ids (see
@@ -28,7 +33,7 @@ struct KeyFinding
 //
 // `shapes`, when not empty, holds the shape of each of the key's segments (split on the profile's delimiters), known
 // already (SegmentShapes.h): they are not classified again. Of another length, it is not used.
-std::vector<KeyFinding> checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
-                                 std::span<const Shape> shapes = {});
+KeyFindings checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
+                     std::span<const Shape> shapes = {});
 
 } // namespace keylens::lint

@@ -436,6 +436,28 @@ private Q_SLOTS:
         QCOMPARE(linted.linter.findings(), once);
     }
 
+    // The key checks' details view the key's bytes (no copy per finding): the linter must keep its own copy, as the
+    // ingest reuses its buffers for the next keys.
+    void findingDetailsOutliveTheKeysBytes()
+    {
+        keyspace::Keyspace store;
+        lint::Linter linter(*lint::builtInProfile("default"), 0);
+        QByteArray key("User:17:Profile Page");
+        const keyspace::KeyInfo info = test::measuredKey(keyspace::KeyType::String, 40);
+        keyspace::NodeId node = keyspace::InvalidNode;
+        QVERIFY(store.insert(key, info, &node) == keyspace::Keyspace::Insert::Added);
+        linter.keyAdded(store, node, key, info);
+        key.fill('x'); // the bytes the details were read from, overwritten
+        std::map<QByteArray, QByteArray> details;
+        for (const lint::RuleSummary& rule : linter.summaries()) {
+            for (const lint::Finding& example : rule.examples)
+                details[rule.rule->id] = example.detail;
+        }
+        QCOMPARE(details["uppercase"], QByteArray("User"));
+        QCOMPARE(details["special-characters"], QByteArray("Profile Page"));
+        QCOMPARE(linter.summaries().front().examples.front().key, QByteArray("User:17:Profile Page"));
+    }
+
     // keylens-cli lint hands the key checks the shapes its table holds for the key's path: every key must get the
     // findings, details included, that classifying its own bytes gives; on one delimiter and on several.
     void knownShapesChangeNoKeyFinding_data()
