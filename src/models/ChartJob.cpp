@@ -1,7 +1,5 @@
 #include "models/ChartJob.h"
 
-#include "models/TimeSlice.h"
-
 #include <QDateTime>
 #include <QThread>
 
@@ -9,11 +7,7 @@ namespace keylens::models {
 
 ChartJob::ChartJob(QObject* parent)
     : QObject(parent)
-{
-    m_slices.setObjectName(QStringLiteral("chart slices"));
-    m_slices.setInterval(0);
-    connect(&m_slices, &QTimer::timeout, this, &ChartJob::slice);
-}
+{}
 
 ChartJob::~ChartJob()
 {
@@ -23,7 +17,7 @@ ChartJob::~ChartJob()
 void ChartJob::cancel()
 {
     ++m_jobs; // a result already on its way is dropped
-    m_slices.stop();
+    m_slices.cancel();
     m_walk.reset();
     if (m_worker) {
         m_cancelled.store(true, std::memory_order_relaxed);
@@ -44,9 +38,13 @@ void ChartJob::start(const keyspace::Keyspace& store, std::vector<keyspace::Node
     auto walk = std::make_unique<ChartWalk>(store, std::move(roots), QDateTime::currentMSecsSinceEpoch(), barOf);
     if (!storeIsFinal || keys < WorkerThreshold) {
         m_walk = std::move(walk);
-        slice(); // small ones are done at once
-        if (m_walk)
-            m_slices.start();
+        m_slices.start([this](std::size_t nodes) { return m_walk->step(nodes); },
+                       [this] {
+                           const ChartData data = m_walk->result();
+                           m_walk.reset();
+                           Q_EMIT done(data);
+                       },
+                       true); // small ones are done at once
         return;
     }
     const unsigned job = m_jobs;
@@ -69,18 +67,6 @@ void ChartJob::start(const keyspace::Keyspace& store, std::vector<keyspace::Node
         Q_EMIT done(walk->result());
     });
     worker->start();
-}
-
-void ChartJob::slice()
-{
-    if (!m_walk)
-        return;
-    if (!runForOneSlice([this](std::size_t nodes) { return m_walk->step(nodes); }, m_units))
-        return; // the timer goes on at the next turn of the event loop
-    m_slices.stop();
-    const ChartData data = m_walk->result();
-    m_walk.reset();
-    Q_EMIT done(data);
 }
 
 } // namespace keylens::models

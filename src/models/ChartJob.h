@@ -1,11 +1,10 @@
 #pragma once
 
 #include "models/ChartData.h"
-#include "models/TimeSlice.h"
+#include "models/SlicedJob.h"
 
 #include <QElapsedTimer>
 #include <QObject>
-#include <QTimer>
 
 #include <atomic>
 #include <memory>
@@ -40,13 +39,10 @@ Q_SIGNALS:
     void done(const keylens::models::ChartData& data);
 
 private:
-    void slice();
-
     std::unique_ptr<ChartWalk> m_walk; // walked in slices
-    QTimer m_slices;
     // Nodes walked between two looks for a cancel on the worker, and at most between two looks at the clock here.
     static constexpr std::size_t NodesPerCheck = 20'000;
-    SliceUnits m_units{NodesPerCheck};
+    SlicedJob m_slices{NodesPerCheck, QStringLiteral("chart slices"), this};
     QThread* m_worker = nullptr;
     std::shared_ptr<ChartWalk> m_workerWalk;
     std::atomic<bool> m_cancelled{false};

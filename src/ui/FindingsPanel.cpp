@@ -9,13 +9,11 @@
 #include "ui/OverlayColours.h"
 
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
 #include <QSplitter>
-#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -66,7 +64,7 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     , m_treeFilter(new QComboBox)
     , m_list(new QTreeWidget)
     , m_ruleText(new QLabel)
-    , m_groupingSlices(new QTimer(this))
+    , m_groupingSlices(new models::SlicedJob(4096, QStringLiteral("finding groups"), this))
 {
     m_treeFilter->addItem(tr("All keys"));
     m_treeFilter->addItem(tr("Keys with findings"));
@@ -118,14 +116,6 @@ FindingsPanel::FindingsPanel(QWidget* parent)
             Q_EMIT keyActivated(key.toByteArray());
     });
     connect(m_treeFilter, &QComboBox::currentIndexChanged, this, &FindingsPanel::emitTreeFilter);
-    m_groupingSlices->setInterval(0);
-    connect(m_groupingSlices, &QTimer::timeout, this, [this] {
-        if (!m_grouping || !stepGrouping())
-            return;
-        m_groupingSlices->stop();
-        m_groupingDone = true;
-        Q_EMIT groupingReady();
-    });
     showRuleText();
 }
 
@@ -196,11 +186,18 @@ void FindingsPanel::showGrouped(const lint::Linter& linter, const keyspace::Keys
         m_groupingStore = &store;
         m_groupingLinter = &linter;
         m_groupingFindings = linter.findings();
-        m_groupingDone = stepGrouping();
-        if (!m_groupingDone) {
-            m_groupingSlices->start();
+        m_groupingDone = false;
+        m_groupingStarts = true; // done in the first slice: filled below, not announced
+        m_groupingSlices->start([this](std::size_t nodes) { return m_grouping->step(nodes); },
+                                [this] {
+                                    m_groupingDone = true;
+                                    if (!m_groupingStarts)
+                                        Q_EMIT groupingReady();
+                                },
+                                true);
+        m_groupingStarts = false;
+        if (!m_groupingDone)
             return;
-        }
     } else if (!m_groupingDone) {
         return; // groupingReady() brings the caller back
     }
@@ -208,21 +205,10 @@ void FindingsPanel::showGrouped(const lint::Linter& linter, const keyspace::Keys
     fillGrouped(linter, *groups);
 }
 
-bool FindingsPanel::stepGrouping()
-{
-    QElapsedTimer slice;
-    slice.start();
-    while (!m_grouping->step(4096)) {
-        if (slice.elapsed() >= 8)
-            return false;
-    }
-    return true;
-}
-
 void FindingsPanel::forgetStore()
 {
+    m_groupingSlices->cancel();
     m_grouping.reset();
-    m_groupingSlices->stop();
     m_groupingStore = nullptr;
     m_groupedLinter = nullptr;
 }

@@ -7,7 +7,6 @@
 #include "models/FindingsText.h"
 #include "models/KeyTreeModel.h"
 #include "models/RowPresenter.h"
-#include "models/TimeSlice.h"
 #include "redis/ClusterSlot.h"
 #include "ui/DetailsForm.h"
 
@@ -59,9 +58,6 @@ NamespaceDetailsView::NamespaceDetailsView(QWidget* parent)
     m_topKeys->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     for (int column = 1; column < 5; ++column)
         m_topKeys->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
-    m_walkSlices.setObjectName(QStringLiteral("top keys"));
-    m_walkSlices.setInterval(0);
-    connect(&m_walkSlices, &QTimer::timeout, this, &NamespaceDetailsView::walkSlice);
     connect(m_topKeys, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
         Q_EMIT keyActivated(keyspace::NodeId(item->data(0, NodeIdRole).toULongLong()));
     });
@@ -185,26 +181,19 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
     m_topKeysOf = shown;
     m_topKeys->clear();
     m_walk = std::make_unique<keyspace::TopKeysWalk>(keyspace, TopKeyCount, node);
-    walkSlice();
-    if (m_walk)
-        m_walkSlices.start();
+    m_walkSlices.start([this](std::size_t nodes) { return m_walk->step(nodes); }, [this] { showTopKeys(); }, true);
 }
 
 void NamespaceDetailsView::forgetStore()
 {
-    m_walkSlices.stop();
+    m_walkSlices.cancel();
     m_walk.reset();
     m_topKeysOf = {};
     m_topKeys->clear();
 }
 
-void NamespaceDetailsView::walkSlice()
+void NamespaceDetailsView::showTopKeys()
 {
-    if (!m_walk)
-        return;
-    if (!models::runForOneSlice([this](std::size_t nodes) { return m_walk->step(nodes); }, m_walkUnits))
-        return; // the timer goes on at the next turn of the event loop
-    m_walkSlices.stop();
     const keyspace::Keyspace& keyspace = *m_topKeysOf.store;
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
     QList<QTreeWidgetItem*> items;

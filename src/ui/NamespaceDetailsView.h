@@ -3,9 +3,8 @@
 #include "keyspace/Keyspace.h"
 #include "keyspace/MemoryEstimate.h"
 #include "keyspace/TopKeys.h"
-#include "models/TimeSlice.h"
+#include "models/SlicedJob.h"
 
-#include <QTimer>
 #include <QWidget>
 
 #include <memory>
@@ -68,11 +67,11 @@ private:
         bool operator==(const TopKeysOf&) const = default;
     };
     TopKeysOf m_topKeysOf; // what m_topKeys lists
-    void walkSlice();
+    // Lists the finished walk's keys.
+    void showTopKeys();
     std::unique_ptr<keyspace::TopKeysWalk> m_walk; // in progress
-    QTimer m_walkSlices;
     // A step of 20,000 nodes took up to 3 ms here, in random order over the store: at most 4,096 per look at the clock.
-    models::SliceUnits m_walkUnits{4096};
+    models::SlicedJob m_walkSlices{4096, QStringLiteral("top keys"), this};
 };
 
 } // namespace keylens::ui

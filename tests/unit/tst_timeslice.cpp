@@ -1,5 +1,6 @@
 // Background slices on the GUI thread take turns (models/TimeSlice.h): a job whose turn comes right after
-// another job's slice gives it back without working, and runs once the breath has passed.
+// another job's slice gives it back without working, and runs once the breath has passed. SlicedJob runs a job so.
+#include "models/SlicedJob.h"
 #include "models/TimeSlice.h"
 
 #include <QElapsedTimer>
@@ -113,6 +114,70 @@ private Q_SLOTS:
             QVERIFY(!runForOneSlice(slowStep, units));
             QVERIFY2(clock.elapsed() < SliceMs + 20, qPrintable(QStringLiteral("%1 ms").arg(clock.elapsed())));
         }
+    }
+
+    // A sliced job works across turns of the event loop, each slice near its budget, until its step is done; then
+    // `finished` runs once, and may start the next job.
+    void aSlicedJobRunsInSlicesUntilDone()
+    {
+        SlicedJob job(1'000, QStringLiteral("test slices"));
+        std::size_t done = 0, calls = 0;
+        constexpr std::size_t Work = 40'000; // 40 ms at 1 us a unit: several slices
+        int finished = 0, nextFinished = 0;
+        job.start(
+            [&](std::size_t units) {
+                ++calls;
+                const std::size_t now = std::min(units, Work - done);
+                QThread::usleep(static_cast<unsigned long>(now)); // 1 us a unit
+                done += now;
+                return done == Work;
+            },
+            [&] {
+                ++finished;
+                job.start([](std::size_t) { return true; }, [&] { ++nextFinished; });
+            });
+        QVERIFY(job.isRunning());
+        QCOMPARE(done, std::size_t(0)); // nothing before the event loop turns, unless asked
+        QVERIFY(QTest::qWaitFor([&] { return nextFinished == 1; }, 5'000));
+        QCOMPARE(done, Work);
+        QCOMPARE(finished, 1);
+        QVERIFY(calls > 1);
+        QVERIFY(!job.isRunning());
+        QTest::qWait(20);
+        QCOMPARE(finished, 1); // once
+    }
+
+    // A small job asked for its first slice at once is done before start() returns; a cancelled or replaced job's
+    // step is not called again and its `finished` never.
+    void aSlicedJobCancelsAndReplaces()
+    {
+        SlicedJob job(100, QStringLiteral("test slices"));
+        QThread::msleep(2 * BreathMs);
+        bool smallDone = false;
+        job.start([](std::size_t) { return true; }, [&] { smallDone = true; }, true);
+        QVERIFY(smallDone);
+        QVERIFY(!job.isRunning());
+
+        int firstCalls = 0, firstFinished = 0, secondFinished = 0;
+        job.start(
+            [&](std::size_t) {
+                ++firstCalls;
+                return false; // never done by itself
+            },
+            [&] { ++firstFinished; });
+        QVERIFY(QTest::qWaitFor([&] { return firstCalls > 0; }, 2'000));
+        job.cancel();
+        const int callsAtCancel = firstCalls;
+        QTest::qWait(20);
+        QCOMPARE(firstCalls, callsAtCancel);
+        QVERIFY(!job.isRunning());
+
+        job.start([&](std::size_t) { return ++firstCalls < 0; }, [&] { ++firstFinished; });
+        job.start([](std::size_t) { return true; }, [&] { ++secondFinished; }); // replaces the running one
+        QVERIFY(QTest::qWaitFor([&] { return secondFinished == 1; }, 2'000));
+        QTest::qWait(20);
+        QCOMPARE(firstFinished, 0);
+        QCOMPARE(firstCalls, callsAtCancel); // the replaced job never ran
     }
 };
 

@@ -1,0 +1,46 @@
+#include "models/SlicedJob.h"
+
+#include <utility>
+
+namespace keylens::models {
+
+SlicedJob::SlicedJob(std::size_t mostUnits, const QString& name, QObject* parent)
+    : QObject(parent)
+    , m_units(mostUnits)
+{
+    m_timer.setObjectName(name);
+    m_timer.setInterval(0);
+    connect(&m_timer, &QTimer::timeout, this, &SlicedJob::slice);
+}
+
+void SlicedJob::start(Step step, std::function<void()> finished, bool firstSliceNow)
+{
+    cancel();
+    m_step = std::move(step);
+    m_finished = std::move(finished);
+    if (firstSliceNow)
+        slice();
+    if (m_step)
+        m_timer.start();
+}
+
+void SlicedJob::cancel()
+{
+    m_timer.stop();
+    m_step = {};
+    m_finished = {};
+}
+
+void SlicedJob::slice()
+{
+    if (!m_step || !runForOneSlice(m_step, m_units))
+        return; // the timer goes on at the next turn of the event loop
+    m_timer.stop();
+    // Taken out first: `finished` may start the next job on this object.
+    m_step = {};
+    const std::function<void()> finished = std::exchange(m_finished, {});
+    if (finished)
+        finished();
+}
+
+} // namespace keylens::models

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "models/TimeSlice.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <functional>
+
+namespace keylens::models {
+
+// Work on the GUI thread, a slice per turn of the event loop (runForOneSlice: a few milliseconds, taking turns with
+// every other job's slices) until its step says it is done. It owns what each sliced job wrote for itself: the
+// zero-interval timer, the unit count learned from the steps, and the cancel. One job at a time: start() drops the
+// running one.
+//
+// GUI thread only.
+class SlicedJob : public QObject
+{
+    Q_OBJECT
+
+public:
+    // `step(units)` does up to `units` of work and returns true once all of it is done. It must not start or cancel
+    // its own job (`finished` may).
+    using Step = std::function<bool(std::size_t units)>;
+
+    // `mostUnits`: the most a step is given (SliceUnits); `name` names the timer (for GammaRay and the like).
+    SlicedJob(std::size_t mostUnits, const QString& name, QObject* parent = nullptr);
+
+    // Starts `step`, dropping a running job unfinished. `finished` is called once, when the step is done (not after
+    // cancel()); it may start the next job. `firstSliceNow`: one slice before returning, so that a small job is done
+    // at once.
+    void start(Step step, std::function<void()> finished, bool firstSliceNow = false);
+    // Drops the running job: its step is not called again, its `finished` never.
+    void cancel();
+    bool isRunning() const { return bool(m_step); }
+
+private:
+    void slice();
+
+    QTimer m_timer;
+    SliceUnits m_units;
+    Step m_step;
+    std::function<void()> m_finished;
+};
+
+} // namespace keylens::models
