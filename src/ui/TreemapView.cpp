@@ -83,17 +83,6 @@ TreemapView::TreemapView(QWidget* parent)
 {
     setMinimumSize(200, 150);
     setMouseTracking(false);
-    m_slices.setObjectName(QStringLiteral("treemap layout"));
-    m_slices.setInterval(0);
-    connect(&m_slices, &QTimer::timeout, this, [this] {
-        if (!models::mayStartSlice())
-            return; // another job's turn (TimeSlice.h)
-        const bool done = layoutStep(models::SliceMs);
-        models::sliceEnded();
-        if (done)
-            m_slices.stop();
-        update();
-    });
 }
 
 void TreemapView::setStore(const keyspace::Keyspace* store)
@@ -184,7 +173,7 @@ void TreemapView::setColouring(Colouring colouring)
 void TreemapView::invalidate()
 {
     // What is half laid out may name nodes or patterns that are gone (a new store, a new pattern tree).
-    m_slices.stop();
+    m_slices.cancel();
     m_pending.clear();
     m_gathered = {};
     m_dirty = true;
@@ -219,7 +208,7 @@ void TreemapView::layout()
 {
     if (m_dirty)
         startLayout();
-    m_slices.stop();
+    m_slices.cancel();
     layoutStep(std::numeric_limits<qint64>::max());
 }
 
@@ -358,8 +347,16 @@ void TreemapView::paintEvent(QPaintEvent*)
     // (parents first, so the big picture comes first).
     if (m_dirty) {
         startLayout();
-        if (!layoutStep(models::SliceMs))
-            m_slices.start();
+        if (!layoutStep(models::SliceMs)) {
+            // The layout keeps its own clock: one step is a slice, and each slice shows what it laid out.
+            m_slices.start(
+                [this](std::size_t) {
+                    const bool done = layoutStep(models::SliceMs);
+                    update();
+                    return done;
+                },
+                {});
+        }
     }
     if (m_tiles.empty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));

@@ -2,10 +2,10 @@
 
 #include "keyspace/Keyspace.h"
 #include "keyspace/SubtreeTotals.h"
+#include "models/SlicedJob.h"
 #include "patterns/PatternTree.h"
 
 #include <QElapsedTimer>
-#include <QTimer>
 #include <QWidget>
 
 #include <deque>
@@ -122,7 +122,7 @@ private:
     };
     Gathered m_gathered;
     double m_longestSliceMs = 0;
-    QTimer m_slices;
+    models::SlicedJob m_slices{1, QStringLiteral("treemap layout"), this};
 };
 
 } // namespace keylens::ui
