@@ -16,7 +16,6 @@
 #include "models/RecentConnections.h"
 #include "models/SavedConnections.h"
 #include "models/ScanSession.h"
-#include "models/TimeSlice.h"
 #include "models/ValueInspector.h"
 #include "redis/ClusterRoutes.h"
 #include "ui/ChartsPane.h"
@@ -166,17 +165,6 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
             m_status->showExpiredSince(m_expiries.expiredBy(QDateTime::currentMSecsSinceEpoch()));
     });
     m_countdown.start();
-    // A walk over the whole store (11-18 ms for a million keys at once, at the end of a scan that is busy
-    // enough): in slices.
-    m_expiryWalk.setObjectName(QStringLiteral("expiry timeline"));
-    m_expiryWalk.setInterval(0);
-    connect(&m_expiryWalk, &QTimer::timeout, this, [this] {
-        const keyspace::Keyspace& store = m_session->keyspace();
-        if (!models::runForOneSlice([&](std::size_t nodes) { return m_expiries.collect(store, nodes); }, m_expiryUnits))
-            return;
-        m_expiryWalk.stop();
-        m_status->showExpiredSince(m_expiries.expiredBy(QDateTime::currentMSecsSinceEpoch()));
-    });
 
     connect(m_keyDetails, &KeyDetailsView::lengthKnown, this, [this](keyspace::NodeId node, std::uint64_t length) {
         m_session->lengthsKnown({{node, length}});
@@ -518,7 +506,7 @@ void MainWindow::createLayout()
         m_namespaceDetails->setSampledMemory(nullptr);
         m_sampledMemory.reset();
         m_charts->forgetStore();
-        m_expiryWalk.stop();
+        m_expiryWalk.cancel();
         m_expiries = {};
     });
     connect(m_session, &models::ScanSession::started, this, [this] {
@@ -746,7 +734,10 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     const keyspace::Keyspace& keyspace = m_session->keyspace();
     m_status->showFinished(summary, keyspace.keyCount(), keyspace.stats(keyspace::Keyspace::root()).memoryBytes);
     m_expiries = {};
-    m_expiryWalk.start(); // see there
+    // A walk over the whole store (11-18 ms for a million keys at once, at the end of a scan that is busy enough).
+    m_expiryWalk.start(
+        [this](std::size_t nodes) { return m_expiries.collect(m_session->keyspace(), nodes); },
+        [this] { m_status->showExpiredSince(m_expiries.expiredBy(QDateTime::currentMSecsSinceEpoch())); });
     if (summary.serverRestarted) {
         m_banner->setText(tr("The server restarted (or another took over in a failover) during this scan, "
                              "so the scan started over; rows may still list keys that are gone since. "

@@ -7,7 +7,7 @@
 #include "keyspace/MemoryEstimate.h"
 #include "models/KeyTreeModel.h"
 #include "models/ServerStatusText.h"
-#include "models/TimeSlice.h"
+#include "models/SlicedJob.h"
 #include "models/ValueInspector.h"
 #include "redis/ConnectionOptions.h"
 #include "scan/ScanTypes.h"
@@ -258,8 +258,8 @@ private:
     QWidget* m_detailsTab;    // the details, in a scroll area
     KeyFilterBar* m_filterBar;
     QTimer m_countdown;
-    QTimer m_expiryWalk;                      // builds m_expiries after a scan, a slice per turn of the event loop
-    models::SliceUnits m_expiryUnits{20'000}; // nodes of that walk per look at the clock
+    // Builds m_expiries after a scan, a slice per turn of the event loop; 20,000 nodes at most per look at the clock.
+    models::SlicedJob m_expiryWalk{20'000, QStringLiteral("expiry timeline"), this};
     QTimer m_namespaceRefresh;
     QTimer m_findingsRefresh; // the panel follows the scan once a second
     FindingsPanel* m_findings;
