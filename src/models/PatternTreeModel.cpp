@@ -47,18 +47,6 @@ PatternTreeModel::PatternTreeModel(QObject* parent)
     m_foldSlices.setObjectName(QStringLiteral("pattern folding"));
     m_foldSlices.setInterval(0);
     connect(&m_foldSlices, &QTimer::timeout, this, &PatternTreeModel::foldSlice);
-    m_refreshSlices.setObjectName(QStringLiteral("pattern totals"));
-    m_refreshSlices.setInterval(0);
-    connect(&m_refreshSlices, &QTimer::timeout, this, [this] {
-        if (!runForOneSlice([this](std::size_t members) { return refreshTotalsStep(members); }, m_totalsUnits))
-            return;
-        m_refreshSlices.stop();
-        TotalsRefresh done = std::move(*m_refresh);
-        m_refresh.reset();
-        m_totals = std::move(done.totals);
-        m_totalsOfChanges = done.storeChanges;
-        refreshRows(done.final);
-    });
 }
 
 PatternTreeModel::~PatternTreeModel()
@@ -97,7 +85,7 @@ void PatternTreeModel::forgetTree()
 {
     m_foldSlices.stop();
     m_lateTotals.stop();
-    m_refreshSlices.stop();
+    m_refreshSlices.cancel();
     m_refresh.reset();
     forgetRows();
     m_patternRow.clear();
@@ -148,7 +136,14 @@ void PatternTreeModel::startTotalsRefresh(bool final)
             refresh.patterns.push_back(pattern);
     }
     m_refresh = std::move(refresh);
-    m_refreshSlices.start();
+    m_refreshSlices.start([this](std::size_t members) { return refreshTotalsStep(members); },
+                          [this] {
+                              TotalsRefresh done = std::move(*m_refresh);
+                              m_refresh.reset();
+                              m_totals = std::move(done.totals);
+                              m_totalsOfChanges = done.storeChanges;
+                              refreshRows(done.final);
+                          });
 }
 
 bool PatternTreeModel::refreshTotalsStep(std::size_t members)

@@ -2,6 +2,7 @@
 
 #include "keyspace/Keyspace.h"
 #include "models/RowTreeModel.h"
+#include "models/SlicedJob.h"
 #include "models/TimeSlice.h"
 #include "patterns/PatternTree.h"
 
@@ -147,10 +148,9 @@ private:
     // Nodes folded per look at the clock: a fold is a fraction of a microsecond at a million keys, about one at ten
     // million.
     SliceUnits m_foldUnits{1024};
-    QTimer m_refreshSlices;
     // Members whose totals are read per look at the clock: their subtree totals are read all over the store, tens of
     // nanoseconds at a million keys but 2 us at ten million (4,096 a check made slices of 27-31 ms there).
-    SliceUnits m_totalsUnits{1024};
+    SlicedJob m_refreshSlices{1024, QStringLiteral("pattern totals"), this};
     QTimer m_lateTotals; // totals skipped by a publish are read when the interval ends, publish or not
 
     QThread* m_exactBuild = nullptr;
