@@ -43,7 +43,9 @@ FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::Librar
     , m_libraries(libraries)
     , m_patternTexts(1) // RootPattern: the empty text
     , m_namespacePattern(store.namespaceCount(), Unknown)
-{}
+{
+    m_placeholderLabel.fill(Unknown);
+}
 
 bool FindingGroups::step(std::size_t nodes)
 {

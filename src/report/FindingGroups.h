@@ -54,12 +54,6 @@ public:
 
 private:
     static constexpr std::uint32_t RootPattern = 0;
-    static constexpr std::array<std::uint32_t, std::size_t(lint::Shape::Count)> filledWithUnknown()
-    {
-        std::array<std::uint32_t, std::size_t(lint::Shape::Count)> unknown{};
-        unknown.fill(0xffffffffu);
-        return unknown;
-    }
     // Groups the findings of the nodes up to `end`.
     void group(keyspace::NodeId end);
     // Adds the groups of later nodes (grouped by another FindingGroups) to these.
@@ -91,8 +85,8 @@ private:
     // million-key lint 6 bytes of peak memory per key.
     static constexpr std::uint32_t Unknown = 0xffffffffu;
     std::vector<std::uint32_t> m_namespacePattern;
-    std::array<std::uint32_t, std::size_t(lint::Shape::Count)> m_placeholderLabel = filledWithUnknown(); // by shape
-    std::unordered_map<keyspace::NodeId, std::uint32_t> m_addressPattern; // the levels of split IPv6 addresses
+    std::array<std::uint32_t, std::size_t(lint::Shape::Count)> m_placeholderLabel; // by shape; Unknown until asked
+    std::unordered_map<keyspace::NodeId, std::uint32_t> m_addressPattern;          // the levels of split IPv6 addresses
     std::vector<keyspace::NodeId> m_chain; // patternIdOf's way up, kept: it ran once per finding
     std::vector<FindingGroup> m_groups;
     std::uint64_t m_patternCount = 0;

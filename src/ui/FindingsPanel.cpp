@@ -186,19 +186,17 @@ void FindingsPanel::showGrouped(const lint::Linter& linter, const keyspace::Keys
         m_groupingStore = &store;
         m_groupingLinter = &linter;
         m_groupingFindings = linter.findings();
-        m_groupingDone = false;
         m_groupingStarts = true; // done in the first slice: filled below, not announced
         m_groupingSlices->start([this](std::size_t nodes) { return m_grouping->step(nodes); },
                                 [this] {
-                                    m_groupingDone = true;
                                     if (!m_groupingStarts)
                                         Q_EMIT groupingReady();
                                 },
                                 true);
         m_groupingStarts = false;
-        if (!m_groupingDone)
+        if (m_groupingSlices->isRunning())
             return;
-    } else if (!m_groupingDone) {
+    } else if (m_groupingSlices->isRunning()) {
         return; // groupingReady() brings the caller back
     }
     const std::unique_ptr<report::FindingGroups> groups = std::move(m_grouping);

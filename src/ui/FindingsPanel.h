@@ -94,7 +94,6 @@ private:
     const keyspace::Keyspace* m_groupingStore = nullptr;
     const lint::Linter* m_groupingLinter = nullptr;
     std::uint64_t m_groupingFindings = 0;
-    bool m_groupingDone = false;
     bool m_groupingStarts = false; // in its first slice, run by showGrouped itself
     // A slice a turn, taking turns with the window's other jobs: grouping reads every node with a finding and folds
     // its key, a quarter of a second at a million keys.
