@@ -457,6 +457,7 @@ std::array<std::uint32_t, 3> Keyspace::findingsBySeverity(NodeId node) const
 
 void Keyspace::setLintIgnored(NodeId key)
 {
+    m_anyLintIgnored = true;
     setFindings(key, findingBits(key) | std::uint32_t(1) << IgnoredBit, findingsBySeverity(key));
 }
 
@@ -471,6 +472,7 @@ void Keyspace::clearFindings()
     for (std::size_t node = 0; node < m_findings.size(); ++node)
         m_findings[node] = 0;
     m_mixedFindings = {};
+    m_anyLintIgnored = false;
     for (std::size_t index = 0; index < m_stats.size(); ++index)
         m_stats[index].findings = {};
 }

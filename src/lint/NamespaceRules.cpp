@@ -371,17 +371,19 @@ public:
             }
             return ttls;
         };
+        const bool someIgnored = m_store.anyLintIgnored();
         for (NodeId node = 1; node < m_store.nodeCount(); ++node) {
-            if (!m_store.isKey(node) || m_store.isLintIgnored(node))
+            if (!m_store.isKey(node) || (someIgnored && m_store.isLintIgnored(node)))
                 continue;
-            const keyspace::KeyInfo info = m_store.keyInfo(node);
+            // The expiry alone: the whole KeyInfo is four arrays' cache misses per key, a third of this pass.
+            const std::int64_t expiresAtMs = m_store.expiresAtMs(node);
             const NodeId parent = m_store.parent(node);
-            if (checkStray && parent != Keyspace::root() &&
-                isStrayPersistent(info, ttlsOf(parent).known, ttlsOf(parent).withTtl))
+            if (checkStray && parent != Keyspace::root() && expiresAtMs == keyspace::NoExpiry &&
+                isStrayPersistent({.expiresAtMs = expiresAtMs}, ttlsOf(parent).known, ttlsOf(parent).withTtl))
                 m_strayPersistent.push_back(node);
-            if (checkAvalanche && keyspace::hasExpiry(info.expiresAtMs) && parent != Keyspace::root() &&
+            if (checkAvalanche && keyspace::hasExpiry(expiresAtMs) && parent != Keyspace::root() &&
                 ttlsOf(parent).withTtl >= m_profile.avalancheMinimumKeys)
-                m_votes[parent].add(info.expiresAtMs / m_bucketMs, voteCounters);
+                m_votes[parent].add(expiresAtMs / m_bucketMs, voteCounters);
             if (checkDataInKey) {
                 if (const auto group = dataInKeyGroupOf(node)) {
                     DataInKeyGroup& entry = m_dataInKey[*group];
