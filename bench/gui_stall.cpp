@@ -17,6 +17,7 @@
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 #include "redis/Connection.h"
+#include "ui/BrowserPane.h"
 #include "ui/MainWindow.h"
 #include "ui/PatternView.h"
 #include "ui/TreemapPane.h"
@@ -250,7 +251,8 @@ double scanInWindow(ui::MainWindow& window, const redis::ConnectionOptions& opti
     // Like a user: a second in, open the biggest namespace (or pattern) and keep it open while rows
     // stream in.
     QTimer::singleShot(1000, &window, [&window] {
-        QTreeView* view = window.showsPatterns() ? static_cast<QTreeView*>(window.patternView()) : window.tree();
+        QTreeView* view = window.browser()->showsPatterns() ? static_cast<QTreeView*>(window.browser()->patternView())
+                                                            : window.browser()->tree();
         if (view->model()->rowCount() > 0)
             view->expand(view->model()->index(0, 0));
     });
@@ -400,7 +402,7 @@ int main(int argc, char** argv)
                 });
             }
             models::KeyTreeModel* model = window.session()->model();
-            QTreeView* tree = window.tree();
+            QTreeView* tree = window.browser()->tree();
             const QModelIndex node = model->indexOfNode(biggest);
             const double expandMs = millis([&] {
                 tree->expand(node);
@@ -416,17 +418,17 @@ int main(int argc, char** argv)
                 static_cast<unsigned long long>(keys), store.path(biggest).constData(), store.stats(biggest).childCount,
                 expandMs, sortMs);
             const double filterMs = millis([&] {
-                window.setFilterText(QStringLiteral("*:profile"));
+                window.browser()->setFilterText(QStringLiteral("*:profile"));
                 QCoreApplication::processEvents();
                 tree->repaint();
             });
             std::printf("  filtered by the glob *:profile in %.0f ms (floor 1000): %d top-level rows\n", filterMs,
                         model->rowCount());
-            window.setFilterText(QString());
+            window.browser()->setFilterText(QString());
             QCoreApplication::processEvents();
             QElapsedTimer switching;
             switching.start();
-            window.showPatterns(true);
+            window.browser()->showPatterns(true);
             const double shownMs = double(switching.nsecsElapsed()) / 1e6;
             // The live tree folds in slices and the exact one is built on a worker: the GUI thread's stalls
             // meanwhile are the switch's cost, the time until the exact tree its wait.
@@ -440,10 +442,10 @@ int main(int argc, char** argv)
                         window.session()->patternModel()->tree()->size(), switchProbe.longest(),
                         switchProbe.percentile(0.99));
             switchProbe.stop();
-            window.showPatterns(false);
+            window.browser()->showPatterns(false);
         }
         // The same scans with the pattern view showing: it folds as the rows arrive.
-        window.showPatterns(true);
+        window.browser()->showPatterns(true);
         for (int run = 0; run < runs; ++run) {
             double exactTree = 0;
             ServerLoad load(server.processId(), server.connectionOptions());
@@ -457,10 +459,10 @@ int main(int argc, char** argv)
             std::printf("  %s\n", load.summary(double(keys) / seconds).constData());
             printStalls(probe);
         }
-        window.showPatterns(false);
+        window.browser()->showPatterns(false);
         // The treemap of the whole keyspace, laid out and painted once.
-        window.showTreemap();
-        ui::TreemapView* map = window.treemap()->view();
+        window.browser()->showTreemap();
+        ui::TreemapView* map = window.browser()->treemap()->view();
         const double paintMs = millis([&] { map->repaint(); });
         // The rest of the layout runs in slices, as in the window. (Its figures are read after the
         // layout: printf's arguments are evaluated in any order, and tiles() finishes it in one go.)
@@ -492,14 +494,14 @@ int main(int argc, char** argv)
     std::printf("\nWide node: %llu children of flat, scanned in %.2f s\n", static_cast<unsigned long long>(wide),
                 seconds);
     printStalls(probe);
-    models::KeyTreeModel* model = window.treeModel();
-    QTreeView* tree = window.tree();
+    models::KeyTreeModel* model = window.browser()->treeModel();
+    QTreeView* tree = window.browser()->tree();
     const QModelIndex flat = model->index(0, 0);
     tree->expand(flat); // the window opened it at the end of the scan already (the biggest namespace)
     std::printf("  flat is open with %d rows\n", model->rowCount(flat));
     {
-        window.showTreemap();
-        ui::TreemapView* map = window.treemap()->view();
+        window.browser()->showTreemap();
+        ui::TreemapView* map = window.browser()->treemap()->view();
         map->setShownNode(model->nodeOf(flat));
         const double paintMs = millis([&] { map->repaint(); });
         // The rest of the layout runs in slices, as in the window.

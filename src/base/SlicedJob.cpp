@@ -1,8 +1,8 @@
-#include "models/SlicedJob.h"
+#include "base/SlicedJob.h"
 
 #include <utility>
 
-namespace keylens::models {
+namespace keylens::base {
 
 SlicedJob::SlicedJob(std::size_t mostUnits, const QString& name, QObject* parent)
     : QObject(parent)
@@ -33,8 +33,20 @@ void SlicedJob::cancel()
 
 void SlicedJob::slice()
 {
-    if (!m_step || !runForOneSlice(m_step, m_units))
+    if (!m_step)
+        return;
+    bool worked = false;
+    const bool done = runForOneSlice(
+        [this, &worked](std::size_t units) {
+            worked = true;
+            return m_step(units);
+        },
+        m_units);
+    if (!done) {
+        if (worked && m_between)
+            m_between();
         return; // the timer goes on at the next turn of the event loop
+    }
     m_timer.stop();
     // Taken out first: `finished` may start the next job on this object.
     m_step = {};
@@ -43,4 +55,4 @@ void SlicedJob::slice()
         finished();
 }
 
-} // namespace keylens::models
+} // namespace keylens::base

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "models/TimeSlice.h"
+#include "base/TimeSlice.h"
 
 #include <QObject>
 #include <QTimer>
 
 #include <functional>
 
-namespace keylens::models {
+namespace keylens::base {
 
 // Work on the GUI thread, a slice per turn of the event loop (runForOneSlice: a few milliseconds, taking turns with
 // every other job's slices) until its step says it is done. It owns what each sliced job wrote for itself: the
@@ -34,6 +34,9 @@ public:
     // Drops the running job: its step is not called again, its `finished` never.
     void cancel();
     bool isRunning() const { return bool(m_step); }
+    // Called after every slice that worked and did not finish (the job's rows shown so far, say), for every job this
+    // object runs.
+    void setBetweenSlices(std::function<void()> between) { m_between = std::move(between); }
 
 private:
     void slice();
@@ -42,6 +45,7 @@ private:
     SliceUnits m_units;
     Step m_step;
     std::function<void()> m_finished;
+    std::function<void()> m_between;
 };
 
-} // namespace keylens::models
+} // namespace keylens::base

@@ -1,4 +1,4 @@
-#include "keyspace/ThreadPriority.h"
+#include "base/ThreadPriority.h"
 
 #include <QThread>
 
@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #endif
 
-namespace keylens::keyspace {
+namespace keylens::base {
 
 void runAtBackgroundPriority()
 {
@@ -26,4 +26,4 @@ void runAtBackgroundPriority()
 #endif
 }
 
-} // namespace keylens::keyspace
+} // namespace keylens::base

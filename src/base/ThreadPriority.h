@@ -1,6 +1,6 @@
 #pragma once
 
-namespace keylens::keyspace {
+namespace keylens::base {
 
 // Lowers the calling thread's CPU priority for good (an unprivileged thread cannot raise it again), for work in the
 // GUI that nobody waits on frame by frame: the scan's reading, judging the namespaces, building the exact pattern
@@ -9,4 +9,4 @@ namespace keylens::keyspace {
 // became a 40-70 ms stall. At nice 10 (a tenth of the weight), they take what the GUI thread leaves.
 void runAtBackgroundPriority();
 
-} // namespace keylens::keyspace
+} // namespace keylens::base

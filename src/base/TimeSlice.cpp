@@ -1,9 +1,9 @@
-#include "models/TimeSlice.h"
+#include "base/TimeSlice.h"
 
 #include <algorithm>
 #include <limits>
 
-namespace keylens::models {
+namespace keylens::base {
 
 namespace {
 
@@ -42,4 +42,4 @@ void SliceUnits::stepTook(std::size_t units, qint64 ns)
         m_units = std::min(m_most, m_units * 2);
 }
 
-} // namespace keylens::models
+} // namespace keylens::base

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-namespace keylens::models {
+namespace keylens::base {
 
 // How long the GUI thread spends on background work (ingest, verdicts, chart and top-key walks, treemap
 // layout) per turn of the event loop: short enough that a 60 Hz window never waits for it.
@@ -66,4 +66,4 @@ template<typename Step> bool runForOneSlice(Step&& step, SliceUnits& units)
     return done;
 }
 
-} // namespace keylens::models
+} // namespace keylens::base

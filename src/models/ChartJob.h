@@ -1,15 +1,12 @@
 #pragma once
 
+#include "base/SlicedJob.h"
+#include "base/WorkerJob.h"
 #include "models/ChartData.h"
-#include "models/SlicedJob.h"
 
-#include <QElapsedTimer>
 #include <QObject>
 
-#include <atomic>
 #include <memory>
-
-class QThread;
 
 namespace keylens::models {
 
@@ -30,7 +27,7 @@ public:
     void start(const keyspace::Keyspace& store, std::vector<keyspace::NodeId> roots, const ChartWalk::BarOf& barOf,
                bool storeIsFinal);
     void cancel();
-    bool isRunning() const { return m_walk != nullptr || m_worker != nullptr; }
+    bool isRunning() const { return m_slices.isRunning() || m_worker.isRunning(); }
 
     // Subtrees above this many keys are walked on a worker thread when the store is final.
     static constexpr std::uint64_t WorkerThreshold = 200'000;
@@ -39,14 +36,11 @@ Q_SIGNALS:
     void done(const keylens::models::ChartData& data);
 
 private:
-    std::unique_ptr<ChartWalk> m_walk; // walked in slices
+    std::unique_ptr<ChartWalk> m_walk; // walked in slices or on the worker
     // Nodes walked between two looks for a cancel on the worker, and at most between two looks at the clock here.
     static constexpr std::size_t NodesPerCheck = 20'000;
-    SlicedJob m_slices{NodesPerCheck, QStringLiteral("chart slices"), this};
-    QThread* m_worker = nullptr;
-    std::shared_ptr<ChartWalk> m_workerWalk;
-    std::atomic<bool> m_cancelled{false};
-    unsigned m_jobs = 0;
+    base::SlicedJob m_slices{NodesPerCheck, QStringLiteral("chart slices"), this};
+    base::WorkerJob m_worker{QStringLiteral("keylens chart"), this};
 };
 
 } // namespace keylens::models

@@ -1,13 +1,13 @@
 #include "models/PatternTreeModel.h"
 
+#include "base/ThreadPriority.h"
+#include "base/TimeSlice.h"
 #include "keyspace/KeyEscape.h"
-#include "keyspace/ThreadPriority.h"
 #include "keyspace/Units.h"
 #include "lint/LibraryLayouts.h"
 #include "lint/OverlayRules.h"
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
-#include "models/TimeSlice.h"
 
 #include <QDateTime>
 #include <QThread>
@@ -44,9 +44,12 @@ PatternTreeModel::PatternTreeModel(QObject* parent)
     m_lateTotals.setSingleShot(true);
     m_lateTotals.setObjectName(QStringLiteral("pattern totals due"));
     connect(&m_lateTotals, &QTimer::timeout, this, [this] { startTotalsRefresh(m_storeFinal); });
-    m_foldSlices.setObjectName(QStringLiteral("pattern folding"));
-    m_foldSlices.setInterval(0);
-    connect(&m_foldSlices, &QTimer::timeout, this, &PatternTreeModel::foldSlice);
+    m_foldSlices.setBetweenSlices([this] {
+        announceNewRows(std::exchange(m_foldedFrom, m_tree->size()));
+        // In order, as during a scan: totals read again and rows re-sorted once a second while the folding goes on.
+        if (!m_refresh && m_sinceTotals.elapsed() >= LiveTotalsIntervalMs)
+            startTotalsRefresh(false);
+    });
 }
 
 PatternTreeModel::~PatternTreeModel()
@@ -56,14 +59,8 @@ PatternTreeModel::~PatternTreeModel()
 
 void PatternTreeModel::waitForExactTree()
 {
-    if (!m_exactBuild)
-        return;
-    ++m_builds; // its result, if its signal is queued already, is dropped
     // It reads the store that is about to go: stopped, it returns within one level's split.
-    m_cancelBuild.store(true, std::memory_order_relaxed);
-    m_exactBuild->wait();
-    m_cancelBuild.store(false, std::memory_order_relaxed);
-    m_exactBuild = nullptr; // deleted by its own finished handler, or with this model
+    m_exactBuild.cancel();
     m_exactResult.reset();
     m_exactTotals = {};
 }
@@ -83,7 +80,7 @@ void PatternTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
 
 void PatternTreeModel::forgetTree()
 {
-    m_foldSlices.stop();
+    m_foldSlices.cancel();
     m_lateTotals.stop();
     m_refreshSlices.cancel();
     m_refresh.reset();
@@ -100,7 +97,7 @@ void PatternTreeModel::setActive(bool active)
 {
     m_active = active;
     if (!active)
-        m_foldSlices.stop(); // taken up again by the next publish while active
+        m_foldSlices.cancel(); // taken up again by the next publish while active
     else if (m_keyspace && (!m_tree || m_tree->isLive()))
         publish(m_storeFinal);
 }
@@ -480,36 +477,24 @@ void PatternTreeModel::publish(bool final)
     }
     if (!m_tree->isLive())
         return;
-    // The exact tree of a store that stopped growing is built at once, beside the folding (see foldSlice).
-    if (m_storeFinal && !m_exactBuild)
+    // The exact tree of a store that stopped growing is built at once, beside the folding.
+    if (m_storeFinal && !m_exactBuild.isRunning())
         buildExactTree();
-    if (m_foldSlices.isActive() || m_keyspace->nodeCount() - m_tree->foldedNodes() > FoldAtOnce) {
-        m_foldSlices.start();
+    if (m_foldSlices.isRunning())
+        return;
+    if (m_keyspace->nodeCount() - m_tree->foldedNodes() > FoldAtOnce) {
+        m_foldedFrom = m_tree->size();
+        m_foldSlices.start(
+            [this](std::size_t nodes) {
+                const std::size_t until = std::min(m_keyspace->nodeCount(), m_tree->foldedNodes() + nodes);
+                m_tree->extend(until);
+                return until == m_keyspace->nodeCount();
+            },
+            [this] { foldedUp(m_foldedFrom); });
         return;
     }
     const std::size_t before = m_tree->size();
     m_tree->extend(m_keyspace->nodeCount());
-    foldedUp(before);
-}
-
-void PatternTreeModel::foldSlice()
-{
-    const std::size_t before = m_tree->size();
-    const bool done = runForOneSlice(
-        [this](std::size_t nodes) {
-            const std::size_t until = std::min(m_keyspace->nodeCount(), m_tree->foldedNodes() + nodes);
-            m_tree->extend(until);
-            return until == m_keyspace->nodeCount();
-        },
-        m_foldUnits);
-    if (!done) {
-        announceNewRows(before);
-        // In order, as during a scan: totals read again and rows re-sorted once a second while the folding goes on.
-        if (!m_refresh && m_sinceTotals.elapsed() >= LiveTotalsIntervalMs)
-            startTotalsRefresh(false);
-        return;
-    }
-    m_foldSlices.stop();
     foldedUp(before);
 }
 
@@ -527,45 +512,38 @@ void PatternTreeModel::foldedUp(std::size_t firstNewPattern)
 void PatternTreeModel::buildExactTree()
 {
     waitForExactTree();
-    const unsigned build = ++m_builds;
     const keyspace::Keyspace* store = m_keyspace;
     const std::uint64_t storeChanges = m_keyspace->changes();
-    QThread* worker = QThread::create([this, store] {
-        keyspace::runAtBackgroundPriority();
-        patterns::PatternTreeOptions options;
-        options.cancelled = &m_cancelBuild;
-        auto tree = std::make_unique<PatternTree>(*store, options);
-        std::unordered_map<PatternId, keyspace::SubtreeTotals> totals;
-        for (PatternId pattern = 1; pattern < tree->size(); ++pattern) {
-            if (m_cancelBuild.load(std::memory_order_relaxed))
+    m_exactBuild.start(
+        [this, store] {
+            patterns::PatternTreeOptions options;
+            options.cancelled = &m_exactBuild.cancelFlag();
+            auto tree = std::make_unique<PatternTree>(*store, options);
+            std::unordered_map<PatternId, keyspace::SubtreeTotals> totals;
+            for (PatternId pattern = 1; pattern < tree->size(); ++pattern) {
+                if (m_exactBuild.cancelled())
+                    return;
+                if (tree->members(pattern).size() > 1)
+                    totals.emplace(pattern, tree->totals(pattern));
+            }
+            m_exactResult = std::move(tree);
+            m_exactTotals = std::move(totals);
+        },
+        [this, storeChanges] {
+            if (!m_exactResult)
                 return;
-            if (tree->members(pattern).size() > 1)
-                totals.emplace(pattern, tree->totals(pattern));
-        }
-        m_exactResult = std::move(tree);
-        m_exactTotals = std::move(totals);
-    });
-    worker->setParent(this);
-    connect(worker, &QThread::finished, this, [this, worker, build, storeChanges] {
-        worker->deleteLater();
-        if (m_exactBuild == worker)
-            m_exactBuild = nullptr;
-        if (build != m_builds || !m_exactResult)
-            return;
-        beginResetModel();
-        m_tree = std::move(m_exactResult);
-        forgetTree();
-        m_totals = std::move(m_exactTotals);
-        m_totalsOfChanges = storeChanges;
-        m_exactTotals = {};
-        endResetModel();
-        // The store changed while the worker summed (a finding, an edit): read again, in slices.
-        if (storeChanges != m_keyspace->changes())
-            startTotalsRefresh(m_storeFinal);
-        Q_EMIT exactTreeReady();
-    });
-    m_exactBuild = worker;
-    worker->start();
+            beginResetModel();
+            m_tree = std::move(m_exactResult);
+            forgetTree();
+            m_totals = std::move(m_exactTotals);
+            m_totalsOfChanges = storeChanges;
+            m_exactTotals = {};
+            endResetModel();
+            // The store changed while the worker summed (a finding, an edit): read again, in slices.
+            if (storeChanges != m_keyspace->changes())
+                startTotalsRefresh(m_storeFinal);
+            Q_EMIT exactTreeReady();
+        });
 }
 
 } // namespace keylens::models

@@ -1,9 +1,10 @@
 #pragma once
 
+#include "base/SlicedJob.h"
+#include "base/TimeSlice.h"
+#include "base/WorkerJob.h"
 #include "keyspace/Keyspace.h"
 #include "models/RowTreeModel.h"
-#include "models/SlicedJob.h"
-#include "models/TimeSlice.h"
 #include "patterns/PatternTree.h"
 
 #include <QElapsedTimer>
@@ -15,8 +16,6 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
-
-class QThread;
 
 namespace keylens::lint {
 class LibraryLayouts;
@@ -107,7 +106,6 @@ private:
     RowFacts factsOfMember(keyspace::NodeId node, FactsWanted wanted) const;
     const lint::LibraryInfo* libraryOf(RowKind kind, std::uint32_t id) const;
     void announceNewRows(std::size_t firstNewPattern);
-    void foldSlice();                           // folds the store's nodes a slice at a time (see publish)
     void foldedUp(std::size_t firstNewPattern); // the live tree caught up with the store
     // Reads the totals of every placeholder again a slice at a time (the rows keep the old ones meanwhile),
     // then announces them and re-sorts (RowTreeModel::refreshRows). A refresh under way goes on; `final`
@@ -144,23 +142,21 @@ private:
         bool final = false;
     };
     std::optional<TotalsRefresh> m_refresh;
-    QTimer m_foldSlices;
     // Nodes folded per look at the clock: a fold is a fraction of a microsecond at a million keys, about one at ten
     // million.
-    SliceUnits m_foldUnits{1024};
+    base::SlicedJob m_foldSlices{1024, QStringLiteral("pattern folding"), this};
+    std::size_t m_foldedFrom = 0; // the first pattern the folding slices have not announced
     // Members whose totals are read per look at the clock: their subtree totals are read all over the store, tens of
     // nanoseconds at a million keys but 2 us at ten million (4,096 a check made slices of 27-31 ms there).
-    SlicedJob m_refreshSlices{1024, QStringLiteral("pattern totals"), this};
+    base::SlicedJob m_refreshSlices{1024, QStringLiteral("pattern totals"), this};
     QTimer m_lateTotals; // totals skipped by a publish are read when the interval ends, publish or not
 
-    QThread* m_exactBuild = nullptr;
+    base::WorkerJob m_exactBuild{QStringLiteral("keylens exact patterns"), this};
     std::unique_ptr<patterns::PatternTree> m_exactResult; // written by the worker, read after it finished
     // The worker also sums the exact tree's placeholders (a pattern of a million members is a million subtrees:
     // half a second at ten million keys, which the first sort or paint after the swap would spend on the GUI
     // thread). Read again, in slices, if the store changed while it summed (Keyspace::changes).
     std::unordered_map<PatternId, keyspace::SubtreeTotals> m_exactTotals;
-    std::atomic<bool> m_cancelBuild{false};
-    unsigned m_builds = 0; // a build of an older store is dropped
 };
 
 } // namespace keylens::models

@@ -1,5 +1,7 @@
 #include "models/RecentConnections.h"
 
+#include "models/ConnectionTarget.h"
+#include "models/SavedConnections.h"
 #include "models/TransportSettings.h"
 
 #include <QSettings>
@@ -52,6 +54,20 @@ void RecentConnections::remember(const RecentConnection& connection)
         writeSshSettings(*m_settings, m_list[i].ssh);
     }
     m_settings->endArray();
+}
+
+std::vector<ConnectionProfile> RecentConnections::unsavedProfiles() const
+{
+    std::vector<ConnectionProfile> profiles;
+    for (const RecentConnection& recent : m_list) {
+        if (!recent.savedId.isEmpty())
+            continue; // listed among the saved connections already
+        if (const redis::Result<ConnectionTarget> target = ConnectionTarget::fromRecent(recent)) {
+            profiles.push_back(target->toProfile());
+            profiles.back().name = recent.name;
+        }
+    }
+    return profiles;
 }
 
 } // namespace keylens::models

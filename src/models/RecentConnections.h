@@ -10,6 +10,8 @@ class QSettings;
 
 namespace keylens::models {
 
+struct ConnectionProfile;
+
 // A server the window was connected to: a saved connection (by id), or a URI without its password. The welcome
 // page offers them again.
 struct RecentConnection
@@ -37,6 +39,9 @@ public:
     const std::vector<RecentConnection>& list() const { return m_list; }
     // Puts it first; an earlier entry for the same saved connection or URI goes.
     void remember(const RecentConnection& connection);
+    // The recent connections that are not saved ones, as the connection form's fields (named as the connection bar
+    // showed them), newest first; a URI that no longer parses is left out.
+    std::vector<ConnectionProfile> unsavedProfiles() const;
 
 private:
     QSettings* m_settings;

@@ -5,7 +5,6 @@
 
 #include <QDateTime>
 #include <QThread>
-#include <QTimer>
 
 #include <algorithm>
 #include <optional>
@@ -67,27 +66,14 @@ constexpr RowTreeModel::RowId LowBits = 0xffffffffu;
 
 RowTreeModel::RowTreeModel(QObject* parent)
     : QAbstractItemModel(parent)
-    , m_pagesTimer(new QTimer(this))
-    , m_copyTimer(new QTimer(this))
 {
     m_clock.start();
-    m_pagesTimer->setObjectName(QStringLiteral("row pages"));
-    m_pagesTimer->setSingleShot(true);
-    m_pagesTimer->setInterval(0);
-    connect(m_pagesTimer, &QTimer::timeout, this, &RowTreeModel::showWantedPages);
-    m_copyTimer->setObjectName(QStringLiteral("rows copied for the worker's sort"));
-    m_copyTimer->setInterval(0);
-    connect(m_copyTimer, &QTimer::timeout, this, [this] {
-        if (!runForOneSlice([this](std::size_t rows) { return copyForSortStep(rows); }, m_copyUnits))
-            return;
-        m_copyTimer->stop();
-        startWorkerSort(std::exchange(m_copyingForSort, nullptr));
-    });
+    m_pagesTurn.setStep([this] { showWantedPages(); });
 }
 
 RowTreeModel::~RowTreeModel()
 {
-    Q_ASSERT(!m_workerSort); // the subclass waited: the worker calls its sortEntry()
+    Q_ASSERT(!m_workerSort.isRunning()); // the subclass waited: the worker calls its sortEntry()
 }
 
 // ---- the rows ----
@@ -321,7 +307,7 @@ void RowTreeModel::noteAsked(RowId parent, int row) const
     const Parent* entry = materialised(parent);
     if (entry && std::size_t(row) + 1 == entry->shown && entry->shown < entry->rows.size()) {
         m_pagesWanted.insert(parent);
-        m_pagesTimer->start();
+        m_pagesTurn.post();
     }
 }
 
@@ -638,7 +624,8 @@ void RowTreeModel::sortOnWorker(const std::vector<RowId>& parents)
         return;
     }
     m_copyingForSort = std::move(job);
-    m_copyTimer->start();
+    m_copySlices.start([this](std::size_t rows) { return copyForSortStep(rows); },
+                       [this] { startWorkerSort(std::exchange(m_copyingForSort, nullptr)); });
 }
 
 bool RowTreeModel::copyForSortStep(std::size_t rows)
@@ -663,50 +650,39 @@ bool RowTreeModel::copyForSortStep(std::size_t rows)
 
 void RowTreeModel::startWorkerSort(std::shared_ptr<WorkerSortJob> job)
 {
-    m_workerSort = QThread::create([this, job] {
-        for (WorkerSortJob::Sorted& sorted : job->parents) {
-            sortRows(sorted.rows, job->column, job->order);
-            const RowId kind = sorted.rows.empty() ? 0 : sorted.rows.front() & ~LowBits;
-            if (!std::all_of(sorted.rows.begin(), sorted.rows.end(),
-                             [kind](RowId row) { return (row & ~LowBits) == kind; }))
-                continue; // rows of two kinds (a pinned row): stored in the rows' order
-            sorted.numbersByNode.reserve(sorted.rows.size());
-            for (std::size_t i = 0; i < sorted.rows.size(); ++i)
-                sorted.numbersByNode.push_back({i, std::uint32_t(sorted.rows[i] & LowBits), 0});
-            std::vector<SortEntry> scratch;
-            sortByNode(sorted.numbersByNode, scratch);
-        }
-    });
-    m_workerSort->setObjectName(QStringLiteral("keylens final sort"));
-    connect(m_workerSort, &QThread::finished, this, [this, job, sorts = ++m_workerSorts] {
-        if (sorts != m_workerSorts)
-            return; // waited for and dropped
-        m_workerSort->deleteLater();
-        m_workerSort = nullptr;
-        if (job->column == m_sortColumn && job->order == m_sortOrder) {
+    m_workerSort.start(
+        [this, job] {
             for (WorkerSortJob::Sorted& sorted : job->parents) {
-                const Parent* entry = materialised(sorted.parent);
-                if (entry && !entry->fixedOrder && entry->version == sorted.version && entry->rows != sorted.rows)
-                    reorder(sorted.parent, std::move(sorted.rows), &sorted.numbersByNode);
+                sortRows(sorted.rows, job->column, job->order);
+                const RowId kind = sorted.rows.empty() ? 0 : sorted.rows.front() & ~LowBits;
+                if (!std::all_of(sorted.rows.begin(), sorted.rows.end(),
+                                 [kind](RowId row) { return (row & ~LowBits) == kind; }))
+                    continue; // rows of two kinds (a pinned row): stored in the rows' order
+                sorted.numbersByNode.reserve(sorted.rows.size());
+                for (std::size_t i = 0; i < sorted.rows.size(); ++i)
+                    sorted.numbersByNode.push_back({i, std::uint32_t(sorted.rows[i] & LowBits), 0});
+                std::vector<SortEntry> scratch;
+                sortByNode(sorted.numbersByNode, scratch);
             }
-        }
-        Q_EMIT workerSortApplied();
-    });
-    m_workerSort->start();
+        },
+        [this, job] {
+            if (job->column == m_sortColumn && job->order == m_sortOrder) {
+                for (WorkerSortJob::Sorted& sorted : job->parents) {
+                    const Parent* entry = materialised(sorted.parent);
+                    if (entry && !entry->fixedOrder && entry->version == sorted.version && entry->rows != sorted.rows)
+                        reorder(sorted.parent, std::move(sorted.rows), &sorted.numbersByNode);
+                }
+            }
+            Q_EMIT workerSortApplied();
+        },
+        false);
 }
 
 void RowTreeModel::waitForWorkerSort()
 {
-    if (m_copyingForSort) { // dropped as a worker's order is
-        m_copyTimer->stop();
-        m_copyingForSort.reset();
-    }
-    if (!m_workerSort)
-        return;
-    m_workerSort->wait();
-    delete m_workerSort;
-    m_workerSort = nullptr;
-    ++m_workerSorts; // its finished signal, maybe queued already, is ignored
+    m_copySlices.cancel(); // dropped as a worker's order is
+    m_copyingForSort.reset();
+    m_workerSort.cancel();
 }
 
 void RowTreeModel::columnsChanged(int firstColumn, int lastColumn)

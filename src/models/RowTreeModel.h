@@ -1,10 +1,12 @@
 #pragma once
 
+#include "base/NextTurn.h"
+#include "base/SlicedJob.h"
+#include "base/WorkerJob.h"
 #include "keyspace/PageWorker.h"
 #include "keyspace/SubtreeTotals.h"
 #include "models/RowPresenter.h"
 #include "models/SortKeys.h"
-#include "models/TimeSlice.h"
 
 #include <QAbstractItemModel>
 #include <QElapsedTimer>
@@ -14,9 +16,6 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
-
-class QThread;
-class QTimer;
 
 namespace keylens::models {
 
@@ -71,7 +70,7 @@ public:
     Qt::SortOrder sortOrder() const { return m_sortOrder; }
     // The last re-sort of big parents, when a scan ends, runs on a worker (see refreshRows): true until its
     // order is applied, and workerSortApplied() then. The source must not change meanwhile.
-    bool isSortingOnWorker() const { return m_workerSort != nullptr || m_copyingForSort != nullptr; }
+    bool isSortingOnWorker() const { return m_workerSort.isRunning() || m_copyingForSort != nullptr; }
     // Before the source changes: the worker's order is dropped (and workerSortApplied() not emitted).
     void waitForWorkerSort();
 
@@ -195,19 +194,17 @@ private:
     mutable RowId m_askedParent = RootRow;                // the last one noted, as m_cachedParent
     mutable AskedRows* m_askedCached = nullptr;
     mutable std::unordered_set<RowId> m_pagesWanted; // parents whose last shown row a view asked for
-    QTimer* m_pagesTimer = nullptr;                  // shows them after the paint that asked
+    mutable base::NextTurn m_pagesTurn{QStringLiteral("row pages"), this}; // shows them after the paint that asked
     static constexpr std::size_t RepaintAllLimit = 1'000;
     std::unordered_set<RowId> m_arrived; // parents that got rows since the last refreshRows()
     QElapsedTimer m_clock;
     static constexpr qint64 BigParentIntervalMs = 1000;
 
-    QThread* m_workerSort = nullptr;
-    unsigned m_workerSorts = 0; // a worker's order is applied only if it is the last one started
+    base::WorkerJob m_workerSort{QStringLiteral("keylens final sort"), this};
     // The rows of a sort for the worker, being copied a slice at a time first (see sortOnWorker()).
     std::shared_ptr<WorkerSortJob> m_copyingForSort;
-    QTimer* m_copyTimer = nullptr;
     // Rows per look at the clock: at most 256 KB of fresh pages, 0.1-1 ms on the development VM.
-    SliceUnits m_copyUnits{32'768};
+    base::SlicedJob m_copySlices{32'768, QStringLiteral("rows copied for the worker's sort"), this};
 
     int m_sortColumn = MemoryColumn;
     Qt::SortOrder m_sortOrder = Qt::DescendingOrder;

@@ -1,14 +1,14 @@
 #include "models/ScanSession.h"
 
+#include "base/ThreadPriority.h"
 #include "inspect/KeyReader.h"
-#include "keyspace/ThreadPriority.h"
 #include "lint/Linter.h"
 #include "models/KeyTreeModel.h"
 #include "models/PatternTreeModel.h"
 #include "scan/Ingest.h"
 #include "scan/Scanner.h"
 
-#include <QThread>
+#include <QDateTime>
 
 namespace keylens::models {
 
@@ -17,7 +17,7 @@ template<typename T> void ScanSession::letGoOffThisThread(std::unique_ptr<T> old
 {
     if (old) {
         m_lettingGo.start([old = old.release()] {
-            keyspace::runAtBackgroundPriority();
+            base::runAtBackgroundPriority();
             delete old;
         });
     }
@@ -39,15 +39,9 @@ ScanSession::ScanSession(QObject* parent)
     m_patternModel->setKeyspace(m_keyspace.get());
     connect(this, &ScanSession::findingsChanged, m_patternModel, &PatternTreeModel::refreshTotals);
     connect(m_model, &KeyTreeModel::workerSortApplied, this, &ScanSession::storeFree);
-    m_ingestTimer.setObjectName(QStringLiteral("ingest"));
     m_publishTimer.setObjectName(QStringLiteral("publish"));
-    m_ingestTimer.setInterval(0);
-    connect(&m_ingestTimer, &QTimer::timeout, this, &ScanSession::ingestSlice);
     m_publishTimer.setInterval(PublishIntervalMs);
     connect(&m_publishTimer, &QTimer::timeout, this, &ScanSession::publishNow);
-    m_verdictTimer.setObjectName(QStringLiteral("verdicts"));
-    m_verdictTimer.setInterval(0);
-    connect(&m_verdictTimer, &QTimer::timeout, this, &ScanSession::recordVerdicts);
 
     connect(m_scanner, &scan::Scanner::batchReady, this, &ScanSession::takeBatch);
     connect(m_scanner, &scan::Scanner::serverInfoReady, this, [this](std::uint64_t, const redis::ServerInfo& info) {
@@ -80,10 +74,10 @@ void ScanSession::start(const scan::ScanOptions& options, const keyspace::Delimi
 {
     m_scanner->cancel();
     abandonJudgement();
-    ++m_scans;
+    m_finishAnnounce.cancel();
     m_pending.clear();
     m_pendingIndex = 0;
-    m_ingestTimer.stop();
+    m_ingestSlices.cancel();
     m_summary.reset();
     m_finishing.reset();
     m_finalPublished = false;
@@ -226,6 +220,72 @@ bool ScanSession::keysAdded(const scan::KeyBatch& keys)
     return true;
 }
 
+void ScanSession::keysAre(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys)
+{
+    const keyspace::Keyspace& store = *m_keyspace;
+    std::vector<keyspace::NodeId> removed;
+    std::vector<std::pair<keyspace::NodeId, keyspace::KeyInfo>> changed;
+    scan::KeyBatch added;
+    for (const auto& [key, now] : keys) {
+        const keyspace::NodeId node = store.find(key);
+        const bool known = node != keyspace::InvalidNode && store.isKey(node);
+        if (now && known)
+            changed.emplace_back(node, *now);
+        else if (now)
+            added.add(key, *now);
+        else if (known)
+            removed.push_back(node);
+    }
+    if (!removed.empty())
+        keysRemoved(removed);
+    if (!changed.empty())
+        keysChanged(changed);
+    if (added.size() > 0)
+        keysAdded(added);
+}
+
+void ScanSession::bulkActionDone(const edit::BulkRequest& request, const edit::KeySelection& selection,
+                                 const edit::BulkSummary& summary)
+{
+    const keyspace::Keyspace& store = *m_keyspace;
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    std::vector<keyspace::NodeId> removed;
+    std::vector<std::pair<keyspace::NodeId, keyspace::KeyInfo>> changed;
+    scan::KeyBatch added;
+    for (std::size_t i = 0; i < summary.outcomes.size() && i < selection.nodes.size(); ++i) {
+        const keyspace::NodeId node = selection.nodes[i];
+        const edit::KeyOutcome outcome = summary.outcomes[i];
+        if (outcome == edit::KeyOutcome::Unchanged && request.kind != edit::BulkKind::Persist) {
+            removed.push_back(node); // gone before its turn
+            continue;
+        }
+        if (outcome != edit::KeyOutcome::Done)
+            continue;
+        keyspace::KeyInfo info = store.keyInfo(node);
+        switch (request.kind) {
+        case edit::BulkKind::Delete:
+            removed.push_back(node);
+            break;
+        case edit::BulkKind::Rename:
+            removed.push_back(node);
+            added.add(request.newKeys[i], info);
+            break;
+        case edit::BulkKind::Expire:
+            info.expiresAtMs = now + summary.ttlsSetMs[i];
+            changed.emplace_back(node, info);
+            break;
+        case edit::BulkKind::Persist:
+            info.expiresAtMs = keyspace::NoExpiry;
+            changed.emplace_back(node, info);
+            break;
+        }
+    }
+    keysRemoved(removed);
+    keysChanged(changed);
+    if (added.size() > 0)
+        keysAdded(added);
+}
+
 bool ScanSession::isStoreBusy() const
 {
     return isJudging() || m_model->isSortingOnWorker();
@@ -240,33 +300,30 @@ void ScanSession::takeBatch(const scan::KeyBatch& batch)
 {
     // Taking the batch (not ingesting it) is what the scanner's backpressure counts as delivered.
     m_pending.push_back(batch);
-    if (!m_ingestTimer.isActive())
-        m_ingestTimer.start();
+    if (m_ingestSlices.isRunning())
+        return;
+    m_ingestSlices.start([this](std::size_t keys) { return ingestStep(keys); },
+                         [this] {
+                             if (m_paused)
+                                 publishNow(); // the last batches before a pause
+                             finishIfDrained();
+                         });
 }
 
-void ScanSession::ingestSlice()
+bool ScanSession::ingestStep(std::size_t keys)
 {
-    QElapsedTimer slice;
-    slice.start();
-    while (!m_pending.empty()) {
-        const scan::KeyBatch& batch = m_pending.front();
-        const std::size_t end = std::min(batch.size(), m_pendingIndex + m_ingestUnits.units());
-        const qint64 stepStartNs = slice.nsecsElapsed();
-        m_ingest->add(batch, m_pendingIndex, end);
-        m_ingestUnits.stepTook(end - m_pendingIndex, slice.nsecsElapsed() - stepStartNs);
-        m_pendingIndex = end;
-        m_ingestedSincePublish = true;
-        if (m_pendingIndex == batch.size()) {
-            m_pending.pop_front();
-            m_pendingIndex = 0;
-        }
-        if (slice.elapsed() >= IngestSliceMs)
-            return; // the timer calls us again on the next turn of the event loop
+    if (m_pending.empty())
+        return true;
+    const scan::KeyBatch& batch = m_pending.front();
+    const std::size_t end = std::min(batch.size(), m_pendingIndex + keys);
+    m_ingest->add(batch, m_pendingIndex, end);
+    m_pendingIndex = end;
+    m_ingestedSincePublish = true;
+    if (m_pendingIndex == batch.size()) {
+        m_pending.pop_front();
+        m_pendingIndex = 0;
     }
-    m_ingestTimer.stop();
-    if (m_paused)
-        publishNow(); // the last batches before a pause
-    finishIfDrained();
+    return m_pending.empty();
 }
 
 void ScanSession::publishNow()
@@ -300,63 +357,41 @@ void ScanSession::judge()
     // What names and types cannot tell a library's layout by: one round trip, on the worker. Not asked of a
     // server that failed the scan (its connect timeout would hold a rescan that waits for this thread).
     const bool serverAnswered = m_finishing && !m_finishing->error;
-    m_judging = QThread::create([linter, store, result, candidates = &m_bigKeyCandidates, uses = &m_delimiterUses,
-                                 server = m_options.connection, serverAnswered] {
-        keyspace::runAtBackgroundPriority();
-        const lint::SetMembers librarySets =
-            serverAnswered ? inspect::readSetMembers(server, lint::LibraryLayouts::keysToRead(*store))
-                           : lint::SetMembers();
-        *result = linter->judge(*store, librarySets);
-        *candidates = lint::bigKeyCandidates(*store);
-        *uses = lint::otherDelimitersUsed(*store); // a pass over every segment: not on the GUI thread
-    });
-    m_judging->setObjectName(QStringLiteral("keylens namespace rules"));
-    // Told by a number, not by the thread's address: an abandoned thread's signal may still be queued
-    // when a new thread is allocated at the same address.
-    connect(m_judging, &QThread::finished, this, [this, judgement = ++m_judgements] {
-        if (judgement != m_judgements)
-            return; // abandoned
-        m_judging->deleteLater();
-        m_judging = nullptr;
-        m_verdictTimer.start();
-    });
-    m_judging->start();
+    m_judging.start(
+        [linter, store, result, candidates = &m_bigKeyCandidates, uses = &m_delimiterUses,
+         server = m_options.connection, serverAnswered] {
+            const lint::SetMembers librarySets =
+                serverAnswered ? inspect::readSetMembers(server, lint::LibraryLayouts::keysToRead(*store))
+                               : lint::SetMembers();
+            *result = linter->judge(*store, librarySets);
+            *candidates = lint::bigKeyCandidates(*store);
+            *uses = lint::otherDelimitersUsed(*store); // a pass over every segment: not on the GUI thread
+        },
+        [this] {
+            // In slices as long as an ingest's: recording a verdict adds to its ancestors' counts, a few hundred
+            // nanoseconds, and a big keyspace has hundreds of thousands of them.
+            m_verdictSlices.start(
+                [this](std::size_t verdicts) { return m_linter->apply(*m_keyspace, *m_judgement, verdicts); },
+                // The final publish in an event of its own: at ten million keys it copies the biggest parent's rows
+                // for the worker's sort (25 ms), which after a whole slice of verdicts made one stall of 30-90 ms.
+                [this] { m_finalPublish.post([this] { verdictsRecorded(); }); });
+        });
 }
 
-void ScanSession::recordVerdicts()
+void ScanSession::verdictsRecorded()
 {
-    // As long as an ingest slice: recording a verdict adds to its ancestors' counts, a few hundred
-    // nanoseconds, and a big keyspace has hundreds of thousands of them.
-    QElapsedTimer slice;
-    slice.start();
-    while (!m_linter->apply(*m_keyspace, *m_judgement, 256)) {
-        if (slice.elapsed() >= IngestSliceMs)
-            return; // the timer calls again on the next turn of the event loop
-    }
-    m_verdictTimer.stop();
-    // The final publish in an event of its own: at ten million keys it copies the biggest parent's rows for the
-    // worker's sort (25 ms), which after a whole slice of verdicts made one stall of 30-90 ms.
-    QTimer::singleShot(0, this, [this, judgement = m_judgements] {
-        // A new scan or profile may have abandoned this judgement meanwhile.
-        if (judgement != m_judgements || !m_judgement)
-            return;
-        letGoOffThisThread(std::move(m_judgement)); // a verdict a key at worst, in pages, and a table
-        recordWaitingLengths();
-        m_model->setLibraries(&m_linter->libraries());
-        m_patternModel->setLibraries(&m_linter->libraries());
-        completeFinish();
-    });
+    letGoOffThisThread(std::move(m_judgement)); // a verdict a key at worst, in pages, and a table
+    recordWaitingLengths();
+    m_model->setLibraries(&m_linter->libraries());
+    m_patternModel->setLibraries(&m_linter->libraries());
+    completeFinish();
 }
 
 void ScanSession::abandonJudgement()
 {
-    if (m_judging) {
-        m_judging->wait(); // it reads the store; a few hundred milliseconds at most
-        delete m_judging;
-        m_judging = nullptr;
-        ++m_judgements; // its finished signal, maybe queued already, is ignored
-    }
-    m_verdictTimer.stop();
+    m_judging.cancel(); // it reads the store; a few hundred milliseconds at most
+    m_verdictSlices.cancel();
+    m_finalPublish.cancel();
     letGoOffThisThread(std::move(m_judgement));
     // Either the store goes, or a new profile lints it again from the model's lengths, these included.
     m_lengthsWaiting.clear();
@@ -387,8 +422,8 @@ void ScanSession::announceFinishSoon()
     // keys), and the event that got here may have been long already (the final publish, or the worker's order of a
     // big parent: with finished() one event of 40-70 ms at ten million keys). So in an event of its own, the GUI
     // answering in between. A new scan started meanwhile wins; a sort still on its worker calls storeFree() later.
-    QTimer::singleShot(0, this, [this, scan = m_scans] {
-        if (scan == m_scans && m_finishing && m_finalPublished && !isStoreBusy())
+    m_finishAnnounce.post([this] {
+        if (m_finishing && m_finalPublished && !isStoreBusy())
             announceFinish();
     });
 }

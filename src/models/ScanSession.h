@@ -1,10 +1,14 @@
 #pragma once
 
+#include "base/NextTurn.h"
+#include "base/SlicedJob.h"
+#include "base/WorkerJob.h"
+#include "edit/BulkAction.h"
+#include "edit/KeySelection.h"
 #include "keyspace/Keyspace.h"
 #include "lint/DelimiterUse.h"
 #include "lint/OverlayRules.h"
 #include "lint/Profile.h"
-#include "models/TimeSlice.h"
 #include "scan/KeyBatch.h"
 #include "scan/ScanTypes.h"
 
@@ -19,8 +23,6 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-class QThread;
 
 namespace keylens::lint {
 class Linter;
@@ -89,11 +91,16 @@ public:
     bool keysChanged(const std::vector<std::pair<keyspace::NodeId, keyspace::KeyInfo>>& keys);
     // Keys created (or renamed, or copied, to a name): through the one ingest path, linted as the scan's keys are.
     bool keysAdded(const scan::KeyBatch& keys);
+    // Keys as they are now, by name (nothing: gone), after an edit or a console write: removed, changed or added.
+    void keysAre(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys);
+    // What a bulk action on `selection` (nodes of this store) did, key by key.
+    void bulkActionDone(const edit::BulkRequest& request, const edit::KeySelection& selection,
+                        const edit::BulkSummary& summary);
 
     bool isRunning() const;
     // The namespace-level rules of a finished scan are running on their worker thread, or their verdicts
     // being recorded: isRunning() still, and nothing but the rules writes findings meanwhile.
-    bool isJudging() const { return m_judging != nullptr || m_judgement != nullptr; }
+    bool isJudging() const { return m_judging.isRunning() || m_judgement != nullptr; }
     // Another thread reads the store (the rules, or the tree's last sort): lengths learnt meanwhile wait.
     bool isStoreBusy() const;
     bool isPaused() const { return m_paused; }
@@ -105,8 +112,6 @@ public:
     // for a single server.
     std::vector<scan::ShardScan> shards() const;
 
-    // How long the GUI thread may spend ingesting per event-loop turn.
-    static constexpr int IngestSliceMs = int(SliceMs);
     static constexpr int PublishIntervalMs = 100;
 
 Q_SIGNALS:
@@ -126,13 +131,13 @@ Q_SIGNALS:
 
 private:
     void takeBatch(const scan::KeyBatch& batch);
-    void ingestSlice();
+    bool ingestStep(std::size_t keys);
     void publishNow();
     void finishIfDrained();
     // The namespace-level rules run on a worker thread once the last key is in (they take about a second
     // per million keys, too long to stop the GUI for); their verdicts are then recorded in slices.
     void judge();
-    void recordVerdicts();
+    void verdictsRecorded(); // the judgement's verdicts are in the store: the models are told, finish goes on
     void completeFinish();
     void announceFinish();     // settles the summary, says findingsChanged and finished
     void announceFinishSoon(); // announceFinish() in an event of its own, unless a new scan or sort came first
@@ -152,9 +157,8 @@ private:
     scan::ScanOptions m_options;
     std::deque<scan::KeyBatch> m_pending;
     std::size_t m_pendingIndex = 0; // entries of m_pending.front() already ingested
-    QTimer m_ingestTimer;
     // Keys inserted per look at the clock: reading it per key would cost more than the inserts.
-    SliceUnits m_ingestUnits{256};
+    base::SlicedJob m_ingestSlices{256, QStringLiteral("ingest"), this};
     QTimer m_publishTimer;
     bool m_paused = false;
     bool m_ingestedSincePublish = false;
@@ -164,13 +168,14 @@ private:
     bool m_finalPublished = false;                // and the models are final: finished() comes next
     std::optional<redis::ServerInfo> m_serverInfo;
     // While the worker reads the store nothing may write to it: lengths learnt meanwhile wait here.
-    QThread* m_judging = nullptr;
+    base::WorkerJob m_judging{QStringLiteral("keylens namespace rules"), this};
     std::unique_ptr<lint::Judgement> m_judgement;
     lint::BigKeyCandidates m_bigKeyCandidates;       // written by the worker until it finishes
     std::vector<lint::DelimiterUse> m_delimiterUses; // the same
-    std::uint64_t m_judgements = 0;                  // judge() calls, and abandoned judgements
-    std::uint64_t m_scans = 0;                       // start() calls: a deferred step of an older scan does nothing
-    QTimer m_verdictTimer;
+    // Verdicts recorded per look at the clock: each adds to its ancestors' counts, a few hundred nanoseconds.
+    base::SlicedJob m_verdictSlices{256, QStringLiteral("verdicts"), this};
+    base::NextTurn m_finalPublish{QStringLiteral("final publish"), this};      // cancelled with the judgement
+    base::NextTurn m_finishAnnounce{QStringLiteral("finish announced"), this}; // cancelled by a new scan
     std::vector<std::pair<keyspace::NodeId, std::uint64_t>> m_lengthsWaiting;
     // What a finished scan leaves is freed here, on one thread at background priority: a store of a million keys
     // takes a third of a second to free, its linter's verdicts and tables tens of milliseconds at ten million keys,

@@ -33,7 +33,7 @@ struct ScanOptions
     // probability, sampleSize / DBSIZE), names, types and TTLs for all; 0 measures every key.
     std::uint64_t sampleSize = 0;
     bool fromReplicas = false; // scan a healthy replica of each shard instead of its primary, where there is one
-    // Run the scan's threads at background priority (keyspace::runAtBackgroundPriority): the GUI's scans, so that
+    // Run the scan's threads at background priority (base::runAtBackgroundPriority): the GUI's scans, so that
     // its thread comes first on a busy machine; the CLI has no thread that must answer a user meanwhile.
     bool background = false;
     // Internal: this scan is of one node of a cluster, on behalf of a cluster scan (never recurses into another).

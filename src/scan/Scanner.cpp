@@ -1,6 +1,6 @@
 #include "scan/Scanner.h"
 
-#include "keyspace/ThreadPriority.h"
+#include "base/ThreadPriority.h"
 #include "scan/ScanControl.h"
 #include "scan/ScanLoop.h"
 
@@ -88,7 +88,7 @@ std::uint64_t Scanner::start(const ScanOptions& options)
     m_jobId = m_runner.post(
         [this, options, control = m_control](const redis::JobContext& job) -> redis::JobRunner::Delivery {
             if (options.background)
-                keyspace::runAtBackgroundPriority(); // for good: this runner's thread only ever scans for the GUI
+                base::runAtBackgroundPriority(); // for good: this runner's thread only ever scans for the GUI
             JobSink sink(this, job, control);
             const ScanSummary summary = runScan(job.id, options, *control, sink);
             return [this, summary] {

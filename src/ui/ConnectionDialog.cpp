@@ -25,7 +25,6 @@
 #include <QScopeGuard>
 #include <QSpinBox>
 #include <QStackedWidget>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace keylens::ui {
@@ -479,12 +478,13 @@ void ConnectionDialog::clearProblems()
     m_ssh->showProblem({});
 }
 
-void ConnectionDialog::offerRecent(const QStringList& names, const std::vector<models::ConnectionProfile>& profiles)
+void ConnectionDialog::offerRecent(const std::vector<models::ConnectionProfile>& profiles)
 {
     m_recentProfiles = profiles;
     while (m_recent->count() > 1)
         m_recent->removeItem(1);
-    m_recent->addItems(names);
+    for (const models::ConnectionProfile& profile : profiles)
+        m_recent->addItem(profile.name);
     m_recent->setEnabled(!profiles.empty());
 }
 
@@ -492,7 +492,7 @@ void ConnectionDialog::showProblem(const redis::Error& error)
 {
     // A problem two lines long (WRONGPASS's own words) is read whole: the dialog grows to hold it, once laid out.
     const auto grow = qScopeGuard([this] {
-        QTimer::singleShot(0, this, [this] {
+        m_grow.post([this] {
             if (const int wanted = sizeHint().height(); wanted > height())
                 resize(width(), wanted);
         });

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/NextTurn.h"
 #include "models/SavedConnections.h"
 #include "redis/JobRunner.h"
 
@@ -35,8 +36,8 @@ public:
     // Fills the form (a profile to edit; the password field too, when given).
     void edit(const models::ConnectionProfile& profile, const QByteArray& password = {});
     // The recent connections, newest first, offered in a list above the saved ones: choosing one fills the form.
-    // Each entry is a form to fill (`profiles[i]` for `names[i]`).
-    void offerRecent(const QStringList& names, const std::vector<models::ConnectionProfile>& profiles);
+    // Each entry is a form to fill, listed by its name.
+    void offerRecent(const std::vector<models::ConnectionProfile>& profiles);
     QComboBox* recentBox() const { return m_recent; }
     // What the user chose, after exec() returned Accepted.
     models::ConnectionProfile profile() const;
@@ -100,6 +101,7 @@ private:
     // Test connections, off the GUI thread (a dead host takes the whole connect timeout); a new test cancels the last,
     // closing the dialog cancels and joins it.
     redis::JobRunner m_tests{QStringLiteral("keylens connection test")};
+    base::NextTurn m_grow{QStringLiteral("dialog grows"), this}; // to hold a problem, once laid out
     QLabel* m_addressProblem;
     QLabel* m_credentialsProblem;
     QLabel* m_databaseProblem;

@@ -1,5 +1,5 @@
-// The main window's exports: a node's table (CSV, JSON), the whole tree (keylens-cli scan's JSON) and keys' values
-// (JSON lines).
+#include "ui/ExportActions.h"
+
 #include "edit/KeySelection.h"
 #include "keyspace/Keyspace.h"
 #include "models/ScanSession.h"
@@ -7,8 +7,7 @@
 #include "models/ValueInspector.h"
 #include "report/JsonReport.h"
 #include "report/ScanReport.h"
-#include "ui/MainWindow.h"
-#include "ui/ScanStatusBar.h"
+#include "ui/BrowserPane.h"
 
 #include <QDateTime>
 #include <QFileDialog>
@@ -23,7 +22,7 @@ bool writeWhole(const QString& path, const QByteArray& bytes, QString* problem)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        *problem = MainWindow::tr("Could not write %1: %2").arg(path, file.errorString());
+        *problem = ExportActions::tr("Could not write %1: %2").arg(path, file.errorString());
         return false;
     }
     return true;
@@ -31,48 +30,19 @@ bool writeWhole(const QString& path, const QByteArray& bytes, QString* problem)
 
 } // namespace
 
-bool MainWindow::exportNodeTable(const QString& path, bool json, QString* problem)
+ExportActions::ExportActions(QMenu* menu, QWidget* dialogParent, const models::ScanSession& session,
+                             const BrowserPane& browser, models::ValueInspector* inspector)
+    : QObject(menu)
+    , m_session(session)
+    , m_browser(browser)
+    , m_inspector(inspector)
 {
-    const keyspace::NodeId selected = selectedNode();
-    const keyspace::NodeId node = selected == keyspace::InvalidNode ? keyspace::Keyspace::root() : selected;
-    const keyspace::Keyspace& store = m_session->keyspace();
-    return writeWhole(path, json ? models::childrenJson(store, node) : models::childrenCsv(store, node), problem);
-}
-
-bool MainWindow::exportTree(const QString& path, QString* problem)
-{
-    report::ReportOptions options;
-    options.depth = report::MaxDepth; // the whole tree, level by level…
-    options.width = 1000;             // …with the biggest thousand namespaces of a level listed, the rest summed
-    options.top = 100;
-    options.patterns = true;
-    scan::ScanSummary summary = m_session->summary().value_or(scan::ScanSummary{});
-    const report::ScanReport tree =
-        report::buildReport(m_session->keyspace(), summary, 0, options, QDateTime::currentMSecsSinceEpoch());
-    return writeWhole(path, report::toJson(tree), problem);
-}
-
-void MainWindow::exportValues(const QString& path)
-{
-    const keyspace::NodeId node = selectedNode();
-    if (node == keyspace::InvalidNode) {
-        Q_EMIT valuesExported(tr("Select a key or a namespace first."), false);
-        return;
-    }
-    edit::KeySelection selection = edit::selectSubtree(m_session->keyspace(), node);
-    m_status->showMessage(tr("Exporting the values of %L1 keys…").arg(selection.size()));
-    m_inspector->requestExport(std::move(selection.keys), path);
-}
-
-void MainWindow::addExportMenu(QMenu* fileMenu)
-{
-    QMenu* menu = fileMenu->addMenu(tr("&Export"));
-    const auto save = [this](const QString& title, const QString& filter, auto write) {
-        const QString path = QFileDialog::getSaveFileName(this, title, QString(), filter);
+    const auto save = [this, dialogParent](const QString& title, const QString& filter, auto write) {
+        const QString path = QFileDialog::getSaveFileName(dialogParent, title, QString(), filter);
         if (path.isEmpty())
             return;
         QString problem;
-        m_status->showMessage(write(path, &problem) ? tr("Wrote %1").arg(path) : problem);
+        Q_EMIT message(write(path, &problem) ? tr("Wrote %1").arg(path) : problem);
     };
     menu->addAction(tr("This node's table as &CSV…"), this, [this, save] {
         save(tr("Export the table as CSV"), tr("CSV (*.csv)"),
@@ -86,20 +56,53 @@ void MainWindow::addExportMenu(QMenu* fileMenu)
         save(tr("Export the tree as JSON"), tr("JSON (*.json)"),
              [this](const QString& path, QString* problem) { return exportTree(path, problem); });
     });
-    menu->addAction(tr("&Values of the keys below as JSON lines…"), this, [this] {
+    menu->addAction(tr("&Values of the keys below as JSON lines…"), this, [this, dialogParent] {
         const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export values"), QString(), tr("JSON lines (*.jsonl)"));
+            QFileDialog::getSaveFileName(dialogParent, tr("Export values"), QString(), tr("JSON lines (*.jsonl)"));
         if (!path.isEmpty())
             exportValues(path);
     });
     connect(m_inspector, &models::ValueInspector::exportProgress, this, [this](std::uint64_t done, std::uint64_t all) {
-        m_status->showMessage(tr("Exporting values: %L1 of %L2 keys…").arg(done).arg(all));
+        Q_EMIT message(tr("Exporting values: %L1 of %L2 keys…").arg(done).arg(all));
     });
     connect(m_inspector, &models::ValueInspector::exportDone, this,
             [this](const QString&, const QString& text, bool ok) {
-                m_status->showMessage(text);
+                Q_EMIT message(text);
                 Q_EMIT valuesExported(text, ok);
             });
+}
+
+bool ExportActions::exportNodeTable(const QString& path, bool json, QString* problem) const
+{
+    const keyspace::NodeId selected = m_browser.selectedNode();
+    const keyspace::NodeId node = selected == keyspace::InvalidNode ? keyspace::Keyspace::root() : selected;
+    const keyspace::Keyspace& store = m_session.keyspace();
+    return writeWhole(path, json ? models::childrenJson(store, node) : models::childrenCsv(store, node), problem);
+}
+
+bool ExportActions::exportTree(const QString& path, QString* problem) const
+{
+    report::ReportOptions options;
+    options.depth = report::MaxDepth; // the whole tree, level by level…
+    options.width = 1000;             // …with the biggest thousand namespaces of a level listed, the rest summed
+    options.top = 100;
+    options.patterns = true;
+    scan::ScanSummary summary = m_session.summary().value_or(scan::ScanSummary{});
+    const report::ScanReport tree =
+        report::buildReport(m_session.keyspace(), summary, 0, options, QDateTime::currentMSecsSinceEpoch());
+    return writeWhole(path, report::toJson(tree), problem);
+}
+
+void ExportActions::exportValues(const QString& path)
+{
+    const keyspace::NodeId node = m_browser.selectedNode();
+    if (node == keyspace::InvalidNode) {
+        Q_EMIT valuesExported(tr("Select a key or a namespace first."), false);
+        return;
+    }
+    edit::KeySelection selection = edit::selectSubtree(m_session.keyspace(), node);
+    Q_EMIT message(tr("Exporting the values of %L1 keys…").arg(selection.size()));
+    m_inspector->requestExport(std::move(selection.keys), path);
 }
 
 } // namespace keylens::ui

@@ -64,7 +64,7 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     , m_treeFilter(new QComboBox)
     , m_list(new QTreeWidget)
     , m_ruleText(new QLabel)
-    , m_groupingSlices(new models::SlicedJob(4096, QStringLiteral("finding groups"), this))
+    , m_groupingSlices(new base::SlicedJob(4096, QStringLiteral("finding groups"), this))
 {
     m_treeFilter->addItem(tr("All keys"));
     m_treeFilter->addItem(tr("Keys with findings"));

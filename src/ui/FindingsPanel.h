@@ -1,8 +1,8 @@
 #pragma once
 
+#include "base/SlicedJob.h"
 #include "lint/Linter.h"
 #include "models/KeyTreeModel.h"
-#include "models/SlicedJob.h"
 
 #include <QByteArray>
 #include <QIcon>
@@ -97,7 +97,7 @@ private:
     bool m_groupingStarts = false; // in its first slice, run by showGrouped itself
     // A slice a turn, taking turns with the window's other jobs: grouping reads every node with a finding and folds
     // its key, a quarter of a second at a million keys.
-    models::SlicedJob* m_groupingSlices;
+    base::SlicedJob* m_groupingSlices;
     std::array<QIcon, 4> m_dots; // no finding (-1), info, warning, error
 };
 

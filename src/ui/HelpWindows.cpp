@@ -213,4 +213,29 @@ void WindowTour::show(std::size_t step)
     m_next->setFocus();
 }
 
+std::vector<WindowTour::Step> windowTourSteps(const WindowParts& parts)
+{
+    return {
+        {parts.connectionBar, WindowTour::tr("The connection"),
+         WindowTour::tr("Which server this is, and the scan's controls: pause, resume, cancel and rescan (F5). Keys "
+                        "shows every key split on ':'; Patterns folds ids, so user:<int>:profile is one row.")},
+        {parts.filter, WindowTour::tr("The filter"),
+         WindowTour::tr("Type a prefix, a glob (user:*:cart) or a whole key to go to it (Ctrl+L). The tree then "
+                        "counts only what matches: '11 of 200 keys'.")},
+        {parts.tree, WindowTour::tr("The tree"),
+         WindowTour::tr("Every namespace with its keys, memory, TTLs, findings and types, totalled over all below "
+                        "it. The bar's length is the share of the parent, its colour the share of the whole "
+                        "keyspace: red is where the memory goes.")},
+        {parts.side, WindowTour::tr("Details, charts, treemap, server"),
+         WindowTour::tr("The selected key's value (paged, searchable), or a namespace's totals and biggest keys; "
+                        "charts of where memory and TTLs go; a treemap where area is memory; the server at a "
+                        "glance from INFO.")},
+        {parts.findings, WindowTour::tr("Findings"),
+         WindowTour::tr("The keys that break the naming convention, rule by rule, with why it matters and how to "
+                        "fix it (Ctrl+Shift+F). Double-click a key to find it in the tree.")},
+        {parts.statusBar, WindowTour::tr("The status bar"),
+         WindowTour::tr("How far the scan is, how fast, and how many keys have expired since it ended.")},
+    };
+}
+
 } // namespace keylens::ui

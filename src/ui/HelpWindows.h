@@ -75,4 +75,16 @@ private:
     QPushButton* m_next;
 };
 
+// The parts of the main window a tour shows, and what it says of each.
+struct WindowParts
+{
+    QWidget* connectionBar;
+    QWidget* filter;
+    QWidget* tree;
+    QWidget* side; // details, charts, treemap, server
+    QWidget* findings;
+    QWidget* statusBar;
+};
+std::vector<WindowTour::Step> windowTourSteps(const WindowParts& parts);
+
 } // namespace keylens::ui

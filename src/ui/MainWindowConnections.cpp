@@ -1,8 +1,9 @@
 // Where the window connects, and how it recovers when that fails: the connection dialog (filled with what failed,
 // the problem under its field), saved and recent connections, and a password asked for when the server wants one
-// or refused the one given. Apart from MainWindow.cpp, which is about browsing.
+// or refused the one given. Apart from MainWindow.cpp, which is the shell.
 #include "models/RecentConnections.h"
 #include "models/SavedConnections.h"
+#include "ui/BrowserPane.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/CredentialsDialog.h"
 #include "ui/MainWindow.h"
@@ -21,82 +22,12 @@ bool isRefusedLogin(const redis::Error& error)
     return error.kind == redis::ErrorKind::AuthFailed || error.kind == redis::ErrorKind::AuthRequired;
 }
 
-// A form filled with a target that was not saved (a URI, the welcome page's local server).
-models::ConnectionProfile profileOf(const MainWindow::Target& target)
-{
-    models::ConnectionProfile profile;
-    const redis::ConnectionOptions& options = target.options;
-    profile.kind = options.transport == redis::ConnectionOptions::Transport::Unix
-                       ? models::ConnectionProfile::Kind::Socket
-                       : models::ConnectionProfile::Kind::HostPort;
-    if (!options.sentinel.masterName.isEmpty()) {
-        profile.kind = models::ConnectionProfile::Kind::Sentinel;
-        profile.sentinels = options.sentinel.placesText(u", ");
-        profile.masterName = options.sentinel.masterName;
-    }
-    profile.host = options.host;
-    profile.port = options.port;
-    profile.socketPath = options.socketPath;
-    profile.user = options.user;
-    profile.db = options.db;
-    profile.delimiter = target.delimiter;
-    profile.readOnly = options.readOnly;
-    profile.speed = target.speed;
-    profile.connectTimeoutMs = options.connectTimeoutMs;
-    profile.commandTimeoutMs = options.commandTimeoutMs;
-    profile.colour = target.colour;
-    profile.production = target.production;
-    profile.lintProfile = target.lintProfile;
-    profile.tls = options.tls;
-    profile.ssh = options.ssh;
-    if (options.hasPassword)
-        profile.passwordMode = models::ConnectionProfile::PasswordMode::AskEveryTime;
-    return profile;
-}
-
 } // namespace
-
-redis::Result<MainWindow::Target> MainWindow::targetOf(const models::ConnectionProfile& profile,
-                                                       const QByteArray& password)
-{
-    redis::Result<redis::ConnectionOptions> options = profile.connectionOptions(password);
-    if (!options)
-        return options.error();
-    Target target;
-    target.options = *options;
-    target.delimiter = profile.delimiter;
-    target.name = profile.name;
-    target.savedId = profile.id;
-    target.colour = profile.colour;
-    target.production = profile.production;
-    target.speed = profile.speed;
-    target.lintProfile = profile.lintProfile;
-    return target;
-}
 
 void MainWindow::openConnectionDialog()
 {
     ConnectionDialog dialog(m_saved, m_vault, this);
-    QStringList recentNames;
-    std::vector<models::ConnectionProfile> recentProfiles;
-    for (const models::RecentConnection& recent : m_recent->list()) {
-        if (!recent.savedId.isEmpty())
-            continue; // listed among the saved connections already
-        redis::Result<redis::ConnectionOptions> options = redis::parseRedisUri(recent.uri.toUtf8());
-        if (!options)
-            continue;
-        Target target;
-        target.options = *options;
-        if (target.options.tls.enabled)
-            target.options.tls = recent.tls;
-        target.options.ssh = recent.ssh;
-        target.options.readOnly = recent.readOnly;
-        models::ConnectionProfile profile = profileOf(target);
-        profile.name = recent.name;
-        recentNames << recent.name;
-        recentProfiles.push_back(std::move(profile));
-    }
-    dialog.offerRecent(recentNames, recentProfiles);
+    dialog.offerRecent(m_recent->unsavedProfiles());
     connect(&dialog, &ConnectionDialog::keychainProblem, this,
             [this](const QString& reason) { QMessageBox::warning(this, tr("No keychain"), reason); });
     // After a failure the dialog opens on what failed, saying why under the field concerned, rather than on
@@ -105,14 +36,14 @@ void MainWindow::openConnectionDialog()
         if (!m_target.savedId.isEmpty() && m_saved->find(m_target.savedId))
             dialog.selectProfile(m_target.savedId);
         else
-            dialog.edit(profileOf(m_target));
+            dialog.edit(m_target.toProfile());
         dialog.showProblem(*m_connectFailure);
     }
     if (dialog.exec() != QDialog::Accepted)
         return;
     const models::ConnectionProfile profile = dialog.profile();
     const QByteArray password = dialog.password();
-    redis::Result<Target> target = targetOf(profile, password);
+    redis::Result<Target> target = Target::fromProfile(profile, password);
     if (!target) {
         showConnectionProblem(target.error().message);
         return;
@@ -132,7 +63,7 @@ void MainWindow::openSavedConnection(const QString& idOrName)
     }
     const models::ConnectionProfile copy = *profile;
     const auto connectWith = [this, copy](const QByteArray& password, bool ask) {
-        redis::Result<Target> target = targetOf(copy, password);
+        redis::Result<Target> target = Target::fromProfile(copy, password);
         if (!target)
             showConnectionProblem(target.error().message);
         else if (ask)
@@ -164,39 +95,30 @@ void MainWindow::openRecentConnection(const models::RecentConnection& connection
         openSavedConnection(connection.savedId);
         return;
     }
-    redis::Result<redis::ConnectionOptions> options = redis::parseRedisUri(connection.uri.toUtf8());
-    if (!options) {
-        showConnectionProblem(options.error().message);
-        return;
-    }
-    Target target;
-    target.options = *options;
-    if (target.options.tls.enabled)
-        target.options.tls = connection.tls; // its CA and certificate files, which the URI cannot carry
-    target.options.ssh = connection.ssh;
-    target.options.readOnly = connection.readOnly;
-    target.name = connection.name;
-    connectTo(target);
+    const redis::Result<Target> target = Target::fromRecent(connection);
+    if (!target)
+        showConnectionProblem(target.error().message);
+    else
+        connectTo(*target);
 }
 
 void MainWindow::showConnectionProblem(const QString& message)
 {
     showBrowser(); // the banner is above the tree
-    m_banner->setText(message);
-    m_banner->setVisible(true);
+    m_browser->showBanner(message);
     m_status->showMessage(message);
 }
 
 void MainWindow::connectionFailed(const redis::Error& error)
 {
     m_connectFailure = error;
-    if (!isRefusedLogin(error) || m_screenshotPending) {
+    if (!isRefusedLogin(error) || m_screenshot) {
         showConnectionProblem(error.message);
         return;
     }
     // A password the server wants, or refused: ask for it, with the user, instead of the command line's advice
     // ("give -a PASSWORD…") in the window.
-    const QString server = m_target.name.isEmpty() ? m_target.options.description() : m_target.name;
+    const QString server = m_target.displayName();
     const bool required = error.kind == redis::ErrorKind::AuthRequired;
     showConnectionProblem(required ? tr("%1 asks for a password. Rescan (F5) to give it.").arg(server)
                                    : tr("%1 refused the user and password. Rescan (F5) to give others.").arg(server));
@@ -219,7 +141,7 @@ CredentialsDialog* MainWindow::askForCredentials(const Target& target, Credentia
 {
     if (auto* asking = findChild<CredentialsDialog*>(); asking && asking->isVisible())
         return asking; // one question at a time
-    const QString server = target.name.isEmpty() ? target.options.description() : target.name;
+    const QString server = target.displayName();
     auto* dialog = new CredentialsDialog(server, reason, target.options.user, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const models::ConnectionProfile* saved = target.savedId.isEmpty() ? nullptr : m_saved->find(target.savedId);

@@ -1,12 +1,16 @@
-// The main window's edits: a new key, bulk actions over the selected node's keys, and the store following what
-// every edit did, so the tree, its overlays and the findings are right without a rescan.
+// The main window's edits: copy and delete the selected key, a new key, bulk actions over the selected node's keys
+// (or pattern, or a rule's findings), and the store following what every edit did, so that the tree, its overlays
+// and the findings are right without a rescan (ScanSession::keysAre, bulkActionDone).
 #include "keyspace/KeyEscape.h"
+#include "keyspace/SubtreeTotals.h"
+#include "keyspace/Units.h"
 #include "lint/Linter.h"
 #include "lint/Rules.h"
 #include "models/DisplayText.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 #include "scan/KeyBatch.h"
+#include "ui/BrowserPane.h"
 #include "ui/BulkActionDialog.h"
 #include "ui/EditDialogs.h"
 #include "ui/FindingsPanel.h"
@@ -15,23 +19,78 @@
 #include "ui/RenamePlanDialog.h"
 #include "ui/ScanStatusBar.h"
 
-#include <QDateTime>
-#include <QPointer>
+#include <QApplication>
+#include <QClipboard>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
 
 namespace keylens::ui {
+
+using models::displayText;
+
+void MainWindow::copySelectedKey()
+{
+    const keyspace::NodeId node = m_browser->selectedNode();
+    if (node == keyspace::InvalidNode)
+        return;
+    const keyspace::Keyspace& keyspace = m_session->keyspace();
+    const QByteArray path = keyspace.isKey(node) ? keyspace.path(node) : keyspace.namespaceGlob(node);
+    auto* mime = new QMimeData;
+    // Text as one would type it into redis-cli; the exact bytes for programs that take them.
+    mime->setText(displayText(keyspace::displayBytes(path)));
+    mime->setData(QStringLiteral("application/x-redis-key"), path);
+    QApplication::clipboard()->setMimeData(mime);
+    m_status->showMessage(tr("Copied %1").arg(displayText(keyspace::displayBytes(path))));
+}
+
+void MainWindow::deleteSelectedKey()
+{
+    const keyspace::NodeId node = m_browser->selectedNode();
+    if (node == keyspace::InvalidNode)
+        return;
+    const keyspace::Keyspace& keyspace = m_session->keyspace();
+    const std::uint64_t below = keyspace::subtreeKeys(keyspace, node) - (keyspace.isKey(node) ? 1 : 0);
+    const QString belowText = displayText(keyspace::formatCount(below));
+    if (!keyspace.isKey(node)) {
+        openBulkAction(edit::BulkKind::Delete); // a namespace: the preview, the backup and the typed confirmation
+        return;
+    }
+    const QByteArray key = keyspace.path(node);
+    // No question to answer on a read-only connection: the write gate refuses the UNLINK, and says so.
+    if (m_target.options.readOnly) {
+        m_inspector->requestDelete(key);
+        return;
+    }
+    QString question =
+        tr("Delete the key %1 from %2?").arg(displayText(keyspace::displayBytes(key)), m_target.options.address());
+    if (below > 0)
+        question += (below == 1 ? tr("\n\nOnly the key: the key below it stays")
+                                : tr("\n\nOnly the key: the %1 keys below it stay").arg(belowText)) +
+                    tr(" (Edit ▸ Delete all keys below deletes them too).");
+    question += tr("\n\nThis cannot be undone.");
+    QMessageBox confirm(QMessageBox::Warning, tr("Delete key"), question, QMessageBox::Cancel, this);
+    QPushButton* deleteButton = confirm.addButton(tr("Delete"), QMessageBox::DestructiveRole);
+    confirm.setDefaultButton(QMessageBox::Cancel);
+    confirm.exec();
+    if (confirm.clickedButton() != deleteButton)
+        return;
+    m_inspector->requestDelete(key);
+}
 
 void MainWindow::openBulkAction(edit::BulkKind kind)
 {
     const keyspace::Keyspace& store = m_session->keyspace();
     const patterns::PatternTree* patterns = m_session->patternModel()->tree();
-    if (showsPatterns() && m_selectedPattern != patterns::PatternTree::Root) {
+    if (const patterns::PatternTree::PatternId pattern = m_browser->selectedPattern();
+        pattern != patterns::PatternTree::Root) {
         if (!patterns || patterns->isLive())
             m_status->showMessage(tr("The patterns are still being folded; try again in a moment."));
         else
-            showBulkAction(kind, edit::selectPattern(store, *patterns, m_selectedPattern));
+            showBulkAction(kind, edit::selectPattern(store, *patterns, pattern));
         return;
     }
-    const keyspace::NodeId node = selectedNode();
+    const keyspace::NodeId node = m_browser->selectedNode();
     if (node != keyspace::InvalidNode)
         showBulkAction(kind, edit::selectSubtree(store, node));
 }
@@ -94,8 +153,10 @@ void MainWindow::showBulkAction(edit::BulkKind kind, edit::KeySelection selectio
     connect(m_session, &models::ScanSession::aboutToReplaceStore, dialog, [storeReplaced] { *storeReplaced = true; });
     connect(dialog, &BulkActionDialog::actionEnded, this,
             [this, dialog, storeReplaced](const edit::BulkSummary& summary) {
-                if (!*storeReplaced)
-                    storeFollowsBulkAction(dialog->request(), dialog->selection(), summary);
+                if (!*storeReplaced) {
+                    m_session->bulkActionDone(dialog->request(), dialog->selection(), summary);
+                    m_browser->refreshSelection();
+                }
                 m_status->showMessage(summary.text());
             });
     dialog->open();
@@ -105,7 +166,7 @@ void MainWindow::createKey()
 {
     if (!m_hasTarget)
         return;
-    const keyspace::NodeId node = selectedNode();
+    const keyspace::NodeId node = m_browser->selectedNode();
     const keyspace::Keyspace& store = m_session->keyspace();
     const QByteArray prefix = node == keyspace::InvalidNode ? QByteArray()
                               : store.hasChildren(node)     ? store.namespacePrefix(node)
@@ -119,30 +180,6 @@ void MainWindow::createKey()
     }
 }
 
-void MainWindow::storeFollowsKeys(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys)
-{
-    const keyspace::Keyspace& store = m_session->keyspace();
-    std::vector<keyspace::NodeId> removed;
-    std::vector<std::pair<keyspace::NodeId, keyspace::KeyInfo>> changed;
-    scan::KeyBatch added;
-    for (const auto& [key, now] : keys) {
-        const keyspace::NodeId node = store.find(key);
-        const bool known = node != keyspace::InvalidNode && store.isKey(node);
-        if (now && known)
-            changed.emplace_back(node, *now);
-        else if (now)
-            added.add(key, *now);
-        else if (known)
-            removed.push_back(node);
-    }
-    if (!removed.empty())
-        m_session->keysRemoved(removed);
-    if (!changed.empty())
-        m_session->keysChanged(changed);
-    if (added.size() > 0)
-        m_session->keysAdded(added);
-}
-
 void MainWindow::storeFollowsEdit(const models::ValueInspector::Edit& edit)
 {
     if (!edit.error.isEmpty() || !edit.outcome.applied) {
@@ -154,56 +191,13 @@ void MainWindow::storeFollowsEdit(const models::ValueInspector::Edit& edit)
     const bool sameDatabase = edit.change.database < 0 || edit.change.database == m_target.options.db;
     if (!edit.change.newKey.isEmpty() && sameDatabase)
         keys.emplace_back(edit.change.newKey, edit.newKey);
-    storeFollowsKeys(keys);
+    m_session->keysAre(keys);
     if (edit.change.kind == edit::KeyEdit::Kind::Rename && sameDatabase)
-        selectPath(edit.change.newKey);
+        m_browser->selectPath(edit.change.newKey);
     if (edit.change.kind == edit::KeyEdit::Kind::CreateKey && edit.change.key == m_createdKey) {
-        selectPath(edit.change.key);
-        m_status->showMessage(tr("Created %1").arg(models::displayText(keyspace::displayBytes(edit.change.key))));
+        m_browser->selectPath(edit.change.key);
+        m_status->showMessage(tr("Created %1").arg(displayText(keyspace::displayBytes(edit.change.key))));
     }
-}
-
-void MainWindow::storeFollowsBulkAction(const edit::BulkRequest& request, const edit::KeySelection& selection,
-                                        const edit::BulkSummary& summary)
-{
-    const keyspace::Keyspace& store = m_session->keyspace();
-    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
-    std::vector<keyspace::NodeId> removed;
-    std::vector<std::pair<keyspace::NodeId, keyspace::KeyInfo>> changed;
-    scan::KeyBatch added;
-    for (std::size_t i = 0; i < summary.outcomes.size() && i < selection.nodes.size(); ++i) {
-        const keyspace::NodeId node = selection.nodes[i];
-        const edit::KeyOutcome outcome = summary.outcomes[i];
-        if (outcome == edit::KeyOutcome::Unchanged && request.kind != edit::BulkKind::Persist) {
-            removed.push_back(node); // gone before its turn
-            continue;
-        }
-        if (outcome != edit::KeyOutcome::Done)
-            continue;
-        keyspace::KeyInfo info = store.keyInfo(node);
-        switch (request.kind) {
-        case edit::BulkKind::Delete:
-            removed.push_back(node);
-            break;
-        case edit::BulkKind::Rename:
-            removed.push_back(node);
-            added.add(request.newKeys[i], info);
-            break;
-        case edit::BulkKind::Expire:
-            info.expiresAtMs = now + summary.ttlsSetMs[i];
-            changed.emplace_back(node, info);
-            break;
-        case edit::BulkKind::Persist:
-            info.expiresAtMs = keyspace::NoExpiry;
-            changed.emplace_back(node, info);
-            break;
-        }
-    }
-    m_session->keysRemoved(removed);
-    m_session->keysChanged(changed);
-    if (added.size() > 0)
-        m_session->keysAdded(added);
-    showSelection();
 }
 
 } // namespace keylens::ui

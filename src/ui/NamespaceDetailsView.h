@@ -1,9 +1,9 @@
 #pragma once
 
+#include "base/SlicedJob.h"
 #include "keyspace/Keyspace.h"
 #include "keyspace/MemoryEstimate.h"
 #include "keyspace/TopKeys.h"
-#include "models/SlicedJob.h"
 
 #include <QWidget>
 
@@ -71,7 +71,7 @@ private:
     void showTopKeys();
     std::unique_ptr<keyspace::TopKeysWalk> m_walk; // in progress
     // A step of 20,000 nodes took up to 3 ms here, in random order over the store: at most 4,096 per look at the clock.
-    models::SlicedJob m_walkSlices{4096, QStringLiteral("top keys"), this};
+    base::SlicedJob m_walkSlices{4096, QStringLiteral("top keys"), this};
 };
 
 } // namespace keylens::ui

@@ -1,11 +1,11 @@
 #include "ui/TreemapView.h"
 
+#include "base/TimeSlice.h"
 #include "keyspace/KeyEscape.h"
 #include "keyspace/SubtreeTotals.h"
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
 #include "models/PatternTreeModel.h"
-#include "models/TimeSlice.h"
 #include "ui/OverlayColours.h"
 
 #include <QElapsedTimer>
@@ -347,11 +347,11 @@ void TreemapView::paintEvent(QPaintEvent*)
     // (parents first, so the big picture comes first).
     if (m_dirty) {
         startLayout();
-        if (!layoutStep(models::SliceMs)) {
+        if (!layoutStep(base::SliceMs)) {
             // The layout keeps its own clock: one step is a slice, and each slice shows what it laid out.
             m_slices.start(
                 [this](std::size_t) {
-                    const bool done = layoutStep(models::SliceMs);
+                    const bool done = layoutStep(base::SliceMs);
                     update();
                     return done;
                 },

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "base/SlicedJob.h"
 #include "keyspace/Keyspace.h"
 #include "keyspace/SubtreeTotals.h"
-#include "models/SlicedJob.h"
 #include "patterns/PatternTree.h"
 
 #include <QElapsedTimer>
@@ -122,7 +122,7 @@ private:
     };
     Gathered m_gathered;
     double m_longestSliceMs = 0;
-    models::SlicedJob m_slices{1, QStringLiteral("treemap layout"), this};
+    base::SlicedJob m_slices{1, QStringLiteral("treemap layout"), this};
 };
 
 } // namespace keylens::ui

@@ -10,6 +10,7 @@
 #include "models/ChartJob.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
+#include "ui/BrowserPane.h"
 #include "ui/ChartsPane.h"
 #include "ui/ChartsView.h"
 #include "ui/MainWindow.h"
@@ -49,14 +50,14 @@ class TestCharts : public QObject
     // Selects a node and waits for its charts.
     models::ChartData chartsOf(const QByteArray& path)
     {
-        QSignalSpy done(m_window->charts()->job(), &models::ChartJob::done);
-        if (!m_window->selectPath(path))
+        QSignalSpy done(m_window->browser()->charts()->job(), &models::ChartJob::done);
+        if (!m_window->browser()->selectPath(path))
             return {};
         if (done.isEmpty())
-            m_window->charts()->refresh(true, true); // it was selected already
+            m_window->browser()->charts()->refresh(true, true); // it was selected already
         if (done.isEmpty() && !done.wait(10000))
             return {};
-        return m_window->charts()->view()->data();
+        return m_window->browser()->charts()->view()->data();
     }
 
 private Q_SLOTS:
@@ -84,14 +85,14 @@ private Q_SLOTS:
         QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
         m_window->connectTo(target);
         QVERIFY(finished.wait(60000));
-        m_window->showCharts(true);
+        m_window->browser()->showCharts(true);
     }
 
     void plotsDrawTheFigures()
     {
         const models::ChartData data = chartsOf("user");
         QCOMPARE(data.keys, std::uint64_t(300));
-        ui::ChartsView* view = m_window->charts()->view();
+        ui::ChartsView* view = m_window->browser()->charts()->view();
         // Bars by keys: the biggest first, then "others" summing the rest.
         const QVector<double> byKeys = valuesOf(view->plot(ui::ChartsView::ByKeys));
         QCOMPARE(byKeys.size(), qsizetype(models::ChartData::TopBars + 1));
@@ -121,7 +122,8 @@ private Q_SLOTS:
         QCOMPARE(data.ttlKeys[0], std::uint64_t(0));
         QCOMPARE(data.ttlKeys[1] + data.ttlKeys[2] + data.ttlKeys[3], std::uint64_t(120));
         QVERIFY(data.ttlKeys[3] <= 2);
-        const QVector<double> timeline = valuesOf(m_window->charts()->view()->plot(ui::ChartsView::Timeline));
+        const QVector<double> timeline =
+            valuesOf(m_window->browser()->charts()->view()->plot(ui::ChartsView::Timeline));
         double expiring = 0;
         for (const double perMinute : timeline) {
             QVERIFY(perMinute <= 3);
@@ -132,27 +134,27 @@ private Q_SLOTS:
 
     void patternChartsTotalTheirMembers()
     {
-        m_window->showPatterns(true);
+        m_window->browser()->showPatterns(true);
         models::PatternTreeModel* patterns = m_window->session()->patternModel();
         if (!patterns->isExact()) {
             QSignalSpy exact(patterns, &models::PatternTreeModel::exactTreeReady);
             QVERIFY(exact.wait(10000));
         }
-        QSignalSpy done(m_window->charts()->job(), &models::ChartJob::done);
-        QVERIFY(m_window->patternView()->selectPattern("user:<int>"));
+        QSignalSpy done(m_window->browser()->charts()->job(), &models::ChartJob::done);
+        QVERIFY(m_window->browser()->patternView()->selectPattern("user:<int>"));
         QVERIFY(!done.isEmpty() || done.wait(10000));
-        const models::ChartData data = m_window->charts()->view()->data();
+        const models::ChartData data = m_window->browser()->charts()->view()->data();
         QCOMPARE(data.keys, std::uint64_t(300));
         // Its bars are its child patterns: `profile` for all 300 members.
         QCOMPARE(data.byKeys.size(), std::size_t(1));
         QCOMPARE(data.byKeys.front().label, QStringLiteral("profile"));
-        m_window->showPatterns(false);
+        m_window->browser()->showPatterns(false);
     }
 
     void exportAndCopy()
     {
         QTemporaryDir dir;
-        QCustomPlot* plot = m_window->charts()->view()->plot(ui::ChartsView::ByMemory);
+        QCustomPlot* plot = m_window->browser()->charts()->view()->plot(ui::ChartsView::ByMemory);
         const struct
         {
             ui::ChartsView::Format format;
@@ -182,7 +184,7 @@ private Q_SLOTS:
     void narrowChartsStayReadableAndTheWheelScrolls()
     {
         chartsOf("user");
-        ui::ChartsView* view = m_window->charts()->view();
+        ui::ChartsView* view = m_window->browser()->charts()->view();
         QCustomPlot* plot = view->plot(ui::ChartsView::ByMemory);
         m_window->resize(800, 600);
         QTRY_VERIFY(plot->width() < 360);

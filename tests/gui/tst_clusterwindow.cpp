@@ -5,6 +5,7 @@
 #include "demo/RedisCluster.h"
 #include "models/ScanSession.h"
 #include "redis/ClusterSlot.h"
+#include "ui/BrowserPane.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/MainWindow.h"
 #include "ui/ShardsPane.h"
@@ -103,13 +104,13 @@ private Q_SLOTS:
             const std::vector<QByteArray> page = client.elements({"SCAN", "0", "MATCH", "user:*", "COUNT", "1000"});
             QVERIFY(page.size() > 1);
             const QByteArray key = page[1];
-            QSignalSpy loaded(m_window->keyDetails(), &ui::KeyDetailsView::loaded);
-            QVERIFY(m_window->selectPath(key));
-            if (!m_window->keyDetails()->isLoaded())
+            QSignalSpy loaded(m_window->browser()->keyDetails(), &ui::KeyDetailsView::loaded);
+            QVERIFY(m_window->browser()->selectPath(key));
+            if (!m_window->browser()->keyDetails()->isLoaded())
                 QVERIFY(loaded.wait(10000));
-            QCOMPARE(m_window->keyDetails()->key(), key);
-            QCOMPARE(m_window->keyDetails()->fieldText(QStringLiteral("Type")), QStringLiteral("string"));
-            QCOMPARE(m_window->keyDetails()->valueText(), QStringLiteral("v"));
+            QCOMPARE(m_window->browser()->keyDetails()->key(), key);
+            QCOMPARE(m_window->browser()->keyDetails()->fieldText(QStringLiteral("Type")), QStringLiteral("string"));
+            QCOMPARE(m_window->browser()->keyDetails()->valueText(), QStringLiteral("v"));
         }
     }
 };

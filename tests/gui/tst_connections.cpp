@@ -113,7 +113,7 @@ private Q_SLOTS:
         recent.port = 6390;
         recent.db = 4;
         recent.readOnly = true;
-        dialog.offerRecent({recent.name}, {recent});
+        dialog.offerRecent({recent});
         QVERIFY(dialog.recentBox()->isEnabled());
         QCOMPARE(dialog.recentBox()->count(), 2);
         dialog.recentBox()->setCurrentIndex(1);

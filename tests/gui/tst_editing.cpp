@@ -12,9 +12,11 @@
 #include "lint/Rules.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
+#include "ui/BrowserPane.h"
 #include "ui/BulkActionDialog.h"
 #include "ui/ConsoleView.h"
 #include "ui/EditDialogs.h"
+#include "ui/ExportActions.h"
 #include "ui/FindingsPanel.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/MainWindow.h"
@@ -104,7 +106,7 @@ class TestEditing : public QObject
     }
     ui::BulkActionDialog* openBulk(const QByteArray& path, edit::BulkKind kind)
     {
-        if (!m_window->selectPath(path))
+        if (!m_window->browser()->selectPath(path))
             return nullptr;
         m_window->openBulkAction(kind);
         auto* dialog = m_window->findChild<ui::BulkActionDialog*>();
@@ -137,11 +139,11 @@ class TestEditing : public QObject
         QTRY_VERIFY(open.isNull());
     }
 
-    ui::KeyDetailsView* details() const { return m_window->keyDetails(); }
+    ui::KeyDetailsView* details() const { return m_window->browser()->keyDetails(); }
     void open(const QByteArray& key)
     {
         QSignalSpy loaded(details(), &ui::KeyDetailsView::loaded);
-        QVERIFY(m_window->selectPath(key));
+        QVERIFY(m_window->browser()->selectPath(key));
         if (!details()->isLoaded() || details()->key() != key)
             QVERIFY(loaded.wait(10000));
         QTRY_VERIFY(details()->isLoaded() && details()->key() == key);
@@ -482,8 +484,8 @@ private Q_SLOTS:
             cacheMemory += client.integer({"MEMORY", "USAGE", key});
         QString problem;
         const QString csv = m_dir.filePath(QStringLiteral("root.csv"));
-        QVERIFY(m_window->selectPath("cache"));
-        QVERIFY2(m_window->exportNodeTable(csv, false, &problem), qPrintable(problem));
+        QVERIFY(m_window->browser()->selectPath("cache"));
+        QVERIFY2(m_window->exports()->exportNodeTable(csv, false, &problem), qPrintable(problem));
         QFile csvFile(csv);
         QVERIFY(csvFile.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = csvFile.readAll().split('\n');
@@ -494,10 +496,10 @@ private Q_SLOTS:
             sum += lines[i].split(',')[5].toLongLong();
         QCOMPARE(sum, cacheMemory);
 
-        QVERIFY(m_window->selectPath("profile:1"));
+        QVERIFY(m_window->browser()->selectPath("profile:1"));
         const QString json = m_dir.filePath(QStringLiteral("mixed.json"));
-        QVERIFY(m_window->selectPath("mixed"));
-        QVERIFY2(m_window->exportNodeTable(json, true, &problem), qPrintable(problem));
+        QVERIFY(m_window->browser()->selectPath("mixed"));
+        QVERIFY2(m_window->exports()->exportNodeTable(json, true, &problem), qPrintable(problem));
         QFile jsonFile(json);
         QVERIFY(jsonFile.open(QIODevice::ReadOnly));
         const QJsonObject table = QJsonDocument::fromJson(jsonFile.readAll()).object();
@@ -506,7 +508,7 @@ private Q_SLOTS:
 
         // The whole tree, in the CLI's schema: the same top-level fields, and every key counted.
         const QString tree = m_dir.filePath(QStringLiteral("tree.json"));
-        QVERIFY2(m_window->exportTree(tree, &problem), qPrintable(problem));
+        QVERIFY2(m_window->exports()->exportTree(tree, &problem), qPrintable(problem));
         QFile treeFile(tree);
         QVERIFY(treeFile.open(QIODevice::ReadOnly));
         const QJsonObject exported = QJsonDocument::fromJson(treeFile.readAll()).object();
@@ -521,8 +523,8 @@ private Q_SLOTS:
 
         // Values as JSON lines: each line against the server's own reading, binary bytes in base64.
         const QString values = m_dir.filePath(QStringLiteral("mixed.jsonl"));
-        QSignalSpy exportedValues(m_window.get(), &ui::MainWindow::valuesExported);
-        m_window->exportValues(values);
+        QSignalSpy exportedValues(m_window->exports(), &ui::ExportActions::valuesExported);
+        m_window->exports()->exportValues(values);
         QVERIFY(exportedValues.wait(10000));
         QVERIFY2(exportedValues.first().at(1).toBool(), qPrintable(exportedValues.first().at(0).toString()));
         QFile valuesFile(values);
@@ -638,10 +640,10 @@ private Q_SLOTS:
     // A pattern's keys and a finding's keys, acted on as a whole.
     void bulkActionsOnAPatternAndAFinding()
     {
-        m_window->showPatterns(true);
+        m_window->browser()->showPatterns(true);
         const models::PatternTreeModel* patterns = m_window->session()->patternModel();
         QTRY_VERIFY(patterns->tree() && !patterns->tree()->isLive()); // the exact tree, not the live folding
-        QTRY_VERIFY(m_window->patternView()->selectPattern("session:<int>"));
+        QTRY_VERIFY(m_window->browser()->patternView()->selectPattern("session:<int>"));
         m_window->openBulkAction(edit::BulkKind::Persist);
         auto* dialog = m_window->findChild<ui::BulkActionDialog*>();
         QVERIFY(dialog);
@@ -652,7 +654,7 @@ private Q_SLOTS:
         test::PlainClient client(m_server.port());
         for (const QByteArray& key : client.allKeys("session:*"))
             QCOMPARE(client.integer({"PTTL", key}), -1LL);
-        m_window->showPatterns(false);
+        m_window->browser()->showPatterns(false);
 
         const int rule = int(lint::ruleIndex(*lint::findRule("naming-variants")));
         m_window->findingsPanel()->selectRule(rule);

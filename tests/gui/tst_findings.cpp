@@ -10,6 +10,7 @@
 #include "lint/Rules.h"
 #include "models/KeyTreeModel.h"
 #include "models/ScanSession.h"
+#include "ui/BrowserPane.h"
 #include "ui/FindingsPanel.h"
 #include "ui/LegendDialog.h"
 #include "ui/MainWindow.h"
@@ -97,7 +98,7 @@ class TestFindings : public QObject
 
     static std::uint64_t rootFindings(const ui::MainWindow& window)
     {
-        return window.treeModel()->totalsOf(keyspace::Keyspace::root()).findingCount();
+        return window.browser()->treeModel()->totalsOf(keyspace::Keyspace::root()).findingCount();
     }
 
 private Q_SLOTS:
@@ -165,7 +166,7 @@ private Q_SLOTS:
                 if ((store.isKey(node) && key == path) || (!prefix.isEmpty() && key.startsWith(prefix)))
                     ++expected;
             }
-            QCOMPARE(window->treeModel()->totalsOf(node).findingCount(), expected);
+            QCOMPARE(window->browser()->treeModel()->totalsOf(node).findingCount(), expected);
             ++nodesChecked;
         }
         QVERIFY(nodesChecked > 200);
@@ -206,7 +207,7 @@ private Q_SLOTS:
     {
         const std::unique_ptr<ui::MainWindow> window = scannedWindow();
         QVERIFY(window);
-        models::KeyTreeModel* model = window->treeModel();
+        models::KeyTreeModel* model = window->browser()->treeModel();
         const keyspace::Keyspace& store = window->session()->keyspace();
         const QModelIndex bull = model->indexOfNode(store.find("bull"));
         QTRY_COMPARE(bull.data(models::KeyTreeModel::LibraryRole).toString(), QStringLiteral("bullmq"));
@@ -232,7 +233,7 @@ private Q_SLOTS:
         QVERIFY(window);
         QTRY_COMPARE_WITH_TIMEOUT(rootFindings(*window), cli.total, 10000);
         ui::FindingsPanel* panel = window->findingsPanel();
-        KeyTreeModel* model = window->treeModel();
+        KeyTreeModel* model = window->browser()->treeModel();
 
         panel->treeFilterBox()->setCurrentIndex(1); // keys with findings
         QVERIFY(model->findingsFilter().enabled);
@@ -246,9 +247,9 @@ private Q_SLOTS:
         QVERIFY(!model->indexOfNode(window->session()->keyspace().find("key1")).isValid());
 
         // With a glob on top: both must hold.
-        window->setFilterText(QStringLiteral("User:1*"));
+        window->browser()->setFilterText(QStringLiteral("User:1*"));
         QCOMPARE(model->filterMatches(), std::uint64_t(1));
-        window->setFilterText(QString());
+        window->browser()->setFilterText(QString());
         panel->treeFilterBox()->setCurrentIndex(0);
         QVERIFY(!model->findingsFilter().enabled);
         QVERIFY(model->indexOfNode(window->session()->keyspace().find("user:1:profile")).isValid());
@@ -272,9 +273,10 @@ private Q_SLOTS:
         panel->list()->setCurrentItem(pattern->child(0));
         panel->list()->setFocus();
         QTest::keyClick(panel->list(), Qt::Key_Return);
-        const QModelIndex current = window->tree()->currentIndex();
+        const QModelIndex current = window->browser()->tree()->currentIndex();
         QVERIFY(current.isValid());
-        QCOMPARE(window->session()->keyspace().path(window->treeModel()->nodeOf(current)), QByteArray("key1"));
+        QCOMPARE(window->session()->keyspace().path(window->browser()->treeModel()->nodeOf(current)),
+                 QByteArray("key1"));
     }
 
     void profilePerConnection()

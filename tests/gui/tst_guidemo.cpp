@@ -4,6 +4,7 @@
 #include "PlainClient.h"
 #include "demo/RedisServerProcess.h"
 #include "models/ScanSession.h"
+#include "ui/BrowserPane.h"
 #include "ui/MainWindow.h"
 
 #include <QHeaderView>
@@ -138,16 +139,16 @@ private Q_SLOTS:
             window.show();
             window.resize(1010, 640);
             // The name, which takes what room there is, keeps at least what it was given; the others exactly.
-            window.tree()->header()->resizeSection(0, 333);
-            window.tree()->header()->resizeSection(2, 140);
+            window.browser()->tree()->header()->resizeSection(0, 333);
+            window.browser()->tree()->header()->resizeSection(2, 140);
             QTest::qWait(50);
             window.close();
         }
         ui::MainWindow again(&settings);
         again.show();
         QCOMPARE(again.size(), QSize(1010, 640));
-        QTRY_VERIFY(again.tree()->header()->sectionSize(0) >= 333);
-        QCOMPARE(again.tree()->header()->sectionSize(2), 140);
+        QTRY_VERIFY(again.browser()->tree()->header()->sectionSize(0) >= 333);
+        QCOMPARE(again.browser()->tree()->header()->sectionSize(2), 140);
     }
 };
 

@@ -6,6 +6,7 @@
 #include "TestServer.h"
 #include "models/KeyTreeModel.h"
 #include "models/ScanSession.h"
+#include "ui/BrowserPane.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/MainWindow.h"
 
@@ -121,7 +122,7 @@ private Q_SLOTS:
         target.options = server.connectionOptions();
         window.connectTo(target);
         QVERIFY(finished.wait(20000));
-        KeyTreeModel* model = window.treeModel();
+        KeyTreeModel* model = window.browser()->treeModel();
         const keyspace::NodeId soon = model->keyspace()->find("soon");
         QVERIFY(model->overlaysOf(soon, QDateTime::currentMSecsSinceEpoch()) & KeyTreeModel::ExpiringSoon);
 
@@ -138,10 +139,10 @@ private Q_SLOTS:
         QCOMPARE(oneKey.data().toString(), QStringLiteral("expired"));
 
         // The details pane counts down like the tree.
-        QVERIFY(window.selectPath("later"));
-        QTRY_VERIFY_WITH_TIMEOUT(window.keyDetails()->isLoaded(), 5000);
+        QVERIFY(window.browser()->selectPath("later"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.browser()->keyDetails()->isLoaded(), 5000);
         const auto ttlText = [&] {
-            for (QLabel* label : window.keyDetails()->findChildren<QLabel*>()) {
+            for (QLabel* label : window.browser()->keyDetails()->findChildren<QLabel*>()) {
                 if (label->text().endsWith(QStringLiteral(" ms)")))
                     return label->text();
             }

@@ -7,6 +7,7 @@
 #include "TestServer.h"
 #include "models/KeyTreeModel.h"
 #include "models/ScanSession.h"
+#include "ui/BrowserPane.h"
 #include "ui/MainWindow.h"
 
 #include <QApplication>
@@ -85,7 +86,7 @@ private Q_SLOTS:
     void rowsDuringTheScanAndWhilePaused()
     {
         models::ScanSession* session = m_window->session();
-        QTreeView* tree = m_window->tree();
+        QTreeView* tree = m_window->browser()->tree();
         m_window->connectTo(throttled());
 
         // Rows within 500 ms of the first keys reaching the store.
@@ -123,9 +124,9 @@ private Q_SLOTS:
 
     void rescanKeepsExpansionAndSelection()
     {
-        KeyTreeModel* model = m_window->treeModel();
-        QTreeView* tree = m_window->tree();
-        QVERIFY(m_window->selectPath("ns7:31"));
+        KeyTreeModel* model = m_window->browser()->treeModel();
+        QTreeView* tree = m_window->browser()->tree();
+        QVERIFY(m_window->browser()->selectPath("ns7:31"));
         tree->collapseAll();
         tree->expand(model->indexOfNode(model->keyspace()->find("ns7")));
         tree->expand(model->indexOfNode(model->keyspace()->find("ns2")));
@@ -134,7 +135,7 @@ private Q_SLOTS:
         QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
         m_window->rescan();
         QVERIFY(finished.wait(20000));
-        model = m_window->treeModel();
+        model = m_window->browser()->treeModel();
         const auto pathOf = [&](const QModelIndex& index) { return model->keyspace()->path(model->nodeOf(index)); };
         QCOMPARE(pathOf(tree->currentIndex()), QByteArray("ns7:31"));
         QVERIFY(tree->isExpanded(model->indexOfNode(model->keyspace()->find("ns7"))));
@@ -146,19 +147,19 @@ private Q_SLOTS:
     // for a tree nobody sees, on every rescan), and it comes back as it was left, across a rescan too.
     void aHiddenKeyTreeIsFoldedAndComesBackAsLeft()
     {
-        QTreeView* tree = m_window->tree();
+        QTreeView* tree = m_window->browser()->tree();
         const auto indexOf = [&](const char* path) {
-            KeyTreeModel* model = m_window->treeModel();
+            KeyTreeModel* model = m_window->browser()->treeModel();
             return model->indexOfNode(model->keyspace()->find(path));
         };
         const auto pathOf = [&](const QModelIndex& index) {
-            KeyTreeModel* model = m_window->treeModel();
+            KeyTreeModel* model = m_window->browser()->treeModel();
             return model->keyspace()->path(model->nodeOf(index));
         };
         QVERIFY(tree->isExpanded(indexOf("ns7")));
         QCOMPARE(pathOf(tree->currentIndex()), QByteArray("ns7:31"));
 
-        m_window->showPatterns(true);
+        m_window->browser()->showPatterns(true);
         QVERIFY(!tree->isExpanded(indexOf("ns7")));
         QVERIFY(!tree->isExpanded(indexOf("ns2")));
         QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
@@ -166,7 +167,7 @@ private Q_SLOTS:
         QVERIFY(finished.wait(20000));
         QVERIFY(!tree->isExpanded(indexOf("ns7")));
 
-        m_window->showPatterns(false);
+        m_window->browser()->showPatterns(false);
         QVERIFY(tree->isExpanded(indexOf("ns7")));
         QVERIFY(tree->isExpanded(indexOf("ns2")));
         QVERIFY(!tree->isExpanded(indexOf("ns3")));
@@ -206,8 +207,8 @@ private Q_SLOTS:
     // rows, and scrolling to its end brings the next, as a person scrolls.
     void aBigNamespaceIsShownAPageAtATime()
     {
-        KeyTreeModel* model = m_window->treeModel();
-        QTreeView* tree = m_window->tree();
+        KeyTreeModel* model = m_window->browser()->treeModel();
+        QTreeView* tree = m_window->browser()->tree();
         const QModelIndex big = model->indexOfNode(model->keyspace()->find("big"));
         QVERIFY(big.isValid());
         QCOMPARE(model->totalsOf(model->nodeOf(big)).keys, std::uint64_t(400'000));

@@ -13,6 +13,7 @@
 #include "models/ScanSession.h"
 #include "models/ValueTableModel.h"
 #include "redis/ServerInfo.h"
+#include "ui/BrowserPane.h"
 #include "ui/BulkActionDialog.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/CredentialsDialog.h"
@@ -110,11 +111,11 @@ class TestMainWindow : public QObject
 
     void selectAndLoad(ui::MainWindow& window, const QByteArray& path)
     {
-        QSignalSpy loaded(window.keyDetails(), &ui::KeyDetailsView::loaded);
-        QVERIFY(window.selectPath(path));
-        if (!window.keyDetails()->isLoaded())
+        QSignalSpy loaded(window.browser()->keyDetails(), &ui::KeyDetailsView::loaded);
+        QVERIFY(window.browser()->selectPath(path));
+        if (!window.browser()->keyDetails()->isLoaded())
             QVERIFY(loaded.wait(10000));
-        QCOMPARE(window.keyDetails()->key(), path);
+        QCOMPARE(window.browser()->keyDetails()->key(), path);
     }
 
 private Q_SLOTS:
@@ -195,7 +196,7 @@ private Q_SLOTS:
 
     void treeShowsTopNamespacesWithServerCounts()
     {
-        KeyTreeModel* model = m_window->treeModel();
+        KeyTreeModel* model = m_window->browser()->treeModel();
         test::PlainClient client(m_server.port());
         std::map<QString, QString> shown;
         for (int row = 0; row < model->rowCount(); ++row)
@@ -221,9 +222,12 @@ private Q_SLOTS:
     void hashOf100kElementsPagesInTheViewer()
     {
         selectAndLoad(*m_window, "big:hash");
-        QCOMPARE(m_window->keyDetails()->fieldText(QStringLiteral("Type")), QStringLiteral("hash"));
-        QVERIFY(m_window->keyDetails()->fieldText(QStringLiteral("Length")).startsWith(QStringLiteral("100,000")));
-        models::ValueTableModel* table = m_window->keyDetails()->valueTable();
+        QCOMPARE(m_window->browser()->keyDetails()->fieldText(QStringLiteral("Type")), QStringLiteral("hash"));
+        QVERIFY(m_window->browser()
+                    ->keyDetails()
+                    ->fieldText(QStringLiteral("Length"))
+                    .startsWith(QStringLiteral("100,000")));
+        models::ValueTableModel* table = m_window->browser()->keyDetails()->valueTable();
         // The first page comes alone; the rest only as asked for (the view asks when scrolled).
         QTRY_VERIFY_WITH_TIMEOUT(table->rowCount() > 0 && !table->isLoading(), 10000);
         QVERIFY(table->rowCount() < 100000);
@@ -253,7 +257,7 @@ private Q_SLOTS:
     void sortedSetComesByScoreBothWays()
     {
         selectAndLoad(*m_window, "big:board");
-        ui::KeyDetailsView* details = m_window->keyDetails();
+        ui::KeyDetailsView* details = m_window->browser()->keyDetails();
         models::ValueTableModel* table = details->valueTable();
         QVERIFY(details->scoreOrder()->isVisibleTo(details));
         test::PlainClient client(m_server.port());
@@ -278,10 +282,10 @@ private Q_SLOTS:
     {
         // The table model keeps Qt's model contract through a key's load, a new query and every page after it (the
         // tester fetches on its own: not in the test of paging).
-        QAbstractItemModelTester tester(m_window->keyDetails()->valueTable(),
+        QAbstractItemModelTester tester(m_window->browser()->keyDetails()->valueTable(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         selectAndLoad(*m_window, "big:hash");
-        ui::KeyDetailsView* details = m_window->keyDetails();
+        ui::KeyDetailsView* details = m_window->browser()->keyDetails();
         models::ValueTableModel* table = details->valueTable();
         QVERIFY(details->elementSearch()->isEnabled());
         details->elementSearch()->setText(QStringLiteral("field:4242"));
@@ -313,11 +317,11 @@ private Q_SLOTS:
     void ctrlEndReachesTheEnd()
     {
         selectAndLoad(*m_window, "big:list");
-        models::ValueTableModel* table = m_window->keyDetails()->valueTable();
+        models::ValueTableModel* table = m_window->browser()->keyDetails()->valueTable();
         QTRY_VERIFY_WITH_TIMEOUT(table->rowCount() > 0 && !table->isLoading(), 10000);
         QVERIFY(!table->isComplete());
         QSignalSpy reachedEnd(table, &models::ValueTableModel::reachedEnd);
-        QTableView* view = m_window->keyDetails()->valueView();
+        QTableView* view = m_window->browser()->keyDetails()->valueView();
         QTest::keyClick(view, Qt::Key_End, Qt::ControlModifier);
         QVERIFY(reachedEnd.count() == 1 || reachedEnd.wait(20000));
         test::PlainClient client(m_server.port());
@@ -330,16 +334,16 @@ private Q_SLOTS:
 
     void binaryKeyIsEscapedAndOpens()
     {
-        KeyTreeModel* model = m_window->treeModel();
+        KeyTreeModel* model = m_window->browser()->treeModel();
         const QModelIndex index = model->indexOfNode(m_window->session()->keyspace().find(BinaryKey));
         QVERIFY(index.isValid());
         QCOMPARE(index.data().toString(), QStringLiteral("\"\\xff\\xfe\\x00k\\x01\"")); // quoted: escapes inside
         selectAndLoad(*m_window, BinaryKey);
-        QCOMPARE(m_window->keyDetails()->fieldText(QStringLiteral("Type")), QStringLiteral("string"));
-        QCOMPARE(m_window->keyDetails()->valueText(), QStringLiteral("binary key, readable value"));
+        QCOMPARE(m_window->browser()->keyDetails()->fieldText(QStringLiteral("Type")), QStringLiteral("string"));
+        QCOMPARE(m_window->browser()->keyDetails()->valueText(), QStringLiteral("binary key, readable value"));
 
         // Ctrl+C: redis-cli's escaping as text, the exact bytes for programs.
-        QTest::keyClick(m_window->tree(), Qt::Key_C, Qt::ControlModifier);
+        QTest::keyClick(m_window->browser()->tree(), Qt::Key_C, Qt::ControlModifier);
         const QMimeData* copied = QApplication::clipboard()->mimeData();
         QVERIFY(copied);
         QCOMPARE(copied->text(), QStringLiteral("\"bin:\\xff\\xfe\\x00k\\x01\"")); // as redis-cli reads it
@@ -350,10 +354,10 @@ private Q_SLOTS:
     {
         const QByteArray key = "long:" + QByteArray(16 * 1024, 'k');
         selectAndLoad(*m_window, key);
-        QCOMPARE(m_window->keyDetails()->valueText(), QStringLiteral("a value under a 16 KB name"));
+        QCOMPARE(m_window->browser()->keyDetails()->valueText(), QStringLiteral("a value under a 16 KB name"));
         // Its name wraps in the pane instead of running off it: the pane does not scroll sideways.
         QScrollArea* pane = nullptr;
-        for (QWidget* parent = m_window->keyDetails(); parent && !pane; parent = parent->parentWidget())
+        for (QWidget* parent = m_window->browser()->keyDetails(); parent && !pane; parent = parent->parentWidget())
             pane = qobject_cast<QScrollArea*>(parent);
         QVERIFY(pane);
         QTRY_COMPARE(pane->horizontalScrollBar()->maximum(), 0);
@@ -362,15 +366,15 @@ private Q_SLOTS:
     void compressedJsonIsShownDecompressedAndPretty()
     {
         selectAndLoad(*m_window, "doc:gz");
-        const QString value = m_window->keyDetails()->valueText();
+        const QString value = m_window->browser()->keyDetails()->valueText();
         QVERIFY2(value.contains(QStringLiteral("\"compressed\": true")), qPrintable(value));
         QVERIFY(value.contains(u'\n'));
     }
 
     void namespaceShowsAggregatesAndTopKeys()
     {
-        QVERIFY(m_window->selectPath("alpha"));
-        ui::NamespaceDetailsView* details = m_window->namespaceDetails();
+        QVERIFY(m_window->browser()->selectPath("alpha"));
+        ui::NamespaceDetailsView* details = m_window->browser()->namespaceDetails();
         QCOMPARE(details->fieldText(QStringLiteral("Keys")), QStringLiteral("300"));
         test::PlainClient client(m_server.port());
         long long memory = 0;
@@ -383,13 +387,13 @@ private Q_SLOTS:
 
     void filterShowsOnlyMatches()
     {
-        m_window->setFilterText(QStringLiteral("beta:1?:*"));
-        KeyTreeModel* model = m_window->treeModel();
+        m_window->browser()->setFilterText(QStringLiteral("beta:1?:*"));
+        KeyTreeModel* model = m_window->browser()->treeModel();
         QCOMPARE(model->rowCount(), 1);
         QCOMPARE(model->filterMatches(), std::uint64_t(10));
         // The namespace's details are the matching keys' figures, against the server's own MEMORY USAGE.
-        QVERIFY(m_window->selectPath("beta"));
-        ui::NamespaceDetailsView* details = m_window->namespaceDetails();
+        QVERIFY(m_window->browser()->selectPath("beta"));
+        ui::NamespaceDetailsView* details = m_window->browser()->namespaceDetails();
         QCOMPARE(details->fieldText(QStringLiteral("Keys")), QStringLiteral("10 of 200 match the filter"));
         test::PlainClient client(m_server.port());
         long long memory = 0;
@@ -397,7 +401,7 @@ private Q_SLOTS:
             memory += client.integer({"MEMORY", "USAGE", key});
         const QString shown = details->fieldText(QStringLiteral("Memory"));
         QVERIFY2(shown.startsWith(QString::fromUtf8(keyspace::formatBytes(std::uint64_t(memory)))), qPrintable(shown));
-        m_window->setFilterText(QString());
+        m_window->browser()->setFilterText(QString());
         QCOMPARE(model->rowCount(), 7);
     }
 
@@ -406,22 +410,23 @@ private Q_SLOTS:
     // filter says how many of its keys match.
     void goToKeyAndFilterModes()
     {
-        ui::KeyFilterBar* bar = m_window->filterBar();
-        KeyTreeModel* model = m_window->treeModel();
-        m_window->setFilterText(QStringLiteral("beta:17:x"));
+        ui::KeyFilterBar* bar = m_window->browser()->filterBar();
+        KeyTreeModel* model = m_window->browser()->treeModel();
+        m_window->browser()->setFilterText(QStringLiteral("beta:17:x"));
         QCOMPARE(bar->modeButton()->text(), QStringLiteral("exact key (auto)"));
         QCOMPARE(model->filterMatches(), std::uint64_t(1));
         QCOMPARE(bar->info(), QStringLiteral("1 matching key"));
-        const QModelIndex current = m_window->tree()->currentIndex();
+        const QModelIndex current = m_window->browser()->tree()->currentIndex();
         QCOMPARE(current.data(KeyTreeModel::PathRole).toByteArray(), QByteArray("beta:17:x"));
         for (QModelIndex parent = current.parent(); parent.isValid(); parent = parent.parent())
-            QVERIFY(m_window->tree()->isExpanded(parent));
-        QVERIFY(m_window->tree()->visualRect(current).intersects(m_window->tree()->viewport()->rect()));
+            QVERIFY(m_window->browser()->tree()->isExpanded(parent));
+        QVERIFY(m_window->browser()->tree()->visualRect(current).intersects(
+            m_window->browser()->tree()->viewport()->rect()));
 
         // A prefix: beta:1, beta:10 … beta:19; the namespace says 11 of its 200.
         test::PlainClient client(m_server.port());
         const auto serverCount = [&](const QByteArray& glob) { return std::uint64_t(client.allKeys(glob).size()); };
-        m_window->setFilterText(QStringLiteral("beta:1"));
+        m_window->browser()->setFilterText(QStringLiteral("beta:1"));
         QCOMPARE(bar->modeButton()->text(), QStringLiteral("prefix (auto)"));
         QCOMPARE(model->filterMatches(), serverCount("beta:1*"));
         const QModelIndex beta = model->index(0, KeyTreeModel::KeysColumn);
@@ -438,7 +443,7 @@ private Q_SLOTS:
         QCOMPARE(bar->info(), QStringLiteral("%1 matching keys").arg(serverCount("beta:1*")));
 
         // A glob, case as typed; then ignoring case.
-        m_window->setFilterText(QStringLiteral("BETA:1?:*"));
+        m_window->browser()->setFilterText(QStringLiteral("BETA:1?:*"));
         QCOMPARE(bar->modeButton()->text(), QStringLiteral("glob (auto)"));
         QCOMPARE(model->filterMatches(), std::uint64_t(0));
         bar->setIgnoreCase(true);
@@ -448,21 +453,21 @@ private Q_SLOTS:
         // Ctrl+L: go to a key, exactly; a glob character is then part of the name.
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-        QTest::keyClick(m_window->tree(), Qt::Key_L, Qt::ControlModifier);
+        QTest::keyClick(m_window->browser()->tree(), Qt::Key_L, Qt::ControlModifier);
         QVERIFY(bar->edit()->hasFocus());
         QCOMPARE(bar->modeButton()->text(), QStringLiteral("exact key"));
         QCOMPARE(model->filterMatches(), std::uint64_t(0)); // no key is named BETA:1?:*
         // Ctrl+F afterwards filters again as auto does: the glob matches what it matched before Ctrl+L.
         bar->setIgnoreCase(true);
-        QTest::keyClick(m_window->tree(), Qt::Key_F, Qt::ControlModifier);
+        QTest::keyClick(m_window->browser()->tree(), Qt::Key_F, Qt::ControlModifier);
         QCOMPARE(bar->modeButton()->text(), QStringLiteral("glob (auto)"));
         QCOMPARE(model->filterMatches(), serverCount("beta:1?:*"));
         bar->setIgnoreCase(false);
-        m_window->setFilterText(QString());
+        m_window->browser()->setFilterText(QString());
         QCOMPARE(bar->info(), QString());
 
         // A new connection starts unfiltered, in auto mode: the last server's filter hides nothing of this one.
-        m_window->setFilterText(QStringLiteral("gamma:"));
+        m_window->browser()->setFilterText(QStringLiteral("gamma:"));
         bar->setMode(keyspace::FilterMode::Exact);
         demo::RedisServerProcess other;
         KEYLENS_START_SERVER(other);
@@ -477,11 +482,11 @@ private Q_SLOTS:
 
         // The details follow the filter: a key it hides is no longer shown.
         selectAndLoad(*m_window, "gamma:7");
-        QVERIFY(m_window->keyDetails()->isVisible());
-        m_window->setFilterText(QStringLiteral("alpha:"));
-        QVERIFY(!m_window->tree()->currentIndex().isValid());
-        QVERIFY(!m_window->keyDetails()->isVisible());
-        m_window->setFilterText(QString());
+        QVERIFY(m_window->browser()->keyDetails()->isVisible());
+        m_window->browser()->setFilterText(QStringLiteral("alpha:"));
+        QVERIFY(!m_window->browser()->tree()->currentIndex().isValid());
+        QVERIFY(!m_window->browser()->keyDetails()->isVisible());
+        m_window->browser()->setFilterText(QString());
     }
 
     // The memory bar's colour is the row's share of the whole keyspace, not of its parent: `doc:gz`, the only child
@@ -489,7 +494,7 @@ private Q_SLOTS:
     // the figure is drawn beside the bar, not across it.
     void heatAtASingleChildNamespace()
     {
-        KeyTreeModel* model = m_window->treeModel();
+        KeyTreeModel* model = m_window->browser()->treeModel();
         const keyspace::Keyspace& store = m_window->session()->keyspace();
         const QModelIndex gz = model->indexOfNode(store.find("doc:gz"), KeyTreeModel::MemoryColumn);
         QVERIFY(gz.isValid());
@@ -504,7 +509,7 @@ private Q_SLOTS:
         QVERIFY(share < 0.01);
 
         // Painted: the bar's first pixel is the small share's colour, far from the red of a big one.
-        QTreeView* tree = m_window->tree();
+        QTreeView* tree = m_window->browser()->tree();
         QStyleOptionViewItem option;
         option.initFrom(tree->viewport());
         option.rect = QRect(0, 0, 140, 20);
@@ -576,15 +581,15 @@ private Q_SLOTS:
     // Long names keep their distinctive end: both trees and the value table elide in the middle.
     void longNamesElideInTheMiddle()
     {
-        QCOMPARE(m_window->tree()->textElideMode(), Qt::ElideMiddle);
-        QCOMPARE(static_cast<QTreeView*>(m_window->patternView())->textElideMode(), Qt::ElideMiddle);
-        QCOMPARE(m_window->keyDetails()->valueView()->textElideMode(), Qt::ElideMiddle);
+        QCOMPARE(m_window->browser()->tree()->textElideMode(), Qt::ElideMiddle);
+        QCOMPARE(static_cast<QTreeView*>(m_window->browser()->patternView())->textElideMode(), Qt::ElideMiddle);
+        QCOMPARE(m_window->browser()->keyDetails()->valueView()->textElideMode(), Qt::ElideMiddle);
     }
 
     // Biggest first, the Memory header's arrow points down (Qt's header asks its style for an up arrow there).
     void descendingSortPointsDown()
     {
-        QHeaderView* header = m_window->tree()->header();
+        QHeaderView* header = m_window->browser()->tree()->header();
         QCOMPARE(header->sortIndicatorSection(), int(KeyTreeModel::MemoryColumn));
         QCOMPARE(header->sortIndicatorOrder(), Qt::DescendingOrder);
         const auto arrow = [&](QStyle* style, QStyleOptionHeader::SortIndicator indicator) {
@@ -610,7 +615,7 @@ private Q_SLOTS:
     {
         m_window->resize(800, 600);
         QTRY_COMPARE(m_window->width(), 800);
-        ui::KeyFilterBar* bar = m_window->filterBar();
+        ui::KeyFilterBar* bar = m_window->browser()->filterBar();
         QVERIFY(bar->edit()->isVisible());
         QVERIFY(bar->edit()->width() >= 150);
         QVERIFY(bar->edit()->mapTo(m_window.get(), QPoint(bar->edit()->width(), 0)).x() <= m_window->width());
@@ -636,7 +641,7 @@ private Q_SLOTS:
         }
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-        QTest::keyClick(m_window->tree(), Qt::Key_F, Qt::ControlModifier);
+        QTest::keyClick(m_window->browser()->tree(), Qt::Key_F, Qt::ControlModifier);
         QVERIFY(bar->edit()->hasFocus());
         QTest::keyClicks(bar->edit(), QStringLiteral("alph"));
         // The completion offers the namespace (picked with Return, it offers its keys next: Escape closes that).
@@ -650,8 +655,8 @@ private Q_SLOTS:
         QTest::keyClick(bar->edit(), Qt::Key_Return);
         QVERIFY(!bar->completer()->popup()->isVisible());
         test::PlainClient client(m_server.port());
-        QCOMPARE(m_window->treeModel()->filterMatches(), std::uint64_t(client.allKeys("alph*").size()));
-        m_window->setFilterText(QString());
+        QCOMPARE(m_window->browser()->treeModel()->filterMatches(), std::uint64_t(client.allKeys("alph*").size()));
+        m_window->browser()->setFilterText(QString());
         m_window->resize(1280, 800);
     }
 
@@ -659,7 +664,7 @@ private Q_SLOTS:
     // keeps the most of its width; at 1600 px the name takes the room and the others their usual widths.
     void columnsGiveWayToTheWidth()
     {
-        QTreeView* tree = m_window->tree();
+        QTreeView* tree = m_window->browser()->tree();
         QHeaderView* header = tree->header();
         using models::TreeColumns;
         const auto rightEdge = [&] {
@@ -685,9 +690,10 @@ private Q_SLOTS:
         QCOMPARE(header->sectionSize(TreeColumns::MemoryColumn), 116);
         QVERIFY(header->sectionSize(TreeColumns::TypeColumn) > 90);
         // Nor does the details pane scroll sideways: long values wrap (a namespace's type mix did not).
-        QVERIFY(m_window->selectPath("big"));
+        QVERIFY(m_window->browser()->selectPath("big"));
         QScrollArea* details = nullptr;
-        for (QWidget* parent = m_window->namespaceDetails(); parent && !details; parent = parent->parentWidget())
+        for (QWidget* parent = m_window->browser()->namespaceDetails(); parent && !details;
+             parent = parent->parentWidget())
             details = qobject_cast<QScrollArea*>(parent);
         QVERIFY(details);
         QTRY_COMPARE(details->horizontalScrollBar()->maximum(), 0);
@@ -707,21 +713,22 @@ private Q_SLOTS:
     {
         test::PlainClient client(m_server.port());
         QCOMPARE(client.pipeline({{"SET", "alpha:extra", "x"}}), std::size_t(0));
-        m_window->setFilterText(QStringLiteral("alpha:"));
+        m_window->browser()->setFilterText(QStringLiteral("alpha:"));
         // At every publish, not only at the end, the count says what the tree has.
         QStringList stale;
         const QMetaObject::Connection watch = connect(m_window->session(), &models::ScanSession::published, this, [&] {
-            const QString expected = QStringLiteral("%1 matching keys").arg(m_window->treeModel()->filterMatches());
-            if (m_window->filterBar()->info() != expected)
-                stale << m_window->filterBar()->info() + QStringLiteral(" for ") + expected;
+            const QString expected =
+                QStringLiteral("%1 matching keys").arg(m_window->browser()->treeModel()->filterMatches());
+            if (m_window->browser()->filterBar()->info() != expected)
+                stale << m_window->browser()->filterBar()->info() + QStringLiteral(" for ") + expected;
         });
         scan(*m_window);
         disconnect(watch);
         QCOMPARE(stale, QStringList());
         const auto expected = client.allKeys("alpha:*").size();
-        QCOMPARE(m_window->filterBar()->info(), QStringLiteral("%1 matching keys").arg(expected));
+        QCOMPARE(m_window->browser()->filterBar()->info(), QStringLiteral("%1 matching keys").arg(expected));
         QCOMPARE(client.pipeline({{"DEL", "alpha:extra"}}), std::size_t(0));
-        m_window->setFilterText(QString());
+        m_window->browser()->setFilterText(QString());
         scan(*m_window);
     }
 
@@ -729,11 +736,11 @@ private Q_SLOTS:
     {
         test::PlainClient client(m_server.port());
         // Cancel in the confirmation: nothing happens.
-        QVERIFY(m_window->selectPath("gamma:1"));
+        QVERIFY(m_window->browser()->selectPath("gamma:1"));
         m_window->activateWindow(); // the filter's completion popup, earlier, took the activation with it
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
         auto cancelled = answerNextMessageBox(QStringLiteral("Cancel"));
-        QTest::keyClick(m_window->tree(), Qt::Key_Delete);
+        QTest::keyClick(m_window->browser()->tree(), Qt::Key_Delete);
         QTRY_VERIFY(*cancelled);
         QTest::qWait(300);
         QCOMPARE(client.integer({"EXISTS", "gamma:1"}), 1LL);
@@ -741,10 +748,11 @@ private Q_SLOTS:
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
         auto confirmed = answerNextMessageBox(QStringLiteral("Delete"));
-        QTest::keyClick(m_window->tree(), Qt::Key_Delete);
+        QTest::keyClick(m_window->browser()->tree(), Qt::Key_Delete);
         QTRY_VERIFY(*confirmed);
         QTRY_COMPARE_WITH_TIMEOUT(client.integer({"EXISTS", "gamma:1"}), 0LL, 5000);
-        const QModelIndex deleted = m_window->treeModel()->indexOfNode(m_window->session()->keyspace().find("gamma:1"));
+        const QModelIndex deleted =
+            m_window->browser()->treeModel()->indexOfNode(m_window->session()->keyspace().find("gamma:1"));
         QTRY_VERIFY(deleted.data(KeyTreeModel::OverlayRole).toInt() & KeyTreeModel::Deleted);
 
         // A read-only connection never deletes: its banner shows, Delete asks nothing, and the write gate's refusal
@@ -756,12 +764,12 @@ private Q_SLOTS:
         scan(readOnly, true);
         QVERIFY(readOnly.findChild<QLabel*>(QStringLiteral("readOnlyBanner"))->isVisible());
         QVERIFY(!m_window->findChild<QLabel*>(QStringLiteral("readOnlyBanner"))->isVisible());
-        QVERIFY(readOnly.selectPath("gamma:2"));
+        QVERIFY(readOnly.browser()->selectPath("gamma:2"));
         readOnly.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&readOnly));
         auto said = std::make_shared<QString>();
         auto refused = answerNextMessageBox(QStringLiteral("OK"), said);
-        QTest::keyClick(readOnly.tree(), Qt::Key_Delete);
+        QTest::keyClick(readOnly.browser()->tree(), Qt::Key_Delete);
         QTRY_VERIFY_WITH_TIMEOUT(*refused, 10000);
         QVERIFY2(said->contains(QStringLiteral("read-only: UNLINK was not sent")), qPrintable(*said));
         QCOMPARE(client.commandCalls("unlink"), unlinks);
@@ -772,7 +780,7 @@ private Q_SLOTS:
     // one for the namespace; Delete deletes only the key and says so, and on a namespace says what it would do.
     void keyAndNamespaceRows()
     {
-        KeyTreeModel* model = m_window->treeModel();
+        KeyTreeModel* model = m_window->browser()->treeModel();
         const keyspace::Keyspace& store = m_window->session()->keyspace();
         const QModelIndex row = model->indexOfNode(store.find("gamma:50"), KeyTreeModel::KeysColumn);
         QVERIFY(row.isValid());
@@ -785,32 +793,34 @@ private Q_SLOTS:
         QVERIFY(row.data(Qt::ToolTipRole).toString().contains(QStringLiteral("1 key + %1 below").arg(below)));
 
         selectAndLoad(*m_window, "gamma:50");
-        QTabBar* tabs = m_window->detailsSwitch();
+        QTabBar* tabs = m_window->browser()->detailsSwitch();
         QVERIFY(tabs->isVisible());
         QCOMPARE(tabs->tabText(1), QStringLiteral("Namespace (%1 below)").arg(below));
         tabs->setCurrentIndex(0);
-        QVERIFY(m_window->showsKeyDetails());
-        QCOMPARE(m_window->keyDetails()->valueText(), QString::fromUtf8(client.command({"GET", "gamma:50"})));
+        QVERIFY(m_window->browser()->showsKeyDetails());
+        QCOMPARE(m_window->browser()->keyDetails()->valueText(),
+                 QString::fromUtf8(client.command({"GET", "gamma:50"})));
         tabs->setCurrentIndex(1);
-        QVERIFY(!m_window->showsKeyDetails());
-        QVERIFY(m_window->namespaceDetails()->isVisible());
-        QCOMPARE(m_window->namespaceDetails()->fieldText(QStringLiteral("Keys")),
+        QVERIFY(!m_window->browser()->showsKeyDetails());
+        QVERIFY(m_window->browser()->namespaceDetails()->isVisible());
+        QCOMPARE(m_window->browser()->namespaceDetails()->fieldText(QStringLiteral("Keys")),
                  QStringLiteral("%1 (1 key + %2 below)").arg(below + 1).arg(below));
         const long long memory =
             client.integer({"MEMORY", "USAGE", "gamma:50"}) + client.integer({"MEMORY", "USAGE", "gamma:50:meta"});
-        QVERIFY(m_window->namespaceDetails()
+        QVERIFY(m_window->browser()
+                    ->namespaceDetails()
                     ->fieldText(QStringLiteral("Memory"))
                     .startsWith(QString::fromUtf8(keyspace::formatBytes(std::uint64_t(memory)))));
         tabs->setCurrentIndex(0);
         // A plain key or namespace has no tabs.
-        QVERIFY(m_window->selectPath("gamma:51"));
+        QVERIFY(m_window->browser()->selectPath("gamma:51"));
         QVERIFY(!tabs->isVisible());
 
         // Delete on a namespace opens the bulk delete on its keys, as of the scan, and nothing goes before it runs.
         m_window->activateWindow();
-        QVERIFY(m_window->selectPath("gamma"));
+        QVERIFY(m_window->browser()->selectPath("gamma"));
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
-        QTest::keyClick(m_window->tree(), Qt::Key_Delete);
+        QTest::keyClick(m_window->browser()->tree(), Qt::Key_Delete);
         QPointer<ui::BulkActionDialog> bulk = m_window->findChild<ui::BulkActionDialog*>();
         QVERIFY(bulk);
         QCOMPARE(bulk->selection().size(), std::size_t(keyspace::subtreeKeys(store, store.find("gamma"))));
@@ -821,11 +831,11 @@ private Q_SLOTS:
         QCOMPARE(client.integer({"EXISTS", "gamma:50"}), 1LL);
         // On the key and namespace: only the key goes, and the question says the keys below stay.
         m_window->activateWindow();
-        QVERIFY(m_window->selectPath("gamma:50"));
+        QVERIFY(m_window->browser()->selectPath("gamma:50"));
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
         auto asked = std::make_shared<QString>();
         auto confirmed = answerNextMessageBox(QStringLiteral("Delete"), asked);
-        QTest::keyClick(m_window->tree(), Qt::Key_Delete);
+        QTest::keyClick(m_window->browser()->tree(), Qt::Key_Delete);
         QTRY_VERIFY(*confirmed);
         QVERIFY2(asked->contains(QStringLiteral("the key below it stays")), qPrintable(*asked));
         QTRY_COMPARE_WITH_TIMEOUT(client.integer({"EXISTS", "gamma:50"}), 0LL, 5000);
@@ -846,9 +856,9 @@ private Q_SLOTS:
                                          QString::number(m_server.port())};
         KEYLENS_START_SERVER(replica, replicaOptions);
 
-        ui::ServerPanel* panel = m_window->serverPanel();
+        ui::ServerPanel* panel = m_window->browser()->serverPanel();
         QSignalSpy updated(panel, &ui::ServerPanel::updated);
-        m_window->showServerPanel();
+        m_window->browser()->showServerPanel();
         QVERIFY(updated.wait(5000));
         const auto info = [&client](const char* section, const char* field) {
             return QString::fromUtf8(redis::infoField(client.command({"INFO", section}), field).toByteArray());
@@ -880,7 +890,7 @@ private Q_SLOTS:
                                  20000);
         QCOMPARE(panel->value(QStringLiteral("Replication"), QStringLiteral("Replicas")), QStringLiteral("1"));
         // Hidden, it stops asking.
-        m_window->showCharts(false);
+        m_window->browser()->showCharts(false);
         QTest::qWait(100);
         const int answers = panel->answers();
         QTest::qWait(ui::ServerPanel::RefreshMs + 700);
@@ -899,12 +909,13 @@ private Q_SLOTS:
         ui::MainWindow window(m_settings.get());
         window.show();
         scan(window, targetOf(locked.connectionOptions()));
-        QSignalSpy updated(window.serverPanel(), &ui::ServerPanel::updated);
-        window.showServerPanel();
+        QSignalSpy updated(window.browser()->serverPanel(), &ui::ServerPanel::updated);
+        window.browser()->showServerPanel();
         QVERIFY(updated.wait(5000));
         for (const auto& [group, label] : {std::pair{"Server", "Version"}, std::pair{"Memory", "Used"},
                                            std::pair{"Keyspace", "Keys"}, std::pair{"Replication", "Role"}}) {
-            const QString value = window.serverPanel()->value(QString::fromLatin1(group), QString::fromLatin1(label));
+            const QString value =
+                window.browser()->serverPanel()->value(QString::fromLatin1(group), QString::fromLatin1(label));
             QVERIFY2(value.startsWith(QStringLiteral("not available")) && value.contains(QStringLiteral("INFO")),
                      qPrintable(value));
         }
@@ -915,7 +926,7 @@ private Q_SLOTS:
         m_window->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
         // Ctrl+F goes to the filter box.
-        QTest::keyClick(m_window->tree(), Qt::Key_F, Qt::ControlModifier);
+        QTest::keyClick(m_window->browser()->tree(), Qt::Key_F, Qt::ControlModifier);
         QVERIFY(QApplication::focusWidget());
         QCOMPARE(QApplication::focusWidget()->metaObject()->className(), "QLineEdit");
         // F5 scans again (a fresh store with the server's current key count).
@@ -934,7 +945,7 @@ private Q_SLOTS:
         dead.options.port = 1; // nothing listens on port 1
         scan(window, dead);
         QVERIFY2(window.statusText().contains(QStringLiteral("127.0.0.1:1")), qPrintable(window.statusText()));
-        QCOMPARE(window.treeModel()->rowCount(), 0);
+        QCOMPARE(window.browser()->treeModel()->rowCount(), 0);
     }
 
     // NOAUTH asks for the password in a dialog with an ACL user field; what is typed there connects, as that user.
@@ -1026,7 +1037,7 @@ private Q_SLOTS:
         QFile settingsFile(m_settings->fileName());
         QVERIFY(settingsFile.open(QIODevice::ReadOnly));
         QVERIFY(!settingsFile.readAll().contains("c4nary"));
-        QCOMPARE(window.treeModel()->rowCount(), 0);
+        QCOMPARE(window.browser()->treeModel()->rowCount(), 0);
         QTRY_VERIFY(window.findChild<ui::CredentialsDialog*>());
         auto* dialog = window.findChild<ui::CredentialsDialog*>();
         QVERIFY(dialog->problem()->isVisible());
@@ -1075,8 +1086,8 @@ private Q_SLOTS:
         test::PlainClient client(m_server.port());
         QCOMPARE(client.integer({"DEL", "gamma:3"}), 1LL); // gone after the scan saw it
         selectAndLoad(*m_window, "gamma:3");
-        QVERIFY2(m_window->keyDetails()->valueText().contains(QStringLiteral("no longer exists")),
-                 qPrintable(m_window->keyDetails()->valueText()));
+        QVERIFY2(m_window->browser()->keyDetails()->valueText().contains(QStringLiteral("no longer exists")),
+                 qPrintable(m_window->browser()->keyDetails()->valueText()));
     }
 
     void deniedCommandsAreNamedNotHidden()
@@ -1095,9 +1106,9 @@ private Q_SLOTS:
         window.connectTo(viewer);
         QVERIFY(finished.wait(60000));
         selectAndLoad(window, "alpha:1");
-        QCOMPARE(window.keyDetails()->fieldText(QStringLiteral("Type")), QStringLiteral("string"));
-        QCOMPARE(window.keyDetails()->fieldText(QStringLiteral("Encoding")), QStringLiteral("–"));
-        const QString problems = window.keyDetails()->findChild<QLabel*>(QStringLiteral("problems"))->text();
+        QCOMPARE(window.browser()->keyDetails()->fieldText(QStringLiteral("Type")), QStringLiteral("string"));
+        QCOMPARE(window.browser()->keyDetails()->fieldText(QStringLiteral("Encoding")), QStringLiteral("–"));
+        const QString problems = window.browser()->keyDetails()->findChild<QLabel*>(QStringLiteral("problems"))->text();
         QVERIFY2(problems.contains(QStringLiteral("GETRANGE")) && problems.contains(QStringLiteral("OBJECT")),
                  qPrintable(problems));
     }

@@ -6,6 +6,7 @@
 #include "models/KeyTreeModel.h"
 #include "models/RecentConnections.h"
 #include "models/ScanSession.h"
+#include "ui/BrowserPane.h"
 #include "ui/HelpWindows.h"
 #include "ui/KeyFilterBar.h"
 #include "ui/MainWindow.h"
@@ -72,7 +73,7 @@ private Q_SLOTS:
         window.show();
         QVERIFY(window.showsWelcome());
         QVERIFY(window.welcomePage()->isVisible());
-        QVERIFY(!window.tree()->isVisible());
+        QVERIFY(!window.browser()->tree()->isVisible());
         QVERIFY(!window.findChild<QDockWidget*>()->isVisible());
         // The demo, with a sentence on what it is.
         auto* demo = qobject_cast<QCommandLinkButton*>(
@@ -133,8 +134,8 @@ private Q_SLOTS:
             QVERIFY(finished.wait(30000));
             test::PlainClient client(m_server.port());
             QCOMPARE(std::int64_t(window.session()->keyspace().keyCount()), client.integer({"DBSIZE"}));
-            QVERIFY(window.tree()->isVisible());
-            QVERIFY(window.filterBar()->isEnabled());
+            QVERIFY(window.browser()->tree()->isVisible());
+            QVERIFY(window.browser()->filterBar()->isEnabled());
         }
         {
             // A server that did not answer is not offered again.
@@ -238,8 +239,8 @@ private Q_SLOTS:
         QWidget* outline = window.findChild<QWidget*>(QStringLiteral("tourOutline"));
         QVERIFY(outline && outline->isVisible());
         tour->show(1);
-        QCOMPARE(tour->highlighted(), static_cast<QWidget*>(window.filterBar()));
-        const QRect bar(window.filterBar()->mapTo(&window, QPoint()), window.filterBar()->size());
+        QCOMPARE(tour->highlighted(), static_cast<QWidget*>(window.browser()->filterBar()));
+        const QRect bar(window.browser()->filterBar()->mapTo(&window, QPoint()), window.browser()->filterBar()->size());
         QVERIFY(outline->geometry().contains(bar));
         QVERIFY(bar.adjusted(-3, -3, 3, 3).contains(outline->geometry())); // around it, not around the window
         QSignalSpy ended(tour, &ui::WindowTour::finished);

@@ -1,16 +1,23 @@
 // base/: the one way background work is written. Each helper is checked for what its callers rely on: the work runs
 // on another thread, everything it wrote is visible after the wait, nothing is run twice or skipped, and a queue
-// keeps its order.
+// keeps its order; a worker job delivers on the owner's thread only while current, and a next-turn step runs once.
+#include "base/NextTurn.h"
 #include "base/QueueWorker.h"
 #include "base/SideTask.h"
+#include "base/ThreadPriority.h"
+#include "base/WorkerJob.h"
 
+#include <QSignalSpy>
 #include <QTest>
+#include <QThread>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <future>
 #include <mutex>
+#include <sys/resource.h>
 #include <thread>
 #include <vector>
 
@@ -113,6 +120,113 @@ private Q_SLOTS:
             QCOMPARE(order[std::size_t(i)], i);
         QVERIFY(threads.front() != std::this_thread::get_id());
         QVERIFY(std::all_of(threads.begin(), threads.end(), [&](std::thread::id id) { return id == threads.front(); }));
+    }
+
+    // The background priority is the calling thread's only: the GUI thread that starts a worker keeps its own.
+    void backgroundPriorityIsPerThread()
+    {
+        errno = 0;
+        const int before = getpriority(PRIO_PROCESS, 0);
+        QCOMPARE(errno, 0);
+        int worker = before;
+        std::thread([&worker] {
+            base::runAtBackgroundPriority();
+            worker = getpriority(PRIO_PROCESS, 0);
+        }).join();
+        QCOMPARE(worker, std::max(before, 10));
+        QCOMPARE(getpriority(PRIO_PROCESS, 0), before);
+    }
+
+    void aWorkerJobRunsOffThisThreadAndDeliversOnIt()
+    {
+        base::WorkerJob job(QStringLiteral("test worker"));
+        std::thread::id workThread;
+        QThread* deliveryThread = nullptr;
+        int deliveries = 0;
+        job.start([&] { workThread = std::this_thread::get_id(); },
+                  [&] {
+                      deliveryThread = QThread::currentThread();
+                      ++deliveries;
+                  });
+        QVERIFY(job.isRunning());
+        QTRY_COMPARE(deliveries, 1);
+        QVERIFY(workThread != std::this_thread::get_id());
+        QCOMPARE(deliveryThread, QThread::currentThread());
+        QVERIFY(!job.isRunning());
+        QTest::qWait(20);
+        QCOMPARE(deliveries, 1); // once
+    }
+
+    void aCancelledWorkerJobStopsIsWaitedForAndNeverDelivers()
+    {
+        base::WorkerJob job(QStringLiteral("test worker"));
+        std::atomic<bool> started{false};
+        std::atomic<bool> returned{false};
+        bool delivered = false;
+        job.start(
+            [&] {
+                started = true;
+                while (!job.cancelled())
+                    std::this_thread::sleep_for(1ms);
+                returned = true;
+            },
+            [&] { delivered = true; });
+        QTRY_VERIFY(started.load());
+        job.cancel();
+        QVERIFY(returned.load()); // cancel() waited for the work
+        QVERIFY(!job.isRunning());
+        QVERIFY(!job.cancelled()); // the next job starts with a clear flag
+        QTest::qWait(20);
+        QVERIFY(!delivered);
+    }
+
+    void aWorkerJobStartedAgainDeliversOnlyTheLastWork()
+    {
+        base::WorkerJob job(QStringLiteral("test worker"));
+        std::vector<int> delivered;
+        for (int i = 0; i < 5; ++i)
+            job.start([] { std::this_thread::sleep_for(2ms); }, [&delivered, i] { delivered.push_back(i); });
+        QTRY_VERIFY(!job.isRunning());
+        QTest::qWait(20);
+        QCOMPARE(delivered, std::vector<int>{4});
+    }
+
+    void aWorkerJobWhoseDeliveryIsQueuedIsDroppedOnCancel()
+    {
+        // The work is done and its thread's finished signal waits in the event queue: cancel() still drops it.
+        base::WorkerJob job(QStringLiteral("test worker"));
+        std::atomic<bool> returned{false};
+        bool delivered = false;
+        job.start([&] { returned = true; }, [&] { delivered = true; });
+        while (!returned.load())
+            std::this_thread::sleep_for(1ms);
+        std::this_thread::sleep_for(10ms); // the thread has ended; no event was processed
+        job.cancel();
+        QTest::qWait(20);
+        QVERIFY(!delivered);
+    }
+
+    void aNextTurnStepRunsOnceAfterTheCurrentEventUnlessCancelled()
+    {
+        base::NextTurn turn(QStringLiteral("test turn"));
+        std::vector<int> ran;
+        turn.post([&] { ran.push_back(1); });
+        turn.post([&] { ran.push_back(2); }); // replaces the first
+        QVERIFY(ran.empty());                 // not at once
+        QVERIFY(turn.isPending());
+        QTRY_COMPARE(ran, std::vector<int>{2});
+        QVERIFY(!turn.isPending());
+        turn.post([&] { ran.push_back(3); });
+        turn.cancel();
+        QTest::qWait(20);
+        QCOMPARE(ran, std::vector<int>{2});
+        int fixed = 0;
+        turn.setStep([&] { ++fixed; });
+        turn.post();
+        turn.post(); // posted again before it ran: still once
+        QTRY_COMPARE(fixed, 1);
+        QTest::qWait(20);
+        QCOMPARE(fixed, 1);
     }
 };
 

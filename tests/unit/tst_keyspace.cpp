@@ -7,7 +7,6 @@
 #include "keyspace/PagedArray.h"
 #include "keyspace/SegmentPool.h"
 #include "keyspace/SubtreeTotals.h"
-#include "keyspace/ThreadPriority.h"
 #include "keyspace/TopKeys.h"
 
 #include <QRandomGenerator>
@@ -16,12 +15,10 @@
 #include <QThread>
 
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <map>
 #include <memory>
 #include <set>
-#include <sys/resource.h>
 #include <thread>
 #include <unordered_map>
 
@@ -664,21 +661,6 @@ private Q_SLOTS:
         QCOMPARE(map.memoryBytes(), bytes);
         QCOMPARE(map.size(), 100'000u);
         QCOMPARE(*map.find(7 * 99'999), 99'999u);
-    }
-
-    // The background priority is the calling thread's only: the GUI thread that starts a worker keeps its own.
-    void backgroundPriorityIsPerThread()
-    {
-        errno = 0;
-        const int before = getpriority(PRIO_PROCESS, 0);
-        QCOMPARE(errno, 0);
-        int worker = before;
-        std::thread([&worker] {
-            runAtBackgroundPriority();
-            worker = getpriority(PRIO_PROCESS, 0);
-        }).join();
-        QCOMPARE(worker, std::max(before, 10));
-        QCOMPARE(getpriority(PRIO_PROCESS, 0), before);
     }
 
     void findsNothingUnknown()

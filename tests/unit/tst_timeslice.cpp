@@ -1,13 +1,13 @@
 // Background slices on the GUI thread take turns (models/TimeSlice.h): a job whose turn comes right after
 // another job's slice gives it back without working, and runs once the breath has passed. SlicedJob runs a job so.
-#include "models/SlicedJob.h"
-#include "models/TimeSlice.h"
+#include "base/SlicedJob.h"
+#include "base/TimeSlice.h"
 
 #include <QElapsedTimer>
 #include <QTest>
 #include <QThread>
 
-using namespace keylens::models;
+using namespace keylens::base;
 
 class TestTimeSlice : public QObject
 {

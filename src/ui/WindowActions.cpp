@@ -1,0 +1,125 @@
+#include "ui/WindowActions.h"
+
+#include "ui/HelpWindows.h"
+#include "ui/LegendDialog.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QIcon>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QToolBar>
+
+namespace keylens::ui {
+
+namespace {
+
+QIcon icon(const char* name)
+{
+    return QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(name)));
+}
+
+// A window that lives until it is closed.
+void showUntilClosed(QWidget* window)
+{
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+}
+
+} // namespace
+
+WindowActions::WindowActions(QMainWindow& window)
+{
+    QMenuBar* bar = window.menuBar();
+    fileMenu = bar->addMenu(tr("&File"));
+    openConnection = fileMenu->addAction(icon("connect"), tr("&Connect…"));
+    openConnection->setShortcut(QKeySequence::Open);
+    exportMenu = fileMenu->addMenu(tr("&Export"));
+    fileMenu->addSeparator();
+    quit = fileMenu->addAction(tr("&Quit"));
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = bar->addMenu(tr("&Edit"));
+    copy = edit->addAction(icon("copy"), tr("&Copy key"));
+    copy->setShortcut(QKeySequence::Copy);
+    remove = edit->addAction(icon("delete"), tr("&Delete key…"));
+    remove->setShortcut(QKeySequence::Delete);
+    edit->addSeparator();
+    newKey = edit->addAction(tr("&New key…"));
+    newKey->setShortcut(QKeySequence::New);
+    deleteBelow = edit->addAction(tr("Delete all keys below…"));
+    expireBelow = edit->addAction(tr("Set the TTL of all keys below…"));
+    persistBelow = edit->addAction(tr("Remove the TTL of all keys below…"));
+    renameBelow = edit->addAction(tr("Rename into another namespace…"));
+    edit->addSeparator();
+    filter = edit->addAction(icon("filter"), tr("&Filter keys"));
+    filter->setShortcut(QKeySequence::Find);
+    goTo = edit->addAction(tr("&Go to key…"));
+    goTo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+
+    QMenu* scan = bar->addMenu(tr("&Scan"));
+    pause = scan->addAction(icon("pause"), tr("&Pause"));
+    pause->setToolTip(tr("Pause the scan (the server is left alone until you resume)"));
+    resume = scan->addAction(icon("resume"), tr("&Resume"));
+    resume->setToolTip(tr("Resume the scan where it paused"));
+    cancel = scan->addAction(icon("cancel"), tr("&Cancel"));
+    cancel->setToolTip(tr("Stop the scan; what was scanned stays"));
+    rescan = scan->addAction(icon("rescan"), tr("Re&scan"));
+    rescan->setShortcuts({QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
+    rescan->setToolTip(tr("Scan the server again (F5)"));
+
+    viewMenu = bar->addMenu(tr("&View"));
+    // In View and in Help: one action.
+    legend = viewMenu->addAction(icon("legend"), tr("&Legend…"), &window,
+                                 [&window] { showUntilClosed(new LegendDialog(&window)); });
+    collapseAll = viewMenu->addAction(tr("&Collapse all"));
+    viewMenu->addSeparator();
+    auto* views = new QActionGroup(&window);
+    keysView = viewMenu->addAction(tr("&Keys"));
+    keysView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    keysView->setToolTip(tr("The keys split on the delimiter, every segment a row (Ctrl+1)"));
+    patternsView = viewMenu->addAction(tr("&Patterns"));
+    patternsView->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_2));
+    patternsView->setToolTip(tr("Ids folded into patterns: user:<int>:profile is one row for every user (Ctrl+2)"));
+    for (QAction* action : {keysView, patternsView}) {
+        action->setCheckable(true);
+        views->addAction(action);
+    }
+    keysView->setChecked(true);
+
+    QMenu* help = bar->addMenu(tr("&Help"));
+    QAction* shortcuts = help->addAction(tr("&Keyboard shortcuts"), &window, [&window] {
+        showUntilClosed(new ShortcutsDialog(windowShortcuts(window), &window));
+    });
+    shortcuts->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    help->addAction(legend);
+    tour = help->addAction(tr("&What am I looking at?"));
+    tour->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&README"), &window, [&window] { showUntilClosed(new ReadmeDialog(&window)); });
+    help->addSeparator();
+    help->addAction(tr("&About Keylens"), &window, [&window] {
+        QMessageBox::about(&window, tr("About Keylens"),
+                           tr("<b>Keylens %1</b><p>A desktop browser for Redis keyspaces: where the "
+                              "memory, the TTLs and the naming conventions go.</p>")
+                               .arg(QStringLiteral(KEYLENS_VERSION)));
+    });
+}
+
+QToolBar* WindowActions::addConnectionBar(QMainWindow& window, QWidget* label) const
+{
+    QToolBar* bar = window.addToolBar(tr("Connection"));
+    bar->setObjectName(QStringLiteral("connectionBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addWidget(label);
+    bar->addAction(openConnection);
+    bar->addSeparator();
+    bar->addActions({pause, resume, cancel, rescan});
+    bar->addSeparator();
+    bar->addActions({keysView, patternsView});
+    return bar;
+}
+
+} // namespace keylens::ui

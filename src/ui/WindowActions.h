@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QList>
+
+class QAction;
+class QMainWindow;
+class QMenu;
+class QToolBar;
+class QWidget;
+
+namespace keylens::ui {
+
+// The window's menus and the actions in them, with their words, icons, shortcuts and tooltips in one place, added to
+// the window's menu bar in order: File, Edit, Scan, View, Help. The help that needs nothing but the window (the
+// legend, the keyboard shortcuts, the README, About) works by itself; the window wires the rest to what it does and
+// enables them. The docks' own toggles (Console, Findings) join the View menu where the window adds its docks.
+class WindowActions
+{
+    Q_DECLARE_TR_FUNCTIONS(WindowActions)
+
+public:
+    explicit WindowActions(QMainWindow& window);
+    // The connection bar: `label` (which server this is), Connect, the scan's controls, Keys and Patterns.
+    QToolBar* addConnectionBar(QMainWindow& window, QWidget* label) const;
+
+    QMenu* fileMenu;
+    QMenu* exportMenu; // in File, filled by the window (MainWindowExport.cpp)
+    QMenu* viewMenu;
+    QAction* openConnection;
+    QAction* quit;
+
+    QAction* copy;
+    QAction* remove; // the selected key (a namespace: every key below it, through the bulk action)
+    QAction* newKey;
+    // On every key below the selection (or in the selected pattern).
+    QAction* deleteBelow;
+    QAction* expireBelow;
+    QAction* persistBelow;
+    QAction* renameBelow;
+    QList<QAction*> bulk() const { return {deleteBelow, expireBelow, persistBelow, renameBelow}; }
+    QAction* filter;
+    QAction* goTo;
+
+    QAction* pause;
+    QAction* resume;
+    QAction* cancel;
+    QAction* rescan;
+
+    QAction* legend;
+    QAction* collapseAll;
+    QAction* keysView; // the raw tree; checked, with patternsView, in one group
+    QAction* patternsView;
+
+    QAction* tour;
+};
+
+} // namespace keylens::ui
