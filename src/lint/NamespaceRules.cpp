@@ -422,7 +422,7 @@ public:
             m_store.forEachChild(parent, [&](NodeId node) {
                 if (!m_store.isKey(node) || m_store.isLintIgnored(node))
                     return;
-                const std::int64_t expiresAt = m_store.keyInfo(node).expiresAtMs;
+                const std::int64_t expiresAt = m_store.expiresAtMs(node);
                 if (keyspace::hasExpiry(expiresAt)) {
                     for (auto& [window, count] : candidates)
                         count += inWindow(expiresAt / m_bucketMs, window) ? 1 : 0;
@@ -441,7 +441,7 @@ public:
             m_store.forEachChild(parent, [&](NodeId node) {
                 if (!m_store.isKey(node))
                     return;
-                const std::int64_t expiresAt = m_store.keyInfo(node).expiresAtMs;
+                const std::int64_t expiresAt = m_store.expiresAtMs(node);
                 if (keyspace::hasExpiry(expiresAt) && inWindow(expiresAt / m_bucketMs, window))
                     m_record(node, avalanche, avalanche.severity, detail);
             });

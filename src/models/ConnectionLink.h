@@ -1,7 +1,7 @@
 #pragma once
 
+#include "base/JobRunner.h"
 #include "redis/Connection.h"
-#include "redis/JobRunner.h"
 
 #include <memory>
 
@@ -14,7 +14,7 @@ class ConnectionLink
 public:
     redis::ConnectionOptions options;
 
-    redis::Connection* connect(const redis::JobContext& job, QString* error)
+    redis::Connection* connect(const base::JobContext& job, QString* error)
     {
         m_cancel = job.cancel; // kept alive for as long as the connection may look at it
         if (m_connection && !m_connection->isBroken()) {

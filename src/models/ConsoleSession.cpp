@@ -114,15 +114,15 @@ void ConsoleSession::setConnection(const redis::ConnectionOptions& server)
     redis::ConnectionOptions options = server;
     options.deepReplies = true; // COMMAND DOCS and module replies nest deeper than hiredis 0.14 reads
     m_options = options;
-    m_jobs.post([link = m_link, options](const redis::JobContext&) {
+    m_jobs.post([link = m_link, options](const base::JobContext&) {
         link->reset(options);
-        return redis::JobRunner::Delivery();
+        return base::JobRunner::Delivery();
     });
 }
 
 std::uint64_t ConsoleSession::run(const std::vector<QByteArray>& command)
 {
-    return m_jobs.post([this, link = m_link, command](const redis::JobContext& job) {
+    return m_jobs.post([this, link = m_link, command](const base::JobContext& job) {
         Result result;
         result.request = job.id;
         result.command = command;
@@ -139,13 +139,13 @@ std::uint64_t ConsoleSession::run(const std::vector<QByteArray>& command)
                 learnKeysAfter(*connection, command, result);
         }
         result.elapsedUs = timer.nsecsElapsed() / 1000;
-        return redis::JobRunner::Delivery([this, result] { Q_EMIT replied(result); });
+        return base::JobRunner::Delivery([this, result] { Q_EMIT replied(result); });
     });
 }
 
 void ConsoleSession::requestCommandNames()
 {
-    m_jobs.post([this, link = m_link](const redis::JobContext& job) {
+    m_jobs.post([this, link = m_link](const base::JobContext& job) {
         QString error;
         QStringList names;
         if (redis::Connection* connection = link->connect(job, &error)) {
@@ -163,7 +163,7 @@ void ConsoleSession::requestCommandNames()
         }
         names.sort();
         names.removeDuplicates();
-        return redis::JobRunner::Delivery([this, names] { Q_EMIT commandNamesReady(names); });
+        return base::JobRunner::Delivery([this, names] { Q_EMIT commandNamesReady(names); });
     });
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "base/JobRunner.h"
 #include "keyspace/NamespaceStats.h"
 #include "redis/ConnectionOptions.h"
-#include "redis/JobRunner.h"
 #include "redis/Reply.h"
 
 #include <QByteArray>
@@ -67,7 +67,7 @@ Q_SIGNALS:
 private:
     redis::ConnectionOptions m_options;
     std::shared_ptr<ConnectionLink> m_link;
-    redis::JobRunner m_jobs;
+    base::JobRunner m_jobs;
 };
 
 } // namespace keylens::models

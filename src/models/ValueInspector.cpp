@@ -24,10 +24,10 @@ void ValueInspector::setConnection(const redis::ConnectionOptions& options)
     m_userJobs.cancelAll();
     m_backgroundJobs.cancelAll();
     // Each link is reset on its own thread, after what was cancelled there has let go of it.
-    const auto resetOn = [&options](redis::JobRunner& runner, const std::shared_ptr<Link>& link) {
-        runner.post([link, options](const redis::JobContext&) {
+    const auto resetOn = [&options](base::JobRunner& runner, const std::shared_ptr<Link>& link) {
+        runner.post([link, options](const base::JobContext&) {
             link->reset(options);
-            return redis::JobRunner::Delivery();
+            return base::JobRunner::Delivery();
         });
     };
     resetOn(m_userJobs, m_userLink);
@@ -37,7 +37,7 @@ void ValueInspector::setConnection(const redis::ConnectionOptions& options)
 std::uint64_t ValueInspector::requestOverview(const QByteArray& key)
 {
     return m_userJobs.post(
-        [this, link = m_userLink, key](const redis::JobContext& job) -> redis::JobRunner::Delivery {
+        [this, link = m_userLink, key](const base::JobContext& job) -> base::JobRunner::Delivery {
             Overview overview;
             overview.request = job.id;
             if (redis::Connection* connection = link->connect(job, &overview.error)) {
@@ -60,7 +60,7 @@ std::uint64_t ValueInspector::requestPage(const QByteArray& key, keyspace::KeyTy
 {
     return m_userJobs.post(
         [this, link = m_userLink, key, type, query, position,
-         size](const redis::JobContext& job) -> redis::JobRunner::Delivery {
+         size](const base::JobContext& job) -> base::JobRunner::Delivery {
             Page page;
             page.request = job.id;
             page.key = key;
@@ -80,7 +80,7 @@ std::uint64_t ValueInspector::requestPage(const QByteArray& key, keyspace::KeyTy
 std::uint64_t ValueInspector::requestServerStatus()
 {
     return m_userJobs.post(
-        [this, link = m_userLink](const redis::JobContext& job) -> redis::JobRunner::Delivery {
+        [this, link = m_userLink](const base::JobContext& job) -> base::JobRunner::Delivery {
             Status status;
             status.request = job.id;
             if (redis::Connection* connection = link->connect(job, &status.error)) {
@@ -100,7 +100,7 @@ void ValueInspector::requestLengths(std::uint64_t tag, std::vector<std::uint32_t
 {
     m_backgroundJobs.post(
         [this, link = m_backgroundLink, tag, ids = std::move(ids),
-         keys = std::move(keys)](const redis::JobContext& job) -> redis::JobRunner::Delivery {
+         keys = std::move(keys)](const base::JobContext& job) -> base::JobRunner::Delivery {
             QString error;
             std::vector<std::pair<std::uint32_t, std::uint64_t>> lengths;
             if (redis::Connection* connection = link->connect(job, &error)) {
@@ -120,7 +120,7 @@ void ValueInspector::requestLengths(std::uint64_t tag, std::vector<std::uint32_t
 
 std::uint64_t ValueInspector::requestEdit(const edit::KeyEdit& change)
 {
-    return m_userJobs.post([this, link = m_userLink, change](const redis::JobContext& job) {
+    return m_userJobs.post([this, link = m_userLink, change](const base::JobContext& job) {
         Edit result;
         result.request = job.id;
         result.change = change;
@@ -141,14 +141,14 @@ std::uint64_t ValueInspector::requestEdit(const edit::KeyEdit& change)
                 }
             }
         }
-        return redis::JobRunner::Delivery([this, result] { Q_EMIT editDone(result); });
+        return base::JobRunner::Delivery([this, result] { Q_EMIT editDone(result); });
     });
 }
 
 void ValueInspector::requestExport(std::vector<QByteArray> keys, const QString& path)
 {
     m_backgroundJobs.post(
-        [this, link = m_backgroundLink, keys = std::move(keys), path](const redis::JobContext& job) {
+        [this, link = m_backgroundLink, keys = std::move(keys), path](const base::JobContext& job) {
             QString error;
             QString text;
             bool ok = false;
@@ -172,7 +172,7 @@ void ValueInspector::requestExport(std::vector<QByteArray> keys, const QString& 
             } else {
                 text = tr("The export could not connect: %1").arg(error);
             }
-            return redis::JobRunner::Delivery([this, path, text, ok] { Q_EMIT exportDone(path, text, ok); });
+            return base::JobRunner::Delivery([this, path, text, ok] { Q_EMIT exportDone(path, text, ok); });
         },
         Exports);
 }
@@ -180,7 +180,7 @@ void ValueInspector::requestExport(std::vector<QByteArray> keys, const QString& 
 std::uint64_t ValueInspector::requestDelete(const QByteArray& key)
 {
     // Lane 0: a delete is never superseded by the next one.
-    return m_userJobs.post([this, link = m_userLink, key](const redis::JobContext& job) {
+    return m_userJobs.post([this, link = m_userLink, key](const base::JobContext& job) {
         QString error;
         if (redis::Connection* connection = link->connect(job, &error)) {
             redis::Result<redis::Reply> reply = connection->command({"UNLINK", key});
@@ -191,7 +191,7 @@ std::uint64_t ValueInspector::requestDelete(const QByteArray& key)
             else if (reply->integer() == 0)
                 error = tr("The key was already gone.");
         }
-        return redis::JobRunner::Delivery([this, id = job.id, key, error] { Q_EMIT deleteDone(id, key, error); });
+        return base::JobRunner::Delivery([this, id = job.id, key, error] { Q_EMIT deleteDone(id, key, error); });
     });
 }
 

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "base/JobRunner.h"
 #include "edit/KeyEdit.h"
 #include "inspect/KeyReader.h"
 #include "inspect/PayloadDecoder.h"
 #include "redis/ConnectionOptions.h"
-#include "redis/JobRunner.h"
 #include "redis/ServerStatus.h"
 
 #include <QObject>
@@ -16,7 +16,7 @@ namespace keylens::models {
 // Reads single keys for the details pane off the GUI thread, so a slow server or a big value never freezes the
 // window. What the user asks for (a key, a page, the server's status, a delete) runs on one thread and connection;
 // the background length checks after a scan (up to 100,000 keys) on another, so they never wait ahead of the
-// user's next click. Requests are jobs (redis::JobRunner): a newer request of the same kind cancels the older one,
+// user's next click. Requests are jobs (base::JobRunner): a newer request of the same kind cancels the older one,
 // whose blocked read ends within 50 ms, and only the latest is delivered.
 class ValueInspector : public QObject
 {
@@ -95,8 +95,8 @@ private:
     enum Lane { Overviews = 1, Pages, Statuses, Lengths, Exports };
     std::shared_ptr<Link> m_userLink;       // used only on m_userJobs's thread
     std::shared_ptr<Link> m_backgroundLink; // used only on m_backgroundJobs's thread
-    redis::JobRunner m_userJobs;
-    redis::JobRunner m_backgroundJobs;
+    base::JobRunner m_userJobs;
+    base::JobRunner m_backgroundJobs;
 };
 
 } // namespace keylens::models

@@ -11,7 +11,7 @@ namespace keylens::scan {
 class JobSink final : public ScanSink
 {
 public:
-    JobSink(Scanner* scanner, const redis::JobContext& job, std::shared_ptr<ScanControl> control)
+    JobSink(Scanner* scanner, const base::JobContext& job, std::shared_ptr<ScanControl> control)
         : m_scanner(scanner)
         , m_job(job)
         , m_control(std::move(control))
@@ -44,7 +44,7 @@ public:
 
 private:
     Scanner* m_scanner;
-    const redis::JobContext& m_job;
+    const base::JobContext& m_job;
     std::shared_ptr<ScanControl> m_control;
 };
 
@@ -86,7 +86,7 @@ std::uint64_t Scanner::start(const ScanOptions& options)
     m_cancelled = false;
     m_control = std::make_shared<ScanControl>();
     m_jobId = m_runner.post(
-        [this, options, control = m_control](const redis::JobContext& job) -> redis::JobRunner::Delivery {
+        [this, options, control = m_control](const base::JobContext& job) -> base::JobRunner::Delivery {
             if (options.background)
                 base::runAtBackgroundPriority(); // for good: this runner's thread only ever scans for the GUI
             JobSink sink(this, job, control);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redis/JobRunner.h"
+#include "base/JobRunner.h"
 #include "scan/KeyBatch.h"
 #include "scan/ScanTypes.h"
 
@@ -13,7 +13,7 @@ namespace keylens::scan {
 class ScanControl;
 class JobSink;
 
-// Runs scans as jobs of a redis::JobRunner (a worker thread of its own, each scan with its own connection), and
+// Runs scans as jobs of a base::JobRunner (a worker thread of its own, each scan with its own connection), and
 // delivers their results as signals on the thread that owns the Scanner (the GUI or the CLI's main thread).
 //
 // Starting a new scan supersedes the running one without waiting for it: its connection's reads are cancelled
@@ -55,7 +55,7 @@ private:
     bool m_cancelled = false;
     std::shared_ptr<ScanControl> m_control; // the current job's
     // Last, so it is destroyed (cancelling and joining its worker) before anything its jobs deliver to.
-    redis::JobRunner m_runner{QStringLiteral("keylens-scan")};
+    base::JobRunner m_runner{QStringLiteral("keylens-scan")};
 };
 
 } // namespace keylens::scan

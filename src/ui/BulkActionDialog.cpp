@@ -21,8 +21,6 @@ namespace keylens::ui {
 namespace {
 
 constexpr int KeysPreviewed = 20;
-enum Lane { Check = 1, Action };
-
 QString title(edit::BulkKind kind, std::size_t keys)
 {
     const QString count = keys == 1 ? BulkActionDialog::tr("1 key") : BulkActionDialog::tr("%L1 keys").arg(keys);
@@ -56,8 +54,9 @@ BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selec
     , m_kind(kind)
     , m_selection(std::move(selection))
     , m_plannedNames(std::move(plannedNames))
-    , m_connection(std::move(connection))
-    , m_jobs(QStringLiteral("keylens-bulk"))
+    , m_address(connection.address())
+    , m_readOnly(connection.readOnly)
+    , m_runner(new models::BulkActionRunner(std::move(connection), this))
 {
     setWindowTitle(title(kind, m_selection.size()));
     auto* layout = new QVBoxLayout(this);
@@ -66,7 +65,7 @@ BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selec
     m_preview->setWordWrap(true);
     const QString preview = tr("%1 in %2 on %3: %4.")
                                 .arg(title(kind, m_selection.size()), keyspace::displayString(m_selection.description),
-                                     m_connection.address(), models::displayText(m_selection.sizeText()));
+                                     m_address, models::displayText(m_selection.sizeText()));
     m_preview->setText(preview);
     layout->addWidget(m_preview);
     m_keys = new QListWidget;
@@ -122,19 +121,29 @@ BulkActionDialog::BulkActionDialog(edit::BulkKind kind, edit::KeySelection selec
     connect(m_confirm, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_run->setEnabled(!m_running && !m_summary && text == keyspace::displayString(m_selection.description));
     });
-    if (m_connection.readOnly) {
+    if (m_readOnly) {
         m_problem->setText(tr("This connection is read-only: nothing can be changed, and nothing will be "
                               "sent."));
         m_confirm->setEnabled(false);
     }
     updateNewNames();
     resize(640, 520);
-    startCheck();
-}
-
-BulkActionDialog::~BulkActionDialog()
-{
-    m_cancel->store(true);
+    connect(m_runner, &models::BulkActionRunner::checked, this, [this](const QString& text) {
+        m_changed->setText(text);
+        Q_EMIT checked();
+    });
+    connect(m_runner, &models::BulkActionRunner::progress, this, [this](std::uint64_t processed) {
+        m_progress->setValue(int(std::min<std::uint64_t>(processed, INT_MAX)));
+    });
+    connect(m_runner, &models::BulkActionRunner::ended, this, [this](const edit::BulkSummary& summary) {
+        m_running = false;
+        m_summary = summary;
+        m_progress->setValue(m_progress->maximum());
+        m_result->setText(summary.text());
+        m_buttons->button(QDialogButtonBox::Cancel)->setText(tr("Close"));
+        Q_EMIT actionEnded(summary);
+    });
+    m_runner->check(m_selection);
 }
 
 void BulkActionDialog::updateNewNames()
@@ -153,37 +162,6 @@ void BulkActionDialog::updateNewNames()
                                  : keyspace::displayString(first[i]));
     if (m_selection.size() > shownKeys)
         m_keys->addItem(tr("… and %L1 more").arg(m_selection.size() - shownKeys));
-}
-
-void BulkActionDialog::startCheck()
-{
-    const edit::KeySelection selection = m_selection;
-    const redis::ConnectionOptions connection = m_connection;
-    m_jobs.post(
-        [this, selection, connection](const redis::JobContext& job) -> redis::JobRunner::Delivery {
-            auto opened = redis::Connection::open(connection, job.cancel.get());
-            QString text;
-            if (!opened) {
-                text = tr("Could not ask the server what changed: %1").arg(opened.error().message);
-            } else {
-                redis::Result<edit::SelectionCheck> check =
-                    edit::checkSinceScan(**opened, selection, scan::ScanSpeed::Gentle, job.cancel.get());
-                text = !check ? tr("Could not ask the server what changed: %1").arg(check.error().message)
-                       : check->changed() == 0
-                           ? tr("None of the %L1 keys changed since the scan.").arg(check->checked)
-                           : tr("%L1 of %L2 keys changed since the scan (%L3 gone, %L4 of another type); "
-                                "they are skipped or acted on as they are now.")
-                                 .arg(check->changed())
-                                 .arg(check->checked)
-                                 .arg(check->gone)
-                                 .arg(check->typeChanged);
-            }
-            return [this, text] {
-                m_changed->setText(text);
-                Q_EMIT checked();
-            };
-        },
-        Check);
 }
 
 bool BulkActionDialog::readRequest(QString* problem)
@@ -233,42 +211,14 @@ void BulkActionDialog::run()
     m_run->setEnabled(false);
     m_confirm->setEnabled(false);
     m_progress->setVisible(true);
-    const edit::BulkRequest request = m_request;
-    const redis::ConnectionOptions connection = m_connection;
-    const std::shared_ptr<std::atomic<bool>> cancel = m_cancel;
-    m_jobs.post(
-        [this, request, connection, cancel](const redis::JobContext& job) -> redis::JobRunner::Delivery {
-            edit::BulkSummary summary;
-            auto opened = redis::Connection::open(connection);
-            if (!opened) {
-                summary.kind = request.kind;
-                summary.total = request.keys.size();
-                summary.notAttempted = summary.total;
-                summary.outcomes.assign(request.keys.size(), edit::KeyOutcome::NotAttempted);
-                summary.stoppedBy = opened.error();
-            } else {
-                summary = edit::runBulkAction(**opened, request, cancel.get(), [&](const edit::BulkProgress& step) {
-                    job.send(
-                        [this, step] { m_progress->setValue(int(std::min<std::uint64_t>(step.processed, INT_MAX))); });
-                });
-            }
-            return [this, summary] {
-                m_running = false;
-                m_summary = summary;
-                m_progress->setValue(m_progress->maximum());
-                m_result->setText(summary.text());
-                m_buttons->button(QDialogButtonBox::Cancel)->setText(tr("Close"));
-                Q_EMIT actionEnded(summary);
-            };
-        },
-        Action);
+    m_runner->run(m_request);
 }
 
 void BulkActionDialog::reject()
 {
     if (m_running) {
         // Stops between batches: the batch on the wire is read to its end, so the summary stays exact.
-        m_cancel->store(true);
+        m_runner->cancel();
         m_result->setText(tr("Cancelling after the current batch…"));
         return;
     }

@@ -2,13 +2,12 @@
 
 #include "edit/BulkAction.h"
 #include "edit/KeySelection.h"
+#include "models/BulkActionRunner.h"
 #include "redis/ConnectionOptions.h"
-#include "redis/JobRunner.h"
 
 #include <QDialog>
 
-#include <atomic>
-#include <memory>
+#include <optional>
 
 class QDialogButtonBox;
 class QLabel;
@@ -22,7 +21,7 @@ namespace keylens::ui {
 // One bulk action on a selection of keys (a namespace, a pattern, a finding's keys): the exact preview first (count,
 // memory, the first keys and, asked of the server, how many changed since the scan), the action's own fields (a TTL
 // and its jitter, a new prefix, the backup file), a typed confirmation, then the run with a progress bar, Cancel and
-// the summary. The work runs on a job thread (redis::JobRunner) with a connection of its own.
+// the summary. The work on the server is a models::BulkActionRunner's.
 class BulkActionDialog : public QDialog
 {
     Q_OBJECT
@@ -31,7 +30,6 @@ public:
     // replaces the selection's prefix with one the user types.
     BulkActionDialog(edit::BulkKind kind, edit::KeySelection selection, redis::ConnectionOptions connection,
                      QWidget* parent = nullptr, std::vector<QByteArray> plannedNames = {});
-    ~BulkActionDialog() override;
 
     // For tests: the fields, and what the run said.
     QLineEdit* confirmation() const { return m_confirm; }
@@ -51,7 +49,6 @@ Q_SIGNALS:
     void actionEnded(const keylens::edit::BulkSummary& summary); // the action ended (or stopped), summary in hand
 
 private:
-    void startCheck();
     void updateNewNames();
     bool readRequest(QString* problem);
     void run();
@@ -60,12 +57,12 @@ private:
     edit::BulkKind m_kind;
     edit::KeySelection m_selection;
     std::vector<QByteArray> m_plannedNames;
-    redis::ConnectionOptions m_connection;
+    QString m_address; // the server's, without the password
+    bool m_readOnly;   // the connection's: nothing is sent
     edit::BulkRequest m_request;
     std::optional<edit::BulkSummary> m_summary;
-    std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
     bool m_running = false;
-    redis::JobRunner m_jobs;
+    models::BulkActionRunner* m_runner; // cancelled and waited for with this dialog
 
     QLabel* m_preview;
     QListWidget* m_keys;

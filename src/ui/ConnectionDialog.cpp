@@ -1,6 +1,5 @@
 #include "ui/ConnectionDialog.h"
 
-#include "redis/Connection.h"
 #include "ui/CredentialsDialog.h"
 #include "ui/PasswordVault.h"
 #include "ui/SshGroup.h"
@@ -49,8 +48,17 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     : QDialog(parent)
     , m_saved(saved)
     , m_vault(vault)
+    , m_tester(new models::ConnectionTester(this))
 {
     setWindowTitle(tr("Connect to Redis"));
+    connect(m_tester, &models::ConnectionTester::tested, this,
+            [this](const std::optional<redis::Error>& failure, const QString& address) {
+                if (failure)
+                    showProblem(*failure);
+                else
+                    m_status->setText(tr("Connected to %1.").arg(address));
+                Q_EMIT tested();
+            });
 
     m_list = new QListView;
     m_list->setModel(saved);
@@ -579,22 +587,7 @@ void ConnectionDialog::testConnection()
         return;
     }
     m_status->setText(tr("Connecting to %1…").arg(options->description()));
-    m_tests.post(
-        [this, options = *options](const redis::JobContext& job) -> redis::JobRunner::Delivery {
-            redis::Result<std::unique_ptr<redis::Connection>> opened =
-                redis::Connection::open(options, job.cancel.get());
-            std::optional<redis::Error> failure;
-            if (!opened)
-                failure = opened.error();
-            return [this, failure, address = options.description()] {
-                if (failure)
-                    showProblem(*failure);
-                else
-                    m_status->setText(tr("Connected to %1.").arg(address));
-                Q_EMIT tested();
-            };
-        },
-        1);
+    m_tester->test(*options);
 }
 
 } // namespace keylens::ui

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "base/NextTurn.h"
+#include "models/ConnectionTester.h"
 #include "models/SavedConnections.h"
-#include "redis/JobRunner.h"
 
 #include <QDialog>
 
@@ -100,7 +100,7 @@ private:
     QLabel* m_status;
     // Test connections, off the GUI thread (a dead host takes the whole connect timeout); a new test cancels the last,
     // closing the dialog cancels and joins it.
-    redis::JobRunner m_tests{QStringLiteral("keylens connection test")};
+    models::ConnectionTester* m_tester;
     base::NextTurn m_grow{QStringLiteral("dialog grows"), this}; // to hold a problem, once laid out
     QLabel* m_addressProblem;
     QLabel* m_credentialsProblem;

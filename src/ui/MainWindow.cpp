@@ -5,6 +5,7 @@
 #include "lint/Linter.h"
 #include "lint/OverlayRules.h"
 #include "lint/ProfileFile.h"
+#include "models/DemoLauncher.h"
 #include "models/DisplayText.h"
 #include "models/KeyTreeModel.h"
 #include "models/RecentConnections.h"
@@ -15,7 +16,6 @@
 #include "ui/BrowserPane.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/ConsoleView.h"
-#include "ui/DemoLauncher.h"
 #include "ui/ExportActions.h"
 #include "ui/FindingsPanel.h"
 #include "ui/KeyFilterBar.h"
@@ -356,22 +356,23 @@ void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond, quint16 
 {
     showBrowser();
     delete m_demo;
-    m_demo = new DemoLauncher(this);
+    m_demo = new models::DemoLauncher(this);
     m_connectionLabel->setText(tr("<b>Demo server</b>"));
     m_status->showStarting(
         tr("Starting the demo server and writing %1 keys…").arg(displayText(keyspace::formatCount(keys))));
-    connect(m_demo, &DemoLauncher::ready, this, [this, maxKeysPerSecond](const redis::ConnectionOptions& options) {
-        // Said on stderr too, so one can point redis-cli at it while the window is open.
-        std::fprintf(stderr, "keylens: demo server at %s; it stops when the window closes\n",
-                     qPrintable(options.uriWithoutPassword()));
-        Target target;
-        target.options = options;
-        target.name = tr("Demo server (%1)").arg(options.address());
-        target.remember = false; // its port is gone when the window closes
-        target.maxKeysPerSecond = maxKeysPerSecond;
-        connectTo(target);
-    });
-    connect(m_demo, &DemoLauncher::failed, this, [this](const QString& reason) {
+    connect(m_demo, &models::DemoLauncher::ready, this,
+            [this, maxKeysPerSecond](const redis::ConnectionOptions& options) {
+                // Said on stderr too, so one can point redis-cli at it while the window is open.
+                std::fprintf(stderr, "keylens: demo server at %s; it stops when the window closes\n",
+                             qPrintable(options.uriWithoutPassword()));
+                Target target;
+                target.options = options;
+                target.name = tr("Demo server (%1)").arg(options.address());
+                target.remember = false; // its port is gone when the window closes
+                target.maxKeysPerSecond = maxKeysPerSecond;
+                connectTo(target);
+            });
+    connect(m_demo, &models::DemoLauncher::failed, this, [this](const QString& reason) {
         showConnectionProblem(reason);
         if (m_screenshot)
             m_screenshot->failed(reason);

@@ -28,6 +28,7 @@ class QStackedWidget;
 class QToolBar;
 
 namespace keylens::models {
+class DemoLauncher;
 struct ConnectionProfile;
 class RecentConnections;
 struct RecentConnection;
@@ -40,7 +41,6 @@ namespace keylens::ui {
 
 class BrowserPane;
 class ConsoleView;
-class DemoLauncher;
 class ExportActions;
 class FindingsPanel;
 class PasswordVault;
@@ -144,7 +144,7 @@ private:
     PasswordVault* m_vault;
     models::ScanSession* m_session;
     models::ValueInspector* m_inspector;
-    DemoLauncher* m_demo = nullptr;
+    models::DemoLauncher* m_demo = nullptr;
     Target m_target;
     bool m_hasTarget = false;
     std::optional<redis::Error> m_connectFailure; // of the last connection, when it could read nothing

@@ -5,7 +5,7 @@
 #include "TestServer.h"
 #include "models/ValueInspector.h"
 #include "redis/Connection.h"
-#include "redis/JobRunner.h"
+#include "base/JobRunner.h"
 #include "scan/Scanner.h"
 
 #include <QElapsedTimer>
@@ -198,11 +198,11 @@ private Q_SLOTS:
     // The job helper on its own: a superseded job delivers nothing, another lane is untouched, cancelAll drops all.
     void jobsOfALaneSupersedeEachOther()
     {
-        redis::JobRunner runner(QStringLiteral("test jobs"));
+        base::JobRunner runner(QStringLiteral("test jobs"));
         std::vector<int> delivered;
         std::atomic<bool> release{false};
         const auto job = [&](int value, bool wait) {
-            return [&delivered, &release, value, wait](const redis::JobContext& context) -> redis::JobRunner::Delivery {
+            return [&delivered, &release, value, wait](const base::JobContext& context) -> base::JobRunner::Delivery {
                 while (wait && !release && !context.cancelled())
                     std::this_thread::sleep_for(std::chrono::milliseconds(5));
                 return [&delivered, value] { delivered.push_back(value); };

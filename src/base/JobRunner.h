@@ -10,12 +10,12 @@
 
 class QThread;
 
-namespace keylens::redis {
+namespace keylens::base {
 
 class JobRunner;
 
 // What a running job sees: its id, and the flag that asks it to stop. Hand the flag to the connection it reads
-// from (Connection::setCancelFlag) and a blocked read ends within Transport::CancelSliceMs once it is set.
+// from (redis::Connection::setCancelFlag) and a blocked read ends within redis::Transport::CancelSliceMs once set.
 struct JobContext
 {
     std::uint64_t id = 0;
@@ -57,4 +57,4 @@ private:
     std::map<int, std::uint64_t> m_laneJob;
 };
 
-} // namespace keylens::redis
+} // namespace keylens::base

@@ -1,9 +1,9 @@
-#include "ui/DemoLauncher.h"
+#include "models/DemoLauncher.h"
 
 #include "demo/RedisServerProcess.h"
 #include "redis/Connection.h"
 
-namespace keylens::ui {
+namespace keylens::models {
 
 DemoLauncher::DemoLauncher(QObject* parent)
     : QObject(parent)
@@ -22,7 +22,7 @@ void DemoLauncher::start(std::uint64_t keys, quint16 port)
         return;
     }
     const redis::ConnectionOptions options = m_server->connectionOptions();
-    m_seeder.post([this, options, keys](const redis::JobContext& job) -> redis::JobRunner::Delivery {
+    m_seeder.post([this, options, keys](const base::JobContext& job) -> base::JobRunner::Delivery {
         demo::DemoOptions demoOptions;
         demoOptions.keys = keys;
         demoOptions.shouldStop = [&job] { return job.cancelled(); };
@@ -39,4 +39,4 @@ void DemoLauncher::start(std::uint64_t keys, quint16 port)
     });
 }
 
-} // namespace keylens::ui
+} // namespace keylens::models

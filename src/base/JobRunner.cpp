@@ -1,8 +1,8 @@
-#include "redis/JobRunner.h"
+#include "base/JobRunner.h"
 
 #include <QThread>
 
-namespace keylens::redis {
+namespace keylens::base {
 
 JobRunner::JobRunner(const QString& threadName, QObject* parent)
     : QObject(parent)
@@ -70,4 +70,4 @@ void JobRunner::cancelAll()
     m_laneJob.clear();
 }
 
-} // namespace keylens::redis
+} // namespace keylens::base

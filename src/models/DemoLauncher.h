@@ -1,8 +1,8 @@
 #pragma once
 
+#include "base/JobRunner.h"
 #include "demo/DemoKeyspace.h"
 #include "redis/ConnectionOptions.h"
-#include "redis/JobRunner.h"
 
 #include <QObject>
 
@@ -12,7 +12,7 @@ namespace keylens::demo {
 class RedisServerProcess;
 }
 
-namespace keylens::ui {
+namespace keylens::models {
 
 // `keylens --demo`: a private redis-server seeded with the demo keyspace. The server lives as long as
 // this object (and dies with the process if the app is killed).
@@ -33,7 +33,7 @@ Q_SIGNALS:
 private:
     std::unique_ptr<demo::RedisServerProcess> m_server;
     // Last: destroyed first, it cancels the seeding and joins its thread while the server still runs.
-    redis::JobRunner m_seeder{QStringLiteral("keylens-demo-seeder")};
+    base::JobRunner m_seeder{QStringLiteral("keylens-demo-seeder")};
 };
 
-} // namespace keylens::ui
+} // namespace keylens::models
