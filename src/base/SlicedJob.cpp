@@ -10,7 +10,7 @@ SlicedJob::SlicedJob(std::size_t mostUnits, const QString& name, QObject* parent
 {
     m_timer.setObjectName(name);
     m_timer.setInterval(0);
-    connect(&m_timer, &QTimer::timeout, this, &SlicedJob::slice);
+    connect(&m_timer, &QTimer::timeout, this, [this] { slice(false); });
 }
 
 void SlicedJob::start(Step step, std::function<void()> finished, bool firstSliceNow)
@@ -19,7 +19,7 @@ void SlicedJob::start(Step step, std::function<void()> finished, bool firstSlice
     m_step = std::move(step);
     m_finished = std::move(finished);
     if (firstSliceNow)
-        slice();
+        slice(true);
     if (m_step)
         m_timer.start();
 }
@@ -31,17 +31,16 @@ void SlicedJob::cancel()
     m_finished = {};
 }
 
-void SlicedJob::slice()
+void SlicedJob::slice(bool now)
 {
     if (!m_step)
         return;
     bool worked = false;
-    const bool done = runForOneSlice(
-        [this, &worked](std::size_t units) {
-            worked = true;
-            return m_step(units);
-        },
-        m_units);
+    const auto step = [this, &worked](std::size_t units) {
+        worked = true;
+        return m_step(units);
+    };
+    const bool done = now ? runSlice(step, m_units) : runForOneSlice(step, m_units);
     if (!done) {
         if (worked && m_between)
             m_between();

@@ -29,7 +29,7 @@ public:
 
     // Starts `step`, dropping a running job unfinished. `finished` is called once, when the step is done (not after
     // cancel()); it may start the next job. `firstSliceNow`: one slice before returning, so that a small job is done
-    // at once.
+    // at once (it does not wait for its turn: the caller is not a slice).
     void start(Step step, std::function<void()> finished, bool firstSliceNow = false);
     // Drops the running job: its step is not called again, its `finished` never.
     void cancel();
@@ -39,7 +39,7 @@ public:
     void setBetweenSlices(std::function<void()> between) { m_between = std::move(between); }
 
 private:
-    void slice();
+    void slice(bool now); // now: whatever ran just before (the first slice of start())
 
     QTimer m_timer;
     SliceUnits m_units;

@@ -41,12 +41,10 @@ private:
     std::size_t m_most;
 };
 
-// Calls step(units) until it returns true (the work is done) or a slice is spent; true when done. False
-// without calling it when another job's slice just ended.
-template<typename Step> bool runForOneSlice(Step&& step, SliceUnits& units)
+// Calls step(units) until it returns true (the work is done) or a slice is spent; true when done. For a slice the
+// caller must run now, whatever ran just before (the first of a job that a small store finishes at once).
+template<typename Step> bool runSlice(Step&& step, SliceUnits& units)
 {
-    if (!mayStartSlice())
-        return false;
     QElapsedTimer clock;
     clock.start();
     bool done = false;
@@ -64,6 +62,12 @@ template<typename Step> bool runForOneSlice(Step&& step, SliceUnits& units)
     }
     sliceEnded();
     return done;
+}
+
+// runSlice() when it is this job's turn; false without calling the step when another job's slice just ended.
+template<typename Step> bool runForOneSlice(Step&& step, SliceUnits& units)
+{
+    return mayStartSlice() && runSlice(std::forward<Step>(step), units);
 }
 
 } // namespace keylens::base

@@ -1,9 +1,8 @@
-#include "base/SideTask.h"
-#include "cli/BigKeyLengths.h"
 #include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
 #include "cli/ReportFile.h"
+#include "judging/EndOfScan.h"
 #include "lint/Linter.h"
 #include "lint/ProfileFile.h"
 #include "lint/SegmentShapes.h"
@@ -110,17 +109,14 @@ int runLintCommand(const QStringList& arguments)
         return *refused;
     shapes.catchUp(keyspace);
     report::LintReport lintReport{delimiter, outcome.summary, &linter, &keyspace, {}, failSeverity, &shapes};
-    if (outcome.interrupted) {
-        linter.finish(keyspace, outcome.librarySets, &shapes);
-    } else {
-        // The server answers the length questions while the namespace-level rules run on the store.
-        BigKeyLengths lengths{lint::bigKeyCandidates(keyspace), {}, {}};
-        base::SideTask asking([&] { askBigKeyLengths(options.connection, lengths); });
-        linter.finish(keyspace, outcome.librarySets, &shapes);
-        asking.wait();
-        if (const QString unchecked = recordBigKeyLengths(keyspace, linter, lengths); !unchecked.isEmpty())
-            lintReport.notices << unchecked;
-    }
+    // The server answers the length questions while the namespace-level rules run on the store; a scan that did not
+    // finish asks nothing more (its library sets were not read either), and the report says what went unchecked.
+    const bool finished = !outcome.interrupted && !outcome.summary.error;
+    const judging::BigKeyLengths lengths = judging::judgeBesideLengths(
+        keyspace, finished ? &options.connection : nullptr, outcome.librarySets,
+        [&](const lint::SetMembers& members) { linter.finish(keyspace, members, &shapes); });
+    if (const QString unchecked = judging::recordBigKeyLengths(keyspace, linter, lengths); !unchecked.isEmpty())
+        lintReport.notices << unchecked;
     const QByteArray document = report::formatLint(lintReport, *reportFormat);
     if (const int delivered = deliverReport(outcome, outputPath, document); delivered != ExitOk)
         return delivered;

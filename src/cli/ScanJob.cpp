@@ -2,7 +2,7 @@
 
 #include "cli/InterruptWatcher.h"
 #include "cli/ProgressBar.h"
-#include "inspect/KeyReader.h"
+#include "judging/EndOfScan.h"
 #include "scan/Ingest.h"
 #include "scan/Scanner.h"
 
@@ -56,7 +56,7 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
     progressBar.clear();
     // Not of a server that failed the scan: its connect timeout would hold the exit.
     if (!outcome.interrupted && !outcome.summary.error)
-        outcome.librarySets = inspect::readSetMembers(options.connection, lint::LibraryLayouts::keysToRead(keyspace));
+        outcome.librarySets = judging::readLibrarySets(options.connection, keyspace);
     return outcome;
 }
 

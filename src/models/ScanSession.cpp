@@ -1,7 +1,7 @@
 #include "models/ScanSession.h"
 
 #include "base/ThreadPriority.h"
-#include "inspect/KeyReader.h"
+#include "judging/EndOfScan.h"
 #include "lint/Linter.h"
 #include "models/KeyTreeModel.h"
 #include "models/PatternTreeModel.h"
@@ -75,6 +75,7 @@ void ScanSession::start(const scan::ScanOptions& options, const keyspace::Delimi
     m_scanner->cancel();
     abandonJudgement();
     m_finishAnnounce.cancel();
+    m_lengthsNotice.clear();
     m_pending.clear();
     m_pendingIndex = 0;
     m_ingestSlices.cancel();
@@ -286,6 +287,16 @@ void ScanSession::bulkActionDone(const edit::BulkRequest& request, const edit::K
         keysAdded(added);
 }
 
+QStringList ScanSession::notices() const
+{
+    QStringList notices;
+    for (const QString& notice : m_linter->notices())
+        notices << notice;
+    if (!m_lengthsNotice.isEmpty())
+        notices << m_lengthsNotice;
+    return notices;
+}
+
 bool ScanSession::isStoreBusy() const
 {
     return isJudging() || m_model->isSortingOnWorker();
@@ -352,19 +363,18 @@ void ScanSession::judge()
     const lint::Linter* linter = m_linter.get();
     const keyspace::Keyspace* store = m_keyspace.get();
     m_judgement = std::move(judgement);
-    m_bigKeyCandidates = {};
+    m_bigKeyLengths = {};
     m_delimiterUses = {};
-    // What names and types cannot tell a library's layout by: one round trip, on the worker. Not asked of a
-    // server that failed the scan (its connect timeout would hold a rescan that waits for this thread).
+    // The end of a scan as the CLI's (judging::judgeBesideLengths): what names and types cannot tell a library's
+    // layout by and the big keys' lengths, asked on the worker. Not of a server that failed the scan (its connect
+    // timeout would hold a rescan that waits for this thread).
     const bool serverAnswered = m_finishing && !m_finishing->error;
     m_judging.start(
-        [linter, store, result, candidates = &m_bigKeyCandidates, uses = &m_delimiterUses,
-         server = m_options.connection, serverAnswered] {
-            const lint::SetMembers librarySets =
-                serverAnswered ? inspect::readSetMembers(server, lint::LibraryLayouts::keysToRead(*store))
-                               : lint::SetMembers();
-            *result = linter->judge(*store, librarySets);
-            *candidates = lint::bigKeyCandidates(*store);
+        [linter, store, result, lengths = &m_bigKeyLengths, uses = &m_delimiterUses, server = m_options.connection,
+         serverAnswered] {
+            *lengths = judging::judgeBesideLengths(
+                *store, serverAnswered ? &server : nullptr, std::nullopt,
+                [&](const lint::SetMembers& members) { *result = linter->judge(*store, members); });
             *uses = lint::otherDelimitersUsed(*store); // a pass over every segment: not on the GUI thread
         },
         [this] {
@@ -382,6 +392,12 @@ void ScanSession::verdictsRecorded()
 {
     letGoOffThisThread(std::move(m_judgement)); // a verdict a key at worst, in pages, and a table
     recordWaitingLengths();
+    // The big keys' lengths, as the CLI records them; the tree shows them too. What could not be checked is said.
+    const judging::BigKeyLengths lengths = std::exchange(m_bigKeyLengths, {});
+    for (std::size_t i = 0; i < lengths.lengths.size() && i < lengths.candidates.nodes.size(); ++i)
+        if (const std::optional<std::uint64_t> length = lengths.lengths[i])
+            m_model->setLength(lengths.candidates.nodes[i], *length);
+    m_lengthsNotice = judging::recordBigKeyLengths(*m_keyspace, *m_linter, lengths);
     m_model->setLibraries(&m_linter->libraries());
     m_patternModel->setLibraries(&m_linter->libraries());
     completeFinish();

@@ -5,6 +5,7 @@
 #include "base/WorkerJob.h"
 #include "edit/BulkAction.h"
 #include "edit/KeySelection.h"
+#include "judging/EndOfScan.h"
 #include "keyspace/Keyspace.h"
 #include "lint/DelimiterUse.h"
 #include "lint/OverlayRules.h"
@@ -78,10 +79,9 @@ public:
     // its tree filter shows every key of a rule).
     static constexpr std::size_t ExamplesKept = 50;
 
-    // The keys whose length decides big-string or big-collection: found on the worker thread with the
-    // namespace-level rules, so that asking for their lengths does not walk the store on the GUI thread.
-    // Once per scan; empty after.
-    lint::BigKeyCandidates takeBigKeyCandidates() { return std::exchange(m_bigKeyCandidates, {}); }
+    // What the rules could not fully check, in words (as keylens-cli lint's report says it): the linter's notices
+    // and the big keys whose length could not be read after the scan.
+    QStringList notices() const;
     // The other delimiters the finished scan's keys use (lint::otherDelimitersUsed), counted on the worker.
     std::vector<lint::DelimiterUse> takeDelimiterUses() { return std::exchange(m_delimiterUses, {}); }
 
@@ -170,7 +170,8 @@ private:
     // While the worker reads the store nothing may write to it: lengths learnt meanwhile wait here.
     base::WorkerJob m_judging{QStringLiteral("keylens namespace rules"), this};
     std::unique_ptr<lint::Judgement> m_judgement;
-    lint::BigKeyCandidates m_bigKeyCandidates;       // written by the worker until it finishes
+    judging::BigKeyLengths m_bigKeyLengths;          // written by the worker until it finishes
+    QString m_lengthsNotice;                         // what of them could not be checked
     std::vector<lint::DelimiterUse> m_delimiterUses; // the same
     // Verdicts recorded per look at the clock: each adds to its ancestors' counts, a few hundred nanoseconds.
     base::SlicedJob m_verdictSlices{256, QStringLiteral("verdicts"), this};

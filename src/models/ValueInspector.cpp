@@ -95,29 +95,6 @@ std::uint64_t ValueInspector::requestServerStatus()
         Statuses);
 }
 
-void ValueInspector::requestLengths(std::uint64_t tag, std::vector<std::uint32_t> ids,
-                                    std::vector<std::pair<QByteArray, keyspace::KeyType>> keys)
-{
-    m_backgroundJobs.post(
-        [this, link = m_backgroundLink, tag, ids = std::move(ids),
-         keys = std::move(keys)](const base::JobContext& job) -> base::JobRunner::Delivery {
-            QString error;
-            std::vector<std::pair<std::uint32_t, std::uint64_t>> lengths;
-            if (redis::Connection* connection = link->connect(job, &error)) {
-                redis::Result<std::vector<std::optional<std::uint64_t>>> read = inspect::readLengths(*connection, keys);
-                if (read) {
-                    for (std::size_t i = 0; i < read->size(); ++i) {
-                        if ((*read)[i])
-                            lengths.emplace_back(ids[i], *(*read)[i]);
-                    }
-                }
-            }
-            // Lengths are a hint for the overlays: a failure here just leaves the big collections unmarked.
-            return [this, tag, lengths = std::move(lengths)] { Q_EMIT lengthsReady(tag, lengths); };
-        },
-        Lengths);
-}
-
 std::uint64_t ValueInspector::requestEdit(const edit::KeyEdit& change)
 {
     return m_userJobs.post([this, link = m_userLink, change](const base::JobContext& job) {

@@ -75,10 +75,6 @@ public:
 
     // UNLINK (which a read-only connection's write gate refuses before sending it). The caller asks the user first.
     std::uint64_t requestDelete(const QByteArray& key);
-    // The element counts of these keys, on the background connection. Ids and tag are the caller's, handed back
-    // with the counts (the tag tells a later scan's answer from an earlier one's); a newer request cancels this one.
-    void requestLengths(std::uint64_t tag, std::vector<std::uint32_t> ids,
-                        std::vector<std::pair<QByteArray, keyspace::KeyType>> keys);
 
 Q_SIGNALS:
     void overviewReady(const keylens::models::ValueInspector::Overview& overview);
@@ -88,11 +84,10 @@ Q_SIGNALS:
     void editDone(const keylens::models::ValueInspector::Edit& edit);
     void exportProgress(std::uint64_t keysDone, std::uint64_t keys);
     void exportDone(const QString& path, const QString& summary, bool ok);
-    void lengthsReady(std::uint64_t tag, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& lengths);
 
 private:
     class Link;
-    enum Lane { Overviews = 1, Pages, Statuses, Lengths, Exports };
+    enum Lane { Overviews = 1, Pages, Statuses, Exports };
     std::shared_ptr<Link> m_userLink;       // used only on m_userJobs's thread
     std::shared_ptr<Link> m_backgroundLink; // used only on m_backgroundJobs's thread
     base::JobRunner m_userJobs;

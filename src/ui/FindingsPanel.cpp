@@ -61,6 +61,7 @@ int worstOf(const lint::RuleSummary& summary)
 FindingsPanel::FindingsPanel(QWidget* parent)
     : QWidget(parent)
     , m_heading(new QLabel)
+    , m_notices(new QLabel)
     , m_treeFilter(new QComboBox)
     , m_list(new QTreeWidget)
     , m_ruleText(new QLabel)
@@ -100,9 +101,15 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
 
+    m_notices->setObjectName(QStringLiteral("lintNotices"));
+    m_notices->setWordWrap(true);
+    m_notices->setTextFormat(Qt::PlainText);
+    m_notices->setVisible(false);
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
+    layout->addWidget(m_notices);
     layout->addWidget(split, 1);
 
     connect(m_list, &QTreeWidget::currentItemChanged, this, [this] {
@@ -120,6 +127,20 @@ FindingsPanel::FindingsPanel(QWidget* parent)
 }
 
 FindingsPanel::~FindingsPanel() = default;
+
+void FindingsPanel::setNotices(const QStringList& notices)
+{
+    QStringList lines;
+    for (const QString& notice : notices)
+        lines << QStringLiteral("ⓘ ") + notice;
+    m_notices->setText(lines.join(QLatin1Char('\n')));
+    m_notices->setVisible(!notices.isEmpty());
+}
+
+QString FindingsPanel::noticesText() const
+{
+    return m_notices->isVisibleTo(this) ? m_notices->text() : QString();
+}
 
 void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning, const keyspace::Keyspace* store)
 {

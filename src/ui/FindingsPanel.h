@@ -51,6 +51,9 @@ public:
     // Whether the findings are still being grouped by pattern (a big store takes slices of the GUI thread).
     bool isGrouping() const { return m_grouping != nullptr; }
     QString headingText() const;
+    // What the rules could not fully check (models::ScanSession::notices), under the heading; hidden when none.
+    void setNotices(const QStringList& notices);
+    QString noticesText() const;
     QComboBox* treeFilterBox() const { return m_treeFilter; }
 
 Q_SIGNALS:
@@ -82,6 +85,7 @@ private:
     void emitTreeFilter();
 
     QLabel* m_heading;
+    QLabel* m_notices;
     QComboBox* m_treeFilter;
     QTreeWidget* m_list;
     QLabel* m_ruleText;

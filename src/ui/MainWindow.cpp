@@ -129,12 +129,6 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     });
     m_countdown.start();
 
-    connect(m_inspector, &models::ValueInspector::lengthsReady, this,
-            [this](std::uint64_t scan, const std::vector<std::pair<std::uint32_t, std::uint64_t>>& lengths) {
-                if (scan != m_scanGeneration)
-                    return; // counted for a store that a rescan has replaced
-                m_session->lengthsKnown(lengths);
-            });
     connect(m_inspector, &models::ValueInspector::deleteDone, this,
             [this](std::uint64_t, const QByteArray& key, const QString& error) {
                 if (!error.isEmpty()) {
@@ -336,7 +330,6 @@ void MainWindow::connectTo(const Target& chosen)
     setWindowTitle(tr("%1 — Keylens").arg(name));
 
     m_inspector->setConnection(target.options);
-    ++m_scanGeneration;
     scan::ScanOptions options;
     options.connection = target.options;
     options.maxKeysPerSecond = target.maxKeysPerSecond;
@@ -398,21 +391,12 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
     else if (m_target.remember) // offered again on the welcome page: a server that answered, not a typo
         m_recent->remember({m_target.displayName(), m_target.options.uriWithoutPassword(), m_target.savedId,
                             m_target.options.tls, m_target.options.ssh, m_target.options.readOnly});
-    askBigKeyLengths();
     m_browser->scanFinished(summary);
     updateScanActions();
     Q_EMIT scanFinished(summary);
 
     if (m_screenshot)
         m_screenshot->scanFinished(summary);
-}
-
-void MainWindow::askBigKeyLengths()
-{
-    // One O(1) length command each, pipelined.
-    lint::BigKeyCandidates candidates = m_session->takeBigKeyCandidates();
-    if (!candidates.keys.empty())
-        m_inspector->requestLengths(m_scanGeneration, std::move(candidates.nodes), std::move(candidates.keys));
 }
 
 void MainWindow::applyLintProfile(const QString& nameOrPath)
@@ -432,8 +416,10 @@ void MainWindow::applyLintProfile(const QString& nameOrPath)
 void MainWindow::refreshFindings()
 {
     m_findingsRefresh.stop();
-    if (m_findingsDock->isVisible())
-        m_findings->showFindings(m_session->linter(), m_session->isRunning(), &m_session->keyspace());
+    if (!m_findingsDock->isVisible())
+        return;
+    m_findings->showFindings(m_session->linter(), m_session->isRunning(), &m_session->keyspace());
+    m_findings->setNotices(m_session->notices());
 }
 
 void MainWindow::showFindingsPanel()

@@ -129,7 +129,6 @@ private:
     void showBulkAction(edit::BulkKind kind, edit::KeySelection selection, std::vector<QByteArray> names = {});
     void storeFollowsEdit(const models::ValueInspector::Edit& edit);
     void scanDone(const scan::ScanSummary& summary);
-    void askBigKeyLengths();
     void applyLintProfile(const QString& nameOrPath);
     void refreshFindings();
     void showFindingsPanel();
@@ -165,7 +164,6 @@ private:
     QDockWidget* m_findingsDock;
     QString m_lintProfileOverride;
     keyspace::ExpiryTimeline m_expiries; // of the finished scan: how many keys have expired since
-    std::uint64_t m_scanGeneration = 0;  // one per connectTo(), to drop answers meant for an earlier store
 
     std::unique_ptr<WindowActions> m_actions;
     ConsoleView* m_console;

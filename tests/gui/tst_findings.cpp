@@ -298,6 +298,51 @@ private Q_SLOTS:
         QVERIFY(said);
     }
 
+    // One end-of-scan step for both: with STRLEN denied, the big string's length cannot be read after the scan. The
+    // CLI's report says so in a notice; the window's Findings panel says the same words (it said nothing before), and
+    // every notice the panel shows is one the CLI's report has.
+    void noticesAgreeWithTheCli()
+    {
+        test::PlainClient admin(m_server.port());
+        admin.command({"ACL", "SETUSER", "nostrlen", "on", ">pw", "~*", "+@all", "-strlen"});
+        const auto run =
+            test::runCli({QStringLiteral("lint"), QStringLiteral("-p"), QString::number(m_server.port()),
+                          QStringLiteral("--user"), QStringLiteral("nostrlen"), QStringLiteral("-a"),
+                          QStringLiteral("pw"), QStringLiteral("--no-auth-warning"), QStringLiteral("--format"),
+                          QStringLiteral("json"), QStringLiteral("--fail-on"), QStringLiteral("never")});
+        QCOMPARE(run.exitCode, 0);
+        QStringList cliNotices;
+        for (const QJsonValue& notice : QJsonDocument::fromJson(run.out).object()[QStringLiteral("notices")].toArray())
+            cliNotices << notice.toString();
+        const QString unchecked = QStringLiteral("big-string and big-collection were not checked on 1 of 2 keys");
+        QVERIFY2(cliNotices.join(u'|').contains(unchecked), qPrintable(cliNotices.join(u'|')));
+
+        auto window = std::make_unique<ui::MainWindow>(m_settings.get());
+        window->resize(1280, 800);
+        window->show();
+        ui::MainWindow::Target target;
+        target.options = m_server.connectionOptions();
+        target.options.user = "nostrlen";
+        target.options.password = "pw";
+        target.options.hasPassword = true;
+        QSignalSpy finished(window.get(), &ui::MainWindow::scanFinished);
+        window->connectTo(target);
+        QVERIFY(finished.wait(60000));
+        QTRY_VERIFY(!window->session()->isRunning());
+        const QStringList guiNotices = window->session()->notices();
+        QVERIFY2(guiNotices.join(u'|').contains(unchecked), qPrintable(guiNotices.join(u'|')));
+        for (const QString& notice : guiNotices)
+            QVERIFY2(cliNotices.contains(notice),
+                     qPrintable(notice + QStringLiteral(" | CLI: ") + cliNotices.join(u'|')));
+        // And the panel shows them.
+        QTRY_VERIFY(window->findingsPanel()->noticesText().contains(unchecked));
+        // The lengths that could be read count as the CLI's: the 6,000-element list is big-collection in both.
+        std::uint64_t bigCollections = 0;
+        for (const lint::RuleSummary& summary : window->session()->linter().summaries())
+            bigCollections += summary.rule->id == QByteArrayView("big-collection") ? summary.findings : 0;
+        QCOMPARE(bigCollections, std::uint64_t(1));
+    }
+
     // A profile chosen while the namespace-level rules of a finished scan run on their worker thread: they
     // are abandoned and run again with it, and the counts are the new profile's.
     void profileChangedWhileTheRulesRun()

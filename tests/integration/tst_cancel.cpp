@@ -3,13 +3,14 @@
 // is closed, or a newer request supersedes an older one; a superseded job never delivers.
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "base/JobRunner.h"
 #include "models/ValueInspector.h"
 #include "redis/Connection.h"
-#include "base/JobRunner.h"
 #include "scan/Scanner.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <arpa/inet.h>
@@ -162,7 +163,8 @@ private Q_SLOTS:
         QVERIFY(overview.wait(5000)); // connected
         stopServer();
         inspector->requestOverview("k:2");
-        inspector->requestLengths(1, {0}, {{"k:3", keyspace::KeyType::String}});
+        QTemporaryDir exports;
+        inspector->requestExport({"k:3"}, exports.filePath(QStringLiteral("values.jsonl"))); // the background link
         QTest::qWait(300);
         QElapsedTimer clock;
         clock.start();

@@ -1,11 +1,14 @@
-#include "cli/BigKeyLengths.h"
+#include "judging/EndOfScan.h"
 
+#include "base/SideTask.h"
 #include "inspect/KeyReader.h"
 #include "redis/Connection.h"
 
-namespace keylens::cli {
+namespace keylens::judging {
 
-void askBigKeyLengths(const redis::ConnectionOptions& options, BigKeyLengths& lengths)
+namespace {
+
+void askLengths(const redis::ConnectionOptions& options, BigKeyLengths& lengths)
 {
     if (lengths.candidates.keys.empty())
         return;
@@ -21,6 +24,31 @@ void askBigKeyLengths(const redis::ConnectionOptions& options, BigKeyLengths& le
         return;
     }
     lengths.lengths = std::move(*answers);
+}
+
+} // namespace
+
+lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const keyspace::Keyspace& store)
+{
+    return inspect::readSetMembers(server, lint::LibraryLayouts::keysToRead(store));
+}
+
+BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::ConnectionOptions* server,
+                                 std::optional<lint::SetMembers> known,
+                                 const std::function<void(const lint::SetMembers&)>& judge)
+{
+    BigKeyLengths lengths;
+    lengths.candidates = lint::bigKeyCandidates(store);
+    if (!server) {
+        lengths.error = QStringLiteral("the scan did not finish, so the server was not asked");
+        judge(known.value_or(lint::SetMembers()));
+        return lengths;
+    }
+    const lint::SetMembers members = known ? std::move(*known) : readLibrarySets(*server, store);
+    base::SideTask asking([&] { askLengths(*server, lengths); });
+    judge(members);
+    asking.wait();
+    return lengths;
 }
 
 QString recordBigKeyLengths(keyspace::Keyspace& store, lint::Linter& linter, const BigKeyLengths& lengths)
@@ -51,4 +79,4 @@ QString recordBigKeyLengths(keyspace::Keyspace& store, lint::Linter& linter, con
     return {};
 }
 
-} // namespace keylens::cli
+} // namespace keylens::judging

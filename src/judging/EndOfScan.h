@@ -1,0 +1,44 @@
+#pragma once
+
+#include "keyspace/Keyspace.h"
+#include "lint/LibraryLayouts.h"
+#include "lint/Linter.h"
+#include "lint/OverlayRules.h"
+#include "redis/ConnectionOptions.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace keylens::judging {
+
+// The lengths of the keys that may be bigger than big-string's and big-collection's thresholds: one pipelined O(1)
+// STRLEN, HLEN… each, asked once the scan is over.
+struct BigKeyLengths
+{
+    lint::BigKeyCandidates candidates;                 // from lint::bigKeyCandidates()
+    std::vector<std::optional<std::uint64_t>> lengths; // parallel to the candidates, once asked
+    QString error;                                     // why none could be asked
+};
+
+// The set members that library layouts keep registries in (Sidekiq's `queues`…), asked of `server` for the keys
+// LibraryLayouts::keysToRead names.
+lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const keyspace::Keyspace& store);
+
+// The end of a scan, one step for the GUI, the CLI and the tests. `judge` runs the namespace rules and library
+// layouts over the store, given the library set members (`known`, or read from `server` first); meanwhile the server
+// answers the big keys' lengths, on a connection of its own. Without a server (the scan failed or was interrupted:
+// a failed server would only time out again) nothing is asked, and the lengths say so. Nothing may write to the
+// store until it returns; any thread.
+BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::ConnectionOptions* server,
+                                 std::optional<lint::SetMembers> known,
+                                 const std::function<void(const lint::SetMembers&)>& judge);
+
+// After the judgement's verdicts are recorded: the lengths told to the linter. Returns what could not be checked,
+// for the notices (empty when every candidate was): the other rules' findings stand either way.
+QString recordBigKeyLengths(keyspace::Keyspace& store, lint::Linter& linter, const BigKeyLengths& lengths);
+
+} // namespace keylens::judging
