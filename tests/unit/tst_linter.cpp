@@ -7,6 +7,8 @@
 #include "lint/Profile.h"
 #include "lint/SegmentShapes.h"
 #include "lint/Spelling.h"
+#include "scan/Ingest.h"
+#include "scan/KeyBatch.h"
 
 #include <QTest>
 
@@ -29,7 +31,8 @@ struct Key
     std::uint64_t memory = 64;
 };
 
-// A store filled the way a scan fills it, linted as it fills, then finished.
+// A store filled as a scan fills it (one batch through scan::Ingest, the applications' one path), linted as it
+// fills, then finished.
 struct Linted
 {
     keyspace::Keyspace store;
@@ -39,12 +42,14 @@ struct Linted
                     bool finish = true)
         : linter(std::move(profile), 0)
     {
-        for (const Key& key : keys) {
-            const keyspace::KeyInfo info = test::measuredKey(key.type, key.memory, key.expiresAtMs);
-            keyspace::NodeId node = keyspace::InvalidNode;
-            if (store.insert(key.name, info, &node) == keyspace::Keyspace::Insert::Added)
-                linter.keyAdded(store, node, key.name, info);
-        }
+        scan::KeyBatch batch;
+        for (const Key& key : keys)
+            batch.add(key.name, test::measuredKey(key.type, key.memory, key.expiresAtMs));
+        scan::Ingest ingest(store);
+        ingest.setKeyStored([this](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
+            linter.keyAdded(store, node, key, info);
+        });
+        ingest.add(batch);
         if (finish)
             linter.finish(store);
     }
