@@ -104,6 +104,7 @@ FindingsPanel::FindingsPanel(QWidget* parent)
     m_notices->setObjectName(QStringLiteral("lintNotices"));
     m_notices->setWordWrap(true);
     m_notices->setTextFormat(Qt::PlainText);
+    m_notices->setForegroundRole(QPalette::PlaceholderText); // a note beside the counts, not one of them
     m_notices->setVisible(false);
 
     auto* layout = new QVBoxLayout(this);
@@ -130,10 +131,7 @@ FindingsPanel::~FindingsPanel() = default;
 
 void FindingsPanel::setNotices(const QStringList& notices)
 {
-    QStringList lines;
-    for (const QString& notice : notices)
-        lines << QStringLiteral("ⓘ ") + notice;
-    m_notices->setText(lines.join(QLatin1Char('\n')));
+    m_notices->setText(notices.join(QLatin1Char('\n')));
     m_notices->setVisible(!notices.isEmpty());
 }
 
