@@ -1,6 +1,5 @@
 #include "models/ScanSession.h"
 
-#include "base/ThreadPriority.h"
 #include "judging/EndOfScan.h"
 #include "lint/Linter.h"
 #include "models/KeyTreeModel.h"
@@ -12,17 +11,6 @@
 
 namespace keylens::models {
 
-// Only for what nothing refers to any more.
-template<typename T> void ScanSession::letGoOffThisThread(std::unique_ptr<T> old)
-{
-    if (old) {
-        m_lettingGo.start([old = old.release()] {
-            base::runAtBackgroundPriority();
-            delete old;
-        });
-    }
-}
-
 ScanSession::ScanSession(QObject* parent)
     : QObject(parent)
     , m_scanner(new scan::Scanner(this))
@@ -32,8 +20,6 @@ ScanSession::ScanSession(QObject* parent)
     , m_ingest(std::make_unique<scan::Ingest>(*m_keyspace))
     , m_lintProfile(*lint::builtInProfile("default"))
 {
-    m_lettingGo.setMaxThreadCount(1);
-    m_lettingGo.setObjectName(QStringLiteral("keylens let go")); // its thread's name, where Qt passes it on
     startLinting();
     m_model->setKeyspace(m_keyspace.get());
     m_patternModel->setKeyspace(m_keyspace.get());
@@ -95,7 +81,7 @@ void ScanSession::start(const scan::ScanOptions& options, const keyspace::Delimi
     std::unique_ptr<keyspace::Keyspace> old = std::exchange(m_keyspace, std::move(fresh));
     startLinting();
     // Nothing refers to the old store any more: the judgement and the pattern model's worker were waited for.
-    letGoOffThisThread(std::move(old));
+    m_lettingGo.dispose(std::move(old));
 
     scan::ScanOptions background = options;
     background.background = true; // the GUI thread comes first
@@ -131,7 +117,7 @@ void ScanSession::startLinting()
     m_patternModel->setLibraries(nullptr);
     // The counts are exact whatever the cap; the tree's findings filter shows every key past it. The old linter's
     // judgement was abandoned (waited for) and the models let go of its libraries above.
-    letGoOffThisThread(std::exchange(m_linter, std::make_unique<lint::Linter>(m_lintProfile, ExamplesKept)));
+    m_lettingGo.dispose(std::exchange(m_linter, std::make_unique<lint::Linter>(m_lintProfile, ExamplesKept)));
     m_ingest->setKeyStored([this](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
         m_linter->keyAdded(*m_keyspace, node, key, info);
     });
@@ -390,7 +376,7 @@ void ScanSession::judge()
 
 void ScanSession::verdictsRecorded()
 {
-    letGoOffThisThread(std::move(m_judgement)); // a verdict a key at worst, in pages, and a table
+    m_lettingGo.dispose(std::move(m_judgement)); // a verdict a key at worst, in pages, and a table
     recordWaitingLengths();
     // The big keys' lengths, as the CLI records them; the tree shows them too. What could not be checked is said.
     const judging::BigKeyLengths lengths = std::exchange(m_bigKeyLengths, {});
@@ -408,7 +394,7 @@ void ScanSession::abandonJudgement()
     m_judging.cancel(); // it reads the store; a few hundred milliseconds at most
     m_verdictSlices.cancel();
     m_finalPublish.cancel();
-    letGoOffThisThread(std::move(m_judgement));
+    m_lettingGo.dispose(std::move(m_judgement));
     // Either the store goes, or a new profile lints it again from the model's lengths, these included.
     m_lengthsWaiting.clear();
 }

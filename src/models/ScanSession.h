@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/Disposal.h"
 #include "base/NextTurn.h"
 #include "base/SlicedJob.h"
 #include "base/WorkerJob.h"
@@ -15,7 +16,6 @@
 
 #include <QElapsedTimer>
 #include <QObject>
-#include <QThreadPool>
 #include <QTimer>
 
 #include <deque>
@@ -178,12 +178,8 @@ private:
     base::NextTurn m_finalPublish{QStringLiteral("final publish"), this};      // cancelled with the judgement
     base::NextTurn m_finishAnnounce{QStringLiteral("finish announced"), this}; // cancelled by a new scan
     std::vector<std::pair<keyspace::NodeId, std::uint64_t>> m_lengthsWaiting;
-    // What a finished scan leaves is freed here, on one thread at background priority: a store of a million keys
-    // takes a third of a second to free, its linter's verdicts and tables tens of milliseconds at ten million keys,
-    // and at equal priority that thread took turns with the GUI thread on its core. Waited for when the session
-    // goes.
-    QThreadPool m_lettingGo;
-    template<typename T> void letGoOffThisThread(std::unique_ptr<T> old);
+    // What a finished scan leaves (a store, its linter, a judgement) is freed there; waited for when the session goes.
+    base::Disposal m_lettingGo{QStringLiteral("keylens let go")};
 };
 
 } // namespace keylens::models

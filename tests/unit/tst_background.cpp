@@ -1,6 +1,7 @@
 // base/: the one way background work is written. Each helper is checked for what its callers rely on: the work runs
 // on another thread, everything it wrote is visible after the wait, nothing is run twice or skipped, and a queue
 // keeps its order; a worker job delivers on the owner's thread only while current, and a next-turn step runs once.
+#include "base/Disposal.h"
 #include "base/NextTurn.h"
 #include "base/QueueWorker.h"
 #include "base/SideTask.h"
@@ -135,6 +136,41 @@ private Q_SLOTS:
         }).join();
         QCOMPARE(worker, std::max(before, 10));
         QCOMPARE(getpriority(PRIO_PROCESS, 0), before);
+    }
+
+    // What is disposed of is freed on one other thread, at background priority, in the order given; the disposal's
+    // destructor waits for all of it.
+    void aDisposalFreesOffThisThreadInOrderAndIsWaitedFor()
+    {
+        struct Tracked
+        {
+            std::vector<int>* order;
+            int id;
+            std::vector<std::thread::id>* threads;
+            std::vector<int>* priorities;
+            ~Tracked()
+            {
+                std::this_thread::sleep_for(2ms);
+                order->push_back(id);
+                threads->push_back(std::this_thread::get_id());
+                priorities->push_back(getpriority(PRIO_PROCESS, 0));
+            }
+        };
+        std::vector<int> order;
+        std::vector<std::thread::id> threads;
+        std::vector<int> priorities;
+        {
+            base::Disposal disposal(QStringLiteral("test disposal"));
+            for (int i = 0; i < 20; ++i)
+                disposal.dispose(std::unique_ptr<Tracked>(new Tracked{&order, i, &threads, &priorities}));
+            disposal.dispose(std::unique_ptr<Tracked>()); // nothing: nothing to free
+        }                                                 // waits
+        QCOMPARE(order.size(), std::size_t(20));
+        for (int i = 0; i < 20; ++i)
+            QCOMPARE(order[std::size_t(i)], i);
+        QVERIFY(threads.front() != std::this_thread::get_id());
+        QVERIFY(std::all_of(threads.begin(), threads.end(), [&](std::thread::id id) { return id == threads.front(); }));
+        QVERIFY(std::all_of(priorities.begin(), priorities.end(), [](int nice) { return nice >= 10; }));
     }
 
     void aWorkerJobRunsOffThisThreadAndDeliversOnIt()
