@@ -52,8 +52,9 @@ class WindowTour;
 
 // The window, a shell around the browser (BrowserPane: the tree, the details, charts and treemap): the connection
 // bar and the menus, the Findings and Console docks, the status bar, the welcome page, and the connection's
-// lifecycle (connect, scan, rescan, the demo, a refused login). Editing, exports and screenshots are in
-// MainWindowEditing.cpp, MainWindowExport.cpp and MainWindowScreenshot.cpp.
+// lifecycle (connect, scan, rescan, the demo, a refused login). Editing is in MainWindowEditing.cpp, connecting in
+// MainWindowConnections.cpp, the welcome page and the tour in MainWindowStart.cpp; the exports are ExportActions',
+// --screenshot is ScreenshotAfterScan's.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT

@@ -25,7 +25,7 @@ public:
     QToolBar* addConnectionBar(QMainWindow& window, QWidget* label) const;
 
     QMenu* fileMenu;
-    QMenu* exportMenu; // in File, filled by the window (MainWindowExport.cpp)
+    QMenu* exportMenu; // in File, filled by ExportActions
     QMenu* viewMenu;
     QAction* openConnection;
     QAction* quit;
