@@ -51,22 +51,12 @@ void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment, Shape who
         pattern += placeholder(whole);
         return;
     }
-    // `user_123_profile`: an id between words of one segment is an id too; so is the number of a code
-    // (`SKU<int>`: one pattern for a catalogue, not one per item). The rules still read the code as the
-    // name it is: only the pattern folds it.
-    forEachPart(segment, [&](QByteArrayView part, bool separator) {
-        // A part that is the whole segment has the shape it came with (a word: a single part, most often).
-        const Shape shape = separator ? Shape::Word : part.size() == segment.size() ? whole : shapeOf(part);
-        if (isId(shape)) {
-            pattern += placeholder(shape);
-        } else if (const QByteArrayView code = separator ? QByteArrayView() : numberedCodePrefix(part);
-                   !code.isEmpty()) {
-            pattern += code;
-            pattern += placeholder(Shape::Integer);
-        } else {
-            pattern += part;
-        }
-    });
+    // The pattern view's notation (foldedSegment): an id between words of one segment is an id too
+    // (`user_<int>_profile`), so is the number of a code (`SKU<int>`: one pattern for a catalogue, not one per item),
+    // and an id with inner delimiters of its own stays one (`LIMITER/<ip>/search`, `mail_<email>_settings`). The
+    // rules still read the code as the name it is: only the pattern folds it.
+    const QByteArray folded = foldedSegment(segment, whole);
+    pattern += folded.isNull() ? segment : QByteArrayView(folded);
 }
 
 QByteArray wordsOf(QByteArrayView pattern, char delimiter)

@@ -5,6 +5,7 @@
 #include "lint/PatternIndex.h"
 #include "lint/SegmentShapes.h"
 #include "lint/Spelling.h"
+#include "patterns/PatternTree.h"
 
 #include <QTest>
 
@@ -55,6 +56,38 @@ private Q_SLOTS:
         QCOMPARE(index.keys(index.patternOfKey(store.find("user:5"))), 1u);
         // `user` is a namespace: its pattern is a prefix with no key of its own.
         QCOMPARE(index.keys(index.patternOfNamespace(store.find("user"))), 0u);
+    }
+
+    // Two engines, one notation: the index behind naming-variants and the pattern view's tree print a key's pattern
+    // the same way (both spell through lint/SegmentShape), so a variant the Findings panel names is a row the
+    // pattern view has.
+    void theIndexAndThePatternTreePrintOneNotation()
+    {
+        const QList<QByteArray> keys = {"user:1:profile",
+                                        "user:2:profile",
+                                        "User:3",
+                                        "user_4_profile",
+                                        "session:550e8400-e29b-41d4-a716-446655440000",
+                                        "cache:db:0123456789abcdef0123",
+                                        "product:SKU120279",
+                                        "api:v2:ipv4",
+                                        "limiter:10.0.0.12:search",
+                                        "mail:alice@example.com:settings",
+                                        "log:2025-01-15:requests",
+                                        "feature:dark-mode:user:42:enabled:true",
+                                        "token:dGhpc2lzYXRva2VuMTIzNDU2Nzg5MA",
+                                        "tmp_14",
+                                        "LIMITER/203.0.113.9/search/1700000000/hour"};
+        keyspace::Keyspace store = storeOf(keys);
+        PatternIndex index(store, 1000);
+        const patterns::PatternTree tree(store);
+        for (const QByteArray& key : keys) {
+            const keyspace::NodeId node = store.find(key);
+            QVERIFY2(node != keyspace::InvalidNode, key.constData());
+            const PatternIndex::PatternId pattern = index.patternOfKey(node);
+            QVERIFY2(pattern != PatternIndex::NoPattern, key.constData());
+            QCOMPARE(index.text(pattern), tree.text(tree.patternOf(node)));
+        }
     }
 
     void wordsHashFollowsTheWords()
