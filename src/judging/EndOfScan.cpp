@@ -8,11 +8,11 @@ namespace keylens::judging {
 
 namespace {
 
-void askLengths(const redis::ConnectionOptions& options, BigKeyLengths& lengths)
+void askLengths(const redis::ConnectionOptions& options, BigKeyLengths& lengths, const std::atomic<bool>* cancel)
 {
     if (lengths.candidates.keys.empty())
         return;
-    redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(options);
+    redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(options, cancel);
     if (!connection) {
         lengths.error = connection.error().message;
         return;
@@ -35,7 +35,8 @@ lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const k
 
 BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::ConnectionOptions* server,
                                  std::optional<lint::SetMembers> known,
-                                 const std::function<void(const lint::SetMembers&)>& judge)
+                                 const std::function<void(const lint::SetMembers&)>& judge,
+                                 const std::atomic<bool>* cancel)
 {
     BigKeyLengths lengths;
     lengths.candidates = lint::bigKeyCandidates(store);
@@ -45,7 +46,7 @@ BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::C
         return lengths;
     }
     const lint::SetMembers members = known ? std::move(*known) : readLibrarySets(*server, store);
-    base::SideTask asking([&] { askLengths(*server, lengths); });
+    base::SideTask asking([&] { askLengths(*server, lengths, cancel); });
     judge(members);
     asking.wait();
     return lengths;

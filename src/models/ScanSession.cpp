@@ -357,10 +357,10 @@ void ScanSession::judge()
     const bool serverAnswered = m_finishing && !m_finishing->error;
     m_judging.start(
         [linter, store, result, lengths = &m_bigKeyLengths, uses = &m_delimiterUses, server = m_options.connection,
-         serverAnswered] {
+         serverAnswered, cancel = &m_judging.cancelFlag()] {
             *lengths = judging::judgeBesideLengths(
                 *store, serverAnswered ? &server : nullptr, std::nullopt,
-                [&](const lint::SetMembers& members) { *result = linter->judge(*store, members); });
+                [&](const lint::SetMembers& members) { *result = linter->judge(*store, members); }, cancel);
             *uses = lint::otherDelimitersUsed(*store); // a pass over every segment: not on the GUI thread
         },
         [this] {
