@@ -1,7 +1,5 @@
 #include "models/PatternTreeModel.h"
 
-#include "base/ThreadPriority.h"
-#include "base/TimeSlice.h"
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
 #include "lint/LibraryLayouts.h"

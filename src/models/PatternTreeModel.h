@@ -1,7 +1,6 @@
 #pragma once
 
 #include "base/SlicedJob.h"
-#include "base/TimeSlice.h"
 #include "base/WorkerJob.h"
 #include "keyspace/Keyspace.h"
 #include "models/RowTreeModel.h"

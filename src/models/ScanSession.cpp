@@ -275,9 +275,7 @@ void ScanSession::bulkActionDone(const edit::BulkRequest& request, const edit::K
 
 QStringList ScanSession::notices() const
 {
-    QStringList notices;
-    for (const QString& notice : m_linter->notices())
-        notices << notice;
+    QStringList notices(m_linter->notices().begin(), m_linter->notices().end());
     if (!m_lengthsNotice.isEmpty())
         notices << m_lengthsNotice;
     return notices;

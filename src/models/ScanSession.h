@@ -14,7 +14,6 @@
 #include "scan/KeyBatch.h"
 #include "scan/ScanTypes.h"
 
-#include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
 
@@ -171,8 +170,8 @@ private:
     base::WorkerJob m_judging{QStringLiteral("keylens namespace rules"), this};
     std::unique_ptr<lint::Judgement> m_judgement;
     judging::BigKeyLengths m_bigKeyLengths;          // written by the worker until it finishes
-    QString m_lengthsNotice;                         // what of them could not be checked
     std::vector<lint::DelimiterUse> m_delimiterUses; // the same
+    QString m_lengthsNotice;                         // what of the lengths could not be checked, once recorded
     // Verdicts recorded per look at the clock: each adds to its ancestors' counts, a few hundred nanoseconds.
     base::SlicedJob m_verdictSlices{256, QStringLiteral("verdicts"), this};
     base::NextTurn m_finalPublish{QStringLiteral("final publish"), this};      // cancelled with the judgement

@@ -11,18 +11,14 @@
 #include "scan/ScanTypes.h"
 #include "ui/CredentialsDialog.h"
 
-#include <QColor>
 #include <QMainWindow>
 #include <QTimer>
 
-#include <functional>
 #include <memory>
 #include <optional>
 
-class QAction;
 class QDockWidget;
 class QLabel;
-class QMenu;
 class QSettings;
 class QStackedWidget;
 class QToolBar;
