@@ -23,13 +23,17 @@ struct Segment
 {
     QByteArrayView text;
     Shape shape = Shape::Word;
+    bool plainWord = false; // lower-case letters and digits (SegmentClass): no glued id, separator or capital in it
     GluedId glued;
 
     Segment() = default; // for QVarLengthArray
-    Segment(QByteArrayView segment, Shape known)
+    Segment(QByteArrayView segment, SegmentClass known)
         : text(segment)
-        , shape(known)
+        , shape(known.shape)
+        , plainWord(known.plainWord)
     {
+        if (plainWord)
+            return;
         // `users/104/avatar_url` has a token's characters, but it is words and ids joined by another delimiter.
         if (shape == Shape::Token && segmentUnits(segment).size() > 1)
             shape = Shape::Word;
@@ -187,11 +191,12 @@ QByteArray keyBytes(QByteArrayView text)
 class Checker
 {
 public:
-    Checker(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile, std::span<const Shape> shapes)
+    Checker(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
+            std::span<const SegmentClass> classes)
         : m_key(key)
         , m_info(info)
         , m_profile(profile)
-        , m_knownShapes(shapes)
+        , m_knownClasses(classes)
     {}
 
     KeyFindings run()
@@ -219,16 +224,18 @@ private:
         keyspace::forEachSegment(m_key, m_profile.delimiters,
                                  [&](QByteArrayView segment, char) { views.append(segment); });
         const std::span<const QByteArrayView> all(views.data(), std::size_t(views.size()));
-        const bool shapesKnown = m_knownShapes.size() == std::size_t(views.size());
+        const bool classesKnown = m_knownClasses.size() == std::size_t(views.size());
         for (qsizetype i = 0; i < views.size(); ++i) {
             const qsizetype end = m_profile.delimiters.contains(':') ? addressRunEnd(all, i) : -1;
             if (end < 0) {
-                m_segments.emplace_back(views[i], shapesKnown ? m_knownShapes[std::size_t(i)] : shapeOf(views[i]));
+                // Unknown, a word is looked at whole: the shortcut for plain words is only worth a table's lookup.
+                m_segments.emplace_back(views[i], classesKnown ? m_knownClasses[std::size_t(i)]
+                                                               : SegmentClass{shapeOf(views[i])});
                 continue;
             }
             const char* from = views[i].data();
             const QByteArrayView run(from, views[end].data() + views[end].size() - from);
-            m_segments.emplace_back(run, shapeOf(run));
+            m_segments.emplace_back(run, SegmentClass{shapeOf(run)});
             if (tailPiece(views[i]).size() == views[i].size() && headPiece(views[end]).size() == views[end].size()) {
                 m_segments.back().shape = Shape::Ip; // the whole segment is the address
                 m_segments.back().glued = {};
@@ -311,6 +318,8 @@ private:
     void checkSegment(qsizetype index)
     {
         const Segment& segment = m_segments[index];
+        if (segment.plainWord)
+            return; // one lower-case part of three bytes or more, nothing special: none of the rules below fires
         for (const QByteArrayView part : wordParts(segment)) {
             const bool letters = std::all_of(part.begin(), part.end(), isLetter);
             // Codes that mix letters and digits (`ABC123`, `v2`) are not words to spell-check.
@@ -366,7 +375,7 @@ private:
     QByteArrayView m_key;
     const keyspace::KeyInfo& m_info;
     const Profile& m_profile;
-    std::span<const Shape> m_knownShapes;
+    std::span<const SegmentClass> m_knownClasses;
     const KeyLevelRules& m_rules = keyLevelRules();
     Segments m_segments;
     KeyFindings m_findings;
@@ -375,11 +384,11 @@ private:
 } // namespace
 
 KeyFindings checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
-                     std::span<const Shape> shapes)
+                     std::span<const SegmentClass> classes)
 {
     if (profile.isIgnored(key))
         return {};
-    return Checker(key, info, profile, shapes).run();
+    return Checker(key, info, profile, classes).run();
 }
 
 } // namespace keylens::lint

@@ -31,9 +31,9 @@ using KeyFindings = QVarLengthArray<KeyFinding, 4>;
 // profile ignores. Pure: no server, no store, so it runs in the ingest path as keys arrive. Ids (see
 // SegmentShape) are never judged as words. The rules that need other keys run in NamespaceRules.
 //
-// `shapes`, when not empty, holds the shape of each of the key's segments (split on the profile's delimiters), known
+// `classes`, when not empty, holds the class of each of the key's segments (split on the profile's delimiters), known
 // already (SegmentShapes.h): they are not classified again. Of another length, it is not used.
 KeyFindings checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
-                     std::span<const Shape> shapes = {});
+                     std::span<const SegmentClass> classes = {});
 
 } // namespace keylens::lint

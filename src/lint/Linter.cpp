@@ -76,16 +76,16 @@ void Linter::keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArr
         store.setLintIgnored(node);
         return;
     }
-    // The key's segments are its path's nodes, when the store splits keys as the profile does: their shapes are read
+    // The key's segments are its path's nodes, when the store splits keys as the profile does: their classes are read
     // from the table, root first. A quarter of the key checks' time was classifying them again.
-    QVarLengthArray<Shape, 12> known;
+    QVarLengthArray<SegmentClass, 12> known;
     if (shapes && store.delimiters() == m_profile.delimiters) {
         for (keyspace::NodeId at = node; at != keyspace::Keyspace::root(); at = store.parent(at))
-            known.append(shapes->of(store, at));
+            known.append(shapes->classOf(store, at));
         std::reverse(known.begin(), known.end());
     }
     for (const KeyFinding& finding :
-         checkKey(key, info, m_profile, std::span<const Shape>(known.data(), std::size_t(known.size()))))
+         checkKey(key, info, m_profile, std::span<const SegmentClass>(known.data(), std::size_t(known.size()))))
         record(store, node, *finding.rule, finding.severity, finding.detail, key);
 }
 

@@ -409,6 +409,14 @@ QByteArrayView placeholder(Shape shape)
     return {};
 }
 
+SegmentClass classOf(QByteArrayView segment)
+{
+    const Shape shape = shapeOf(segment);
+    const bool plain = shape == Shape::Word && segment.size() >= 3 &&
+                       std::all_of(segment.begin(), segment.end(), [](char c) { return isLower(c) || isDigit(c); });
+    return {shape, plain};
+}
+
 GluedId gluedIdOf(QByteArrayView segment)
 {
     if (segment.size() > MaxGluedSegment)

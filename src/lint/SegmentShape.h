@@ -30,6 +30,17 @@ inline bool isId(Shape shape)
     return shape != Shape::Word;
 }
 
+// A segment's shape and, for a word, whether it is plain: lower-case letters and digits only, three bytes or more
+// (`settings`, `v2api`). The key rules find nothing in a plain word but what its place in the key decides (a
+// placeholder first, a namespace): told so, they skip its bytes. Most words of a keyspace are plain, and each key
+// check read them again.
+struct SegmentClass
+{
+    Shape shape = Shape::Word;
+    bool plainWord = false;
+};
+SegmentClass classOf(QByteArrayView segment);
+
 // The placeholder a pattern shows for a shape: "<int>", "<uuid>", "<ulid>", "<hex>", "<token>",
 // "<email>", "<ip>", "<date>", "<epoch>", "<cidr>", "<semver>", "<path>" (an interface: the JSON and the GUI use
 // them); empty for a word. A path is never a segment's shape: segmentUnits() finds it (`//host/a/b`).

@@ -12,7 +12,8 @@ namespace keylens::lint {
 // The shape (SegmentShape.h) of each distinct segment of a store, by segment id, classified once as the segments
 // arrive: the passes after a scan (the pattern index, the library layouts, data-in-key, the findings' patterns) then
 // read a byte where they classified a node's bytes, once per node. At a million demo keys those passes spent a
-// quarter of a second of CPU in shapeOf, most of it on ids they had only to recognise as ids.
+// quarter of a second of CPU in shapeOf, most of it on ids they had only to recognise as ids. The byte holds the
+// segment's whole class (SegmentClass): the key checks read whether a word is plain from it.
 //
 // A byte per segment, in 64 KiB pages (no copy of the whole table as it grows). Filled by its owner's thread
 // (catchUp after each insert); read by others only once they are done inserting.
@@ -27,11 +28,22 @@ public:
     {
         const keyspace::SegmentId id = store.segmentId(node);
         if (id < m_count)
-            return Shape(m_pages[id >> PageBits][id & PageMask]);
+            return Shape(m_pages[id >> PageBits][id & PageMask] & ShapeMask);
         return shapeOf(store.segment(node));
+    }
+    // The node's segment's class, the same way.
+    SegmentClass classOf(const keyspace::Keyspace& store, keyspace::NodeId node) const
+    {
+        const keyspace::SegmentId id = store.segmentId(node);
+        if (id >= m_count)
+            return lint::classOf(store.segment(node));
+        const std::uint8_t known = m_pages[id >> PageBits][id & PageMask];
+        return {Shape(known & ShapeMask), (known & PlainWordBit) != 0};
     }
 
 private:
+    static constexpr std::uint8_t PlainWordBit = 0x80, ShapeMask = 0x7f;
+    static_assert(int(Shape::Count) <= ShapeMask);
     static constexpr unsigned PageBits = 16;
     static constexpr std::size_t PageMask = (std::size_t(1) << PageBits) - 1;
     std::vector<std::unique_ptr<std::uint8_t[]>> m_pages;

@@ -496,6 +496,14 @@ private Q_SLOTS:
             "2024-03-10:report",
             "mail:ada@example.com:inbox",
             "x/y.z-w|v",
+            // Plain words (lower-case letters and digits, three bytes or more) beside their near misses.
+            "abc:de:fgh",
+            "ab:v2api:x1",
+            "test3:profile",
+            "demo",
+            "data:settings",
+            "2025:01:archive",
+            "sessions:tmp:Abc",
             "",
             QByteArray(300, 'k') + ":1",
         };
