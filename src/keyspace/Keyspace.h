@@ -2,6 +2,7 @@
 
 #include "keyspace/Delimiters.h"
 #include "keyspace/NamespaceStats.h"
+#include "keyspace/NodeId.h"
 #include "keyspace/PagedArray.h"
 #include "keyspace/SegmentPool.h"
 
@@ -14,9 +15,6 @@
 #include <vector>
 
 namespace keylens::keyspace {
-
-using NodeId = std::uint32_t;
-inline constexpr NodeId InvalidNode = 0xffffffffu;
 
 // The key store: a trie of key segments split on a delimiter byte (or on any of a few, see Delimiters).
 //
@@ -73,7 +71,7 @@ public:
     // What a key is now (a TTL set or removed, a value edited): every ancestor's aggregates follow.
     void updateKey(NodeId node, const KeyInfo& info);
 
-    static constexpr NodeId root() { return 0; }
+    static constexpr NodeId root() { return RootNode; }
     std::size_t nodeCount() const { return m_parent.size(); }
     std::uint64_t keyCount() const { return stats(root()).keys; }
 

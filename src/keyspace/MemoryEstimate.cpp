@@ -1,5 +1,7 @@
 #include "keyspace/MemoryEstimate.h"
 
+#include "keyspace/Keyspace.h"
+
 #include <cmath>
 
 namespace keylens::keyspace {

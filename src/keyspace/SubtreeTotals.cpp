@@ -1,5 +1,7 @@
 #include "keyspace/SubtreeTotals.h"
 
+#include "keyspace/Keyspace.h"
+
 #include <algorithm>
 
 namespace keylens::keyspace {

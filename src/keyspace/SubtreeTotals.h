@@ -1,6 +1,7 @@
 #pragma once
 
-#include "keyspace/Keyspace.h"
+#include "keyspace/NamespaceStats.h"
+#include "keyspace/NodeId.h"
 
 #include <array>
 #include <cstdint>

@@ -1,5 +1,10 @@
 #include "models/ChartJob.h"
 
+#include "keyspace/KeyEscape.h"
+#include "models/DisplayText.h"
+#include "models/KeyspaceView.h"
+#include "models/PatternTreeModel.h"
+
 #include <QDateTime>
 
 namespace keylens::models {
@@ -11,6 +16,38 @@ ChartJob::ChartJob(QObject* parent)
 ChartJob::~ChartJob()
 {
     cancel();
+}
+
+void ChartJob::startForNode(const KeyspaceView& keyspace, NodeRef node, bool storeIsFinal)
+{
+    if (!keyspace.isCurrent(node)) {
+        cancel();
+        return;
+    }
+    const keyspace::Keyspace& store = *keyspace.store();
+    start(
+        store, {node.node},
+        [&store](keyspace::NodeId child) { return displayText(keyspace::displayBytes(store.segment(child))); },
+        storeIsFinal);
+}
+
+void ChartJob::startForPattern(const PatternTreeModel& model, patterns::PatternTree::PatternId pattern,
+                               bool storeIsFinal)
+{
+    const patterns::PatternTree* tree = model.tree();
+    if (!tree || !model.keyspace() || pattern >= tree->size()) {
+        cancel();
+        return;
+    }
+    const keyspace::Keyspace& store = *model.keyspace();
+    start(
+        store, tree->members(pattern),
+        [&store, tree](keyspace::NodeId child) {
+            return child < tree->foldedNodes()
+                       ? displayText(keyspace::displayBytes(tree->label(tree->patternOf(child))))
+                       : displayText(keyspace::displayBytes(store.segment(child)));
+        },
+        storeIsFinal);
 }
 
 void ChartJob::cancel()

@@ -3,12 +3,17 @@
 #include "base/SlicedJob.h"
 #include "base/WorkerJob.h"
 #include "models/ChartData.h"
+#include "models/NodeRef.h"
+#include "patterns/PatternTree.h"
 
 #include <QObject>
 
 #include <memory>
 
 namespace keylens::models {
+
+class KeyspaceView;
+class PatternTreeModel;
 
 // Computes the charts of a node or pattern (a ChartWalk) without stalling the window: a slice of a few
 // milliseconds per event-loop turn while a scan still writes to the store, or on a worker thread once it
@@ -26,6 +31,11 @@ public:
     // worker thread.
     void start(const keyspace::Keyspace& store, std::vector<keyspace::NodeId> roots, const ChartWalk::BarOf& barOf,
                bool storeIsFinal);
+    // The charts of a node of the session's store (its root: the whole keyspace), a bar per child; nothing for a
+    // stale reference.
+    void startForNode(const KeyspaceView& keyspace, NodeRef node, bool storeIsFinal);
+    // Of a pattern: its bars are its child patterns, the members' children grouped by their pattern.
+    void startForPattern(const PatternTreeModel& model, patterns::PatternTree::PatternId pattern, bool storeIsFinal);
     void cancel();
     bool isRunning() const { return m_slices.isRunning() || m_worker.isRunning(); }
 

@@ -1,8 +1,10 @@
 #include "models/FindingsText.h"
 
+#include "keyspace/Keyspace.h"
 #include "keyspace/Units.h"
 #include "lint/Rules.h"
 #include "models/DisplayText.h"
+#include "models/KeyspaceView.h"
 
 #include <QCoreApplication>
 #include <QStringList>
@@ -65,6 +67,11 @@ QString findingsOfKey(const keyspace::Keyspace& store, keyspace::NodeId key)
         }
     }
     return lines.join(u'\n');
+}
+
+QString findingRulesOfKey(const KeyspaceView& view, NodeRef key)
+{
+    return view.isKey(key) ? findingRulesOfKey(*view.store(), key.node) : QStringLiteral("none");
 }
 
 QString findingRulesOfKey(const keyspace::Keyspace& store, keyspace::NodeId key)

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "keyspace/Keyspace.h"
+#include "keyspace/NodeId.h"
+#include "models/NodeRef.h"
 
 #include <QString>
 
@@ -8,6 +9,8 @@
 #include <cstdint>
 
 namespace keylens::models {
+
+class KeyspaceView;
 
 // How the tree shows lint findings: counts per severity (lint::Severity's values) as one cell, a sort
 // key, and the tooltip lines. Kept apart from the tree model, which only totals them.
@@ -25,5 +28,7 @@ QString findingsOfKey(const keyspace::Keyspace& store, keyspace::NodeId key);
 // The same as one line of rule ids and the worst severity: "uppercase, key-length (worst: warning)";
 // "none" without any.
 QString findingRulesOfKey(const keyspace::Keyspace& store, keyspace::NodeId key);
+// The same for the window's reference: "none" for a stale one.
+QString findingRulesOfKey(const KeyspaceView& view, NodeRef key);
 
 } // namespace keylens::models

@@ -494,4 +494,20 @@ void KeyTreeModel::keysEdited(const std::vector<NodeId>& nodes, bool removed)
         rowChanged(row);
 }
 
+QByteArray KeyTreeModel::pathOf(const QModelIndex& index) const
+{
+    const NodeId node = nodeOf(index);
+    return m_keyspace && node != keyspace::InvalidNode ? m_keyspace->path(node) : QByteArray();
+}
+
+QModelIndex KeyTreeModel::indexOfPath(QByteArrayView path, bool namespaceOnly)
+{
+    if (!m_keyspace)
+        return {};
+    const NodeId node = m_keyspace->find(path);
+    if (node == keyspace::InvalidNode || (namespaceOnly && !m_keyspace->hasChildren(node)))
+        return {};
+    return indexOfNode(node);
+}
+
 } // namespace keylens::models

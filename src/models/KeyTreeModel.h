@@ -71,6 +71,10 @@ public:
     // The index of a node (materialising its ancestors), or an invalid index when it is filtered out.
     QModelIndex indexOfNode(NodeId node, int column = NameColumn);
     NodeId nodeOf(const QModelIndex& index) const;
+    // Path lookups, for what is kept across a rescan by path (TreeViewState): the path of a row, and the row of a
+    // path (materialising its ancestors; invalid when absent, filtered out, or, with `namespaceOnly`, not one).
+    QByteArray pathOf(const QModelIndex& index) const;
+    QModelIndex indexOfPath(QByteArrayView path, bool namespaceOnly = false);
 
     // A key's length (STRLEN or element count), learnt after the scan or by the details pane: the
     // big-key overlay uses it.

@@ -544,4 +544,15 @@ void PatternTreeModel::buildExactTree()
         });
 }
 
+std::vector<QByteArray> PatternTreeModel::memberPaths(patterns::PatternTree::PatternId pattern, std::size_t most) const
+{
+    std::vector<QByteArray> paths;
+    if (!m_keyspace || !tree() || pattern >= tree()->size())
+        return paths;
+    const std::vector<keyspace::NodeId>& members = tree()->members(pattern);
+    for (std::size_t i = 0; i < members.size() && i < most; ++i)
+        paths.push_back(m_keyspace->path(members[i]));
+    return paths;
+}
+
 } // namespace keylens::models

@@ -55,6 +55,8 @@ public:
     // A fresh store (or none): resets the model. The store must outlive the model or the next call.
     void setKeyspace(const keyspace::Keyspace* keyspace);
     const keyspace::Keyspace* keyspace() const { return m_keyspace; }
+    // The paths of a pattern's first `most` members (examples for its details).
+    std::vector<QByteArray> memberPaths(patterns::PatternTree::PatternId pattern, std::size_t most) const;
     // Folding runs (and catches up with the store) only while active: while a view shows this model.
     void setActive(bool active);
     bool isActive() const { return m_active; }

@@ -16,6 +16,7 @@ ScanSession::ScanSession(QObject* parent)
     , m_scanner(new scan::Scanner(this))
     , m_model(new KeyTreeModel(this))
     , m_patternModel(new PatternTreeModel(this))
+    , m_view(new KeyspaceView(this))
     , m_keyspace(std::make_unique<keyspace::Keyspace>())
     , m_ingest(std::make_unique<scan::Ingest>(*m_keyspace))
     , m_lintProfile(*lint::builtInProfile("default"))
@@ -23,6 +24,7 @@ ScanSession::ScanSession(QObject* parent)
     startLinting();
     m_model->setKeyspace(m_keyspace.get());
     m_patternModel->setKeyspace(m_keyspace.get());
+    m_view->setStore(m_keyspace.get());
     connect(this, &ScanSession::findingsChanged, m_patternModel, &PatternTreeModel::refreshTotals);
     connect(m_model, &KeyTreeModel::workerSortApplied, this, &ScanSession::storeFree);
     m_publishTimer.setObjectName(QStringLiteral("publish"));
@@ -74,9 +76,11 @@ void ScanSession::start(const scan::ScanOptions& options, const keyspace::Delimi
     m_options = options;
 
     Q_EMIT aboutToReplaceStore();
+    m_sampledMemory.reset();
     auto fresh = std::make_unique<keyspace::Keyspace>(delimiters);
     m_model->setKeyspace(fresh.get());
     m_patternModel->setKeyspace(fresh.get());
+    m_view->setStore(fresh.get());
     m_ingest = std::make_unique<scan::Ingest>(*fresh);
     std::unique_ptr<keyspace::Keyspace> old = std::exchange(m_keyspace, std::move(fresh));
     startLinting();
@@ -395,6 +399,15 @@ void ScanSession::abandonJudgement()
     m_lettingGo.dispose(std::move(m_judgement));
     // Either the store goes, or a new profile lints it again from the model's lengths, these included.
     m_lengthsWaiting.clear();
+}
+
+std::optional<keyspace::MemoryEstimate> ScanSession::sampledEstimate(NodeRef ref) const
+{
+    if (!m_summary || !m_summary->sampleProbability || !m_view->isCurrent(ref))
+        return std::nullopt;
+    if (!m_sampledMemory)
+        m_sampledMemory = std::make_unique<keyspace::SampledMemory>(*m_keyspace);
+    return m_sampledMemory->estimate(ref.node);
 }
 
 void ScanSession::completeFinish()

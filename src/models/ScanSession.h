@@ -8,9 +8,11 @@
 #include "edit/KeySelection.h"
 #include "judging/EndOfScan.h"
 #include "keyspace/Keyspace.h"
+#include "keyspace/MemoryEstimate.h"
 #include "lint/DelimiterUse.h"
 #include "lint/OverlayRules.h"
 #include "lint/Profile.h"
+#include "models/KeyspaceView.h"
 #include "scan/KeyBatch.h"
 #include "scan/ScanTypes.h"
 
@@ -59,6 +61,8 @@ public:
     // The same store folded on its ids; it folds only while setActive(true) (a view shows it).
     PatternTreeModel* patternModel() const { return m_patternModel; }
     const keyspace::Keyspace& keyspace() const { return *m_keyspace; }
+    // The store as the window may read it: by reference with the store's generation, and for the session's life.
+    const KeyspaceView& view() const { return *m_view; }
 
     // A fresh store and a model reset, then a scan. A scan already running is cancelled.
     void start(const scan::ScanOptions& options, const keyspace::Delimiters& delimiters);
@@ -81,6 +85,9 @@ public:
     // What the rules could not fully check, in words (as keylens-cli lint's report says it): the linter's notices
     // and the big keys whose length could not be read after the scan.
     QStringList notices() const;
+    // A sampled scan's estimate of a namespace's memory, with its bound (MemoryEstimate.h); nothing for a full scan,
+    // one still running, or a stale reference. The first question walks the keys once.
+    std::optional<keyspace::MemoryEstimate> sampledEstimate(NodeRef ref) const;
     // The other delimiters the finished scan's keys use (lint::otherDelimitersUsed), counted on the worker.
     std::vector<lint::DelimiterUse> takeDelimiterUses() { return std::exchange(m_delimiterUses, {}); }
 
@@ -149,6 +156,8 @@ private:
     scan::Scanner* m_scanner;
     KeyTreeModel* m_model;
     PatternTreeModel* m_patternModel;
+    KeyspaceView* m_view;
+    mutable std::unique_ptr<keyspace::SampledMemory> m_sampledMemory; // see sampledEstimate()
     std::unique_ptr<keyspace::Keyspace> m_keyspace;
     std::unique_ptr<scan::Ingest> m_ingest; // into m_keyspace
     lint::Profile m_lintProfile;

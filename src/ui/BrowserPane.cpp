@@ -1,12 +1,11 @@
 #include "ui/BrowserPane.h"
 
 #include "keyspace/KeyEscape.h"
-#include "keyspace/MemoryEstimate.h"
-#include "keyspace/SubtreeTotals.h"
 #include "keyspace/Units.h"
 #include "lint/Rules.h"
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
+#include "models/KeyspaceView.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 #include "models/ServerStatusText.h"
@@ -86,8 +85,7 @@ QWidget* BrowserPane::createLeft()
     m_readOnlyBanner->setMargin(6);
     m_readOnlyBanner->setStyleSheet(tr("QLabel { background: rgba(66, 133, 214, 0.18); border-radius: 4px; }"));
 
-    m_filterBar = new KeyFilterBar;
-    m_filterBar->setStore(&m_session->keyspace());
+    m_filterBar = new KeyFilterBar(m_session->view());
     connect(m_filterBar, &KeyFilterBar::filterChanged, this, &BrowserPane::applyFilter);
 
     m_banner = new QLabel;
@@ -112,7 +110,7 @@ QWidget* BrowserPane::createLeft()
     connect(m_patternView, &PatternView::nodeSelected, this, [this](keyspace::NodeId node) {
         m_selectedPattern = patterns::PatternTree::Root;
         if (showsPatterns())
-            showNode(node);
+            showNode(m_session->view().ref(node));
     });
     connect(m_patternView, &PatternView::patternSelected, this, [this](patterns::PatternTree::PatternId pattern) {
         if (showsPatterns())
@@ -121,7 +119,7 @@ QWidget* BrowserPane::createLeft()
     connect(m_patternView, &PatternView::nothingSelected, this, [this] {
         m_selectedPattern = patterns::PatternTree::Root;
         if (showsPatterns())
-            showNode(keyspace::InvalidNode);
+            showNode({});
     });
     m_trees = new QStackedWidget;
     m_trees->addWidget(m_tree);
@@ -144,12 +142,16 @@ QWidget* BrowserPane::createSide()
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setEnabled(false);
     m_keyDetails = new KeyDetailsView(m_inspector);
-    connect(m_keyDetails, &KeyDetailsView::lengthKnown, this, [this](keyspace::NodeId node, std::uint64_t length) {
-        m_session->lengthsKnown({{node, length}});
+    connect(m_keyDetails, &KeyDetailsView::lengthKnown, this, [this](models::NodeRef node, std::uint64_t length) {
+        if (m_session->view().isCurrent(node)) // a key of the scan before: its node id names another key now
+            m_session->lengthsKnown({{node.node, length}});
     });
-    m_namespaceDetails = new NamespaceDetailsView;
-    connect(m_namespaceDetails, &NamespaceDetailsView::keyActivated, this, [this](keyspace::NodeId node) {
-        const QModelIndex index = treeModel()->indexOfNode(node);
+    m_namespaceDetails = new NamespaceDetailsView(*m_session);
+    connect(m_namespaceDetails, &NamespaceDetailsView::keyActivated, this, [this](models::NodeRef node) {
+        const keyspace::NodeId current = m_session->view().nodeOf(node);
+        if (current == keyspace::InvalidNode)
+            return;
+        const QModelIndex index = treeModel()->indexOfNode(current);
         if (index.isValid()) {
             m_tree->scrollTo(index);
             m_tree->setCurrentIndex(index);
@@ -197,10 +199,9 @@ QWidget* BrowserPane::createSide()
     m_side->setElideMode(Qt::ElideRight);
     m_side->setMinimumWidth(300);
     m_side->addTab(m_detailsTab, tr("Details"));
-    m_charts = new ChartsPane;
+    m_charts = new ChartsPane(m_session->view());
     m_side->addTab(m_charts, tr("Charts"));
-    m_treemap = new TreemapPane;
-    m_treemap->setStore(&m_session->keyspace());
+    m_treemap = new TreemapPane(m_session->view());
     m_side->addTab(m_treemap, tr("Treemap"));
     // The scanned keys' memory is set beside used_memory, as the store has it when INFO answers.
     m_serverPanel = new ServerPanel(m_inspector, [this] { return scannedTotals(); });
@@ -220,35 +221,27 @@ QWidget* BrowserPane::createSide()
         if (const patterns::PatternTree* tree = m_session->patternModel()->tree())
             m_patternView->selectPattern(tree->text(pattern));
     });
-    connect(m_treemap->view(), &TreemapView::nodeActivated, this, [this](keyspace::NodeId node) {
+    connect(m_treemap->view(), &TreemapView::nodeActivated, this, [this](models::NodeRef node) {
+        if (!m_session->view().isCurrent(node))
+            return;
         if (showsPatterns())
             showPatterns(false);
-        selectPath(m_session->keyspace().path(node));
+        selectPath(m_session->view().path(node));
     });
     return m_side;
 }
 
 void BrowserPane::followSession()
 {
-    // Whatever reads the store a slice at a time (or on a worker) stops before it goes.
-    connect(m_session, &models::ScanSession::aboutToReplaceStore, this, [this] {
-        m_treemap->setStore(nullptr);
-        m_filterBar->setStore(nullptr);
-        m_namespaceDetails->forgetStore();
-        m_namespaceDetails->setSampledMemory(nullptr);
-        m_sampledMemory.reset();
-        m_charts->forgetStore();
-    });
-    connect(m_session, &models::ScanSession::started, this, [this] {
-        m_treemap->setStore(&m_session->keyspace());
-        m_filterBar->setStore(&m_session->keyspace());
-        refreshShards();
-    });
+    // What reads the store a slice at a time (the treemap, the top keys, the completions) follows the session's
+    // KeyspaceView, which tells of a new store; a worker stops before it goes.
+    connect(m_session, &models::ScanSession::aboutToReplaceStore, this, [this] { m_charts->forgetStore(); });
+    connect(m_session, &models::ScanSession::started, this, [this] { refreshShards(); });
     connect(m_session, &models::ScanSession::serverInfoReady, this, [this] { refreshShards(); });
     connect(m_session, &models::ScanSession::published, this, [this] {
         if (!showsPatterns()) // a hidden key tree stays folded: see showPatterns()
             m_viewState.reapply(*m_tree, *treeModel());
-        if (m_shownNamespace != keyspace::InvalidNode && !m_namespaceRefresh.isActive())
+        if (!m_shownNamespace.isNull() && !m_namespaceRefresh.isActive())
             m_namespaceRefresh.start();
         updateFilterInfo(); // keys that arrive match too
         m_treemap->refresh();
@@ -263,20 +256,12 @@ void BrowserPane::followSession()
         else
             treeModel()->refreshFindings();
         updateFilterInfo();
-        if (const keyspace::NodeId node = selectedNode();
-            node != keyspace::InvalidNode && m_details->currentIndex() == KeyPage)
-            m_keyDetails->showFindings(models::findingRulesOfKey(m_session->keyspace(), node));
+        if (const models::NodeRef node = selectedNode(); !node.isNull() && m_details->currentIndex() == KeyPage)
+            m_keyDetails->showFindings(models::findingRulesOfKey(m_session->view(), node));
         refreshNamespaceDetails();
         m_treemap->refresh();
     });
-    connect(m_session, &models::ScanSession::finished, this, [this](const scan::ScanSummary& summary) {
-        refreshShards();
-        // A sampled scan's bounds need one walk over the keys: once, when it ends.
-        if (summary.sampleProbability) {
-            m_sampledMemory = std::make_unique<keyspace::SampledMemory>(m_session->keyspace());
-            m_namespaceDetails->setSampledMemory(m_sampledMemory.get());
-        }
-    });
+    connect(m_session, &models::ScanSession::finished, this, [this] { refreshShards(); });
     // A new tree (live, then exact) means new pattern ids.
     connect(m_session->patternModel(), &QAbstractItemModel::modelReset, this, [this] {
         if (showsPatterns())
@@ -301,7 +286,7 @@ void BrowserPane::targetChanged(const redis::ConnectionOptions& options, bool an
     m_banner->setVisible(false);
     m_readOnlyBanner->setVisible(options.readOnly);
     m_details->setCurrentIndex(PlaceholderPage);
-    m_shownNamespace = keyspace::InvalidNode;
+    m_shownNamespace = {};
     m_userExpanded = false;
     m_serverPanel->serverChanged();
 }
@@ -340,13 +325,14 @@ void BrowserPane::scanFinished(const scan::ScanSummary& summary)
         m_patternView->selectBiggest(); // the details follow the view that shows
     } else if (!m_userExpanded && treeModel()->rowCount() > 0 && !m_tree->currentIndex().isValid()) {
         const QModelIndex first = treeModel()->index(0, 0);
-        if (treeModel()->hasChildren(first) && m_session->keyspace().stats(treeModel()->nodeOf(first)).childCount <= 30)
+        if (treeModel()->hasChildren(first) &&
+            m_session->view().stats(m_session->view().ref(treeModel()->nodeOf(first))).childCount <= 30)
             m_tree->expand(first);
         m_userExpanded = false; // that expansion was ours, not the user's
         m_tree->setCurrentIndex(first);
     }
     if (!summary.cancelled && !summary.error)
-        m_delimiterSuggestion->suggest(m_session->takeDelimiterUses(), m_session->keyspace().delimiters());
+        m_delimiterSuggestion->suggest(m_session->takeDelimiterUses(), m_session->view().delimiters());
     m_charts->refresh(true, true);   // counted once more over the whole store, off the GUI thread when big
     m_serverPanel->refreshIfShown(); // the whole scan's totals, without waiting for the next turn
 }
@@ -360,13 +346,13 @@ void BrowserPane::showBanner(const QString& message)
 bool BrowserPane::selectPath(const QByteArray& path)
 {
     // `bull:` as keylens-cli prints a namespace: the node is `bull`.
-    const keyspace::Keyspace& store = m_session->keyspace();
-    keyspace::NodeId node = store.find(path);
-    if (node == keyspace::InvalidNode && !path.isEmpty() && store.delimiters().contains(path.back()))
+    const models::KeyspaceView& store = m_session->view();
+    models::NodeRef node = store.find(path);
+    if (node.isNull() && !path.isEmpty() && store.delimiters().contains(path.back()))
         node = store.find(QByteArrayView(path).chopped(1));
-    if (node == keyspace::InvalidNode)
+    if (node.isNull())
         return false;
-    const QModelIndex index = treeModel()->indexOfNode(node);
+    const QModelIndex index = treeModel()->indexOfNode(node.node);
     if (!index.isValid())
         return false;
     for (QModelIndex parent = index.parent(); parent.isValid(); parent = parent.parent())
@@ -378,10 +364,10 @@ bool BrowserPane::selectPath(const QByteArray& path)
     return true;
 }
 
-keyspace::NodeId BrowserPane::selectedNode() const
+models::NodeRef BrowserPane::selectedNode() const
 {
     const QModelIndex current = m_tree->currentIndex();
-    return current.isValid() ? treeModel()->nodeOf(current) : keyspace::InvalidNode;
+    return current.isValid() ? m_session->view().ref(treeModel()->nodeOf(current)) : models::NodeRef{};
 }
 
 patterns::PatternTree::PatternId BrowserPane::selectedPattern() const
@@ -469,33 +455,32 @@ bool BrowserPane::showShards()
     return true;
 }
 
-void BrowserPane::showNode(keyspace::NodeId node)
+void BrowserPane::showNode(models::NodeRef node)
 {
     m_treemap->view()->setSelected(node);
-    m_charts->showNode(m_session->keyspace(), node);
+    m_charts->showNode(node);
     m_charts->refresh(!m_session->isRunning());
-    if (node == keyspace::InvalidNode) {
+    const models::KeyspaceView& keyspace = m_session->view();
+    if (!keyspace.isCurrent(node)) {
         m_details->setCurrentIndex(PlaceholderPage);
         m_detailsSwitch->setVisible(false);
-        m_shownNamespace = keyspace::InvalidNode;
+        m_shownNamespace = {};
         return;
     }
-    const keyspace::Keyspace& keyspace = m_session->keyspace();
     const bool isKey = keyspace.isKey(node);
     const bool both = isKey && keyspace.hasChildren(node);
-    m_shownNamespace = isKey && !both ? keyspace::InvalidNode : node;
+    m_shownNamespace = isKey && !both ? models::NodeRef{} : node;
     if (isKey) {
         m_keyDetails->showKey(keyspace.path(node), node);
         m_keyDetails->showFindings(models::findingRulesOfKey(keyspace, node));
     }
-    if (m_shownNamespace != keyspace::InvalidNode)
-        m_namespaceDetails->showNamespace(*treeModel(), node);
+    if (!m_shownNamespace.isNull())
+        m_namespaceDetails->showNamespace(node);
     // Both: the tab last chosen for such a row (the key's value first).
     m_detailsSwitch->setVisible(both);
     if (both)
         m_detailsSwitch->setTabText(
-            1, tr("Namespace (%1 below)")
-                   .arg(displayText(keyspace::formatCount(keyspace::subtreeKeys(keyspace, node) - 1))));
+            1, tr("Namespace (%1 below)").arg(displayText(keyspace::formatCount(keyspace.totals(node).keys - 1))));
     m_details->setCurrentIndex(both    ? (m_detailsSwitch->currentIndex() == 0 ? KeyPage : NamespacePage)
                                : isKey ? KeyPage
                                        : NamespacePage);
@@ -508,7 +493,7 @@ void BrowserPane::showPattern(patterns::PatternTree::PatternId pattern)
     m_selectedPattern = pattern;
     m_charts->showPattern(*m_session->patternModel(), pattern);
     m_charts->refresh(!m_session->isRunning());
-    m_shownNamespace = keyspace::InvalidNode;
+    m_shownNamespace = {};
     m_patternDetails->showPattern(*m_session->patternModel(), pattern);
     m_details->setCurrentIndex(PatternPage);
     Q_EMIT nodeShown(false);
@@ -516,10 +501,10 @@ void BrowserPane::showPattern(patterns::PatternTree::PatternId pattern)
 
 models::ScannedTotals BrowserPane::scannedTotals() const
 {
-    const keyspace::Keyspace& store = m_session->keyspace();
+    const models::KeyspaceView& store = m_session->view();
     models::ScannedTotals totals;
     totals.keys = store.keyCount();
-    totals.memoryBytes = keyspace::subtreeMemory(store, keyspace::Keyspace::root());
+    totals.memoryBytes = store.subtreeMemory(store.root());
     totals.complete = !m_session->isRunning() && m_session->summary() && m_session->summary()->complete;
     return totals;
 }
@@ -532,8 +517,8 @@ bool BrowserPane::showsKeyDetails() const
 void BrowserPane::refreshNamespaceDetails()
 {
     // While the scan runs only the aggregates: the top keys wait for its end (see showNamespace).
-    if (m_shownNamespace != keyspace::InvalidNode && m_details->currentIndex() == NamespacePage)
-        m_namespaceDetails->showNamespace(*treeModel(), m_shownNamespace, !m_session->isRunning());
+    if (!m_shownNamespace.isNull() && m_details->currentIndex() == NamespacePage)
+        m_namespaceDetails->showNamespace(m_shownNamespace, !m_session->isRunning());
 }
 
 void BrowserPane::refreshShards()
@@ -566,7 +551,7 @@ void BrowserPane::applyFilter()
     // The details follow: a key the filter hides is not shown beside a tree that no longer has it. (A reset
     // clears the view's current index without a currentChanged.)
     if (!showsPatterns() && !m_tree->currentIndex().isValid())
-        showNode(keyspace::InvalidNode);
+        showNode({});
     filterChanged(!model->filter().isEmpty());
     // The text is a key: go to it (its ancestors open, it selected and in view). Going to a key overrides the
     // findings panel's narrowing, which may hide it: the tree shows all keys again.

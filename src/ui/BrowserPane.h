@@ -1,8 +1,8 @@
 #pragma once
 
 #include "keyspace/Delimiters.h"
-#include "keyspace/Keyspace.h"
 #include "models/KeyTreeModel.h"
+#include "models/NodeRef.h"
 #include "patterns/PatternTree.h"
 #include "ui/TreeViewState.h"
 
@@ -18,10 +18,6 @@ class QStackedWidget;
 class QTabBar;
 class QTabWidget;
 class QTreeView;
-
-namespace keylens::keyspace {
-class SampledMemory;
-}
 
 namespace keylens::models {
 class ScanSession;
@@ -82,7 +78,7 @@ public:
     // Expands to and selects a key or namespace by its path (`bull:` selects the namespace `bull`); false when there
     // is no such node in the tree as filtered.
     bool selectPath(const QByteArray& path);
-    keyspace::NodeId selectedNode() const;
+    models::NodeRef selectedNode() const;
     // The pattern selected in the pattern view while it shows; Root otherwise.
     patterns::PatternTree::PatternId selectedPattern() const;
     // The tree folded on its ids (true) or the raw tree.
@@ -133,7 +129,7 @@ private:
     QWidget* createSide();
     void followSession();
     void showSelection();
-    void showNode(keyspace::NodeId node); // in the details pane
+    void showNode(models::NodeRef node); // in the details pane
     void showPattern(patterns::PatternTree::PatternId pattern);
     void refreshNamespaceDetails();
     void refreshShards();
@@ -170,11 +166,10 @@ private:
     TreemapPane* m_treemap;
     ServerPanel* m_serverPanel;
     ShardsPane* m_shards;
-    std::unique_ptr<keyspace::SampledMemory> m_sampledMemory; // a sampled scan's estimates, once it ended
 
     TreeViewState m_viewState; // what F5 reopens as the rescan brings the nodes back
     bool m_userExpanded = false;
-    keyspace::NodeId m_shownNamespace = keyspace::InvalidNode;
+    models::NodeRef m_shownNamespace;
     patterns::PatternTree::PatternId m_selectedPattern = patterns::PatternTree::Root; // Root: none
     QTimer m_namespaceRefresh; // the namespace's figures follow the scan once a second
     QTimer m_countdown;        // TTLs count down: the tree repaints each second

@@ -3,6 +3,7 @@
 #include "keyspace/KeyEscape.h"
 #include "models/ChartJob.h"
 #include "models/DisplayText.h"
+#include "models/KeyspaceView.h"
 #include "models/PatternTreeModel.h"
 #include "ui/ChartsView.h"
 
@@ -18,8 +19,9 @@ constexpr qint64 LiveIntervalMs = 2000;
 
 } // namespace
 
-ChartsPane::ChartsPane(QWidget* parent)
+ChartsPane::ChartsPane(const models::KeyspaceView& keyspace, QWidget* parent)
     : QWidget(parent)
+    , m_keyspace(keyspace)
     , m_job(new models::ChartJob(this))
 {
     auto* layout = new QVBoxLayout(this);
@@ -28,8 +30,8 @@ ChartsPane::ChartsPane(QWidget* parent)
         QString title;
         if (m_pattern && m_patterns && m_patterns->tree())
             title = displayText(keyspace::displayBytes(m_patterns->tree()->text(*m_pattern)));
-        else if (m_store && m_node != keyspace::Keyspace::root())
-            title = displayText(keyspace::displayBytes(m_store->path(m_node)));
+        else if (m_keyspace.isCurrent(m_node) && m_node.node != keyspace::RootNode)
+            title = displayText(keyspace::displayBytes(m_keyspace.path(m_node)));
         else
             title = tr("All keys");
         view()->showData(title, data);
@@ -59,17 +61,15 @@ bool ChartsPane::isShown() const
     return isVisible();
 }
 
-void ChartsPane::showNode(const keyspace::Keyspace& store, keyspace::NodeId node)
+void ChartsPane::showNode(models::NodeRef node)
 {
-    m_store = &store;
-    m_node = node == keyspace::InvalidNode ? keyspace::Keyspace::root() : node;
+    m_node = node;
     m_pattern.reset();
     m_stale = true;
 }
 
 void ChartsPane::showPattern(const models::PatternTreeModel& model, patterns::PatternTree::PatternId pattern)
 {
-    m_store = model.keyspace();
     m_patterns = &model;
     m_pattern = pattern;
     m_stale = true;
@@ -78,15 +78,14 @@ void ChartsPane::showPattern(const models::PatternTreeModel& model, patterns::Pa
 void ChartsPane::forgetStore()
 {
     m_job->cancel();
-    m_store = nullptr;
     m_pattern.reset();
-    m_node = keyspace::Keyspace::root();
+    m_node = {};
     m_stale = true;
 }
 
 void ChartsPane::refresh(bool storeIsFinal, bool force)
 {
-    if (!m_store || !isShown())
+    if (!m_keyspace.hasStore() || !isShown())
         return;
     if (!force && !m_stale && !storeIsFinal && m_sinceCount.elapsed() < LiveIntervalMs)
         return;
@@ -94,26 +93,10 @@ void ChartsPane::refresh(bool storeIsFinal, bool force)
         return;
     m_stale = false;
     m_sinceCount.restart();
-    const keyspace::Keyspace& store = *m_store;
-    if (m_pattern && m_patterns && m_patterns->tree()) {
-        // A pattern's bars are its child patterns: the members' children grouped by their pattern.
-        const patterns::PatternTree* tree = m_patterns->tree();
-        m_job->start(
-            store, tree->members(*m_pattern),
-            [&store, tree](keyspace::NodeId child) {
-                return child < tree->foldedNodes()
-                           ? displayText(keyspace::displayBytes(tree->label(tree->patternOf(child))))
-                           : displayText(keyspace::displayBytes(store.segment(child)));
-            },
-            storeIsFinal);
-        return;
-    }
-    if (m_node >= store.nodeCount())
-        m_node = keyspace::Keyspace::root();
-    m_job->start(
-        store, {m_node},
-        [&store](keyspace::NodeId child) { return displayText(keyspace::displayBytes(store.segment(child))); },
-        storeIsFinal);
+    if (m_pattern && m_patterns && m_patterns->tree())
+        m_job->startForPattern(*m_patterns, *m_pattern, storeIsFinal);
+    else // a node of a store before this one (or none): the whole keyspace
+        m_job->startForNode(m_keyspace, m_keyspace.isCurrent(m_node) ? m_node : m_keyspace.root(), storeIsFinal);
 }
 
 } // namespace keylens::ui

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "keyspace/Keyspace.h"
+#include "models/NodeRef.h"
 #include "patterns/PatternTree.h"
 
 #include <QElapsedTimer>
@@ -10,6 +10,7 @@
 
 namespace keylens::models {
 class ChartJob;
+class KeyspaceView;
 class PatternTreeModel;
 } // namespace keylens::models
 
@@ -23,7 +24,7 @@ class ChartsPane : public QWidget
 {
     Q_OBJECT
 public:
-    explicit ChartsPane(QWidget* parent = nullptr);
+    explicit ChartsPane(const models::KeyspaceView& keyspace, QWidget* parent = nullptr);
     ~ChartsPane() override;
 
     // Made when first asked for or shown: seven plots each replot once when made (QCustomPlot queues it), 12-14 ms
@@ -32,7 +33,7 @@ public:
     models::ChartJob* job() const { return m_job; }
 
     // The subject: a store node (the root for the whole keyspace), or a pattern of many members.
-    void showNode(const keyspace::Keyspace& store, keyspace::NodeId node);
+    void showNode(models::NodeRef node);
     void showPattern(const models::PatternTreeModel& model, patterns::PatternTree::PatternId pattern);
     // Computes the charts again if they show (`storeIsFinal`: the scan is over); while a scan runs, only
     // when the last count is two seconds old.
@@ -46,10 +47,10 @@ protected:
 private:
     bool isShown() const;
 
+    const models::KeyspaceView& m_keyspace;
     ChartsView* m_view = nullptr;
     models::ChartJob* m_job;
-    const keyspace::Keyspace* m_store = nullptr;
-    keyspace::NodeId m_node = keyspace::Keyspace::root();
+    models::NodeRef m_node; // null: the whole keyspace
     const models::PatternTreeModel* m_patterns = nullptr;
     std::optional<patterns::PatternTree::PatternId> m_pattern;
     bool m_stale = true; // the subject changed since the charts were counted

@@ -1,12 +1,9 @@
 #include "ui/ExportActions.h"
 
 #include "edit/KeySelection.h"
-#include "keyspace/Keyspace.h"
 #include "models/ScanSession.h"
-#include "models/TableExport.h"
+#include "models/SessionQueries.h"
 #include "models/ValueInspector.h"
-#include "report/JsonReport.h"
-#include "report/ScanReport.h"
 #include "ui/BrowserPane.h"
 
 #include <QDateTime>
@@ -74,33 +71,22 @@ ExportActions::ExportActions(QMenu* menu, QWidget* dialogParent, const models::S
 
 bool ExportActions::exportNodeTable(const QString& path, bool json, QString* problem) const
 {
-    const keyspace::NodeId selected = m_browser.selectedNode();
-    const keyspace::NodeId node = selected == keyspace::InvalidNode ? keyspace::Keyspace::root() : selected;
-    const keyspace::Keyspace& store = m_session.keyspace();
-    return writeWhole(path, json ? models::childrenJson(store, node) : models::childrenCsv(store, node), problem);
+    return writeWhole(path, models::childrenTable(m_session, m_browser.selectedNode(), json), problem);
 }
 
 bool ExportActions::exportTree(const QString& path, QString* problem) const
 {
-    report::ReportOptions options;
-    options.depth = report::MaxDepth; // the whole tree, level by level…
-    options.width = 1000;             // …with the biggest thousand namespaces of a level listed, the rest summed
-    options.top = 100;
-    options.patterns = true;
-    scan::ScanSummary summary = m_session.summary().value_or(scan::ScanSummary{});
-    const report::ScanReport tree =
-        report::buildReport(m_session.keyspace(), summary, 0, options, QDateTime::currentMSecsSinceEpoch());
-    return writeWhole(path, report::toJson(tree), problem);
+    return writeWhole(path, models::treeReportJson(m_session, QDateTime::currentMSecsSinceEpoch()), problem);
 }
 
 void ExportActions::exportValues(const QString& path)
 {
-    const keyspace::NodeId node = m_browser.selectedNode();
-    if (node == keyspace::InvalidNode) {
+    const models::NodeRef node = m_browser.selectedNode();
+    if (node.isNull()) {
         Q_EMIT valuesExported(tr("Select a key or a namespace first."), false);
         return;
     }
-    edit::KeySelection selection = edit::selectSubtree(m_session.keyspace(), node);
+    edit::KeySelection selection = models::selectSubtree(m_session, node);
     Q_EMIT message(tr("Exporting the values of %L1 keys…").arg(selection.size()));
     m_inspector->requestExport(std::move(selection.keys), path);
 }

@@ -4,7 +4,9 @@
 #include "keyspace/Units.h"
 #include "lint/Linter.h"
 #include "models/DisplayText.h"
+#include "models/FindingGrouping.h"
 #include "models/FindingsText.h"
+#include "models/KeyspaceView.h"
 #include "report/FindingGroups.h"
 #include "ui/OverlayColours.h"
 
@@ -58,15 +60,19 @@ int worstOf(const lint::RuleSummary& summary)
 
 } // namespace
 
-FindingsPanel::FindingsPanel(QWidget* parent)
+FindingsPanel::FindingsPanel(const models::KeyspaceView& keyspace, QWidget* parent)
     : QWidget(parent)
     , m_heading(new QLabel)
     , m_notices(new QLabel)
     , m_treeFilter(new QComboBox)
     , m_list(new QTreeWidget)
     , m_ruleText(new QLabel)
-    , m_groupingSlices(new base::SlicedJob(4096, QStringLiteral("finding groups"), this))
+    , m_keyspace(keyspace)
+    , m_grouping(new models::FindingGrouping(keyspace, this))
 {
+    connect(m_grouping, &models::FindingGrouping::ready, this, &FindingsPanel::groupingReady);
+    // A new store: the grouped list was of the last one's findings.
+    connect(&keyspace, &models::KeyspaceView::storeReplaced, this, [this] { m_groupedLinter = nullptr; });
     m_treeFilter->addItem(tr("All keys"));
     m_treeFilter->addItem(tr("Keys with findings"));
     m_treeFilter->addItem(tr("Keys of the selected rule"));
@@ -140,10 +146,10 @@ QString FindingsPanel::noticesText() const
     return m_notices->isVisibleTo(this) ? m_notices->text() : QString();
 }
 
-void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning, const keyspace::Keyspace* store)
+void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning)
 {
-    if (!scanRunning && store && linter.isFinished()) {
-        showGrouped(linter, *store);
+    if (!scanRunning && m_keyspace.hasStore() && linter.isFinished()) {
+        showGrouped(linter);
         return;
     }
     m_groupedLinter = nullptr;
@@ -191,43 +197,19 @@ void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning, c
     showRuleText();
 }
 
-void FindingsPanel::showGrouped(const lint::Linter& linter, const keyspace::Keyspace& store)
+void FindingsPanel::showGrouped(const lint::Linter& linter)
 {
     if (m_groupedLinter == &linter && m_groupedFindings == linter.findings())
         return; // nothing new since the list was built
-    const bool same = m_grouping && m_groupingStore == &store && m_groupingLinter == &linter &&
-                      m_groupingFindings == linter.findings();
-    if (!same) {
-        // Grouping reads every node with a finding and folds its key: a quarter of a second at a million keys,
-        // too long for one event. The first slice runs now (a small store is done in it), the rest one at a time.
-        m_grouping =
-            std::make_unique<report::FindingGroups>(store, linter.libraries(), report::FindingGroups::Stepwise{});
-        m_groupingStore = &store;
-        m_groupingLinter = &linter;
-        m_groupingFindings = linter.findings();
-        m_groupingStarts = true; // done in the first slice: filled below, not announced
-        m_groupingSlices->start([this](std::size_t nodes) { return m_grouping->step(nodes); },
-                                [this] {
-                                    if (!m_groupingStarts)
-                                        Q_EMIT groupingReady();
-                                },
-                                true);
-        m_groupingStarts = false;
-        if (m_groupingSlices->isRunning())
-            return;
-    } else if (m_groupingSlices->isRunning()) {
+    if (!m_grouping->request(linter))
         return; // groupingReady() brings the caller back
-    }
-    const std::unique_ptr<report::FindingGroups> groups = std::move(m_grouping);
-    fillGrouped(linter, *groups);
+    if (const std::unique_ptr<report::FindingGroups> groups = m_grouping->take())
+        fillGrouped(linter, *groups);
 }
 
-void FindingsPanel::forgetStore()
+bool FindingsPanel::isGrouping() const
 {
-    m_groupingSlices->cancel();
-    m_grouping.reset();
-    m_groupingStore = nullptr;
-    m_groupedLinter = nullptr;
+    return m_grouping->isRunning();
 }
 
 void FindingsPanel::fillGrouped(const lint::Linter& linter, const report::FindingGroups& groups)

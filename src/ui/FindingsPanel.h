@@ -1,6 +1,5 @@
 #pragma once
 
-#include "base/SlicedJob.h"
 #include "lint/Linter.h"
 #include "models/KeyTreeModel.h"
 
@@ -19,6 +18,11 @@ class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
 
+namespace keylens::models {
+class FindingGrouping;
+class KeyspaceView;
+} // namespace keylens::models
+
 namespace keylens::report {
 class FindingGroups;
 }
@@ -33,23 +37,23 @@ class FindingsPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit FindingsPanel(QWidget* parent = nullptr);
+    // `keyspace`: the session's store, over which a finished scan's findings are grouped by pattern.
+    explicit FindingsPanel(const models::KeyspaceView& keyspace, QWidget* parent = nullptr);
     ~FindingsPanel() override;
 
     // Brings the list up to date with the linter: every rule with findings, every example it keeps
     // (selection and expansion kept by rule id). The linter must stay alive until the next call. Once the scan is
-    // over (`store` given), each rule lists its patterns (keys, memory, library) and the examples under them.
-    void showFindings(const lint::Linter& linter, bool scanRunning, const keyspace::Keyspace* store = nullptr);
+    // over, each rule lists its patterns (keys, memory, library) and the examples under them.
+    void showFindings(const lint::Linter& linter, bool scanRunning);
     // The rule of the selected row (or of the selected example's rule), -1 for none.
     int selectedRule() const;
     void selectRule(int rule);
     // Selects and expands the rule at the top (the worst): what a newcomer should read first.
     void openFirstRule();
     QTreeWidget* list() const { return m_list; }
-    // The store is about to go (a rescan): a grouping under way stops reading it.
-    void forgetStore();
-    // Whether the findings are still being grouped by pattern (a big store takes slices of the GUI thread).
-    bool isGrouping() const { return m_grouping != nullptr; }
+    // The findings are being grouped by pattern (a big store takes slices of the GUI thread), or grouped and not yet
+    // shown.
+    bool isGrouping() const;
     QString headingText() const;
     // What the rules could not fully check (models::ScanSession::notices), under the heading; hidden when none.
     void setNotices(const QStringList& notices);
@@ -80,7 +84,7 @@ private:
     // An example's row: its key, severity and detail; activating it selects the key.
     QTreeWidgetItem* exampleRow(const lint::Finding& finding, int rule);
     // Rule → pattern → examples, from the findings' groups (report/FindingGroups.h); the heading's pattern count.
-    void showGrouped(const lint::Linter& linter, const keyspace::Keyspace& store);
+    void showGrouped(const lint::Linter& linter);
     void fillGrouped(const lint::Linter& linter, const report::FindingGroups& groups);
     void emitTreeFilter();
 
@@ -93,15 +97,8 @@ private:
     // The grouped list shows this linter's findings at this count (a rescan or a finished judgement rebuilds it).
     const lint::Linter* m_groupedLinter = nullptr;
     std::uint64_t m_groupedFindings = 0;
-    // The grouping under way, for this store, linter and count of findings.
-    std::unique_ptr<report::FindingGroups> m_grouping;
-    const keyspace::Keyspace* m_groupingStore = nullptr;
-    const lint::Linter* m_groupingLinter = nullptr;
-    std::uint64_t m_groupingFindings = 0;
-    bool m_groupingStarts = false; // in its first slice, run by showGrouped itself
-    // A slice a turn, taking turns with the window's other jobs: grouping reads every node with a finding and folds
-    // its key, a quarter of a second at a million keys.
-    base::SlicedJob* m_groupingSlices;
+    const models::KeyspaceView& m_keyspace;
+    models::FindingGrouping* m_grouping;
     std::array<QIcon, 4> m_dots; // no finding (-1), info, warning, error
 };
 

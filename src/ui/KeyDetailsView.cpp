@@ -177,7 +177,7 @@ void KeyDetailsView::showFindings(const QString& text)
     m_findings->setText(text);
 }
 
-void KeyDetailsView::showKey(const QByteArray& key, keyspace::NodeId node)
+void KeyDetailsView::showKey(const QByteArray& key, models::NodeRef node)
 {
     m_ttlTick.stop();
     cancelStringEdit();

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "keyspace/Keyspace.h"
+#include "models/NodeRef.h"
 #include "models/ValueInspector.h"
 
 #include <QTimer>
@@ -32,7 +32,7 @@ class KeyDetailsView : public QWidget
 public:
     explicit KeyDetailsView(models::ValueInspector* inspector, QWidget* parent = nullptr);
 
-    void showKey(const QByteArray& key, keyspace::NodeId node);
+    void showKey(const QByteArray& key, models::NodeRef node);
     // The lint rules the key breaks, as the window knows them from the store.
     void showFindings(const QString& text);
     const QByteArray& key() const { return m_key; }
@@ -68,9 +68,9 @@ public:
     void duplicateKey();
 
 Q_SIGNALS:
-    void editFinished();                                           // an edit came back (see editStatus())
-    void loaded();                                                 // the overview arrived (or failed)
-    void lengthKnown(keyspace::NodeId node, std::uint64_t length); // STRLEN or element count
+    void editFinished();                                                   // an edit came back (see editStatus())
+    void loaded();                                                         // the overview arrived (or failed)
+    void lengthKnown(keylens::models::NodeRef node, std::uint64_t length); // STRLEN or element count
 
 private:
     enum class Mode { Auto, Text, Json, Hex };
@@ -100,7 +100,7 @@ private:
     models::ValueInspector* m_inspector;
     models::ValueTableModel* m_tableModel;
     QByteArray m_key;
-    keyspace::NodeId m_node = keyspace::InvalidNode;
+    models::NodeRef m_node;
     bool m_loaded = false;
     models::ValueInspector::Overview m_overview;
     std::int64_t m_expiresAtMs = keyspace::NoExpiry;

@@ -1,6 +1,7 @@
 #include "ui/KeyFilterBar.h"
 
-#include "keyspace/Keyspace.h"
+#include "models/FilterQueries.h"
+#include "models/KeyspaceView.h"
 
 #include <QActionGroup>
 #include <QCompleter>
@@ -22,8 +23,9 @@ constexpr int MaxCompletions = 200;
 
 } // namespace
 
-KeyFilterBar::KeyFilterBar(QWidget* parent)
+KeyFilterBar::KeyFilterBar(const models::KeyspaceView& keyspace, QWidget* parent)
     : QWidget(parent)
+    , m_keyspace(keyspace)
     , m_edit(new QLineEdit)
     , m_modeButton(new QToolButton)
     , m_modes(new QActionGroup(this))
@@ -96,20 +98,18 @@ KeyFilterBar::KeyFilterBar(QWidget* parent)
     layout->addWidget(m_caseButton);
     layout->addWidget(m_info);
     showMode();
-}
-
-void KeyFilterBar::setStore(const keyspace::Keyspace* store)
-{
-    m_store = store;
-    m_completions->setStringList({});
-    showMode();
+    // Another store: other names to complete, and the text may name a key or not any more.
+    connect(&keyspace, &models::KeyspaceView::storeReplaced, this, [this] {
+        m_completions->setStringList({});
+        showMode();
+    });
 }
 
 keyspace::KeyFilter KeyFilterBar::filter() const
 {
-    return keyspace::resolveFilter(
-        m_edit->text().toUtf8(), m_mode,
-        ignoresCase() ? keyspace::KeyGlob::Case::Insensitive : keyspace::KeyGlob::Case::Sensitive, m_store);
+    return models::resolveFilter(m_keyspace, m_edit->text().toUtf8(), m_mode,
+                                 ignoresCase() ? keyspace::KeyGlob::Case::Insensitive
+                                               : keyspace::KeyGlob::Case::Sensitive);
 }
 
 QString KeyFilterBar::text() const
@@ -192,39 +192,7 @@ void KeyFilterBar::showMode()
 
 void KeyFilterBar::complete(const QString& text)
 {
-    // Segment by segment: the children of the namespace typed so far whose names start with the last,
-    // unfinished segment; a namespace ends with the delimiter, so picking it goes on to its children.
-    QStringList names;
-    if (m_store && m_store->keyCount() > 0) {
-        const QByteArray typed = text.toUtf8();
-        const keyspace::Delimiters& delimiters = m_store->delimiters();
-        qsizetype cut = typed.size() - 1;
-        while (cut >= 0 && !delimiters.contains(typed[cut]))
-            --cut;
-        const QByteArray prefix = typed.left(cut + 1);
-        const QByteArray partial = typed.mid(cut + 1);
-        const keyspace::NodeId parent = cut < 0 ? keyspace::Keyspace::root() : m_store->find(typed.left(cut));
-        // With several delimiters, `a/` goes on to the children of `a` that follow a '/'.
-        const char joiner = cut < 0 || delimiters.isSingle() ? 0 : typed[cut];
-        if (parent != keyspace::InvalidNode) {
-            for (keyspace::NodeId child = m_store->firstChild(parent);
-                 child != keyspace::InvalidNode && names.size() < MaxCompletions; child = m_store->nextSibling(child)) {
-                const QByteArrayView segment = m_store->segment(child);
-                if (!segment.startsWith(partial) || (joiner != 0 && m_store->joiner(child) != joiner))
-                    continue;
-                const QString path = QString::fromUtf8(prefix + segment.toByteArray());
-                if (m_store->isKey(child))
-                    names << path;
-                if (m_store->hasChildren(child)) {
-                    const keyspace::NodeId first = m_store->firstChild(child);
-                    const char next = m_store->hasMixedJoiners(child) || delimiters.isSingle() ? delimiters.primary()
-                                                                                               : m_store->joiner(first);
-                    names << path + QLatin1Char(next);
-                }
-            }
-        }
-    }
-    names.sort();
+    const QStringList names = models::keyCompletions(m_keyspace, text.toUtf8(), MaxCompletions);
     m_completions->setStringList(names);
     m_completer->setCompletionPrefix(text);
     if (!names.isEmpty() && m_edit->hasFocus())

@@ -12,8 +12,8 @@ class QLineEdit;
 class QStringListModel;
 class QToolButton;
 
-namespace keylens::keyspace {
-class Keyspace;
+namespace keylens::models {
+class KeyspaceView;
 }
 
 namespace keylens::ui {
@@ -27,10 +27,9 @@ class KeyFilterBar : public QWidget
 {
     Q_OBJECT
 public:
-    explicit KeyFilterBar(QWidget* parent = nullptr);
+    // `keyspace`: the session's store, which decides which texts are keys and completes them.
+    explicit KeyFilterBar(const models::KeyspaceView& keyspace, QWidget* parent = nullptr);
 
-    // The store that decides which texts are keys, and completes them (nullptr: none).
-    void setStore(const keyspace::Keyspace* store);
     // The filter the text stands for now.
     keyspace::KeyFilter filter() const;
     QString text() const;
@@ -61,7 +60,7 @@ private:
     void showMode();
     void complete(const QString& text);
 
-    const keyspace::Keyspace* m_store = nullptr;
+    const models::KeyspaceView& m_keyspace;
     keyspace::FilterMode m_mode = keyspace::FilterMode::Auto;
     bool m_exactForGoTo = false; // exact mode came from Ctrl+L, not from the menu
     QLineEdit* m_edit;

@@ -7,7 +7,9 @@
 #include "lint/ProfileFile.h"
 #include "models/DemoLauncher.h"
 #include "models/DisplayText.h"
+#include "models/ExpiryCount.h"
 #include "models/KeyTreeModel.h"
+#include "models/KeyspaceView.h"
 #include "models/RecentConnections.h"
 #include "models/SavedConnections.h"
 #include "models/ScanSession.h"
@@ -74,6 +76,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     , m_vault(new PasswordVault(this))
     , m_session(new models::ScanSession(this))
     , m_inspector(new models::ValueInspector(this))
+    , m_expiries(new models::ExpiryCount(m_session->view(), this))
 {
     registerResources();
     setWindowTitle(tr("Keylens"));
@@ -85,11 +88,6 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
 
     connect(m_session, &models::ScanSession::progressChanged, m_status, &ScanStatusBar::showProgress);
     connect(m_session, &models::ScanSession::finished, this, &MainWindow::scanDone);
-    connect(m_session, &models::ScanSession::aboutToReplaceStore, this, [this] {
-        m_findings->forgetStore();
-        m_expiryWalk.cancel();
-        m_expiries = {};
-    });
     connect(m_session, &models::ScanSession::published, this, [this] {
         if (m_findingsDock->isVisible() && !m_findingsRefresh.isActive())
             m_findingsRefresh.start();
@@ -124,8 +122,11 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     m_countdown.setObjectName(QStringLiteral("expired since"));
     m_countdown.setInterval(1000);
     connect(&m_countdown, &QTimer::timeout, this, [this] {
-        if (m_expiries.isComplete() && !m_expiries.isEmpty())
-            m_status->showExpiredSince(m_expiries.expiredBy(QDateTime::currentMSecsSinceEpoch()));
+        if (const std::optional<std::uint64_t> expired = m_expiries->expiredBy(QDateTime::currentMSecsSinceEpoch()))
+            m_status->showExpiredSince(*expired);
+    });
+    connect(m_expiries, &models::ExpiryCount::ready, this, [this] {
+        m_status->showExpiredSince(m_expiries->expiredBy(QDateTime::currentMSecsSinceEpoch()).value_or(0));
     });
     m_countdown.start();
 
@@ -137,9 +138,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
                         tr("%1 was not deleted: %2").arg(displayText(keyspace::displayBytes(key)), error));
                     return;
                 }
-                const keyspace::NodeId node = m_session->keyspace().find(key);
-                if (node != keyspace::InvalidNode)
-                    m_session->model()->markDeleted(node);
+                if (const models::NodeRef node = m_session->view().find(key); !node.isNull())
+                    m_session->model()->markDeleted(node.node);
                 m_status->showMessage(
                     tr("Deleted %1. Rescan (F5) to refresh the totals.").arg(displayText(keyspace::displayBytes(key))));
             });
@@ -220,7 +220,7 @@ void MainWindow::createLayout()
     m_central->addWidget(m_browser);
     setCentralWidget(m_central);
 
-    m_findings = new FindingsPanel;
+    m_findings = new FindingsPanel(m_session->view());
     connect(m_findings, &FindingsPanel::groupingReady, this, &MainWindow::refreshFindings);
     // The keys of a rule, acted on as a whole ("these 330 cache keys have no TTL").
     m_findings->list()->setContextMenuPolicy(Qt::ActionsContextMenu);
@@ -375,13 +375,9 @@ void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond, quint16 
 
 void MainWindow::scanDone(const scan::ScanSummary& summary)
 {
-    const keyspace::Keyspace& keyspace = m_session->keyspace();
-    m_status->showFinished(summary, keyspace.keyCount(), keyspace.stats(keyspace::Keyspace::root()).memoryBytes);
-    m_expiries = {};
-    // A walk over the whole store (11-18 ms for a million keys at once, at the end of a scan that is busy enough).
-    m_expiryWalk.start(
-        [this](std::size_t nodes) { return m_expiries.collect(m_session->keyspace(), nodes); },
-        [this] { m_status->showExpiredSince(m_expiries.expiredBy(QDateTime::currentMSecsSinceEpoch())); });
+    const models::KeyspaceView& keyspace = m_session->view();
+    m_status->showFinished(summary, keyspace.keyCount(), keyspace.stats(keyspace.root()).memoryBytes);
+    m_expiries->start();
     if (summary.serverRestarted)
         m_browser->showBanner(tr("The server restarted (or another took over in a failover) during this scan, "
                                  "so the scan started over; rows may still list keys that are gone since. "
@@ -418,7 +414,7 @@ void MainWindow::refreshFindings()
     m_findingsRefresh.stop();
     if (!m_findingsDock->isVisible())
         return;
-    m_findings->showFindings(m_session->linter(), m_session->isRunning(), &m_session->keyspace());
+    m_findings->showFindings(m_session->linter(), m_session->isRunning());
     m_findings->setNotices(m_session->notices());
 }
 

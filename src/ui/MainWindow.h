@@ -3,8 +3,6 @@
 #include "base/SlicedJob.h"
 #include "edit/BulkAction.h"
 #include "edit/KeySelection.h"
-#include "keyspace/ExpiryTimeline.h"
-#include "keyspace/Keyspace.h"
 #include "models/ConnectionTarget.h"
 #include "models/ValueInspector.h"
 #include "redis/ConnectionOptions.h"
@@ -25,6 +23,7 @@ class QToolBar;
 
 namespace keylens::models {
 class DemoLauncher;
+class ExpiryCount;
 struct ConnectionProfile;
 class RecentConnections;
 struct RecentConnection;
@@ -153,14 +152,12 @@ private:
     bool m_findingsWereVisible = true;
     ScanStatusBar* m_status;
     QLabel* m_connectionLabel;
-    QTimer m_countdown; // how many keys have expired since the scan, said each second
-    // Builds m_expiries after a scan, a slice per turn of the event loop; 20,000 nodes at most per look at the clock.
-    base::SlicedJob m_expiryWalk{20'000, QStringLiteral("expiry timeline"), this};
+    QTimer m_countdown;       // how many keys have expired since the scan, said each second
     QTimer m_findingsRefresh; // the panel follows the scan once a second
     FindingsPanel* m_findings;
     QDockWidget* m_findingsDock;
     QString m_lintProfileOverride;
-    keyspace::ExpiryTimeline m_expiries; // of the finished scan: how many keys have expired since
+    models::ExpiryCount* m_expiries; // of the finished scan: how many keys have expired since
 
     std::unique_ptr<WindowActions> m_actions;
     ConsoleView* m_console;

@@ -2,13 +2,13 @@
 // (or pattern, or a rule's findings), and the store following what every edit did, so that the tree, its overlays
 // and the findings are right without a rescan (ScanSession::keysAre, bulkActionDone).
 #include "keyspace/KeyEscape.h"
-#include "keyspace/SubtreeTotals.h"
 #include "keyspace/Units.h"
 #include "lint/Linter.h"
 #include "lint/Rules.h"
 #include "models/DisplayText.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
+#include "models/SessionQueries.h"
 #include "scan/KeyBatch.h"
 #include "ui/BrowserPane.h"
 #include "ui/BulkActionDialog.h"
@@ -31,10 +31,10 @@ using models::displayText;
 
 void MainWindow::copySelectedKey()
 {
-    const keyspace::NodeId node = m_browser->selectedNode();
-    if (node == keyspace::InvalidNode)
+    const models::NodeRef node = m_browser->selectedNode();
+    const models::KeyspaceView& keyspace = m_session->view();
+    if (!keyspace.isCurrent(node))
         return;
-    const keyspace::Keyspace& keyspace = m_session->keyspace();
     const QByteArray path = keyspace.isKey(node) ? keyspace.path(node) : keyspace.namespaceGlob(node);
     auto* mime = new QMimeData;
     // Text as one would type it into redis-cli; the exact bytes for programs that take them.
@@ -46,11 +46,11 @@ void MainWindow::copySelectedKey()
 
 void MainWindow::deleteSelectedKey()
 {
-    const keyspace::NodeId node = m_browser->selectedNode();
-    if (node == keyspace::InvalidNode)
+    const models::NodeRef node = m_browser->selectedNode();
+    const models::KeyspaceView& keyspace = m_session->view();
+    if (!keyspace.isCurrent(node))
         return;
-    const keyspace::Keyspace& keyspace = m_session->keyspace();
-    const std::uint64_t below = keyspace::subtreeKeys(keyspace, node) - (keyspace.isKey(node) ? 1 : 0);
+    const std::uint64_t below = keyspace.totals(node).keys - (keyspace.isKey(node) ? 1 : 0);
     const QString belowText = displayText(keyspace::formatCount(below));
     if (!keyspace.isKey(node)) {
         openBulkAction(edit::BulkKind::Delete); // a namespace: the preview, the backup and the typed confirmation
@@ -80,19 +80,17 @@ void MainWindow::deleteSelectedKey()
 
 void MainWindow::openBulkAction(edit::BulkKind kind)
 {
-    const keyspace::Keyspace& store = m_session->keyspace();
     const patterns::PatternTree* patterns = m_session->patternModel()->tree();
     if (const patterns::PatternTree::PatternId pattern = m_browser->selectedPattern();
         pattern != patterns::PatternTree::Root) {
         if (!patterns || patterns->isLive())
             m_status->showMessage(tr("The patterns are still being folded; try again in a moment."));
         else
-            showBulkAction(kind, edit::selectPattern(store, *patterns, pattern));
+            showBulkAction(kind, models::selectPattern(*m_session, pattern));
         return;
     }
-    const keyspace::NodeId node = m_browser->selectedNode();
-    if (node != keyspace::InvalidNode)
-        showBulkAction(kind, edit::selectSubtree(store, node));
+    if (const models::NodeRef node = m_browser->selectedNode(); !node.isNull())
+        showBulkAction(kind, models::selectSubtree(*m_session, node));
 }
 
 void MainWindow::openBulkActionOnFinding(edit::BulkKind kind)
@@ -100,12 +98,7 @@ void MainWindow::openBulkActionOnFinding(edit::BulkKind kind)
     const int rule = m_findings->selectedRule();
     if (rule < 0)
         return;
-    const keyspace::Keyspace& store = m_session->keyspace();
-    std::vector<keyspace::NodeId> nodes;
-    for (keyspace::NodeId node = 1; node < store.nodeCount(); ++node)
-        if (store.isKey(node) && (store.findingRules(node) >> rule & 1))
-            nodes.push_back(node);
-    showBulkAction(kind, edit::selectNodes(store, nodes, lint::allRules()[std::size_t(rule)].id));
+    showBulkAction(kind, models::selectKeysWithFinding(*m_session, rule));
 }
 
 void MainWindow::planNamingVariantRenames()
@@ -114,24 +107,21 @@ void MainWindow::planNamingVariantRenames()
         m_status->showMessage(tr("The rename plan waits for the scan to finish."));
         return;
     }
-    const keyspace::Keyspace& store = m_session->keyspace();
-    auto plan = m_session->linter().namingVariantRenames(store);
+    std::vector<models::RenameRow> plan = models::namingVariantRenamePlan(*m_session);
     if (plan.empty()) {
         m_status->showMessage(tr("No naming-variants findings to plan renames for."));
         return;
     }
-    auto* dialog = new RenamePlanDialog(store, std::move(plan), this);
+    auto* dialog = new RenamePlanDialog(std::move(plan), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &RenamePlanDialog::runRequested, this, [this, dialog] {
-        std::vector<keyspace::NodeId> nodes;
+        // The rows of a store a rescan replaced meanwhile are left out of the selection, and their names with them.
+        std::vector<models::RenameRow> chosen = dialog->chosen();
+        std::erase_if(chosen, [this](const models::RenameRow& row) { return !m_session->view().isCurrent(row.node); });
         std::vector<QByteArray> names;
-        for (const auto& [node, renamed] : dialog->chosen()) {
-            nodes.push_back(node);
-            names.push_back(renamed);
-        }
-        showBulkAction(edit::BulkKind::Rename,
-                       edit::selectNodes(m_session->keyspace(), nodes, QByteArrayLiteral("naming-variants")),
-                       std::move(names));
+        for (const models::RenameRow& row : chosen)
+            names.push_back(row.to);
+        showBulkAction(edit::BulkKind::Rename, models::selectRenames(*m_session, chosen), std::move(names));
     });
     dialog->open();
 }
@@ -166,11 +156,9 @@ void MainWindow::createKey()
 {
     if (!m_hasTarget)
         return;
-    const keyspace::NodeId node = m_browser->selectedNode();
-    const keyspace::Keyspace& store = m_session->keyspace();
-    const QByteArray prefix = node == keyspace::InvalidNode ? QByteArray()
-                              : store.hasChildren(node)     ? store.namespacePrefix(node)
-                                                            : QByteArray();
+    const models::NodeRef node = m_browser->selectedNode();
+    const models::KeyspaceView& store = m_session->view();
+    const QByteArray prefix = store.hasChildren(node) ? store.namespacePrefix(node) : QByteArray();
     NewKeyDialog dialog(prefix, this);
     if (dialog.exec() != QDialog::Accepted)
         return;

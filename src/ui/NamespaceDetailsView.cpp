@@ -1,12 +1,14 @@
 #include "ui/NamespaceDetailsView.h"
 
 #include "keyspace/KeyEscape.h"
-#include "keyspace/TopKeys.h"
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
 #include "models/KeyTreeModel.h"
+#include "models/KeyspaceView.h"
 #include "models/RowPresenter.h"
+#include "models/ScanSession.h"
+#include "models/TopKeysQuery.h"
 #include "redis/ClusterSlot.h"
 #include "ui/DetailsForm.h"
 
@@ -26,11 +28,14 @@ using models::KeyTreeModel;
 namespace {
 
 constexpr int NodeIdRole = Qt::UserRole + 1;
+constexpr int GenerationRole = Qt::UserRole + 2;
 
 } // namespace
 
-NamespaceDetailsView::NamespaceDetailsView(QWidget* parent)
+NamespaceDetailsView::NamespaceDetailsView(const models::ScanSession& session, QWidget* parent)
     : QWidget(parent)
+    , m_session(session)
+    , m_query(new models::TopKeysQuery(session.view(), this))
 {
     m_title = createDetailsTitle();
 
@@ -59,7 +64,13 @@ NamespaceDetailsView::NamespaceDetailsView(QWidget* parent)
     for (int column = 1; column < 5; ++column)
         m_topKeys->header()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     connect(m_topKeys, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        Q_EMIT keyActivated(keyspace::NodeId(item->data(0, NodeIdRole).toULongLong()));
+        Q_EMIT keyActivated(
+            {keyspace::NodeId(item->data(0, NodeIdRole).toULongLong()), item->data(0, GenerationRole).toULongLong()});
+    });
+    // The list named keys of the store that goes.
+    connect(&session.view(), &models::KeyspaceView::storeReplaced, this, [this] {
+        m_topKeysOf = {};
+        m_topKeys->clear();
     });
 
     auto* layout = new QVBoxLayout(this);
@@ -74,18 +85,21 @@ QString NamespaceDetailsView::fieldText(const QString& field) const
     return detailsFieldText(this, field);
 }
 
-void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::NodeId node, bool topKeys)
+void NamespaceDetailsView::showNamespace(models::NodeRef ref, bool topKeys)
 {
-    const keyspace::Keyspace& keyspace = *model.keyspace();
+    const models::KeyspaceView& keyspace = m_session.view();
+    const KeyTreeModel& model = *m_session.model();
+    const keyspace::NodeId node = keyspace.nodeOf(ref);
+    if (node == keyspace::InvalidNode)
+        return; // of a store that went: the pane shows the new one's when it is selected
     const KeyTreeModel::Totals totals = model.totalsOf(node);
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
-    m_title->setText(node == keyspace::Keyspace::root()
+    m_title->setText(node == keyspace::RootNode
                          ? tr("All keys")
-                         : displayText(keyspace::displayBytes(keyspace.namespacePrefix(node))) + u'*');
-    m_keys->setText(keyspace.isKey(node)
-                        ? QStringLiteral("%1 (%2)").arg(displayText(keyspace::formatCount(totals.keys)),
-                                                        models::keyAndBelowText(totals.keys))
-                        : displayText(keyspace::formatCount(totals.keys)));
+                         : displayText(keyspace::displayBytes(keyspace.namespacePrefix(ref))) + u'*');
+    m_keys->setText(keyspace.isKey(ref) ? QStringLiteral("%1 (%2)").arg(displayText(keyspace::formatCount(totals.keys)),
+                                                                        models::keyAndBelowText(totals.keys))
+                                        : displayText(keyspace::formatCount(totals.keys)));
     m_memory->setText(memoryWithPerKeyText(keyspace::memoryFigureOf(totals)));
     // Under a filter or a findings narrowing, the matching keys' figures lead, as the tree's cells show them:
     // "how much memory do the keys without a TTL take?" is read here.
@@ -98,22 +112,22 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
                               .arg(memoryWithPerKeyText(model.matchingMemoryOf(node)),
                                    displayText(keyspace::formatMemory(keyspace::memoryFigureOf(totals)))));
     }
-    if (m_sampled && keyspace.hasChildren(node) && !model.isFiltering()) {
-        const keyspace::MemoryEstimate estimate = m_sampled->estimate(node);
-        if (estimate.bytes)
+    if (const std::optional<keyspace::MemoryEstimate> estimate = m_session.sampledEstimate(ref);
+        estimate && keyspace.hasChildren(ref) && !model.isFiltering()) {
+        if (estimate->bytes)
             m_memory->setText(tr("≈ %1 ± %2  (estimated from %3 of %4 keys sampled; %5 measured)")
-                                  .arg(displayText(keyspace::formatBytes(std::uint64_t(*estimate.bytes))),
-                                       estimate.bound
-                                           ? displayText(keyspace::formatBytes(std::uint64_t(*estimate.bound)))
+                                  .arg(displayText(keyspace::formatBytes(std::uint64_t(*estimate->bytes))),
+                                       estimate->bound
+                                           ? displayText(keyspace::formatBytes(std::uint64_t(*estimate->bound)))
                                            : QStringLiteral("?"),
-                                       displayText(keyspace::formatCount(estimate.sampledKeys)),
+                                       displayText(keyspace::formatCount(estimate->sampledKeys)),
                                        displayText(keyspace::formatCount(totals.keys)),
                                        displayText(keyspace::formatBytes(totals.memoryBytes))));
     }
-    if (node == keyspace::Keyspace::root()) {
+    if (node == keyspace::RootNode) {
         m_share->setText(QStringLiteral("–"));
     } else {
-        const KeyTreeModel::Totals parent = model.totalsOf(keyspace.parent(node));
+        const KeyTreeModel::Totals parent = model.totalsOf(keyspace.nodeOf(keyspace.parent(ref)));
         m_share->setText(
             tr("%1 of memory, %2 of keys")
                 .arg(displayText(keyspace::formatPercent(
@@ -132,7 +146,7 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
             ttl += tr("; not measured for %1 keys").arg(displayText(keyspace::formatCount(totals.keysTtlUnknown)));
         m_ttl->setText(ttl);
     }
-    const keyspace::NamespaceStats& stats = keyspace.stats(node);
+    const keyspace::NamespaceStats stats = keyspace.stats(ref);
     if (totals.keysWithTtl > 0) {
         const std::int64_t latest = std::max(stats.latestExpiryMs, totals.soonestExpiryMs);
         if (latest <= now)
@@ -166,53 +180,46 @@ void NamespaceDetailsView::showNamespace(const KeyTreeModel& model, keyspace::No
                     "rules still apply.")
                      .arg(QString::fromUtf8(library->name), QString::fromUtf8(lint::roleName(library->role)),
                           QString::fromUtf8(library->layout));
-    if (keyspace.isKey(node))
+    if (keyspace.isKey(ref))
         notes << tr("%1 is also a key itself; the totals include it.")
-                     .arg(displayText(keyspace::displayBytes(keyspace.path(node))));
+                     .arg(displayText(keyspace::displayBytes(keyspace.path(ref))));
     m_notes->setText(notes.join(u'\n'));
     m_notes->setVisible(!notes.isEmpty());
 
-    // The subtree walk is linear in its size: 60 ms for a namespace of 300,000 keys, so it runs a few
-    // milliseconds per event-loop turn. Findings and lengths that arrive after the scan refresh the
-    // aggregates, not the keys: the same store with the same keys has the same biggest keys.
-    const TopKeysOf shown{&keyspace, node, keyspace.keyCount()};
+    // Findings and lengths that arrive after the scan refresh the aggregates, not the keys: the same store with the
+    // same keys has the same biggest keys.
+    const TopKeysOf shown{ref, keyspace.keyCount()};
     if (!topKeys || shown == m_topKeysOf)
         return;
     m_topKeysOf = shown;
     m_topKeys->clear();
-    m_walk = std::make_unique<keyspace::TopKeysWalk>(keyspace, TopKeyCount, node);
-    m_walkSlices.start([this](std::size_t nodes) { return m_walk->step(nodes); }, [this] { showTopKeys(); }, true);
+    m_query->start(ref, TopKeyCount, [this](std::vector<models::TopKeysQuery::Key> keys) { showTopKeys(keys); });
 }
 
-void NamespaceDetailsView::forgetStore()
+bool NamespaceDetailsView::isListingTopKeys() const
 {
-    m_walkSlices.cancel();
-    m_walk.reset();
-    m_topKeysOf = {};
-    m_topKeys->clear();
+    return m_query->isRunning();
 }
 
-void NamespaceDetailsView::showTopKeys()
+void NamespaceDetailsView::showTopKeys(const std::vector<models::TopKeysQuery::Key>& keys)
 {
-    const keyspace::Keyspace& keyspace = *m_topKeysOf.store;
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
     QList<QTreeWidgetItem*> items;
-    for (const keyspace::NodeId key : m_walk->result()) {
-        const keyspace::KeyInfo info = keyspace.keyInfo(key);
+    for (const models::TopKeysQuery::Key& key : keys) {
         auto* item = new QTreeWidgetItem;
-        item->setText(0, displayText(keyspace::displayBytes(keyspace.path(key))));
-        item->setText(1, displayText(keyspace::formatBytes(info.memoryBytes)));
+        item->setText(0, displayText(keyspace::displayBytes(key.path)));
+        item->setText(1, displayText(keyspace::formatBytes(key.info.memoryBytes)));
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
-        item->setText(2, displayText(keyspace::keyTypeName(info.type).toByteArray()));
-        item->setText(3, displayText(keyspace::formatTimeLeft(info.expiresAtMs, now)));
+        item->setText(2, displayText(keyspace::keyTypeName(key.info.type).toByteArray()));
+        item->setText(3, displayText(keyspace::formatTimeLeft(key.info.expiresAtMs, now)));
         if (m_cluster) {
-            item->setText(4, QString::number(redis::clusterSlot(keyspace.path(key))));
+            item->setText(4, QString::number(redis::clusterSlot(key.path)));
             item->setTextAlignment(4, Qt::AlignRight | Qt::AlignVCenter);
         }
-        item->setData(0, NodeIdRole, qulonglong(key));
+        item->setData(0, NodeIdRole, qulonglong(key.node.node));
+        item->setData(0, GenerationRole, qulonglong(key.node.generation));
         items << item;
     }
-    m_walk.reset();
     m_topKeys->addTopLevelItems(items);
 }
 

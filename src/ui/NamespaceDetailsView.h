@@ -1,9 +1,7 @@
 #pragma once
 
-#include "base/SlicedJob.h"
-#include "keyspace/Keyspace.h"
-#include "keyspace/MemoryEstimate.h"
-#include "keyspace/TopKeys.h"
+#include "models/NodeRef.h"
+#include "models/TopKeysQuery.h"
 
 #include <QWidget>
 
@@ -14,7 +12,7 @@ class QLabel;
 class QTreeWidget;
 
 namespace keylens::models {
-class KeyTreeModel;
+class ScanSession;
 }
 
 namespace keylens::ui {
@@ -26,27 +24,23 @@ class NamespaceDetailsView : public QWidget
 public:
     static constexpr int TopKeyCount = 25;
 
-    explicit NamespaceDetailsView(QWidget* parent = nullptr);
+    explicit NamespaceDetailsView(const models::ScanSession& session, QWidget* parent = nullptr);
 
     // `topKeys` false keeps the top-keys list as it is: walking a big subtree every second while a
     // scan runs would stall the window, so a live refresh updates only the aggregates.
-    void showNamespace(const models::KeyTreeModel& model, keyspace::NodeId node, bool topKeys = true);
+    void showNamespace(models::NodeRef node, bool topKeys = true);
     // A cluster's biggest keys show their hash slot.
     void setCluster(bool cluster);
-    // A sampled scan's estimates: the memory line shows the estimate and its bound. Null for a full scan.
-    void setSampledMemory(const keyspace::SampledMemory* sampled) { m_sampled = sampled; }
     QString fieldText(const QString& field) const;
-    // The store is about to go: the top-keys walk stops.
-    void forgetStore();
-    bool isListingTopKeys() const { return m_walk != nullptr; }
+    bool isListingTopKeys() const;
     QTreeWidget* topKeys() const { return m_topKeys; }
 
 Q_SIGNALS:
-    void keyActivated(keyspace::NodeId node);
+    void keyActivated(keylens::models::NodeRef node);
 
 private:
+    const models::ScanSession& m_session;
     bool m_cluster = false;
-    const keyspace::SampledMemory* m_sampled = nullptr;
     QLabel* m_title;
     QFormLayout* m_form;
     QLabel* m_keys;
@@ -61,17 +55,13 @@ private:
     QTreeWidget* m_topKeys;
     struct TopKeysOf
     {
-        const keyspace::Keyspace* store = nullptr;
-        keyspace::NodeId node = keyspace::InvalidNode;
+        models::NodeRef node;   // of a store: another store lists again
         std::uint64_t keys = 0; // the store's, when they were listed
         bool operator==(const TopKeysOf&) const = default;
     };
-    TopKeysOf m_topKeysOf; // what m_topKeys lists
-    // Lists the finished walk's keys.
-    void showTopKeys();
-    std::unique_ptr<keyspace::TopKeysWalk> m_walk; // in progress
-    // A step of 20,000 nodes took up to 3 ms here, in random order over the store: at most 4,096 per look at the clock.
-    base::SlicedJob m_walkSlices{4096, QStringLiteral("top keys"), this};
+    TopKeysOf m_topKeysOf; // what m_topKeys lists, or is being listed
+    models::TopKeysQuery* m_query;
+    void showTopKeys(const std::vector<models::TopKeysQuery::Key>& keys);
 };
 
 } // namespace keylens::ui

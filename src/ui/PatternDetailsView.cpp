@@ -45,7 +45,6 @@ QString PatternDetailsView::fieldText(const QString& field) const
 void PatternDetailsView::showPattern(const models::PatternTreeModel& model, patterns::PatternTree::PatternId pattern)
 {
     const patterns::PatternTree& tree = *model.tree();
-    const keyspace::Keyspace& store = *model.keyspace();
     const keyspace::SubtreeTotals totals = model.totalsOf(pattern);
     const std::vector<keyspace::NodeId>& members = tree.members(pattern);
     m_title->setText(displayText(keyspace::displayBytes(tree.text(pattern))));
@@ -67,8 +66,8 @@ void PatternDetailsView::showPattern(const models::PatternTreeModel& model, patt
     }();
     m_library->setText(library.isEmpty() ? tr("none recognised") : library);
     QStringList examples;
-    for (std::size_t i = 0; i < members.size() && i < 5; ++i)
-        examples << displayText(keyspace::displayBytes(store.path(members[i])));
+    for (const QByteArray& path : model.memberPaths(pattern, 5))
+        examples << displayText(keyspace::displayBytes(path));
     m_examples->setText(examples.join(u'\n'));
 }
 

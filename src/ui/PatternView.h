@@ -1,6 +1,6 @@
 #pragma once
 
-#include "keyspace/Keyspace.h"
+#include "keyspace/NodeId.h"
 #include "patterns/PatternTree.h"
 
 #include <QTreeView>

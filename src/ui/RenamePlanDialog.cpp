@@ -17,10 +17,8 @@ namespace keylens::ui {
 
 namespace {} // namespace
 
-RenamePlanDialog::RenamePlanDialog(const keyspace::Keyspace& store,
-                                   std::vector<std::pair<keyspace::NodeId, QByteArray>> plan, QWidget* parent)
+RenamePlanDialog::RenamePlanDialog(std::vector<models::RenameRow> plan, QWidget* parent)
     : QDialog(parent)
-    , m_store(store)
     , m_plan(std::move(plan))
 {
     setWindowTitle(tr("Rename plan: naming variants"));
@@ -33,17 +31,13 @@ RenamePlanDialog::RenamePlanDialog(const keyspace::Keyspace& store,
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    std::vector<QByteArray> targets;
-    for (const auto& [node, renamed] : m_plan)
-        targets.push_back(renamed);
-    const std::vector<bool> collisions = edit::renameCollisions(store, targets);
     for (std::size_t row = 0; row < m_plan.size(); ++row) {
-        auto* from = new QTableWidgetItem(keyspace::displayString(store.path(m_plan[row].first)));
+        auto* from = new QTableWidgetItem(keyspace::displayString(m_plan[row].from));
         from->setFlags(from->flags() | Qt::ItemIsUserCheckable);
         // A name that exists already, or that an earlier row takes, would only fail: unticked, and said why.
-        from->setCheckState(collisions[row] ? Qt::Unchecked : Qt::Checked);
-        auto* to = new QTableWidgetItem(keyspace::displayString(m_plan[row].second) +
-                                        (collisions[row] ? tr("  (taken: exists or repeats)") : QString()));
+        from->setCheckState(m_plan[row].taken ? Qt::Unchecked : Qt::Checked);
+        auto* to = new QTableWidgetItem(keyspace::displayString(m_plan[row].to) +
+                                        (m_plan[row].taken ? tr("  (taken: exists or repeats)") : QString()));
         m_table->setItem(int(row), 0, from);
         m_table->setItem(int(row), 1, to);
     }
@@ -73,9 +67,9 @@ RenamePlanDialog::RenamePlanDialog(const keyspace::Keyspace& store,
     resize(760, 520);
 }
 
-std::vector<std::pair<keyspace::NodeId, QByteArray>> RenamePlanDialog::chosen() const
+std::vector<models::RenameRow> RenamePlanDialog::chosen() const
 {
-    std::vector<std::pair<keyspace::NodeId, QByteArray>> out;
+    std::vector<models::RenameRow> out;
     for (std::size_t row = 0; row < m_plan.size(); ++row)
         if (m_table->item(int(row), 0)->checkState() == Qt::Checked)
             out.push_back(m_plan[row]);
@@ -85,9 +79,9 @@ std::vector<std::pair<keyspace::NodeId, QByteArray>> RenamePlanDialog::chosen() 
 bool RenamePlanDialog::saveScript(const QString& path, QString* problem) const
 {
     edit::RenamePlan plan;
-    for (const auto& [node, renamed] : chosen()) {
-        plan.from.push_back(m_store.path(node));
-        plan.to.push_back(renamed);
+    for (const models::RenameRow& row : chosen()) {
+        plan.from.push_back(row.from);
+        plan.to.push_back(row.to);
     }
     const QByteArray text = edit::formatRenameScript(plan);
     QSaveFile file(path);

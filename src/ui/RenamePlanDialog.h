@@ -1,6 +1,6 @@
 #pragma once
 
-#include "keyspace/Keyspace.h"
+#include "models/SessionQueries.h"
 
 #include <QDialog>
 
@@ -19,11 +19,11 @@ class RenamePlanDialog : public QDialog
 {
     Q_OBJECT
 public:
-    RenamePlanDialog(const keyspace::Keyspace& store, std::vector<std::pair<keyspace::NodeId, QByteArray>> plan,
-                     QWidget* parent = nullptr);
+    // A row already taken (RenameRow::taken) starts unticked, and says why.
+    explicit RenamePlanDialog(std::vector<models::RenameRow> plan, QWidget* parent = nullptr);
 
     // The ticked rows, in the plan's order.
-    std::vector<std::pair<keyspace::NodeId, QByteArray>> chosen() const;
+    std::vector<models::RenameRow> chosen() const;
     bool saveScript(const QString& path, QString* problem) const;
     QTableWidget* table() const { return m_table; }
 
@@ -31,8 +31,7 @@ Q_SIGNALS:
     void runRequested(); // "Review and run…": the caller opens the bulk action, the plan stays as ticked
 
 private:
-    const keyspace::Keyspace& m_store;
-    std::vector<std::pair<keyspace::NodeId, QByteArray>> m_plan;
+    std::vector<models::RenameRow> m_plan;
     QTableWidget* m_table;
     QLabel* m_status;
 };

@@ -112,10 +112,10 @@ void ScreenshotAfterScan::patternsReady()
     const QByteArray& path = m_request.path;
     if (!path.isEmpty() && !m_browser.patternView()->selectPattern(path)) {
         // A key or namespace path selects its member row's pattern.
-        const keyspace::NodeId node = m_session.keyspace().find(path);
+        const models::NodeRef node = m_session.view().find(path);
         const models::PatternTreeModel& model = *m_session.patternModel();
-        if (node == keyspace::InvalidNode ||
-            !m_browser.patternView()->selectPattern(model.tree()->text(model.patternOfNode(node)))) {
+        if (node.isNull() ||
+            !m_browser.patternView()->selectPattern(model.tree()->text(model.patternOfNode(node.node)))) {
             std::fprintf(stderr, "keylens: --select: no pattern, key or namespace '%s'\n", path.constData());
             QApplication::exit(1);
             return;

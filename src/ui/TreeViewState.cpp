@@ -29,15 +29,12 @@ void TreeViewState::add(const TreeViewState& other)
 void TreeViewState::capture(const QTreeView& tree, const models::KeyTreeModel& model)
 {
     clear();
-    const keyspace::Keyspace* keyspace = model.keyspace();
-    if (!keyspace)
-        return;
     std::vector<QModelIndex> stack{QModelIndex()};
     while (!stack.empty()) {
         const QModelIndex parent = stack.back();
         stack.pop_back();
         if (parent.isValid())
-            m_expanded.push_back(keyspace->path(model.nodeOf(parent)));
+            m_expanded.push_back(model.pathOf(parent));
         // Only look inside what is expanded: a collapsed parent's children were never materialised.
         const int rows = model.rowCount(parent);
         for (int row = 0; row < rows && row < MaxRowsLookedAt; ++row) {
@@ -48,27 +45,22 @@ void TreeViewState::capture(const QTreeView& tree, const models::KeyTreeModel& m
     }
     m_hadExpanded = !m_expanded.empty();
     if (const QModelIndex current = tree.currentIndex(); current.isValid())
-        m_current = keyspace->path(model.nodeOf(current));
+        m_current = model.pathOf(current);
 }
 
 void TreeViewState::reapply(QTreeView& tree, models::KeyTreeModel& model)
 {
-    const keyspace::Keyspace* keyspace = model.keyspace();
-    if (!keyspace || !isPending())
+    if (!isPending())
         return;
     std::erase_if(m_expanded, [&](const QByteArray& path) {
-        const keyspace::NodeId node = keyspace->find(path);
-        if (node == keyspace::InvalidNode || !keyspace->hasChildren(node))
-            return false; // not here yet
-        const QModelIndex index = model.indexOfNode(node);
+        const QModelIndex index = model.indexOfPath(path, true);
         if (!index.isValid())
-            return false; // filtered out, or not published yet
+            return false; // not here yet, filtered out, or not published yet
         tree.expand(index);
         return true;
     });
     if (m_current) {
-        const keyspace::NodeId node = keyspace->find(*m_current);
-        const QModelIndex index = node == keyspace::InvalidNode ? QModelIndex() : model.indexOfNode(node);
+        const QModelIndex index = model.indexOfPath(*m_current);
         if (index.isValid()) {
             tree.setCurrentIndex(index);
             tree.scrollTo(index);

@@ -16,9 +16,9 @@ namespace keylens::ui {
 
 using models::displayText;
 
-TreemapPane::TreemapPane(QWidget* parent)
+TreemapPane::TreemapPane(const models::KeyspaceView& keyspace, QWidget* parent)
     : QWidget(parent)
-    , m_view(new TreemapView)
+    , m_view(new TreemapView(keyspace))
     , m_back(new QToolButton)
     , m_where(new QLabel)
     , m_colouring(new QComboBox)
@@ -48,11 +48,6 @@ TreemapPane::TreemapPane(QWidget* parent)
     updateHeader();
 }
 
-void TreemapPane::setStore(const keyspace::Keyspace* store)
-{
-    m_view->setStore(store);
-}
-
 void TreemapPane::refresh(bool force)
 {
     if (!force && (!isVisible() || m_sinceLayout.elapsed() < 1000))
@@ -64,9 +59,8 @@ void TreemapPane::refresh(bool force)
 
 void TreemapPane::updateHeader()
 {
-    const keyspace::NodeId shown = m_view->shownNode();
-    m_back->setEnabled(m_view->store() && shown != keyspace::Keyspace::root());
-    if (!m_view->store()) {
+    m_back->setEnabled(m_view->hasStore() && m_view->shownNode() != keyspace::RootNode);
+    if (!m_view->hasStore()) {
         m_where->clear();
         return;
     }

@@ -1,13 +1,15 @@
 #pragma once
 
-#include "keyspace/Keyspace.h"
-
 #include <QElapsedTimer>
 #include <QWidget>
 
 class QComboBox;
 class QLabel;
 class QToolButton;
+
+namespace keylens::models {
+class KeyspaceView;
+}
 
 namespace keylens::ui {
 
@@ -18,10 +20,9 @@ class TreemapPane : public QWidget
 {
     Q_OBJECT
 public:
-    explicit TreemapPane(QWidget* parent = nullptr);
+    explicit TreemapPane(const models::KeyspaceView& keyspace, QWidget* parent = nullptr);
 
     TreemapView* view() const { return m_view; }
-    void setStore(const keyspace::Keyspace* store);
     // The store grew (at most once a second while shown) or its findings changed.
     void refresh(bool force = false);
 

@@ -5,6 +5,7 @@
 #include "keyspace/SubtreeTotals.h"
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
+#include "models/KeyspaceView.h"
 #include "models/PatternTreeModel.h"
 #include "ui/OverlayColours.h"
 
@@ -19,7 +20,6 @@
 
 namespace keylens::ui {
 
-using keyspace::NodeId;
 using models::displayText;
 
 namespace {
@@ -78,89 +78,96 @@ bool biggerFirst(const std::pair<std::uint64_t, std::uint32_t>& a, const std::pa
 
 } // namespace
 
-TreemapView::TreemapView(QWidget* parent)
+TreemapView::TreemapView(const models::KeyspaceView& keyspace, QWidget* parent)
     : QWidget(parent)
+    , m_keyspace(keyspace)
 {
     setMinimumSize(200, 150);
     setMouseTracking(false);
+    // The map laid out, or half laid out, names nodes of the store that goes.
+    connect(&keyspace, &models::KeyspaceView::storeReplaced, this, [this] {
+        if (!m_patterns)
+            reset();
+    });
 }
 
-void TreemapView::setStore(const keyspace::Keyspace* store)
+bool TreemapView::hasStore() const
 {
-    m_store = store;
-    m_shown = keyspace::Keyspace::root();
+    return m_keyspace.hasStore();
+}
+
+void TreemapView::reset()
+{
+    m_shown = keyspace::RootNode; // the root of both trees
     m_selected = keyspace::InvalidNode;
     invalidate();
-    Q_EMIT shownNodeChanged(m_shown);
+    Q_EMIT shownNodeChanged();
 }
 
 void TreemapView::setPatterns(const models::PatternTreeModel* patterns)
 {
     m_patterns = patterns && patterns->tree() ? patterns : nullptr;
-    m_shown = keyspace::Keyspace::root(); // the root of both trees
-    m_selected = keyspace::InvalidNode;
-    invalidate();
-    Q_EMIT shownNodeChanged(m_shown);
+    reset();
 }
 
 bool TreemapView::hasChildren(std::uint32_t id) const
 {
-    return m_patterns ? !m_patterns->tree()->children(id).empty() : m_store->hasChildren(id);
+    return m_patterns ? !m_patterns->tree()->children(id).empty() : m_keyspace.hasChildren(m_keyspace.ref(id));
 }
 
 std::uint32_t TreemapView::parentOf(std::uint32_t id) const
 {
-    return m_patterns ? m_patterns->tree()->parent(id) : m_store->parent(id);
+    return m_patterns ? m_patterns->tree()->parent(id) : m_keyspace.parent(m_keyspace.ref(id)).node;
 }
 
 QString TreemapView::labelOf(std::uint32_t id) const
 {
-    return displayText(
-        keyspace::displayBytes(m_patterns ? QByteArrayView(m_patterns->tree()->label(id)) : m_store->segment(id)));
+    return displayText(keyspace::displayBytes(m_patterns ? QByteArrayView(m_patterns->tree()->label(id))
+                                                         : QByteArrayView(m_keyspace.segment(m_keyspace.ref(id)))));
 }
 
 int TreemapView::worstFindingOf(std::uint32_t id) const
 {
-    return (m_patterns ? m_patterns->totalsOf(id) : keyspace::subtreeTotals(*m_store, id)).worstFinding();
+    return (m_patterns ? m_patterns->totalsOf(id) : m_keyspace.totals(m_keyspace.ref(id))).worstFinding();
 }
 
 QString TreemapView::shownName() const
 {
-    if (!m_store || m_shown == keyspace::Keyspace::root())
+    if (!hasStore() || m_shown == keyspace::RootNode)
         return tr("All keys");
     if (m_patterns)
         return displayText(keyspace::displayBytes(m_patterns->tree()->text(m_shown)));
-    return displayText(keyspace::displayBytes(m_store->namespacePrefix(m_shown))) + u'*';
+    return displayText(keyspace::displayBytes(m_keyspace.namespacePrefix(m_keyspace.ref(m_shown)))) + u'*';
 }
 
 keyspace::SubtreeTotals TreemapView::shownTotals() const
 {
-    if (!m_store)
+    if (!hasStore())
         return {};
-    return m_patterns ? m_patterns->totalsOf(m_shown) : keyspace::subtreeTotals(*m_store, m_shown);
+    return m_patterns ? m_patterns->totalsOf(m_shown) : m_keyspace.totals(m_keyspace.ref(m_shown));
 }
 
-void TreemapView::setShownNode(NodeId node)
+void TreemapView::setShownNode(std::uint32_t node)
 {
-    if (!m_store)
+    if (!hasStore())
         return;
-    const bool valid = m_patterns ? node < m_patterns->tree()->size() : node < m_store->nodeCount();
-    if (!valid || (node != keyspace::Keyspace::root() && !hasChildren(node)))
+    const bool valid = m_patterns ? node < m_patterns->tree()->size() : !m_keyspace.ref(node).isNull();
+    if (!valid || (node != keyspace::RootNode && !hasChildren(node)))
         return;
     m_shown = node;
     invalidate();
-    Q_EMIT shownNodeChanged(node);
+    Q_EMIT shownNodeChanged();
 }
 
 void TreemapView::back()
 {
-    if (m_store && m_shown != keyspace::Keyspace::root())
+    if (hasStore() && m_shown != keyspace::RootNode)
         setShownNode(parentOf(m_shown));
 }
 
-void TreemapView::setSelected(NodeId node)
+void TreemapView::setSelected(models::NodeRef node)
 {
-    m_selected = node;
+    m_selected = m_keyspace.nodeOf(node);
     update();
 }
 
@@ -200,7 +207,7 @@ void TreemapView::startLayout()
     m_gathered = {};
     m_layoutMs = 0;
     m_longestSliceMs = 0;
-    if (m_store && m_store->keyCount() > 0)
+    if (m_keyspace.keyCount() > 0)
         m_pending.push_back({m_shown, QRectF(rect()).adjusted(1, 1, -1, -1), 0, keyspace::InvalidNode});
 }
 
@@ -239,7 +246,7 @@ bool TreemapView::gatherChildren(const QElapsedTimer& clock, qint64 budgetMs)
     if (!gathered.started) {
         gathered = {};
         gathered.started = true;
-        gathered.cursor = m_patterns ? 0 : m_store->firstChild(parent);
+        gathered.cursor = m_patterns ? 0 : m_keyspace.firstChild(m_keyspace.ref(parent)).node;
     }
     // The clock is read every few thousand children: reading it per child would cost more than the child.
     constexpr std::uint32_t ChildrenPerCheck = 4096;
@@ -258,8 +265,9 @@ bool TreemapView::gatherChildren(const QElapsedTimer& clock, qint64 budgetMs)
     }
     while (gathered.cursor != keyspace::InvalidNode) {
         for (std::uint32_t n = 0; n < ChildrenPerCheck && gathered.cursor != keyspace::InvalidNode; ++n) {
-            add(gathered.cursor, keyspace::subtreeMemory(*m_store, gathered.cursor));
-            gathered.cursor = m_store->nextSibling(gathered.cursor);
+            const models::NodeRef child = m_keyspace.ref(gathered.cursor);
+            add(gathered.cursor, m_keyspace.subtreeMemory(child));
+            gathered.cursor = m_keyspace.nextSibling(child).node;
         }
         if (gathered.cursor != keyspace::InvalidNode && clock.elapsed() >= budgetMs)
             return false;
@@ -360,7 +368,8 @@ void TreemapView::paintEvent(QPaintEvent*)
     }
     if (m_tiles.empty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(rect(), Qt::AlignCenter, m_store ? tr("No memory measured here") : tr("No keys yet"));
+        painter.drawText(rect(), Qt::AlignCenter,
+                         hasStore() && m_keyspace.keyCount() > 0 ? tr("No memory measured here") : tr("No keys yet"));
         return;
     }
     const QFontMetrics metrics = fontMetrics();
@@ -424,7 +433,7 @@ void TreemapView::mousePressEvent(QMouseEvent* event)
         if (m_patterns)
             Q_EMIT patternActivated(tile->node);
         else
-            Q_EMIT nodeActivated(tile->node);
+            Q_EMIT nodeActivated(m_keyspace.ref(tile->node));
     }
 }
 

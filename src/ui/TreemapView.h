@@ -1,8 +1,8 @@
 #pragma once
 
 #include "base/SlicedJob.h"
-#include "keyspace/Keyspace.h"
 #include "keyspace/SubtreeTotals.h"
+#include "models/NodeRef.h"
 #include "patterns/PatternTree.h"
 
 #include <QElapsedTimer>
@@ -12,8 +12,9 @@
 #include <vector>
 
 namespace keylens::models {
+class KeyspaceView;
 class PatternTreeModel;
-}
+} // namespace keylens::models
 
 namespace keylens::ui {
 
@@ -43,20 +44,21 @@ public:
     static constexpr std::size_t MaxChildren = 2000; // laid out per parent; the rest is one tile
     static constexpr double MinimumSide = 3.0;       // pixels: smaller tiles are not laid out
 
-    explicit TreemapView(QWidget* parent = nullptr);
+    // Of the session's store, whichever it is: a new one (a rescan) resets the map to the whole keyspace.
+    explicit TreemapView(const models::KeyspaceView& keyspace, QWidget* parent = nullptr);
 
-    void setStore(const keyspace::Keyspace* store); // resets to the whole keyspace; nullptr: nothing
-    const keyspace::Keyspace* store() const { return m_store; }
+    bool hasStore() const;
     // Tiles of patterns instead of namespaces (their ids in Tile::node), or of namespaces again (nullptr).
     void setPatterns(const models::PatternTreeModel* patterns);
     bool showsPatterns() const { return m_patterns != nullptr; }
-    void setShownNode(keyspace::NodeId node); // the node whose children fill the map
-    keyspace::NodeId shownNode() const { return m_shown; }
+    // The node (or pattern) whose children fill the map: an id of the tree shown, the store's or the patterns'.
+    void setShownNode(std::uint32_t node);
+    std::uint32_t shownNode() const { return m_shown; }
     // What the map shows, for its header: "All keys", `cache:*` or a pattern, and its totals.
     QString shownName() const;
     keyspace::SubtreeTotals shownTotals() const;
-    void back();                             // up one level
-    void setSelected(keyspace::NodeId node); // outlined, when it has a tile
+    void back();                            // up one level
+    void setSelected(models::NodeRef node); // outlined, when it has a tile
     void setColouring(Colouring colouring);
     // The store grew or its findings changed: lays out again at the next paint.
     void invalidate();
@@ -69,9 +71,9 @@ public:
     bool isLayingOut() const { return !m_pending.empty(); }
 
 Q_SIGNALS:
-    void nodeActivated(keylens::keyspace::NodeId node);
+    void nodeActivated(keylens::models::NodeRef node);
     void patternActivated(keylens::patterns::PatternTree::PatternId pattern);
-    void shownNodeChanged(keylens::keyspace::NodeId node);
+    void shownNodeChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -86,6 +88,7 @@ private:
     // last slice stopped (a parent of a million children is a few slices). True once all are collected.
     bool gatherChildren(const QElapsedTimer& clock, qint64 budgetMs);
     void layout(); // to the end, now
+    void reset();  // the whole keyspace again, nothing selected
     QColor colourOf(const Tile& tile) const;
     // Of a node, or of a pattern when it shows patterns.
     bool hasChildren(std::uint32_t id) const;
@@ -93,10 +96,12 @@ private:
     QString labelOf(std::uint32_t id) const;
     int worstFindingOf(std::uint32_t id) const;
 
-    const keyspace::Keyspace* m_store = nullptr;
+    const models::KeyspaceView& m_keyspace;
     const models::PatternTreeModel* m_patterns = nullptr;
-    keyspace::NodeId m_shown = keyspace::Keyspace::root();
-    keyspace::NodeId m_selected = keyspace::InvalidNode;
+    // Ids of the tree shown (the store's nodes, of its current generation, or the patterns'): the map is reset when
+    // either tree is replaced.
+    std::uint32_t m_shown = keyspace::RootNode;
+    std::uint32_t m_selected = keyspace::InvalidNode;
     Colouring m_colouring = Colouring::TopLevel;
     std::vector<Tile> m_tiles; // parents before their children
     bool m_dirty = true;

@@ -4,11 +4,14 @@
 #include "TestKeys.h"
 #include "keyspace/Keyspace.h"
 #include "keyspace/SubtreeTotals.h"
+#include "models/KeyspaceView.h"
 #include "models/PatternTreeModel.h"
 #include "ui/TreemapView.h"
 
 #include <QSignalSpy>
 #include <QTest>
+
+#include <deque>
 
 using namespace keylens;
 using ui::TreemapView;
@@ -26,6 +29,14 @@ class TestTreemap : public QObject
 {
     Q_OBJECT
 
+    // The map reads a store through a KeyspaceView, as the window's does through its session's.
+    std::deque<models::KeyspaceView> m_views;
+    const models::KeyspaceView& viewOf(const keyspace::Keyspace& store)
+    {
+        m_views.emplace_back().setStore(&store);
+        return m_views.back();
+    }
+
 private Q_SLOTS:
     void areasAreMemoryShares()
     {
@@ -36,9 +47,8 @@ private Q_SLOTS:
             add(store, "cache:" + QByteArray::number(i), 2000);
         add(store, "big", 100'000);
         add(store, "tiny", 1);
-        TreemapView view;
+        TreemapView view(viewOf(store));
         view.resize(800, 600);
-        view.setStore(&store);
         const auto& tiles = view.tiles();
         QVERIFY(!tiles.empty());
         const double total = double(store.stats(keyspace::Keyspace::root()).memoryBytes);
@@ -73,9 +83,8 @@ private Q_SLOTS:
         for (int i = 0; i < 10; ++i)
             add(store, "user:" + QByteArray::number(i) + ":profile", 5000);
         add(store, "other", 5000);
-        TreemapView view;
+        TreemapView view(viewOf(store));
         view.resize(600, 400);
-        view.setStore(&store);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         const keyspace::NodeId user = store.find("user");
@@ -97,7 +106,7 @@ private Q_SLOTS:
         const QPoint middle = userTile->rect.center().toPoint();
         QTest::mouseClick(&view, Qt::LeftButton, {}, middle);
         QCOMPARE(activated.count(), 1);
-        const auto clicked = activated.first().first().value<keyspace::NodeId>();
+        const auto clicked = activated.first().first().value<models::NodeRef>().node;
         QVERIFY(store.path(clicked).startsWith("user:")); // the deepest tile there: user:N or user:N:profile
         QTest::mouseDClick(&view, Qt::LeftButton, {}, userTile->rect.topLeft().toPoint() + QPoint(4, 4));
         QCOMPARE(view.shownNode(), user);
@@ -119,9 +128,8 @@ private Q_SLOTS:
         QSignalSpy exact(&patterns, &models::PatternTreeModel::exactTreeReady);
         patterns.publish(true);
         QVERIFY(exact.wait(10000));
-        TreemapView view;
+        TreemapView view(viewOf(store));
         view.resize(800, 600);
-        view.setStore(&store);
         view.setPatterns(&patterns);
         QVERIFY(view.showsPatterns());
         const patterns::PatternTree& tree = *patterns.tree();
@@ -157,16 +165,14 @@ private Q_SLOTS:
             add(store,
                 "ns" + QByteArray::number(i % 3000) + ":sub" + QByteArray::number(i % 7) + ":" + QByteArray::number(i),
                 100 + std::uint64_t(i % 977));
-        TreemapView sliced;
+        TreemapView sliced(viewOf(store));
         sliced.resize(900, 700);
-        sliced.setStore(&store);
         sliced.show();
         QVERIFY(QTest::qWaitForWindowExposed(&sliced));
         sliced.repaint();
         QTRY_VERIFY_WITH_TIMEOUT(!sliced.isLayingOut(), 10000);
-        TreemapView whole;
+        TreemapView whole(viewOf(store));
         whole.resize(900, 700);
-        whole.setStore(&store);
         const auto& expected = whole.tiles();
         const auto& got = sliced.tiles();
         QCOMPARE(got.size(), expected.size());
@@ -183,9 +189,8 @@ private Q_SLOTS:
         // Zipf-like sizes, as real keyspaces have: a few big children, a long tail of small ones.
         for (int i = 0; i < 200'000; ++i)
             add(store, "flat:" + QByteArray::number(i), 10'000'000 / std::uint64_t(i + 1) + 50);
-        TreemapView view;
+        TreemapView view(viewOf(store));
         view.resize(1000, 700);
-        view.setStore(&store);
         view.setShownNode(store.find("flat"));
         const auto& tiles = view.tiles();
         qInfo("200,000 children: %zu tiles in %.1f ms", tiles.size(), view.lastLayoutMs());
@@ -204,9 +209,8 @@ private Q_SLOTS:
         QCOMPARE(tiles.front().memoryBytes, std::uint64_t(10'000'050));
 
         // Painted, the one wide parent is gathered a slice at a time and ends with the same tiles.
-        TreemapView sliced;
+        TreemapView sliced(viewOf(store));
         sliced.resize(1000, 700);
-        sliced.setStore(&store);
         sliced.setShownNode(store.find("flat"));
         sliced.show();
         QVERIFY(QTest::qWaitForWindowExposed(&sliced));

@@ -1,0 +1,56 @@
+#pragma once
+
+#include "base/SlicedJob.h"
+
+#include <QObject>
+
+#include <cstdint>
+#include <memory>
+
+namespace keylens::lint {
+class Linter;
+}
+
+namespace keylens::report {
+class FindingGroups;
+}
+
+namespace keylens::models {
+
+class KeyspaceView;
+
+// The findings of a finished scan grouped by rule and pattern (report::FindingGroups), for the Findings panel:
+// grouping reads every node with a finding and folds its key, a quarter of a second at a million keys, too long for
+// one event. The first slice runs at once (a small store is done in it), the rest a slice per turn of the event loop.
+// A new store drops a grouping under way.
+//
+// GUI thread only.
+class FindingGrouping : public QObject
+{
+    Q_OBJECT
+public:
+    explicit FindingGrouping(const KeyspaceView& keyspace, QObject* parent = nullptr);
+    ~FindingGrouping() override;
+
+    // The groups of the linter's findings over the session's store: true when they are ready now (take them);
+    // false while they are still being grouped (ready() then brings the caller back). Asked again with the same
+    // linter and findings, it goes on with the grouping under way.
+    bool request(const lint::Linter& linter);
+    std::unique_ptr<report::FindingGroups> take();
+    bool isRunning() const { return m_groups != nullptr; }
+    void cancel();
+
+Q_SIGNALS:
+    void ready();
+
+private:
+    const KeyspaceView& m_keyspace;
+    std::unique_ptr<report::FindingGroups> m_groups; // under way or ready
+    std::uint64_t m_generation = 0;                  // of the store, the linter and the findings grouped
+    const lint::Linter* m_linter = nullptr;
+    std::uint64_t m_findings = 0;
+    bool m_inFirstSlice = false; // run by request() itself: ready, not announced
+    base::SlicedJob m_slices{4096, QStringLiteral("finding groups"), this};
+};
+
+} // namespace keylens::models
