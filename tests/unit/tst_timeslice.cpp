@@ -57,15 +57,19 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         std::size_t calls = 0;
+        qint64 firstCallEndedMs = 0;
         SliceUnits units(100);
         QVERIFY(!runForOneSlice(
             [&](std::size_t) {
                 ++calls;
                 QThread::usleep(500);
+                if (calls == 1)
+                    firstCallEndedMs = clock.elapsed();
                 return false;
             },
             units));
-        QVERIFY(calls >= 2);
+        // More than one step fits in a slice, unless the machine held this thread past the budget in the first.
+        QVERIFY(calls >= 2 || firstCallEndedMs >= SliceMs);
         QVERIFY(clock.elapsed() >= SliceMs);
         QVERIFY(clock.elapsed() < SliceMs + 50);
     }
