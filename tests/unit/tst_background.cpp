@@ -104,8 +104,8 @@ private Q_SLOTS:
 
     void aQueueWorkerRunsJobsInOrderOnOneOtherThread()
     {
-        auto* worker = new base::QueueWorker; // never deleted, as its callers do
-        std::vector<int> order;               // written by the worker only
+        static auto* const worker = new base::QueueWorker; // never deleted, as its callers keep theirs
+        std::vector<int> order;                            // written by the worker only
         std::vector<std::thread::id> threads;
         std::promise<void> done;
         for (int i = 0; i < 200; ++i) {
