@@ -9,6 +9,16 @@
 
 namespace keylens::models {
 
+namespace {
+
+// A bar's label: the child's segment, escaped as redis-cli shows it.
+QString segmentLabel(const keyspace::Keyspace& store, keyspace::NodeId child)
+{
+    return displayText(keyspace::displayBytes(store.segment(child)));
+}
+
+} // namespace
+
 ChartJob::ChartJob(QObject* parent)
     : QObject(parent)
 {}
@@ -26,9 +36,7 @@ void ChartJob::startForNode(const KeyspaceView& keyspace, NodeRef node, bool sto
     }
     const keyspace::Keyspace& store = *keyspace.store();
     start(
-        store, {node.node},
-        [&store](keyspace::NodeId child) { return displayText(keyspace::displayBytes(store.segment(child))); },
-        storeIsFinal);
+        store, {node.node}, [&store](keyspace::NodeId child) { return segmentLabel(store, child); }, storeIsFinal);
 }
 
 void ChartJob::startForPattern(const PatternTreeModel& model, patterns::PatternTree::PatternId pattern,
@@ -45,7 +53,7 @@ void ChartJob::startForPattern(const PatternTreeModel& model, patterns::PatternT
         [&store, tree](keyspace::NodeId child) {
             return child < tree->foldedNodes()
                        ? displayText(keyspace::displayBytes(tree->label(tree->patternOf(child))))
-                       : displayText(keyspace::displayBytes(store.segment(child)));
+                       : segmentLabel(store, child);
         },
         storeIsFinal);
 }

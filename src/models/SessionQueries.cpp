@@ -53,14 +53,18 @@ std::vector<RenameRow> namingVariantRenamePlan(const ScanSession& session)
     return rows;
 }
 
-edit::KeySelection selectRenames(const ScanSession& session, const std::vector<RenameRow>& rows)
+RenameSelection selectRenames(const ScanSession& session, const std::vector<RenameRow>& rows)
 {
+    RenameSelection selection;
     std::vector<keyspace::NodeId> nodes;
     for (const RenameRow& row : rows) {
-        if (session.view().isCurrent(row.node))
+        if (session.view().isKey(row.node)) { // as selectNodes keeps them: a key of the current store
             nodes.push_back(row.node.node);
+            selection.names.push_back(row.to);
+        }
     }
-    return edit::selectNodes(session.keyspace(), nodes, QByteArrayLiteral("naming-variants"));
+    selection.keys = edit::selectNodes(session.keyspace(), nodes, QByteArrayLiteral("naming-variants"));
+    return selection;
 }
 
 QByteArray childrenTable(const ScanSession& session, NodeRef node, bool json)

@@ -33,8 +33,14 @@ struct RenameRow
     bool taken = false;
 };
 std::vector<RenameRow> namingVariantRenamePlan(const ScanSession& session);
-// The rows' keys, for the bulk rename; the rows of another store are left out.
-edit::KeySelection selectRenames(const ScanSession& session, const std::vector<RenameRow>& rows);
+// The rows' keys and their new names, in one order, for the bulk rename; a row that is no key of the current store (a
+// rescan replaced it, an edit removed it) is left out of both.
+struct RenameSelection
+{
+    edit::KeySelection keys;
+    std::vector<QByteArray> names;
+};
+RenameSelection selectRenames(const ScanSession& session, const std::vector<RenameRow>& rows);
 
 // The children of a node as a table (TableExport.h): CSV or JSON; a stale reference gives the root's.
 QByteArray childrenTable(const ScanSession& session, NodeRef node, bool json);

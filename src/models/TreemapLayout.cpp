@@ -1,6 +1,7 @@
 #include "models/TreemapLayout.h"
 
 #include "base/TimeSlice.h"
+#include "keyspace/Keyspace.h"
 #include "models/KeyspaceView.h"
 #include "models/PatternTreeModel.h"
 
@@ -196,11 +197,13 @@ bool TreemapLayout::gatherChildren(const QElapsedTimer& clock, qint64 budgetMs)
         }
         return true;
     }
+    // The store itself, not the view's checked answers: a parent of a million children asks this a million times, and
+    // the layout is dropped with the store (clear() on storeReplaced), so its ids are the current store's.
+    const keyspace::Keyspace& store = *m_keyspace.store();
     while (gathered.cursor != keyspace::InvalidNode) {
         for (std::uint32_t n = 0; n < ChildrenPerCheck && gathered.cursor != keyspace::InvalidNode; ++n) {
-            const NodeRef child = m_keyspace.ref(gathered.cursor);
-            add(gathered.cursor, m_keyspace.subtreeMemory(child));
-            gathered.cursor = m_keyspace.nextSibling(child).node;
+            add(gathered.cursor, keyspace::subtreeMemory(store, gathered.cursor));
+            gathered.cursor = store.nextSibling(gathered.cursor);
         }
         if (gathered.cursor != keyspace::InvalidNode && clock.elapsed() >= budgetMs)
             return false;

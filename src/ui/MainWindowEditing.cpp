@@ -115,13 +115,8 @@ void MainWindow::planNamingVariantRenames()
     auto* dialog = new RenamePlanDialog(std::move(plan), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &RenamePlanDialog::runRequested, this, [this, dialog] {
-        // The rows of a store a rescan replaced meanwhile are left out of the selection, and their names with them.
-        std::vector<models::RenameRow> chosen = dialog->chosen();
-        std::erase_if(chosen, [this](const models::RenameRow& row) { return !m_session->view().isCurrent(row.node); });
-        std::vector<QByteArray> names;
-        for (const models::RenameRow& row : chosen)
-            names.push_back(row.to);
-        showBulkAction(edit::BulkKind::Rename, models::selectRenames(*m_session, chosen), std::move(names));
+        models::RenameSelection renames = models::selectRenames(*m_session, dialog->chosen());
+        showBulkAction(edit::BulkKind::Rename, std::move(renames.keys), std::move(renames.names));
     });
     dialog->open();
 }
