@@ -40,6 +40,8 @@ ProcessRun runMeasured(const QString& program, const QStringList& arguments)
     run.seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
     run.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     run.peakRssKb = usage.ru_maxrss;
+    const auto seconds = [](const timeval& time) { return double(time.tv_sec) + double(time.tv_usec) / 1e6; };
+    run.cpuSeconds = seconds(usage.ru_utime) + seconds(usage.ru_stime);
     posix_spawn_file_actions_destroy(&actions);
     return run;
 }

@@ -4,13 +4,14 @@
 
 #include <optional>
 
-// Runs a program with stdout to /dev/null and reports its wall time and peak RSS (from wait4).
+// Runs a program with stdout to /dev/null and reports its wall time, CPU time and peak RSS (from wait4).
 // Linux counts the spawning process's RSS into the child's peak as it execs, so a child's peak below
 // `rssFloorKb` (ours at the time) cannot be told apart from ours: it is then only known to be at most that.
 struct ProcessRun
 {
     int exitCode = -1;
     double seconds = 0;
+    double cpuSeconds = 0; // user and system, all its threads
     long peakRssKb = 0;
     long rssFloorKb = 0;
     bool peakRssKnown() const { return peakRssKb > rssFloorKb; }

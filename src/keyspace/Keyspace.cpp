@@ -393,18 +393,34 @@ void Keyspace::setFindings(NodeId key, std::uint32_t bits, const std::array<std:
 
 void Keyspace::addFinding(NodeId key, unsigned rule, unsigned severity)
 {
+    const FindingMark mark{rule, severity};
+    addFindings(key, std::span(&mark, 1));
+}
+
+void Keyspace::addFindings(NodeId key, std::span<const FindingMark> findings)
+{
     ++m_changes;
-    Q_ASSERT(rule < IgnoredBit && severity < 3);
-    const std::uint32_t bits = findingBits(key);
-    const std::uint32_t bit = std::uint32_t(1) << rule;
-    if (bits & bit)
-        return;
+    std::uint32_t bits = findingBits(key);
     std::array<std::uint32_t, 3> counts = findingsBySeverity(key);
-    ++counts[severity];
-    setFindings(key, bits | bit, counts);
-    for (NodeId ancestor = m_parent[key]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
-        if (NamespaceStats* stats = keptStats(ancestor))
-            ++stats->findings[severity];
+    std::array<std::uint32_t, 3> added{};
+    for (const FindingMark& finding : findings) {
+        Q_ASSERT(finding.rule < IgnoredBit && finding.severity < 3);
+        const std::uint32_t bit = std::uint32_t(1) << finding.rule;
+        if (bits & bit)
+            continue;
+        bits |= bit;
+        ++counts[finding.severity];
+        ++added[finding.severity];
+    }
+    if (added == std::array<std::uint32_t, 3>{})
+        return;
+    setFindings(key, bits, counts);
+    for (NodeId ancestor = m_parent[key]; ancestor != InvalidNode; ancestor = m_parent[ancestor]) {
+        if (NamespaceStats* stats = keptStats(ancestor)) {
+            for (unsigned severity = 0; severity < 3; ++severity)
+                stats->findings[severity] += added[severity];
+        }
+    }
 }
 
 void Keyspace::removeFinding(NodeId key, unsigned rule, unsigned severity)

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -133,6 +134,14 @@ public:
     // it and the worst of their severities (0 info, 1 warning, 2 error); every ancestor counts them per
     // severity in its aggregates. Adding a rule's finding twice to one key counts it once.
     void addFinding(NodeId key, unsigned rule, unsigned severity);
+    // Several findings of one key at once: the key's entry and its ancestors' counts are written once, not once per
+    // finding (a million keys arrive with a finding or three each).
+    struct FindingMark
+    {
+        unsigned rule;
+        unsigned severity;
+    };
+    void addFindings(NodeId key, std::span<const FindingMark> findings);
     std::uint32_t findingRules(NodeId node) const;
     // Takes one finding back (a library's key is exempt from the naming rules after all): its rule bit,
     // and one count of `severity` on every ancestor.

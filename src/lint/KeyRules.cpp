@@ -388,6 +388,12 @@ KeyFindings checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Pr
 {
     if (profile.isIgnored(key))
         return {};
+    return checkKeyNotIgnored(key, info, profile, classes);
+}
+
+KeyFindings checkKeyNotIgnored(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
+                               std::span<const SegmentClass> classes)
+{
     return Checker(key, info, profile, classes).run();
 }
 

@@ -35,5 +35,9 @@ using KeyFindings = QVarLengthArray<KeyFinding, 4>;
 // already (SegmentShapes.h): they are not classified again. Of another length, it is not used.
 KeyFindings checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
                      std::span<const SegmentClass> classes = {});
+// checkKey for a key the caller knows the profile does not ignore (it asked already): the profile's globs are not
+// matched twice.
+KeyFindings checkKeyNotIgnored(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
+                               std::span<const SegmentClass> classes = {});
 
 } // namespace keylens::lint

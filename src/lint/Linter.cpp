@@ -32,6 +32,8 @@ std::vector<Severity> recordedSeverities(QByteArrayView key, const keyspace::Key
 Linter::Linter(Profile profile, std::size_t maxExamples)
     : m_profile(std::move(profile))
     , m_maxExamples(maxExamples)
+    , m_missingTtl(findRule("missing-ttl"))
+    , m_namingVariants(findRule("naming-variants"))
 {
     for (const RuleInfo& rule : allRules()) {
         RuleSummary summary;
@@ -45,14 +47,22 @@ Linter::~Linter() = default;
 void Linter::record(keyspace::Keyspace& store, keyspace::NodeId node, const RuleInfo& rule, Severity severity,
                     QByteArrayView detail, QByteArrayView key)
 {
-    const std::size_t index = ruleIndex(rule);
-    if (!m_profile.rules[index].enabled || store.isLintIgnored(node) || (store.findingRules(node) >> index & 1))
+    if (store.isLintIgnored(node))
         return;
+    if (const std::optional<Severity> admitted = admit(store, node, rule, severity, detail, key))
+        store.addFinding(node, unsigned(ruleIndex(rule)), unsigned(*admitted));
+}
+
+std::optional<Severity> Linter::admit(const keyspace::Keyspace& store, keyspace::NodeId node, const RuleInfo& rule,
+                                      Severity severity, QByteArrayView detail, QByteArrayView key)
+{
+    const std::size_t index = ruleIndex(rule);
+    if (!m_profile.rules[index].enabled || (store.findingRules(node) >> index & 1))
+        return std::nullopt;
     severity = m_profile.severityOf(rule, severity);
-    if (m_evictsAllKeys && rule.id == QByteArrayView("missing-ttl"))
+    if (m_evictsAllKeys && &rule == m_missingTtl)
         severity = Severity::Info; // such a key is evicted under memory pressure like any other
-    store.addFinding(node, unsigned(index), unsigned(severity));
-    if (rule.id == QByteArrayView("naming-variants")) {
+    if (&rule == m_namingVariants) {
         if (const std::optional<QByteArray> target = canonicalOfNamingVariant(detail)) {
             auto known = std::find(m_variantSpellings.begin(), m_variantSpellings.end(), *target);
             if (known == m_variantSpellings.end())
@@ -66,6 +76,7 @@ void Linter::record(keyspace::Keyspace& store, keyspace::NodeId node, const Rule
     if (m_maxExamples == 0 || summary.examples.size() < m_maxExamples)
         summary.examples.push_back(
             {&rule, severity, key.isNull() ? store.path(node) : key.toByteArray(), detail.toByteArray()});
+    return severity;
 }
 
 void Linter::keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArrayView key,
@@ -76,6 +87,8 @@ void Linter::keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArr
         store.setLintIgnored(node);
         return;
     }
+    if (store.isLintIgnored(node))
+        return;
     // The key's segments are its path's nodes, when the store splits keys as the profile does: their classes are read
     // from the table, root first. A quarter of the key checks' time was classifying them again.
     QVarLengthArray<SegmentClass, 12> known;
@@ -84,9 +97,16 @@ void Linter::keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArr
             known.append(shapes->classOf(store, at));
         std::reverse(known.begin(), known.end());
     }
-    for (const KeyFinding& finding :
-         checkKey(key, info, m_profile, std::span<const SegmentClass>(known.data(), std::size_t(known.size()))))
-        record(store, node, *finding.rule, finding.severity, finding.detail, key);
+    const KeyFindings findings = checkKeyNotIgnored(
+        key, info, m_profile, std::span<const SegmentClass>(known.data(), std::size_t(known.size())));
+    QVarLengthArray<keyspace::Keyspace::FindingMark, 4> marks;
+    for (const KeyFinding& finding : findings) {
+        if (const std::optional<Severity> admitted =
+                admit(store, node, *finding.rule, finding.severity, finding.detail, key))
+            marks.append({unsigned(ruleIndex(*finding.rule)), unsigned(*admitted)});
+    }
+    if (!marks.isEmpty())
+        store.addFindings(node, std::span(marks.data(), std::size_t(marks.size())));
 }
 
 void Linter::takeBack(keyspace::Keyspace& store, keyspace::NodeId node, std::uint32_t rules)

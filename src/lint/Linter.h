@@ -144,6 +144,10 @@ public:
                 QByteArrayView detail, QByteArrayView key = {});
 
 private:
+    // record() but the store: counts the finding and keeps its example, and says the severity to store it with, or
+    // nothing for a disabled rule or one already on the key.
+    std::optional<Severity> admit(const keyspace::Keyspace& store, keyspace::NodeId node, const RuleInfo& rule,
+                                  Severity severity, QByteArrayView detail, QByteArrayView key);
     // The namespace rules' verdicts, with the naming ones on a library's keys left out.
     template<typename Record>
     void runNamespaceRules(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
@@ -163,6 +167,8 @@ private:
     bool m_evictsAllKeys = false;
     LibraryLayouts m_libraries;
     std::size_t m_maxExamples;
+    const RuleInfo* m_missingTtl; // rules record() treats apart, looked up once
+    const RuleInfo* m_namingVariants;
     std::vector<RuleSummary> m_byRule; // parallel to allRules()
     std::vector<QString> m_notices;
     // naming-variants: each flagged key's target spelling, interned (a few spellings for many keys).

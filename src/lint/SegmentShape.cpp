@@ -5,10 +5,39 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 
 namespace keylens::lint {
 
 namespace {
+
+// What a segment is made of, counted in one pass: each shape's test first asks whether the counts allow
+// it, so a segment is read once or twice rather than once per shape (this runs on every key's segments).
+// Each byte's counters, one per byte of a 64-bit word (digit, lower, upper, hex letter, base64 mark, dash, dot,
+// colon): a segment is counted with a table load and an add per byte, without a branch to mispredict on random ids.
+enum MixLane : unsigned { DigitLane, LowerLane, UpperLane, HexLane, Base64Lane, DashLane, DotLane, ColonLane };
+
+constexpr std::array<std::uint64_t, 256> mixIncrements()
+{
+    std::array<std::uint64_t, 256> table{};
+    const auto lane = [](MixLane which) { return std::uint64_t(1) << (8 * unsigned(which)); };
+    for (int byte = 0; byte < 256; ++byte) {
+        const char c = char(byte);
+        std::uint64_t& increment = table[std::size_t(byte)];
+        if (isDigit(c))
+            increment = lane(DigitLane);
+        else if (isLower(c))
+            increment = lane(LowerLane) | (c <= 'f' ? lane(HexLane) : 0);
+        else if (isUpper(c))
+            increment = lane(UpperLane) | (c <= 'F' ? lane(HexLane) : 0);
+        else
+            increment = (c == '-' ? lane(DashLane) : 0) | (c == '.' ? lane(DotLane) : 0) |
+                        (c == ':' ? lane(ColonLane) : 0) |
+                        (c == '+' || c == '/' || c == '=' || c == '-' || c == '_' ? lane(Base64Lane) : 0);
+    }
+    return table;
+}
+constexpr std::array<std::uint64_t, 256> MixIncrements = mixIncrements();
 
 // What a segment is made of, counted in one pass: each shape's test first asks whether the counts allow
 // it, so a segment is read once or twice rather than once per shape (this runs on every key's segments).
@@ -28,22 +57,23 @@ struct Mix
     explicit Mix(QByteArrayView text)
         : size(text.size())
     {
-        for (const char c : text) {
-            if (isDigit(c)) {
-                ++digits;
-            } else if (isLower(c)) {
-                ++lower;
-                hexLetters += c <= 'f';
-            } else if (isUpper(c)) {
-                ++upper;
-                hexLetters += c <= 'F';
-            } else {
-                dashes += c == '-';
-                dots += c == '.';
-                colons += c == ':';
-                ats += c == '@';
-                base64Marks += c == '+' || c == '/' || c == '=' || c == '-' || c == '_';
+        // Byte-wide counters, emptied into the wide ones every 255 bytes, before one could overflow.
+        for (qsizetype from = 0; from < text.size(); from += 255) {
+            const qsizetype to = std::min(text.size(), from + 255);
+            std::uint64_t lanes = 0;
+            for (qsizetype i = from; i < to; ++i) {
+                lanes += MixIncrements[static_cast<unsigned char>(text[i])];
+                ats += text[i] == '@';
             }
+            const auto count = [lanes](MixLane which) { return qsizetype(lanes >> (8 * unsigned(which)) & 0xff); };
+            digits += count(DigitLane);
+            lower += count(LowerLane);
+            upper += count(UpperLane);
+            hexLetters += count(HexLane);
+            base64Marks += count(Base64Lane);
+            dashes += count(DashLane);
+            dots += count(DotLane);
+            colons += count(ColonLane);
         }
     }
     qsizetype letters() const { return lower + upper; }
