@@ -14,6 +14,7 @@ usage::Command deleteCommand();
 usage::Command expireCommand();
 usage::Command renameCommand();
 usage::Command restoreCommand();
+usage::Command diffCommand();
 
 // arguments[0] is the program name; the command word itself is already removed.
 int runScanCommand(const QStringList& arguments);
@@ -23,5 +24,6 @@ int runDeleteCommand(const QStringList& arguments);
 int runExpireCommand(const QStringList& arguments);
 int runRenameCommand(const QStringList& arguments);
 int runRestoreCommand(const QStringList& arguments);
+int runDiffCommand(const QStringList& arguments);
 
 } // namespace keylens::cli

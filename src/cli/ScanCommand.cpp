@@ -2,8 +2,12 @@
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
 #include "cli/Output.h"
+#include "cli/ReportFile.h"
+#include "history/SnapshotFile.h"
+#include "history/SnapshotOfScan.h"
 
 #include <QCommandLineParser>
+#include <QDateTime>
 
 namespace keylens::cli {
 
@@ -16,6 +20,9 @@ usage::Command scanCommand()
         QStringLiteral("Scan a Redis keyspace (every key: SCAN with pipelined TYPE, "
                        "PTTL and MEMORY USAGE) and report its namespaces, memory, TTLs and biggest keys.");
     command.arguments = {uriArgument()};
+    command.options = {{QStringLiteral("snapshot"),
+                        QStringLiteral("Also save a snapshot of the scan to this file, for 'keylens-cli diff'."),
+                        QStringLiteral("file")}};
     command.groups = {connectionGroup(), scanGroup(), reportGroup()};
     command.choices = scanChoices();
     return command;
@@ -36,8 +43,24 @@ int runScanCommand(const QStringList& arguments)
     if (!readScanOptions(parser, &options, &delimiter, &problem) || !readReportRequest(parser, &request, &problem))
         return usageError(problem);
 
+    const QString snapshotPath = parser.value(QStringLiteral("snapshot"));
+    if (problem = checkReportDestination(snapshotPath); !problem.isEmpty())
+        return usageError(problem);
+
     keyspace::Keyspace keyspace(delimiter);
     const ScanOutcome outcome = runScanJob(options, keyspace);
+    const bool nothingRead = outcome.summary.error && outcome.summary.scanCalls == 0; // refused by finishScan
+    if (!snapshotPath.isEmpty() && !nothingRead) {
+        // Written before the report: a scan cut short is still saved, marked partial.
+        const report::ScanReport measured =
+            report::buildReport(keyspace, outcome.summary, outcome.duplicates, history::snapshotReportOptions(),
+                                QDateTime::currentMSecsSinceEpoch(), outcome.librarySets);
+        if (const QString failed = history::writeSnapshotFile(snapshotPath, history::snapshotOf(measured));
+            !failed.isEmpty()) {
+            writeStderr("keylens-cli: " + failed.toUtf8() + '\n');
+            return ExitFailure;
+        }
+    }
     return finishScan(outcome, keyspace, request);
 }
 

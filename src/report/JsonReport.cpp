@@ -137,6 +137,7 @@ QByteArray toJson(const ScanReport& report)
     json.key("redis_version");
     summary.server.redisVersion.isEmpty() ? json.null() : json.value(summary.server.redisVersion.toUtf8());
     json.key("db").value(summary.server.db);
+    json.key("run_id").value(summary.server.runId);
     json.key("dbsize");
     summary.server.dbsize ? json.value(std::int64_t(*summary.server.dbsize)) : json.null();
     json.key("used_memory");
@@ -145,6 +146,7 @@ QByteArray toJson(const ScanReport& report)
 
     json.key("scan").beginObject();
     json.key("complete").value(summary.complete);
+    json.key("generated_at_ms").value(report.generatedAtMs);
     json.key("keys").value(std::uint64_t(report.totals.keys));
     json.key("vanished").value(summary.vanished);
     json.key("duration_ms").value(summary.durationMs);

@@ -1,0 +1,109 @@
+#include "history/SnapshotOfScan.h"
+
+#include <deque>
+
+namespace keylens::history {
+
+namespace {
+
+SnapshotStats statsOf(const keyspace::NamespaceStats& stats)
+{
+    SnapshotStats out;
+    out.keys = stats.keys;
+    out.memoryBytes = stats.memoryBytes;
+    out.keysWithTtl = stats.keysWithTtl;
+    out.keysMemoryUnmeasured = stats.keysMemoryUnmeasured;
+    out.keysTtlUnknown = stats.keysTtlUnknown;
+    if (stats.hasExpiringKeys()) {
+        out.soonestExpiryMs = stats.soonestExpiryMs;
+        out.latestExpiryMs = stats.latestExpiryMs;
+    }
+    for (std::size_t type = 0; type < out.types.size(); ++type)
+        out.types[type] = stats.types[type];
+    return out;
+}
+
+Unlisted unlistedOf(const report::Others& others)
+{
+    return {others.namespaces, others.keys, others.memoryBytes};
+}
+
+QByteArray libraryId(const lint::LibraryInfo* library)
+{
+    return library ? QByteArray(library->id) : QByteArray();
+}
+
+} // namespace
+
+report::ReportOptions snapshotReportOptions(const SnapshotLimits& limits)
+{
+    report::ReportOptions options;
+    options.depth = limits.depth;
+    options.width = limits.width;
+    options.top = 0;
+    options.patterns = true;
+    return options;
+}
+
+Snapshot snapshotOf(const report::ScanReport& report, const SnapshotLimits& limits)
+{
+    const scan::ScanSummary& summary = report.summary;
+    Snapshot snapshot;
+    snapshot.takenAtMs = report.generatedAtMs;
+    snapshot.complete = summary.complete && !summary.error && !summary.cancelled;
+    snapshot.server.address = summary.server.address.toUtf8();
+    snapshot.server.runId = summary.server.runId;
+    snapshot.server.redisVersion = summary.server.redisVersion.toUtf8();
+    snapshot.server.db = summary.server.db;
+    snapshot.server.dbsize = summary.server.dbsize;
+    snapshot.server.usedMemory = summary.server.usedMemory;
+    snapshot.delimiters = report.delimiter.bytes();
+    snapshot.keysScanned = report.totals.keys;
+    snapshot.totals = statsOf(report.totals);
+    snapshot.unlistedTopLevel = unlistedOf(report.others);
+    // What the report was asked to list: a level it found empty was still looked at. The total cap may cut a level
+    // short; that level's missing namespaces are then in their parents' Unlisted.
+    const int asked = std::min(report.options.depth, limits.depth);
+
+    // Breadth first, so that the total cap cuts the deepest levels: a namespace past it is summed into its parent.
+    struct Pending
+    {
+        const report::NamespaceEntry* entry;
+        std::uint32_t parent;
+    };
+    std::deque<Pending> pending;
+    for (const report::NamespaceEntry& entry : report.namespaces)
+        pending.push_back({&entry, SnapshotNamespace::TopLevel});
+    while (!pending.empty()) {
+        const Pending next = pending.front();
+        pending.pop_front();
+        const report::NamespaceEntry& entry = *next.entry;
+        if (snapshot.namespaces.size() >= limits.total) {
+            Unlisted& into = next.parent == SnapshotNamespace::TopLevel ? snapshot.unlistedTopLevel
+                                                                        : snapshot.namespaces[next.parent].unlisted;
+            ++into.namespaces;
+            into.keys += entry.stats.keys;
+            into.memoryBytes += entry.stats.memoryBytes;
+            continue;
+        }
+        SnapshotNamespace out;
+        out.parent = next.parent;
+        out.path = entry.path;
+        out.stats = statsOf(entry.stats);
+        out.library = libraryId(entry.library);
+        out.unlisted = unlistedOf(entry.others);
+        const auto index = std::uint32_t(snapshot.namespaces.size());
+        snapshot.namespaces.push_back(std::move(out));
+        snapshot.listedDepth = std::max(snapshot.listedDepth, snapshot.depthOf(index) + 1);
+        for (const report::NamespaceEntry& child : entry.children)
+            pending.push_back({&child, index});
+    }
+    snapshot.listedDepth = std::max(snapshot.listedDepth, asked);
+    for (const report::PatternEntry& entry : report.patterns)
+        snapshot.patterns.push_back({entry.pattern, statsOf(entry.stats), libraryId(entry.library)});
+    for (const report::LibraryEntry& entry : report.libraries)
+        snapshot.libraries.push_back({libraryId(entry.library), entry.keys, entry.memoryBytes});
+    return snapshot;
+}
+
+} // namespace keylens::history

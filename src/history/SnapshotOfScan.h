@@ -1,0 +1,24 @@
+#pragma once
+
+#include "history/Snapshot.h"
+#include "report/ScanReport.h"
+
+namespace keylens::history {
+
+// How much of the namespace tree a snapshot keeps. Every level's biggest namespaces, down to `depth`, at most `width`
+// under one parent and `total` in all (the upper levels first); the rest are summed into their parent's Unlisted. A
+// 10M-key keyspace's 1.3 million `user:<id>` namespaces are its patterns' business, not the snapshot's.
+struct SnapshotLimits
+{
+    int depth = 4;
+    int width = 500;
+    std::size_t total = 50'000;
+};
+
+// The report options that list what a snapshot keeps: the namespaces to the limits, the patterns, no top keys.
+report::ReportOptions snapshotReportOptions(const SnapshotLimits& limits = {});
+
+// A snapshot of what the report says (built with snapshotReportOptions(), or any options: it keeps what is there).
+Snapshot snapshotOf(const report::ScanReport& report, const SnapshotLimits& limits = {});
+
+} // namespace keylens::history
