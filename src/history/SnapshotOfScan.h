@@ -3,6 +3,9 @@
 #include "history/Snapshot.h"
 #include "report/ScanReport.h"
 
+#include <atomic>
+#include <optional>
+
 namespace keylens::history {
 
 // How much of the namespace tree a snapshot keeps. Every level's biggest namespaces, down to `depth`, at most `width`
@@ -17,6 +20,13 @@ struct SnapshotLimits
 
 // The report options that list what a snapshot keeps: the namespaces to the limits, the patterns, no top keys.
 report::ReportOptions snapshotReportOptions(const SnapshotLimits& limits = {});
+
+// A snapshot straight from a finished scan's store, namespaces only (no patterns, no libraries): what the browser
+// takes beside its end-of-scan rules. A set `cancel` stops it between two namespaces (nothing is returned then): a
+// new scan must not wait for a walk over ten million keys.
+std::optional<Snapshot> snapshotOfStore(const keyspace::Keyspace& store, const scan::ScanSummary& summary,
+                                        std::int64_t takenAtMs, const std::atomic<bool>* cancel,
+                                        const SnapshotLimits& limits = {});
 
 // A snapshot of what the report says (built with snapshotReportOptions(), or any options: it keeps what is there).
 Snapshot snapshotOf(const report::ScanReport& report, const SnapshotLimits& limits = {});

@@ -1,5 +1,9 @@
 #include "models/ScanSession.h"
 
+#include "base/QueueWorker.h"
+#include "base/SideTask.h"
+#include "history/SnapshotOfScan.h"
+#include "history/SnapshotStore.h"
 #include "judging/EndOfScan.h"
 #include "lint/Linter.h"
 #include "models/KeyTreeModel.h"
@@ -357,9 +361,21 @@ void ScanSession::judge()
     // layout by and the big keys' lengths, asked on the worker. Not of a server that failed the scan (its connect
     // timeout would hold a rescan that waits for this thread).
     const bool serverAnswered = m_finishing && !m_finishing->error;
+    m_snapshot.reset();
+    // A scan that read keys is kept as a snapshot (history::), complete or partial; one refused at once has none.
+    std::optional<scan::ScanSummary> measured;
+    if (m_finishing && m_finishing->scanCalls > 0)
+        measured = *m_finishing;
     m_judging.start(
-        [linter, store, result, lengths = &m_bigKeyLengths, uses = &m_delimiterUses, server = m_options.connection,
-         serverAnswered, cancel = &m_judging.cancelFlag()] {
+        [linter, store, result, lengths = &m_bigKeyLengths, uses = &m_delimiterUses, snapshot = &m_snapshot,
+         measured = std::move(measured), server = m_options.connection, serverAnswered,
+         cancel = &m_judging.cancelFlag()] {
+            // The snapshot walks the namespaces: beside the rules, on another core, stopped with them.
+            base::SideTask snapshotting([&] {
+                if (measured)
+                    *snapshot =
+                        history::snapshotOfStore(*store, *measured, QDateTime::currentMSecsSinceEpoch(), cancel);
+            });
             *lengths = judging::judgeBesideLengths(
                 *store, serverAnswered ? &server : nullptr, std::nullopt,
                 [&](const lint::SetMembers& members) { *result = linter->judge(*store, members); }, cancel);
@@ -388,7 +404,30 @@ void ScanSession::verdictsRecorded()
     m_lengthsNotice = judging::recordBigKeyLengths(*m_keyspace, *m_linter, lengths);
     m_model->setLibraries(&m_linter->libraries());
     m_patternModel->setLibraries(&m_linter->libraries());
+    keepSnapshot();
     completeFinish();
+}
+
+void ScanSession::keepSnapshot()
+{
+    if (!m_snapshot)
+        return;
+    history::Snapshot snapshot = *std::exchange(m_snapshot, std::nullopt);
+    snapshot.profile = m_lintProfile.name.toUtf8();
+    for (const lint::RuleSummary& summary : m_linter->summaries()) {
+        if (summary.findings > 0)
+            snapshot.findingsByRule.push_back({QByteArray(summary.rule->id), summary.findings});
+    }
+    if (!m_snapshotRoot.isEmpty()) {
+        // Written on a thread of its own, in order: a few MB at most, but not in the GUI thread's time.
+        static base::QueueWorker* writer = new base::QueueWorker; // never deleted: see QueueWorker
+        writer->post([root = m_snapshotRoot, keep = m_snapshotsKept, snapshot] {
+            if (const QString failed = history::SnapshotStore(root, keep).save(snapshot); !failed.isEmpty())
+                qWarning("keylens: %s", qPrintable(failed));
+        });
+    }
+    m_lastSnapshot = std::move(snapshot);
+    Q_EMIT snapshotTaken();
 }
 
 void ScanSession::abandonJudgement()

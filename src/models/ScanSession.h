@@ -6,6 +6,7 @@
 #include "base/WorkerJob.h"
 #include "edit/BulkAction.h"
 #include "edit/KeySelection.h"
+#include "history/Snapshot.h"
 #include "judging/EndOfScan.h"
 #include "keyspace/Keyspace.h"
 #include "keyspace/MemoryEstimate.h"
@@ -74,6 +75,10 @@ public:
     // then the store's findings are recomputed with the new profile at once.
     void setLintProfile(lint::Profile profile);
     const lint::Profile& lintProfile() const { return m_lintProfile; }
+    // Where each scan's snapshot is saved once its rules are judged (history::SnapshotStore's root); empty, the
+    // default: none is kept. The last one taken, complete or not, is there either way.
+    void setSnapshotFolder(const QString& root, std::size_t keep) { m_snapshotRoot = root, m_snapshotsKept = keep; }
+    const std::optional<history::Snapshot>& lastSnapshot() const { return m_lastSnapshot; }
     const lint::Linter& linter() const { return *m_linter; }
     // Keys' lengths (STRLEN or element counts), learnt after the scan or by the details pane: the tree's
     // big-key overlay and the linter's big-string and big-collection take them from here.
@@ -128,6 +133,8 @@ Q_SIGNALS:
     void progressChanged(const keylens::scan::ScanProgress& progress);
     void published(); // the model caught up with the store
     void finished(const keylens::scan::ScanSummary& summary);
+    // A scan's snapshot was taken (and, with a folder set, is being saved there).
+    void snapshotTaken();
     // Findings were added to keys already shown (the namespace-level rules, a big collection, a new
     // profile): the tree's findings column and the Findings panel should look again.
     void findingsChanged();
@@ -144,6 +151,7 @@ private:
     // per million keys, too long to stop the GUI for); their verdicts are then recorded in slices.
     void judge();
     void verdictsRecorded(); // the judgement's verdicts are in the store: the models are told, finish goes on
+    void keepSnapshot();     // the scan's snapshot, with its findings, kept and saved
     void completeFinish();
     void announceFinish();     // settles the summary, says findingsChanged and finished
     void announceFinishSoon(); // announceFinish() in an event of its own, unless a new scan or sort came first
@@ -180,7 +188,11 @@ private:
     std::unique_ptr<lint::Judgement> m_judgement;
     judging::BigKeyLengths m_bigKeyLengths;          // written by the worker until it finishes
     std::vector<lint::DelimiterUse> m_delimiterUses; // the same
-    QString m_lengthsNotice;                         // what of the lengths could not be checked, once recorded
+    std::optional<history::Snapshot> m_snapshot;     // the same: the scan's, taken beside the rules
+    std::optional<history::Snapshot> m_lastSnapshot; // with its findings, on this thread
+    QString m_snapshotRoot;
+    std::size_t m_snapshotsKept = 100;
+    QString m_lengthsNotice; // what of the lengths could not be checked, once recorded
     // Verdicts recorded per look at the clock: each adds to its ancestors' counts, a few hundred nanoseconds.
     base::SlicedJob m_verdictSlices{256, QStringLiteral("verdicts"), this};
     base::NextTurn m_finalPublish{QStringLiteral("final publish"), this};      // cancelled with the judgement

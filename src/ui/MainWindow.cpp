@@ -39,6 +39,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QTreeView>
@@ -79,6 +80,10 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     , m_expiries(new models::ExpiryCount(m_session->view(), this))
 {
     registerResources();
+    // Every scan is kept as a snapshot (docs/snapshot-format.md), for `keylens-cli diff` and comparisons later.
+    m_session->setSnapshotFolder(
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/snapshots"),
+        std::size_t(std::max(1, m_settings->value(QStringLiteral("history/snapshotsKept"), 100).toInt())));
     setWindowTitle(tr("Keylens"));
     setWindowIcon(icon("keylens"));
     createActions();

@@ -6,6 +6,8 @@
 #include "GuiRunner.h"
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "history/SnapshotFile.h"
+#include "history/SnapshotStore.h"
 #include "keyspace/KeyEscape.h"
 #include "keyspace/SubtreeTotals.h"
 #include "keyspace/Units.h"
@@ -49,6 +51,7 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyleOptionHeader>
 #include <QStyleOptionViewItem>
@@ -121,6 +124,7 @@ class TestMainWindow : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // the snapshots go to a test's data directory, not the user's
         KEYLENS_START_SERVER(m_server);
         test::PlainClient client(m_server.port());
         std::vector<std::vector<QByteArray>> commands;
@@ -192,6 +196,49 @@ private Q_SLOTS:
         window.close();
         m_window->activateWindow(); // the shared window's shortcuts work while it is the active one
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    }
+
+    // Each scan is kept as a snapshot in the data directory's folder of its server and database, with the figures
+    // the server gives: what `keylens-cli diff` and the comparisons read.
+    void everyScanIsKeptAsASnapshot()
+    {
+        const std::optional<history::Snapshot>& taken = m_window->session()->lastSnapshot();
+        QVERIFY(taken);
+        test::PlainClient client(m_server.port());
+        QCOMPARE(qint64(taken->totals.keys), client.integer({"DBSIZE"}));
+        QVERIFY(taken->complete);
+        const auto alpha = std::find_if(taken->namespaces.begin(), taken->namespaces.end(),
+                                        [](const history::SnapshotNamespace& entry) { return entry.path == "alpha:"; });
+        QVERIFY(alpha != taken->namespaces.end());
+        QCOMPARE(alpha->stats.keys, std::uint64_t(300));
+        std::vector<std::vector<QByteArray>> usage;
+        for (const QByteArray& key : client.allKeys("alpha:*"))
+            usage.push_back({"MEMORY", "USAGE", key});
+        long long alphaMemory = 0;
+        for (const long long bytes : client.pipelineIntegers(usage))
+            alphaMemory += bytes;
+        QCOMPARE(alpha->stats.memoryBytes, std::uint64_t(alphaMemory));
+        std::size_t rulesWithFindings = 0;
+        for (const lint::RuleSummary& summary : m_window->session()->linter().summaries()) {
+            if (summary.findings == 0)
+                continue;
+            ++rulesWithFindings;
+            const auto kept = std::find_if(taken->findingsByRule.begin(), taken->findingsByRule.end(),
+                                           [&](const auto& rule) { return rule.rule == summary.rule->id; });
+            QVERIFY(kept != taken->findingsByRule.end());
+            QCOMPARE(kept->findings, summary.findings);
+        }
+        QCOMPARE(taken->findingsByRule.size(), rulesWithFindings);
+        // Saved on its own thread: its file appears, and reads back as the one taken.
+        const history::SnapshotStore store(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                                           QStringLiteral("/snapshots"));
+        QTRY_VERIFY_WITH_TIMEOUT(!store.list(taken->server.address, taken->server.db).empty(), 10000);
+        QFile file(store.list(taken->server.address, taken->server.db).back().path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QString error;
+        const std::optional<history::Snapshot> read = history::decodeSnapshot(file.readAll(), &error);
+        QVERIFY2(read, qPrintable(error));
+        QVERIFY(*read == *taken);
     }
 
     void treeShowsTopNamespacesWithServerCounts()

@@ -3,9 +3,14 @@
 #include "history/Gzip.h"
 #include "history/SnapshotDiff.h"
 #include "history/SnapshotFile.h"
+#include "history/SnapshotStore.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <set>
 
 using namespace keylens;
 using namespace keylens::history;
@@ -189,6 +194,41 @@ private Q_SLOTS:
         QVERIFY(gone != diff.namespaces.end());
         QCOMPARE(gone->status, ChangeStatus::Gone);
         QCOMPARE(gone->keysDelta(), std::int64_t(-10));
+    }
+
+    void theStoreKeepsTheNewestAndOnePerDay()
+    {
+        QTemporaryDir dir;
+        SnapshotStore store(dir.path(), 100);
+        Snapshot snapshot = sample();
+        snapshot.server.address = "redis.example:6379/x";
+        // 130 scans, one every 6 hours: the 100 newest stay, and of the 30 older ones the newest of each day.
+        constexpr std::int64_t Start = 1'790'000'000'000, Step = 6 * 3600 * 1000, DayMs = 24 * 3600 * 1000;
+        for (int i = 0; i < 130; ++i) {
+            snapshot.takenAtMs = Start + i * Step;
+            snapshot.complete = i != 129; // the last one partial
+            QCOMPARE(store.save(snapshot), QString());
+        }
+        std::set<std::int64_t> olderDays;
+        for (int i = 0; i < 30; ++i)
+            olderDays.insert((Start + i * Step) / DayMs);
+        const std::vector<SnapshotStore::Entry> kept = store.list(snapshot.server.address, snapshot.server.db);
+        QCOMPARE(kept.size(), 100 + olderDays.size());
+        QCOMPARE(kept.back().takenAtMs, Start + 129 * Step);
+        QVERIFY(!kept.back().complete);
+        QVERIFY(kept.back().path.endsWith(QStringLiteral("-partial.kls")));
+        QVERIFY(std::is_sorted(kept.begin(), kept.end(),
+                               [](const auto& a, const auto& b) { return a.takenAtMs < b.takenAtMs; }));
+        // Each kept file reads back as what was saved at its time; the folder's name has no ':' or '/'.
+        QString error;
+        QFile file(kept.front().path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const std::optional<Snapshot> read = decodeSnapshot(file.readAll(), &error);
+        QVERIFY2(read, qPrintable(error));
+        QCOMPARE(read->takenAtMs, kept.front().takenAtMs);
+        QVERIFY(!QFileInfo(kept.front().path).dir().dirName().contains(QLatin1Char(':')));
+        // Another database of the same server has none.
+        QVERIFY(store.list(snapshot.server.address, snapshot.server.db + 1).empty());
     }
 };
 
