@@ -9,6 +9,7 @@
 //   build/bin/bench_key_checks [--keys N] [--runs R]
 #include "BenchOptions.h"
 #include "DemoServer.h"
+#include "Median.h"
 #include "keyspace/Keyspace.h"
 #include "lint/Linter.h"
 #include "lint/ProfileFile.h"
@@ -65,12 +66,6 @@ std::vector<ReadKey> readKeys(quint16 port)
         }
     } while (cursor != "0");
     return keys;
-}
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
 }
 
 } // namespace

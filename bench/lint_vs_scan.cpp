@@ -4,6 +4,7 @@
 // the server and the client share two cores, so the wall time a lint adds is its CPU competing with the server's.
 #include "BenchOptions.h"
 #include "DemoServer.h"
+#include "Median.h"
 #include "ProcessStats.h"
 
 #include <QCoreApplication>
@@ -14,16 +15,6 @@
 #include <vector>
 
 using namespace keylens;
-
-namespace {
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
-
-} // namespace
 
 int main(int argc, char** argv)
 {

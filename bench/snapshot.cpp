@@ -5,6 +5,7 @@
 //   build/bin/bench_snapshot [--keys N] [--runs R]
 #include "BenchOptions.h"
 #include "DemoServer.h"
+#include "Median.h"
 #include "cli/ScanJob.h"
 #include "history/SnapshotDiff.h"
 #include "history/SnapshotFile.h"
@@ -24,12 +25,6 @@
 using namespace keylens;
 
 namespace {
-
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
 
 double millisecondsOf(const std::function<void()>& work)
 {
