@@ -111,6 +111,7 @@ int runDiffCommand(const QStringList& arguments)
         return usageError(problem);
     reportOptions.beforeSource = positional[0].toUtf8();
     std::optional<history::Snapshot> after;
+    std::optional<QString> scanError; // a scan made now that stopped early
     const bool scanNow = positional.size() < 2 || !QFileInfo::exists(positional[1]);
     if (!scanNow) {
         if (positional.size() > 2)
@@ -139,6 +140,8 @@ int runDiffCommand(const QStringList& arguments)
             return *refused;
         if (outcome.interrupted)
             return ExitInterrupted;
+        if (outcome.summary.error)
+            scanError = outcome.summary.error->message;
         const report::ScanReport scanReport =
             report::buildReport(keyspace, outcome.summary, outcome.duplicates, history::snapshotReportOptions(),
                                 QDateTime::currentMSecsSinceEpoch(), outcome.librarySets);
@@ -157,6 +160,10 @@ int runDiffCommand(const QStringList& arguments)
                                                                 : history::diffToText(diff, reportOptions);
     if (QString failed; !writeReport(outputPath, document, &failed)) {
         writeStderr("keylens-cli: " + failed.toUtf8() + '\n');
+        return ExitFailure;
+    }
+    if (scanError) { // as scan: the partial comparison is written, and the exit says the scan did not finish
+        writeStderr("keylens-cli: the scan stopped early: " + scanError->toUtf8() + '\n');
         return ExitFailure;
     }
     if (reportOptions.gate && !history::changesPastGate(diff, *reportOptions.gate).empty())

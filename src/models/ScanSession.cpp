@@ -72,6 +72,7 @@ void ScanSession::start(const scan::ScanOptions& options, const keyspace::Delimi
     m_pendingIndex = 0;
     m_ingestSlices.cancel();
     m_summary.reset();
+    m_snapshotDue = true;
     m_finishing.reset();
     m_finalPublished = false;
     m_progress.reset();
@@ -363,8 +364,9 @@ void ScanSession::judge()
     const bool serverAnswered = m_finishing && !m_finishing->error;
     m_snapshot.reset();
     // A scan that read keys is kept as a snapshot (history::), complete or partial; one refused at once has none.
+    // Once a scan: a new lint profile judges the same scan again, and that is no new snapshot.
     std::optional<scan::ScanSummary> measured;
-    if (m_finishing && m_finishing->scanCalls > 0)
+    if (m_snapshotDue && m_finishing && m_finishing->scanCalls > 0)
         measured = *m_finishing;
     m_judging.start(
         [linter, store, result, lengths = &m_bigKeyLengths, uses = &m_delimiterUses, snapshot = &m_snapshot,
@@ -412,6 +414,7 @@ void ScanSession::keepSnapshot()
 {
     if (!m_snapshot)
         return;
+    m_snapshotDue = false;
     history::Snapshot snapshot = *std::exchange(m_snapshot, std::nullopt);
     snapshot.profile = m_lintProfile.name.toUtf8();
     for (const lint::RuleSummary& summary : m_linter->summaries()) {

@@ -190,6 +190,7 @@ private:
     std::vector<lint::DelimiterUse> m_delimiterUses; // the same
     std::optional<history::Snapshot> m_snapshot;     // the same: the scan's, taken beside the rules
     std::optional<history::Snapshot> m_lastSnapshot; // with its findings, on this thread
+    bool m_snapshotDue = false;                      // this scan's snapshot is not kept yet
     QString m_snapshotRoot;
     std::size_t m_snapshotsKept = 100;
     QString m_lengthsNotice; // what of the lengths could not be checked, once recorded
