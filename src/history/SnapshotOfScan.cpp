@@ -49,12 +49,6 @@ std::optional<Snapshot> snapshotOfStore(const keyspace::Keyspace& store, const s
     Snapshot snapshot = snapshotOf(header, limits);
     snapshot.listedDepth = limits.depth;
 
-    struct Ranked
-    {
-        std::uint64_t memoryBytes;
-        std::uint64_t keys;
-        keyspace::NodeId node;
-    };
     struct Pending
     {
         keyspace::NodeId node;
@@ -67,40 +61,21 @@ std::optional<Snapshot> snapshotOfStore(const keyspace::Keyspace& store, const s
             return std::nullopt;
         const Pending parent = pending.front();
         pending.pop_front();
-        std::vector<Ranked> children;
-        for (const keyspace::NodeId child : store.children(parent.node)) {
-            if (store.hasChildren(child)) {
-                const keyspace::NamespaceStats stats = store.stats(child);
-                children.push_back({stats.memoryBytes, stats.keys, child});
-            }
-        }
-        Unlisted& unlisted = parent.index == SnapshotNamespace::TopLevel ? snapshot.unlistedTopLevel
-                                                                         : snapshot.namespaces[parent.index].unlisted;
         const std::size_t room = std::min<std::size_t>(
             std::size_t(std::max(0, limits.width)), limits.total - std::min(limits.total, snapshot.namespaces.size()));
-        const std::size_t shown = std::min(children.size(), room);
-        std::partial_sort(children.begin(), children.begin() + std::ptrdiff_t(shown), children.end(),
-                          [&](const Ranked& a, const Ranked& b) {
-                              if (a.memoryBytes != b.memoryBytes)
-                                  return a.memoryBytes > b.memoryBytes;
-                              if (a.keys != b.keys)
-                                  return a.keys > b.keys;
-                              return store.segment(a.node) < store.segment(b.node);
-                          });
-        for (std::size_t i = shown; i < children.size(); ++i) {
-            ++unlisted.namespaces;
-            unlisted.keys += children[i].keys;
-            unlisted.memoryBytes += children[i].memoryBytes;
-        }
-        for (std::size_t i = 0; i < shown; ++i) {
+        report::Others others;
+        const std::vector<keyspace::NodeId> shown = report::biggestChildNamespaces(store, parent.node, room, &others);
+        (parent.index == SnapshotNamespace::TopLevel ? snapshot.unlistedTopLevel
+                                                     : snapshot.namespaces[parent.index].unlisted) = unlistedOf(others);
+        for (const keyspace::NodeId node : shown) {
             SnapshotNamespace entry;
             entry.parent = parent.index;
-            entry.path = store.namespacePrefix(children[i].node);
-            entry.stats = statsOf(store.stats(children[i].node));
+            entry.path = store.namespacePrefix(node);
+            entry.stats = statsOf(store.stats(node));
             const auto index = std::uint32_t(snapshot.namespaces.size());
             snapshot.namespaces.push_back(std::move(entry));
             if (parent.depth + 1 < limits.depth)
-                pending.push_back({children[i].node, index, parent.depth + 1});
+                pending.push_back({node, index, parent.depth + 1});
         }
     }
     return snapshot;

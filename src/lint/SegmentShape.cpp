@@ -11,8 +11,6 @@ namespace keylens::lint {
 
 namespace {
 
-// What a segment is made of, counted in one pass: each shape's test first asks whether the counts allow
-// it, so a segment is read once or twice rather than once per shape (this runs on every key's segments).
 // Each byte's counters, one per byte of a 64-bit word (digit, lower, upper, hex letter, base64 mark, dash, dot,
 // colon): a segment is counted with a table load and an add per byte, without a branch to mispredict on random ids.
 enum MixLane : unsigned { DigitLane, LowerLane, UpperLane, HexLane, Base64Lane, DashLane, DotLane, ColonLane };

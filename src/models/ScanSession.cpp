@@ -430,7 +430,6 @@ void ScanSession::keepSnapshot()
         });
     }
     m_lastSnapshot = std::move(snapshot);
-    Q_EMIT snapshotTaken();
 }
 
 void ScanSession::abandonJudgement()

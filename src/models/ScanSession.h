@@ -133,8 +133,6 @@ Q_SIGNALS:
     void progressChanged(const keylens::scan::ScanProgress& progress);
     void published(); // the model caught up with the store
     void finished(const keylens::scan::ScanSummary& summary);
-    // A scan's snapshot was taken (and, with a folder set, is being saved there).
-    void snapshotTaken();
     // Findings were added to keys already shown (the namespace-level rules, a big collection, a new
     // profile): the tree's findings column and the Findings panel should look again.
     void findingsChanged();

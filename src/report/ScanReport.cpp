@@ -24,8 +24,9 @@ struct RankedNamespace
     NodeId node;
 };
 
-void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& libraries, NodeId parent, int level,
-                    const ReportOptions& options, std::vector<NamespaceEntry>* entries, Others* others)
+} // namespace
+
+std::vector<NodeId> biggestChildNamespaces(const Keyspace& keyspace, NodeId parent, std::size_t count, Others* others)
 {
     std::vector<RankedNamespace> namespaces;
     for (const NodeId child : keyspace.children(parent)) {
@@ -36,8 +37,7 @@ void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& librar
     }
     // Biggest first: memory, then keys, then name, so the order is the same on every run. Only the namespaces shown
     // need an order; the rest are summed.
-    const std::size_t shown =
-        std::min<std::size_t>(namespaces.size(), static_cast<std::size_t>(std::max(0, options.width)));
+    const std::size_t shown = std::min(namespaces.size(), count);
     std::partial_sort(namespaces.begin(), namespaces.begin() + std::ptrdiff_t(shown), namespaces.end(),
                       [&](const RankedNamespace& a, const RankedNamespace& b) {
                           if (a.memoryBytes != b.memoryBytes)
@@ -52,9 +52,20 @@ void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& librar
         others->memoryBytes += namespaces[i].memoryBytes;
         others->keysMemoryUnmeasured += namespaces[i].keysMemoryUnmeasured;
     }
-    namespaces.resize(shown);
-    for (const RankedNamespace& ranked : namespaces) {
-        const NodeId node = ranked.node;
+    std::vector<NodeId> biggest;
+    biggest.reserve(shown);
+    for (std::size_t i = 0; i < shown; ++i)
+        biggest.push_back(namespaces[i].node);
+    return biggest;
+}
+
+namespace {
+
+void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& libraries, NodeId parent, int level,
+                    const ReportOptions& options, std::vector<NamespaceEntry>* entries, Others* others)
+{
+    for (const NodeId node :
+         biggestChildNamespaces(keyspace, parent, static_cast<std::size_t>(std::max(0, options.width)), others)) {
         NamespaceEntry entry;
         entry.node = node;
         entry.path = keyspace.namespacePrefix(node);

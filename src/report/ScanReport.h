@@ -107,6 +107,11 @@ struct ScanReport
     }
 };
 
+// A namespace's child namespaces, biggest first (memory, then keys, then name: the same order on every run), at most
+// `count` of them; those past it are summed into `others`. The report's levels and a snapshot's are listed so.
+std::vector<keyspace::NodeId> biggestChildNamespaces(const keyspace::Keyspace& keyspace, keyspace::NodeId parent,
+                                                     std::size_t count, Others* others);
+
 // `librarySets`: see lint::LibraryLayouts::recognise.
 ScanReport buildReport(const keyspace::Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,
                        const ReportOptions& options, std::int64_t nowMs, const lint::SetMembers& librarySets = {});
