@@ -166,6 +166,10 @@ int runDiffCommand(const QStringList& arguments)
         writeStderr("keylens-cli: the scan stopped early: " + scanError->toUtf8() + '\n');
         return ExitFailure;
     }
+    if (reportOptions.gate && !diff.memoryCompared) { // a CI gate that cannot look fails, it does not pass
+        writeStderr("keylens-cli: --fail-on-growth cannot be checked: a scan did not measure every key's memory\n");
+        return ExitFailure;
+    }
     if (reportOptions.gate && !history::changesPastGate(diff, *reportOptions.gate).empty())
         return ExitFailure;
     return ExitOk;

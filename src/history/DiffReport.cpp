@@ -144,6 +144,8 @@ void appendTable(QByteArray& out, QByteArrayView title, const std::vector<Change
 std::vector<const Change*> changesPastGate(const SnapshotDiff& diff, const GrowthGate& gate)
 {
     std::vector<const Change*> past;
+    if (!diff.memoryCompared)
+        return past; // said in the caveats
     for (const std::vector<Change>* list : {&diff.namespaces, &diff.patterns}) {
         for (const Change& change : *list) {
             if (gate.exceededBy(change))
@@ -165,6 +167,7 @@ QByteArray diffToJson(const SnapshotDiff& diff, const DiffReportOptions& options
         json.value(caveat.toUtf8());
     json.endArray();
     json.key("depth").value(diff.comparedDepth);
+    json.key("memory_compared").value(diff.memoryCompared);
     json.key("totals");
     writeChange(json, diff.totals, "path");
     json.key("changes").beginArray();

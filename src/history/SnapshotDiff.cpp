@@ -9,13 +9,14 @@ namespace keylens::history {
 
 namespace {
 
-ChangeStatus statusOf(const Change& change)
+// By memory when both scans measured it, else by keys: a scan without MEMORY USAGE has 0 bytes everywhere.
+ChangeStatus statusOf(const Change& change, bool memoryCompared)
 {
     if (!change.before)
         return ChangeStatus::New;
     if (!change.after)
         return ChangeStatus::Gone;
-    if (change.memoryDelta() != 0)
+    if (memoryCompared && change.memoryDelta() != 0)
         return change.memoryDelta() > 0 ? ChangeStatus::Grown : ChangeStatus::Shrunk;
     if (change.keysDelta() != 0)
         return change.keysDelta() > 0 ? ChangeStatus::Grown : ChangeStatus::Shrunk;
@@ -125,8 +126,20 @@ SnapshotDiff diffSnapshots(const Snapshot& before, const Snapshot& after, const 
     diff.before = headerOf(before);
     diff.after = headerOf(after);
     diff.caveats = caveatsOf(before, after);
+    // Memory is compared only where each scan measured every key's: else its figures are lower bounds, and a scan
+    // that was denied MEMORY USAGE would show every namespace shrunk to nothing.
+    diff.memoryCompared = before.totals.keysMemoryUnmeasured == 0 && after.totals.keysMemoryUnmeasured == 0;
+    for (const auto& [side, snapshot] : {std::pair{"earlier", &before}, std::pair{"later", &after}}) {
+        if (snapshot->totals.keysMemoryUnmeasured > 0)
+            diff.caveats << QStringLiteral("The %1 scan did not measure the memory of %2 of its %3 keys (MEMORY USAGE "
+                                           "denied, skipped or sampled): memory is not compared, namespaces are "
+                                           "judged by their keys, and --fail-on-growth cannot be checked.")
+                                .arg(QLatin1String(side))
+                                .arg(snapshot->totals.keysMemoryUnmeasured)
+                                .arg(snapshot->totals.keys);
+    }
     diff.totals = {QByteArray(), -1, before.totals, after.totals, ChangeStatus::Same};
-    diff.totals.status = statusOf(diff.totals);
+    diff.totals.status = statusOf(diff.totals, diff.memoryCompared);
     diff.comparedDepth = std::min({options.depth, before.listedDepth, after.listedDepth});
 
     const QHash<QByteArray, std::uint32_t> beforeIndex = indexByPath(before), afterIndex = indexByPath(after);
@@ -142,7 +155,7 @@ SnapshotDiff diffSnapshots(const Snapshot& before, const Snapshot& after, const 
             ++diff.notComparable;
             continue;
         }
-        change.status = statusOf(change);
+        change.status = statusOf(change, diff.memoryCompared);
         diff.namespaces.push_back(std::move(change));
     }
     for (std::uint32_t i = 0; i < after.namespaces.size(); ++i) {
@@ -170,7 +183,7 @@ SnapshotDiff diffSnapshots(const Snapshot& before, const Snapshot& after, const 
                 change.before = **found;
                 earlier.erase(found);
             }
-            change.status = statusOf(change);
+            change.status = statusOf(change, diff.memoryCompared);
             diff.patterns.push_back(std::move(change));
         }
         for (const SnapshotPattern& entry : before.patterns) {

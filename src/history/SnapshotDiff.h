@@ -60,6 +60,8 @@ struct SnapshotDiff
     // biggest siblings there): left out of `namespaces`.
     std::uint64_t notComparable = 0;
     int comparedDepth = 0;
+    // Both scans measured every key's memory: only then are memory changes changes (statuses, the growth gate).
+    bool memoryCompared = true;
 };
 
 SnapshotDiff diffSnapshots(const Snapshot& before, const Snapshot& after, const DiffOptions& options);

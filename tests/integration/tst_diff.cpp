@@ -261,6 +261,28 @@ private Q_SLOTS:
         QVERIFY2(run.err.contains("newer Keylens"), run.err.constData());
     }
 
+    // A user denied MEMORY USAGE scans with 0 bytes everywhere: no namespace "shrinks" for that, the header says why
+    // memory is not compared, and a growth gate that cannot look fails rather than passes.
+    void aScanWithoutMemoryIsJudgedByKeys()
+    {
+        test::PlainClient client(m_server.port());
+        client.command({"ACL", "SETUSER", "nomemory", "on", ">pw", "~*", "+@all", "-memory"});
+        const QString uri = QStringLiteral("redis://nomemory:pw@127.0.0.1:%1").arg(m_port);
+        const auto run = test::runCli({QStringLiteral("diff"), m_before, uri, QStringLiteral("--format"),
+                                       QStringLiteral("json"), QStringLiteral("--no-auth-warning")});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject diff = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(diff[QStringLiteral("memory_compared")].toBool(true), false);
+        QVERIFY(diff[QStringLiteral("caveats")].toArray().last().toString().contains(QStringLiteral("MEMORY USAGE")));
+        QCOMPARE(changeOf(diff, QStringLiteral("session:"))[QStringLiteral("status")].toString(),
+                 QStringLiteral("grown"));
+        QCOMPARE(changeOf(diff, QStringLiteral("user:"))[QStringLiteral("status")].toString(), QStringLiteral("same"));
+        const auto gate = test::runCli({QStringLiteral("diff"), m_before, uri, QStringLiteral("--fail-on-growth"),
+                                        QStringLiteral("1000"), QStringLiteral("--no-auth-warning")});
+        QCOMPARE(gate.exitCode, 1);
+        QVERIFY2(gate.err.contains("cannot be checked"), gate.err.constData());
+    }
+
     void aSecondServerIsSaidSo()
     {
         demo::RedisServerProcess other;
