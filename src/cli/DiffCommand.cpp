@@ -4,6 +4,7 @@
 #include "cli/Output.h"
 #include "cli/ReportFile.h"
 #include "history/DiffReport.h"
+#include "history/ReadSnapshot.h"
 #include "history/SnapshotFile.h"
 #include "history/SnapshotOfJsonReport.h"
 #include "history/SnapshotOfScan.h"
@@ -14,31 +15,6 @@
 #include <QFileInfo>
 
 namespace keylens::cli {
-
-namespace {
-
-// A snapshot file or a JSON scan report, or an error sentence naming the file.
-std::optional<history::Snapshot> readSide(const QString& path, QString* error)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
-        return std::nullopt;
-    }
-    const QByteArray bytes = file.readAll();
-    QString problem;
-    std::optional<history::Snapshot> snapshot;
-    const QByteArrayView trimmed = QByteArrayView(bytes).trimmed();
-    if (trimmed.startsWith('{'))
-        snapshot = history::snapshotOfJsonReport(bytes, QFileInfo(file).lastModified().toMSecsSinceEpoch(), &problem);
-    else
-        snapshot = history::decodeSnapshot(bytes, &problem);
-    if (!snapshot)
-        *error = QStringLiteral("%1 cannot be compared: %2").arg(path, problem);
-    return snapshot;
-}
-
-} // namespace
 
 usage::Command diffCommand()
 {
@@ -106,7 +82,7 @@ int runDiffCommand(const QStringList& arguments)
     }
 
     // Both sides are read before anything is scanned or written: a damaged file costs no scan.
-    const std::optional<history::Snapshot> before = readSide(positional[0], &problem);
+    const std::optional<history::Snapshot> before = history::readSnapshotOrReport(positional[0], &problem);
     if (!before)
         return usageError(problem);
     reportOptions.beforeSource = positional[0].toUtf8();
@@ -118,7 +94,7 @@ int runDiffCommand(const QStringList& arguments)
             return usageError(QStringLiteral("diff compares two scans: OLD and NEW"));
         if (!snapshotPath.isEmpty())
             return usageError(QStringLiteral("--snapshot saves a scan made now; NEW is a file"));
-        after = readSide(positional[1], &problem);
+        after = history::readSnapshotOrReport(positional[1], &problem);
         if (!after)
             return usageError(problem);
         reportOptions.afterSource = positional[1].toUtf8();

@@ -69,31 +69,6 @@ Snapshot headerOf(const Snapshot& snapshot)
     return header;
 }
 
-QStringList caveatsOf(const Snapshot& before, const Snapshot& after)
-{
-    QStringList caveats;
-    if (before.server.address != after.server.address)
-        caveats << QStringLiteral("The two scans are of different servers (%1 and %2).")
-                       .arg(QString::fromUtf8(before.server.address), QString::fromUtf8(after.server.address));
-    else if (!before.server.runId.isEmpty() && !after.server.runId.isEmpty() &&
-             before.server.runId != after.server.runId)
-        caveats << QStringLiteral("The server restarted between the two scans (its run_id changed): keys without "
-                                  "persistence may be gone for that reason.");
-    if (before.server.db != after.server.db)
-        caveats << QStringLiteral("The two scans are of different databases (db %1 and db %2).")
-                       .arg(before.server.db)
-                       .arg(after.server.db);
-    if (before.delimiters != after.delimiters)
-        caveats << QStringLiteral("The two scans split keys on different delimiters ('%1' and '%2'): their namespaces "
-                                  "differ for that reason.")
-                       .arg(QString::fromUtf8(before.delimiters), QString::fromUtf8(after.delimiters));
-    if (!before.complete)
-        caveats << QStringLiteral("The earlier scan did not finish: its figures are lower bounds.");
-    if (!after.complete)
-        caveats << QStringLiteral("The later scan did not finish: its figures are lower bounds.");
-    return caveats;
-}
-
 } // namespace
 
 QByteArrayView changeStatusName(ChangeStatus status)
@@ -118,6 +93,31 @@ std::optional<double> Change::memoryGrowthPercent() const
     if (!before || !after || before->memoryBytes == 0)
         return std::nullopt;
     return double(memoryDelta()) * 100.0 / double(before->memoryBytes);
+}
+
+QStringList caveatsOf(const Snapshot& before, const Snapshot& after)
+{
+    QStringList caveats;
+    if (before.server.address != after.server.address)
+        caveats << QStringLiteral("The two scans are of different servers (%1 and %2).")
+                       .arg(QString::fromUtf8(before.server.address), QString::fromUtf8(after.server.address));
+    else if (!before.server.runId.isEmpty() && !after.server.runId.isEmpty() &&
+             before.server.runId != after.server.runId)
+        caveats << QStringLiteral("The server restarted between the two scans (its run_id changed): keys without "
+                                  "persistence may be gone for that reason.");
+    if (before.server.db != after.server.db)
+        caveats << QStringLiteral("The two scans are of different databases (db %1 and db %2).")
+                       .arg(before.server.db)
+                       .arg(after.server.db);
+    if (before.delimiters != after.delimiters)
+        caveats << QStringLiteral("The two scans split keys on different delimiters ('%1' and '%2'): their namespaces "
+                                  "differ for that reason.")
+                       .arg(QString::fromUtf8(before.delimiters), QString::fromUtf8(after.delimiters));
+    if (!before.complete)
+        caveats << QStringLiteral("The earlier scan did not finish: its figures are lower bounds.");
+    if (!after.complete)
+        caveats << QStringLiteral("The later scan did not finish: its figures are lower bounds.");
+    return caveats;
 }
 
 SnapshotDiff diffSnapshots(const Snapshot& before, const Snapshot& after, const DiffOptions& options)

@@ -65,6 +65,9 @@ struct SnapshotDiff
 };
 
 SnapshotDiff diffSnapshots(const Snapshot& before, const Snapshot& after, const DiffOptions& options);
+// What a reader must know of two scans before trusting their comparison (see SnapshotDiff::caveats), from their
+// headers alone: other servers or databases, a restart, another delimiter, a partial side.
+QStringList caveatsOf(const Snapshot& before, const Snapshot& after);
 
 // `--fail-on-growth PCT[:BYTES]`: a namespace grew past it when its memory grew more than `percent` of what it was
 // and by more than `bytes` (a new namespace, by more than `bytes`).

@@ -61,8 +61,9 @@ std::optional<Snapshot> snapshotOfStore(const keyspace::Keyspace& store, const s
             return std::nullopt;
         const Pending parent = pending.front();
         pending.pop_front();
+        const int width = parent.depth == 0 ? limits.topWidth : limits.width;
         const std::size_t room = std::min<std::size_t>(
-            std::size_t(std::max(0, limits.width)), limits.total - std::min(limits.total, snapshot.namespaces.size()));
+            std::size_t(std::max(0, width)), limits.total - std::min(limits.total, snapshot.namespaces.size()));
         report::Others others;
         const std::vector<keyspace::NodeId> shown = report::biggestChildNamespaces(store, parent.node, room, &others);
         (parent.index == SnapshotNamespace::TopLevel ? snapshot.unlistedTopLevel
@@ -78,6 +79,11 @@ std::optional<Snapshot> snapshotOfStore(const keyspace::Keyspace& store, const s
                 pending.push_back({node, index, parent.depth + 1});
         }
     }
+    // The patterns partition the keys: every one is kept, as the CLI's snapshot keeps them.
+    for (report::PatternEntry& entry : report::listPatterns(store, nullptr, cancel))
+        snapshot.patterns.push_back({std::move(entry.pattern), statsOf(entry.stats), {}});
+    if (cancel && cancel->load(std::memory_order_relaxed))
+        return std::nullopt;
     return snapshot;
 }
 
@@ -86,6 +92,7 @@ report::ReportOptions snapshotReportOptions(const SnapshotLimits& limits)
     report::ReportOptions options;
     options.depth = limits.depth;
     options.width = limits.width;
+    options.topWidth = limits.topWidth;
     options.top = 0;
     options.patterns = true;
     return options;

@@ -15,13 +15,16 @@ struct SnapshotLimits
 {
     int depth = 4;
     int width = 500;
+    // At the top, where a messy keyspace has thousands of one-key names (`1059:…`, ids without a prefix) and a new
+    // namespace can only be told new when every top-level name was listed before.
+    int topWidth = 10'000;
     std::size_t total = 50'000;
 };
 
 // The report options that list what a snapshot keeps: the namespaces to the limits, the patterns, no top keys.
 report::ReportOptions snapshotReportOptions(const SnapshotLimits& limits = {});
 
-// A snapshot straight from a finished scan's store, namespaces only (no patterns, no libraries): what the browser
+// A snapshot straight from a finished scan's store, namespaces and patterns (no libraries): what the browser
 // takes beside its end-of-scan rules. A set `cancel` stops it between two namespaces (nothing is returned then): a
 // new scan must not wait for a walk over ten million keys.
 std::optional<Snapshot> snapshotOfStore(const keyspace::Keyspace& store, const scan::ScanSummary& summary,

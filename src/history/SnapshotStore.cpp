@@ -64,9 +64,9 @@ QString SnapshotStore::save(const Snapshot& snapshot)
     return {};
 }
 
-std::vector<SnapshotStore::Entry> SnapshotStore::list(const QByteArray& address, int db) const
+std::vector<SnapshotStore::Entry> SnapshotStore::entriesIn(const QString& path)
 {
-    const QDir folder(folderOf(address, db));
+    const QDir folder(path);
     std::vector<Entry> entries;
     for (const QString& name : folder.entryList({QStringLiteral("*.kls")}, QDir::Files)) {
         if (std::optional<Entry> entry = entryOf(folder, name))

@@ -29,7 +29,9 @@ public:
     // Writes the snapshot into its server's folder and prunes it. Returns an error sentence, or an empty string.
     QString save(const Snapshot& snapshot);
     // The server's snapshots, oldest first, from their names (nothing is read).
-    std::vector<Entry> list(const QByteArray& address, int db) const;
+    std::vector<Entry> list(const QByteArray& address, int db) const { return entriesIn(folderOf(address, db)); }
+    // The same of a folder folderOf() named.
+    static std::vector<Entry> entriesIn(const QString& folder);
 
 private:
     void prune(const QString& folder) const;

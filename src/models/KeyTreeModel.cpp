@@ -48,6 +48,10 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
     m_lengths.clear();
     m_deleted.clear();
     m_libraries = nullptr;
+    m_storeComplete = false;
+    m_vanished.clear();
+    m_vanishedUnder.clear();
+    m_vanishedRowNumber.clear();
     m_visibility = {};
     m_matchingBelow = {};
     m_filterMatches = 0;
@@ -63,10 +67,40 @@ bool KeyTreeModel::isVisible(NodeId node) const
 
 bool KeyTreeModel::mayHaveChildren(RowId row) const
 {
+    if (isVanishedRow(row))
+        return false; // its vanished children are not listed on their own
     const auto node = NodeId(row);
     if (isFiltering())
         return m_visibility[node] & MatchesBelow;
-    return (m_hasChildren[node >> 6] >> (node & 63)) & 1;
+    return ((m_hasChildren[node >> 6] >> (node & 63)) & 1) || hasVanishedUnder(node);
+}
+
+bool KeyTreeModel::hasVanishedUnder(NodeId node) const
+{
+    return !m_vanishedUnder.empty() && !isFiltering() && m_vanishedUnder.count(node) != 0;
+}
+
+RowTreeModel::RowId KeyTreeModel::parentRow(RowId row) const
+{
+    return isVanishedRow(row) ? RowId(vanishedOf(row).parent) : RowId(m_keyspace->parent(NodeId(row)));
+}
+
+QByteArrayView KeyTreeModel::nameOf(RowId row) const
+{
+    return isVanishedRow(row) ? QByteArrayView(vanishedOf(row).name) : m_keyspace->segment(NodeId(row));
+}
+
+void KeyTreeModel::storeRowNumber(RowId row, std::uint32_t number) const
+{
+    if (isVanishedRow(row))
+        m_vanishedRowNumber[std::size_t(row & 0xffffffffu)] = number;
+    else
+        m_rowNumber[row] = number;
+}
+
+std::uint32_t KeyTreeModel::rowNumber(RowId row) const
+{
+    return isVanishedRow(row) ? m_vanishedRowNumber[std::size_t(row & 0xffffffffu)] : m_rowNumber[row];
 }
 
 void KeyTreeModel::markParents(std::size_t from, std::size_t to)
@@ -89,12 +123,18 @@ KeyTreeModel::Rows KeyTreeModel::childRows(RowId parent) const
         if (child < m_publishedNodes && isVisible(child))
             rows.push_back(child);
     });
+    if (hasVanishedUnder(NodeId(parent))) {
+        const std::vector<RowId>& vanished = m_vanishedUnder.at(NodeId(parent));
+        rows.insert(rows.end(), vanished.begin(), vanished.end()); // pinned last, see isPinnedLast()
+    }
     return rows;
 }
 
 NodeId KeyTreeModel::nodeOf(const QModelIndex& index) const
 {
-    return index.isValid() ? NodeId(index.internalId()) : keyspace::Keyspace::root();
+    if (!index.isValid())
+        return keyspace::Keyspace::root();
+    return isVanishedRow(index.internalId()) ? keyspace::InvalidNode : NodeId(index.internalId());
 }
 
 QModelIndex KeyTreeModel::indexOfNode(NodeId node, int column)
@@ -159,8 +199,23 @@ int KeyTreeModel::overlaysOf(NodeId node, std::int64_t now) const
     return overlays;
 }
 
+RowFacts KeyTreeModel::factsOfVanished(RowId row) const
+{
+    const Comparison::Vanished& vanished = vanishedOf(row);
+    RowFacts facts;
+    facts.name = vanished.name;
+    facts.path = vanished.path;
+    facts.totals.keys = vanished.before.keys;
+    facts.totals.memoryBytes = vanished.before.memoryBytes;
+    facts.totals.keysMemoryUnmeasured = vanished.before.keysMemoryUnmeasured;
+    facts.overlays = Vanished;
+    return facts;
+}
+
 RowFacts KeyTreeModel::factsOf(RowId rowId, FactsWanted wanted) const
 {
+    if (isVanishedRow(rowId))
+        return factsOfVanished(rowId);
     const auto node = NodeId(rowId);
     RowFacts row;
     row.name = m_keyspace->segment(node);
@@ -188,6 +243,28 @@ RowFacts KeyTreeModel::factsOf(RowId rowId, FactsWanted wanted) const
 
 QVariant KeyTreeModel::rowData(RowId row, int role) const
 {
+    if (isVanishedRow(row)) {
+        switch (role) {
+        case Qt::FontRole: {
+            QFont font;
+            font.setStrikeOut(true);
+            return font;
+        }
+        case NodeRole:
+            return qulonglong(keyspace::InvalidNode);
+        case PathRole:
+            return vanishedOf(row).path;
+        case IsKeyRole:
+            return false;
+        case VanishedRole:
+            return true;
+        case OverlayRole:
+            return int(Vanished);
+        case WorstFindingRole:
+            return -1;
+        }
+        return {};
+    }
     const auto node = NodeId(row);
     switch (role) {
     case Qt::FontRole:
@@ -225,8 +302,63 @@ QVariant KeyTreeModel::rowData(RowId row, int role) const
 
 // ---- sorting ----
 
+RowDelta KeyTreeModel::rowDelta(RowId row) const
+{
+    if (isVanishedRow(row))
+        return comparison()->ofVanished(vanishedOf(row), m_vanishedMemoryCompared);
+    return comparison()->ofNamespace(*m_keyspace, NodeId(row));
+}
+
+RowDelta KeyTreeModel::deltaOfNode(NodeId node) const
+{
+    if (!comparison() || !m_keyspace || node >= m_keyspace->nodeCount())
+        return {};
+    return comparison()->ofNamespace(*m_keyspace, node);
+}
+
+bool KeyTreeModel::comparesMemory() const
+{
+    return comparison() && m_keyspace && comparison()->memoryComparedWith(*m_keyspace);
+}
+
+void KeyTreeModel::comparisonChanged()
+{
+    // The vanished rows come and go: a reset (the window puts back what was open by path, as for a filter).
+    waitForWorkerSort();
+    beginResetModel();
+    forgetRows();
+    m_vanished.clear();
+    m_vanishedUnder.clear();
+    m_vanishedRowNumber.clear();
+    listVanished(false);
+    endResetModel();
+}
+
+void KeyTreeModel::listVanished(bool announce)
+{
+    if (!comparison() || !m_keyspace || !m_storeComplete || !m_vanished.empty())
+        return;
+    m_vanished = comparison()->vanishedFrom(*m_keyspace);
+    m_vanishedMemoryCompared = comparison()->memoryComparedWith(*m_keyspace);
+    m_vanishedRowNumber.assign(m_vanished.size(), 0);
+    for (std::size_t i = 0; i < m_vanished.size(); ++i)
+        m_vanishedUnder[m_vanished[i].parent].push_back(VanishedBit | RowId(i));
+    if (!announce || isFiltering())
+        return;
+    std::unordered_map<RowId, Rows> added;
+    for (const auto& [parent, rows] : m_vanishedUnder) {
+        if (isMaterialised(parent))
+            added[parent] = rows;
+        else if (parent != keyspace::Keyspace::root() && isMaterialised(m_keyspace->parent(parent)))
+            childrenAppeared(parent);
+    }
+    announceRows(added);
+}
+
 SortEntry KeyTreeModel::sortEntry(RowId row, int column, std::int64_t now) const
 {
+    if (isVanishedRow(row))
+        return {}; // pinned last: never sorted
     // The lean accessors where they do: a sort of a million rows builds no Totals for keys or memory.
     const auto node = NodeId(row);
     switch (column) {
@@ -448,6 +580,10 @@ void KeyTreeModel::publish(bool final)
     announceRows(added);
     // Aggregates changed everywhere keys landed.
     refreshRows(final);
+    if (final) {
+        m_storeComplete = true;
+        listVanished(true);
+    }
 }
 
 void KeyTreeModel::setLength(NodeId node, std::uint64_t length)
@@ -496,6 +632,8 @@ void KeyTreeModel::keysEdited(const std::vector<NodeId>& nodes, bool removed)
 
 QByteArray KeyTreeModel::pathOf(const QModelIndex& index) const
 {
+    if (isVanished(index))
+        return {}; // not a node: nothing to reopen by path
     const NodeId node = nodeOf(index);
     return m_keyspace && node != keyspace::InvalidNode ? m_keyspace->path(node) : QByteArray();
 }

@@ -70,7 +70,16 @@ public:
 
     // The index of a node (materialising its ancestors), or an invalid index when it is filtered out.
     QModelIndex indexOfNode(NodeId node, int column = NameColumn);
+    // The row's node; InvalidNode for a vanished namespace's row (see below).
     NodeId nodeOf(const QModelIndex& index) const;
+    // While comparing with an earlier scan (RowTreeModel::setComparison), once the store is complete: the
+    // namespaces that scan had and this one has not are rows too, struck out, last among their siblings, with
+    // their old figures. Not under a filter, which shows keys that exist.
+    bool isVanished(const QModelIndex& index) const { return index.isValid() && isVanishedRow(index.internalId()); }
+    // A namespace against the earlier scan (the whole keyspace for the root); nothing without a comparison.
+    RowDelta deltaOfNode(NodeId node) const;
+    // The earlier scan and this one both measured every key's memory: Δ Memory says something.
+    bool comparesMemory() const;
     // Path lookups, for what is kept across a rescan by path (TreeViewState): the path of a row, and the row of a
     // path (materialising its ancestors; invalid when absent, filtered out, or, with `namespaceOnly`, not one).
     QByteArray pathOf(const QModelIndex& index) const;
@@ -99,18 +108,29 @@ public:
 private:
     // The row core's questions (RowTreeModel.h); a row is a store node.
     bool hasSource() const override { return m_keyspace != nullptr; }
-    RowId parentRow(RowId row) const override { return m_keyspace->parent(NodeId(row)); }
+    RowId parentRow(RowId row) const override;
     bool mayHaveChildren(RowId row) const override;
     Rows childRows(RowId parent) const override;
     SortEntry sortEntry(RowId row, int column, std::int64_t nowMs) const override;
-    QByteArrayView nameOf(RowId row) const override { return m_keyspace->segment(NodeId(row)); }
+    QByteArrayView nameOf(RowId row) const override;
     // Both read the store alone, which the session leaves alone until the worker's order is applied.
     bool sortsOnWorker() const override { return true; }
+    bool isPinnedLast(RowId row) const override { return isVanishedRow(row); }
+    RowDelta rowDelta(RowId row) const override;
+    void comparisonChanged() override;
     RowFacts factsOf(RowId row, FactsWanted wanted) const override;
     QVariant rowData(RowId row, int role) const override;
-    void storeRowNumber(RowId row, std::uint32_t number) const override { m_rowNumber[row] = number; }
-    std::uint32_t rowNumber(RowId row) const override { return m_rowNumber[row]; }
+    void storeRowNumber(RowId row, std::uint32_t number) const override;
+    std::uint32_t rowNumber(RowId row) const override;
 
+    // A vanished namespace's row: its index in m_vanished under this bit (node rows are 32-bit ids).
+    static constexpr RowId VanishedBit = RowId(1) << 32;
+    static bool isVanishedRow(RowId row) { return (row & VanishedBit) != 0; }
+    const Comparison::Vanished& vanishedOf(RowId row) const { return m_vanished[std::size_t(row & 0xffffffffu)]; }
+    bool hasVanishedUnder(NodeId node) const;
+    RowFacts factsOfVanished(RowId row) const;
+    // Lists the vanished namespaces once the store is complete; `announce`: as new rows of the parents shown.
+    void listVanished(bool announce);
     bool isVisible(NodeId node) const;
     void markParents(std::size_t fromNode, std::size_t toNode);
     double memoryFraction(NodeId node) const;
@@ -162,6 +182,12 @@ private:
     std::unordered_map<NodeId, std::uint64_t> m_lengths; // see setLength()
     std::unordered_set<NodeId> m_deleted;
     const lint::LibraryLayouts* m_libraries = nullptr; // see setLibraries()
+
+    bool m_storeComplete = false; // publish(true) since the last setKeyspace()
+    std::vector<Comparison::Vanished> m_vanished;
+    std::unordered_map<NodeId, std::vector<RowId>> m_vanishedUnder; // by parent, biggest first
+    mutable std::vector<std::uint32_t> m_vanishedRowNumber;
+    bool m_vanishedMemoryCompared = false;
 };
 
 } // namespace keylens::models

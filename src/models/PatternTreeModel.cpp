@@ -106,6 +106,23 @@ void PatternTreeModel::setLibraries(const lint::LibraryLayouts* libraries)
     m_libraries = libraries;
 }
 
+RowDelta PatternTreeModel::rowDelta(RowId row) const
+{
+    return kindOfRow(row) == RowKind::Pattern ? deltaOfPattern(PatternId(idOf(row))) : RowDelta();
+}
+
+RowDelta PatternTreeModel::deltaOfPattern(PatternId pattern) const
+{
+    if (!comparison() || !m_tree || pattern == patterns::PatternTree::Root)
+        return {};
+    // The row's figures: its whole subtree's.
+    const keyspace::SubtreeTotals now = totalsOf(pattern);
+    RowDelta delta =
+        comparison()->ofPatternSubtree(m_tree->text(pattern), m_tree->isPartial(pattern), now.keys, now.memoryBytes);
+    delta.memoryCompared = comparison()->memoryComparedWith(*m_keyspace);
+    return delta;
+}
+
 void PatternTreeModel::refreshTotals()
 {
     // Said at the end of every scan, after the exact tree's worker summed the store as it ended.

@@ -101,7 +101,13 @@ private:
     std::uint32_t rowNumber(RowId row) const override;
     std::size_t pageSize(RowId parent) const override;
     bool isPinnedLast(RowId row) const override { return kindOfRow(row) == RowKind::Members; }
+    RowDelta rowDelta(RowId row) const override;
 
+public:
+    // A pattern row's figures (its whole subtree's) against the earlier scan compared with.
+    RowDelta deltaOfPattern(PatternId pattern) const;
+
+private:
     void forgetTree(); // within a reset: every row, page and cached total of the tree that goes
     RowFacts factsOfPattern(PatternId pattern, FactsWanted wanted) const;
     RowFacts factsOfMember(keyspace::NodeId node, FactsWanted wanted) const;

@@ -139,6 +139,8 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
     case TreeColumns::TypeColumn:
         if (row.overlays & TreeColumns::Deleted)
             return QStringLiteral("deleted");
+        if (row.overlays & TreeColumns::Vanished)
+            return QCoreApplication::translate("RowPresenter", "gone");
         if (totals.keys == 0)
             return QString();
         return typeMix(totals);
@@ -251,6 +253,9 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
     if (overlays & TreeColumns::Deleted)
         lines << QCoreApplication::translate("RowPresenter",
                                              "Deleted from this window; rescan (F5) to refresh the totals.");
+    if (overlays & TreeColumns::Vanished)
+        lines << QCoreApplication::translate("RowPresenter",
+                                             "Gone since the scan compared with: its keys and memory are that scan's.");
     return lines.join(u'\n');
 }
 
@@ -281,6 +286,10 @@ QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)
             return QCoreApplication::translate("RowPresenter", "Findings");
         case TreeColumns::TypeColumn:
             return QCoreApplication::translate("RowPresenter", "Type");
+        case TreeColumns::DeltaKeysColumn:
+            return QCoreApplication::translate("RowPresenter", "Δ Keys");
+        case TreeColumns::DeltaMemoryColumn:
+            return QCoreApplication::translate("RowPresenter", "Δ Memory");
         }
     }
     if (role == Qt::ToolTipRole) {
@@ -304,12 +313,18 @@ QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)
         case TreeColumns::TypeColumn:
             return QCoreApplication::translate("RowPresenter",
                                                "For a key: its type. For a namespace: its mix of types");
+        case TreeColumns::DeltaKeysColumn:
+        case TreeColumns::DeltaMemoryColumn:
+            return QCoreApplication::translate(
+                "RowPresenter", "The change since the scan compared with (Scan > Compare with…): red grew, green "
+                                "shrank; struck-out rows are gone");
         }
     }
     if (role == Qt::InitialSortOrderRole) {
         // Cost columns start with the biggest: one click on Memory shows where it goes.
         const bool cost = section == TreeColumns::KeysColumn || section == TreeColumns::MemoryColumn ||
-                          section == TreeColumns::ShareColumn || section == TreeColumns::FindingsColumn;
+                          section == TreeColumns::ShareColumn || section == TreeColumns::FindingsColumn ||
+                          TreeColumns::isDeltaColumn(section);
         return QVariant::fromValue(cost ? Qt::DescendingOrder : Qt::AscendingOrder);
     }
     if (role == Qt::TextAlignmentRole && section != TreeColumns::NameColumn && section != TreeColumns::TypeColumn)

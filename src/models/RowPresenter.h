@@ -28,6 +28,9 @@ struct TreeColumns
         TtlColumn,
         FindingsColumn,
         TypeColumn,
+        // Against an earlier scan (Comparison.h): shown only while the window compares.
+        DeltaKeysColumn,
+        DeltaMemoryColumn,
         ColumnCount
     };
     enum Role {
@@ -41,6 +44,8 @@ struct TreeColumns
         WorstFindingRole,   // int: the worst lint::Severity among the row's findings, -1 without any
         LibraryRole,        // QString: the id of the library whose layout the row is (lint::LibraryInfo), or empty
         MemoryOfTotalRole,  // double 0..1: this row's memory relative to the whole keyspace's (the bar's colour)
+        DeltaSignRole,      // int, in the Δ columns: +1 grew (or new), -1 shrank (or gone), 0 otherwise
+        VanishedRole,       // bool: a row the earlier scan had that this one has not (struck out)
     };
     enum Overlay {
         BigKey = 1,             // lint::isBigString / isBigCollection
@@ -50,7 +55,9 @@ struct TreeColumns
         MemoryUnmeasured = 16,  // MEMORY USAGE was denied or skipped for (some of) its keys
         Deleted = 32,           // deleted from this window
         KeyAndNamespace = 64,   // a key with keys below it (`config:app` and `config:app:db`)
+        Vanished = 128,         // a namespace the scan compared with had, gone since (its figures are the old ones)
     };
+    static bool isDeltaColumn(int column) { return column == DeltaKeysColumn || column == DeltaMemoryColumn; }
 };
 
 // What a row shows, gathered by its model: the column presenter below turns it into cells, sort values and

@@ -1,6 +1,7 @@
 #include "models/RowTreeModel.h"
 
 #include "base/SideTask.h"
+#include "models/DeltaCells.h"
 #include "models/FindingsText.h"
 
 #include <QDateTime>
@@ -271,6 +272,8 @@ QVariant RowTreeModel::data(const QModelIndex& index, int role) const
     const RowId row = rowOf(index);
     const int column = index.column();
     noteAsked(parentRow(row), index.row());
+    if (isDeltaColumn(column))
+        return deltaData(row, column, role);
     switch (role) {
     case Qt::DisplayRole:
         return rowDisplay(factsOf(row, factsWanted(role, column)), column, QDateTime::currentMSecsSinceEpoch());
@@ -282,6 +285,46 @@ QVariant RowTreeModel::data(const QModelIndex& index, int role) const
         return rowAlignment(column);
     }
     return rowData(row, role);
+}
+
+QVariant RowTreeModel::deltaData(RowId row, int column, int role) const
+{
+    const DeltaColumn which = column == DeltaKeysColumn ? DeltaColumn::Keys : DeltaColumn::Memory;
+    switch (role) {
+    case Qt::DisplayRole:
+        return m_comparison ? deltaText(rowDelta(row), which) : QString();
+    case Qt::ToolTipRole:
+        return m_comparison ? deltaToolTip(rowDelta(row), which, m_comparison->label()) : QString();
+    case SortRole: {
+        const RowDelta delta = m_comparison ? rowDelta(row) : RowDelta();
+        if (delta.kind == RowDelta::Unknown)
+            return {};
+        return qlonglong(which == DeltaColumn::Keys ? delta.keysDelta() : delta.memoryDelta());
+    }
+    case DeltaSignRole:
+        return m_comparison ? deltaSign(rowDelta(row), which) : 0;
+    case Qt::TextAlignmentRole:
+        return rowAlignment(column);
+    }
+    return rowData(row, role); // the row's font (struck out when gone), its node, its path…
+}
+
+void RowTreeModel::setComparison(std::shared_ptr<const Comparison> comparison)
+{
+    if (comparison == m_comparison)
+        return;
+    waitForWorkerSort(); // it may be reading the comparison that goes
+    m_comparison = std::move(comparison);
+    comparisonChanged();
+}
+
+void RowTreeModel::comparisonChanged()
+{
+    columnsChanged(DeltaKeysColumn, DeltaMemoryColumn);
+    if (isDeltaColumn(m_sortColumn) && hasSource()) {
+        for (const RowId parent : materialisedParents())
+            resort(parent);
+    }
 }
 
 QVariant RowTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -351,6 +394,13 @@ SortEntry RowTreeModel::totalsSortEntry(const keyspace::SubtreeTotals& totals, i
     }
 }
 
+SortEntry RowTreeModel::deltaKey(RowId row, int column) const
+{
+    if (!m_comparison)
+        return {0, 0, 1};
+    return deltaSortEntry(rowDelta(row), column == DeltaKeysColumn ? DeltaColumn::Keys : DeltaColumn::Memory);
+}
+
 void RowTreeModel::sortRows(Rows& rows, int column, Qt::SortOrder order) const
 {
     if (column < 0 || rows.size() < 2)
@@ -387,7 +437,9 @@ void RowTreeModel::sortRows(Rows& rows, int column, Qt::SortOrder order) const
         for (std::size_t i = from; i < to; ++i) {
             SortEntry& entry = entries[i];
             const RowId row = highBits | entry.node;
-            const SortEntry key = column == NameColumn ? nameKey(nameOf(row)) : sortEntry(row, column, now);
+            const SortEntry key = column == NameColumn    ? nameKey(nameOf(row))
+                                  : isDeltaColumn(column) ? deltaKey(row, column)
+                                                          : sortEntry(row, column, now);
             entry.key = key.key;
             entry.rank = key.rank;
         }
@@ -570,7 +622,7 @@ void RowTreeModel::refreshRows(bool final)
         } else if (orderMayBreak) {
             resort(parent);
         }
-        shownRowsChanged(parent, KeysColumn, TypeColumn);
+        shownRowsChanged(parent, KeysColumn, ColumnCount - 1);
     }
     if (!toSortOnWorker.empty())
         sortOnWorker(toSortOnWorker); // copies the rows into the room made ahead for them, where there is one
@@ -696,7 +748,7 @@ void RowTreeModel::columnsChanged(int firstColumn, int lastColumn)
 void RowTreeModel::rowChanged(RowId row)
 {
     if (isRow(row))
-        Q_EMIT dataChanged(indexOfRow(row, NameColumn), indexOfRow(row, TypeColumn));
+        Q_EMIT dataChanged(indexOfRow(row, NameColumn), indexOfRow(row, ColumnCount - 1));
 }
 
 void RowTreeModel::childrenAppeared(RowId row)

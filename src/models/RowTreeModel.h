@@ -5,6 +5,7 @@
 #include "base/WorkerJob.h"
 #include "keyspace/PageWorker.h"
 #include "keyspace/SubtreeTotals.h"
+#include "models/Comparison.h"
 #include "models/RowPresenter.h"
 #include "models/SortKeys.h"
 
@@ -74,6 +75,10 @@ public:
     // Before the source changes: the worker's order is dropped (and workerSortApplied() not emitted).
     void waitForWorkerSort();
 
+    // Compares the rows with an earlier scan (the Δ columns), or stops comparing (nullptr).
+    void setComparison(std::shared_ptr<const Comparison> comparison);
+    const Comparison* comparison() const { return m_comparison.get(); }
+
 Q_SIGNALS:
     void workerSortApplied();
 
@@ -104,6 +109,12 @@ protected:
     virtual std::size_t pageSize(RowId /*parent*/) const { return 0; }
     // A row that stays last among its siblings in every order (a pattern's "N members" row).
     virtual bool isPinnedLast(RowId /*row*/) const { return false; }
+    // What the row held in the earlier scan compared with (comparison() is set): the Δ columns. Called on the
+    // sort worker too, under the rules of sortsOnWorker().
+    virtual RowDelta rowDelta(RowId /*row*/) const { return {}; }
+    // After the comparison changed: by default the Δ cells are repainted; a subclass that shows rows the earlier
+    // scan had (vanished ones) resets itself instead.
+    virtual void comparisonChanged();
     // Whether sortEntry(), nameOf() and isPinnedLast() may run on another thread while this one goes on
     // painting: when they only read a source that nobody writes until workerSortApplied().
     // The subclass waits for the worker (waitForWorkerSort) before it goes: the worker calls its sortEntry().
@@ -159,6 +170,8 @@ private:
     const Parent& parentOf(RowId parent) const; // materialises
     Parent* materialised(RowId parent) const;
     RowId rowOf(const QModelIndex& index) const { return index.isValid() ? index.internalId() : RootRow; }
+    QVariant deltaData(RowId row, int column, int role) const;
+    SortEntry deltaKey(RowId row, int column) const; // any thread, as sortEntry()
     void sortRows(Rows& rows) const { sortRows(rows, m_sortColumn, m_sortOrder); }
     void sortRows(Rows& rows, int column, Qt::SortOrder order) const; // any thread, see sortsOnWorker()
     struct WorkerSortJob;
@@ -197,6 +210,7 @@ private:
     mutable base::NextTurn m_pagesTurn{QStringLiteral("row pages"), this}; // shows them after the paint that asked
     static constexpr std::size_t RepaintAllLimit = 1'000;
     std::unordered_set<RowId> m_arrived; // parents that got rows since the last refreshRows()
+    std::shared_ptr<const Comparison> m_comparison;
     QElapsedTimer m_clock;
     static constexpr qint64 BigParentIntervalMs = 1000;
 

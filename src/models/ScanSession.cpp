@@ -430,6 +430,7 @@ void ScanSession::keepSnapshot()
         });
     }
     m_lastSnapshot = std::move(snapshot);
+    Q_EMIT snapshotKept();
 }
 
 void ScanSession::abandonJudgement()

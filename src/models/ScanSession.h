@@ -78,6 +78,7 @@ public:
     // Where each scan's snapshot is saved once its rules are judged (history::SnapshotStore's root); empty, the
     // default: none is kept. The last one taken, complete or not, is there either way.
     void setSnapshotFolder(const QString& root, std::size_t keep) { m_snapshotRoot = root, m_snapshotsKept = keep; }
+    const QString& snapshotFolder() const { return m_snapshotRoot; }
     const std::optional<history::Snapshot>& lastSnapshot() const { return m_lastSnapshot; }
     const lint::Linter& linter() const { return *m_linter; }
     // Keys' lengths (STRLEN or element counts), learnt after the scan or by the details pane: the tree's
@@ -139,6 +140,8 @@ Q_SIGNALS:
     // The store followed an edit made through Keylens (keysRemoved, keyChanged, keyAdded): totals and charts
     // should look again.
     void storeEdited();
+    // The scan's snapshot was taken (lastSnapshot()) and handed to the writer: a history should look again.
+    void snapshotKept();
 
 private:
     void takeBatch(const scan::KeyBatch& batch);

@@ -64,8 +64,8 @@ namespace {
 void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& libraries, NodeId parent, int level,
                     const ReportOptions& options, std::vector<NamespaceEntry>* entries, Others* others)
 {
-    for (const NodeId node :
-         biggestChildNamespaces(keyspace, parent, static_cast<std::size_t>(std::max(0, options.width)), others)) {
+    for (const NodeId node : biggestChildNamespaces(
+             keyspace, parent, static_cast<std::size_t>(std::max(0, options.widthAt(level))), others)) {
         NamespaceEntry entry;
         entry.node = node;
         entry.path = keyspace.namespacePrefix(node);
@@ -97,15 +97,17 @@ char suggestDelimiter(const Keyspace& keyspace, const std::vector<NodeId>& keysW
 
 } // namespace
 
-namespace {
-
-// Every pattern that holds keys, with its own keys' totals: the list partitions the keyspace.
-std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const lint::LibraryLayouts& libraries)
+std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const lint::LibraryLayouts* libraries,
+                                       const std::atomic<bool>* cancel)
 {
     constexpr std::size_t Examples = 3;
-    const patterns::PatternTree tree(keyspace);
+    patterns::PatternTreeOptions options;
+    options.cancelled = cancel;
+    const patterns::PatternTree tree(keyspace, options);
     std::vector<PatternEntry> out;
     for (patterns::PatternTree::PatternId pattern = 1; pattern < tree.size(); ++pattern) {
+        if (cancel && cancel->load(std::memory_order_relaxed))
+            return {};
         if (tree.isPartial(pattern))
             continue; // its members' keys are the patterns' that end their segments
         PatternEntry entry;
@@ -113,8 +115,8 @@ std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const
             if (!keyspace.isKey(member))
                 continue;
             entry.stats.add(keyspace.keyInfo(member));
-            if (entry.stats.keys == 1)
-                entry.library = libraries.libraryOf(keyspace, member);
+            if (entry.stats.keys == 1 && libraries)
+                entry.library = libraries->libraryOf(keyspace, member);
             if (entry.examples.size() < Examples)
                 entry.examples.push_back(keyspace.path(member));
         }
@@ -129,6 +131,8 @@ std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const
     });
     return out;
 }
+
+namespace {
 
 std::vector<LibraryEntry> listLibraries(const keyspace::Keyspace& keyspace, const lint::LibraryLayouts& libraries)
 {
@@ -204,7 +208,7 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
     for (const NodeId node : keyspace::topKeysByMemory(keyspace, static_cast<std::size_t>(std::max(0, options.top))))
         report.topKeys.push_back({keyspace.path(node), keyspace.keyInfo(node)});
     if (options.patterns)
-        report.patterns = listPatterns(keyspace, libraries);
+        report.patterns = listPatterns(keyspace, &libraries);
     return report;
 }
 

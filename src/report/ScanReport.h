@@ -9,6 +9,7 @@
 #include <QByteArray>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -25,8 +26,11 @@ struct ReportOptions
 {
     int depth = 2;         // namespace levels to list
     int width = 50;        // namespaces per level before the rest are summed into "others"
+    int topWidth = 0;      // the same at the top level, where it differs (0: `width`)
     int top = 20;          // biggest keys to list
     bool patterns = false; // list the key patterns (PatternTree), biggest first
+
+    int widthAt(int level) const { return level == 0 && topWidth > 0 ? topWidth : width; }
 };
 
 // Namespaces past --width at one level, summed.
@@ -111,6 +115,11 @@ struct ScanReport
 // `count` of them; those past it are summed into `others`. The report's levels and a snapshot's are listed so.
 std::vector<keyspace::NodeId> biggestChildNamespaces(const keyspace::Keyspace& keyspace, keyspace::NodeId parent,
                                                      std::size_t count, Others* others);
+
+// Every pattern that holds keys (patterns::PatternTree), with its own keys' totals, biggest first: the list
+// partitions the keyspace. `libraries` labels them when given. A set `cancel` stops it (the list is then empty).
+std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const lint::LibraryLayouts* libraries,
+                                       const std::atomic<bool>* cancel = nullptr);
 
 // `librarySets`: see lint::LibraryLayouts::recognise.
 ScanReport buildReport(const keyspace::Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,

@@ -1,5 +1,7 @@
 #include "ui/BrowserPane.h"
 
+#include "history/SnapshotDiff.h"
+#include "history/SnapshotStore.h"
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
 #include "lint/Rules.h"
@@ -13,6 +15,7 @@
 #include "ui/ChartsPane.h"
 #include "ui/ColumnFitter.h"
 #include "ui/DelimiterSuggestionBar.h"
+#include "ui/HistoryPane.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/KeyFilterBar.h"
 #include "ui/KeyTreeDelegate.h"
@@ -85,6 +88,17 @@ QWidget* BrowserPane::createLeft()
     m_readOnlyBanner->setMargin(6);
     m_readOnlyBanner->setStyleSheet(tr("QLabel { background: rgba(66, 133, 214, 0.18); border-radius: 4px; }"));
 
+    // While comparing: with what, what the columns mean, what to mistrust, and the way out.
+    m_comparisonBanner = new QLabel;
+    m_comparisonBanner->setObjectName(QStringLiteral("comparisonBanner"));
+    m_comparisonBanner->setWordWrap(true);
+    m_comparisonBanner->setVisible(false);
+    m_comparisonBanner->setMargin(6);
+    m_comparisonBanner->setTextFormat(Qt::RichText);
+    m_comparisonBanner->setStyleSheet(
+        QStringLiteral("QLabel { background: rgba(66, 133, 214, 0.12); border-radius: 4px; }"));
+    connect(m_comparisonBanner, &QLabel::linkActivated, this, [this] { compareWith(nullptr); });
+
     m_filterBar = new KeyFilterBar(m_session->view());
     connect(m_filterBar, &KeyFilterBar::filterChanged, this, &BrowserPane::applyFilter);
 
@@ -129,6 +143,7 @@ QWidget* BrowserPane::createLeft()
     auto* layout = new QVBoxLayout(left);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_readOnlyBanner);
+    layout->addWidget(m_comparisonBanner);
     layout->addWidget(m_filterBar);
     layout->addWidget(m_banner);
     layout->addWidget(m_delimiterSuggestion);
@@ -206,6 +221,8 @@ QWidget* BrowserPane::createSide()
     // The scanned keys' memory is set beside used_memory, as the store has it when INFO answers.
     m_serverPanel = new ServerPanel(m_inspector, [this] { return scannedTotals(); });
     m_side->addTab(m_serverPanel, tr("Server"));
+    m_history = new HistoryPane;
+    m_side->addTab(m_history, tr("History"));
     // A cluster's shards: a tab of their own while the target is one. Owned by the tabs while it is none of them (a
     // single server): a parentless pane leaked with every window, and a child of the splitter would be a third side.
     m_shards = new ShardsPane(m_side);
@@ -262,6 +279,16 @@ void BrowserPane::followSession()
         m_treemap->refresh();
     });
     connect(m_session, &models::ScanSession::finished, this, [this] { refreshShards(); });
+    // Each scan's snapshot joins the history (the file may still be on its way: the snapshot itself is handed over).
+    connect(m_session, &models::ScanSession::snapshotKept, this, [this] {
+        const history::Snapshot& snapshot = *m_session->lastSnapshot();
+        const QString root = m_session->snapshotFolder();
+        m_history->setFolder(root.isEmpty()
+                                 ? QString()
+                                 : history::SnapshotStore(root).folderOf(snapshot.server.address, snapshot.server.db),
+                             &snapshot);
+        updateComparisonBanner(); // the caveats are of the scan on screen
+    });
     // A new tree (live, then exact) means new pattern ids.
     connect(m_session->patternModel(), &QAbstractItemModel::modelReset, this, [this] {
         if (showsPatterns())
@@ -282,6 +309,8 @@ void BrowserPane::targetChanged(const redis::ConnectionOptions& options, bool an
     if (another) {
         m_filterBar->reset();
         m_delimiterSuggestion->reset();
+        compareWith(nullptr); // a comparison of this server's scans, not of the next one's
+        m_history->setFolder({});
     }
     m_banner->setVisible(false);
     m_readOnlyBanner->setVisible(options.readOnly);
@@ -455,6 +484,67 @@ bool BrowserPane::showShards()
     return true;
 }
 
+void BrowserPane::compareWith(std::shared_ptr<const models::Comparison> comparison)
+{
+    if (comparison == m_comparison)
+        return;
+    const bool wasComparing = m_comparison != nullptr;
+    m_comparison = comparison;
+    // The key tree resets (vanished rows come and go): what was open is reopened by path.
+    keepingTreeState([&] { treeModel()->setComparison(comparison); });
+    m_session->patternModel()->setComparison(comparison);
+    const bool comparing = comparison != nullptr;
+    for (QTreeView* view : {m_tree, static_cast<QTreeView*>(m_patternView)}) {
+        showDeltaColumns(*view, comparing);
+        // Biggest growth first (by keys when memory cannot be compared); the memory order again after.
+        const bool memory = treeModel()->comparesMemory();
+        if (comparing && !wasComparing)
+            view->sortByColumn(memory ? KeyTreeModel::DeltaMemoryColumn : KeyTreeModel::DeltaKeysColumn,
+                               Qt::DescendingOrder);
+        else if (!comparing && KeyTreeModel::isDeltaColumn(view->header()->sortIndicatorSection()))
+            view->sortByColumn(KeyTreeModel::MemoryColumn, Qt::DescendingOrder);
+    }
+    if (comparing)
+        m_treemap->setGrowth([this](std::uint32_t id) {
+            return m_treemap->view()->showsPatterns() ? m_session->patternModel()->deltaOfPattern(id)
+                                                      : treeModel()->deltaOfNode(id);
+        });
+    else
+        m_treemap->setGrowth({});
+    updateComparisonBanner();
+    if (showsPatterns() && m_selectedPattern != patterns::PatternTree::Root)
+        showPattern(m_selectedPattern);
+    else
+        showSelection();
+    Q_EMIT comparisonChanged(comparing);
+}
+
+void BrowserPane::updateComparisonBanner()
+{
+    m_comparisonBanner->setVisible(m_comparison != nullptr);
+    if (!m_comparison)
+        return;
+    const history::Snapshot& then = m_comparison->baseline();
+    QString text = tr("Compared with the scan of <b>%1</b> (%2 keys, %3 then): Δ columns, growth in red, namespaces "
+                      "gone since struck out. <a href=\"stop\">Stop comparing</a>")
+                       .arg(m_comparison->label().toHtmlEscaped(), displayText(keyspace::formatCount(then.totals.keys)),
+                            displayText(keyspace::formatBytes(then.totals.memoryBytes)));
+    QStringList caveats;
+    if (const std::optional<history::Snapshot>& now = m_session->lastSnapshot())
+        caveats = history::caveatsOf(then, *now);
+    if (then.totals.keysMemoryUnmeasured > 0)
+        caveats << tr("That scan did not measure every key's memory: Δ Memory is not compared.");
+    for (const QString& caveat : caveats)
+        text += QStringLiteral("<br>⚠ ") + caveat.toHtmlEscaped();
+    m_comparisonBanner->setText(text);
+}
+
+void BrowserPane::showHistory()
+{
+    // Not widened: one chart reads at a third of the window, and the tree keeps room for its Δ columns.
+    m_side->setCurrentWidget(m_history);
+}
+
 void BrowserPane::showNode(models::NodeRef node)
 {
     m_treemap->view()->setSelected(node);
@@ -465,8 +555,15 @@ void BrowserPane::showNode(models::NodeRef node)
         m_details->setCurrentIndex(PlaceholderPage);
         m_detailsSwitch->setVisible(false);
         m_shownNamespace = {};
+        m_history->showSubject(HistoryPane::Subject::Keyspace);
         return;
     }
+    // Snapshots keep namespaces, not keys: a key's history is its namespace's.
+    const models::NodeRef historyNode = keyspace.hasChildren(node) ? node : keyspace.parent(node);
+    if (keyspace.nodeOf(historyNode) == keyspace::RootNode)
+        m_history->showSubject(HistoryPane::Subject::Keyspace);
+    else
+        m_history->showSubject(HistoryPane::Subject::Namespace, keyspace.namespacePrefix(historyNode));
     const bool isKey = keyspace.isKey(node);
     const bool both = isKey && keyspace.hasChildren(node);
     m_shownNamespace = isKey && !both ? models::NodeRef{} : node;
@@ -495,6 +592,8 @@ void BrowserPane::showPattern(patterns::PatternTree::PatternId pattern)
     m_charts->refresh(!m_session->isRunning());
     m_shownNamespace = {};
     m_patternDetails->showPattern(*m_session->patternModel(), pattern);
+    if (const patterns::PatternTree* tree = m_session->patternModel()->tree())
+        m_history->showSubject(HistoryPane::Subject::Pattern, tree->text(pattern), tree->isPartial(pattern));
     m_details->setCurrentIndex(PatternPage);
     Q_EMIT nodeShown(false);
 }
@@ -616,6 +715,7 @@ void BrowserPane::restoreSettings(const QSettings& settings, int width)
     const QByteArray header = settings.value(QStringLiteral("tree/header/v3")).toByteArray();
     if (!header.isEmpty())
         m_treeColumns->restoreHeaderState(header);
+    showDeltaColumns(*m_tree, m_comparison != nullptr); // a state saved while comparing shows them
     m_treeColumns->setUserWidths(settings.value(QStringLiteral("tree/columns")).toMap());
 }
 

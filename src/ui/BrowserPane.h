@@ -38,6 +38,7 @@ namespace keylens::ui {
 class ChartsPane;
 class ColumnFitter;
 class DelimiterSuggestionBar;
+class HistoryPane;
 class KeyDetailsView;
 class KeyFilterBar;
 class NamespaceDetailsView;
@@ -98,6 +99,14 @@ public:
     bool showShards();
     bool showsKeyDetails() const;
 
+    // Compares the scan on screen with an earlier one (Δ columns in both trees, the Change line in the details, the
+    // treemap's growth colouring, vanished namespaces struck out), or stops comparing (nullptr). The comparison
+    // holds across rescans of the same server; another server or database ends it.
+    void compareWith(std::shared_ptr<const models::Comparison> comparison);
+    const models::Comparison* comparison() const { return m_comparison.get(); }
+    // The History tab: the selection's memory and keys across this server's snapshots.
+    void showHistory();
+
     void restoreSettings(const QSettings& settings, int width);
     void saveSettings(QSettings& settings) const;
 
@@ -112,10 +121,12 @@ public:
     QTabBar* detailsSwitch() const { return m_detailsSwitch; }
     ChartsPane* charts() const { return m_charts; }
     TreemapPane* treemap() const { return m_treemap; }
+    HistoryPane* history() const { return m_history; }
     ServerPanel* serverPanel() const { return m_serverPanel; }
     QTabWidget* sidePane() const { return m_side; }
 
 Q_SIGNALS:
+    void comparisonChanged(bool comparing);
     // The delimiter suggestion was taken: the same target again, split on these.
     void splitRequested(const keyspace::Delimiters& delimiters);
     void patternsShown(bool patterns);
@@ -147,6 +158,8 @@ private:
 
     QLabel* m_banner;
     QLabel* m_readOnlyBanner; // shown for as long as the connection is read-only
+    QLabel* m_comparisonBanner;
+    void updateComparisonBanner();
     KeyFilterBar* m_filterBar;
     DelimiterSuggestionBar* m_delimiterSuggestion;
     QStackedWidget* m_trees;
@@ -166,6 +179,8 @@ private:
     TreemapPane* m_treemap;
     ServerPanel* m_serverPanel;
     ShardsPane* m_shards;
+    HistoryPane* m_history;
+    std::shared_ptr<const models::Comparison> m_comparison;
 
     TreeViewState m_viewState; // what F5 reopens as the rescan brings the nodes back
     bool m_userExpanded = false;

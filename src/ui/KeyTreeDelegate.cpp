@@ -196,6 +196,17 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         }
         return;
     }
+    if (KeyTreeModel::isDeltaColumn(index.column())) {
+        // Growth in red, shrinkage in green, no change faint: what moved stands out (selected rows keep the
+        // selection's text colour).
+        const int sign = index.data(KeyTreeModel::DeltaSignRole).toInt();
+        if (!(opt.state & QStyle::State_Selected))
+            opt.palette.setColor(QPalette::Text, sign > 0   ? overlay::growth(opt.palette)
+                                                 : sign < 0 ? overlay::shrinkage(opt.palette)
+                                                            : overlay::expired(opt.palette));
+        drawItem(painter, opt);
+        return;
+    }
     if (index.column() == KeyTreeModel::TypeColumn) {
         // The type mix reads from its biggest share ("hash 71% · string 29%").
         opt.textElideMode = Qt::ElideRight;
@@ -214,6 +225,14 @@ QSize KeyTreeDelegate::sizeHint(const QStyleOptionViewItem& option, const QModel
     return size;
 }
 
+void showDeltaColumns(QTreeView& view, bool shown)
+{
+    view.header()->setSectionHidden(models::TreeColumns::DeltaKeysColumn, !shown);
+    view.header()->setSectionHidden(models::TreeColumns::DeltaMemoryColumn, !shown);
+    if (auto* fitter = view.findChild<ColumnFitter*>(QString(), Qt::FindDirectChildrenOnly))
+        fitter->fit();
+}
+
 ColumnFitter* setUpKeyTreeView(QTreeView& view)
 {
     view.setItemDelegate(new KeyTreeDelegate(&view));
@@ -229,6 +248,7 @@ ColumnFitter* setUpKeyTreeView(QTreeView& view)
     header->setStyle(arrows);
     header->setSortIndicator(models::TreeColumns::MemoryColumn, Qt::DescendingOrder);
     header->setSectionsMovable(true);
+    showDeltaColumns(view, false);
     // The same widths in both trees, so that switching between them keeps every column in its place. The name
     // takes the space there is and gives way first; the type gives way last, as it says what a namespace holds.
     using models::TreeColumns;
@@ -239,7 +259,10 @@ ColumnFitter* setUpKeyTreeView(QTreeView& view)
                              {TreeColumns::KeysColumn, 80, 56},
                              {TreeColumns::TtlColumn, 120, 80},
                              {TreeColumns::MemoryColumn, 170, 116}, // the bar beside the figure, not under it
-                             {TreeColumns::TypeColumn, 200, 90}});
+                             {TreeColumns::TypeColumn, 200, 90},
+                             // Shown while the window compares with an earlier scan, and then they matter most.
+                             {TreeColumns::DeltaKeysColumn, 110, 70},
+                             {TreeColumns::DeltaMemoryColumn, 110, 80}});
 }
 
 } // namespace keylens::ui

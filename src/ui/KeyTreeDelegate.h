@@ -11,6 +11,8 @@ namespace keylens::ui {
 // The columns are fitted to the view's width by the ColumnFitter it returns (the view owns it).
 class ColumnFitter;
 ColumnFitter* setUpKeyTreeView(QTreeView& view);
+// The Δ Keys and Δ Memory columns, while the window compares with an earlier scan.
+void showDeltaColumns(QTreeView& view, bool shown);
 
 // Draws the key tree's overlays from the model's roles (so it works on any model that gives them):
 // the memory bar and its heat in the Memory column, a BIG badge beside big keys' names, and the TTL

@@ -1,5 +1,6 @@
 #include "ui/MainWindow.h"
 
+#include "history/SnapshotStore.h"
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
 #include "lint/Linter.h"
@@ -16,6 +17,7 @@
 #include "models/ValueInspector.h"
 #include "redis/ClusterRoutes.h"
 #include "ui/BrowserPane.h"
+#include "ui/CompareDialog.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/ConsoleView.h"
 #include "ui/ExportActions.h"
@@ -200,6 +202,22 @@ void MainWindow::createActions()
     });
     connect(actions.cancel, &QAction::triggered, m_session, &models::ScanSession::cancel);
     connect(actions.rescan, &QAction::triggered, this, &MainWindow::rescan);
+    connect(actions.compareWith, &QAction::triggered, this, [this] {
+        // This server's snapshots when a scan of it named it; a file otherwise.
+        QString folder;
+        std::int64_t current = 0;
+        if (const std::optional<history::Snapshot>& last = m_session->lastSnapshot();
+            last && !m_session->snapshotFolder().isEmpty()) {
+            folder =
+                history::SnapshotStore(m_session->snapshotFolder()).folderOf(last->server.address, last->server.db);
+            current = last->takenAtMs;
+        }
+        CompareDialog dialog(folder, current, this);
+        if (dialog.exec() == QDialog::Accepted)
+            m_browser->compareWith(dialog.comparison());
+    });
+    connect(actions.stopComparing, &QAction::triggered, this, [this] { m_browser->compareWith(nullptr); });
+    connect(actions.history, &QAction::triggered, this, [this] { m_browser->showHistory(); });
     connect(actions.collapseAll, &QAction::triggered, this, [this] { m_browser->collapseAll(); });
     connect(actions.keysView, &QAction::triggered, this, [this] { m_browser->showPatterns(false); });
     connect(actions.patternsView, &QAction::triggered, this, [this] { m_browser->showPatterns(true); });
@@ -219,6 +237,7 @@ void MainWindow::createLayout()
     m_toolbar = m_actions->addConnectionBar(*this, m_connectionLabel);
 
     m_browser = new BrowserPane(m_session, m_inspector);
+    connect(m_browser, &BrowserPane::comparisonChanged, m_actions->stopComparing, &QAction::setEnabled);
     m_browser->tree()->addActions(QList<QAction*>{m_actions->copy, m_actions->remove} + m_actions->bulk());
     m_browser->patternView()->addActions(m_actions->bulk());
     m_central = new QStackedWidget;

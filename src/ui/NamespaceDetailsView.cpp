@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
+#include "models/DeltaCells.h"
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
 #include "models/KeyTreeModel.h"
@@ -48,6 +49,8 @@ NamespaceDetailsView::NamespaceDetailsView(const models::ScanSession& session, Q
     m_types = addDetailsField(m_form, tr("Types"));
     m_children = addDetailsField(m_form, tr("Children"));
     m_findings = addDetailsField(m_form, tr("Findings"));
+    m_change = addDetailsField(m_form, tr("Change"));
+    m_form->setRowVisible(m_change, false);
     m_notes = new QLabel;
     m_notes->setWordWrap(true);
 
@@ -170,6 +173,12 @@ void NamespaceDetailsView::showNamespace(models::NodeRef ref, bool topKeys)
     m_types->setText(types.join(QStringLiteral(", ")));
     m_children->setText(displayText(keyspace::formatCount(stats.childCount)));
     m_findings->setText(totals.findingCount() ? models::findingsBySeverity(totals.findings) : tr("none"));
+    if (const models::Comparison* comparison = model.comparison()) {
+        m_change->setText(models::deltaSummary(model.deltaOfNode(node), comparison->label()));
+        m_form->setRowVisible(m_change, true);
+    } else {
+        m_form->setRowVisible(m_change, false);
+    }
     QStringList notes;
     if (totals.keysMemoryUnmeasured)
         notes << tr("Memory was not measured for %1 keys (MEMORY USAGE denied or skipped); the sum "

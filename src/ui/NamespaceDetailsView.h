@@ -51,6 +51,7 @@ private:
     QLabel* m_types;
     QLabel* m_children;
     QLabel* m_findings;
+    QLabel* m_change; // since the scan compared with, while comparing
     QLabel* m_notes;
     QTreeWidget* m_topKeys;
     struct TopKeysOf

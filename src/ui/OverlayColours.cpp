@@ -62,6 +62,18 @@ QColor errorText(const QPalette& palette)
     return dark ? finding(2).lighter(140) : finding(2).darker(130);
 }
 
+QColor growth(const QPalette& palette)
+{
+    return errorText(palette);
+}
+
+QColor shrinkage(const QPalette& palette)
+{
+    const bool dark = palette.color(QPalette::Window).lightness() < 128;
+    const QColor green(46, 139, 87);
+    return dark ? green.lighter(140) : green.darker(115);
+}
+
 QColor expired(const QPalette& palette)
 {
     return palette.color(QPalette::Disabled, QPalette::Text);

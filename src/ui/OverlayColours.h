@@ -27,6 +27,10 @@ QColor finding(int severity);
 // Text that says something failed (a refused password, a server that does not answer): the error finding's red,
 // darker on a light palette and lighter on a dark one so that it stays readable.
 QColor errorText(const QPalette& palette);
+// A change since an earlier scan: more memory or keys is the error red (what grew is what one looks for), less a
+// green; readable on the palette's base, as errorText.
+QColor growth(const QPalette& palette);
+QColor shrinkage(const QPalette& palette);
 
 } // namespace overlay
 } // namespace keylens::ui

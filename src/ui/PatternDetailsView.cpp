@@ -3,6 +3,7 @@
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
 #include "lint/LibraryLayouts.h"
+#include "models/DeltaCells.h"
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
 #include "models/PatternTreeModel.h"
@@ -30,6 +31,8 @@ PatternDetailsView::PatternDetailsView(QWidget* parent)
     m_findings = addDetailsField(m_form, tr("Findings"));
     m_library = addDetailsField(m_form, tr("Library"));
     m_examples = addDetailsField(m_form, tr("Examples"));
+    m_change = addDetailsField(m_form, tr("Change"));
+    m_form->setRowVisible(m_change, false);
     m_examples->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
@@ -69,6 +72,12 @@ void PatternDetailsView::showPattern(const models::PatternTreeModel& model, patt
     for (const QByteArray& path : model.memberPaths(pattern, 5))
         examples << displayText(keyspace::displayBytes(path));
     m_examples->setText(examples.join(u'\n'));
+    if (const models::Comparison* comparison = model.comparison()) {
+        m_change->setText(models::deltaSummary(model.deltaOfPattern(pattern), comparison->label()));
+        m_form->setRowVisible(m_change, true);
+    } else {
+        m_form->setRowVisible(m_change, false);
+    }
 }
 
 } // namespace keylens::ui

@@ -34,6 +34,7 @@ private:
     QLabel* m_findings;
     QLabel* m_library;
     QLabel* m_examples;
+    QLabel* m_change; // since the scan compared with, while comparing
 };
 
 } // namespace keylens::ui

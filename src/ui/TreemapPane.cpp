@@ -41,11 +41,33 @@ TreemapPane::TreemapPane(const models::KeyspaceView& keyspace, QWidget* parent)
     layout->addWidget(m_view, 1);
     connect(m_back, &QToolButton::clicked, m_view, &TreemapView::back);
     connect(m_colouring, &QComboBox::currentIndexChanged, this, [this](int index) {
-        m_view->setColouring(index == 1 ? TreemapView::Colouring::WorstFinding : TreemapView::Colouring::TopLevel);
+        m_view->setColouring(index == 2   ? TreemapView::Colouring::Growth
+                             : index == 1 ? TreemapView::Colouring::WorstFinding
+                                          : TreemapView::Colouring::TopLevel);
     });
     connect(m_view, &TreemapView::shownNodeChanged, this, &TreemapPane::updateHeader);
     m_sinceLayout.start();
     updateHeader();
+}
+
+void TreemapPane::setGrowth(std::function<models::RowDelta(std::uint32_t id)> deltaOf)
+{
+    const bool comparing = bool(deltaOf);
+    m_view->setGrowth(std::move(deltaOf));
+    constexpr int GrowthItem = 2;
+    if (comparing) {
+        if (m_colouring->count() <= GrowthItem)
+            m_colouring->addItem(tr("Colour by growth"));
+        m_colouring->setItemData(GrowthItem,
+                                 tr("Since the scan compared with: red grew, green shrank, grey not "
+                                    "listed then"),
+                                 Qt::ToolTipRole);
+        m_colouring->setCurrentIndex(GrowthItem);
+    } else if (m_colouring->count() > GrowthItem) {
+        if (m_colouring->currentIndex() == GrowthItem)
+            m_colouring->setCurrentIndex(0);
+        m_colouring->removeItem(GrowthItem);
+    }
 }
 
 void TreemapPane::refresh(bool force)

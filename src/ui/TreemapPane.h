@@ -1,7 +1,11 @@
 #pragma once
 
+#include "models/RowDelta.h"
+
 #include <QElapsedTimer>
 #include <QWidget>
+
+#include <functional>
 
 class QComboBox;
 class QLabel;
@@ -25,6 +29,9 @@ public:
     TreemapView* view() const { return m_view; }
     // The store grew (at most once a second while shown) or its findings changed.
     void refresh(bool force = false);
+    // The window compares with an earlier scan (see TreemapView::setGrowth; empty: it stops): the growth colouring
+    // is offered, and chosen.
+    void setGrowth(std::function<models::RowDelta(std::uint32_t id)> deltaOf);
 
 private:
     void updateHeader();

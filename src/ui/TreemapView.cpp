@@ -4,7 +4,6 @@
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
 #include "models/KeyspaceView.h"
-#include "models/PatternTreeModel.h"
 #include "ui/OverlayColours.h"
 
 #include <QHash>
@@ -12,6 +11,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 
 namespace keylens::ui {
 
@@ -99,6 +99,12 @@ void TreemapView::setColouring(Colouring colouring)
     update();
 }
 
+void TreemapView::setGrowth(DeltaOf deltaOf)
+{
+    m_deltaOf = std::move(deltaOf);
+    update();
+}
+
 void TreemapView::invalidate()
 {
     m_layout->clear();
@@ -144,6 +150,8 @@ QColor TreemapView::colourOf(const Tile& tile) const
 {
     if (tile.node == keyspace::InvalidNode)
         return palette().color(QPalette::Mid);
+    if (m_colouring == Colouring::Growth)
+        return growthColourOf(tile);
     if (m_colouring == Colouring::WorstFinding) {
         const int worst = m_layout->totalsOf(tile.node).worstFinding();
         if (worst < 0)
@@ -153,6 +161,34 @@ QColor TreemapView::colourOf(const Tile& tile) const
     // A hue per top-level namespace, the same in every session: its name's hash.
     const int hue = int(qHash(labelOf(tile.topLevel)) % 360);
     return QColor::fromHsv(hue, std::max(40, 110 - tile.depth * 20), std::min(245, 200 + tile.depth * 15));
+}
+
+QColor TreemapView::growthColourOf(const Tile& tile) const
+{
+    const QColor unknown(0xd4, 0xd4, 0xd4); // not listed then: no colour claims anything
+    if (!m_deltaOf)
+        return unknown;
+    const models::RowDelta delta = m_deltaOf(tile.node);
+    const QColor grew = overlay::growth(palette());
+    const QColor shrank = overlay::shrinkage(palette());
+    if (delta.kind == models::RowDelta::New)
+        return grew;
+    if (delta.kind != models::RowDelta::Compared)
+        return unknown;
+    // The ratio of now to then on a log scale: doubled (or more) is the full red, halved the full green.
+    const bool memory = delta.memoryCompared && delta.memoryBefore > 0;
+    const double before = double(memory ? delta.memoryBefore : delta.keysBefore);
+    const double now = double(memory ? delta.memoryNow : delta.keysNow);
+    if (before <= 0)
+        return now > 0 ? grew : unknown;
+    const double change = std::clamp(std::log2(std::max(now, 1.0) / before), -1.0, 1.0);
+    const QColor towards = change >= 0 ? grew : shrank;
+    const double weight = 0.15 + 0.85 * std::abs(change); // a small change still shows its direction
+    const QColor neutral(0xee, 0xee, 0xee);
+    return QColor::fromRgbF(float(neutral.redF() + (towards.redF() - neutral.redF()) * weight),
+                            float(neutral.greenF() + (towards.greenF() - neutral.greenF()) * weight),
+                            float(neutral.blueF() + (towards.blueF() - neutral.blueF()) * weight))
+        .lighter(100 + tile.depth * 6);
 }
 
 void TreemapView::paintEvent(QPaintEvent*)

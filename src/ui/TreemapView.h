@@ -2,11 +2,13 @@
 
 #include "keyspace/SubtreeTotals.h"
 #include "models/NodeRef.h"
+#include "models/RowDelta.h"
 #include "models/TreemapLayout.h"
 #include "patterns/PatternTree.h"
 
 #include <QWidget>
 
+#include <functional>
 #include <vector>
 
 namespace keylens::models {
@@ -26,7 +28,8 @@ class TreemapView : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Colouring { TopLevel, WorstFinding };
+    // Growth: against the scan compared with (setComparison), red for more memory, green for less.
+    enum class Colouring { TopLevel, WorstFinding, Growth };
     using Tile = models::TreemapLayout::Tile;
     static constexpr std::size_t MaxChildren = models::TreemapLayout::MaxChildren;
 
@@ -46,6 +49,13 @@ public:
     void back();                            // up one level
     void setSelected(models::NodeRef node); // outlined, when it has a tile
     void setColouring(Colouring colouring);
+    Colouring colouring() const { return m_colouring; }
+    // A tile's figures against the scan the window compares with, for the Growth colouring (by the id of the tree
+    // shown: a store node or a pattern); empty while the window does not compare.
+    using DeltaOf = std::function<models::RowDelta(std::uint32_t id)>;
+    void setGrowth(DeltaOf deltaOf);
+    // A tile's colour, for tests: what paint fills it with.
+    QColor colourOf(const Tile& tile) const;
     // The store grew or its findings changed: lays out again at the next paint.
     void invalidate();
 
@@ -70,7 +80,7 @@ protected:
 private:
     void startLayout();
     void reset(); // the whole keyspace again, nothing selected
-    QColor colourOf(const Tile& tile) const;
+    QColor growthColourOf(const Tile& tile) const;
     QString labelOf(std::uint32_t id) const;
 
     const models::KeyspaceView& m_keyspace;
@@ -80,6 +90,7 @@ private:
     std::uint32_t m_shown = keyspace::RootNode;
     std::uint32_t m_selected = keyspace::InvalidNode;
     Colouring m_colouring = Colouring::TopLevel;
+    DeltaOf m_deltaOf;
     bool m_dirty = true; // laid out again at the next paint
 };
 

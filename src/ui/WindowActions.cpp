@@ -69,12 +69,22 @@ WindowActions::WindowActions(QMainWindow& window)
     rescan = scan->addAction(icon("rescan"), tr("Re&scan"));
     rescan->setShortcuts({QKeySequence::Refresh, QKeySequence(Qt::CTRL | Qt::Key_R)});
     rescan->setToolTip(tr("Scan the server again (F5)"));
+    scan->addSeparator();
+    compareWith = scan->addAction(tr("Compare &with…"));
+    compareWith->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    compareWith->setToolTip(tr("Compare this scan with an earlier one: what grew, what shrank, what is new or gone "
+                               "(Ctrl+D)"));
+    stopComparing = scan->addAction(tr("S&top comparing"));
+    stopComparing->setEnabled(false);
 
     viewMenu = bar->addMenu(tr("&View"));
     // In View and in Help: one action.
     legend = viewMenu->addAction(icon("legend"), tr("&Legend…"), &window,
                                  [&window] { showUntilClosed(new LegendDialog(&window)); });
     collapseAll = viewMenu->addAction(tr("&Collapse all"));
+    history = viewMenu->addAction(tr("&History"));
+    history->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    history->setToolTip(tr("The selection's memory and keys across every kept scan of this server (Ctrl+H)"));
     viewMenu->addSeparator();
     auto* views = new QActionGroup(&window);
     keysView = viewMenu->addAction(tr("&Keys"));

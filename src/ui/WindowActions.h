@@ -46,9 +46,12 @@ public:
     QAction* resume;
     QAction* cancel;
     QAction* rescan;
+    QAction* compareWith;   // an earlier scan: the Δ columns
+    QAction* stopComparing; // enabled while comparing
 
     QAction* legend;
     QAction* collapseAll;
+    QAction* history;  // the History tab
     QAction* keysView; // the raw tree; checked, with patternsView, in one group
     QAction* patternsView;
 

@@ -3,6 +3,7 @@
 #include "history/Gzip.h"
 #include "history/SnapshotDiff.h"
 #include "history/SnapshotFile.h"
+#include "history/SnapshotSeries.h"
 #include "history/SnapshotStore.h"
 
 #include <QDir>
@@ -229,6 +230,47 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo(kept.front().path).dir().dirName().contains(QLatin1Char(':')));
         // Another database of the same server has none.
         QVERIFY(store.list(snapshot.server.address, snapshot.server.db + 1).empty());
+    }
+
+    // The history of a folder: one point per snapshot that lists the path; a damaged file is named, not read as less.
+    void aSeriesFollowsAPathAcrossSnapshots()
+    {
+        QTemporaryDir dir;
+        SnapshotStore store(dir.path(), 100);
+        Snapshot snapshot = sample();
+        for (int i = 0; i < 3; ++i) {
+            snapshot.takenAtMs = 1'790'000'000'000 + i * 60'000;
+            snapshot.namespaces[0].stats = statsWith(1000 + i * 10, 4'000'000 + i * 100);
+            snapshot.patterns = {{"user:<int>:profile", statsWith(900 + i, 100), ""},
+                                 {"user:<int>", statsWith(100, 50), ""},
+                                 {"users:<int>", statsWith(7, 7), ""}, // not below `user`
+                                 {"user/<int>", statsWith(2, 2), ""}}; // `/` is a delimiter here
+            QCOMPARE(store.save(snapshot), QString());
+        }
+        const QString folder = store.folderOf(snapshot.server.address, snapshot.server.db);
+        QFile broken(QDir(folder).filePath(QStringLiteral("20300101-000000000.kls")));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("damaged");
+        broken.close();
+        QStringList unreadable;
+        const SnapshotSeries series = SnapshotSeries::readFolder(folder, &unreadable);
+        QCOMPARE(series.snapshots(), std::size_t(3));
+        QCOMPARE(unreadable.size(), 1);
+        QVERIFY2(unreadable.front().contains(QStringLiteral("20300101")), qPrintable(unreadable.front()));
+        const std::vector<SnapshotSeries::Point> user = series.ofNamespace("user:");
+        QCOMPARE(user.size(), std::size_t(3));
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(user[std::size_t(i)].keys, std::uint64_t(1000 + i * 10));
+            QCOMPARE(user[std::size_t(i)].takenAtMs, 1'790'000'000'000 + i * 60'000);
+        }
+        QVERIFY(series.ofNamespace("nothing:").empty());
+        // A pattern's subtree: itself and what continues it after a delimiter, not `users:<int>`.
+        const std::vector<SnapshotSeries::Point> pattern = series.ofPatternSubtree("user", false);
+        QCOMPARE(pattern.size(), std::size_t(3));
+        QCOMPARE(pattern[2].keys, std::uint64_t(902 + 100 + 2));
+        QCOMPARE(series.ofKeyspace().size(), std::size_t(3));
+        QVERIFY(isInPatternSubtree("SKU<int>", "SKU", ":", true)); // a level glued to the next
+        QVERIFY(!isInPatternSubtree("SKU<int>", "SKU", ":", false));
     }
 };
 

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "history/Snapshot.h"
+#include "keyspace/Keyspace.h"
+#include "keyspace/SubtreeTotals.h"
+#include "models/RowDelta.h"
+
+#include <QHash>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace keylens::models {
+
+// The scan on screen compared with an earlier one (a snapshot, history::): what each namespace and pattern held
+// then. Namespaces are matched by path (`session:`), patterns by text (`user:<int>:profile`), so the comparison
+// holds across rescans. Immutable once made; shared by the trees, the details and the treemap.
+class Comparison
+{
+public:
+    // `label` names the earlier scan in tooltips and the details ("5 Dec 23:48").
+    Comparison(history::Snapshot baseline, QString label);
+
+    const history::Snapshot& baseline() const { return m_baseline; }
+    const QString& label() const { return m_label; }
+
+    // A namespace of the store (a node with children; anything else is Unknown), against the earlier scan.
+    RowDelta ofNamespace(const keyspace::Keyspace& store, keyspace::NodeId node) const;
+    // The whole keyspace against the earlier scan's totals.
+    RowDelta ofKeyspace(const keyspace::Keyspace& store) const;
+    // A pattern row's whole subtree, as the pattern view totals it (history::isInPatternSubtree); `glued`: the
+    // pattern is a level glued to the next (patterns::PatternTree::isPartial).
+    RowDelta ofPatternSubtree(QByteArrayView pattern, bool glued, std::uint64_t keysNow, std::uint64_t memoryNow) const;
+
+    // The namespaces the earlier scan listed that the store does not have, under a parent it still has (a
+    // vanished namespace's vanished children are not listed on their own): by parent, biggest first.
+    struct Vanished
+    {
+        keyspace::NodeId parent = keyspace::Keyspace::root();
+        QByteArray name; // its last segment
+        QByteArray path; // as listed (`session:`)
+        history::SnapshotStats before;
+    };
+    std::vector<Vanished> vanishedFrom(const keyspace::Keyspace& store) const;
+    RowDelta ofVanished(const Vanished& vanished, bool memoryCompared) const;
+
+    // Both scans measured every key's memory.
+    bool memoryComparedWith(const keyspace::Keyspace& store) const;
+
+private:
+    std::optional<std::uint32_t> namespaceEntry(QByteArrayView path) const;
+    bool provesAbsent(const keyspace::Keyspace& store, keyspace::NodeId node) const;
+
+    history::Snapshot m_baseline;
+    QString m_label;
+    QHash<QByteArray, std::uint32_t> m_namespaces; // path -> index in m_baseline.namespaces
+    std::vector<std::uint32_t> m_patternsByText;   // indexes in m_baseline.patterns, by their text
+};
+
+} // namespace keylens::models
