@@ -33,16 +33,6 @@ using models::displayText;
 
 namespace {
 
-QColor barColour()
-{
-    return QColor(0x3b, 0x7d, 0xd8);
-}
-
-QColor memoryColour()
-{
-    return QColor(0xd6, 0x7a, 0x45);
-}
-
 QCustomPlot* newPlot(const QString& title)
 {
     auto* plot = new QCustomPlot;
@@ -162,7 +152,7 @@ void ChartsView::drawBars(Chart chart, const std::vector<ChartData::Bar>& bars, 
     clear(plot);
     // Horizontal bars, biggest on top: the names read along the left axis.
     auto* series = new QCPBars(plot->yAxis, plot->xAxis);
-    series->setBrush(memory ? memoryColour() : barColour());
+    series->setBrush(memory ? overlay::memorySeries() : overlay::keysSeries());
     series->setPen(Qt::NoPen);
     series->setWidth(0.7);
     QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
@@ -192,7 +182,7 @@ void ChartsView::drawTypes()
     QCustomPlot* plot = m_plots[Types];
     clear(plot);
     auto* series = new QCPBars(plot->xAxis, plot->yAxis);
-    series->setBrush(barColour());
+    series->setBrush(overlay::keysSeries());
     series->setPen(Qt::NoPen);
     QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
     QVector<double> positions, values;
@@ -220,8 +210,8 @@ void ChartsView::drawTtl()
     auto* memory = new QCPBars(plot->xAxis, plot->yAxis2);
     keys->setName(QStringLiteral("keys"));
     memory->setName(QStringLiteral("memory"));
-    keys->setBrush(barColour());
-    memory->setBrush(memoryColour());
+    keys->setBrush(overlay::keysSeries());
+    memory->setBrush(overlay::memorySeries());
     for (QCPBars* bars : {keys, memory}) {
         bars->setPen(Qt::NoPen);
         bars->setWidth(0.38);
@@ -253,7 +243,7 @@ void ChartsView::drawNameLengths()
     QCustomPlot* plot = m_plots[NameLengths];
     clear(plot);
     auto* series = new QCPBars(plot->xAxis, plot->yAxis);
-    series->setBrush(barColour());
+    series->setBrush(overlay::keysSeries());
     series->setPen(Qt::NoPen);
     series->setWidth(ChartData::NameLengthStep * 0.9);
     QVector<double> positions, values;
@@ -288,7 +278,7 @@ void ChartsView::drawMemoryPerKey()
     QCustomPlot* plot = m_plots[MemoryPerKey];
     clear(plot);
     auto* series = new QCPBars(plot->xAxis, plot->yAxis);
-    series->setBrush(memoryColour());
+    series->setBrush(overlay::memorySeries());
     series->setPen(Qt::NoPen);
     // On a log axis a bucket [2^b, 2^(b+1)) is a bar of equal width: placed at its geometric middle.
     series->setWidthType(QCPBars::wtAxisRectRatio);
@@ -323,7 +313,7 @@ void ChartsView::drawTimeline()
     QCustomPlot* plot = m_plots[Timeline];
     clear(plot);
     auto* series = new QCPBars(plot->xAxis, plot->yAxis);
-    series->setBrush(barColour());
+    series->setBrush(overlay::keysSeries());
     series->setPen(Qt::NoPen);
     series->setWidth(1.0);
     QVector<double> positions, values;

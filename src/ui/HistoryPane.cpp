@@ -9,6 +9,7 @@
 #include "models/DisplayText.h"
 #include "ui/ChartTickers.h"
 #include "ui/CompareDialog.h"
+#include "ui/OverlayColours.h"
 
 #include <QDir>
 #include <QLabel>
@@ -21,17 +22,6 @@ namespace keylens::ui {
 using models::displayText;
 
 namespace {
-
-// As the Charts tab: keys blue, memory orange.
-QColor keysColour()
-{
-    return QColor(0x3b, 0x7d, 0xd8);
-}
-
-QColor memoryColour()
-{
-    return QColor(0xd6, 0x7a, 0x45);
-}
 
 double secondsOf(std::int64_t ms)
 {
@@ -76,10 +66,10 @@ HistoryPane::HistoryPane(QWidget* parent)
             memoryRect->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::setRange));
     memoryRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new ByteTicker));
     memoryRect->axis(QCPAxis::atLeft)->setLabel(tr("Memory"));
-    memoryRect->axis(QCPAxis::atLeft)->setLabelColor(memoryColour());
+    memoryRect->axis(QCPAxis::atLeft)->setLabelColor(overlay::memorySeries());
     keysRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
     keysRect->axis(QCPAxis::atLeft)->setLabel(tr("Keys"));
-    keysRect->axis(QCPAxis::atLeft)->setLabelColor(keysColour());
+    keysRect->axis(QCPAxis::atLeft)->setLabelColor(overlay::keysSeries());
     for (QCPAxisRect* rect : {memoryRect, keysRect}) {
         for (QCPAxis* axis : rect->axes()) {
             axis->setTickLabelColor(palette().color(QPalette::WindowText));
@@ -101,10 +91,10 @@ HistoryPane::HistoryPane(QWidget* parent)
         return graph;
     };
     // 0: memory, 1: keys, 2 and 3: the points of partial scans (lower bounds), hollow.
-    addGraph(memoryRect, memoryColour(), QCPScatterStyle::ssCircle, true, tr("Memory"));
-    addGraph(keysRect, keysColour(), QCPScatterStyle::ssCircle, true, tr("Keys"));
-    addGraph(memoryRect, memoryColour(), QCPScatterStyle::ssDiamond, false, tr("Memory (partial scan)"));
-    addGraph(keysRect, keysColour(), QCPScatterStyle::ssDiamond, false, tr("Keys (partial scan)"));
+    addGraph(memoryRect, overlay::memorySeries(), QCPScatterStyle::ssCircle, true, tr("Memory"));
+    addGraph(keysRect, overlay::keysSeries(), QCPScatterStyle::ssCircle, true, tr("Keys"));
+    addGraph(memoryRect, overlay::memorySeries(), QCPScatterStyle::ssDiamond, false, tr("Memory (partial scan)"));
+    addGraph(keysRect, overlay::keysSeries(), QCPScatterStyle::ssDiamond, false, tr("Keys (partial scan)"));
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 
     auto* layout = new QVBoxLayout(this);

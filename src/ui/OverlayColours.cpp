@@ -74,6 +74,16 @@ QColor shrinkage(const QPalette& palette)
     return dark ? green.lighter(140) : green.darker(115);
 }
 
+QColor keysSeries()
+{
+    return QColor(0x3b, 0x7d, 0xd8);
+}
+
+QColor memorySeries()
+{
+    return QColor(0xd6, 0x7a, 0x45);
+}
+
 QColor expired(const QPalette& palette)
 {
     return palette.color(QPalette::Disabled, QPalette::Text);

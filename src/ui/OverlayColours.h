@@ -31,6 +31,9 @@ QColor errorText(const QPalette& palette);
 // green; readable on the palette's base, as errorText.
 QColor growth(const QPalette& palette);
 QColor shrinkage(const QPalette& palette);
+// The charts' series: counts of keys blue, memory orange, in every chart alike.
+QColor keysSeries();
+QColor memorySeries();
 
 } // namespace overlay
 } // namespace keylens::ui
