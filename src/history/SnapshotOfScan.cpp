@@ -87,6 +87,18 @@ std::optional<Snapshot> snapshotOfStore(const keyspace::Keyspace& store, const s
     return snapshot;
 }
 
+void labelLibraries(Snapshot& snapshot, const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries)
+{
+    for (SnapshotNamespace& entry : snapshot.namespaces) {
+        const keyspace::NodeId node = store.find(QByteArrayView(entry.path).chopped(1)); // the delimiter after it
+        if (node != keyspace::InvalidNode && store.hasChildren(node))
+            entry.library = libraryId(libraries.libraryOf(store, node));
+    }
+    snapshot.libraries.clear();
+    for (const report::LibraryEntry& entry : report::listLibraries(store, libraries))
+        snapshot.libraries.push_back({libraryId(entry.library), entry.keys, entry.memoryBytes});
+}
+
 report::ReportOptions snapshotReportOptions(const SnapshotLimits& limits)
 {
     report::ReportOptions options;

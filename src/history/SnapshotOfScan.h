@@ -31,6 +31,10 @@ std::optional<Snapshot> snapshotOfStore(const keyspace::Keyspace& store, const s
                                         std::int64_t takenAtMs, const std::atomic<bool>* cancel,
                                         const SnapshotLimits& limits = {});
 
+// Labels a snapshot of the store (snapshotOfStore) with the library layouts the linter recognised since: its
+// namespaces' libraries and each library's totals, as a snapshot of a report has them. The patterns stay unlabelled.
+void labelLibraries(Snapshot& snapshot, const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries);
+
 // A snapshot of what the report says (built with snapshotReportOptions(), or any options: it keeps what is there).
 Snapshot snapshotOf(const report::ScanReport& report, const SnapshotLimits& limits = {});
 

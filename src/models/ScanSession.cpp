@@ -417,6 +417,7 @@ void ScanSession::keepSnapshot()
     m_snapshotDue = false;
     history::Snapshot snapshot = *std::exchange(m_snapshot, std::nullopt);
     snapshot.profile = m_lintProfile.name.toUtf8();
+    history::labelLibraries(snapshot, *m_keyspace, m_linter->libraries());
     for (const lint::RuleSummary& summary : m_linter->summaries()) {
         if (summary.findings > 0)
             snapshot.findingsByRule.push_back({QByteArray(summary.rule->id), summary.findings});

@@ -132,8 +132,6 @@ std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const
     return out;
 }
 
-namespace {
-
 std::vector<LibraryEntry> listLibraries(const keyspace::Keyspace& keyspace, const lint::LibraryLayouts& libraries)
 {
     constexpr std::size_t Roots = 5;
@@ -163,8 +161,6 @@ std::vector<LibraryEntry> listLibraries(const keyspace::Keyspace& keyspace, cons
     });
     return out;
 }
-
-} // namespace
 
 ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,
                        const ReportOptions& options, std::int64_t nowMs, const lint::SetMembers& librarySets)

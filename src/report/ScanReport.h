@@ -121,6 +121,9 @@ std::vector<keyspace::NodeId> biggestChildNamespaces(const keyspace::Keyspace& k
 std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const lint::LibraryLayouts* libraries,
                                        const std::atomic<bool>* cancel = nullptr);
 
+// The libraries whose layouts were recognised, with their keys and memory (a nested one's counted once), biggest first.
+std::vector<LibraryEntry> listLibraries(const keyspace::Keyspace& keyspace, const lint::LibraryLayouts& libraries);
+
 // `librarySets`: see lint::LibraryLayouts::recognise.
 ScanReport buildReport(const keyspace::Keyspace& keyspace, const scan::ScanSummary& summary, std::uint64_t duplicates,
                        const ReportOptions& options, std::int64_t nowMs, const lint::SetMembers& librarySets = {});

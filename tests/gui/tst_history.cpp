@@ -140,8 +140,14 @@ private Q_SLOTS:
             commands.push_back({"SET", "keep:" + QByteArray::number(i), QByteArray(60, 'k')});
         for (int i = 0; i < 100; ++i)
             commands.push_back({"HSET", "hash:h", "field" + QByteArray::number(i), QByteArray(30, 'h')});
+        // A BullMQ queue: the snapshot labels its namespace with the library.
+        commands.push_back({"SET", "bull:emailQueue:id", "3"});
+        commands.push_back({"RPUSH", "bull:emailQueue:wait", "3"});
+        commands.push_back({"HSET", "bull:emailQueue:meta", "opts.maxLenEvents", "10000"});
+        for (int i = 1; i <= 3; ++i)
+            commands.push_back({"HSET", "bull:emailQueue:" + QByteArray::number(i), "name", "welcomeMail"});
         QCOMPARE(client.pipeline(commands), std::size_t(0));
-        for (const QByteArray name : {"grow", "drop", "keep", "hash"})
+        for (const QByteArray name : {"grow", "drop", "keep", "hash", "bull"})
             m_before[name] = truthOf(client, name);
 
         QVERIFY(m_settingsDir.isValid());
@@ -164,12 +170,35 @@ private Q_SLOTS:
         for (int i = 0; i < 300; ++i)
             commands.push_back({"SET", "fresh:" + QByteArray::number(i), QByteArray(20, 'f')});
         QCOMPARE(client.pipeline(commands), std::size_t(0));
-        for (const QByteArray name : {"grow", "drop", "keep", "hash", "fresh"})
+        for (const QByteArray name : {"grow", "drop", "keep", "hash", "fresh", "bull"})
             m_after[name] = truthOf(client, name);
         QCOMPARE(m_after["drop"].keys, std::size_t(0));
         // One second apart at least: snapshots are named by their time.
         QTest::qWait(1100);
         scan();
+    }
+
+    // The window's snapshot has what the CLI's has: patterns, and the libraries the linter recognised.
+    void snapshotsCarryPatternsAndLibraries()
+    {
+        const history::Snapshot& taken = *m_window->session()->lastSnapshot();
+        const auto pattern =
+            std::find_if(taken.patterns.begin(), taken.patterns.end(),
+                         [](const history::SnapshotPattern& entry) { return entry.pattern == "grow:<int>"; });
+        QVERIFY(pattern != taken.patterns.end());
+        QCOMPARE(pattern->stats.keys, std::uint64_t(m_after["grow"].keys));
+        QCOMPARE(pattern->stats.memoryBytes, std::uint64_t(m_after["grow"].memory));
+        const auto bull =
+            std::find_if(taken.namespaces.begin(), taken.namespaces.end(),
+                         [](const history::SnapshotNamespace& entry) { return entry.path == "bull:emailQueue:"; });
+        QVERIFY(bull != taken.namespaces.end());
+        QCOMPARE(bull->library, QByteArray("bullmq"));
+        const auto library =
+            std::find_if(taken.libraries.begin(), taken.libraries.end(),
+                         [](const history::Snapshot::LibraryTotal& entry) { return entry.library == "bullmq"; });
+        QVERIFY(library != taken.libraries.end());
+        QCOMPARE(library->keys, std::uint64_t(m_after["bull"].keys));
+        QCOMPARE(library->memoryBytes, std::uint64_t(m_after["bull"].memory));
     }
 
     // Compare with…: both scans of this server are listed, newest first, the one on screen marked; the older one is
