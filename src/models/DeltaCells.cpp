@@ -57,6 +57,8 @@ QString deltaText(const RowDelta& delta, DeltaColumn column)
     switch (delta.kind) {
     case RowDelta::Unknown:
         return {};
+    case RowDelta::Pending:
+        return QStringLiteral("…");
     case RowDelta::New:
         // New rows say so first: a growth from nothing has no percentage to read.
         if (keys)
@@ -81,6 +83,8 @@ QString deltaToolTip(const RowDelta& delta, DeltaColumn column, const QString& l
         return tr("The scan of %1 did not list this row: its snapshot keeps the biggest namespaces down to a few "
                   "levels, and no keys.")
             .arg(label);
+    case RowDelta::Pending:
+        return tr("Compared with the scan of %1 once this scan ends: until then its figures are partial.").arg(label);
     case RowDelta::New:
         return tr("New since the scan of %1: %2 keys, %3.").arg(label, keys(delta.keysNow), bytes(delta.memoryNow));
     case RowDelta::Gone:
@@ -107,6 +111,8 @@ QString deltaSummary(const RowDelta& delta, const QString& label)
     switch (delta.kind) {
     case RowDelta::Unknown:
         return tr("not listed in the snapshot of %1 (it keeps the biggest namespaces, a few levels deep)").arg(label);
+    case RowDelta::Pending:
+        return tr("compared with %1 once the scan ends").arg(label);
     case RowDelta::New:
         return tr("new since %1").arg(label);
     case RowDelta::Gone:
@@ -129,7 +135,7 @@ QString deltaSummary(const RowDelta& delta, const QString& label)
 
 SortEntry deltaSortEntry(const RowDelta& delta, DeltaColumn column)
 {
-    if (delta.kind == RowDelta::Unknown)
+    if (delta.kind == RowDelta::Unknown || delta.kind == RowDelta::Pending)
         return {0, 0, 1}; // after every compared row, in both orders (the rank is not inverted)
     const std::int64_t change = column == DeltaColumn::Keys ? delta.keysDelta() : delta.memoryDelta();
     // Signed to unsigned, order kept: the sign bit flipped.
@@ -140,6 +146,7 @@ int deltaSign(const RowDelta& delta, DeltaColumn column)
 {
     switch (delta.kind) {
     case RowDelta::Unknown:
+    case RowDelta::Pending:
         return 0;
     case RowDelta::New:
         return 1;

@@ -304,6 +304,8 @@ QVariant KeyTreeModel::rowData(RowId row, int role) const
 
 RowDelta KeyTreeModel::rowDelta(RowId row) const
 {
+    if (!m_storeComplete)
+        return {RowDelta::Pending}; // a namespace half scanned would show as shrunk
     if (isVanishedRow(row))
         return comparison()->ofVanished(vanishedOf(row), m_vanishedMemoryCompared);
     return comparison()->ofNamespace(*m_keyspace, NodeId(row));
@@ -313,7 +315,7 @@ RowDelta KeyTreeModel::deltaOfNode(NodeId node) const
 {
     if (!comparison() || !m_keyspace || node >= m_keyspace->nodeCount())
         return {};
-    return comparison()->ofNamespace(*m_keyspace, node);
+    return m_storeComplete ? comparison()->ofNamespace(*m_keyspace, node) : RowDelta{RowDelta::Pending};
 }
 
 bool KeyTreeModel::comparesMemory() const
@@ -578,12 +580,11 @@ void KeyTreeModel::publish(bool final)
             childrenAppeared(parent);
     }
     announceRows(added);
-    // Aggregates changed everywhere keys landed.
+    // Aggregates changed everywhere keys landed. (Complete first: the last sort is by the Δ the rows have then.)
+    m_storeComplete = m_storeComplete || final;
     refreshRows(final);
-    if (final) {
-        m_storeComplete = true;
+    if (final)
         listVanished(true);
-    }
 }
 
 void KeyTreeModel::setLength(NodeId node, std::uint64_t length)

@@ -115,6 +115,8 @@ RowDelta PatternTreeModel::deltaOfPattern(PatternId pattern) const
 {
     if (!comparison() || !m_tree || pattern == patterns::PatternTree::Root)
         return {};
+    if (!m_storeFinal)
+        return {RowDelta::Pending};
     // The row's figures: its whole subtree's.
     const keyspace::SubtreeTotals now = totalsOf(pattern);
     RowDelta delta =

@@ -12,6 +12,7 @@ struct RowDelta
         Compared, // listed then and now
         New,      // absent then, and the earlier scan listed every namespace where it would have been
         Gone,     // listed then, absent now (a struck-out row)
+        Pending,  // the scan on screen is still running: its figures are partial, compared once it ends
     };
     Kind kind = Unknown;
     std::uint64_t keysBefore = 0;

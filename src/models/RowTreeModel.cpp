@@ -297,7 +297,7 @@ QVariant RowTreeModel::deltaData(RowId row, int column, int role) const
         return m_comparison ? deltaToolTip(rowDelta(row), which, m_comparison->label()) : QString();
     case SortRole: {
         const RowDelta delta = m_comparison ? rowDelta(row) : RowDelta();
-        if (delta.kind == RowDelta::Unknown)
+        if (delta.kind == RowDelta::Unknown || delta.kind == RowDelta::Pending)
             return {};
         return qlonglong(which == DeltaColumn::Keys ? delta.keysDelta() : delta.memoryDelta());
     }

@@ -439,6 +439,29 @@ private Q_SLOTS:
         QVERIFY2(error.contains(path), qPrintable(error));
     }
 
+    // While a rescan runs, its figures are partial: the Δ waits for its end instead of showing every namespace shrunk.
+    void deltaWaitsForTheRescanToEnd()
+    {
+        history::SnapshotStore store(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                                     QStringLiteral("/snapshots"));
+        const history::Snapshot& latest = *m_window->session()->lastSnapshot();
+        QString error;
+        std::optional<history::Snapshot> first =
+            history::readSnapshotOrReport(store.list(latest.server.address, latest.server.db).front().path, &error);
+        QVERIFY2(first, qPrintable(error));
+        m_window->browser()->compareWith(std::make_shared<models::Comparison>(*first, QStringLiteral("then")));
+        KeyTreeModel* model = m_window->browser()->treeModel();
+        QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
+        m_window->rescan();
+        QCOMPARE(model->deltaOfNode(keyspace::RootNode).kind, models::RowDelta::Pending);
+        QVERIFY(finished.wait(60000));
+        QTRY_COMPARE(model->deltaOfNode(keyspace::RootNode).kind, models::RowDelta::Compared);
+        QCOMPARE(cell(QStringLiteral("grow"), KeyTreeModel::DeltaKeysColumn, KeyTreeModel::SortRole).toLongLong(),
+                 10000);
+        QVERIFY(rowNamed(QStringLiteral("drop")).data(KeyTreeModel::VanishedRole).toBool());
+        m_window->browser()->compareWith(nullptr);
+    }
+
     void cleanupTestCase() { m_window.reset(); }
 };
 
