@@ -227,8 +227,19 @@ QSize KeyTreeDelegate::sizeHint(const QStyleOptionViewItem& option, const QModel
 
 void showDeltaColumns(QTreeView& view, bool shown)
 {
-    view.header()->setSectionHidden(models::TreeColumns::DeltaKeysColumn, !shown);
-    view.header()->setSectionHidden(models::TreeColumns::DeltaMemoryColumn, !shown);
+    using models::TreeColumns;
+    QHeaderView* header = view.header();
+    header->setSectionHidden(TreeColumns::DeltaKeysColumn, !shown);
+    header->setSectionHidden(TreeColumns::DeltaMemoryColumn, !shown);
+    // Beside Memory, where the eye already is: at 800 px the columns after it scroll out of sight, and while comparing
+    // the change is what is looked for.
+    if (shown) {
+        for (const int column : {TreeColumns::DeltaMemoryColumn, TreeColumns::DeltaKeysColumn}) {
+            const int after = header->visualIndex(TreeColumns::MemoryColumn) + 1;
+            if (header->visualIndex(column) != after)
+                header->moveSection(header->visualIndex(column), after);
+        }
+    }
     if (auto* fitter = view.findChild<ColumnFitter*>(QString(), Qt::FindDirectChildrenOnly))
         fitter->fit();
 }
