@@ -88,6 +88,13 @@ LegendDialog::LegendDialog(QWidget* parent)
                          "expires within a minute."));
     add(swatch(overlay::expired(palette)),
         tr("<b>Expired</b> (grey TTL). Its TTL ran out after the scan saw it; the key is gone."));
+    // While comparing with an earlier scan (Scan > Compare with…).
+    add(swatch(overlay::growth(palette)),
+        tr("<b>Grew</b> (Δ Keys, Δ Memory, and the treemap coloured by growth) since the scan compared with; "
+           "\"new\" where the namespace was not there then."));
+    add(swatch(overlay::shrinkage(palette)),
+        tr("<b>Shrank</b> since the scan compared with. A struck-out row is a namespace gone since, with its old "
+           "figures; an empty Δ is one that scan did not list (it keeps the biggest namespaces, a few levels deep)."));
 
     // The Findings column: one colour per severity, then what each rule checks, in its own words.
     const QString findingsText[] = {
