@@ -79,12 +79,20 @@ std::optional<Snapshot> snapshotOfStore(const keyspace::Keyspace& store, const s
                 pending.push_back({node, index, parent.depth + 1});
         }
     }
-    // The patterns partition the keys: every one is kept, as the CLI's snapshot keeps them.
-    for (report::PatternEntry& entry : report::listPatterns(store, nullptr, cancel))
-        snapshot.patterns.push_back({std::move(entry.pattern), statsOf(entry.stats), {}});
-    if (cancel && cancel->load(std::memory_order_relaxed))
-        return std::nullopt;
     return snapshot;
+}
+
+bool addPatterns(Snapshot& snapshot, const keyspace::Keyspace& store, const std::atomic<bool>* cancel)
+{
+    // The patterns partition the keys: every one is kept, as the CLI's snapshot keeps them.
+    std::vector<report::PatternEntry> patterns = report::listPatterns(store, nullptr, cancel);
+    if (cancel && cancel->load(std::memory_order_relaxed))
+        return false;
+    snapshot.patterns.clear();
+    snapshot.patterns.reserve(patterns.size());
+    for (report::PatternEntry& entry : patterns)
+        snapshot.patterns.push_back({std::move(entry.pattern), statsOf(entry.stats), {}});
+    return true;
 }
 
 void labelLibraries(Snapshot& snapshot, const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries)

@@ -24,12 +24,16 @@ struct SnapshotLimits
 // The report options that list what a snapshot keeps: the namespaces to the limits, the patterns, no top keys.
 report::ReportOptions snapshotReportOptions(const SnapshotLimits& limits = {});
 
-// A snapshot straight from a finished scan's store, namespaces and patterns (no libraries): what the browser
+// A snapshot straight from a finished scan's store, namespaces only (no patterns, no libraries): what the browser
 // takes beside its end-of-scan rules. A set `cancel` stops it between two namespaces (nothing is returned then): a
 // new scan must not wait for a walk over ten million keys.
 std::optional<Snapshot> snapshotOfStore(const keyspace::Keyspace& store, const scan::ScanSummary& summary,
                                         std::int64_t takenAtMs, const std::atomic<bool>* cancel,
                                         const SnapshotLimits& limits = {});
+
+// Adds the store's patterns to a snapshot of it (a pattern tree of the whole store: half a second at a million keys,
+// so the browser does it after the scan has ended). False, and nothing added, when `cancel` stopped it.
+bool addPatterns(Snapshot& snapshot, const keyspace::Keyspace& store, const std::atomic<bool>* cancel);
 
 // Labels a snapshot of the store (snapshotOfStore) with the library layouts the linter recognised since: its
 // namespaces' libraries and each library's totals, as a snapshot of a report has them. The patterns stay unlabelled.

@@ -56,6 +56,7 @@ ScanSession::ScanSession(QObject* parent)
 
 ScanSession::~ScanSession()
 {
+    m_snapshotPatterns.cancel(); // it reads the store
     abandonJudgement();
     // The model refers to the store: detach it before the store goes.
     m_model->setKeyspace(nullptr);
@@ -65,6 +66,7 @@ ScanSession::~ScanSession()
 void ScanSession::start(const scan::ScanOptions& options, const keyspace::Delimiters& delimiters)
 {
     m_scanner->cancel();
+    settleSnapshot(); // the last scan's, before its store goes
     abandonJudgement();
     m_finishAnnounce.cancel();
     m_lengthsNotice.clear();
@@ -134,6 +136,7 @@ void ScanSession::startLinting()
 
 void ScanSession::setLintProfile(lint::Profile profile)
 {
+    settleSnapshot();             // its worker reads the store that is re-linted below
     abandonJudgement();           // judged with the old profile
     m_model->waitForWorkerSort(); // a sort by findings reads what is cleared below
     m_lintProfile = std::move(profile);
@@ -168,6 +171,7 @@ bool ScanSession::keysRemoved(const std::vector<keyspace::NodeId>& nodes)
 {
     if (isRunning() || !m_keyspace || !m_linter)
         return false;
+    settleSnapshot();
     m_model->waitForWorkerSort(); // an edit's publish may have started one
     for (const keyspace::NodeId node : nodes) {
         if (node >= m_keyspace->nodeCount() || !m_keyspace->isKey(node))
@@ -185,6 +189,7 @@ bool ScanSession::keysChanged(const std::vector<std::pair<keyspace::NodeId, keys
 {
     if (isRunning() || !m_keyspace || !m_linter)
         return false;
+    settleSnapshot();
     m_model->waitForWorkerSort();
     std::vector<keyspace::NodeId> nodes;
     for (const auto& [node, info] : keys) {
@@ -204,6 +209,7 @@ bool ScanSession::keysAdded(const scan::KeyBatch& keys)
 {
     if (isRunning() || !m_keyspace || !m_ingest)
         return false;
+    settleSnapshot();
     m_model->waitForWorkerSort();
     m_ingest->add(keys);
     m_model->publish(true);
@@ -415,23 +421,50 @@ void ScanSession::keepSnapshot()
     if (!m_snapshot)
         return;
     m_snapshotDue = false;
-    history::Snapshot snapshot = *std::exchange(m_snapshot, std::nullopt);
-    snapshot.profile = m_lintProfile.name.toUtf8();
-    history::labelLibraries(snapshot, *m_keyspace, m_linter->libraries());
+    auto snapshot = std::make_shared<history::Snapshot>(std::move(*std::exchange(m_snapshot, std::nullopt)));
+    snapshot->profile = m_lintProfile.name.toUtf8();
     for (const lint::RuleSummary& summary : m_linter->summaries()) {
         if (summary.findings > 0)
-            snapshot.findingsByRule.push_back({QByteArray(summary.rule->id), summary.findings});
+            snapshot->findingsByRule.push_back({QByteArray(summary.rule->id), summary.findings});
     }
+    // The patterns are a pattern tree of the whole store (half a second at a million keys) and the labels a lookup of
+    // every namespace listed: on a worker, after the scan has ended, so that neither its end nor the GUI thread waits.
+    // An edit or a new scan first stops it (settleSnapshot).
+    m_pendingSnapshot = snapshot;
+    m_snapshotPatterns.start(
+        [snapshot, store = m_keyspace.get(), libraries = m_linter->libraries(),
+         cancel = &m_snapshotPatterns.cancelFlag()] {
+            history::labelLibraries(*snapshot, *store, libraries);
+            history::addPatterns(*snapshot, *store, cancel);
+        },
+        [this] { saveSnapshot(); });
+}
+
+void ScanSession::saveSnapshot()
+{
+    std::shared_ptr<const history::Snapshot> snapshot = std::exchange(m_pendingSnapshot, nullptr);
+    if (!snapshot)
+        return;
     if (!m_snapshotRoot.isEmpty()) {
         // Written on a thread of its own, in order: a few MB at most, but not in the GUI thread's time.
         static base::QueueWorker* writer = new base::QueueWorker; // never deleted: see QueueWorker
         writer->post([root = m_snapshotRoot, keep = m_snapshotsKept, snapshot] {
-            if (const QString failed = history::SnapshotStore(root, keep).save(snapshot); !failed.isEmpty())
+            if (const QString failed = history::SnapshotStore(root, keep).save(*snapshot); !failed.isEmpty())
                 qWarning("keylens: %s", qPrintable(failed));
         });
     }
     m_lastSnapshot = std::move(snapshot);
     Q_EMIT snapshotKept();
+}
+
+void ScanSession::settleSnapshot()
+{
+    if (!m_snapshotPatterns.isRunning())
+        return;
+    m_snapshotPatterns.cancel(); // waits: it reads the store
+    if (m_pendingSnapshot)
+        m_pendingSnapshot->patterns.clear(); // perhaps half listed
+    saveSnapshot();
 }
 
 void ScanSession::abandonJudgement()

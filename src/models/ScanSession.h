@@ -79,7 +79,8 @@ public:
     // default: none is kept. The last one taken, complete or not, is there either way.
     void setSnapshotFolder(const QString& root, std::size_t keep) { m_snapshotRoot = root, m_snapshotsKept = keep; }
     const QString& snapshotFolder() const { return m_snapshotRoot; }
-    const std::optional<history::Snapshot>& lastSnapshot() const { return m_lastSnapshot; }
+    // The last scan's snapshot once it is complete (its patterns are added after the scan ends); none before.
+    const std::shared_ptr<const history::Snapshot>& lastSnapshot() const { return m_lastSnapshot; }
     const lint::Linter& linter() const { return *m_linter; }
     // Keys' lengths (STRLEN or element counts), learnt after the scan or by the details pane: the tree's
     // big-key overlay and the linter's big-string and big-collection take them from here.
@@ -152,7 +153,10 @@ private:
     // per million keys, too long to stop the GUI for); their verdicts are then recorded in slices.
     void judge();
     void verdictsRecorded(); // the judgement's verdicts are in the store: the models are told, finish goes on
-    void keepSnapshot();     // the scan's snapshot, with its findings, kept and saved
+    void keepSnapshot();     // the scan's snapshot, with its findings: its patterns and libraries on a worker
+    void saveSnapshot();     // …then kept and handed to the writer
+    // Before the store changes: the worker stops, and the snapshot is kept without its patterns.
+    void settleSnapshot();
     void completeFinish();
     void announceFinish();     // settles the summary, says findingsChanged and finished
     void announceFinishSoon(); // announceFinish() in an event of its own, unless a new scan or sort came first
@@ -187,11 +191,13 @@ private:
     // While the worker reads the store nothing may write to it: lengths learnt meanwhile wait here.
     base::WorkerJob m_judging{QStringLiteral("keylens namespace rules"), this};
     std::unique_ptr<lint::Judgement> m_judgement;
-    judging::BigKeyLengths m_bigKeyLengths;          // written by the worker until it finishes
-    std::vector<lint::DelimiterUse> m_delimiterUses; // the same
-    std::optional<history::Snapshot> m_snapshot;     // the same: the scan's, taken beside the rules
-    std::optional<history::Snapshot> m_lastSnapshot; // with its findings, on this thread
-    bool m_snapshotDue = false;                      // this scan's snapshot is not kept yet
+    judging::BigKeyLengths m_bigKeyLengths;               // written by the worker until it finishes
+    std::vector<lint::DelimiterUse> m_delimiterUses;      // the same
+    std::optional<history::Snapshot> m_snapshot;          // the same: the scan's, taken beside the rules
+    std::shared_ptr<history::Snapshot> m_pendingSnapshot; // while its patterns are added
+    base::WorkerJob m_snapshotPatterns{QStringLiteral("keylens snapshot patterns"), this};
+    std::shared_ptr<const history::Snapshot> m_lastSnapshot;
+    bool m_snapshotDue = false; // this scan's snapshot is not kept yet
     QString m_snapshotRoot;
     std::size_t m_snapshotsKept = 100;
     QString m_lengthsNotice; // what of the lengths could not be checked, once recorded

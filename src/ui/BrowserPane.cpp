@@ -281,12 +281,12 @@ void BrowserPane::followSession()
     connect(m_session, &models::ScanSession::finished, this, [this] { refreshShards(); });
     // Each scan's snapshot joins the history (the file may still be on its way: the snapshot itself is handed over).
     connect(m_session, &models::ScanSession::snapshotKept, this, [this] {
-        const history::Snapshot& snapshot = *m_session->lastSnapshot();
+        const std::shared_ptr<const history::Snapshot>& snapshot = m_session->lastSnapshot();
         const QString root = m_session->snapshotFolder();
         m_history->setFolder(root.isEmpty()
                                  ? QString()
-                                 : history::SnapshotStore(root).folderOf(snapshot.server.address, snapshot.server.db),
-                             &snapshot);
+                                 : history::SnapshotStore(root).folderOf(snapshot->server.address, snapshot->server.db),
+                             snapshot);
         updateComparisonBanner(); // the caveats are of the scan on screen
     });
     // A new tree (live, then exact) means new pattern ids.
@@ -530,7 +530,7 @@ void BrowserPane::updateComparisonBanner()
                        .arg(m_comparison->label().toHtmlEscaped(), displayText(keyspace::formatCount(then.totals.keys)),
                             displayText(keyspace::formatBytes(then.totals.memoryBytes)));
     QStringList caveats;
-    if (const std::optional<history::Snapshot>& now = m_session->lastSnapshot())
+    if (const std::shared_ptr<const history::Snapshot>& now = m_session->lastSnapshot())
         caveats = history::caveatsOf(then, *now);
     if (then.totals.keysMemoryUnmeasured > 0)
         caveats << tr("That scan did not measure every key's memory: Δ Memory is not compared.");

@@ -106,14 +106,13 @@ HistoryPane::HistoryPane(QWidget* parent)
 
 HistoryPane::~HistoryPane() = default;
 
-void HistoryPane::setFolder(const QString& folder, const history::Snapshot* newest)
+void HistoryPane::setFolder(const QString& folder, std::shared_ptr<const history::Snapshot> newest)
 {
     m_folder = folder;
     auto read = std::make_shared<history::SnapshotSeries>();
     auto unreadable = std::make_shared<QStringList>();
-    std::optional<history::Snapshot> latest = newest ? std::optional(*newest) : std::nullopt;
     m_reading.start(
-        [folder, read, unreadable, latest = std::move(latest), cancel = &m_reading.cancelFlag()] {
+        [folder, read, unreadable, latest = std::move(newest), cancel = &m_reading.cancelFlag()] {
             if (!folder.isEmpty())
                 *read = history::SnapshotSeries::readFolder(folder, unreadable.get(), cancel);
             if (latest)

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+#include <memory>
 #include <vector>
 
 class QCustomPlot;
@@ -24,7 +25,7 @@ public:
 
     // The server's snapshot folder (history::SnapshotStore::folderOf): read now. `newest`, the scan just taken,
     // counts even before the writer has put it there.
-    void setFolder(const QString& folder, const history::Snapshot* newest = nullptr);
+    void setFolder(const QString& folder, std::shared_ptr<const history::Snapshot> newest = nullptr);
 
     enum class Subject { Keyspace, Namespace, Pattern };
     // `path`: a namespace as the report says it (`session:`) or a pattern's text (its whole subtree, as the pattern

@@ -206,7 +206,7 @@ void MainWindow::createActions()
         // This server's snapshots when a scan of it named it; a file otherwise.
         QString folder;
         std::int64_t current = 0;
-        if (const std::optional<history::Snapshot>& last = m_session->lastSnapshot();
+        if (const std::shared_ptr<const history::Snapshot>& last = m_session->lastSnapshot();
             last && !m_session->snapshotFolder().isEmpty()) {
             folder =
                 history::SnapshotStore(m_session->snapshotFolder()).folderOf(last->server.address, last->server.db);

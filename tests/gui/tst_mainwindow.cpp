@@ -202,8 +202,9 @@ private Q_SLOTS:
     // the server gives: what `keylens-cli diff` and the comparisons read.
     void everyScanIsKeptAsASnapshot()
     {
-        const std::optional<history::Snapshot>& taken = m_window->session()->lastSnapshot();
-        QVERIFY(taken);
+        // Its patterns are added after the scan, on a worker.
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->lastSnapshot(), 10000);
+        const std::shared_ptr<const history::Snapshot> taken = m_window->session()->lastSnapshot();
         test::PlainClient client(m_server.port());
         QCOMPARE(qint64(taken->totals.keys), client.integer({"DBSIZE"}));
         QVERIFY(taken->complete);
