@@ -89,13 +89,13 @@ RowDelta Comparison::ofKeyspace(const Keyspace& store) const
     return delta;
 }
 
-RowDelta Comparison::ofPatternSubtree(QByteArrayView pattern, bool glued, std::uint64_t keysNow,
+RowDelta Comparison::ofPatternSubtree(const Keyspace& store, QByteArrayView pattern, bool glued, std::uint64_t keysNow,
                                       std::uint64_t memoryNow) const
 {
     RowDelta delta;
     delta.keysNow = keysNow;
     delta.memoryNow = memoryNow;
-    delta.memoryCompared = m_baseline.totals.keysMemoryUnmeasured == 0;
+    delta.memoryCompared = memoryComparedWith(store);
     if (m_baseline.patterns.empty())
         return delta; // the earlier scan did not fold its keys
     // The patterns that continue this one's text are together in text order.
@@ -152,13 +152,13 @@ std::vector<Comparison::Vanished> Comparison::vanishedFrom(const Keyspace& store
     return out;
 }
 
-RowDelta Comparison::ofVanished(const Vanished& vanished, bool memoryCompared) const
+RowDelta Comparison::ofVanished(const Vanished& vanished, const Keyspace& store) const
 {
     RowDelta delta;
     delta.kind = RowDelta::Gone;
     delta.keysBefore = vanished.before.keys;
     delta.memoryBefore = vanished.before.memoryBytes;
-    delta.memoryCompared = memoryCompared;
+    delta.memoryCompared = memoryComparedWith(store);
     return delta;
 }
 

@@ -31,7 +31,8 @@ public:
     RowDelta ofKeyspace(const keyspace::Keyspace& store) const;
     // A pattern row's whole subtree, as the pattern view totals it (history::isInPatternSubtree); `glued`: the
     // pattern is a level glued to the next (patterns::PatternTree::isPartial).
-    RowDelta ofPatternSubtree(QByteArrayView pattern, bool glued, std::uint64_t keysNow, std::uint64_t memoryNow) const;
+    RowDelta ofPatternSubtree(const keyspace::Keyspace& store, QByteArrayView pattern, bool glued,
+                              std::uint64_t keysNow, std::uint64_t memoryNow) const;
 
     // The namespaces the earlier scan listed that the store does not have, under a parent it still has (a
     // vanished namespace's vanished children are not listed on their own): by parent, biggest first.
@@ -43,7 +44,7 @@ public:
         history::SnapshotStats before;
     };
     std::vector<Vanished> vanishedFrom(const keyspace::Keyspace& store) const;
-    RowDelta ofVanished(const Vanished& vanished, bool memoryCompared) const;
+    RowDelta ofVanished(const Vanished& vanished, const keyspace::Keyspace& store) const;
 
     // Both scans measured every key's memory.
     bool memoryComparedWith(const keyspace::Keyspace& store) const;

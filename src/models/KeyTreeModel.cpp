@@ -307,7 +307,7 @@ RowDelta KeyTreeModel::rowDelta(RowId row) const
     if (!m_storeComplete)
         return {RowDelta::Pending}; // a namespace half scanned would show as shrunk
     if (isVanishedRow(row))
-        return comparison()->ofVanished(vanishedOf(row), m_vanishedMemoryCompared);
+        return comparison()->ofVanished(vanishedOf(row), *m_keyspace);
     return comparison()->ofNamespace(*m_keyspace, NodeId(row));
 }
 
@@ -341,7 +341,6 @@ void KeyTreeModel::listVanished(bool announce)
     if (!comparison() || !m_keyspace || !m_storeComplete || !m_vanished.empty())
         return;
     m_vanished = comparison()->vanishedFrom(*m_keyspace);
-    m_vanishedMemoryCompared = comparison()->memoryComparedWith(*m_keyspace);
     m_vanishedRowNumber.assign(m_vanished.size(), 0);
     for (std::size_t i = 0; i < m_vanished.size(); ++i)
         m_vanishedUnder[m_vanished[i].parent].push_back(VanishedBit | RowId(i));

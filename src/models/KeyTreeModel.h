@@ -187,7 +187,6 @@ private:
     std::vector<Comparison::Vanished> m_vanished;
     std::unordered_map<NodeId, std::vector<RowId>> m_vanishedUnder; // by parent, biggest first
     mutable std::vector<std::uint32_t> m_vanishedRowNumber;
-    bool m_vanishedMemoryCompared = false;
 };
 
 } // namespace keylens::models

@@ -119,10 +119,8 @@ RowDelta PatternTreeModel::deltaOfPattern(PatternId pattern) const
         return {RowDelta::Pending};
     // The row's figures: its whole subtree's.
     const keyspace::SubtreeTotals now = totalsOf(pattern);
-    RowDelta delta =
-        comparison()->ofPatternSubtree(m_tree->text(pattern), m_tree->isPartial(pattern), now.keys, now.memoryBytes);
-    delta.memoryCompared = comparison()->memoryComparedWith(*m_keyspace);
-    return delta;
+    return comparison()->ofPatternSubtree(*m_keyspace, m_tree->text(pattern), m_tree->isPartial(pattern), now.keys,
+                                          now.memoryBytes);
 }
 
 void PatternTreeModel::refreshTotals()
