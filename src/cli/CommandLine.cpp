@@ -5,6 +5,7 @@
 #include "cli/PasswordPrompt.h"
 #include "cli/ReportFile.h"
 #include "keyspace/KeyPath.h"
+#include "keyspace/Units.h"
 #include "redis/ClusterRoutes.h"
 #include "redis/ConnectionArguments.h"
 #include "report/JsonReport.h"
@@ -91,6 +92,11 @@ QList<QCommandLineOption> scanOptions()
                         "when the server slows). Default: full on loopback and Unix sockets, gentle elsewhere."),
          QStringLiteral("full|gentle")},
         {QStringLiteral("no-memory"), QStringLiteral("Do not ask MEMORY USAGE (faster; memory columns show n/a).")},
+        {QStringLiteral("no-access"),
+         QStringLiteral("Do not ask OBJECT IDLETIME (or FREQ under an LFU policy): no idle times, no cold memory.")},
+        {QStringLiteral("cold-after"),
+         QStringLiteral("A key idle longer than this is cold: 90s, 12h, 7d, 1h30m (default 7d)."),
+         QStringLiteral("duration")},
         {QStringLiteral("max-rate"), QStringLiteral("At most this many keys per second, to spare a busy server."),
          QStringLiteral("keys/s")},
         {QStringLiteral("reconnect"),
@@ -145,6 +151,17 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     options->match = parser.value(QStringLiteral("match")).toUtf8();
     options->type = parser.value(QStringLiteral("type")).toUtf8();
     options->measureMemory = !parser.isSet(QStringLiteral("no-memory"));
+    options->measureAccess = !parser.isSet(QStringLiteral("no-access"));
+    if (parser.isSet(QStringLiteral("cold-after"))) {
+        const std::optional<std::int64_t> ms =
+            keyspace::parseDuration(parser.value(QStringLiteral("cold-after")).toUtf8());
+        if (!ms || *ms < 1000) {
+            *problem = QStringLiteral("--cold-after takes a duration of at least a second (90s, 12h, 7d), not '%1'")
+                           .arg(parser.value(QStringLiteral("cold-after")));
+            return false;
+        }
+        options->coldAfterSeconds = *ms / 1000;
+    }
     options->cluster = parser.isSet(QStringLiteral("cluster"));
     options->fromReplicas = parser.isSet(QStringLiteral("from-replicas"));
     if (parser.isSet(QStringLiteral("sample"))) {

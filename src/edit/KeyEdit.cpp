@@ -325,13 +325,15 @@ redis::Result<std::optional<keyspace::KeyInfo>> readKeyFacts(redis::Connection& 
 {
     return redis::forKey(connection, key, [&]() -> redis::Result<std::optional<keyspace::KeyInfo>> {
         Result<std::vector<Reply>> replies =
-            connection.pipeline({{"TYPE", key}, {"PTTL", key}, {"MEMORY", "USAGE", key}});
+            connection.pipeline({{"TYPE", key}, {"PTTL", key}, {"MEMORY", "USAGE", key}, {"OBJECT", "IDLETIME", key}});
         if (!replies)
             return replies.error();
-        // Read as the scan reads them, so that an edited key is stored as a scanned one would be.
+        // Read as the scan reads them, so that an edited key is stored as a scanned one would be. (Under an LFU
+        // policy IDLETIME is an error: the access stays unknown.)
+        scan::KeyAnswers answers{std::move((*replies)[0]), std::move((*replies)[1]), std::move((*replies)[2]),
+                                 std::move((*replies)[3]), scan::AccessQuestion::IdleTime};
         keyspace::KeyInfo info;
-        if (!scan::keyFromAnswers(std::move((*replies)[0]), std::move((*replies)[1]), std::move((*replies)[2]),
-                                  QDateTime::currentMSecsSinceEpoch(), &info))
+        if (!scan::keyFromAnswers(answers, QDateTime::currentMSecsSinceEpoch(), &info))
             return std::optional<keyspace::KeyInfo>();
         return std::optional<keyspace::KeyInfo>(info);
     });

@@ -25,6 +25,7 @@ Keyspace::Keyspace(Delimiters delimiters)
     m_type.push_back(KeyType::Unknown);
     m_memory.push_back(0);
     m_expiry.push_back(NoExpiry);
+    m_access.push_back(0);
     m_keptStats.push_back(0); // the root always keeps aggregates: they are the totals
     m_stats.push_back({});
 }
@@ -124,6 +125,7 @@ NodeId Keyspace::addChild(NodeId parent, SegmentId segment, char joiner, std::si
     m_type.push_back(KeyType::Unknown);
     m_memory.push_back(0);
     m_expiry.push_back(NoExpiry);
+    m_access.push_back(0);
     m_childIndex.insert(hash, node, [this](NodeId other) { return nodeHash(other); });
     if (!firstBorn)
         countChild(parent);
@@ -206,10 +208,11 @@ Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info, NodeI
         return Insert::Duplicate;
 
     ++m_changes;
-    storeKeyInfo(node, info);
+    const KeyInfo judged = classified(info);
+    storeKeyInfo(node, judged);
     for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
         if (NamespaceStats* stats = keptStats(ancestor))
-            stats->add(info);
+            stats->add(judged);
     if (m_stats[0].keys == m_refineAt)
         refineReserve();
     return Insert::Added;
@@ -228,6 +231,7 @@ void Keyspace::storeKeyInfo(NodeId node, const KeyInfo& info)
         m_memory[node] = static_cast<std::uint32_t>(memory);
     }
     m_expiry[node] = info.expiresAtMs;
+    m_access[node] = info.access.word();
 }
 
 void Keyspace::removeKey(NodeId node)
@@ -243,6 +247,7 @@ void Keyspace::removeKey(NodeId node)
     m_type[node] = KeyType::Unknown;
     m_memory[node] = 0;
     m_expiry[node] = NoExpiry;
+    m_access[node] = 0;
     m_bigMemory.erase(node);
 }
 
@@ -252,13 +257,14 @@ void Keyspace::updateKey(NodeId node, const KeyInfo& info)
         return;
     ++m_changes;
     const KeyInfo old = keyInfo(node);
+    const KeyInfo now = classified(info);
     for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor]) {
         if (NamespaceStats* stats = keptStats(ancestor)) {
             stats->remove(old);
-            stats->add(info);
+            stats->add(now);
         }
     }
-    storeKeyInfo(node, info);
+    storeKeyInfo(node, now);
 }
 
 KeyInfo Keyspace::keyInfo(NodeId node) const
@@ -268,6 +274,8 @@ KeyInfo Keyspace::keyInfo(NodeId node) const
     info.expiresAtMs = m_expiry[node];
     info.memoryBytes = m_memory[node] == MemoryOverflow ? m_bigMemory.at(node) : m_memory[node];
     info.memoryMeasured = m_flags[node] & MemoryMeasured;
+    info.access = access(node);
+    info.cold = isCold(info.access);
     return info;
 }
 
@@ -493,12 +501,38 @@ void Keyspace::clearFindings()
         m_stats[index].findings = {};
 }
 
+void Keyspace::setColdAfter(std::int64_t seconds, std::int64_t asOfSeconds)
+{
+    m_coldAfter = seconds;
+    const std::int64_t epochSeconds = asOfSeconds - seconds;
+    if (epochSeconds == m_coldBefore)
+        return;
+    // Every key whose side of the threshold changes moves, with its memory, in each kept ancestor.
+    const std::int64_t previous = std::exchange(m_coldBefore, epochSeconds);
+    for (NodeId node = 1; node < nodeCount(); ++node) {
+        if (!isKey(node))
+            continue;
+        const KeyInfo now = keyInfo(node);
+        if (now.cold == (now.access.hasIdleTime() && now.access.lastAccessSeconds() < previous))
+            continue;
+        KeyInfo was = now;
+        was.cold = !now.cold;
+        for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor]) {
+            if (NamespaceStats* stats = keptStats(ancestor)) {
+                stats->addAccess(was, -1);
+                stats->addAccess(now, 1);
+            }
+        }
+    }
+    ++m_changes;
+}
+
 std::size_t Keyspace::memoryBytes() const
 {
     return m_parent.memoryBytes() + m_segment.memoryBytes() + m_firstChild.memoryBytes() + m_nextSibling.memoryBytes() +
            m_namespaceIndex.memoryBytes() + m_keptStats.memoryBytes() + m_flags.memoryBytes() + m_type.memoryBytes() +
-           m_memory.memoryBytes() + m_expiry.memoryBytes() + m_findings.memoryBytes() + m_stats.memoryBytes() +
-           m_childIndex.memoryBytes() + m_segments.memoryBytes() + m_bigMemory.size() * 32 +
+           m_memory.memoryBytes() + m_expiry.memoryBytes() + m_access.memoryBytes() + m_findings.memoryBytes() +
+           m_stats.memoryBytes() + m_childIndex.memoryBytes() + m_segments.memoryBytes() + m_bigMemory.size() * 32 +
            m_mixedFindings.memoryBytes() + m_joiner.memoryBytes();
 }
 

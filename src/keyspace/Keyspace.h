@@ -87,6 +87,13 @@ public:
 
     bool isKey(NodeId node) const { return m_flags[node] & IsKey; }
     KeyInfo keyInfo(NodeId node) const;
+    // The cold threshold: a key idle for longer than `seconds` as of `asOfSeconds` (seconds since the epoch; a
+    // scan's start) is cold. Changing it moves every key across it in every aggregate (one pass over the keys).
+    // Until it is set, no key is cold.
+    void setColdAfter(std::int64_t seconds, std::int64_t asOfSeconds);
+    std::int64_t coldAfterSeconds() const { return m_coldAfter; }
+    bool isCold(NodeId node) const { return isCold(access(node)); }
+    KeyAccess access(NodeId node) const { return KeyAccess::fromWord(m_access[node]); }
     // keyInfo(node).expiresAtMs alone, for a pass over every key that needs nothing else (one array, not four).
     std::int64_t expiresAtMs(NodeId node) const { return m_expiry[node]; }
 
@@ -191,6 +198,13 @@ private:
     void countChild(NodeId parent);
     void keepStats(NodeId node);
     void storeKeyInfo(NodeId node, const KeyInfo& info);
+    bool isCold(KeyAccess access) const { return access.hasIdleTime() && access.lastAccessSeconds() < m_coldBefore; }
+    // `info` with `cold` as this store's threshold makes it.
+    KeyInfo classified(KeyInfo info) const
+    {
+        info.cold = isCold(info.access);
+        return info;
+    }
     std::size_t childHash(NodeId parent, SegmentId segment, char joiner) const;
     // The joiner a child of `parent` gets from the delimiter before its segment in a key.
     char joinerUnder(NodeId parent, char delimiter) const { return parent == root() ? 0 : delimiter; }
@@ -213,6 +227,9 @@ private:
     detail::PagedArray<KeyType> m_type;
     detail::PagedArray<std::uint32_t> m_memory; // MemoryOverflow: look in m_bigMemory
     detail::PagedArray<std::int64_t> m_expiry;
+    detail::PagedArray<std::uint32_t> m_access; // KeyAccess words
+    std::int64_t m_coldBefore = 0;              // last accessed before this time (seconds since the epoch): cold
+    std::int64_t m_coldAfter = 0;
     std::unordered_map<NodeId, std::uint64_t> m_bigMemory; // the rare key of 4 GiB or more
     // Per node once the first finding is added, 32 bits: rule bits below IgnoredBit, then the ignore mark, then the
     // worst severity + 1 (two bits from FindingWorstShift); all the key's findings have that severity, so the rule

@@ -19,6 +19,18 @@ void NamespaceStats::add(const KeyInfo& key)
         soonestExpiryMs = std::min(soonestExpiryMs, key.expiresAtMs);
         latestExpiryMs = std::max(latestExpiryMs, key.expiresAtMs);
     }
+    addAccess(key, 1);
+}
+
+void NamespaceStats::addAccess(const KeyInfo& key, int sign)
+{
+    if (!key.access.hasIdleTime())
+        keysIdleUnknown += std::uint32_t(sign);
+    if (key.cold) {
+        keysCold += std::uint32_t(sign);
+        if (key.memoryMeasured)
+            coldMemoryBytes += std::uint64_t(std::int64_t(sign)) * key.memoryBytes;
+    }
 }
 
 void NamespaceStats::remove(const KeyInfo& key)
@@ -35,6 +47,7 @@ void NamespaceStats::remove(const KeyInfo& key)
         soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
         latestExpiryMs = std::numeric_limits<std::int64_t>::min();
     }
+    addAccess(key, -1);
 }
 
 } // namespace keylens::keyspace

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "keyspace/KeyAccess.h"
 #include "keyspace/KeyType.h"
 
 #include <array>
@@ -25,7 +26,11 @@ struct KeyInfo
     std::int64_t expiresAtMs = NoExpiry;
     std::uint64_t memoryBytes = 0;
     bool memoryMeasured =
-        false; // false when MEMORY USAGE was skipped or denied: memoryBytes is then 0, not a measurement
+        false;          // false when MEMORY USAGE was skipped or denied: memoryBytes is then 0, not a measurement
+    KeyAccess access{}; // OBJECT IDLETIME or FREQ; unknown when not asked, denied or failed
+    // Idle longer than the store's cold threshold (Keyspace::setColdBefore). The store sets it from `access` when
+    // it takes or hands out a key: a caller's value is not used.
+    bool cold = false;
 };
 
 // Aggregates over every key below a namespace node. Kept compact (it exists once per namespace node,
@@ -39,7 +44,10 @@ struct NamespaceStats
     std::uint32_t keysWithTtl = 0;
     std::uint32_t keysMemoryUnmeasured = 0;
     std::uint32_t keysTtlUnknown = 0;
-    std::uint32_t childCount = 0; // direct children in the tree (namespaces and keys)
+    std::uint64_t coldMemoryBytes = 0; // of the cold keys whose memory was measured
+    std::uint32_t keysCold = 0;
+    std::uint32_t keysIdleUnknown = 0; // no idle time: OBJECT IDLETIME not asked, denied, or an LFU counter instead
+    std::uint32_t childCount = 0;      // direct children in the tree (namespaces and keys)
     PerKeyType<std::uint32_t> types{};
     // Lint findings of the keys below, per severity (0 info, 1 warning, 2 error: lint::Severity's values).
     std::array<std::uint32_t, 3> findings{};
@@ -48,6 +56,8 @@ struct NamespaceStats
     // Takes back a key added before (deleted, renamed away, or about to be added again with new facts). The expiry
     // bounds cannot shrink without a walk over the subtree: they stay as they were until no key with a TTL is left.
     void remove(const KeyInfo& key);
+    // The access part of add (sign 1) and remove (sign -1) alone: the store moves keys across the cold threshold.
+    void addAccess(const KeyInfo& key, int sign);
     std::uint32_t keysWithoutTtl() const { return keys - keysWithTtl - keysTtlUnknown; }
     std::uint32_t keysTtlKnown() const { return keys - keysTtlUnknown; }
     // The share of keys with a TTL among those whose TTL was measured; nothing when none was.
@@ -56,6 +66,8 @@ struct NamespaceStats
         return keysTtlKnown() > 0 ? std::optional<double>(double(keysWithTtl) / double(keysTtlKnown())) : std::nullopt;
     }
     bool hasExpiringKeys() const { return keysWithTtl > 0; }
+    // Whether any key's idle time was measured: cold memory means nothing otherwise (it is not 0).
+    bool idleMeasured() const { return keysIdleUnknown < keys; }
 };
 
 // Of counts per lint severity (info, warning, error): the highest severity with any, or -1 without any.

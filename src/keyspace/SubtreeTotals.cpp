@@ -13,6 +13,9 @@ void SubtreeTotals::add(const SubtreeTotals& other)
     keysWithTtl += other.keysWithTtl;
     keysMemoryUnmeasured += other.keysMemoryUnmeasured;
     keysTtlUnknown += other.keysTtlUnknown;
+    coldMemoryBytes += other.coldMemoryBytes;
+    keysCold += other.keysCold;
+    keysIdleUnknown += other.keysIdleUnknown;
     soonestExpiryMs = std::min(soonestExpiryMs, other.soonestExpiryMs);
     latestExpiryMs = std::max(latestExpiryMs, other.latestExpiryMs);
     for (std::size_t i = 0; i < types.size(); ++i)
@@ -43,6 +46,9 @@ SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node)
     totals.keysWithTtl = stats.keysWithTtl;
     totals.keysMemoryUnmeasured = stats.keysMemoryUnmeasured;
     totals.keysTtlUnknown = stats.keysTtlUnknown;
+    totals.coldMemoryBytes = stats.coldMemoryBytes;
+    totals.keysCold = stats.keysCold;
+    totals.keysIdleUnknown = stats.keysIdleUnknown;
     if (stats.keysWithTtl > 0) {
         totals.soonestExpiryMs = stats.soonestExpiryMs;
         totals.latestExpiryMs = stats.latestExpiryMs;
@@ -60,6 +66,11 @@ SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node)
         totals.memoryBytes += info.memoryMeasured ? info.memoryBytes : 0;
         totals.keysMemoryUnmeasured += info.memoryMeasured ? 0 : 1;
         totals.keysTtlUnknown += info.expiresAtMs == ExpiryUnknown ? 1 : 0;
+        totals.keysIdleUnknown += info.access.hasIdleTime() ? 0 : 1;
+        if (info.cold) {
+            ++totals.keysCold;
+            totals.coldMemoryBytes += info.memoryMeasured ? info.memoryBytes : 0;
+        }
         if (hasExpiry(info.expiresAtMs)) {
             ++totals.keysWithTtl;
             totals.soonestExpiryMs = std::min(totals.soonestExpiryMs, info.expiresAtMs);

@@ -20,6 +20,9 @@ struct SubtreeTotals
     std::uint64_t keysWithTtl = 0;
     std::uint64_t keysMemoryUnmeasured = 0;
     std::uint64_t keysTtlUnknown = 0;
+    std::uint64_t coldMemoryBytes = 0;
+    std::uint64_t keysCold = 0;
+    std::uint64_t keysIdleUnknown = 0;
     std::int64_t soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
     std::int64_t latestExpiryMs = std::numeric_limits<std::int64_t>::min();
     PerKeyType<std::uint64_t> types{};
@@ -38,6 +41,13 @@ struct SubtreeTotals
     {
         return keys > 0 && keysWithTtl == keys && latestExpiryMs != std::numeric_limits<std::int64_t>::min() &&
                latestExpiryMs <= nowMs;
+    }
+    bool idleMeasured() const { return keysIdleUnknown < keys; }
+    // The share of the memory that is cold; nothing when no idle time or no memory was measured.
+    std::optional<double> coldShare() const
+    {
+        return idleMeasured() && memoryBytes > 0 ? std::optional<double>(double(coldMemoryBytes) / double(memoryBytes))
+                                                 : std::nullopt;
     }
     std::uint64_t findingCount() const { return findings[0] + findings[1] + findings[2]; }
     int worstFinding() const { return worstSeverity(findings); }

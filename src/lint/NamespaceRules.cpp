@@ -350,6 +350,34 @@ public:
         for (const NodeId node : m_strayPersistent)
             m_record(node, missingTtl, missingTtl.severity, "most keys beside it expire");
         m_strayPersistent.clear();
+        coldData();
+    }
+
+    // cold-data: every cold key; a warning where its namespace holds much memory cold, both in share and in size.
+    void coldData()
+    {
+        const RuleInfo& rule = *findRule("cold-data");
+        const QByteArray idle = keyspace::formatDuration(m_store.coldAfterSeconds() * 1000);
+        NodeId parent = keyspace::InvalidNode;
+        Severity severity = rule.severity;
+        QByteArray detail;
+        for (const NodeId node : m_coldKeys) {
+            if (m_store.parent(node) != parent) { // the keys come in node order: siblings mostly together
+                parent = m_store.parent(node);
+                const keyspace::NamespaceStats stats = m_store.stats(parent);
+                const double share =
+                    stats.memoryBytes > 0 ? double(stats.coldMemoryBytes) / double(stats.memoryBytes) : 0;
+                const bool heavy =
+                    share >= m_profile.coldDataShare && stats.coldMemoryBytes >= m_profile.coldDataMinimumBytes;
+                severity = heavy ? std::max(Severity::Warning, rule.severity) : rule.severity;
+                detail = "nothing has read these keys in " + idle + ": expire or delete them";
+                if (stats.memoryBytes > 0)
+                    detail += " (" + keyspace::formatBytes(stats.coldMemoryBytes) + " cold beside them, " +
+                              keyspace::formatPercent(share) + " of their namespace's memory)";
+            }
+            m_record(node, rule, severity, detail);
+        }
+        m_coldKeys.clear();
     }
 
     // One pass over the keys: stray persistent keys found, expiry windows voted on and data-in-key groups
@@ -361,6 +389,7 @@ public:
         const std::size_t voteCounters = std::clamp<std::size_t>(std::size_t(2.0 / m_profile.avalancheShare), 1, 40);
         const bool checkAvalanche = m_profile.isEnabled(*findRule("expiry-avalanche"));
         const bool checkDataInKey = m_profile.isEnabled(*findRule("data-in-key"));
+        const bool checkCold = m_profile.isEnabled(*findRule("cold-data")) && m_store.coldAfterSeconds() > 0;
         // A small namespace adds its children up when asked for its stats: asked once per namespace, not once per key.
         std::vector<SiblingTtls> siblingTtls(checkStray || checkAvalanche ? m_store.namespaceCount() : 0);
         const auto ttlsOf = [&](NodeId parent) -> const SiblingTtls& {
@@ -381,6 +410,8 @@ public:
             if (checkStray && parent != Keyspace::root() && expiresAtMs == keyspace::NoExpiry &&
                 isStrayPersistent({.expiresAtMs = expiresAtMs}, ttlsOf(parent).known, ttlsOf(parent).withTtl))
                 m_strayPersistent.push_back(node);
+            if (checkCold && m_store.isCold(node))
+                m_coldKeys.push_back(node);
             if (checkAvalanche && keyspace::hasExpiry(expiresAtMs) && parent != Keyspace::root() &&
                 ttlsOf(parent).withTtl >= m_profile.avalancheMinimumKeys)
                 m_votes[parent].add(expiresAtMs / m_bucketMs, voteCounters);
@@ -549,6 +580,7 @@ private:
 
     std::vector<Flag> m_flags;
     std::vector<NodeId> m_strayPersistent;
+    std::vector<NodeId> m_coldKeys; // in node order
 
     std::optional<PatternIndex> m_patterns;
     QHash<PatternIndex::PatternId, QByteArray> m_variantDetail; // pattern -> message

@@ -24,6 +24,7 @@ namespace keylens::lint {
 // - env-prefixes: several environment prefixes at the top level; the keys of all but the biggest;
 // - version-prefixes: `v1:` beside `v2:` under one parent; the keys of all but the newest;
 // - missing-ttl: a persistent key among siblings that nearly all expire.
+// - cold-data: a key idle past the store's cold threshold; a warning where its namespace holds much memory cold.
 //
 // run() walks the store once the scan is over, without recursion: three passes over its nodes (synonyms and
 // versions; patterns; keys) and one over the namespaces when there are naming variants, then only the

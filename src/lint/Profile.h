@@ -62,6 +62,10 @@ struct Profile
     // data-in-key: a last segment that takes 2..maximumValues words over at least minimumKeys ids.
     std::uint32_t dataInKeyMinimumKeys = 20;
     std::uint32_t dataInKeyMaximumValues = 8;
+    // cold-data: a cold key is a warning, not an info, where its namespace holds at least `share` of its memory
+    // cold and at least `minBytes` of it.
+    double coldDataShare = 0.5;
+    std::uint64_t coldDataMinimumBytes = 64ull << 20;
     // Keys nobody should be told about (a library's own layout), as SCAN MATCH globs.
     std::vector<keyspace::KeyGlob> ignore;
     // The keys of a recognised library layout (LibraryLayouts.h) skip the naming rules; the memory and TTL

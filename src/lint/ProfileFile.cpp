@@ -155,6 +155,9 @@ private:
             threshold("window_seconds", &profile.avalancheWindowSeconds, 1, 365 * 86400);
             threshold("share", &profile.avalancheShare, 0.01, 1);
             threshold("min_keys", &profile.avalancheMinimumKeys, 2, 1e9);
+        } else if (ruleId == "cold-data") {
+            threshold("share", &profile.coldDataShare, 0.01, 1);
+            threshold("min_bytes", &profile.coldDataMinimumBytes, 0, 1e15);
         } else if (ruleId == "data-in-key") {
             threshold("min_keys", &profile.dataInKeyMinimumKeys, 2, 1e9);
             threshold("max_values", &profile.dataInKeyMaximumValues, 2, 1000);

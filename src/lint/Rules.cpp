@@ -88,6 +88,10 @@ constexpr std::array Catalogue = {
              "`v1:` and `v2:` trees side by side are usually a migration left half done: the old tree still costs "
              "memory.",
              "Finish the migration and delete the old version's keys, or give them a TTL."},
+    RuleInfo{"cold-data", Severity::Info,
+             "Keys nothing has read or written for longer than the cold threshold (OBJECT IDLETIME) still cost "
+             "memory: a cache that never expires, a feature removed, a migration's leftovers.",
+             "Nothing has read these keys in N days (the cold threshold): expire or delete them."},
 };
 static_assert(Catalogue.size() <= MaximumRules);
 
@@ -136,7 +140,7 @@ bool isNamingRule(const RuleInfo& rule)
 {
     const QByteArrayView id(rule.id);
     return id != "big-string" && id != "big-collection" && id != "missing-ttl" && id != "expiry-avalanche" &&
-           id != "unbounded-history";
+           id != "unbounded-history" && id != "cold-data";
 }
 
 } // namespace keylens::lint

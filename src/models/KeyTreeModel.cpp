@@ -222,8 +222,11 @@ RowFacts KeyTreeModel::factsOf(RowId rowId, FactsWanted wanted) const
     row.totals = totalsOf(node);
     row.isKey = m_keyspace->isKey(node);
     row.isLeafKey = row.isKey && !m_keyspace->hasChildren(node);
-    if (row.isLeafKey)
-        row.expiresAtMs = m_keyspace->keyInfo(node).expiresAtMs;
+    if (row.isLeafKey) {
+        const keyspace::KeyInfo info = m_keyspace->keyInfo(node);
+        row.expiresAtMs = info.expiresAtMs;
+        row.access = info.access;
+    }
     if (isFiltering()) {
         row.matchingKeys = std::int64_t(matchingKeysOf(node));
         row.matchingMemory = matchingMemoryOf(node);

@@ -343,7 +343,9 @@ RowFacts PatternTreeModel::factsOfPattern(PatternId pattern, FactsWanted wanted)
     if (members.size() == 1 && m_keyspace->isKey(members.front())) {
         row.isKey = true;
         row.isLeafKey = !m_keyspace->hasChildren(members.front());
-        row.expiresAtMs = m_keyspace->keyInfo(members.front()).expiresAtMs;
+        const keyspace::KeyInfo info = m_keyspace->keyInfo(members.front());
+        row.expiresAtMs = info.expiresAtMs;
+        row.access = info.access;
     }
     if (wanted.overlays)
         row.overlays = totalsOverlays(row.totals, nowMs());
@@ -364,8 +366,11 @@ RowFacts PatternTreeModel::factsOfMember(NodeId node, FactsWanted wanted) const
     row.totals = keyspace::subtreeTotals(*m_keyspace, node);
     row.isKey = m_keyspace->isKey(node);
     row.isLeafKey = row.isKey && !m_keyspace->hasChildren(node);
-    if (row.isLeafKey)
-        row.expiresAtMs = m_keyspace->keyInfo(node).expiresAtMs;
+    if (row.isLeafKey) {
+        const keyspace::KeyInfo info = m_keyspace->keyInfo(node);
+        row.expiresAtMs = info.expiresAtMs;
+        row.access = info.access;
+    }
     if (wanted.memoryFraction) {
         const keyspace::SubtreeTotals pattern = totalsOf(m_tree->patternOf(node));
         row.memoryFraction = pattern.memoryBytes ? double(row.totals.memoryBytes) / double(pattern.memoryBytes) : 0.0;

@@ -89,6 +89,33 @@ int totalsOverlays(const keyspace::SubtreeTotals& totals, std::int64_t now)
     return overlays;
 }
 
+// A key's idle time ("idle 3d 4h", as of now: nothing the scan saw has read it since), a namespace's cold memory and
+// its share ("12 MiB · 40%"); "not measured" where no idle time was.
+QString coldCell(const RowFacts& row, std::int64_t now)
+{
+    const keyspace::SubtreeTotals& totals = row.totals;
+    if (row.isLeafKey) {
+        if (row.access.hasFrequency())
+            return QCoreApplication::translate("RowPresenter", "LFU %1").arg(row.access.frequencyCounter());
+        if (!row.access.hasIdleTime())
+            return QCoreApplication::translate("RowPresenter", "not measured");
+        return QCoreApplication::translate("RowPresenter", "idle %1")
+            .arg(formatted(keyspace::formatDuration(std::int64_t(row.access.idleSecondsAt(now / 1000)) * 1000)));
+    }
+    if (totals.keys == 0)
+        return QString();
+    if (!totals.idleMeasured())
+        return QCoreApplication::translate("RowPresenter", "not measured");
+    if (totals.keysCold == 0)
+        return QStringLiteral("–");
+    const std::optional<double> share = totals.coldShare();
+    if (!share) // memory not measured: the cold keys alone
+        return QCoreApplication::translate("RowPresenter", "%1 keys")
+            .arg(formatted(keyspace::formatCount(totals.keysCold)));
+    return QString(formatted(keyspace::formatBytes(totals.coldMemoryBytes)) + QStringLiteral(" · ") +
+                   formatted(keyspace::formatPercent(*share)));
+}
+
 QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
 {
     const keyspace::SubtreeTotals& totals = row.totals;
@@ -136,6 +163,8 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
     }
     case TreeColumns::FindingsColumn:
         return findingsCell(totals.findings);
+    case TreeColumns::ColdColumn:
+        return coldCell(row, now);
     case TreeColumns::TypeColumn:
         if (row.overlays & TreeColumns::Deleted)
             return QStringLiteral("deleted");
@@ -165,8 +194,25 @@ QVariant rowSortValue(const RowFacts& row, int column)
         return qulonglong(findingsSortKey(totals.findings));
     case TreeColumns::TypeColumn:
         return int(dominantType(totals));
+    case TreeColumns::ColdColumn:
+        return qulonglong(totals.coldMemoryBytes);
     }
     return {};
+}
+
+QString coldToolTip(const keyspace::SubtreeTotals& totals)
+{
+    if (!totals.idleMeasured())
+        return QCoreApplication::translate(
+            "RowPresenter", "Idle times not measured (OBJECT IDLETIME denied, turned off, or an LFU policy)");
+    QString text =
+        QCoreApplication::translate("RowPresenter", "%1 of %2 keys idle past the cold threshold, with %3")
+            .arg(formatted(keyspace::formatCount(totals.keysCold)), formatted(keyspace::formatCount(totals.keys)),
+                 formatted(keyspace::formatBytes(totals.coldMemoryBytes)));
+    if (totals.keysIdleUnknown > 0)
+        text += u'\n' + QCoreApplication::translate("RowPresenter", "Idle time not measured for %1 keys")
+                            .arg(formatted(keyspace::formatCount(totals.keysIdleUnknown)));
+    return text;
 }
 
 QString keyAndBelowText(std::uint64_t keysInSubtree)
@@ -248,6 +294,8 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
     }
     if (column == TreeColumns::TypeColumn && totals.keys > 0)
         lines << typeMix(totals);
+    if (column == TreeColumns::ColdColumn && totals.keys > 0)
+        lines << coldToolTip(totals);
     if (column == TreeColumns::KeysColumn && row.isKey && !row.isLeafKey)
         lines << keyAndBelowText(totals.keys);
     if (overlays & TreeColumns::Deleted)
@@ -286,6 +334,8 @@ QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)
             return QCoreApplication::translate("RowPresenter", "Findings");
         case TreeColumns::TypeColumn:
             return QCoreApplication::translate("RowPresenter", "Type");
+        case TreeColumns::ColdColumn:
+            return QCoreApplication::translate("RowPresenter", "Cold");
         case TreeColumns::DeltaKeysColumn:
             return QCoreApplication::translate("RowPresenter", "Δ Keys");
         case TreeColumns::DeltaMemoryColumn:
@@ -313,6 +363,10 @@ QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)
         case TreeColumns::TypeColumn:
             return QCoreApplication::translate("RowPresenter",
                                                "For a key: its type. For a namespace: its mix of types");
+        case TreeColumns::ColdColumn:
+            return QCoreApplication::translate(
+                "RowPresenter", "Memory of keys nothing has read or written for longer than the cold threshold "
+                                "(OBJECT IDLETIME; View > Cold after…), and its share. For a key: its idle time.");
         case TreeColumns::DeltaKeysColumn:
         case TreeColumns::DeltaMemoryColumn:
             return QCoreApplication::translate(
@@ -324,7 +378,7 @@ QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)
         // Cost columns start with the biggest: one click on Memory shows where it goes.
         const bool cost = section == TreeColumns::KeysColumn || section == TreeColumns::MemoryColumn ||
                           section == TreeColumns::ShareColumn || section == TreeColumns::FindingsColumn ||
-                          TreeColumns::isDeltaColumn(section);
+                          section == TreeColumns::ColdColumn || TreeColumns::isDeltaColumn(section);
         return QVariant::fromValue(cost ? Qt::DescendingOrder : Qt::AscendingOrder);
     }
     if (role == Qt::TextAlignmentRole && section != TreeColumns::NameColumn && section != TreeColumns::TypeColumn)

@@ -28,6 +28,7 @@ struct TreeColumns
         TtlColumn,
         FindingsColumn,
         TypeColumn,
+        ColdColumn, // memory of keys idle past the cold threshold (OBJECT IDLETIME); a key: its idle time
         // Against an earlier scan (Comparison.h): shown only while the window compares.
         DeltaKeysColumn,
         DeltaMemoryColumn,
@@ -70,6 +71,7 @@ struct RowFacts
     bool isKey = false;                         // a key (and maybe a namespace too)
     bool isLeafKey = false;                     // a key without children: its own TTL and type are shown
     std::int64_t expiresAtMs = 0;               // a leaf key's
+    keyspace::KeyAccess access;                 // a leaf key's
     double memoryFraction = 0.0;                // FactsWanted::memoryFraction
     int overlays = 0;                           // FactsWanted::overlays
     QString keyFindings;                        // a key's rules, a line each (tooltips only)
@@ -107,6 +109,8 @@ QVariant treeHeaderData(int section, Qt::Orientation orientation, int role);
 QString typeMix(const keyspace::SubtreeTotals& totals);
 // The keys of a row that is a key and a namespace at once: "1 key + 3 below".
 QString keyAndBelowText(std::uint64_t keysInSubtree);
+// What a row's cold memory is made of, and what was not measured.
+QString coldToolTip(const keyspace::SubtreeTotals& totals);
 keyspace::KeyType dominantType(const keyspace::SubtreeTotals& totals);
 
 } // namespace keylens::models

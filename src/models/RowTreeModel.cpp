@@ -389,6 +389,8 @@ SortEntry RowTreeModel::totalsSortEntry(const keyspace::SubtreeTotals& totals, i
     case TypeColumn:
         // Grouped by type in type order; only the counts within a type flip with the order.
         return {totals.keys, 0, std::uint8_t(dominantType(totals))};
+    case ColdColumn:
+        return {totals.coldMemoryBytes, 0, 0};
     default:
         return {totals.memoryBytes, 0, 0};
     }

@@ -99,6 +99,24 @@ void writeOthers(JsonWriter& json, const ScanReport& report, const Others& other
     json.endObject();
 }
 
+// Access figures: idle percentiles (LRU) or counter percentiles (LFU), each null when not measured; cold memory
+// null when no key's idle time was (it is not 0).
+void writeAccess(JsonWriter& json, const NamespaceStats& stats, const keyspace::AccessFigures& access)
+{
+    const auto optional = [&](const char* key, auto value) {
+        json.key(key);
+        value ? json.value(std::int64_t(*value)) : json.null();
+    };
+    optional("idle_p50_s", access.idleP50Seconds);
+    optional("idle_p90_s", access.idleP90Seconds);
+    json.key("cold_memory_bytes");
+    stats.idleMeasured() && stats.keysMemoryUnmeasured < stats.keys ? json.value(stats.coldMemoryBytes) : json.null();
+    json.key("keys_cold").value(stats.keysCold);
+    json.key("keys_idle_unknown").value(stats.keysIdleUnknown);
+    optional("freq_p50", access.frequencyP50);
+    optional("freq_p90", access.frequencyP90);
+}
+
 void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceEntry& entry)
 {
     const NamespaceStats& stats = entry.stats;
@@ -113,6 +131,7 @@ void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceE
     writeRemaining(json, "ttl_min_ms", stats.soonestExpiryMs, report, stats.hasExpiringKeys());
     writeRemaining(json, "ttl_max_ms", stats.latestExpiryMs, report, stats.hasExpiringKeys());
     writeTypes(json, stats);
+    writeAccess(json, stats, entry.access);
     if (entry.library)
         json.key("library").value(QByteArrayView(entry.library->id));
     json.key("children").beginArray();
@@ -154,6 +173,11 @@ QByteArray toJson(const ScanReport& report)
     json.key("speed").value(scan::speedName(summary.speed).toUtf8());
     json.key("backoffs").value(summary.backoffs);
     json.key("memory_measured").value(summary.memoryMeasured);
+    json.key("access");
+    summary.access == scan::AccessQuestion::None
+        ? json.null()
+        : json.value(QByteArrayView(summary.access == scan::AccessQuestion::IdleTime ? "idletime" : "freq"));
+    json.key("cold_after_s").value(summary.coldAfterSeconds);
     json.key("sample_probability");
     summary.sampleProbability ? json.value(*summary.sampleProbability) : json.null(); // null: every key measured
     json.key("notices").beginArray();
@@ -188,6 +212,7 @@ QByteArray toJson(const ScanReport& report)
     writeEstimate(json, report.totalEstimate);
     writeTtlCounts(json, report.totals);
     writeTypes(json, report.totals);
+    writeAccess(json, report.totals, report.totalAccess);
     json.key("keys_without_delimiter").value(report.keysWithoutDelimiter.keys);
     json.endObject();
 
@@ -206,6 +231,7 @@ QByteArray toJson(const ScanReport& report)
             writeMemory(json, report, keyspace::memoryFigureOf(entry.stats));
             writeKeysWithTtl(json, entry.stats);
             writeTypes(json, entry.stats);
+            writeAccess(json, entry.stats, entry.access);
             json.key("examples").beginArray();
             for (const QByteArray& key : entry.examples)
                 json.bytesValue(key);

@@ -61,8 +61,15 @@ std::vector<NodeId> biggestChildNamespaces(const Keyspace& keyspace, NodeId pare
 
 namespace {
 
+// Idle percentiles are a walk over the namespace's keys: only when the scan asked about access.
+std::optional<std::int64_t> accessTime(const scan::ScanSummary& summary, std::int64_t nowMs)
+{
+    return summary.access != scan::AccessQuestion::None ? std::optional<std::int64_t>(nowMs) : std::nullopt;
+}
+
 void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& libraries, NodeId parent, int level,
-                    const ReportOptions& options, std::vector<NamespaceEntry>* entries, Others* others)
+                    const ReportOptions& options, std::optional<std::int64_t> accessAtMs,
+                    std::vector<NamespaceEntry>* entries, Others* others)
 {
     for (const NodeId node : biggestChildNamespaces(
              keyspace, parent, static_cast<std::size_t>(std::max(0, options.widthAt(level))), others)) {
@@ -72,8 +79,10 @@ void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& librar
         entry.name = keyspace.segment(node).toByteArray();
         entry.stats = keyspace.stats(node);
         entry.library = libraries.libraryOf(keyspace, node);
+        if (accessAtMs)
+            entry.access = keyspace::namespaceAccess(keyspace, node, *accessAtMs / 1000);
         if (level + 1 < options.depth)
-            listNamespaces(keyspace, libraries, node, level + 1, options, &entry.children, &entry.others);
+            listNamespaces(keyspace, libraries, node, level + 1, options, accessAtMs, &entry.children, &entry.others);
         entries->push_back(std::move(entry));
     }
 }
@@ -98,7 +107,7 @@ char suggestDelimiter(const Keyspace& keyspace, const std::vector<NodeId>& keysW
 } // namespace
 
 std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const lint::LibraryLayouts* libraries,
-                                       const std::atomic<bool>* cancel)
+                                       const std::atomic<bool>* cancel, std::optional<std::int64_t> accessAtMs)
 {
     constexpr std::size_t Examples = 3;
     patterns::PatternTreeOptions options;
@@ -111,10 +120,13 @@ std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const
         if (tree.isPartial(pattern))
             continue; // its members' keys are the patterns' that end their segments
         PatternEntry entry;
+        keyspace::AccessFiguresBuilder access(accessAtMs.value_or(0) / 1000);
         for (const NodeId member : tree.members(pattern)) {
             if (!keyspace.isKey(member))
                 continue;
             entry.stats.add(keyspace.keyInfo(member));
+            if (accessAtMs)
+                access.addKey(keyspace, member);
             if (entry.stats.keys == 1 && libraries)
                 entry.library = libraries->libraryOf(keyspace, member);
             if (entry.examples.size() < Examples)
@@ -122,6 +134,7 @@ std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const
         }
         if (entry.stats.keys == 0)
             continue; // a namespace level only
+        entry.access = access.figures();
         entry.pattern = tree.text(pattern);
         out.push_back(std::move(entry));
     }
@@ -170,6 +183,9 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
     report.generatedAtMs = nowMs;
     report.delimiter = keyspace.delimiters();
     report.totals = keyspace.stats(Keyspace::root());
+    const std::optional<std::int64_t> accessAtMs = accessTime(summary, nowMs);
+    if (accessAtMs)
+        report.totalAccess = keyspace::namespaceAccess(keyspace, Keyspace::root(), *accessAtMs / 1000);
     report.duplicates = duplicates;
     report.options = options;
     report.options.depth = std::min(options.depth, MaxDepth); // listNamespaces recurses once per level
@@ -185,7 +201,8 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
     const lint::LibraryLayouts libraries = lint::LibraryLayouts::recognise(keyspace, librarySets);
     report.libraries = listLibraries(keyspace, libraries);
     if (report.options.depth > 0)
-        listNamespaces(keyspace, libraries, Keyspace::root(), 0, report.options, &report.namespaces, &report.others);
+        listNamespaces(keyspace, libraries, Keyspace::root(), 0, report.options, accessAtMs, &report.namespaces,
+                       &report.others);
     if (summary.sampleProbability) {
         // Memory is a sampled scan's estimate: every namespace listed gets its own, with its bound.
         const keyspace::SampledMemory sampled(keyspace);
@@ -204,7 +221,7 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
     for (const NodeId node : keyspace::topKeysByMemory(keyspace, static_cast<std::size_t>(std::max(0, options.top))))
         report.topKeys.push_back({keyspace.path(node), keyspace.keyInfo(node)});
     if (options.patterns)
-        report.patterns = listPatterns(keyspace, &libraries);
+        report.patterns = listPatterns(keyspace, &libraries, nullptr, accessAtMs);
     return report;
 }
 

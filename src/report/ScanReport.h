@@ -1,5 +1,6 @@
 #pragma once
 
+#include "keyspace/AccessFigures.h"
 #include "keyspace/Keyspace.h"
 #include "keyspace/MemoryEstimate.h"
 #include "lint/DelimiterUse.h"
@@ -52,6 +53,7 @@ struct NamespaceEntry
     std::vector<NamespaceEntry> children;       // down to ReportOptions::depth
     Others others;
     std::optional<keyspace::MemoryEstimate> estimate; // a sampled scan's (ScanSummary::sampleProbability)
+    keyspace::AccessFigures access;                   // idle percentiles, when the scan measured them
 };
 
 // The keys of one pattern (`user:<int>:profile`): the patterns partition the keys.
@@ -61,6 +63,7 @@ struct PatternEntry
     keyspace::NamespaceStats stats;   // of the pattern's own keys
     std::vector<QByteArray> examples; // the first few keys
     const lint::LibraryInfo* library = nullptr;
+    keyspace::AccessFigures access;
 };
 
 // What one library's layout holds, over every place it was recognised.
@@ -88,6 +91,7 @@ struct ScanReport
     std::int64_t generatedAtMs = 0;       // TTLs are reported relative to this
     keyspace::Delimiters delimiter = ':'; // the store's
     keyspace::NamespaceStats totals;
+    keyspace::AccessFigures totalAccess;
     std::optional<keyspace::MemoryEstimate> totalEstimate; // a sampled scan's
     std::uint64_t duplicates = 0;                          // keys SCAN returned more than once
     keyspace::NamespaceStats keysWithoutDelimiter;
@@ -118,8 +122,10 @@ std::vector<keyspace::NodeId> biggestChildNamespaces(const keyspace::Keyspace& k
 
 // Every pattern that holds keys (patterns::PatternTree), with its own keys' totals, biggest first: the list
 // partitions the keyspace. `libraries` labels them when given. A set `cancel` stops it (the list is then empty).
+// With `accessAtMs`, each gets its idle percentiles as of that time.
 std::vector<PatternEntry> listPatterns(const keyspace::Keyspace& keyspace, const lint::LibraryLayouts* libraries,
-                                       const std::atomic<bool>* cancel = nullptr);
+                                       const std::atomic<bool>* cancel = nullptr,
+                                       std::optional<std::int64_t> accessAtMs = std::nullopt);
 
 // The libraries whose layouts were recognised, with their keys and memory (a nested one's counted once), biggest first.
 std::vector<LibraryEntry> listLibraries(const keyspace::Keyspace& keyspace, const lint::LibraryLayouts& libraries);

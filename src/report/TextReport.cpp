@@ -91,7 +91,7 @@ public:
     {
         const keyspace::MemoryFigure figure = keyspace::memoryFigureOf(stats);
         m_rows.push_back({name, formatCount(stats.keys), memory(figure), share(figure), ttlShare(stats),
-                          expiries(stats), typeMix(stats)});
+                          coldShare(stats), expiries(stats), typeMix(stats)});
     }
 
     void othersRow(const QByteArray& indent, const Others& others)
@@ -105,13 +105,17 @@ public:
                           share(figure),
                           {},
                           {},
+                          {},
                           {}});
     }
 
     QByteArray render() const
     {
-        const std::array<QByteArray, 7> headers = {m_noun, "KEYS", "MEMORY", "%MEM", "TTL", "EXPIRES IN", "TYPES"};
-        std::array<int, 7> widths{};
+        const std::array<QByteArray, Columns> headers = {m_noun, "KEYS", "MEMORY",     "%MEM",
+                                                         "TTL",  "COLD", "EXPIRES IN", "TYPES"};
+        // COLD only when the scan measured idle times: a column of dashes says nothing.
+        const bool withCold = m_report.summary.access == scan::AccessQuestion::IdleTime;
+        std::array<int, Columns> widths{};
         for (std::size_t c = 0; c < headers.size(); ++c)
             widths[c] = displayWidth(headers[c]);
         for (const auto& row : m_rows) {
@@ -120,11 +124,13 @@ public:
                 widths[c] = std::max(widths[c], displayWidth(row[c]));
         }
         QByteArray out;
-        const auto line = [&](const std::array<QByteArray, 7>& cells) {
+        const auto line = [&](const std::array<QByteArray, Columns>& cells) {
             QByteArray text = padRight(truncated(cells[0], widths[0]), widths[0]);
-            for (std::size_t c = 1; c < 5; ++c)
-                text.append("  ").append(padLeft(cells[c], widths[c]));
-            text.append("  ").append(padRight(cells[5], widths[5])).append("  ").append(cells[6]);
+            for (std::size_t c = 1; c < 6; ++c) {
+                if (c != ColdColumn || withCold)
+                    text.append("  ").append(padLeft(cells[c], widths[c]));
+            }
+            text.append("  ").append(padRight(cells[6], widths[6])).append("  ").append(cells[7]);
             while (text.endsWith(' '))
                 text.chop(1);
             out.append(text).append('\n');
@@ -159,6 +165,14 @@ private:
         return first == last ? first : first + "–" + last;
     }
 
+    // The share of the memory held by keys idle past the cold threshold.
+    static QByteArray coldShare(const NamespaceStats& stats)
+    {
+        if (stats.keys == 0 || !stats.idleMeasured() || stats.memoryBytes == 0)
+            return "-";
+        return formatPercent(double(stats.coldMemoryBytes) / double(stats.memoryBytes));
+    }
+
     static QByteArray ttlShare(const NamespaceStats& stats)
     {
         if (stats.keys == 0)
@@ -169,7 +183,9 @@ private:
 
     const ScanReport& m_report;
     QByteArray m_noun; // of the first column: NAMESPACE, PATTERN
-    std::vector<std::array<QByteArray, 7>> m_rows;
+    static constexpr std::size_t Columns = 8;
+    static constexpr std::size_t ColdColumn = 5;
+    std::vector<std::array<QByteArray, Columns>> m_rows;
 };
 
 // A name's library, as the JSON's "library" names it: ` [bullmq]`.
@@ -186,6 +202,33 @@ void addNamespaces(Table& table, const std::vector<NamespaceEntry>& entries, con
         addNamespaces(table, entry.children, entry.others, level + 1);
     }
     table.othersRow(indent, others);
+}
+
+// What the idle times say: how long keys go unread, and how much memory nothing has read past the threshold.
+QByteArray accessLine(const ScanReport& report)
+{
+    const NamespaceStats& totals = report.totals;
+    const keyspace::AccessFigures& access = report.totalAccess;
+    if (access.idleP50Seconds && access.idleP90Seconds) {
+        QByteArray out = "Idle (OBJECT IDLETIME): median " +
+                         formatDuration(std::int64_t(*access.idleP50Seconds) * 1000) + ", 90% " +
+                         formatDuration(std::int64_t(*access.idleP90Seconds) * 1000) + "; cold (idle > " +
+                         formatDuration(report.summary.coldAfterSeconds * 1000) + "): ";
+        if (totals.keysCold == 0)
+            return out + "no key\n";
+        out += formatCount(totals.keysCold) + " keys";
+        if (report.summary.memoryMeasured && totals.memoryBytes > 0) {
+            // Keys whose memory was not measured may be among the cold ones: the sum is then a lower bound.
+            const QByteArray atLeast = totals.keysMemoryUnmeasured > 0 ? QByteArray("\u2265 ") : QByteArray();
+            out += ", " + atLeast + formatBytes(totals.coldMemoryBytes) + " (" + atLeast +
+                   formatPercent(double(totals.coldMemoryBytes) / double(totals.memoryBytes)) + " of the memory)";
+        }
+        return out + '\n';
+    }
+    if (access.frequencyP50 && access.frequencyP90)
+        return "Access counters (OBJECT FREQ, LFU): median " + QByteArray::number(*access.frequencyP50) + ", 90% " +
+               QByteArray::number(*access.frequencyP90) + "\n";
+    return {};
 }
 
 QByteArray header(const ScanReport& report)
@@ -238,6 +281,7 @@ QByteArray header(const ScanReport& report)
         out += "; types: " + typeMix(totals, keyspace::KeyTypeCount);
     }
     out += '\n';
+    out += accessLine(report);
     if (summary.vanished || report.duplicates)
         out += formatCount(summary.vanished) + " keys vanished during the scan; " + formatCount(report.duplicates) +
                " duplicates from SCAN ignored\n";

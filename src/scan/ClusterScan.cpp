@@ -271,6 +271,10 @@ void ClusterRun::scanAll(ClusterSink& sink, const std::vector<Target>& targets)
         m_summary.serverRestarted = m_summary.serverRestarted || result.serverRestarted;
         m_summary.cancelled = m_summary.cancelled || result.cancelled;
         m_summary.memoryMeasured = m_summary.memoryMeasured && result.memoryMeasured;
+        m_summary.accessNotMeasured += result.accessNotMeasured;
+        // The shards share one policy as a rule; a shard that could not be asked leaves the others' question.
+        if (result.access != AccessQuestion::None)
+            m_summary.access = result.access;
         if (result.sampleProbability)
             m_summary.sampleProbability = result.sampleProbability;
         shard.keysSeen += result.keysSeen;
@@ -337,6 +341,8 @@ void ClusterRun::followMoved(ClusterSink& sink, const ClusterTopology& now)
             connection.append({"PTTL", key});
             if (m_summary.memoryMeasured)
                 connection.append({"MEMORY", "USAGE", key});
+            if (m_summary.access != AccessQuestion::None)
+                connection.append({"OBJECT", m_summary.access == AccessQuestion::Frequency ? "FREQ" : "IDLETIME", key});
         }
         KeyBatch batch;
         batch.jobId = m_jobId;
@@ -364,15 +370,17 @@ void ClusterRun::followMoved(ClusterSink& sink, const ClusterTopology& now)
             return true;
         };
         for (const QByteArray& key : keys) {
-            std::optional<Reply> typeAnswer, pttlAnswer, memoryAnswer;
-            if (!readAnswer(true, &typeAnswer) || !readAnswer(true, &pttlAnswer) ||
-                !readAnswer(m_summary.memoryMeasured, &memoryAnswer))
+            KeyAnswers answers;
+            answers.accessAsked = m_summary.access;
+            if (!readAnswer(true, &answers.type) || !readAnswer(true, &answers.pttl) ||
+                !readAnswer(m_summary.memoryMeasured, &answers.memory) ||
+                !readAnswer(m_summary.access != AccessQuestion::None, &answers.access))
                 break; // the connection failed: the rest stay counted as moved
-            if (isRedirect(typeAnswer))
+            if (isRedirect(answers.type))
                 continue; // still on the move: stays counted as moved
             ++resolved;
             keyspace::KeyInfo info;
-            if (!keyFromAnswers(typeAnswer, pttlAnswer, memoryAnswer, nowMs, &info))
+            if (!keyFromAnswers(answers, nowMs, &info))
                 ++batch.vanished;
             else
                 batch.add(key, info);
@@ -392,6 +400,7 @@ ScanSummary ClusterRun::run(ClusterTopology topology, const redis::ServerInfo& s
     m_summary.jobId = m_jobId;
     m_summary.speed = m_options.speed;
     m_summary.memoryMeasured = m_options.measureMemory;
+    m_summary.coldAfterSeconds = m_options.coldAfterSeconds;
     m_summary.server = seedInfo;
     const auto started = Clock::now();
     m_topology = std::move(topology);

@@ -1,11 +1,15 @@
 #include "scan/Ingest.h"
 
+#include <QDateTime>
+
 #include <algorithm>
 
 namespace keylens::scan {
 
 void Ingest::serverInfo(const redis::ServerInfo& info, const ScanOptions& options)
 {
+    // The keys are judged cold as of the scan's start: a scan of an hour does not make its last keys colder.
+    m_store.setColdAfter(options.coldAfterSeconds, QDateTime::currentSecsSinceEpoch());
     const bool wholeKeyspace = options.match.isEmpty() && options.type.isEmpty();
     if (wholeKeyspace && info.dbsize && *info.dbsize > 0)
         m_store.reserve(static_cast<std::size_t>(*info.dbsize));

@@ -29,7 +29,8 @@ public:
     using KeyStored = std::function<void(keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info)>;
     void setKeyStored(KeyStored keyStored) { m_keyStored = std::move(keyStored); }
 
-    // Sizes the store from DBSIZE, unless a MATCH or TYPE filter makes DBSIZE a gross overestimate.
+    // Sets the store's cold threshold (ScanOptions::coldAfterSeconds before now), and sizes it from DBSIZE, unless a
+    // MATCH or TYPE filter makes DBSIZE a gross overestimate.
     void serverInfo(const redis::ServerInfo& info, const ScanOptions& options);
 
     // Inserts entries [from, to) of `batch` (all of them by default), so a caller can slice a batch over

@@ -4,9 +4,9 @@
 
 namespace keylens::scan {
 
-bool keyFromAnswers(const std::optional<redis::Reply>& type, const std::optional<redis::Reply>& pttl,
-                    const std::optional<redis::Reply>& memory, std::int64_t nowMs, keyspace::KeyInfo* info)
+bool keyFromAnswers(const KeyAnswers& answers, std::int64_t nowMs, keyspace::KeyInfo* info)
 {
+    const auto& [type, pttl, memory, access, accessAsked] = answers;
     // Each field is known or unknown on its own: a denied PTTL leaves the type known, and the other way round.
     // Unknown is never counted as "no TTL" or as zero bytes.
     *info = keyspace::KeyInfo();
@@ -31,6 +31,14 @@ bool keyFromAnswers(const std::optional<redis::Reply>& type, const std::optional
             info->memoryBytes = static_cast<std::uint64_t>(memory->integer());
             info->memoryMeasured = true;
         }
+    }
+    if (access && !access->isError()) {
+        if (access->isNil())
+            present = false;
+        else if (access->isInteger() && accessAsked == AccessQuestion::IdleTime)
+            info->access = keyspace::KeyAccess::lastAccessAt(nowMs / 1000 - access->integer());
+        else if (access->isInteger() && accessAsked == AccessQuestion::Frequency)
+            info->access = keyspace::KeyAccess::frequency(int(access->integer()));
     }
     return present;
 }

@@ -59,6 +59,7 @@ public:
     {
         m_summary.jobId = jobId;
         m_summary.memoryMeasured = options.measureMemory;
+        m_summary.coldAfterSeconds = options.coldAfterSeconds;
         m_summary.speed = options.speed;
     }
 
@@ -74,6 +75,8 @@ private:
         bool type = true;
         bool pttl = true;
         bool memory = true;
+        AccessQuestion access = AccessQuestion::None;
+        int count() const { return int(type) + int(pttl) + int(memory) + int(access != AccessQuestion::None); }
     };
     // Questions are about keys [first, last) of the SCAN reply: all of them at full speed, a few at a time gently.
     struct Request
@@ -93,6 +96,9 @@ private:
     bool gentle() const { return m_options.speed == ScanSpeed::Gentle; }
 
     void probeMemory(Connection& connection);
+    void probeAccess(Connection& connection);
+    // An error answer to OBJECT IDLETIME or FREQ: the other question after a policy change, else none from now on.
+    void accessQuestionFailed(const Reply& reply, AccessQuestion asked);
     void sendScan(Connection& connection, const QByteArray& cursor);
     void sendQuestions(Connection& connection, const std::shared_ptr<Reply>& scanReply, std::size_t first,
                        std::size_t last);
@@ -145,7 +151,8 @@ private:
     LatencyGuard m_guard;
     KeyspaceWitness m_witness; // whether the keys stored are still the server's when the scan ends
     bool m_cursorDone = false;
-    Questions m_ask; // what the next batch asks
+    bool m_accessSwitched = false; // the access question switched once after a policy change
+    Questions m_ask;               // what the next batch asks
     // Sampled mode: a key's memory is asked when its seeded hash falls below the threshold, so that sending the
     // questions and reading the answers agree without remembering which keys were picked.
     std::optional<std::uint64_t> m_sampleThreshold;
@@ -208,6 +215,72 @@ void ScanRun::probeMemory(Connection& connection)
     }
 }
 
+// The LFU policies keep a counter where the others keep the time of the last access.
+AccessQuestion accessQuestionFor(QByteArrayView maxmemoryPolicy)
+{
+    return maxmemoryPolicy.endsWith("-lfu") ? AccessQuestion::Frequency : AccessQuestion::IdleTime;
+}
+
+QByteArrayView accessSubcommand(AccessQuestion question)
+{
+    return question == AccessQuestion::Frequency ? "FREQ" : "IDLETIME";
+}
+
+// As errors name it: "OBJECT IDLETIME".
+QByteArrayView accessCommandName(AccessQuestion question)
+{
+    return question == AccessQuestion::Frequency ? "OBJECT FREQ" : "OBJECT IDLETIME";
+}
+
+void ScanRun::probeAccess(Connection& connection)
+{
+    m_ask.access = AccessQuestion::None;
+    if (!m_options.measureAccess) {
+        notice(QStringLiteral("idle times were not measured (--no-access)"));
+        return;
+    }
+    const AccessQuestion question = accessQuestionFor(m_summary.server.maxmemoryPolicy);
+    const QByteArrayView subcommand = accessSubcommand(question);
+    // As probeMemory: a missing key answers nil (before the policy is looked at), a denied command an error.
+    Result<Reply> reply = connection.command({"OBJECT", subcommand, "keylens:probe"});
+    const std::optional<Reply> answer = reply ? std::optional<Reply>(std::move(*reply)) : std::nullopt;
+    if (answer && answer->isError() && !isRedirect(answer) &&
+        redis::denialOf(answer->bytes(), "OBJECT") != redis::Denial::Key) {
+        notice(redis::errorFromReply(answer->bytes(), accessCommandName(question)).message +
+               QStringLiteral("; idle times are not measured"));
+        return;
+    }
+    m_ask.access = question;
+    if (question == AccessQuestion::Frequency)
+        notice(QStringLiteral("the maxmemory-policy is %1: the server keeps access counters (OBJECT FREQ), not idle "
+                              "times, so cold memory is not measured")
+                   .arg(QString::fromUtf8(m_summary.server.maxmemoryPolicy)));
+}
+
+void ScanRun::accessQuestionFailed(const Reply& reply, AccessQuestion asked)
+{
+    if (redis::denialOf(reply.bytes(), "OBJECT") == redis::Denial::Key) {
+        questionFailed(reply, accessCommandName(asked), nullptr, {}); // a key's denial: notes it, asks on
+        return;
+    }
+    if (m_ask.access != asked)
+        return; // already switched or dropped on an earlier answer of the same round
+    // "An LFU maxmemory policy is (not) selected": the policy changed since the scan began; the other question is
+    // right from now on. Once only: a server that refuses both has no access figures to give.
+    const bool policyMismatch = reply.bytes().contains("LFU maxmemory policy");
+    if (policyMismatch && !m_accessSwitched) {
+        m_accessSwitched = true;
+        m_ask.access = asked == AccessQuestion::IdleTime ? AccessQuestion::Frequency : AccessQuestion::IdleTime;
+        notice(QStringLiteral("the server's maxmemory-policy changed during the scan: it asks OBJECT %1 from now on, "
+                              "and keys asked before the change have no access figure")
+                   .arg(QString::fromLatin1(accessSubcommand(m_ask.access))));
+        return;
+    }
+    m_ask.access = AccessQuestion::None;
+    notice(redis::errorFromReply(reply.bytes(), accessCommandName(asked)).message +
+           QStringLiteral("; idle times are not measured for the rest of the scan"));
+}
+
 void ScanRun::chooseSample()
 {
     if (m_options.sampleSize == 0 || !m_ask.memory)
@@ -258,6 +331,8 @@ void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>
             connection.append({"PTTL", key});
         if (m_ask.memory && measures(key))
             connection.append({"MEMORY", "USAGE", key});
+        if (m_ask.access != AccessQuestion::None)
+            connection.append({"OBJECT", accessSubcommand(m_ask.access), key});
     }
     m_keysQuestioned += last - first;
     Request request;
@@ -267,7 +342,7 @@ void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>
     request.first = first;
     request.last = last;
     request.sentAt = Clock::now();
-    request.commands = (last - first) * std::size_t(int(m_ask.type) + int(m_ask.pttl) + int(m_ask.memory));
+    request.commands = (last - first) * std::size_t(m_ask.count());
     request.cursor = m_keysToInspectCursor;
     m_inFlight.push_back(std::move(request));
 }
@@ -376,20 +451,22 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
         return std::optional<Reply>(std::move(*reply));
     };
     for (std::size_t i = request.first; i < request.last; ++i) {
-        Result<std::optional<Reply>> type = readIf(asked.type);
-        if (!type)
-            return type.error();
-        Result<std::optional<Reply>> pttl = readIf(asked.pttl);
-        if (!pttl)
-            return pttl.error();
-        Result<std::optional<Reply>> memory = readIf(asked.memory && measures(keys.at(i).bytes()));
-        if (!memory)
-            return memory.error();
-
+        KeyAnswers answers;
+        answers.accessAsked = asked.access;
+        for (const auto& [answer, wasAsked] :
+             {std::pair{&answers.type, asked.type}, std::pair{&answers.pttl, asked.pttl},
+              std::pair{&answers.memory, asked.memory && measures(keys.at(i).bytes())},
+              std::pair{&answers.access, asked.access != AccessQuestion::None}}) {
+            Result<std::optional<Reply>> read = readIf(wasAsked);
+            if (!read)
+                return read.error();
+            *answer = std::move(*read);
+        }
+        const auto& [type, pttl, memory, access, accessAsked] = answers;
         // A server that is busy (a long script), loading or cut off from its master answers every question so: the
         // batch is asked again once it recovers, not stored as unknowns.
-        for (const auto& [answer, command] :
-             {std::pair{&*type, "TYPE"}, std::pair{&*pttl, "PTTL"}, std::pair{&*memory, "MEMORY USAGE"}}) {
+        for (const auto& [answer, command] : {std::pair{&type, "TYPE"}, std::pair{&pttl, "PTTL"},
+                                              std::pair{&memory, "MEMORY USAGE"}, std::pair{&access, "OBJECT"}}) {
             if (*answer && (*answer)->isError()) {
                 const Error error = redis::errorFromReply((*answer)->bytes(), command);
                 if (error.isTransient())
@@ -397,23 +474,27 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
             }
         }
         // A cluster node whose slot moved away mid-scan redirects every question about the key: it is not here.
-        if (isRedirect(*type) || isRedirect(*pttl) || isRedirect(*memory)) {
+        if (isRedirect(type) || isRedirect(pttl) || isRedirect(memory) || isRedirect(access)) {
             moved.push_back(keys.at(i).bytes().toByteArray());
             continue;
         }
-        if (*type && (*type)->isError())
-            questionFailed(**type, "TYPE", &m_ask.type, QStringLiteral("types are not known"));
-        if (*pttl && (*pttl)->isError())
-            questionFailed(**pttl, "PTTL", &m_ask.pttl, QStringLiteral("TTLs are not measured"));
-        if (*memory && (*memory)->isError())
-            questionFailed(**memory, "MEMORY USAGE", &m_ask.memory,
+        if (type && type->isError())
+            questionFailed(*type, "TYPE", &m_ask.type, QStringLiteral("types are not known"));
+        if (pttl && pttl->isError())
+            questionFailed(*pttl, "PTTL", &m_ask.pttl, QStringLiteral("TTLs are not measured"));
+        if (memory && memory->isError())
+            questionFailed(*memory, "MEMORY USAGE", &m_ask.memory,
                            QStringLiteral("the scan goes on without memory figures"));
+        if (access && access->isError())
+            accessQuestionFailed(*access, accessAsked);
         KeyInfo info;
-        const bool vanished = !keyFromAnswers(*type, *pttl, *memory, now, &info);
+        const bool vanished = !keyFromAnswers(answers, now, &info);
         if (vanished) {
             ++batch.vanished;
             continue;
         }
+        if (!info.access.isKnown())
+            ++m_summary.accessNotMeasured;
         if (info.type == KeyType::Unknown)
             ++m_summary.keysNotInspected;
         if (!info.memoryMeasured)
@@ -493,6 +574,7 @@ ScanSummary ScanRun::run()
                    .arg(m_options.fromReplicas ? QStringLiteral("--from-replicas") : QStringLiteral("-c")));
     m_sink.serverInfo(m_summary.server);
     probeMemory(connection);
+    probeAccess(connection);
     chooseSample();
     m_clock = ActiveClock();
 
@@ -527,6 +609,10 @@ ScanSummary ScanRun::run()
                    .arg(m_summary.reconnects));
     if (!m_ask.memory)
         m_summary.memoryMeasured = false;
+    m_summary.access = m_ask.access;
+    if (m_ask.access != AccessQuestion::None && m_summary.accessNotMeasured > 0)
+        notice(QStringLiteral("the idle time of %1 keys could not be measured; idle figures leave them out")
+                   .arg(m_summary.accessNotMeasured));
     if (m_summary.sampleProbability)
         notice(QStringLiteral("memory was measured on a uniform random sample of %1 keys (each with probability %2); "
                               "namespace memory is estimated from it, ± %3 standard errors")

@@ -14,14 +14,24 @@
 
 namespace keylens::scan {
 
+// Which question about a key's last access a scan asks: OBJECT IDLETIME, or OBJECT FREQ when the server's
+// maxmemory-policy is an LFU one (where IDLETIME is an error, and FREQ is one under any other policy).
+enum class AccessQuestion { None, IdleTime, Frequency };
+// 7 days: nothing has read such a key in a week.
+inline constexpr std::int64_t DefaultColdAfterSeconds = 7 * 24 * 3600;
+
 struct ScanOptions
 {
     redis::ConnectionOptions connection;
     QByteArray match; // SCAN MATCH glob; empty for every key
     QByteArray type;  // SCAN TYPE; empty for every type
     ScanSpeed speed = ScanSpeed::Full;
-    int count = 0;               // SCAN COUNT; 0: the speed's (1000 full: above it a batch got slower; 100 gentle)
-    bool measureMemory = true;   // MEMORY USAGE per key (with the server's default sampling, never SAMPLES 0)
+    int count = 0;             // SCAN COUNT; 0: the speed's (1000 full: above it a batch got slower; 100 gentle)
+    bool measureMemory = true; // MEMORY USAGE per key (with the server's default sampling, never SAMPLES 0)
+    // OBJECT IDLETIME (or FREQ) per key: neither it nor TYPE, PTTL and MEMORY USAGE touch the key's LRU clock.
+    bool measureAccess = true;
+    // A key idle longer than this is cold (the store's threshold, set from the scan's start).
+    std::int64_t coldAfterSeconds = DefaultColdAfterSeconds;
     double maxKeysPerSecond = 0; // 0: as fast as the server answers
     // After a lost connection, a timeout or a busy server (BUSY, LOADING, MASTERDOWN) mid-scan: how many times to
     // connect again (waiting 0.25 s, doubling to 5 s) before giving up. 0: give up at once.
@@ -94,6 +104,11 @@ struct ScanSummary
     std::uint64_t movedKeys = 0;
     std::int64_t durationMs = 0;
     bool memoryMeasured = true; // false when MEMORY USAGE was turned off, denied or missing
+    // The access question the scan asked (last, when a policy change mid-scan switched it); None when it was turned
+    // off, denied or failed from the start.
+    AccessQuestion access = AccessQuestion::None;
+    std::uint64_t accessNotMeasured = 0;                     // keys stored without an idle time or counter
+    std::int64_t coldAfterSeconds = DefaultColdAfterSeconds; // ScanOptions'
     // Sampled mode: the probability with which each key's memory was measured (the keys not measured are counted
     // in memoryNotMeasured); memory figures are then estimates (keyspace::MemoryEstimate). Unset: every key.
     std::optional<double> sampleProbability;

@@ -260,12 +260,17 @@ ColumnFitter* setUpKeyTreeView(QTreeView& view)
     header->setSortIndicator(models::TreeColumns::MemoryColumn, Qt::DescendingOrder);
     header->setSectionsMovable(true);
     showDeltaColumns(view, false);
+    // Cold memory beside the TTLs: both say whether a namespace's keys are still needed.
+    header->moveSection(header->visualIndex(models::TreeColumns::ColdColumn),
+                        header->visualIndex(models::TreeColumns::TtlColumn) + 1);
     // The same widths in both trees, so that switching between them keeps every column in its place. The name
     // takes the space there is and gives way first; the type gives way last, as it says what a namespace holds.
     using models::TreeColumns;
     return new ColumnFitter(&view, TreeColumns::NameColumn,
                             {{TreeColumns::NameColumn, 220, 150},
                              {TreeColumns::ShareColumn, 85, 0}, // the memory bar's length says it too
+                             // Details and the treemap's colouring say it too; hidden while there is no room.
+                             {TreeColumns::ColdColumn, 130, 0},
                              {TreeColumns::FindingsColumn, 95, 56},
                              {TreeColumns::KeysColumn, 80, 56},
                              {TreeColumns::TtlColumn, 120, 80},
