@@ -1,6 +1,7 @@
 #include "demo/DemoKeyspace.h"
 
 #include "demo/PipelineWriter.h"
+#include "redis/Connection.h"
 
 #include <QByteArray>
 
@@ -418,6 +419,47 @@ std::vector<std::function<void(PipelineWriter&, Random&)>> fixedKeys()
     };
 }
 
+// Namespaces that a real keyspace would not have touched in weeks: request logs, an import's leftovers, thumbnails
+// and a legacy layout. None has a TTL (RESTORE with TTL 0 keeps it so).
+constexpr std::array<const char*, 4> ColdPatterns = {"log:*", "temp:import:*", "img:thumb:*", "u:p:c:*"};
+
+// Gives those keys idle times of 8 to 120 days (RESTORE … IDLETIME), so that the demo has cold memory to show: a
+// freshly written keyspace is all hot.
+redis::Status ageColdNamespaces(redis::Connection& connection, Random& random)
+{
+    for (const char* pattern : ColdPatterns) {
+        QByteArray cursor = "0";
+        do {
+            redis::Result<redis::Reply> page = connection.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
+            if (!page)
+                return page.error();
+            cursor = page->at(0).bytes().toByteArray();
+            std::vector<QByteArray> keys;
+            std::vector<std::vector<QByteArray>> dumps;
+            for (std::size_t i = 0; i < page->at(1).size(); ++i) {
+                keys.push_back(page->at(1).at(i).bytes().toByteArray());
+                dumps.push_back({"DUMP", keys.back()});
+            }
+            redis::Result<std::vector<redis::Reply>> payloads = connection.pipeline(dumps);
+            if (!payloads)
+                return payloads.error();
+            std::vector<std::vector<QByteArray>> restores;
+            for (std::size_t i = 0; i < keys.size(); ++i) {
+                if ((*payloads)[i].isNil() || (*payloads)[i].isError())
+                    continue;
+                restores.push_back({"RESTORE", keys[i], "0", (*payloads)[i].bytes().toByteArray(), "REPLACE",
+                                    "IDLETIME", number(86400 * (8 + random.below(113)))});
+            }
+            if (!restores.empty()) {
+                redis::Result<std::vector<redis::Reply>> restored = connection.pipeline(restores);
+                if (!restored)
+                    return restored.error();
+            }
+        } while (cursor != "0");
+    }
+    return {};
+}
+
 } // namespace
 
 std::uint64_t demoFixedKeyCount()
@@ -454,7 +496,9 @@ redis::Status seedDemoKeyspace(redis::Connection& connection, const DemoOptions&
             kinds[f].write(writer, random, i);
         }
     }
-    return writer.finish();
+    if (redis::Status written = writer.finish(); !written)
+        return written;
+    return ageColdNamespaces(connection, random);
 }
 
 } // namespace keylens::demo

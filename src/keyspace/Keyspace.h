@@ -92,6 +92,8 @@ public:
     // Until it is set, no key is cold.
     void setColdAfter(std::int64_t seconds, std::int64_t asOfSeconds);
     std::int64_t coldAfterSeconds() const { return m_coldAfter; }
+    // The moment the threshold is counted from (the scan's start).
+    std::int64_t coldAsOfSeconds() const { return m_coldBefore + m_coldAfter; }
     bool isCold(NodeId node) const { return isCold(access(node)); }
     KeyAccess access(NodeId node) const { return KeyAccess::fromWord(m_access[node]); }
     // keyInfo(node).expiresAtMs alone, for a pass over every key that needs nothing else (one array, not four).

@@ -55,6 +55,20 @@ int ChartData::ttlBucketOf(std::int64_t expiresAtMs, std::int64_t nowMs)
     return left < Minute ? 1 : left < Hour ? 2 : left < Day ? 3 : left < Week ? 4 : 5;
 }
 
+QString ChartData::idleBucketName(int bucket)
+{
+    static const char* const names[IdleBuckets] = {"<1h", "<1d", "<1w", "<30d", "≥30d"};
+    return QString::fromUtf8(names[bucket]);
+}
+
+int ChartData::idleBucketOf(keyspace::KeyAccess access, std::int64_t nowMs)
+{
+    if (!access.hasIdleTime())
+        return -1;
+    const std::int64_t idle = std::int64_t(access.idleSecondsAt(nowMs / 1000)) * 1000;
+    return idle < Hour ? 0 : idle < Day ? 1 : idle < Week ? 2 : idle < 30 * Day ? 3 : 4;
+}
+
 int ChartData::memoryBucketOf(std::uint64_t bytes)
 {
     return bytes == 0 ? 0 : std::min(MemoryBuckets - 1, int(std::bit_width(bytes)) - 1);
@@ -101,6 +115,12 @@ void ChartWalk::count(NodeId key, std::uint32_t bar)
     } else {
         ++m_data.ttlKeys[std::size_t(ttl)];
         m_data.ttlMemory[std::size_t(ttl)] += info.memoryBytes;
+    }
+    if (const int idle = ChartData::idleBucketOf(info.access, m_data.nowMs); idle < 0) {
+        ++m_data.idleUnknown;
+    } else {
+        ++m_data.idleKeys[std::size_t(idle)];
+        m_data.idleMemory[std::size_t(idle)] += info.memoryBytes;
     }
     if (keyspace::hasExpiry(info.expiresAtMs) && info.expiresAtMs > m_data.nowMs) {
         const std::int64_t minute = (info.expiresAtMs - m_data.nowMs) / Minute;

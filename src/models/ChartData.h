@@ -24,6 +24,10 @@ struct ChartData
     // The TTL buckets, in this order: no TTL, under 1 min, 1 h, 1 day, 1 week, longer ("none", "<1m", …).
     static constexpr int TtlBuckets = 6;
     static QString ttlBucketName(int bucket);
+    // Idle ages (OBJECT IDLETIME as of nowMs): under 1 hour, 1 day, 1 week, 30 days, longer ("<1h", …, "≥30d").
+    static constexpr int IdleBuckets = 5;
+    static QString idleBucketName(int bucket);
+    static int idleBucketOf(keyspace::KeyAccess access, std::int64_t nowMs); // -1: no idle time
     // Key-name lengths in buckets of this many bytes, the last one open-ended.
     static constexpr int NameLengthStep = 4;
     static constexpr int NameLengthBuckets = 64; // up to 256 bytes, then "256 and more"
@@ -42,6 +46,9 @@ struct ChartData
     std::array<std::uint64_t, TtlBuckets> ttlKeys{};
     std::array<std::uint64_t, TtlBuckets> ttlMemory{};
     std::uint64_t ttlUnknown = 0; // PTTL denied: in no bucket
+    std::array<std::uint64_t, IdleBuckets> idleKeys{};
+    std::array<std::uint64_t, IdleBuckets> idleMemory{};
+    std::uint64_t idleUnknown = 0; // no idle time measured: in no bucket
     std::array<std::uint64_t, NameLengthBuckets> nameLengths{};
     std::array<std::uint64_t, MemoryBuckets> memoryPerKey{}; // measured keys only
     std::array<std::uint32_t, TimelineMinutes> expiriesPerMinute{};

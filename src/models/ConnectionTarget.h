@@ -31,6 +31,7 @@ struct ConnectionTarget
     QString lintProfile;                  // a built-in profile's name or a profile file; empty: default
     QString savedId;                      // the saved connection it came from
     bool remember = true;                 // offered again on the welcome page (not the demo's passing port)
+    bool demo = false;                    // the demo's own server
 
     // A saved connection with the password it gives (the keychain's or one typed); an error when its fields do not
     // make a connection.

@@ -293,6 +293,10 @@ QVariant KeyTreeModel::rowData(RowId row, int role) const
     }
     case OverlayRole:
         return overlaysOf(node, nowMs());
+    case ColdShareRole: {
+        const std::optional<double> share = totalsOf(node).coldShare();
+        return share ? QVariant(*share) : QVariant();
+    }
     case WorstFindingRole:
         return totalsOf(node).worstFinding();
     case LibraryRole: {

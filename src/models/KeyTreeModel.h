@@ -59,6 +59,8 @@ public:
     FindingsFilter findingsFilter() const { return m_findingsFilter; }
     // Findings were added to keys already published (see ScanSession::findingsChanged).
     void refreshFindings();
+    // The store's cold threshold moved: the Cold column changed on every row.
+    void refreshAccess() { columnsChanged(ColdColumn, ColdColumn); }
     std::uint64_t filterMatches() const { return m_filterMatches; }
     // A glob or a findings narrowing is set: the figures below count the matching keys.
     bool isFiltering() const { return !m_filter.isEmpty() || m_findingsFilter.enabled; }

@@ -96,6 +96,16 @@ keyspace::SubtreeTotals KeyspaceView::totals(NodeRef ref) const
     return isCurrent(ref) ? keyspace::subtreeTotals(*m_store, ref.node) : keyspace::SubtreeTotals{};
 }
 
+keyspace::AccessFigures KeyspaceView::access(NodeRef ref, std::int64_t nowSeconds) const
+{
+    return isCurrent(ref) ? keyspace::namespaceAccess(*m_store, ref.node, nowSeconds) : keyspace::AccessFigures{};
+}
+
+std::int64_t KeyspaceView::coldAfterSeconds() const
+{
+    return m_store ? m_store->coldAfterSeconds() : 0;
+}
+
 std::uint64_t KeyspaceView::subtreeMemory(NodeRef ref) const
 {
     return isCurrent(ref) ? keyspace::subtreeMemory(*m_store, ref.node) : 0;

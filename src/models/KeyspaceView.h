@@ -1,5 +1,6 @@
 #pragma once
 
+#include "keyspace/AccessFigures.h"
 #include "keyspace/Delimiters.h"
 #include "keyspace/NamespaceStats.h"
 #include "keyspace/SubtreeTotals.h"
@@ -58,6 +59,9 @@ public:
     keyspace::NamespaceStats stats(NodeRef ref) const;
     keyspace::SubtreeTotals totals(NodeRef ref) const;
     std::uint64_t subtreeMemory(NodeRef ref) const;
+    // The idle percentiles of the keys below it, as of `nowSeconds` (a walk over them), and the store's threshold.
+    keyspace::AccessFigures access(NodeRef ref, std::int64_t nowSeconds) const;
+    std::int64_t coldAfterSeconds() const;
     // The rules (bits by lint::allRules() index) that found something in the key.
     std::uint32_t findingRules(NodeRef ref) const;
 

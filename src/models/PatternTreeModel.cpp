@@ -454,6 +454,11 @@ QVariant PatternTreeModel::rowData(RowId row, int role) const
     }
     case WorstFindingRole:
         return (kind == RowKind::Pattern ? totalsOf(id) : keyspace::subtreeTotals(*m_keyspace, id)).worstFinding();
+    case ColdShareRole: {
+        const std::optional<double> share =
+            (kind == RowKind::Pattern ? totalsOf(id) : keyspace::subtreeTotals(*m_keyspace, id)).coldShare();
+        return share ? QVariant(*share) : QVariant();
+    }
     case LibraryRole: {
         const lint::LibraryInfo* library = libraryOf(kind, id);
         return library ? QString::fromLatin1(library->id) : QString();

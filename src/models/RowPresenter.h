@@ -47,6 +47,7 @@ struct TreeColumns
         MemoryOfTotalRole,  // double 0..1: this row's memory relative to the whole keyspace's (the bar's colour)
         DeltaSignRole,      // int, in the Δ columns: +1 grew (or new), -1 shrank (or gone), 0 otherwise
         VanishedRole,       // bool: a row the earlier scan had that this one has not (struck out)
+        ColdShareRole,      // double 0..1: the share of the row's memory that is cold; invalid when not measured
     };
     enum Overlay {
         BigKey = 1,             // lint::isBigString / isBigCollection

@@ -154,6 +154,18 @@ void ScanSession::setLintProfile(lint::Profile profile)
     finishIfDrained(); // a scan whose rules were running is judged again, with this profile
 }
 
+void ScanSession::setColdAfter(std::int64_t seconds)
+{
+    m_options.coldAfterSeconds = seconds;
+    if (isRunning() || !m_keyspace || !m_summary || m_keyspace->coldAfterSeconds() == seconds)
+        return;
+    settleSnapshot();
+    m_model->waitForWorkerSort(); // a sort by the Cold column reads what moves below
+    m_keyspace->setColdAfter(seconds, m_keyspace->coldAsOfSeconds());
+    m_model->refreshAccess();
+    setLintProfile(m_lintProfile); // cold-data judged again, against the new threshold
+}
+
 void ScanSession::lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std::uint64_t>>& lengths)
 {
     for (const auto& [node, length] : lengths) {

@@ -74,6 +74,9 @@ public:
     // The naming convention the keys are checked against. Set before start(), or during or after a scan:
     // then the store's findings are recomputed with the new profile at once.
     void setLintProfile(lint::Profile profile);
+    // A key idle longer than this is cold: the shown store's keys move across the new threshold (as of its scan's
+    // start) and the cold-data findings follow; while a scan runs, from the next scan on.
+    void setColdAfter(std::int64_t seconds);
     const lint::Profile& lintProfile() const { return m_lintProfile; }
     // Where each scan's snapshot is saved once its rules are judged (history::SnapshotStore's root); empty, the
     // default: none is kept. The last one taken, complete or not, is there either way.

@@ -235,10 +235,8 @@ QByteArrayView accessCommandName(AccessQuestion question)
 void ScanRun::probeAccess(Connection& connection)
 {
     m_ask.access = AccessQuestion::None;
-    if (!m_options.measureAccess) {
-        notice(QStringLiteral("idle times were not measured (--no-access)"));
-        return;
-    }
+    if (!m_options.measureAccess)
+        return; // opt-in (ScanOptions::measureAccess): the report's access is null, which says it
     const AccessQuestion question = accessQuestionFor(m_summary.server.maxmemoryPolicy);
     const QByteArrayView subcommand = accessSubcommand(question);
     // As probeMemory: a missing key answers nil (before the policy is looked at), a denied command an error.

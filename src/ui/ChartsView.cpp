@@ -74,17 +74,24 @@ ChartsView::ChartsView(QWidget* parent)
     QFont font = m_title->font();
     font.setBold(true);
     m_title->setFont(font);
-    const QString titles[ChartCount] = {
-        tr("Biggest children by memory"),        tr("Biggest children by keys"), tr("Types (keys)"),
-        tr("TTL: keys (blue), memory (orange)"), tr("Key-name length (bytes)"),  tr("Memory per key (log axis)"),
-        tr("Expiries per minute, next 24 h")};
+    const QString titles[ChartCount] = {tr("Biggest children by memory"),
+                                        tr("Biggest children by keys"),
+                                        tr("Types (keys)"),
+                                        tr("TTL: keys (blue), memory (orange)"),
+                                        tr("Memory by idle age (OBJECT IDLETIME)"),
+                                        tr("Key-name length (bytes)"),
+                                        tr("Memory per key (log axis)"),
+                                        tr("Expiries per minute, next 24 h")};
     auto* grid = new QWidget;
     auto* layout = new QGridLayout(grid);
     layout->setContentsMargins(0, 0, 0, 0);
+    // Two to a row, the timeline (wide by nature) on a row of its own; an odd chart before it takes a whole row.
     for (int chart = 0; chart < ChartCount; ++chart) {
         m_plots[chart] = newPlot(titles[chart]);
         addExportMenu(m_plots[chart], titles[chart]);
-        layout->addWidget(m_plots[chart], chart / 2, chart % 2, 1, chart == Timeline ? 2 : 1);
+        const bool wholeRow = chart == Timeline || (chart == Timeline - 1 && Timeline % 2 == 1);
+        layout->addWidget(m_plots[chart], chart == Timeline ? (Timeline + 1) / 2 : chart / 2, wholeRow ? 0 : chart % 2,
+                          1, wholeRow ? 2 : 1);
     }
     auto* scroll = m_scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
@@ -139,6 +146,7 @@ void ChartsView::showData(const QString& title, const ChartData& data)
     drawBars(ByKeys, data.byKeys, false);
     drawTypes();
     drawTtl();
+    drawIdleAge();
     drawNameLengths();
     drawMemoryPerKey();
     drawTimeline();
@@ -202,9 +210,36 @@ void ChartsView::drawTypes()
 
 void ChartsView::drawTtl()
 {
-    QCustomPlot* plot = m_plots[Ttl];
+    QStringList names;
+    QVector<double> keyCounts, bytes;
+    for (int bucket = 0; bucket < ChartData::TtlBuckets; ++bucket) {
+        names << ChartData::ttlBucketName(bucket);
+        keyCounts << double(m_data.ttlKeys[std::size_t(bucket)]);
+        bytes << double(m_data.ttlMemory[std::size_t(bucket)]);
+    }
+    drawBuckets(Ttl, names, keyCounts, bytes);
+}
+
+void ChartsView::drawIdleAge()
+{
+    QStringList names;
+    QVector<double> keyCounts, bytes;
+    for (int bucket = 0; bucket < ChartData::IdleBuckets; ++bucket) {
+        names << ChartData::idleBucketName(bucket);
+        keyCounts << double(m_data.idleKeys[std::size_t(bucket)]);
+        bytes << double(m_data.idleMemory[std::size_t(bucket)]);
+    }
+    drawBuckets(IdleAge, names, keyCounts, bytes);
+    // Nothing measured is said under the empty bars, which would otherwise read as "nothing is idle".
+    const bool unmeasured = m_data.keys > 0 && m_data.idleUnknown == m_data.keys;
+    m_plots[IdleAge]->xAxis->setLabel(unmeasured ? tr("not measured (Scan > Measure idle times)") : QString());
+}
+
+void ChartsView::drawBuckets(Chart chart, const QStringList& names, const QVector<double>& keyCounts,
+                             const QVector<double>& bytes)
+{
+    QCustomPlot* plot = m_plots[chart];
     clear(plot);
-    // Keys on the left axis, memory on the right, side by side per bucket.
     auto* group = new QCPBarsGroup(plot);
     auto* keys = new QCPBars(plot->xAxis, plot->yAxis);
     auto* memory = new QCPBars(plot->xAxis, plot->yAxis2);
@@ -217,19 +252,17 @@ void ChartsView::drawTtl()
         bars->setWidth(0.38);
         bars->setBarsGroup(group);
     }
-    QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
-    QVector<double> positions, keyCounts, bytes;
-    for (int bucket = 0; bucket < ChartData::TtlBuckets; ++bucket) {
+    QSharedPointer<QCPAxisTickerText> ticks(new QCPAxisTickerText);
+    QVector<double> positions;
+    for (qsizetype bucket = 0; bucket < keyCounts.size(); ++bucket) {
         positions << double(bucket + 1);
-        keyCounts << double(m_data.ttlKeys[std::size_t(bucket)]);
-        bytes << double(m_data.ttlMemory[std::size_t(bucket)]);
-        names->addTick(double(bucket + 1), ChartData::ttlBucketName(bucket));
+        ticks->addTick(double(bucket + 1), names.value(bucket));
     }
     keys->setData(positions, keyCounts, true);
     memory->setData(positions, bytes, true);
-    plot->xAxis->setTicker(names);
+    plot->xAxis->setTicker(ticks);
     plot->xAxis->setTickLabelRotation(-40); // eight bucket names side by side overlap on a chart of normal width
-    plot->xAxis->setRange(0.4, ChartData::TtlBuckets + 0.6);
+    plot->xAxis->setRange(0.4, double(keyCounts.size()) + 0.6);
     plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new CountTicker));
     plot->yAxis->setRange(0, std::max(1.0, maximum(keyCounts) * 1.1));
     plot->yAxis2->setVisible(true);

@@ -18,7 +18,7 @@ class ChartsView : public QWidget
 {
     Q_OBJECT
 public:
-    enum Chart { ByMemory, ByKeys, Types, Ttl, NameLengths, MemoryPerKey, Timeline, ChartCount };
+    enum Chart { ByMemory, ByKeys, Types, Ttl, IdleAge, NameLengths, MemoryPerKey, Timeline, ChartCount };
 
     explicit ChartsView(QWidget* parent = nullptr);
 
@@ -34,6 +34,10 @@ private:
     void drawBars(Chart chart, const std::vector<models::ChartData::Bar>& bars, bool memory);
     void drawTypes();
     void drawTtl();
+    void drawIdleAge();
+    // Keys (left axis) and memory (right axis) side by side per bucket: TTLs, idle ages.
+    void drawBuckets(Chart chart, const QStringList& names, const QVector<double>& keyCounts,
+                     const QVector<double>& bytes);
     void drawNameLengths();
     void drawMemoryPerKey();
     void drawTimeline();

@@ -149,6 +149,18 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         return;
     }
 
+    if (index.column() == KeyTreeModel::ColdColumn) {
+        // The more of the row's memory is cold, the icier the cell: a namespace that is all cold stands out.
+        const QVariant share = index.data(KeyTreeModel::ColdShareRole);
+        if (share.isValid() && share.toDouble() > 0 && !(opt.state & QStyle::State_Selected)) {
+            QColor tint = overlay::cold();
+            tint.setAlphaF(float(0.12 + 0.33 * std::clamp(share.toDouble(), 0.0, 1.0)));
+            painter->fillRect(opt.rect, tint);
+        }
+        drawItem(painter, opt);
+        return;
+    }
+
     if (index.column() == KeyTreeModel::NameColumn) {
         // The library whose layout a subtree is, on the row where it starts (not on each of its keys).
         const QString library = index.data(KeyTreeModel::LibraryRole).toString();
@@ -270,7 +282,7 @@ ColumnFitter* setUpKeyTreeView(QTreeView& view)
                             {{TreeColumns::NameColumn, 220, 150},
                              {TreeColumns::ShareColumn, 85, 0}, // the memory bar's length says it too
                              // Details and the treemap's colouring say it too; hidden while there is no room.
-                             {TreeColumns::ColdColumn, 130, 0},
+                             {TreeColumns::ColdColumn, 125, 0},
                              {TreeColumns::FindingsColumn, 95, 56},
                              {TreeColumns::KeysColumn, 80, 56},
                              {TreeColumns::TtlColumn, 120, 80},

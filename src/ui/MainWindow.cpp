@@ -35,6 +35,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
@@ -202,6 +203,12 @@ void MainWindow::createActions()
     });
     connect(actions.cancel, &QAction::triggered, m_session, &models::ScanSession::cancel);
     connect(actions.rescan, &QAction::triggered, this, &MainWindow::rescan);
+    connect(actions.measureAccess, &QAction::toggled, this, [this](bool on) {
+        m_settings->setValue(QStringLiteral("scan/measureAccess"), on);
+        if (on && m_hasTarget && !m_session->isRunning())
+            rescan(); // the figures come from a scan: asked for, they should appear
+    });
+    connect(actions.coldAfter, &QAction::triggered, this, &MainWindow::askColdAfter);
     connect(actions.compareWith, &QAction::triggered, this, [this] {
         // This server's snapshots when a scan of it named it; a file otherwise.
         QString folder;
@@ -268,8 +275,37 @@ void MainWindow::createLayout()
     statusBar()->setSizeGripEnabled(true);
 }
 
+std::int64_t MainWindow::coldAfterSeconds() const
+{
+    const qint64 saved = m_settings->value(QStringLiteral("scan/coldAfterSeconds"), 0).toLongLong();
+    return saved > 0 ? saved : scan::DefaultColdAfterSeconds;
+}
+
+void MainWindow::askColdAfter()
+{
+    const QString current = displayText(keyspace::formatDuration(coldAfterSeconds() * 1000));
+    for (QString text = current;;) {
+        bool ok = false;
+        text = QInputDialog::getText(this, tr("Cold after"),
+                                     tr("A key nothing has read or written for longer than this is cold (90s, 12h, "
+                                        "7d, 1h30m):"),
+                                     QLineEdit::Normal, text, &ok);
+        if (!ok)
+            return;
+        const std::optional<std::int64_t> ms = keyspace::parseDuration(text.trimmed().toUtf8());
+        if (ms && *ms >= 1000) {
+            m_settings->setValue(QStringLiteral("scan/coldAfterSeconds"), qint64(*ms / 1000));
+            m_session->setColdAfter(*ms / 1000);
+            return;
+        }
+        QMessageBox::warning(this, tr("Cold after"),
+                             tr("\"%1\" is not a duration of at least a second, such as 7d or 12h.").arg(text));
+    }
+}
+
 void MainWindow::restoreSettings()
 {
+    m_actions->measureAccess->setChecked(m_settings->value(QStringLiteral("scan/measureAccess"), false).toBool());
     // The first size fits the screen: on a 1366x768 laptop or an 800x600 VM every edge stays in sight.
     const QSize size = QSize(1280, 800).boundedTo(screen()->availableGeometry().size());
     resize(size);
@@ -359,6 +395,9 @@ void MainWindow::connectTo(const Target& chosen)
     options.maxKeysPerSecond = target.maxKeysPerSecond;
     options.sampleSize = target.sampleSize;
     options.speed = target.speed.value_or(scan::defaultSpeedFor(target.options));
+    // The demo's keyspace is small and its own: it shows what idle times tell without the user asking.
+    options.measureAccess = m_actions->measureAccess->isChecked() || target.demo;
+    options.coldAfterSeconds = coldAfterSeconds();
     m_session->start(options, target.delimiter);
     // After start(): set on the fresh, empty store (before it, the new profile re-linted the previous
     // scan's keys, a second per million, only to throw them away). No key arrives before the event loop.
@@ -386,6 +425,7 @@ void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond, quint16 
                 target.options = options;
                 target.name = tr("Demo server (%1)").arg(options.address());
                 target.remember = false; // its port is gone when the window closes
+                target.demo = true;
                 target.maxKeysPerSecond = maxKeysPerSecond;
                 connectTo(target);
             });

@@ -116,6 +116,8 @@ private:
     void createWelcome();
     void showBrowser(); // the tree and details instead of the welcome page
     void openRecentConnection(const models::RecentConnection& connection);
+    std::int64_t coldAfterSeconds() const; // the setting, or 7 days
+    void askColdAfter();
     void restoreSettings();
     void saveSettings();
     void updateScanActions();

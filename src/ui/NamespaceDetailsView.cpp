@@ -49,6 +49,7 @@ NamespaceDetailsView::NamespaceDetailsView(const models::ScanSession& session, Q
     m_types = addDetailsField(m_form, tr("Types"));
     m_children = addDetailsField(m_form, tr("Children"));
     m_findings = addDetailsField(m_form, tr("Findings"));
+    m_idle = addDetailsField(m_form, tr("Idle"));
     m_change = addDetailsField(m_form, tr("Change"));
     m_form->setRowVisible(m_change, false);
     m_notes = new QLabel;
@@ -86,6 +87,31 @@ NamespaceDetailsView::NamespaceDetailsView(const models::ScanSession& session, Q
 QString NamespaceDetailsView::fieldText(const QString& field) const
 {
     return detailsFieldText(this, field);
+}
+
+QString NamespaceDetailsView::idleText(const keyspace::AccessFigures& access, const keyspace::NamespaceStats& stats,
+                                       std::int64_t coldAfterSeconds)
+{
+    const auto duration = [](std::uint32_t seconds) {
+        return displayText(keyspace::formatDuration(std::int64_t(seconds) * 1000));
+    };
+    if (access.idleP50Seconds && access.idleP90Seconds) {
+        QString text = tr("median %1, 90% %2").arg(duration(*access.idleP50Seconds), duration(*access.idleP90Seconds));
+        const QString after = duration(std::uint32_t(coldAfterSeconds));
+        if (stats.keysCold == 0)
+            return text + tr("; no key idle past %1").arg(after);
+        text += tr("; %1 keys idle past %2 hold %3")
+                    .arg(displayText(keyspace::formatCount(stats.keysCold)), after,
+                         displayText(keyspace::formatBytes(stats.coldMemoryBytes)));
+        if (stats.memoryBytes > 0)
+            text += tr(" (%1 of the memory)")
+                        .arg(displayText(
+                            keyspace::formatPercent(double(stats.coldMemoryBytes) / double(stats.memoryBytes))));
+        return text;
+    }
+    if (access.frequencyP50 && access.frequencyP90)
+        return tr("access counters (LFU): median %1, 90% %2").arg(*access.frequencyP50).arg(*access.frequencyP90);
+    return tr("not measured (Scan > Measure idle times)");
 }
 
 void NamespaceDetailsView::showNamespace(models::NodeRef ref, bool topKeys)
@@ -173,6 +199,7 @@ void NamespaceDetailsView::showNamespace(models::NodeRef ref, bool topKeys)
     m_types->setText(types.join(QStringLiteral(", ")));
     m_children->setText(displayText(keyspace::formatCount(stats.childCount)));
     m_findings->setText(totals.findingCount() ? models::findingsBySeverity(totals.findings) : tr("none"));
+    m_idle->setText(idleText(keyspace.access(ref, now / 1000), stats, keyspace.coldAfterSeconds()));
     if (const models::Comparison* comparison = model.comparison()) {
         m_change->setText(models::deltaSummary(model.deltaOfNode(node), comparison->label()));
         m_form->setRowVisible(m_change, true);

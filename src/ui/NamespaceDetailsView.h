@@ -1,5 +1,7 @@
 #pragma once
 
+#include "keyspace/AccessFigures.h"
+#include "keyspace/NamespaceStats.h"
 #include "models/NodeRef.h"
 #include "models/TopKeysQuery.h"
 
@@ -39,6 +41,9 @@ Q_SIGNALS:
     void keyActivated(keylens::models::NodeRef node);
 
 private:
+    // "median 3d, 90% 40d; 1,204 keys idle past 7d hold 12 MiB (40% of the memory)"
+    static QString idleText(const keyspace::AccessFigures& access, const keyspace::NamespaceStats& stats,
+                            std::int64_t coldAfterSeconds);
     const models::ScanSession& m_session;
     bool m_cluster = false;
     QLabel* m_title;
@@ -51,6 +56,7 @@ private:
     QLabel* m_types;
     QLabel* m_children;
     QLabel* m_findings;
+    QLabel* m_idle;
     QLabel* m_change; // since the scan compared with, while comparing
     QLabel* m_notes;
     QTreeWidget* m_topKeys;

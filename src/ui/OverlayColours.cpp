@@ -38,6 +38,11 @@ QColor expiringSoon()
     return QColor(0x3a, 0x7b, 0xd5);
 }
 
+QColor cold()
+{
+    return QColor(0x2a, 0xb7, 0xca);
+}
+
 QColor finding(int severity)
 {
     switch (severity) {

@@ -21,6 +21,8 @@ QColor keyAndNamespace();
 QColor missingTtl();   // no TTL where most siblings have one
 QColor expiringSoon(); // within a minute
 QColor expired(const QPalette& palette);
+// Memory nothing has read past the cold threshold: an icy cyan, apart from the TTL blues.
+QColor cold();
 // Naming-convention findings, by the worst severity (lint::Severity's values: 0 info, 1 warning,
 // 2 error): a muted slate for info, which is advice, so that warnings and errors stand out.
 QColor finding(int severity);

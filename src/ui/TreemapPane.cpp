@@ -27,6 +27,11 @@ TreemapPane::TreemapPane(const models::KeyspaceView& keyspace, QWidget* parent)
     m_back->setToolTip(tr("Up one level (double-click a namespace to go into it)"));
     m_colouring->addItem(tr("Colour by top-level namespace"));
     m_colouring->addItem(tr("Colour by worst finding"));
+    m_colouring->addItem(tr("Colour by cold memory"));
+    m_colouring->setItemData(2,
+                             tr("The share of each tile's memory that nothing has read past the cold threshold "
+                                "(Scan > Measure idle times): ice is cold, sand is read"),
+                             Qt::ToolTipRole);
     // Neither the header's sentence nor the combo's longest item may hold the window wide (800 px screens).
     m_where->setMinimumWidth(1);
     m_colouring->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -41,7 +46,8 @@ TreemapPane::TreemapPane(const models::KeyspaceView& keyspace, QWidget* parent)
     layout->addWidget(m_view, 1);
     connect(m_back, &QToolButton::clicked, m_view, &TreemapView::back);
     connect(m_colouring, &QComboBox::currentIndexChanged, this, [this](int index) {
-        m_view->setColouring(index == 2   ? TreemapView::Colouring::Growth
+        m_view->setColouring(index == 3   ? TreemapView::Colouring::Growth
+                             : index == 2 ? TreemapView::Colouring::Cold
                              : index == 1 ? TreemapView::Colouring::WorstFinding
                                           : TreemapView::Colouring::TopLevel);
     });
@@ -54,7 +60,7 @@ void TreemapPane::setGrowth(std::function<models::RowDelta(std::uint32_t id)> de
 {
     const bool comparing = bool(deltaOf);
     m_view->setGrowth(std::move(deltaOf));
-    constexpr int GrowthItem = 2;
+    constexpr int GrowthItem = 3;
     if (comparing) {
         if (m_colouring->count() <= GrowthItem)
             m_colouring->addItem(tr("Colour by growth"));

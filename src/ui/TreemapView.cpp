@@ -152,6 +152,17 @@ QColor TreemapView::colourOf(const Tile& tile) const
         return palette().color(QPalette::Mid);
     if (m_colouring == Colouring::Growth)
         return growthColourOf(tile);
+    if (m_colouring == Colouring::Cold) {
+        const std::optional<double> share = m_layout->totalsOf(tile.node).coldShare();
+        if (!share)
+            return QColor(0xd4, 0xd4, 0xd4).lighter(100 + tile.depth * 4); // not measured: no colour claims anything
+        const QColor read(0xe6, 0xd8, 0xc4);
+        const QColor cold = overlay::cold();
+        const double t = std::clamp(*share, 0.0, 1.0);
+        const auto mix = [t](int a, int b) { return int(std::lround(a + (b - a) * t)); };
+        return QColor(mix(read.red(), cold.red()), mix(read.green(), cold.green()), mix(read.blue(), cold.blue()))
+            .lighter(100 + tile.depth * 6);
+    }
     if (m_colouring == Colouring::WorstFinding) {
         const int worst = m_layout->totalsOf(tile.node).worstFinding();
         if (worst < 0)

@@ -29,7 +29,8 @@ class TreemapView : public QWidget
     Q_OBJECT
 public:
     // Growth: against the scan compared with (setComparison), red for more memory, green for less.
-    enum class Colouring { TopLevel, WorstFinding, Growth };
+    // Cold: the share of the tile's memory idle past the cold threshold, from a warm grey (all read) to ice.
+    enum class Colouring { TopLevel, WorstFinding, Cold, Growth };
     using Tile = models::TreemapLayout::Tile;
     static constexpr std::size_t MaxChildren = models::TreemapLayout::MaxChildren;
 

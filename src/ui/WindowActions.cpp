@@ -76,6 +76,13 @@ WindowActions::WindowActions(QMainWindow& window)
                                "(Ctrl+D)"));
     stopComparing = scan->addAction(tr("S&top comparing"));
     stopComparing->setEnabled(false);
+    scan->addSeparator();
+    measureAccess = scan->addAction(tr("Measure &idle times"));
+    measureAccess->setCheckable(true);
+    measureAccess->setToolTip(tr("Ask each key's idle time (OBJECT IDLETIME; OBJECT FREQ under an LFU policy), for "
+                                 "the Cold column: a fourth command per key, about a fifth more server time"));
+    coldAfter = scan->addAction(tr("Cold &after…"));
+    coldAfter->setToolTip(tr("How long a key may go unread before it counts as cold"));
 
     viewMenu = bar->addMenu(tr("&View"));
     // In View and in Help: one action.

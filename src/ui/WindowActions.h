@@ -48,6 +48,8 @@ public:
     QAction* rescan;
     QAction* compareWith;   // an earlier scan: the Δ columns
     QAction* stopComparing; // enabled while comparing
+    QAction* measureAccess; // checked: scans ask OBJECT IDLETIME (a setting, off by default: it costs the server)
+    QAction* coldAfter;     // the cold threshold
 
     QAction* legend;
     QAction* collapseAll;

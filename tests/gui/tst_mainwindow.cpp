@@ -753,7 +753,10 @@ private Q_SLOTS:
         m_window->resize(1600, 800);
         QTRY_COMPARE(m_window->width(), 1600);
         QTRY_COMPARE(rightEdge(), tree->viewport()->width());
-        QVERIFY(header->sectionSize(TreeColumns::NameColumn) > 220);
+        QVERIFY2(header->sectionSize(TreeColumns::NameColumn) > 220,
+                 qPrintable(QStringLiteral("%1 of %2")
+                                .arg(header->sectionSize(TreeColumns::NameColumn))
+                                .arg(tree->viewport()->width())));
         // The share of the parent (which the bar shows) still gives way, to the cold memory (which nothing else in
         // the row shows).
         QVERIFY(!header->isSectionHidden(TreeColumns::ColdColumn));

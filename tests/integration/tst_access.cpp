@@ -47,6 +47,7 @@ class TestAccess : public QObject
         scan::ScanOptions options;
         options.connection = m_server->connectionOptions();
         options.coldAfterSeconds = coldAfterSeconds;
+        options.measureAccess = true;
         return options;
     }
 
@@ -216,7 +217,8 @@ private Q_SLOTS:
         const QString uri = QStringLiteral("redis://127.0.0.1:%1").arg(port);
         const test::CliRun run =
             test::runCli({QStringLiteral("scan"), uri, QStringLiteral("--format"), QStringLiteral("json"),
-                          QStringLiteral("--cold-after"), QStringLiteral("2s"), QStringLiteral("--patterns")});
+                          QStringLiteral("--cold-after"), QStringLiteral("2s"), QStringLiteral("--patterns"),
+                          QStringLiteral("--access")});
         QCOMPARE(run.exitCode, 0);
         const QJsonObject json = test::parseJson(run.out);
         QCOMPARE(json[QLatin1String("scan")][QLatin1String("cold_after_s")].toInt(), 2);
