@@ -21,8 +21,8 @@ usage::Program program()
         "after a preview, with a backup that 'restore' puts back.\n\n"
         "The server is named by a URI, by the connection flags of redis-cli (-h, -p, -a, -n, -s, --tls, …) or by the "
         "REDIS_URL environment variable. Reports go to stdout (text or JSON), progress and errors to stderr.");
-    p.commands = {scanCommand(),   lintCommand(),   demoCommand(),    deleteCommand(),
-                  expireCommand(), renameCommand(), restoreCommand(), diffCommand()};
+    p.commands = {scanCommand(),   lintCommand(),    demoCommand(), deleteCommand(), expireCommand(),
+                  renameCommand(), restoreCommand(), diffCommand(), watchCommand(),  profileCommand()};
     p.exitCodes = {
         {QString::number(ExitOk), QStringLiteral("Success.")},
         {QString::number(ExitFailure),
@@ -90,6 +90,10 @@ int run(const QStringList& arguments)
         return runRestoreCommand(rest);
     if (command == QLatin1String("diff"))
         return runDiffCommand(rest);
+    if (command == QLatin1String("watch"))
+        return runWatchCommand(rest);
+    if (command == QLatin1String("profile"))
+        return runProfileCommand(rest);
     if (command == QLatin1String("--version") || command == QLatin1String("version"))
         return printRequested(
             usage::versionText(QStringLiteral("keylens-cli"), {{QStringLiteral("hiredis"), redis::hiredisVersion()}})

@@ -15,6 +15,8 @@ usage::Command expireCommand();
 usage::Command renameCommand();
 usage::Command restoreCommand();
 usage::Command diffCommand();
+usage::Command watchCommand();
+usage::Command profileCommand();
 
 // arguments[0] is the program name; the command word itself is already removed.
 int runScanCommand(const QStringList& arguments);
@@ -25,5 +27,7 @@ int runExpireCommand(const QStringList& arguments);
 int runRenameCommand(const QStringList& arguments);
 int runRestoreCommand(const QStringList& arguments);
 int runDiffCommand(const QStringList& arguments);
+int runWatchCommand(const QStringList& arguments);
+int runProfileCommand(const QStringList& arguments);
 
 } // namespace keylens::cli

@@ -1,0 +1,235 @@
+// keylens-cli watch [URI]: key events per pattern and second, from the server's keyspace notifications.
+#include "cli/CommandLine.h"
+#include "cli/Commands.h"
+#include "cli/ExitCode.h"
+#include "cli/InterruptWatcher.h"
+#include "cli/Output.h"
+#include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
+#include "live/EventSubscriber.h"
+#include "live/NotificationConfig.h"
+#include "redis/Connection.h"
+#include "report/JsonWriter.h"
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QThread>
+
+#include <unistd.h>
+
+namespace keylens::cli {
+
+namespace {
+
+// The interval's counts as one line of JSON (JSON Lines: a consumer reads them as they come).
+QByteArray intervalJson(int intervalSeconds, const std::vector<live::PatternEvents>& patterns, std::size_t top)
+{
+    QByteArray out;
+    report::JsonWriter json(&out);
+    json.beginObject();
+    json.key("interval_s").value(intervalSeconds);
+    json.key("patterns").beginArray();
+    for (std::size_t i = 0; i < patterns.size() && i < top; ++i) {
+        const live::PatternEvents& entry = patterns[i];
+        json.beginObject();
+        json.bytesField("pattern", entry.pattern);
+        json.key("writes").value(entry.counts[std::size_t(live::KeyEvent::Write)]);
+        json.key("deletes").value(entry.counts[std::size_t(live::KeyEvent::Delete)]);
+        json.key("expired").value(entry.counts[std::size_t(live::KeyEvent::Expired)]);
+        json.key("evicted").value(entry.counts[std::size_t(live::KeyEvent::Evicted)]);
+        json.endObject();
+    }
+    json.endArray();
+    json.endObject();
+    // One object a line (JSON Lines), whatever the writer's layout: its line breaks and indents go.
+    QByteArray line;
+    for (const QByteArray& part : out.split('\n'))
+        line += part.trimmed();
+    return line + '\n';
+}
+
+// Top-like: the patterns with the most events a second, redrawn in place on a terminal.
+QByteArray intervalText(double seconds, const std::vector<live::PatternEvents>& patterns, std::size_t top,
+                        bool terminal)
+{
+    QByteArray out = terminal ? QByteArray("\x1b[H\x1b[2J") : QByteArray();
+    std::uint64_t total = 0;
+    for (const live::PatternEvents& entry : patterns)
+        total += entry.total();
+    out += "Key events per second: " + QByteArray::number(double(total) / seconds, 'f', 1) + " in " +
+           keyspace::formatCount(patterns.size()) + " patterns\n";
+    out += QByteArray("PATTERN").leftJustified(48) + "  WRITES/s  DELETES/s  EXPIRED/s  EVICTED/s\n";
+    for (std::size_t i = 0; i < patterns.size() && i < top; ++i) {
+        const live::PatternEvents& entry = patterns[i];
+        QByteArray line = keyspace::displayBytes(entry.pattern).leftJustified(48, ' ', true);
+        for (const std::uint64_t count : entry.counts)
+            line += "  " + QByteArray::number(double(count) / seconds, 'f', 1).rightJustified(9);
+        out += line + '\n';
+    }
+    if (!terminal)
+        out += '\n';
+    return out;
+}
+
+} // namespace
+
+usage::Command watchCommand()
+{
+    usage::Command command;
+    command.name = QStringLiteral("watch");
+    command.summary = QStringLiteral("Count writes, deletes, expiries and evictions per key pattern, live");
+    command.description = QStringLiteral(
+        "Subscribe to the server's keyspace notifications (__keyevent@<db>__:*) and print, every interval, the writes, "
+        "deletes, expiries and evictions of each key pattern (ids folded: user:<int>:profile), busiest first. "
+        "Notifications are off on a default server: --enable-notifications turns them on for the watch (CONFIG SET, "
+        "refused on a read-only connection) and puts the setting back when it ends.");
+    command.arguments = {uriArgument()};
+    command.options = {
+        {QStringLiteral("seconds"), QStringLiteral("Watch this long (default 10; 0: until Ctrl-C)."),
+         QStringLiteral("n")},
+        {QStringLiteral("interval"), QStringLiteral("Seconds per line of counts (default 1)."), QStringLiteral("n")},
+        {QStringLiteral("format"), QStringLiteral("text (top-like) or json (an object per interval, a line each)."),
+         QStringLiteral("format")},
+        {QStringLiteral("top"), QStringLiteral("Patterns per interval (default 20 for text, all for json)."),
+         QStringLiteral("n")},
+        {QStringLiteral("delimiter"), QStringLiteral("Namespace delimiters (default ':')."), QStringLiteral("byte")},
+        {QStringLiteral("enable-notifications"),
+         QStringLiteral("Turn the server's key events on for the watch (CONFIG SET notify-keyspace-events), and put "
+                        "the old setting back at the end.")},
+        {QStringLiteral("keep-notifications"),
+         QStringLiteral("With --enable-notifications: leave them on when the watch ends.")},
+    };
+    command.groups = {connectionGroup()};
+    command.choices = {{QStringLiteral("format"), {QStringLiteral("text"), QStringLiteral("json")}}};
+    return command;
+}
+
+int runWatchCommand(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    watchCommand().addTo(parser);
+    if (const std::optional<int> done = parseCommandLine(parser, arguments, QStringLiteral("watch")))
+        return *done;
+    redis::ConnectionOptions connection;
+    if (const std::optional<int> failed = readConnection(parser, QStringLiteral("watch"), &connection))
+        return *failed;
+    const auto number = [&](const char* name, int fallback, int minimum) -> std::optional<int> {
+        if (!parser.isSet(QLatin1String(name)))
+            return fallback;
+        bool ok = false;
+        const int value = parser.value(QLatin1String(name)).toInt(&ok);
+        return ok && value >= minimum ? std::optional<int>(value) : std::nullopt;
+    };
+    const std::optional<int> seconds = number("seconds", 10, 0);
+    const std::optional<int> interval = number("interval", 1, 1);
+    const QString format = parser.value(QStringLiteral("format"));
+    const bool json = format == QLatin1String("json");
+    const std::optional<int> top = number("top", json ? 1'000'000 : 20, 1);
+    if (!seconds || !interval || !top)
+        return usageError(QStringLiteral("--seconds takes 0 or more, --interval and --top 1 or more"));
+    if (!format.isEmpty() && !json && format != QLatin1String("text"))
+        return usageError(QStringLiteral("--format takes text or json, not '%1'").arg(format));
+    keyspace::Delimiters delimiters(':');
+    if (parser.isSet(QStringLiteral("delimiter"))) {
+        const std::optional<keyspace::Delimiters> parsed =
+            keyspace::Delimiters::parse(parser.value(QStringLiteral("delimiter")).toUtf8());
+        if (!parsed)
+            return usageError(QStringLiteral("--delimiter takes bytes to split keys on (':', ':/'), not '%1'")
+                                  .arg(parser.value(QStringLiteral("delimiter"))));
+        delimiters = *parsed;
+    }
+
+    redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(connection);
+    if (!opened) {
+        writeStderr("keylens-cli: " + opened.error().message.toUtf8() + '\n');
+        return ExitConnection;
+    }
+    redis::Connection& admin = **opened;
+    // What the server publishes now; a user denied CONFIG is told, and watches what arrives.
+    std::optional<live::NotificationConfig> config;
+    if (redis::Result<redis::Reply> got = admin.command({"CONFIG", "GET", "notify-keyspace-events"});
+        got && got->isArray() && got->size() == 2)
+        config = live::NotificationConfig{got->at(1).bytes().toByteArray()};
+    else
+        writeStderr("keylens-cli: notify-keyspace-events could not be read (" +
+                    (got ? got->bytes() : got.error().message.toUtf8()) +
+                    "); counting whatever key events the server publishes\n");
+    bool changed = false;
+    if (config && !config->publishesKeyEvents()) {
+        const QByteArray missing = config->missing();
+        if (!parser.isSet(QStringLiteral("enable-notifications"))) {
+            writeStderr("keylens-cli: the server does not publish " + missing + " (notify-keyspace-events is '" +
+                        config->flags +
+                        "'). Run with --enable-notifications to turn them on for the watch (the setting is put "
+                        "back when it ends), or CONFIG SET notify-keyspace-events " +
+                        config->withKeyEvents() + " yourself.\n");
+            return ExitFailure;
+        }
+        // Through the write gate: a read-only connection refuses it, and nothing changes.
+        redis::Result<redis::Reply> set =
+            admin.command({"CONFIG", "SET", "notify-keyspace-events", config->withKeyEvents()});
+        if (!set || set->isError()) {
+            writeStderr("keylens-cli: could not turn key events on: " +
+                        (set ? set->bytes() : set.error().message.toUtf8()) + '\n');
+            return ExitFailure;
+        }
+        changed = true;
+        writeStderr("keylens-cli: notify-keyspace-events set to '" + config->withKeyEvents() + "' (was '" +
+                    config->flags + "')" +
+                    (parser.isSet(QStringLiteral("keep-notifications")) ? "; kept after the watch\n"
+                                                                        : "; put back when the watch ends\n"));
+    }
+    const auto restore = [&] {
+        if (!changed || parser.isSet(QStringLiteral("keep-notifications")))
+            return;
+        redis::Result<redis::Reply> back = admin.command({"CONFIG", "SET", "notify-keyspace-events", config->flags});
+        if (!back || back->isError())
+            writeStderr("keylens-cli: could not put notify-keyspace-events back to '" + config->flags +
+                        "': CONFIG SET it by hand\n");
+    };
+
+    live::EventSubscriber subscriber(connection, delimiters);
+    if (redis::Status started = subscriber.start(); !started) {
+        writeStderr("keylens-cli: could not subscribe to key events: " + started.error().message.toUtf8() + '\n');
+        restore();
+        return ExitConnection;
+    }
+    InterruptWatcher interrupts;
+    const bool terminal = !json && ::isatty(STDOUT_FILENO);
+    QElapsedTimer clock;
+    clock.start();
+    int exitCode = ExitOk;
+    for (qint64 next = std::int64_t(*interval) * 1000;; next += std::int64_t(*interval) * 1000) {
+        const bool last = *seconds > 0 && next >= std::int64_t(*seconds) * 1000;
+        while (clock.elapsed() < next && !interrupts.hasFired())
+            QThread::msleep(std::uint32_t(std::clamp<qint64>(next - clock.elapsed(), 1, 50)));
+        if (interrupts.hasFired()) {
+            exitCode = ExitInterrupted;
+            break;
+        }
+        if (const std::optional<redis::Error> failure = subscriber.failure()) {
+            // The server closes a subscriber that falls behind (client-output-buffer-limit pubsub): the events
+            // sent meanwhile are lost, and counts from here would be short without saying so.
+            writeStderr("keylens-cli: the subscription ended (" + failure->message.toUtf8() +
+                        "); events were lost, so the counts stop here. A subscriber that cannot keep up is "
+                        "disconnected by the server (client-output-buffer-limit pubsub).\n");
+            exitCode = ExitFailure;
+            break;
+        }
+        const std::vector<live::PatternEvents> counts = subscriber.takeCounts();
+        const bool written = writeStdout(json ? intervalJson(*interval, counts, std::size_t(*top))
+                                              : intervalText(double(*interval), counts, std::size_t(*top), terminal));
+        if (!written) {
+            writeStderr("keylens-cli: cannot write to standard output\n");
+            exitCode = ExitFailure;
+            break;
+        }
+        if (last)
+            break;
+    }
+    subscriber.stop();
+    restore();
+    return exitCode;
+}
+
+} // namespace keylens::cli

@@ -1,0 +1,80 @@
+#include "live/EventSubscriber.h"
+
+#include "live/KeyEvents.h"
+#include "redis/Connection.h"
+
+#include <climits>
+
+namespace keylens::live {
+
+EventSubscriber::EventSubscriber(const redis::ConnectionOptions& options, keyspace::Delimiters delimiters)
+    : m_options(options)
+    , m_counts(std::move(delimiters))
+{
+    // A quiet keyspace sends nothing for long: waiting is not a timeout here.
+    m_options.commandTimeoutMs = INT_MAX;
+}
+
+EventSubscriber::~EventSubscriber()
+{
+    stop();
+}
+
+redis::Status EventSubscriber::start()
+{
+    redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(m_options, &m_stop);
+    if (!opened)
+        return opened.error();
+    m_connection = std::move(*opened);
+    const QByteArray channels = keyEventChannels(m_options.db);
+    redis::Result<redis::Reply> subscribed = m_connection->command({"PSUBSCRIBE", channels});
+    if (!subscribed)
+        return subscribed.error();
+    if (subscribed->isError())
+        return redis::errorFromReply(subscribed->bytes(), "PSUBSCRIBE");
+    m_reader = std::thread([this] { readEvents(); });
+    return {};
+}
+
+void EventSubscriber::readEvents()
+{
+    while (!m_stop.load()) {
+        redis::Result<redis::Reply> message = m_connection->read();
+        if (!message) {
+            if (message.error().kind != redis::ErrorKind::Cancelled) {
+                const std::lock_guard lock(m_mutex);
+                m_error = message.error();
+            }
+            return;
+        }
+        // ["pmessage", pattern, channel, key]
+        if (!message->isArray() || message->size() != 4 || message->at(0).bytes() != "pmessage")
+            continue;
+        const std::optional<KeyEvent> event = keyEventOf(eventNameOf(message->at(2).bytes()));
+        if (!event)
+            continue;
+        const std::lock_guard lock(m_mutex);
+        m_counts.add(message->at(3).bytes(), *event);
+    }
+}
+
+std::vector<PatternEvents> EventSubscriber::takeCounts()
+{
+    const std::lock_guard lock(m_mutex);
+    return m_counts.take();
+}
+
+std::optional<redis::Error> EventSubscriber::failure() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_error;
+}
+
+void EventSubscriber::stop()
+{
+    m_stop = true;
+    if (m_reader.joinable())
+        m_reader.join();
+}
+
+} // namespace keylens::live

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "live/EventCounts.h"
+#include "redis/ConnectionOptions.h"
+#include "redis/Error.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+namespace keylens::redis {
+class Connection;
+}
+
+namespace keylens::live {
+
+// Subscribes to the key events of the connection's database (PSUBSCRIBE __keyevent@<db>__:*) on a connection of
+// its own, and counts them per pattern on a thread of its own; another thread takes the counts each interval.
+// A subscriber that reads slower than the server writes is disconnected by the server (client-output-buffer-limit
+// pubsub): the counts from then on would be silently short, so failure() says so and the caller stops.
+class EventSubscriber
+{
+public:
+    EventSubscriber(const redis::ConnectionOptions& options, keyspace::Delimiters delimiters);
+    ~EventSubscriber();
+
+    // Connects and subscribes; the reading starts once it returns without an error.
+    redis::Status start();
+    // The counts since the last call.
+    std::vector<PatternEvents> takeCounts();
+    // Why the subscription ended before stop(), if it did.
+    std::optional<redis::Error> failure() const;
+    void stop();
+
+private:
+    void readEvents();
+
+    redis::ConnectionOptions m_options;
+    std::unique_ptr<redis::Connection> m_connection;
+    std::atomic<bool> m_stop{false};
+    std::thread m_reader;
+    mutable std::mutex m_mutex;
+    EventCounts m_counts;                // under m_mutex
+    std::optional<redis::Error> m_error; // under m_mutex
+};
+
+} // namespace keylens::live
