@@ -6,68 +6,34 @@
 #include "cli/Output.h"
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
-#include "live/MonitorProfile.h"
-#include "redis/Connection.h"
-#include "redis/ServerInfo.h"
-#include "redis/WriteGate.h"
+#include "live/MonitorSample.h"
 #include "report/JsonWriter.h"
 
 #include <QCommandLineParser>
-#include <QElapsedTimer>
-#include <QThread>
 
 #include <climits>
-#include <thread>
 
 namespace keylens::cli {
 
 namespace {
-
-constexpr int MaximumSeconds = 60; // MONITOR halves the server's throughput: a sample, not a habit
-
-struct OpsFigures
-{
-    std::optional<double> instantaneous; // INFO stats instantaneous_ops_per_sec
-    std::optional<double> processed;     // total_commands_processed
-};
-
-OpsFigures opsOf(redis::Connection& connection)
-{
-    OpsFigures figures;
-    redis::Result<redis::Reply> info = connection.command({"INFO", "stats"});
-    if (!info || info->isError())
-        return figures;
-    bool ok = false;
-    if (const double value = redis::infoField(info->bytes(), "instantaneous_ops_per_sec").toDouble(&ok); ok)
-        figures.instantaneous = value;
-    if (const double value = redis::infoField(info->bytes(), "total_commands_processed").toDouble(&ok); ok)
-        figures.processed = value;
-    return figures;
-}
-
-struct ProfileCost
-{
-    double seconds = 0;
-    std::optional<double> before; // ops/s before MONITOR started
-    std::optional<double> during; // ops/s while it ran
-};
 
 QByteArray perSecond(std::uint64_t count, double seconds)
 {
     return QByteArray::number(seconds > 0 ? double(count) / seconds : 0.0, 'f', 1);
 }
 
-QByteArray profileJson(const live::MonitorProfile& profile, const ProfileCost& cost, std::size_t top)
+QByteArray profileJson(const live::MonitorSample& sample, std::size_t top)
 {
+    const live::MonitorProfile& profile = *sample.profile;
     QByteArray out;
     report::JsonWriter json(&out);
     json.beginDocument(1);
-    json.key("seconds").value(cost.seconds);
+    json.key("seconds").value(sample.seconds);
     json.key("calls").value(profile.calls());
     json.key("ops_per_sec_before");
-    cost.before ? json.value(*cost.before) : json.null();
+    sample.opsBefore ? json.value(*sample.opsBefore) : json.null();
     json.key("ops_per_sec_during");
-    cost.during ? json.value(*cost.during) : json.null();
+    sample.opsDuring ? json.value(*sample.opsDuring) : json.null();
     json.key("patterns").beginArray();
     const std::vector<live::MonitorProfile::Pattern> patterns = profile.patterns();
     for (std::size_t i = 0; i < patterns.size() && i < top; ++i) {
@@ -75,7 +41,7 @@ QByteArray profileJson(const live::MonitorProfile& profile, const ProfileCost& c
         json.beginObject();
         json.bytesField("pattern", pattern.pattern);
         json.key("calls").value(pattern.calls);
-        json.key("calls_per_s").value(cost.seconds > 0 ? double(pattern.calls) / cost.seconds : 0.0);
+        json.key("calls_per_s").value(sample.seconds > 0 ? double(pattern.calls) / sample.seconds : 0.0);
         json.key("reads").value(pattern.reads);
         json.key("writes").value(pattern.writes);
         json.key("commands").beginArray();
@@ -101,15 +67,16 @@ QByteArray profileJson(const live::MonitorProfile& profile, const ProfileCost& c
     return out;
 }
 
-QByteArray profileText(const live::MonitorProfile& profile, const ProfileCost& cost, std::size_t top)
+QByteArray profileText(const live::MonitorSample& sample, std::size_t top)
 {
+    const live::MonitorProfile& profile = *sample.profile;
     const auto ops = [](std::optional<double> value) {
         return value ? keyspace::formatCount(std::uint64_t(*value)) + " ops/s" : QByteArray("unknown");
     };
-    QByteArray out = "MONITOR sample of " + QByteArray::number(cost.seconds, 'f', 1) +
+    QByteArray out = "MONITOR sample of " + QByteArray::number(sample.seconds, 'f', 1) +
                      " s: " + keyspace::formatCount(profile.calls()) + " commands (" +
-                     perSecond(profile.calls(), cost.seconds) + "/s). Server throughput " + ops(cost.before) +
-                     " before, " + ops(cost.during) + " during.\n\n";
+                     perSecond(profile.calls(), sample.seconds) + "/s). Server throughput " + ops(sample.opsBefore) +
+                     " before, " + ops(sample.opsDuring) + " during.\n\n";
     out += QByteArray("PATTERN").leftJustified(40) + "   CALLS/s    READS   WRITES  COMMANDS\n";
     const std::vector<live::MonitorProfile::Pattern> patterns = profile.patterns();
     for (std::size_t i = 0; i < patterns.size() && i < top; ++i) {
@@ -118,7 +85,7 @@ QByteArray profileText(const live::MonitorProfile& profile, const ProfileCost& c
         for (std::size_t c = 0; c < pattern.commands.size() && c < 4; ++c)
             commands << pattern.commands[c].command + ' ' + keyspace::formatCount(pattern.commands[c].calls);
         out += keyspace::displayBytes(pattern.pattern).leftJustified(40, ' ', true) + "  " +
-               perSecond(pattern.calls, cost.seconds).rightJustified(8) + "  " +
+               perSecond(pattern.calls, sample.seconds).rightJustified(8) + "  " +
                keyspace::formatCount(pattern.reads).rightJustified(7) + "  " +
                keyspace::formatCount(pattern.writes).rightJustified(7) + "  " + commands.join(", ") + '\n';
         for (const live::MonitorProfile::KeyCalls& key : pattern.topKeys)
@@ -167,9 +134,9 @@ int runProfileCommand(const QStringList& arguments)
     bool ok = true;
     const int seconds =
         parser.isSet(QStringLiteral("seconds")) ? parser.value(QStringLiteral("seconds")).toInt(&ok) : 10;
-    if (!ok || seconds < 1 || seconds > MaximumSeconds)
-        return usageError(
-            QStringLiteral("--seconds takes 1 to %1 (MONITOR halves the server's throughput)").arg(MaximumSeconds));
+    if (!ok || seconds < 1 || seconds > live::MaximumMonitorSeconds)
+        return usageError(QStringLiteral("--seconds takes 1 to %1 (MONITOR halves the server's throughput)")
+                              .arg(live::MaximumMonitorSeconds));
     const QString format = parser.value(QStringLiteral("format"));
     const bool json = format == QLatin1String("json");
     if (!format.isEmpty() && !json && format != QLatin1String("text"))
@@ -188,77 +155,23 @@ int runProfileCommand(const QStringList& arguments)
         delimiters = *parsed;
     }
 
-    redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(connection);
-    if (!opened) {
-        writeStderr("keylens-cli: " + opened.error().message.toUtf8() + '\n');
-        return ExitConnection;
-    }
-    redis::Connection& admin = **opened;
-    // The write gate's own judgement of each command (the server's COMMAND table where it may be read).
-    redis::WriteGate gate;
-    if (redis::Result<redis::Reply> table = admin.command({"COMMAND"}); table && table->isArray())
-        gate.learn(*table);
-    live::MonitorProfile profile(delimiters, [&gate](const std::vector<QByteArray>& arguments) {
-        std::vector<QByteArrayView> views(arguments.begin(), arguments.end());
-        return gate.isWrite(views);
-    });
-
-    ProfileCost cost;
-    const OpsFigures before = opsOf(admin);
-    cost.before = before.instantaneous;
     writeStderr("keylens-cli: MONITOR for " + QByteArray::number(seconds) +
                 " s; it costs the server about half its throughput meanwhile\n");
-
-    std::atomic<bool> stop{false};
-    redis::ConnectionOptions monitorOptions = connection;
-    monitorOptions.commandTimeoutMs = INT_MAX; // an idle server sends nothing for long
-    redis::Result<std::unique_ptr<redis::Connection>> monitorOpened = redis::Connection::open(monitorOptions, &stop);
-    if (!monitorOpened) {
-        writeStderr("keylens-cli: " + monitorOpened.error().message.toUtf8() + '\n');
-        return ExitConnection;
+    std::atomic<bool> cancel{false};
+    InterruptWatcher interrupts([&cancel] { cancel = true; });
+    const live::MonitorSample sample = live::sampleMonitor(connection, delimiters, seconds, cancel);
+    if (!sample.started) {
+        writeStderr("keylens-cli: " + sample.error->message.toUtf8() + '\n');
+        return sample.profile ? ExitFailure : ExitConnection; // MONITOR refused, or no connection at all
     }
-    redis::Connection& monitor = **monitorOpened;
-    if (redis::Result<redis::Reply> started = monitor.command({"MONITOR"}); !started || started->isError()) {
-        writeStderr("keylens-cli: MONITOR was refused: " +
-                    (started ? started->bytes() : started.error().message.toUtf8()) + '\n');
-        return ExitFailure;
-    }
-    QElapsedTimer clock;
-    clock.start();
-    std::optional<redis::Error> lost;
-    // The lines are parsed as they come, on a thread of their own: a reader slower than the server lets MONITOR's
-    // output buffer grow on the server, which has no limit for it.
-    std::thread reader([&] {
-        while (!stop.load()) {
-            redis::Result<redis::Reply> line = monitor.read();
-            if (!line) {
-                if (line.error().kind != redis::ErrorKind::Cancelled)
-                    lost = line.error();
-                return;
-            }
-            if (const std::optional<live::MonitorLine> parsed = live::parseMonitorLine(line->bytes()))
-                profile.add(*parsed);
-        }
-    });
-    InterruptWatcher interrupts;
-    while (clock.elapsed() < std::int64_t(seconds) * 1000 && !interrupts.hasFired())
-        QThread::msleep(50);
-    stop = true;
-    reader.join();
-    cost.seconds = double(clock.elapsed()) / 1000.0;
-    const OpsFigures after = opsOf(admin);
-    if (before.processed && after.processed && cost.seconds > 0)
-        cost.during = (*after.processed - *before.processed) / cost.seconds;
-    if (lost)
-        writeStderr("keylens-cli: the MONITOR connection ended early (" + lost->message.toUtf8() +
+    if (sample.error)
+        writeStderr("keylens-cli: the MONITOR connection ended early (" + sample.error->message.toUtf8() +
                     "): the sample covers what arrived before\n");
-
-    if (!writeStdout(json ? profileJson(profile, cost, std::size_t(top))
-                          : profileText(profile, cost, std::size_t(top)))) {
+    if (!writeStdout(json ? profileJson(sample, std::size_t(top)) : profileText(sample, std::size_t(top)))) {
         writeStderr("keylens-cli: cannot write to standard output\n");
         return ExitFailure;
     }
-    return interrupts.hasFired() ? ExitInterrupted : lost ? ExitFailure : ExitOk;
+    return interrupts.hasFired() ? ExitInterrupted : sample.error ? ExitFailure : ExitOk;
 }
 
 } // namespace keylens::cli

@@ -25,6 +25,7 @@
 #include "ui/KeyFilterBar.h"
 #include "ui/PasswordVault.h"
 #include "ui/PatternView.h"
+#include "ui/ProfileDialog.h"
 #include "ui/ScanStatusBar.h"
 #include "ui/ScreenshotAfterScan.h"
 #include "ui/WindowActions.h"
@@ -209,6 +210,13 @@ void MainWindow::createActions()
             rescan(); // the figures come from a scan: asked for, they should appear
     });
     connect(actions.coldAfter, &QAction::triggered, this, &MainWindow::askColdAfter);
+    connect(actions.profile, &QAction::triggered, this, [this] {
+        if (!m_hasTarget)
+            return;
+        auto* dialog = new ProfileDialog(m_target.options, m_target.delimiter, m_target.production, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
     connect(actions.compareWith, &QAction::triggered, this, [this] {
         // This server's snapshots when a scan of it named it; a file otherwise.
         QString folder;
@@ -348,6 +356,7 @@ void MainWindow::updateScanActions()
     m_actions->resume->setEnabled(running && m_session->isPaused());
     m_actions->cancel->setEnabled(running);
     m_actions->rescan->setEnabled(m_hasTarget);
+    m_actions->profile->setEnabled(m_hasTarget);
 }
 
 void MainWindow::rescan()

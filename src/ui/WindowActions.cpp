@@ -83,6 +83,9 @@ WindowActions::WindowActions(QMainWindow& window)
                                  "the Cold column: a fourth command per key, about a fifth more server time"));
     coldAfter = scan->addAction(tr("Cold &after…"));
     coldAfter->setToolTip(tr("How long a key may go unread before it counts as cold"));
+    profile = scan->addAction(tr("&Profile for N seconds…"));
+    profile->setToolTip(tr("Sample MONITOR for a few seconds: which key patterns the application reads and writes "
+                           "(costs the server about half its throughput meanwhile)"));
 
     viewMenu = bar->addMenu(tr("&View"));
     // In View and in Help: one action.

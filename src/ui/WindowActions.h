@@ -50,6 +50,7 @@ public:
     QAction* stopComparing; // enabled while comparing
     QAction* measureAccess; // checked: scans ask OBJECT IDLETIME (a setting, off by default: it costs the server)
     QAction* coldAfter;     // the cold threshold
+    QAction* profile;       // a MONITOR sample: which patterns the application reads and writes
 
     QAction* legend;
     QAction* collapseAll;

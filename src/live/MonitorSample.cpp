@@ -1,0 +1,104 @@
+#include "live/MonitorSample.h"
+
+#include "redis/Connection.h"
+#include "redis/ServerInfo.h"
+#include "redis/WriteGate.h"
+
+#include <QElapsedTimer>
+#include <QThread>
+
+#include <algorithm>
+#include <climits>
+#include <thread>
+
+namespace keylens::live {
+
+namespace {
+
+struct OpsFigures
+{
+    std::optional<double> instantaneous; // instantaneous_ops_per_sec
+    std::optional<double> processed;     // total_commands_processed
+};
+
+OpsFigures opsOf(redis::Connection& connection)
+{
+    OpsFigures figures;
+    redis::Result<redis::Reply> info = connection.command({"INFO", "stats"});
+    if (!info || info->isError())
+        return figures;
+    bool ok = false;
+    if (const double value = redis::infoField(info->bytes(), "instantaneous_ops_per_sec").toDouble(&ok); ok)
+        figures.instantaneous = value;
+    if (const double value = redis::infoField(info->bytes(), "total_commands_processed").toDouble(&ok); ok)
+        figures.processed = value;
+    return figures;
+}
+
+} // namespace
+
+MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keyspace::Delimiters& delimiters,
+                            int seconds, const std::atomic<bool>& cancel)
+{
+    MonitorSample sample;
+    seconds = std::clamp(seconds, 1, MaximumMonitorSeconds);
+    // Not cancelled with the sample: the throughput during it is still read after a Cancel.
+    redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(options);
+    if (!opened) {
+        sample.error = opened.error();
+        return sample;
+    }
+    redis::Connection& admin = **opened;
+    // Reads and writes as the write gate tells them (the server's COMMAND table where it may be read).
+    auto gate = std::make_shared<redis::WriteGate>();
+    if (redis::Result<redis::Reply> table = admin.command({"COMMAND"}); table && table->isArray())
+        gate->learn(*table);
+    sample.profile = std::make_shared<MonitorProfile>(delimiters, [gate](const std::vector<QByteArray>& arguments) {
+        const std::vector<QByteArrayView> views(arguments.begin(), arguments.end());
+        return gate->isWrite(views);
+    });
+    const OpsFigures before = opsOf(admin);
+    sample.opsBefore = before.instantaneous;
+
+    std::atomic<bool> stop{false};
+    redis::ConnectionOptions monitorOptions = options;
+    monitorOptions.commandTimeoutMs = INT_MAX; // an idle server sends nothing for long
+    redis::Result<std::unique_ptr<redis::Connection>> monitorOpened = redis::Connection::open(monitorOptions, &stop);
+    if (!monitorOpened) {
+        sample.error = monitorOpened.error();
+        return sample;
+    }
+    redis::Connection& monitor = **monitorOpened;
+    if (redis::Result<redis::Reply> started = monitor.command({"MONITOR"}); !started || started->isError()) {
+        sample.error = started ? redis::errorFromReply(started->bytes(), "MONITOR") : started.error();
+        return sample;
+    }
+    sample.started = true;
+    QElapsedTimer clock;
+    clock.start();
+    std::optional<redis::Error> lost;
+    std::thread reader([&] {
+        while (!stop.load()) {
+            redis::Result<redis::Reply> line = monitor.read();
+            if (!line) {
+                if (line.error().kind != redis::ErrorKind::Cancelled)
+                    lost = line.error();
+                return;
+            }
+            if (const std::optional<MonitorLine> parsed = parseMonitorLine(line->bytes()))
+                sample.profile->add(*parsed);
+        }
+    });
+    while (clock.elapsed() < std::int64_t(seconds) * 1000 && !cancel.load())
+        QThread::msleep(50);
+    stop = true;
+    reader.join();
+    sample.seconds = double(clock.elapsed()) / 1000.0;
+    const OpsFigures after = opsOf(admin);
+    if (before.processed && after.processed && sample.seconds > 0)
+        sample.opsDuring = (*after.processed - *before.processed) / sample.seconds;
+    sample.error = lost;
+    return sample;
+}
+
+} // namespace keylens::live

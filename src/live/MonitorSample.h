@@ -1,0 +1,34 @@
+#pragma once
+
+#include "live/MonitorProfile.h"
+#include "redis/ConnectionOptions.h"
+#include "redis/Error.h"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace keylens::live {
+
+// MONITOR halves a server's throughput: a sample, not a habit.
+inline constexpr int MaximumMonitorSeconds = 60;
+
+// A MONITOR sample and what it cost the server.
+struct MonitorSample
+{
+    std::shared_ptr<MonitorProfile> profile;
+    double seconds = 0;
+    std::optional<double> opsBefore;   // INFO stats instantaneous_ops_per_sec before MONITOR started
+    std::optional<double> opsDuring;   // commands processed a second while it ran
+    std::optional<redis::Error> error; // why it could not start, or ended early (the sample holds what came before)
+    bool started = false;              // MONITOR ran: the profile means something
+};
+
+// Runs MONITOR on a connection of its own for `seconds` (at most MaximumMonitorSeconds) or until `cancel` is set,
+// grouping what the clients sent by key pattern (MonitorProfile). Blocks: call it on a worker thread, or from a
+// command-line tool. The lines are parsed as they come: a reader slower than the server lets MONITOR's output buffer
+// grow on the server, which has no limit for it.
+MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keyspace::Delimiters& delimiters,
+                            int seconds, const std::atomic<bool>& cancel);
+
+} // namespace keylens::live
