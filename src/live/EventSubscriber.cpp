@@ -32,7 +32,7 @@ redis::Status EventSubscriber::start()
         return subscribed.error();
     if (subscribed->isError())
         return redis::errorFromReply(subscribed->bytes(), "PSUBSCRIBE");
-    m_reader = std::thread([this] { readEvents(); });
+    m_reader.emplace([this] { readEvents(); });
     return {};
 }
 
@@ -73,8 +73,8 @@ std::optional<redis::Error> EventSubscriber::failure() const
 void EventSubscriber::stop()
 {
     m_stop = true;
-    if (m_reader.joinable())
-        m_reader.join();
+    if (m_reader)
+        m_reader->wait();
 }
 
 } // namespace keylens::live

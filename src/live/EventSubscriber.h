@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/SideTask.h"
 #include "live/EventCounts.h"
 #include "redis/ConnectionOptions.h"
 #include "redis/Error.h"
@@ -8,7 +9,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 namespace keylens::redis {
@@ -41,7 +41,7 @@ private:
     redis::ConnectionOptions m_options;
     std::unique_ptr<redis::Connection> m_connection;
     std::atomic<bool> m_stop{false};
-    std::thread m_reader;
+    std::optional<base::SideTask> m_reader;
     mutable std::mutex m_mutex;
     EventCounts m_counts;                // under m_mutex
     std::optional<redis::Error> m_error; // under m_mutex

@@ -1,5 +1,6 @@
 #include "live/MonitorSample.h"
 
+#include "base/SideTask.h"
 #include "redis/Connection.h"
 #include "redis/ServerInfo.h"
 #include "redis/WriteGate.h"
@@ -9,7 +10,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <thread>
 
 namespace keylens::live {
 
@@ -77,7 +77,7 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
     QElapsedTimer clock;
     clock.start();
     std::optional<redis::Error> lost;
-    std::thread reader([&] {
+    base::SideTask reader([&] {
         while (!stop.load()) {
             redis::Result<redis::Reply> line = monitor.read();
             if (!line) {
@@ -92,7 +92,7 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
     while (clock.elapsed() < std::int64_t(seconds) * 1000 && !cancel.load())
         QThread::msleep(50);
     stop = true;
-    reader.join();
+    reader.wait();
     sample.seconds = double(clock.elapsed()) / 1000.0;
     const OpsFigures after = opsOf(admin);
     if (before.processed && after.processed && sample.seconds > 0)

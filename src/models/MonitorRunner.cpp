@@ -9,8 +9,7 @@ MonitorRunner::MonitorRunner(QObject* parent)
 MonitorRunner::~MonitorRunner()
 {
     m_cancel = true;
-    if (m_thread.joinable())
-        m_thread.join();
+    m_task.reset(); // waits
 }
 
 void MonitorRunner::start(const redis::ConnectionOptions& options, const keyspace::Delimiters& delimiters, int seconds)
@@ -18,15 +17,14 @@ void MonitorRunner::start(const redis::ConnectionOptions& options, const keyspac
     if (isRunning())
         return;
     m_cancel = false;
-    m_thread = std::thread([this, options, delimiters, seconds] {
+    m_task = std::make_unique<base::SideTask>([this, options, delimiters, seconds] {
         auto sample =
             std::make_shared<const live::MonitorSample>(live::sampleMonitor(options, delimiters, seconds, m_cancel));
-        // Delivered on the GUI thread, after the thread is joined there (the lambda runs after run() returned).
+        // Delivered on the GUI thread, once the task is waited for there.
         QMetaObject::invokeMethod(
             this,
             [this, sample] {
-                if (m_thread.joinable())
-                    m_thread.join();
+                m_task.reset(); // waits for the task's last instructions
                 Q_EMIT finished(sample);
             },
             Qt::QueuedConnection);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/SideTask.h"
 #include "keyspace/Delimiters.h"
 #include "live/MonitorSample.h"
 #include "redis/ConnectionOptions.h"
@@ -8,7 +9,6 @@
 
 #include <atomic>
 #include <memory>
-#include <thread>
 
 namespace keylens::models {
 
@@ -23,13 +23,13 @@ public:
 
     void start(const redis::ConnectionOptions& options, const keyspace::Delimiters& delimiters, int seconds);
     void cancel() { m_cancel = true; }
-    bool isRunning() const { return m_thread.joinable(); }
+    bool isRunning() const { return m_task != nullptr; }
 
 Q_SIGNALS:
     void finished(std::shared_ptr<const live::MonitorSample> sample);
 
 private:
-    std::thread m_thread;
+    std::unique_ptr<base::SideTask> m_task;
     std::atomic<bool> m_cancel{false};
 };
 
