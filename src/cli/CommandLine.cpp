@@ -136,20 +136,27 @@ QList<QCommandLineOption> reportOptions()
     };
 }
 
+bool readDelimiterOption(const QCommandLineParser& parser, keyspace::Delimiters* delimiters, QString* problem)
+{
+    if (!parser.isSet(QStringLiteral("delimiter")))
+        return true;
+    const std::optional<keyspace::Delimiters> parsed =
+        keyspace::Delimiters::parse(parser.value(QStringLiteral("delimiter")).toUtf8());
+    if (!parsed) {
+        *problem = QStringLiteral("--delimiter takes bytes to split keys on, each once (':', ':/', \\t, \\xHH), "
+                                  "not '%1'")
+                       .arg(parser.value(QStringLiteral("delimiter")));
+        return false;
+    }
+    *delimiters = *parsed;
+    return true;
+}
+
 bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, keyspace::Delimiters* delimiters,
                      QString* problem)
 {
-    if (parser.isSet(QStringLiteral("delimiter"))) {
-        const std::optional<keyspace::Delimiters> parsed =
-            keyspace::Delimiters::parse(parser.value(QStringLiteral("delimiter")).toUtf8());
-        if (!parsed) {
-            *problem = QStringLiteral("--delimiter takes bytes to split keys on, each once (':', ':/', \\t, \\xHH), "
-                                      "not '%1'")
-                           .arg(parser.value(QStringLiteral("delimiter")));
-            return false;
-        }
-        *delimiters = *parsed;
-    }
+    if (!readDelimiterOption(parser, delimiters, problem))
+        return false;
     options->match = parser.value(QStringLiteral("match")).toUtf8();
     options->type = parser.value(QStringLiteral("type")).toUtf8();
     options->measureMemory = !parser.isSet(QStringLiteral("no-memory"));

@@ -37,6 +37,8 @@ bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int 
                      int maximum = std::numeric_limits<int>::max());
 
 // Fill in from a parsed command line; on a bad value, return false with a message in `problem`. Set
+// --delimiter, when given; false (with `problem`) when it is not a set of bytes.
+bool readDelimiterOption(const QCommandLineParser& parser, keyspace::Delimiters* delimiters, QString* problem);
 // options->connection first: the default --speed depends on where the server is.
 bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, keyspace::Delimiters* delimiters,
                      QString* problem);

@@ -146,14 +146,8 @@ int runProfileCommand(const QStringList& arguments)
     if (!ok || top < 1)
         return usageError(QStringLiteral("--top takes 1 or more"));
     keyspace::Delimiters delimiters(':');
-    if (parser.isSet(QStringLiteral("delimiter"))) {
-        const std::optional<keyspace::Delimiters> parsed =
-            keyspace::Delimiters::parse(parser.value(QStringLiteral("delimiter")).toUtf8());
-        if (!parsed)
-            return usageError(QStringLiteral("--delimiter takes bytes to split keys on (':', ':/'), not '%1'")
-                                  .arg(parser.value(QStringLiteral("delimiter"))));
-        delimiters = *parsed;
-    }
+    if (QString problem; !readDelimiterOption(parser, &delimiters, &problem))
+        return usageError(problem);
 
     writeStderr("keylens-cli: MONITOR for " + QByteArray::number(seconds) +
                 " s; it costs the server about half its throughput meanwhile\n");

@@ -130,14 +130,8 @@ int runWatchCommand(const QStringList& arguments)
     if (!format.isEmpty() && !json && format != QLatin1String("text"))
         return usageError(QStringLiteral("--format takes text or json, not '%1'").arg(format));
     keyspace::Delimiters delimiters(':');
-    if (parser.isSet(QStringLiteral("delimiter"))) {
-        const std::optional<keyspace::Delimiters> parsed =
-            keyspace::Delimiters::parse(parser.value(QStringLiteral("delimiter")).toUtf8());
-        if (!parsed)
-            return usageError(QStringLiteral("--delimiter takes bytes to split keys on (':', ':/'), not '%1'")
-                                  .arg(parser.value(QStringLiteral("delimiter"))));
-        delimiters = *parsed;
-    }
+    if (QString problem; !readDelimiterOption(parser, &delimiters, &problem))
+        return usageError(problem);
 
     redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(connection);
     if (!opened) {

@@ -9,17 +9,6 @@ namespace keylens::edit {
 
 namespace {
 
-int hexDigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 QByteArray quoted(const QByteArray& bytes)
 {
     return '"' + keyspace::escapeLikeRedisCli(bytes) + '"';
@@ -63,9 +52,10 @@ std::optional<std::vector<QByteArray>> splitRedisCliLine(QByteArrayView line)
             bool closed = false;
             while (at < line.size() && !closed) {
                 const char c = line[at];
-                if (c == '\\' && at + 3 < line.size() && line[at + 1] == 'x' && hexDigit(line[at + 2]) >= 0 &&
-                    hexDigit(line[at + 3]) >= 0) {
-                    argument.append(char(hexDigit(line[at + 2]) * 16 + hexDigit(line[at + 3])));
+                if (c == '\\' && at + 3 < line.size() && line[at + 1] == 'x' &&
+                    keyspace::hexDigitValue(line[at + 2]) >= 0 && keyspace::hexDigitValue(line[at + 3]) >= 0) {
+                    argument.append(
+                        char(keyspace::hexDigitValue(line[at + 2]) * 16 + keyspace::hexDigitValue(line[at + 3])));
                     at += 4;
                     continue;
                 }

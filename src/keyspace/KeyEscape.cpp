@@ -4,6 +4,17 @@
 
 namespace keylens::keyspace {
 
+int hexDigitValue(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 namespace {
 
 // Decodes one UTF-8 sequence at `i`; returns its length, or 0 when it is malformed, overlong,

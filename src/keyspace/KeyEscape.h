@@ -6,6 +6,9 @@
 
 namespace keylens::keyspace {
 
+// The value of a hex digit (0-9, a-f, A-F), or -1: for reading the \xHH that escapeLikeRedisCli writes.
+int hexDigitValue(char c);
+
 // True when the bytes are valid UTF-8 without control characters, i.e. safe to show as they are.
 bool isPrintableUtf8(QByteArrayView bytes);
 

@@ -1,19 +1,10 @@
 #include "live/MonitorLine.h"
 
+#include "keyspace/KeyEscape.h"
+
 namespace keylens::live {
 
 namespace {
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 // The quoted argument that starts at `at` (its opening quote), unescaped; `at` moves past its closing quote.
 std::optional<QByteArray> quoted(QByteArrayView line, qsizetype& at)
@@ -47,8 +38,9 @@ std::optional<QByteArray> quoted(QByteArrayView line, qsizetype& at)
             out += '\b';
             break;
         case 'x':
-            if (at + 2 < line.size() && hexValue(line[at + 1]) >= 0 && hexValue(line[at + 2]) >= 0) {
-                out += char(hexValue(line[at + 1]) * 16 + hexValue(line[at + 2]));
+            if (at + 2 < line.size() && keyspace::hexDigitValue(line[at + 1]) >= 0 &&
+                keyspace::hexDigitValue(line[at + 2]) >= 0) {
+                out += char(keyspace::hexDigitValue(line[at + 1]) * 16 + keyspace::hexDigitValue(line[at + 2]));
                 at += 2;
             } else {
                 out += 'x';

@@ -33,13 +33,8 @@ class TestAccess : public QObject
 
     quint16 startServer(const QByteArray& config = {})
     {
-        m_server = std::make_unique<demo::RedisServerProcess>();
-        demo::RedisServerProcess::Options options;
-        options.configText = config;
-        const redis::Status started = m_server->start(options);
-        if (!started)
-            qWarning("%s", qPrintable(started.error().message));
-        return started ? m_server->port() : 0;
+        m_server = test::startServerWith(config);
+        return m_server ? m_server->port() : 0;
     }
 
     scan::ScanOptions scanOptions(std::int64_t coldAfterSeconds = scan::DefaultColdAfterSeconds) const
