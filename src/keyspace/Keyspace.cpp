@@ -513,7 +513,7 @@ void Keyspace::setColdAfter(std::int64_t seconds, std::int64_t asOfSeconds)
         if (!isKey(node))
             continue;
         const KeyInfo now = keyInfo(node);
-        if (now.cold == (now.access.hasIdleTime() && now.access.lastAccessSeconds() < previous))
+        if (now.cold == isColdBefore(now.access, previous))
             continue;
         KeyInfo was = now;
         was.cold = !now.cold;

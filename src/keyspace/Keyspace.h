@@ -200,7 +200,11 @@ private:
     void countChild(NodeId parent);
     void keepStats(NodeId node);
     void storeKeyInfo(NodeId node, const KeyInfo& info);
-    bool isCold(KeyAccess access) const { return access.hasIdleTime() && access.lastAccessSeconds() < m_coldBefore; }
+    static bool isColdBefore(KeyAccess access, std::int64_t coldBefore)
+    {
+        return access.hasIdleTime() && access.lastAccessSeconds() < coldBefore;
+    }
+    bool isCold(KeyAccess access) const { return isColdBefore(access, m_coldBefore); }
     // `info` with `cold` as this store's threshold makes it.
     KeyInfo classified(KeyInfo info) const
     {

@@ -68,6 +68,13 @@ struct NamespaceStats
     bool hasExpiringKeys() const { return keysWithTtl > 0; }
     // Whether any key's idle time was measured: cold memory means nothing otherwise (it is not 0).
     bool idleMeasured() const { return keysIdleUnknown < keys; }
+    // The share of the memory that is cold (as SubtreeTotals::coldShare); nothing when no idle time or no memory was
+    // measured.
+    std::optional<double> coldShare() const
+    {
+        return idleMeasured() && memoryBytes > 0 ? std::optional<double>(double(coldMemoryBytes) / double(memoryBytes))
+                                                 : std::nullopt;
+    }
 };
 
 // Of counts per lint severity (info, warning, error): the highest severity with any, or -1 without any.

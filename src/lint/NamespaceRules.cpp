@@ -365,8 +365,7 @@ public:
             if (m_store.parent(node) != parent) { // the keys come in node order: siblings mostly together
                 parent = m_store.parent(node);
                 const keyspace::NamespaceStats stats = m_store.stats(parent);
-                const double share =
-                    stats.memoryBytes > 0 ? double(stats.coldMemoryBytes) / double(stats.memoryBytes) : 0;
+                const double share = stats.coldShare().value_or(0.0);
                 const bool heavy =
                     share >= m_profile.coldDataShare && stats.coldMemoryBytes >= m_profile.coldDataMinimumBytes;
                 severity = heavy ? std::max(Severity::Warning, rule.severity) : rule.severity;

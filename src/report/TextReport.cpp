@@ -168,9 +168,8 @@ private:
     // The share of the memory held by keys idle past the cold threshold.
     static QByteArray coldShare(const NamespaceStats& stats)
     {
-        if (stats.keys == 0 || !stats.idleMeasured() || stats.memoryBytes == 0)
-            return "-";
-        return formatPercent(double(stats.coldMemoryBytes) / double(stats.memoryBytes));
+        const std::optional<double> share = stats.coldShare();
+        return share ? formatPercent(*share) : QByteArray("-");
     }
 
     static QByteArray ttlShare(const NamespaceStats& stats)
@@ -217,11 +216,11 @@ QByteArray accessLine(const ScanReport& report)
         if (totals.keysCold == 0)
             return out + "no key\n";
         out += formatCount(totals.keysCold) + " keys";
-        if (report.summary.memoryMeasured && totals.memoryBytes > 0) {
+        if (const std::optional<double> share = totals.coldShare(); report.summary.memoryMeasured && share) {
             // Keys whose memory was not measured may be among the cold ones: the sum is then a lower bound.
             const QByteArray atLeast = totals.keysMemoryUnmeasured > 0 ? QByteArray("\u2265 ") : QByteArray();
-            out += ", " + atLeast + formatBytes(totals.coldMemoryBytes) + " (" + atLeast +
-                   formatPercent(double(totals.coldMemoryBytes) / double(totals.memoryBytes)) + " of the memory)";
+            out += ", " + atLeast + formatBytes(totals.coldMemoryBytes) + " (" + atLeast + formatPercent(*share) +
+                   " of the memory)";
         }
         return out + '\n';
     }

@@ -342,7 +342,7 @@ void ClusterRun::followMoved(ClusterSink& sink, const ClusterTopology& now)
             if (m_summary.memoryMeasured)
                 connection.append({"MEMORY", "USAGE", key});
             if (m_summary.access != AccessQuestion::None)
-                connection.append({"OBJECT", m_summary.access == AccessQuestion::Frequency ? "FREQ" : "IDLETIME", key});
+                connection.append({"OBJECT", accessSubcommand(m_summary.access), key});
         }
         KeyBatch batch;
         batch.jobId = m_jobId;

@@ -221,11 +221,6 @@ AccessQuestion accessQuestionFor(QByteArrayView maxmemoryPolicy)
     return maxmemoryPolicy.endsWith("-lfu") ? AccessQuestion::Frequency : AccessQuestion::IdleTime;
 }
 
-QByteArrayView accessSubcommand(AccessQuestion question)
-{
-    return question == AccessQuestion::Frequency ? "FREQ" : "IDLETIME";
-}
-
 // As errors name it: "OBJECT IDLETIME".
 QByteArrayView accessCommandName(AccessQuestion question)
 {

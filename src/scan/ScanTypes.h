@@ -19,6 +19,11 @@ namespace keylens::scan {
 enum class AccessQuestion { None, IdleTime, Frequency };
 // 7 days: nothing has read such a key in a week.
 inline constexpr std::int64_t DefaultColdAfterSeconds = 7 * 24 * 3600;
+// OBJECT's subcommand for the question: "IDLETIME" or "FREQ".
+inline const char* accessSubcommand(AccessQuestion question)
+{
+    return question == AccessQuestion::Frequency ? "FREQ" : "IDLETIME";
+}
 
 struct ScanOptions
 {

@@ -103,10 +103,8 @@ QString NamespaceDetailsView::idleText(const keyspace::AccessFigures& access, co
         text += tr("; %1 keys idle past %2 hold %3")
                     .arg(displayText(keyspace::formatCount(stats.keysCold)), after,
                          displayText(keyspace::formatBytes(stats.coldMemoryBytes)));
-        if (stats.memoryBytes > 0)
-            text += tr(" (%1 of the memory)")
-                        .arg(displayText(
-                            keyspace::formatPercent(double(stats.coldMemoryBytes) / double(stats.memoryBytes))));
+        if (const std::optional<double> share = stats.coldShare())
+            text += tr(" (%1 of the memory)").arg(displayText(keyspace::formatPercent(*share)));
         return text;
     }
     if (access.frequencyP50 && access.frequencyP90)
