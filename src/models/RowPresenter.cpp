@@ -366,7 +366,7 @@ QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)
         case TreeColumns::ColdColumn:
             return QCoreApplication::translate(
                 "RowPresenter", "Memory of keys nothing has read or written for longer than the cold threshold "
-                                "(OBJECT IDLETIME; View > Cold after…), and its share. For a key: its idle time.");
+                                "(OBJECT IDLETIME; Scan > Cold after…), and its share. For a key: its idle time.");
         case TreeColumns::DeltaKeysColumn:
         case TreeColumns::DeltaMemoryColumn:
             return QCoreApplication::translate(
