@@ -141,12 +141,10 @@ int runWatchCommand(const QStringList& arguments)
     redis::Connection& admin = **opened;
     // What the server publishes now; a user denied CONFIG is told, and watches what arrives.
     std::optional<live::NotificationConfig> config;
-    if (redis::Result<redis::Reply> got = admin.command({"CONFIG", "GET", "notify-keyspace-events"});
-        got && got->isArray() && got->size() == 2)
-        config = live::NotificationConfig{got->at(1).bytes().toByteArray()};
+    if (redis::Result<live::NotificationConfig> got = live::readNotificationConfig(admin))
+        config = *got;
     else
-        writeStderr("keylens-cli: notify-keyspace-events could not be read (" +
-                    (got ? got->bytes() : got.error().message.toUtf8()) +
+        writeStderr("keylens-cli: notify-keyspace-events could not be read (" + got.error().message.toUtf8() +
                     "); counting whatever key events the server publishes\n");
     bool changed = false;
     if (config && !config->publishesKeyEvents()) {
@@ -160,11 +158,8 @@ int runWatchCommand(const QStringList& arguments)
             return ExitFailure;
         }
         // Through the write gate: a read-only connection refuses it, and nothing changes.
-        redis::Result<redis::Reply> set =
-            admin.command({"CONFIG", "SET", "notify-keyspace-events", config->withKeyEvents()});
-        if (!set || set->isError()) {
-            writeStderr("keylens-cli: could not turn key events on: " +
-                        (set ? set->bytes() : set.error().message.toUtf8()) + '\n');
+        if (redis::Status set = live::setNotificationFlags(admin, config->withKeyEvents()); !set) {
+            writeStderr("keylens-cli: could not turn key events on: " + set.error().message.toUtf8() + '\n');
             return ExitFailure;
         }
         changed = true;
@@ -176,8 +171,7 @@ int runWatchCommand(const QStringList& arguments)
     const auto restore = [&] {
         if (!changed || parser.isSet(QStringLiteral("keep-notifications")))
             return;
-        redis::Result<redis::Reply> back = admin.command({"CONFIG", "SET", "notify-keyspace-events", config->flags});
-        if (!back || back->isError())
+        if (!live::setNotificationFlags(admin, config->flags))
             writeStderr("keylens-cli: could not put notify-keyspace-events back to '" + config->flags +
                         "': CONFIG SET it by hand\n");
     };

@@ -9,9 +9,16 @@ namespace keylens::live {
 
 EventSubscriber::EventSubscriber(const redis::ConnectionOptions& options, keyspace::Delimiters delimiters)
     : m_options(options)
-    , m_counts(std::move(delimiters))
+    , m_gathered(EventCounts(std::move(delimiters)))
 {
     // A quiet keyspace sends nothing for long: waiting is not a timeout here.
+    m_options.commandTimeoutMs = INT_MAX;
+}
+
+EventSubscriber::EventSubscriber(const redis::ConnectionOptions& options, std::size_t maxKeys)
+    : m_options(options)
+    , m_gathered(ChangedKeys(maxKeys))
+{
     m_options.commandTimeoutMs = INT_MAX;
 }
 
@@ -54,14 +61,23 @@ void EventSubscriber::readEvents()
         if (!event)
             continue;
         const std::lock_guard lock(m_mutex);
-        m_counts.add(message->at(3).bytes(), *event);
+        std::visit([&](auto& gathered) { gathered.add(message->at(3).bytes(), *event); }, m_gathered);
     }
 }
 
 std::vector<PatternEvents> EventSubscriber::takeCounts()
 {
     const std::lock_guard lock(m_mutex);
-    return m_counts.take();
+    EventCounts* counts = std::get_if<EventCounts>(&m_gathered);
+    return counts ? counts->take() : std::vector<PatternEvents>();
+}
+
+std::vector<KeyChange> EventSubscriber::takeChangedKeys(bool* overflowed)
+{
+    const std::lock_guard lock(m_mutex);
+    ChangedKeys* keys = std::get_if<ChangedKeys>(&m_gathered);
+    *overflowed = keys && keys->overflowed();
+    return keys ? keys->take() : std::vector<KeyChange>();
 }
 
 std::optional<redis::Error> EventSubscriber::failure() const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/SideTask.h"
+#include "live/ChangedKeys.h"
 #include "live/EventCounts.h"
 #include "redis/ConnectionOptions.h"
 #include "redis/Error.h"
@@ -9,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <variant>
 #include <vector>
 
 namespace keylens::redis {
@@ -18,19 +20,25 @@ class Connection;
 namespace keylens::live {
 
 // Subscribes to the key events of the connection's database (PSUBSCRIBE __keyevent@<db>__:*) on a connection of
-// its own, and counts them per pattern on a thread of its own; another thread takes the counts each interval.
+// its own, and on a thread of its own either counts them per pattern (keylens-cli watch) or collects the keys they
+// name (the live tree); another thread takes what was gathered each interval.
 // A subscriber that reads slower than the server writes is disconnected by the server (client-output-buffer-limit
 // pubsub): the counts from then on would be silently short, so failure() says so and the caller stops.
 class EventSubscriber
 {
 public:
+    // Counts per pattern (takeCounts).
     EventSubscriber(const redis::ConnectionOptions& options, keyspace::Delimiters delimiters);
+    // Collects the keys changed, at most `maxKeys` between two takes (takeChangedKeys).
+    EventSubscriber(const redis::ConnectionOptions& options, std::size_t maxKeys);
     ~EventSubscriber();
 
     // Connects and subscribes; the reading starts once it returns without an error.
     redis::Status start();
     // The counts since the last call.
     std::vector<PatternEvents> takeCounts();
+    // The keys changed since the last call; `overflowed` once more keys changed between two calls than were kept.
+    std::vector<KeyChange> takeChangedKeys(bool* overflowed);
     // Why the subscription ended before stop(), if it did.
     std::optional<redis::Error> failure() const;
     void stop();
@@ -43,8 +51,8 @@ private:
     std::atomic<bool> m_stop{false};
     std::optional<base::SideTask> m_reader;
     mutable std::mutex m_mutex;
-    EventCounts m_counts;                // under m_mutex
-    std::optional<redis::Error> m_error; // under m_mutex
+    std::variant<EventCounts, ChangedKeys> m_gathered; // under m_mutex
+    std::optional<redis::Error> m_error;               // under m_mutex
 };
 
 } // namespace keylens::live

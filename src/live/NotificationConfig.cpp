@@ -1,5 +1,7 @@
 #include "live/NotificationConfig.h"
 
+#include "redis/Connection.h"
+
 #include <array>
 
 namespace keylens::live {
@@ -58,6 +60,29 @@ QByteArray NotificationConfig::withKeyEvents() const
             out += c;
     }
     return out;
+}
+
+redis::Result<NotificationConfig> readNotificationConfig(redis::Connection& connection)
+{
+    redis::Result<redis::Reply> got = connection.command({"CONFIG", "GET", "notify-keyspace-events"});
+    if (!got)
+        return got.error();
+    if (got->isError())
+        return redis::errorFromReply(got->bytes(), "CONFIG GET");
+    if (!got->isArray() || got->size() != 2)
+        return redis::Error{redis::ErrorKind::Protocol,
+                            QStringLiteral("CONFIG GET notify-keyspace-events gave no value")};
+    return NotificationConfig{got->at(1).bytes().toByteArray()};
+}
+
+redis::Status setNotificationFlags(redis::Connection& connection, const QByteArray& flags)
+{
+    redis::Result<redis::Reply> set = connection.command({"CONFIG", "SET", "notify-keyspace-events", flags});
+    if (!set)
+        return set.error();
+    if (set->isError())
+        return redis::errorFromReply(set->bytes(), "CONFIG SET");
+    return {};
 }
 
 } // namespace keylens::live

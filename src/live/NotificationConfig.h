@@ -1,7 +1,13 @@
 #pragma once
 
+#include "redis/Error.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
+
+namespace keylens::redis {
+class Connection;
+}
 
 namespace keylens::live {
 
@@ -18,5 +24,11 @@ struct NotificationConfig
     // The flags with key events of every class added ("KA" becomes "KAE"); what CONFIG SET is given.
     QByteArray withKeyEvents() const;
 };
+
+// CONFIG GET notify-keyspace-events; the error says why it could not be read (a user denied CONFIG).
+redis::Result<NotificationConfig> readNotificationConfig(redis::Connection& connection);
+// CONFIG SET notify-keyspace-events, through the write gate: a read-only connection refuses it and nothing changes.
+// Used both to turn key events on (withKeyEvents()) and to put the flags back as they were.
+redis::Status setNotificationFlags(redis::Connection& connection, const QByteArray& flags);
 
 } // namespace keylens::live

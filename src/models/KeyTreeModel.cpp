@@ -47,6 +47,7 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
         markParents(1, m_publishedNodes);
     m_lengths.clear();
     m_deleted.clear();
+    m_left.clear();
     m_libraries = nullptr;
     m_storeComplete = false;
     m_vanished.clear();
@@ -62,7 +63,7 @@ void KeyTreeModel::setKeyspace(const keyspace::Keyspace* keyspace)
 
 bool KeyTreeModel::isVisible(NodeId node) const
 {
-    return !isFiltering() || m_visibility[node] != 0;
+    return (m_left.empty() || m_left.count(node) == 0) && (!isFiltering() || m_visibility[node] != 0);
 }
 
 bool KeyTreeModel::mayHaveChildren(RowId row) const
@@ -231,6 +232,10 @@ RowFacts KeyTreeModel::factsOf(RowId rowId, FactsWanted wanted) const
         row.matchingKeys = std::int64_t(matchingKeysOf(node));
         row.matchingMemory = matchingMemoryOf(node);
     }
+    if (m_writeRates && m_writeRates->isCounting()) {
+        row.writesLastMinute = m_writeRates->lastMinute(node, nowMs());
+        row.writesPerSecond = m_writeRates->perSecond(node, nowMs());
+    }
     if (wanted.memoryFraction)
         row.memoryFraction = memoryFraction(node);
     if (wanted.overlays)
@@ -287,6 +292,8 @@ QVariant KeyTreeModel::rowData(RowId row, int role) const
         return m_keyspace->isKey(node);
     case MemoryFractionRole:
         return memoryFraction(node);
+    case WriteHistoryRole:
+        return m_writeRates ? QVariant::fromValue(m_writeRates->history(node, nowMs())) : QVariant();
     case MemoryOfTotalRole: {
         const std::uint64_t total = keyspace::subtreeMemory(*m_keyspace, keyspace::Keyspace::root());
         return total ? double(keyspace::subtreeMemory(*m_keyspace, node)) / double(total) : 0.0;
@@ -375,6 +382,8 @@ SortEntry KeyTreeModel::sortEntry(RowId row, int column, std::int64_t now) const
     case MemoryColumn:
     case ShareColumn:
         return {keyspace::subtreeMemory(*m_keyspace, node), 0, 0};
+    case WritesColumn:
+        return {m_writeRates ? m_writeRates->lastMinute(node, now) : 0, 0, 0};
     default:
         return totalsSortEntry(totalsOf(node), column, now);
     }
@@ -635,6 +644,69 @@ void KeyTreeModel::keysEdited(const std::vector<NodeId>& nodes, bool removed)
     }
     for (const NodeId row : rows)
         rowChanged(row);
+}
+
+void KeyTreeModel::setWriteRates(const WriteRates* rates)
+{
+    m_writeRates = rates;
+    columnsChanged(WritesColumn, WritesColumn);
+}
+
+void KeyTreeModel::refreshWriteRates()
+{
+    if (!m_keyspace)
+        return;
+    if (sortColumn() == WritesColumn)
+        refreshRows(false); // re-sorts the parents shown (a big one at the end only, as during a scan)
+    else
+        columnsChanged(WritesColumn, WritesColumn);
+}
+
+void KeyTreeModel::keysLeft(const std::vector<NodeId>& nodes)
+{
+    std::unordered_map<RowId, std::unordered_set<RowId>> leaving; // by parent
+    std::vector<NodeId> stay;
+    for (const NodeId key : nodes) {
+        if (key == keyspace::InvalidNode || key >= m_publishedNodes)
+            continue;
+        m_deleted.erase(key);
+        NodeId node = key;
+        while (node != keyspace::Keyspace::root() && m_left.count(node) == 0 &&
+               keyspace::subtreeKeys(*m_keyspace, node) == 0) {
+            m_left.insert(node);
+            leaving[m_keyspace->parent(node)].insert(node);
+            node = m_keyspace->parent(node);
+        }
+        stay.push_back(node);
+    }
+    for (const auto& [parent, rows] : leaving) {
+        if (m_left.count(NodeId(parent)) == 0) // a parent that left takes its rows with it
+            removeChildRows(parent, rows);
+    }
+    for (const auto& [parent, rows] : leaving) {
+        for (const RowId row : rows)
+            forgetParent(row);
+    }
+    keysEdited(stay, false); // repaints them and their ancestors
+}
+
+void KeyTreeModel::keysReturned(const std::vector<NodeId>& nodes)
+{
+    if (m_left.empty())
+        return;
+    for (NodeId node : nodes) {
+        while (node != keyspace::InvalidNode && node >= m_publishedNodes)
+            node = m_keyspace->parent(node); // a new key: publish() announces it, under its first published ancestor
+        std::vector<NodeId> back;            // from the node up to the last ancestor that had left
+        for (; node != keyspace::InvalidNode && m_left.count(node) != 0; node = m_keyspace->parent(node))
+            back.push_back(node);
+        for (auto it = back.rbegin(); it != back.rend(); ++it) {
+            m_left.erase(*it);
+            const NodeId parent = m_keyspace->parent(*it);
+            if (isMaterialised(parent))
+                announceRows({{parent, Rows{*it}}});
+        }
+    }
 }
 
 QByteArray KeyTreeModel::pathOf(const QModelIndex& index) const

@@ -7,6 +7,7 @@
 #include "keyspace/Units.h"
 #include "lint/LibraryLayouts.h"
 #include "models/RowTreeModel.h"
+#include "models/WriteRates.h"
 
 #include <unordered_map>
 #include <unordered_set>
@@ -61,6 +62,10 @@ public:
     void refreshFindings();
     // The store's cold threshold moved: the Cold column changed on every row.
     void refreshAccess() { columnsChanged(ColdColumn, ColdColumn); }
+    // The writes per namespace of a live tree (owned by the caller, kept until the next call; none: not live).
+    void setWriteRates(const WriteRates* rates);
+    // They moved: the Writes/s column repaints, and rows sorted by it are sorted again.
+    void refreshWriteRates();
     std::uint64_t filterMatches() const { return m_filterMatches; }
     // A glob or a findings narrowing is set: the figures below count the matching keys.
     bool isFiltering() const { return !m_filter.isEmpty() || m_findingsFilter.enabled; }
@@ -95,6 +100,13 @@ public:
     // Keys the store changed after the scan (see ScanSession::keysRemoved): removed ones are shown deleted, others
     // not any more; their rows and every ancestor's totals are repainted.
     void keysEdited(const std::vector<NodeId>& nodes, bool removed);
+    // Keys the server deleted, expired or evicted while the tree follows it live (LiveSession): they leave, and so
+    // do the namespaces they leave without keys; the ancestors that stay are repainted.
+    void keysLeft(const std::vector<NodeId>& nodes);
+    // Keys (new or not) whose node, or an ancestor of it, had left: those rows come back, before publish() announces
+    // the new ones.
+    void keysReturned(const std::vector<NodeId>& nodes);
+    bool hasLeft(NodeId node) const { return m_left.count(node) != 0; }
     // The library layouts recognised in the store (owned by the caller, kept until the next call or
     // setKeyspace): rows show which library wrote them, from the next publish() or findings refresh.
     void setLibraries(const lint::LibraryLayouts* libraries);
@@ -183,7 +195,9 @@ private:
 
     std::unordered_map<NodeId, std::uint64_t> m_lengths; // see setLength()
     std::unordered_set<NodeId> m_deleted;
+    std::unordered_set<NodeId> m_left;                 // see keysLeft(): no row while there
     const lint::LibraryLayouts* m_libraries = nullptr; // see setLibraries()
+    const WriteRates* m_writeRates = nullptr;          // see setWriteRates()
 
     bool m_storeComplete = false; // publish(true) since the last setKeyspace()
     std::vector<Comparison::Vanished> m_vanished;

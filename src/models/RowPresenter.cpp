@@ -8,9 +8,11 @@
 #include "models/FindingsText.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <QStringList>
 
 #include <algorithm>
+#include <cmath>
 
 namespace keylens::models {
 
@@ -165,6 +167,12 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t now)
         return findingsCell(totals.findings);
     case TreeColumns::ColdColumn:
         return coldCell(row, now);
+    case TreeColumns::WritesColumn:
+        // Blank when nothing was written: the written namespaces stand out.
+        if (row.writesPerSecond < 0 || row.writesLastMinute == 0)
+            return QString();
+        return row.writesPerSecond < 10 ? QString::number(row.writesPerSecond, 'f', 1)
+                                        : QLocale().toString(qlonglong(std::llround(row.writesPerSecond)));
     case TreeColumns::TypeColumn:
         if (row.overlays & TreeColumns::Deleted)
             return QStringLiteral("deleted");
@@ -196,6 +204,8 @@ QVariant rowSortValue(const RowFacts& row, int column)
         return int(dominantType(totals));
     case TreeColumns::ColdColumn:
         return qulonglong(totals.coldMemoryBytes);
+    case TreeColumns::WritesColumn:
+        return qulonglong(row.writesLastMinute);
     }
     return {};
 }
@@ -336,6 +346,8 @@ QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)
             return QCoreApplication::translate("RowPresenter", "Type");
         case TreeColumns::ColdColumn:
             return QCoreApplication::translate("RowPresenter", "Cold");
+        case TreeColumns::WritesColumn:
+            return QCoreApplication::translate("RowPresenter", "Writes/s");
         case TreeColumns::DeltaKeysColumn:
             return QCoreApplication::translate("RowPresenter", "Δ Keys");
         case TreeColumns::DeltaMemoryColumn:
@@ -367,6 +379,11 @@ QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)
             return QCoreApplication::translate(
                 "RowPresenter", "Memory of keys nothing has read or written for longer than the cold threshold "
                                 "(OBJECT IDLETIME; Scan > Cold after…), and its share. For a key: its idle time.");
+        case TreeColumns::WritesColumn:
+            return QCoreApplication::translate(
+                "RowPresenter", "While the tree follows the server (Scan > Follow live changes): writes and deletes "
+                                "per second over the last minute, from the server's key events, and a line of the "
+                                "last five minutes. Expiries and evictions are the server's and not counted.");
         case TreeColumns::DeltaKeysColumn:
         case TreeColumns::DeltaMemoryColumn:
             return QCoreApplication::translate(
@@ -378,7 +395,8 @@ QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)
         // Cost columns start with the biggest: one click on Memory shows where it goes.
         const bool cost = section == TreeColumns::KeysColumn || section == TreeColumns::MemoryColumn ||
                           section == TreeColumns::ShareColumn || section == TreeColumns::FindingsColumn ||
-                          section == TreeColumns::ColdColumn || TreeColumns::isDeltaColumn(section);
+                          section == TreeColumns::ColdColumn || section == TreeColumns::WritesColumn ||
+                          TreeColumns::isDeltaColumn(section);
         return QVariant::fromValue(cost ? Qt::DescendingOrder : Qt::AscendingOrder);
     }
     if (role == Qt::TextAlignmentRole && section != TreeColumns::NameColumn && section != TreeColumns::TypeColumn)

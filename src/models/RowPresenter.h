@@ -29,6 +29,8 @@ struct TreeColumns
         FindingsColumn,
         TypeColumn,
         ColdColumn, // memory of keys idle past the cold threshold (OBJECT IDLETIME); a key: its idle time
+        // Writes per second over the last minute, while the tree follows the server (LiveSession); shown only then.
+        WritesColumn,
         // Against an earlier scan (Comparison.h): shown only while the window compares.
         DeltaKeysColumn,
         DeltaMemoryColumn,
@@ -48,6 +50,7 @@ struct TreeColumns
         DeltaSignRole,      // int, in the Δ columns: +1 grew (or new), -1 shrank (or gone), 0 otherwise
         VanishedRole,       // bool: a row the earlier scan had that this one has not (struck out)
         ColdShareRole,      // double 0..1: the share of the row's memory that is cold; invalid when not measured
+        WriteHistoryRole,   // QList<float>: writes/s in each 10 s of the last five minutes, oldest first (sparkline)
     };
     enum Overlay {
         BigKey = 1,             // lint::isBigString / isBigCollection
@@ -84,6 +87,9 @@ struct RowFacts
     // A pattern row: how many store nodes it stands for, and a few of them (tooltips only).
     std::uint64_t members = 0;
     QByteArrayList examples;
+    // While the tree follows the server: writes per second over the last minute, and the writes in it; -1 otherwise.
+    double writesPerSecond = -1;
+    std::uint64_t writesLastMinute = 0;
 };
 
 // The facts a cell needs beyond the row's totals: gathering all of them for every painted cell summed the

@@ -590,6 +590,49 @@ void RowTreeModel::appendRows(RowId parent, const Rows& added)
         childrenAppeared(parent);
 }
 
+void RowTreeModel::removeChildRows(RowId parent, const std::unordered_set<RowId>& gone)
+{
+    Parent* entry = materialised(parent);
+    if (!entry || gone.empty())
+        return;
+    // From the last run to the first, so that each removal names rows as the view knows them at that moment.
+    for (std::size_t end = entry->rows.size(); end > 0;) {
+        if (gone.count(entry->rows[end - 1]) == 0) {
+            --end;
+            continue;
+        }
+        std::size_t begin = end - 1;
+        while (begin > 0 && gone.count(entry->rows[begin - 1]) != 0)
+            --begin;
+        const std::size_t shownEnd = std::min(end, entry->shown);
+        const bool seen = begin < shownEnd;
+        if (seen)
+            beginRemoveRows(indexOfRow(parent), int(begin), int(shownEnd) - 1);
+        entry->rows.erase(entry->rows.begin() + qsizetype(begin), entry->rows.begin() + qsizetype(end));
+        entry->shown -= seen ? shownEnd - begin : 0;
+        entry->version = ++m_rowVersions;
+        storeRowNumbers(entry->rows, begin);
+        if (seen)
+            endRemoveRows();
+        end = begin;
+    }
+    for (const RowId row : gone)
+        forgetParent(row);
+}
+
+void RowTreeModel::forgetParent(RowId parent)
+{
+    if (parent == m_cachedParent)
+        m_cached = nullptr;
+    if (parent == m_askedParent)
+        m_askedCached = nullptr;
+    m_parents.erase(parent);
+    m_asked.erase(parent);
+    m_repainted.erase(parent);
+    m_pagesWanted.erase(parent);
+    m_arrived.erase(parent);
+}
+
 void RowTreeModel::announceRows(const std::unordered_map<RowId, Rows>& added)
 {
     for (const auto& [parent, rows] : added) {

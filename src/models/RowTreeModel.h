@@ -154,6 +154,12 @@ protected:
     // every row of the range: slow on big parents.)
     void childrenAppeared(RowId row);
 
+    // Rows that left their materialised parent (a live keyspace's deleted keys, and the namespaces they left
+    // empty): removed where a view may see them, quietly past the pages shown. Each is forgotten as a parent too.
+    void removeChildRows(RowId parent, const std::unordered_set<RowId>& gone);
+    // Forgets a parent's rows: they are listed afresh (childRows) when a view asks again.
+    void forgetParent(RowId parent);
+
     static constexpr std::size_t LiveResortLimit = 20'000;
 
 private:

@@ -183,17 +183,8 @@ bool ScanSession::keysRemoved(const std::vector<keyspace::NodeId>& nodes)
 {
     if (isRunning() || !m_keyspace || !m_linter)
         return false;
-    settleSnapshot();
-    m_model->waitForWorkerSort(); // an edit's publish may have started one
-    for (const keyspace::NodeId node : nodes) {
-        if (node >= m_keyspace->nodeCount() || !m_keyspace->isKey(node))
-            continue;
-        m_linter->keyRemoved(*m_keyspace, node);
-        m_keyspace->removeKey(node);
-    }
-    m_model->keysEdited(nodes, true);
-    Q_EMIT findingsChanged();
-    Q_EMIT storeEdited();
+    m_model->keysEdited(removeKeys(nodes), true);
+    announceEdits();
     return true;
 }
 
@@ -201,6 +192,91 @@ bool ScanSession::keysChanged(const std::vector<std::pair<keyspace::NodeId, keys
 {
     if (isRunning() || !m_keyspace || !m_linter)
         return false;
+    m_model->keysEdited(changeKeys(keys), false);
+    announceEdits();
+    return true;
+}
+
+bool ScanSession::keysAdded(const scan::KeyBatch& keys)
+{
+    if (isRunning() || !m_keyspace || !m_ingest)
+        return false;
+    m_model->keysEdited(addKeys(keys, true), false);
+    announceEdits();
+    return true;
+}
+
+void ScanSession::keysAre(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys)
+{
+    const KeysNow now = sortOut(keys);
+    if (!now.removed.empty())
+        keysRemoved(now.removed);
+    if (!now.changed.empty())
+        keysChanged(now.changed);
+    if (now.added.size() > 0)
+        keysAdded(now.added);
+}
+
+bool ScanSession::followKeys(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys)
+{
+    if (isRunning() || isStoreBusy() || !m_keyspace || !m_linter || !m_ingest)
+        return false;
+    const KeysNow now = sortOut(keys);
+    if (!now.removed.empty())
+        m_model->keysLeft(removeKeys(now.removed));
+    if (!now.changed.empty()) {
+        const std::vector<keyspace::NodeId> changed = changeKeys(now.changed);
+        m_model->keysReturned(changed); // a key that left and came back within one look is a change
+        m_model->keysEdited(changed, false);
+    }
+    if (now.added.size() > 0)
+        m_model->keysEdited(addKeys(now.added, false), false);
+    m_followedSinceAnnounced = true;
+    return true;
+}
+
+void ScanSession::announceFollowedKeys()
+{
+    if (std::exchange(m_followedSinceAnnounced, false))
+        announceEdits();
+}
+
+ScanSession::KeysNow
+ScanSession::sortOut(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys) const
+{
+    const keyspace::Keyspace& store = *m_keyspace;
+    KeysNow sorted;
+    for (const auto& [key, now] : keys) {
+        const keyspace::NodeId node = store.find(key);
+        const bool known = node != keyspace::InvalidNode && store.isKey(node);
+        if (now && known)
+            sorted.changed.emplace_back(node, *now);
+        else if (now)
+            sorted.added.add(key, *now);
+        else if (known)
+            sorted.removed.push_back(node);
+    }
+    return sorted;
+}
+
+std::vector<keyspace::NodeId> ScanSession::removeKeys(const std::vector<keyspace::NodeId>& nodes)
+{
+    settleSnapshot();
+    m_model->waitForWorkerSort(); // an edit's publish may have started one
+    std::vector<keyspace::NodeId> removed;
+    for (const keyspace::NodeId node : nodes) {
+        if (node >= m_keyspace->nodeCount() || !m_keyspace->isKey(node))
+            continue;
+        m_linter->keyRemoved(*m_keyspace, node);
+        m_keyspace->removeKey(node);
+        removed.push_back(node);
+    }
+    return removed;
+}
+
+std::vector<keyspace::NodeId>
+ScanSession::changeKeys(const std::vector<std::pair<keyspace::NodeId, keyspace::KeyInfo>>& keys)
+{
     settleSnapshot();
     m_model->waitForWorkerSort();
     std::vector<keyspace::NodeId> nodes;
@@ -211,51 +287,27 @@ bool ScanSession::keysChanged(const std::vector<std::pair<keyspace::NodeId, keys
         m_keyspace->updateKey(node, info);
         nodes.push_back(node);
     }
-    m_model->keysEdited(nodes, false);
-    Q_EMIT findingsChanged();
-    Q_EMIT storeEdited();
-    return true;
+    return nodes;
 }
 
-bool ScanSession::keysAdded(const scan::KeyBatch& keys)
+std::vector<keyspace::NodeId> ScanSession::addKeys(const scan::KeyBatch& keys, bool finalPublish)
 {
-    if (isRunning() || !m_keyspace || !m_ingest)
-        return false;
     settleSnapshot();
     m_model->waitForWorkerSort();
     m_ingest->add(keys);
-    m_model->publish(true);
     std::vector<keyspace::NodeId> nodes;
     for (std::size_t i = 0; i < keys.size(); ++i)
         nodes.push_back(m_keyspace->find(keys.key(i)));
-    m_model->keysEdited(nodes, false);
-    Q_EMIT findingsChanged();
-    Q_EMIT storeEdited();
-    return true;
+    m_model->keysReturned(nodes); // rows of a live tree that had left come back before the new ones are announced
+    // A final publish re-sorts big parents (on a worker): right after an edit, not a dozen times a second.
+    m_model->publish(finalPublish);
+    return nodes;
 }
 
-void ScanSession::keysAre(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys)
+void ScanSession::announceEdits()
 {
-    const keyspace::Keyspace& store = *m_keyspace;
-    std::vector<keyspace::NodeId> removed;
-    std::vector<std::pair<keyspace::NodeId, keyspace::KeyInfo>> changed;
-    scan::KeyBatch added;
-    for (const auto& [key, now] : keys) {
-        const keyspace::NodeId node = store.find(key);
-        const bool known = node != keyspace::InvalidNode && store.isKey(node);
-        if (now && known)
-            changed.emplace_back(node, *now);
-        else if (now)
-            added.add(key, *now);
-        else if (known)
-            removed.push_back(node);
-    }
-    if (!removed.empty())
-        keysRemoved(removed);
-    if (!changed.empty())
-        keysChanged(changed);
-    if (added.size() > 0)
-        keysAdded(added);
+    Q_EMIT findingsChanged();
+    Q_EMIT storeEdited();
 }
 
 void ScanSession::bulkActionDone(const edit::BulkRequest& request, const edit::KeySelection& selection,

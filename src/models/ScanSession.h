@@ -109,6 +109,12 @@ public:
     bool keysAdded(const scan::KeyBatch& keys);
     // Keys as they are now, by name (nothing: gone), after an edit or a console write: removed, changed or added.
     void keysAre(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys);
+    // Keys as the live view found them on the server (LiveSession): removed, changed or added as keysAre() does,
+    // except that removed keys leave the tree (with the namespaces they leave empty), and nothing is announced until
+    // announceFollowedKeys(), once for many calls. False, and nothing done, while a scan runs or another thread reads
+    // the store (the rules, a sort): the caller tries again on a later turn.
+    bool followKeys(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys);
+    void announceFollowedKeys(); // findingsChanged and storeEdited, when keys were followed since the last time
     // What a bulk action on `selection` (nodes of this store) did, key by key.
     void bulkActionDone(const edit::BulkRequest& request, const edit::KeySelection& selection,
                         const edit::BulkSummary& summary);
@@ -148,6 +154,19 @@ Q_SIGNALS:
     void snapshotKept();
 
 private:
+    // Keys as they are now, sorted out by what the store has to do.
+    struct KeysNow
+    {
+        std::vector<keyspace::NodeId> removed;
+        std::vector<std::pair<keyspace::NodeId, keyspace::KeyInfo>> changed;
+        scan::KeyBatch added;
+    };
+    KeysNow sortOut(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys) const;
+    // The store and the linter follow; each returns the nodes it changed (the model is told by the caller).
+    std::vector<keyspace::NodeId> removeKeys(const std::vector<keyspace::NodeId>& nodes);
+    std::vector<keyspace::NodeId> changeKeys(const std::vector<std::pair<keyspace::NodeId, keyspace::KeyInfo>>& keys);
+    std::vector<keyspace::NodeId> addKeys(const scan::KeyBatch& keys, bool finalPublish);
+    void announceEdits(); // findingsChanged and storeEdited
     void takeBatch(const scan::KeyBatch& batch);
     bool ingestStep(std::size_t keys);
     void publishNow();
@@ -191,6 +210,7 @@ private:
     std::optional<scan::ScanSummary> m_finishing; // the scanner is done; batches still being ingested
     bool m_finalPublished = false;                // and the models are final: finished() comes next
     std::optional<redis::ServerInfo> m_serverInfo;
+    bool m_followedSinceAnnounced = false; // see announceFollowedKeys()
     // While the worker reads the store nothing may write to it: lengths learnt meanwhile wait here.
     base::WorkerJob m_judging{QStringLiteral("keylens namespace rules"), this};
     std::unique_ptr<lint::Judgement> m_judgement;

@@ -148,6 +148,7 @@ QWidget* BrowserPane::createLeft()
     layout->addWidget(m_banner);
     layout->addWidget(m_delimiterSuggestion);
     layout->addWidget(m_trees, 1);
+    m_leftLayout = layout;
     return left;
 }
 
@@ -364,6 +365,11 @@ void BrowserPane::scanFinished(const scan::ScanSummary& summary)
         m_delimiterSuggestion->suggest(m_session->takeDelimiterUses(), m_session->view().delimiters());
     m_charts->refresh(true, true);   // counted once more over the whole store, off the GUI thread when big
     m_serverPanel->refreshIfShown(); // the whole scan's totals, without waiting for the next turn
+}
+
+void BrowserPane::addBar(QWidget* bar)
+{
+    m_leftLayout->insertWidget(m_leftLayout->indexOf(m_trees), bar);
 }
 
 void BrowserPane::showBanner(const QString& message)

@@ -18,6 +18,7 @@ class QStackedWidget;
 class QTabBar;
 class QTabWidget;
 class QTreeView;
+class QVBoxLayout;
 
 namespace keylens::models {
 class ScanSession;
@@ -75,6 +76,8 @@ public:
     void scanFinished(const scan::ScanSummary& summary);
     // A banner above the tree (a problem with the connection, a restart during the scan).
     void showBanner(const QString& message);
+    // A bar of the window's (the live view's) above the trees, below the banners.
+    void addBar(QWidget* bar);
 
     // Expands to and selects a key or namespace by its path (`bull:` selects the namespace `bull`); false when there
     // is no such node in the tree as filtered.
@@ -157,7 +160,8 @@ private:
     models::ValueInspector* m_inspector;
 
     QLabel* m_banner;
-    QLabel* m_readOnlyBanner; // shown for as long as the connection is read-only
+    QVBoxLayout* m_leftLayout = nullptr; // the banners and bars above the trees
+    QLabel* m_readOnlyBanner;            // shown for as long as the connection is read-only
     QLabel* m_comparisonBanner;
     void updateComparisonBanner();
     KeyFilterBar* m_filterBar;

@@ -149,6 +149,35 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         return;
     }
 
+    if (index.column() == KeyTreeModel::WritesColumn) {
+        // The last five minutes as a line left of the figure, scaled to the row's own peak: its shape says whether
+        // the writes are steady, rising or a burst; the figure says how many.
+        const QString text = opt.text;
+        opt.text.clear();
+        drawItem(painter, opt);
+        const QList<float> history = index.data(KeyTreeModel::WriteHistoryRole).value<QList<float>>();
+        const float peak = history.isEmpty() ? 0.0f : *std::max_element(history.begin(), history.end());
+        const int textWidth = opt.fontMetrics.horizontalAdvance(text);
+        const QRect line = opt.rect.adjusted(3, 4, -(textWidth + 10), -4);
+        if (peak > 0 && line.width() >= 20 && history.size() > 1) {
+            QPolygonF points;
+            for (qsizetype i = 0; i < history.size(); ++i)
+                points << QPointF(line.left() + double(line.width()) * double(i) / double(history.size() - 1),
+                                  line.bottom() - double(line.height()) * double(history[i] / peak));
+            painter->save();
+            painter->setRenderHint(QPainter::Antialiasing);
+            QColor ink = (opt.state & QStyle::State_Selected) ? opt.palette.color(QPalette::HighlightedText)
+                                                              : overlay::writes(opt.palette);
+            painter->setPen(QPen(ink, 1.3));
+            painter->drawPolyline(points);
+            painter->restore();
+        }
+        painter->setPen(
+            opt.palette.color((opt.state & QStyle::State_Selected) ? QPalette::HighlightedText : QPalette::Text));
+        painter->drawText(opt.rect.adjusted(0, 0, -4, 0), Qt::AlignRight | Qt::AlignVCenter, text);
+        return;
+    }
+
     if (index.column() == KeyTreeModel::ColdColumn) {
         // The more of the row's memory is cold, the icier the cell: a namespace that is all cold stands out.
         const QVariant share = index.data(KeyTreeModel::ColdShareRole);
@@ -256,6 +285,23 @@ void showDeltaColumns(QTreeView& view, bool shown)
         fitter->fit();
 }
 
+void showWritesColumn(QTreeView& view, bool shown)
+{
+    using models::TreeColumns;
+    QHeaderView* header = view.header();
+    if (header->isSectionHidden(TreeColumns::WritesColumn) == !shown)
+        return;
+    header->setSectionHidden(TreeColumns::WritesColumn, !shown);
+    // Beside Keys: which namespaces are written, and how many keys they have, read together.
+    if (shown) {
+        const int after = header->visualIndex(TreeColumns::KeysColumn) + 1;
+        if (header->visualIndex(TreeColumns::WritesColumn) != after)
+            header->moveSection(header->visualIndex(TreeColumns::WritesColumn), after);
+    }
+    if (auto* fitter = view.findChild<ColumnFitter*>(QString(), Qt::FindDirectChildrenOnly))
+        fitter->fit();
+}
+
 ColumnFitter* setUpKeyTreeView(QTreeView& view)
 {
     view.setItemDelegate(new KeyTreeDelegate(&view));
@@ -272,6 +318,7 @@ ColumnFitter* setUpKeyTreeView(QTreeView& view)
     header->setSortIndicator(models::TreeColumns::MemoryColumn, Qt::DescendingOrder);
     header->setSectionsMovable(true);
     showDeltaColumns(view, false);
+    header->setSectionHidden(models::TreeColumns::WritesColumn, true);
     // Cold memory beside the TTLs: both say whether a namespace's keys are still needed.
     header->moveSection(header->visualIndex(models::TreeColumns::ColdColumn),
                         header->visualIndex(models::TreeColumns::TtlColumn) + 1);
@@ -283,6 +330,8 @@ ColumnFitter* setUpKeyTreeView(QTreeView& view)
                              {TreeColumns::ShareColumn, 85, 0}, // the memory bar's length says it too
                              // Details and the treemap's colouring say it too; hidden while there is no room.
                              {TreeColumns::ColdColumn, 125, 0},
+                             // The number and a line of the last five minutes.
+                             {TreeColumns::WritesColumn, 130, 90},
                              {TreeColumns::FindingsColumn, 95, 56},
                              {TreeColumns::KeysColumn, 80, 56},
                              {TreeColumns::TtlColumn, 120, 80},

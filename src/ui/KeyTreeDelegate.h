@@ -13,6 +13,8 @@ class ColumnFitter;
 ColumnFitter* setUpKeyTreeView(QTreeView& view);
 // The Δ Keys and Δ Memory columns, while the window compares with an earlier scan.
 void showDeltaColumns(QTreeView& view, bool shown);
+// The Writes/s column, shown while the tree follows the server live.
+void showWritesColumn(QTreeView& view, bool shown);
 
 // Draws the key tree's overlays from the model's roles (so it works on any model that gives them):
 // the memory bar and its heat in the Memory column, a BIG badge beside big keys' names, and the TTL

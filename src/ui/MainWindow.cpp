@@ -23,6 +23,7 @@
 #include "ui/ExportActions.h"
 #include "ui/FindingsPanel.h"
 #include "ui/KeyFilterBar.h"
+#include "ui/LiveBar.h"
 #include "ui/PasswordVault.h"
 #include "ui/PatternView.h"
 #include "ui/ProfileDialog.h"
@@ -92,6 +93,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     setWindowIcon(icon("keylens"));
     createActions();
     createLayout();
+    createLiveView();
     createWelcome();
     restoreSettings();
 
@@ -314,6 +316,7 @@ void MainWindow::askColdAfter()
 void MainWindow::restoreSettings()
 {
     m_actions->measureAccess->setChecked(m_settings->value(QStringLiteral("scan/measureAccess"), false).toBool());
+    m_actions->followLive->setChecked(m_settings->value(QStringLiteral("scan/followLive"), false).toBool());
     // The first size fits the screen: on a 1366x768 laptop or an 800x600 VM every edge stays in sight.
     const QSize size = QSize(1280, 800).boundedTo(screen()->availableGeometry().size());
     resize(size);
@@ -399,6 +402,7 @@ void MainWindow::connectTo(const Target& chosen)
     setWindowTitle(tr("%1 — Keylens").arg(name));
 
     m_inspector->setConnection(target.options);
+    m_liveBar->setReadOnly(target.options.readOnly);
     scan::ScanOptions options;
     options.connection = target.options;
     options.maxKeysPerSecond = target.maxKeysPerSecond;

@@ -29,6 +29,7 @@ class RecentConnections;
 struct RecentConnection;
 class SavedConnections;
 class ScanSession;
+class LiveSession;
 class ValueInspector;
 } // namespace keylens::models
 
@@ -38,6 +39,7 @@ class BrowserPane;
 class ConsoleView;
 class ExportActions;
 class FindingsPanel;
+class LiveBar;
 class PasswordVault;
 class ScanStatusBar;
 class ScreenshotAfterScan;
@@ -98,6 +100,8 @@ public:
     // The session (the scan, its store and models) and the panes, each with its own interface.
     models::ScanSession* session() const { return m_session; }
     BrowserPane* browser() const { return m_browser; }
+    models::LiveSession* live() const { return m_live; }
+    LiveBar* liveBar() const { return m_liveBar; }
     FindingsPanel* findingsPanel() const { return m_findings; }
     ExportActions* exports() const { return m_exports; }
     ConsoleView* console() const { return m_console; }
@@ -113,6 +117,7 @@ protected:
 private:
     void createActions();
     void createLayout();
+    void createLiveView(); // the live tree's session, bar, column and action (MainWindowLive.cpp)
     void createWelcome();
     void showBrowser(); // the tree and details instead of the welcome page
     void openRecentConnection(const models::RecentConnection& connection);
@@ -153,6 +158,8 @@ private:
     WelcomePage* m_welcome;
     bool m_findingsWereVisible = true;
     ScanStatusBar* m_status;
+    models::LiveSession* m_live = nullptr;
+    LiveBar* m_liveBar = nullptr;
     QLabel* m_connectionLabel;
     QTimer m_countdown;       // how many keys have expired since the scan, said each second
     QTimer m_findingsRefresh; // the panel follows the scan once a second

@@ -43,6 +43,12 @@ QColor cold()
     return QColor(0x2a, 0xb7, 0xca);
 }
 
+QColor writes(const QPalette& palette)
+{
+    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    return dark ? QColor(0x6f, 0xcf, 0x7a) : QColor(0x2e, 0x8b, 0x3e);
+}
+
 QColor finding(int severity)
 {
     switch (severity) {

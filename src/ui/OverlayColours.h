@@ -23,6 +23,9 @@ QColor expiringSoon(); // within a minute
 QColor expired(const QPalette& palette);
 // Memory nothing has read past the cold threshold: an icy cyan, apart from the TTL blues.
 QColor cold();
+// The live Writes/s sparkline: a green apart from the growth red and the memory heat, a pulse and not a warning,
+// readable on the palette's base.
+QColor writes(const QPalette& palette);
 // Naming-convention findings, by the worst severity (lint::Severity's values: 0 info, 1 warning,
 // 2 error): a muted slate for info, which is advice, so that warnings and errors stand out.
 QColor finding(int severity);

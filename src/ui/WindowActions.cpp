@@ -83,6 +83,10 @@ WindowActions::WindowActions(QMainWindow& window)
                                  "the Cold column: a fourth command per key, about a fifth more server time"));
     coldAfter = scan->addAction(tr("Cold &after…"));
     coldAfter->setToolTip(tr("How long a key may go unread before it counts as cold"));
+    followLive = scan->addAction(tr("&Follow live changes"));
+    followLive->setCheckable(true);
+    followLive->setToolTip(tr("After a scan, keep the tree following the server: keys written, deleted, expired or "
+                              "evicted appear and leave as they do (the server's key events; a Writes/s column)"));
     profile = scan->addAction(tr("&Profile for N seconds…"));
     profile->setToolTip(tr("Sample MONITOR for a few seconds: which key patterns the application reads and writes "
                            "(costs the server about half its throughput meanwhile)"));

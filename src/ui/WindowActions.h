@@ -51,6 +51,7 @@ public:
     QAction* measureAccess; // checked: scans ask OBJECT IDLETIME (a setting, off by default: it costs the server)
     QAction* coldAfter;     // the cold threshold
     QAction* profile;       // a MONITOR sample: which patterns the application reads and writes
+    QAction* followLive;    // checked: the tree follows the server's key events after each scan (a setting)
 
     QAction* legend;
     QAction* collapseAll;

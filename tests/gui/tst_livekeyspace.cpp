@@ -1,0 +1,253 @@
+// The tree after a scan follows the server (Scan > Follow live changes): keys a plain client adds, deletes and lets
+// expire appear and leave, and every count equals what the server says (DBSIZE, KEYS per namespace); the Writes/s
+// column ranks the namespaces written; a server without key events gets the offer, and its setting is put back when
+// the window leaves it; a dropped subscription or a FLUSHDB says the view is behind, never shows wrong totals.
+#include "PlainClient.h"
+#include "TestServer.h"
+#include "models/KeyTreeModel.h"
+#include "models/LiveSession.h"
+#include "models/ScanSession.h"
+#include "ui/BrowserPane.h"
+#include "ui/LiveBar.h"
+#include "ui/MainWindow.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace keylens;
+using models::KeyTreeModel;
+using models::LiveSession;
+
+class TestLiveKeyspace : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_settingsDir;
+    std::unique_ptr<QSettings> m_settings;
+
+    std::unique_ptr<ui::MainWindow> followingWindow()
+    {
+        m_settings->setValue(QStringLiteral("scan/followLive"), true);
+        auto window = std::make_unique<ui::MainWindow>(m_settings.get());
+        window->resize(1200, 700);
+        window->show();
+        return window;
+    }
+
+    static ui::MainWindow::Target targetOf(const demo::RedisServerProcess& server, bool readOnly = false)
+    {
+        ui::MainWindow::Target target;
+        target.options = server.connectionOptions();
+        target.options.readOnly = readOnly;
+        return target;
+    }
+
+    static bool scanAndWait(ui::MainWindow& window, const ui::MainWindow::Target& target)
+    {
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(target);
+        return finished.wait(30000);
+    }
+
+    static std::uint64_t treeKeys(const ui::MainWindow& window, QByteArrayView path = {})
+    {
+        const keyspace::Keyspace& store = window.session()->keyspace();
+        const keyspace::NodeId node = path.isEmpty() ? keyspace::Keyspace::root() : store.find(path);
+        return node == keyspace::InvalidNode ? 0 : window.session()->model()->totalsOf(node).keys;
+    }
+
+    static QByteArray flags(test::PlainClient& client)
+    {
+        const std::vector<QByteArray> got = client.elements({"CONFIG", "GET", "notify-keyspace-events"});
+        return got.size() == 2 ? got[1] : QByteArray("?");
+    }
+
+    static std::uint64_t serverKeys(test::PlainClient& client, const QByteArray& glob)
+    {
+        return std::uint64_t(client.elements({"KEYS", glob}).size());
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_settings =
+            std::make_unique<QSettings>(m_settingsDir.filePath(QStringLiteral("keylens.ini")), QSettings::IniFormat);
+    }
+
+    void followsABurstOfAddsDeletesAndExpiries()
+    {
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        test::PlainClient client(server.port());
+        client.command({"CONFIG", "SET", "notify-keyspace-events", "KEA"});
+        for (const char* ns : {"ns0:", "ns1:", "ns2:"})
+            QCOMPARE(test::fillStringKeys(server.port(), 1000, 0, ns), std::size_t(0));
+        std::unique_ptr<ui::MainWindow> window = followingWindow();
+        QVERIFY(scanAndWait(*window, targetOf(server)));
+        LiveSession* live = window->live();
+        QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Following, 10000);
+        QCOMPARE(treeKeys(*window), 3000u);
+        KeyTreeModel* model = window->session()->model();
+        QTreeView* tree = window->browser()->tree();
+        QVERIFY(!tree->header()->isSectionHidden(KeyTreeModel::WritesColumn));
+        QVERIFY(window->liveBar()->isVisible());
+
+        // The burst: 500 keys in a new namespace, 400 deleted from ns0, 200 of ns1 made to expire, all of ns2 gone,
+        // and one key of ns1 grown.
+        std::vector<std::vector<QByteArray>> burst;
+        for (int i = 0; i < 500; ++i)
+            burst.push_back({"SET", "fresh:" + QByteArray::number(i), "v"});
+        for (int i = 0; i < 400; ++i)
+            burst.push_back({"DEL", "ns0:" + QByteArray::number(i)});
+        for (int i = 0; i < 200; ++i)
+            burst.push_back({"PEXPIRE", "ns1:" + QByteArray::number(i), "300"});
+        for (int i = 0; i < 1000; ++i)
+            burst.push_back({"UNLINK", "ns2:" + QByteArray::number(i)});
+        burst.push_back({"SET", "ns1:999", QByteArray(20000, 'x')});
+        QCOMPARE(client.pipeline(burst), std::size_t(0));
+        // The expiries happen on the server's clock: wait until it has none left.
+        QTRY_COMPARE_WITH_TIMEOUT(serverKeys(client, "ns1:*"), 800u, 15000);
+
+        const std::uint64_t dbsize = client.command({"DBSIZE"}).toULongLong();
+        QCOMPARE(dbsize, 500u + 600u + 800u);
+        QTRY_COMPARE_WITH_TIMEOUT(treeKeys(*window), dbsize, 10000);
+        QCOMPARE(treeKeys(*window, "fresh"), serverKeys(client, "fresh:*"));
+        QCOMPARE(treeKeys(*window, "ns0"), serverKeys(client, "ns0:*"));
+        QCOMPARE(treeKeys(*window, "ns1"), serverKeys(client, "ns1:*"));
+        // A changed key is measured again: its memory is the server's.
+        const keyspace::Keyspace& store = window->session()->keyspace();
+        QCOMPARE(store.keyInfo(store.find("ns1:999")).memoryBytes,
+                 client.command({"MEMORY", "USAGE", "ns1:999"}).toULongLong());
+        QCOMPARE(window->live()->state(), LiveSession::State::Following);
+
+        // Rows: the new namespace is one, the emptied one left, and so did the deleted keys of the others.
+        QVERIFY(model->indexOfNode(store.find("fresh")).isValid());
+        QVERIFY(!model->indexOfNode(store.find("ns2")).isValid());
+        QVERIFY(!model->indexOfNode(store.find("ns0:0")).isValid());
+        QVERIFY(model->indexOfNode(store.find("ns0:999")).isValid());
+        QCOMPARE(model->rowCount(), 3);
+
+        // Writes/s: sorted by it, the namespaces written most come first (500 sets, 400 deletes, 201 expires and
+        // a set); expiries are the server's and not counted.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            model->index(0, KeyTreeModel::WritesColumn).data(KeyTreeModel::SortRole).toULongLong() > 0, 3000);
+        model->sort(KeyTreeModel::WritesColumn, Qt::DescendingOrder);
+        const auto writesOf = [&](int row) {
+            return model->index(row, KeyTreeModel::WritesColumn).data(KeyTreeModel::SortRole).toULongLong();
+        };
+        const auto nameOf = [&](int row) { return model->index(row, KeyTreeModel::NameColumn).data().toString(); };
+        QCOMPARE(nameOf(0), QStringLiteral("fresh"));
+        QCOMPARE(writesOf(0), 500u);
+        QCOMPARE(nameOf(1), QStringLiteral("ns0"));
+        QCOMPARE(writesOf(1), 400u);
+        QCOMPARE(nameOf(2), QStringLiteral("ns1"));
+        QCOMPARE(writesOf(2), 201u);
+        QVERIFY(!model->index(0, KeyTreeModel::WritesColumn).data().toString().isEmpty());
+        QCOMPARE(model->index(0, KeyTreeModel::WritesColumn)
+                     .data(KeyTreeModel::WriteHistoryRole)
+                     .value<QList<float>>()
+                     .size(),
+                 models::WriteRates::Buckets);
+
+        // A key that left and comes back is a row again, under a namespace that comes back too.
+        client.command({"SET", "ns2:7", "back"});
+        QTRY_COMPARE_WITH_TIMEOUT(treeKeys(*window, "ns2"), 1u, 5000);
+        QVERIFY(model->indexOfNode(store.find("ns2:7")).isValid());
+        QCOMPARE(treeKeys(*window), client.command({"DBSIZE"}).toULongLong());
+    }
+
+    void aDroppedSubscriptionOrAFlushIsBehind()
+    {
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        test::PlainClient client(server.port());
+        client.command({"CONFIG", "SET", "notify-keyspace-events", "KEA"});
+        QCOMPARE(test::fillStringKeys(server.port(), 300, 0, "a:"), std::size_t(0));
+        std::unique_ptr<ui::MainWindow> window = followingWindow();
+        QVERIFY(scanAndWait(*window, targetOf(server)));
+        LiveSession* live = window->live();
+        QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Following, 10000);
+
+        // The server drops a subscriber that cannot keep up (client-output-buffer-limit pubsub): as if it had.
+        client.command({"CLIENT", "KILL", "TYPE", "pubsub"});
+        QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Behind, 5000);
+        QVERIFY(live->why().contains(QLatin1String("subscription")));
+        QVERIFY(window->liveBar()->rescanButton()->isVisible());
+        QVERIFY(window->liveBar()->text()->text().contains(QLatin1String("behind")));
+
+        // Rescan: followed again. Then a FLUSHDB, which sends no key event: the counts disagree, and it says so.
+        QSignalSpy finished(window.get(), &ui::MainWindow::scanFinished);
+        window->liveBar()->rescanButton()->click();
+        QVERIFY(finished.wait(30000));
+        QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Following, 10000);
+        client.command({"FLUSHDB"});
+        QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Behind, 10000);
+        QVERIFY(live->why().contains(QLatin1String("DBSIZE")));
+    }
+
+    void offersToTurnKeyEventsOnAndPutsThemBack()
+    {
+        demo::RedisServerProcess server;
+        demo::RedisServerProcess other;
+        KEYLENS_START_SERVER(server);
+        KEYLENS_START_SERVER(other);
+        test::PlainClient client(server.port());
+        QCOMPARE(flags(client), QByteArray(""));
+        QCOMPARE(test::fillStringKeys(server.port(), 100, 0, "a:"), std::size_t(0));
+        std::unique_ptr<ui::MainWindow> window = followingWindow();
+
+        // Read-only: the offer says Keylens will not change the server, and nothing reaches it.
+        const long long setsBefore = client.commandCalls("config|set");
+        QVERIFY(scanAndWait(*window, targetOf(server, true)));
+        LiveSession* live = window->live();
+        QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::NeedsNotifications, 10000);
+        QVERIFY(window->liveBar()->isVisible());
+        QVERIFY(window->liveBar()->text()->text().contains(QLatin1String("does not publish key events")));
+        QVERIFY(window->liveBar()->text()->text().contains(QLatin1String("read-only")));
+        QVERIFY(!window->liveBar()->turnOnButton()->isVisible());
+        live->turnOnNotifications(false); // as if the button were there: the write gate refuses
+        QTRY_VERIFY_WITH_TIMEOUT(live->why().contains(QLatin1String("read-only")), 5000);
+        QCOMPARE(live->state(), LiveSession::State::NeedsNotifications);
+        QCOMPARE(client.commandCalls("config|set"), setsBefore);
+
+        // Writable: Turn on, the tree follows; leaving the server puts the setting back.
+        QVERIFY(scanAndWait(*window, targetOf(server)));
+        QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::NeedsNotifications, 10000);
+        QVERIFY(window->liveBar()->turnOnButton()->isVisible());
+        window->liveBar()->turnOnButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Following, 10000);
+        const QByteArray on = flags(client);
+        QVERIFY2(on.contains('E') && on.contains('A'), on.constData());
+        client.command({"SET", "a:new", "1"});
+        QTRY_COMPARE_WITH_TIMEOUT(treeKeys(*window), 101u, 5000);
+        QVERIFY(scanAndWait(*window, targetOf(other)));
+        QCOMPARE(flags(client), QByteArray(""));
+
+        // Turn on and keep: left on after the window leaves, and after it closes.
+        QVERIFY(scanAndWait(*window, targetOf(server)));
+        QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::NeedsNotifications, 10000);
+        window->liveBar()->turnOnAndKeepButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Following, 10000);
+        window.reset();
+        QVERIFY(flags(client).contains('E'));
+
+        // Turned on, then the window closes: put back.
+        client.command({"CONFIG", "SET", "notify-keyspace-events", ""});
+        window = followingWindow();
+        QVERIFY(scanAndWait(*window, targetOf(server)));
+        QTRY_COMPARE_WITH_TIMEOUT(window->live()->state(), LiveSession::State::NeedsNotifications, 10000);
+        window->liveBar()->turnOnButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(window->live()->state(), LiveSession::State::Following, 10000);
+        window.reset();
+        QCOMPARE(flags(client), QByteArray(""));
+    }
+};
+
+QTEST_MAIN(TestLiveKeyspace)
+#include "tst_livekeyspace.moc"
