@@ -4,8 +4,10 @@
 // Then a node with 1,000,000 children: expanding it, sorting it by every column, and scrolling it.
 // Floors from issue 3: longest stall <= 50 ms, p99 <= 16 ms, GUI scan <= 1.3x keylens-cli, sort < 300 ms.
 // The stall floors hold with the pattern view showing too (issue 9): the same scans are run again there.
+// And a live tree (issue 43): the window follows the server while redis-benchmark writes 100,000 times a second and
+// more, within the same stall floors; afterwards the tree's key count equals DBSIZE.
 //
-//   build/bin/bench_gui [--keys N] [--wide N] [--runs N] [--skip-cli]
+//   build/bin/bench_gui [--keys N] [--wide N] [--runs N] [--skip-cli] [--live-seconds N] [--only-live]
 #include "BenchOptions.h"
 #include "DemoServer.h"
 #include "IdleProbe.h"
@@ -14,6 +16,7 @@
 #include "demo/DemoKeyspace.h"
 #include "demo/RedisServerProcess.h"
 #include "models/KeyTreeModel.h"
+#include "models/LiveSession.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 #include "redis/Connection.h"
@@ -26,6 +29,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QProcess>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
@@ -324,6 +328,84 @@ void printStalls(const StallProbe& probe)
                 probe.idle().longest());
 }
 
+long long setCalls(redis::Connection& connection)
+{
+    const redis::Result<redis::Reply> info = connection.command({"INFO", "commandstats"});
+    if (!info)
+        return -1;
+    const QByteArray text = info->bytes().toByteArray();
+    const qsizetype at = text.indexOf("cmdstat_set:calls=");
+    return at < 0 ? 0 : text.mid(at + 18, text.indexOf(',', at) - at - 18).toLongLong();
+}
+
+// The window follows the server live while redis-benchmark writes as fast as it can (SET to 100,000 keys, pipelined):
+// the GUI thread's stalls meanwhile, the writes per second the server took, and whether the tree agrees with DBSIZE
+// once the writer stops.
+void liveUnderWrites(QSettings& settings, const demo::RedisServerProcess& server, int seconds)
+{
+    auto admin = redis::Connection::open(server.connectionOptions());
+    if (!admin) {
+        std::printf("live: cannot connect\n");
+        return;
+    }
+    (*admin)->command({"CONFIG", "SET", "notify-keyspace-events", "KEA"});
+    settings.setValue(QStringLiteral("scan/followLive"), true);
+    ui::MainWindow window(&settings);
+    window.resize(1280, 800);
+    window.show();
+    StallProbe probe;
+    const double scanSeconds = scanInWindow(window, server.connectionOptions(), probe);
+    models::LiveSession* live = window.live();
+    while (live->state() == models::LiveSession::State::Starting)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    std::printf("\nLive tree: scanned in %.2f s, then %s\n", scanSeconds,
+                live->state() == models::LiveSession::State::Following ? "following" : "NOT following");
+    // Sorted by writes, as a user watching which namespaces are written would.
+    window.browser()->tree()->sortByColumn(models::KeyTreeModel::WritesColumn, Qt::DescendingOrder);
+
+    QProcess writer;
+    writer.setProgram(QStringLiteral("redis-benchmark"));
+    writer.setArguments({QStringLiteral("-p"), QString::number(server.port()), QStringLiteral("-t"),
+                         QStringLiteral("set"), QStringLiteral("-n"), QStringLiteral("100000000"), QStringLiteral("-r"),
+                         QStringLiteral("100000"), QStringLiteral("-P"), QStringLiteral("16"), QStringLiteral("-c"),
+                         QStringLiteral("4"), QStringLiteral("-q")});
+    const long long before = setCalls(**admin);
+    auto* app = static_cast<TimedApplication*>(QCoreApplication::instance());
+    app->slow.clear();
+    app->timeline.clear();
+    probe.start();
+    QElapsedTimer clock;
+    clock.start();
+    writer.start();
+    if (!writer.waitForStarted()) {
+        std::printf("  redis-benchmark did not start\n");
+        return;
+    }
+    while (clock.elapsed() < qint64(seconds) * 1000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    writer.kill();
+    writer.waitForFinished();
+    const double elapsed = double(clock.nsecsElapsed()) / 1e9;
+    const long long writes = setCalls(**admin) - before;
+    // Until the last keys are in and a quiet DBSIZE was compared.
+    QElapsedTimer catchUp;
+    catchUp.start();
+    while (catchUp.elapsed() < 5000 || (live->keysWaiting() > 0 && catchUp.elapsed() < 60000))
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    probe.stop();
+    const redis::Result<redis::Reply> dbsize = (*admin)->command({"DBSIZE"});
+    std::printf("  %.0f writes/s to the server for %.1f s (floor 100,000); the tree showed %.0f writes/s at the end\n",
+                double(writes) / elapsed, elapsed, live->totalWritesPerSecond());
+    std::printf("  afterwards: state %s%s, the tree %llu keys, DBSIZE %lld\n",
+                live->state() == models::LiveSession::State::Following ? "following" : "behind: ",
+                qPrintable(live->state() == models::LiveSession::State::Following ? QString() : live->why()),
+                static_cast<unsigned long long>(window.session()->keyspace().keyCount()),
+                dbsize && dbsize->isInteger() ? dbsize->integer() : -1LL);
+    printStalls(probe);
+    settings.setValue(QStringLiteral("scan/followLive"), false);
+    (*admin)->command({"CONFIG", "SET", "notify-keyspace-events", ""});
+}
+
 template<typename F> double millis(F&& work)
 {
     QElapsedTimer clock;
@@ -343,6 +425,8 @@ int main(int argc, char** argv)
     const std::uint64_t keys = numberOption(arguments, "--keys", 1'000'000);
     const std::uint64_t wide = numberOption(arguments, "--wide", 1'000'000);
     const int runs = int(std::max<std::uint64_t>(1, numberOption(arguments, "--runs", 2)));
+    const int liveSeconds = int(numberOption(arguments, "--live-seconds", 20));
+    const bool onlyLive = arguments.contains(QStringLiteral("--only-live"));
 
     demo::RedisServerProcess server;
     demo::RedisServerProcess::Options serverOptions;
@@ -352,6 +436,12 @@ int main(int argc, char** argv)
     std::printf("Keyspace: %llu keys of the demo mix; redis-server on loopback\n",
                 static_cast<unsigned long long>(keys));
 
+    QTemporaryDir settingsDir;
+    QSettings settings(settingsDir.filePath(QStringLiteral("bench.ini")), QSettings::IniFormat);
+    if (onlyLive) {
+        liveUnderWrites(settings, server, liveSeconds);
+        return 0;
+    }
     double cliBest = 1e9;
     // --skip-cli: the window's figures alone (the keylens-cli comparison takes a minute per run at 10,000,000 keys).
     const int cliRuns = arguments.contains(QStringLiteral("--skip-cli")) ? 0 : runs;
@@ -363,8 +453,6 @@ int main(int argc, char** argv)
         cliBest = std::min(cliBest, cli.seconds);
     }
 
-    QTemporaryDir settingsDir;
-    QSettings settings(settingsDir.filePath(QStringLiteral("bench.ini")), QSettings::IniFormat);
     const long rssBefore = selfRssKb();
     {
         ui::MainWindow window(&settings);
@@ -477,6 +565,8 @@ int main(int argc, char** argv)
                     double(selfPeakRssKb()) / 1024.0, double(rssBefore) / 1024.0,
                     double(selfPeakRssKb() - rssBefore) * 1024.0 / double(keys));
     }
+    if (liveSeconds > 0)
+        liveUnderWrites(settings, server, liveSeconds);
     if (wide == 0)
         return 0;
 
