@@ -139,7 +139,13 @@ void LiveSession::begin()
             }
             m_follower = std::move(begun->follower);
             m_rates.start(nowMs());
-            setState(State::Following);
+            m_followsFromNow = m_scanIn;
+            // A user denied CONFIG: nothing says whether events will come. A count that drifts is caught (DBSIZE);
+            // values that change without any event are not.
+            setState(State::Following, begun->config ? QString()
+                                                     : tr("notify-keyspace-events could not be read (CONFIG is "
+                                                          "denied): if the server publishes no key events, the tree "
+                                                          "will not move"));
             if (m_scanIn && m_session->summary())
                 scanFinished(*m_session->summary());
         },

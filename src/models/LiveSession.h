@@ -58,7 +58,11 @@ public:
     void setEnabled(bool enabled);
     bool isEnabled() const { return m_enabled; }
     State state() const { return m_state; }
+    // Why it is not following, or, while following, what to know (the flags could not be read).
     QString why() const { return m_why; }
+    // Following began after the scan was in (enabled, or key events turned on, then): what changed between the scan
+    // and then is not in the tree.
+    bool followsFromNow() const { return m_followsFromNow; }
     // The server's flags, in NeedsNotifications.
     const std::optional<live::NotificationConfig>& notifications() const { return m_config; }
     // Turns key events on (CONFIG SET notify-keyspace-events, through the write gate: refused on a read-only
@@ -108,6 +112,7 @@ private:
     std::optional<Owed> m_owed;
     redis::ConnectionOptions m_server; // of the scan followed
     bool m_scanIn = false;             // the scan followed is in the store
+    bool m_followsFromNow = false;     // see followsFromNow()
     std::unique_ptr<live::KeyspaceFollower> m_follower;
     base::WorkerJob m_starting{QStringLiteral("keylens live start"), this};
     QTimer m_lookTimer;

@@ -91,6 +91,10 @@ void LiveBar::refresh()
                            .arg(QLocale().toString(m_followingSince, QLocale::ShortFormat), rateText);
         if (m_live->keysWaiting() > 0)
             text += tr(" · %L1 keys being measured").arg(m_live->keysWaiting());
+        if (m_live->followsFromNow())
+            text += tr(". Changes made between the scan and then are not in it: a rescan brings them");
+        if (!why.isEmpty())
+            text += QStringLiteral(". ") + why.left(1).toUpper() + why.mid(1);
         m_text->setText(text);
         break;
     }

@@ -8,6 +8,7 @@
 #include "ui/KeyTreeDelegate.h"
 #include "ui/LiveBar.h"
 #include "ui/MainWindow.h"
+#include "ui/ScanStatusBar.h"
 #include "ui/WindowActions.h"
 
 #include <QSettings>
@@ -24,6 +25,12 @@ void MainWindow::createLiveView()
     connect(m_liveBar, &LiveBar::rescanRequested, this, &MainWindow::rescan);
     connect(m_live, &models::LiveSession::stateChanged, this,
             [this] { showWritesColumn(*m_browser->tree(), m_live->state() == models::LiveSession::State::Following); });
+    // The status line's totals are the store's as it follows.
+    connect(m_session, &models::ScanSession::storeEdited, this, [this] {
+        const keyspace::Keyspace& store = m_session->keyspace();
+        m_status->showStoreNow(store.keyCount(), store.stats(store.root()).memoryBytes,
+                               m_live->state() == models::LiveSession::State::Following);
+    });
     connect(m_actions->followLive, &QAction::toggled, this, [this](bool on) {
         m_settings->setValue(QStringLiteral("scan/followLive"), on);
         m_live->setEnabled(on);

@@ -121,6 +121,16 @@ void ScanStatusBar::showExpiredSince(std::uint64_t expired)
     renderFinished();
 }
 
+void ScanStatusBar::showStoreNow(std::uint64_t keys, std::uint64_t memoryBytes, bool live)
+{
+    if (!m_finished)
+        return;
+    m_finished->keys = keys;
+    m_finished->memoryBytes = memoryBytes;
+    m_finished->live = live;
+    renderFinished();
+}
+
 void ScanStatusBar::renderFinished()
 {
     const scan::ScanSummary& summary = m_finished->summary;
@@ -131,7 +141,9 @@ void ScanStatusBar::renderFinished()
     else if (summary.cancelled)
         line = tr("Scan cancelled. ");
     line += tr("%1 keys").arg(displayText(keyspace::formatCount(m_finished->keys)));
-    if (m_finished->expiredSince > 0)
+    if (m_finished->live)
+        line += tr(" now (live)");
+    else if (m_finished->expiredSince > 0)
         line +=
             tr(" as of the scan (%1 expired since)").arg(displayText(keyspace::formatCount(m_finished->expiredSince)));
     line += QStringLiteral(", %1").arg(displayText(keyspace::formatBytes(m_finished->memoryBytes)));

@@ -29,6 +29,9 @@ public:
     void showFinished(const scan::ScanSummary& summary, std::uint64_t keys, std::uint64_t memoryBytes);
     // The finished line's key count is as of the scan: once TTLs run out, it says how many are gone.
     void showExpiredSince(std::uint64_t expired);
+    // The store changed after the scan (an edit, or the live tree following the server): the line gives its keys and
+    // memory now. `live`: the tree follows the server, so expired keys have left it and are not counted apart.
+    void showStoreNow(std::uint64_t keys, std::uint64_t memoryBytes, bool live);
     void showMessage(const QString& message);
     QString text() const;
 
@@ -43,6 +46,7 @@ private:
         std::uint64_t keys = 0;
         std::uint64_t memoryBytes = 0;
         std::uint64_t expiredSince = 0;
+        bool live = false;
     };
     std::optional<Finished> m_finished; // while the label shows a finished scan
     ElidedLabel* m_label;               // the line, ended in an ellipsis where the window is too narrow

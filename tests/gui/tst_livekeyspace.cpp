@@ -4,6 +4,7 @@
 // the window leaves it; a dropped subscription or a FLUSHDB says the view is behind, never shows wrong totals.
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "keyspace/Units.h"
 #include "models/KeyTreeModel.h"
 #include "models/LiveSession.h"
 #include "models/ScanSession.h"
@@ -124,6 +125,10 @@ private Q_SLOTS:
         QCOMPARE(store.keyInfo(store.find("ns1:999")).memoryBytes,
                  client.command({"MEMORY", "USAGE", "ns1:999"}).toULongLong());
         QCOMPARE(window->live()->state(), LiveSession::State::Following);
+        // The status line counts the keys as they are now, not as the scan found them.
+        const QString expectedCount =
+            QString::fromLatin1(keyspace::formatCount(dbsize)) + QStringLiteral(" keys now (live)");
+        QTRY_VERIFY2_WITH_TIMEOUT(window->statusText().contains(expectedCount), qPrintable(window->statusText()), 3000);
 
         // Rows: the new namespace is one, the emptied one left, and so did the deleted keys of the others.
         QVERIFY(model->indexOfNode(store.find("fresh")).isValid());
@@ -188,6 +193,38 @@ private Q_SLOTS:
         client.command({"FLUSHDB"});
         QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Behind, 10000);
         QVERIFY(live->why().contains(QLatin1String("DBSIZE")));
+    }
+
+    void aUserDeniedConfigOrChannels()
+    {
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        test::PlainClient client(server.port());
+        client.command({"CONFIG", "SET", "notify-keyspace-events", "KEA"});
+        QCOMPARE(test::fillStringKeys(server.port(), 50, 0, "a:"), std::size_t(0));
+        client.command({"ACL", "SETUSER", "noconfig", "on", ">pw", "~*", "&*", "+@all", "-config"});
+        client.command({"ACL", "SETUSER", "nochannels", "on", ">pw", "~*", "resetchannels", "+@all"});
+        std::unique_ptr<ui::MainWindow> window = followingWindow();
+        ui::MainWindow::Target target = targetOf(server);
+        target.options.password = "pw";
+        target.options.hasPassword = true;
+
+        // Denied CONFIG: it follows what comes, and says it could not tell whether anything will.
+        target.options.user = "noconfig";
+        QVERIFY(scanAndWait(*window, target));
+        LiveSession* live = window->live();
+        QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Following, 10000);
+        QVERIFY2(live->why().contains(QLatin1String("could not be read")), qPrintable(live->why()));
+        QVERIFY(window->liveBar()->text()->text().contains(QLatin1String("could not be read")));
+        client.command({"SET", "a:new", "1"});
+        QTRY_COMPARE_WITH_TIMEOUT(treeKeys(*window), 51u, 5000);
+
+        // Denied the channels: it cannot follow, and says why.
+        target.options.user = "nochannels";
+        QVERIFY(scanAndWait(*window, target));
+        QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Unavailable, 10000);
+        QVERIFY2(live->why().contains(QLatin1String("could not subscribe")), qPrintable(live->why()));
+        QVERIFY(window->liveBar()->text()->text().contains(QLatin1String("cannot follow")));
     }
 
     void offersToTurnKeyEventsOnAndPutsThemBack()
