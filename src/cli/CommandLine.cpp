@@ -10,6 +10,7 @@
 #include "redis/ConnectionArguments.h"
 #include "report/JsonReport.h"
 #include "report/TextReport.h"
+#include "scan/ColdAfter.h"
 
 #include <QDateTime>
 #include <QProcessEnvironment>
@@ -166,14 +167,14 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     }
     options->measureAccess = parser.isSet(QStringLiteral("access"));
     if (parser.isSet(QStringLiteral("cold-after"))) {
-        const std::optional<std::int64_t> ms =
-            keyspace::parseDuration(parser.value(QStringLiteral("cold-after")).toUtf8());
-        if (!ms || *ms < 1000) {
+        const std::optional<std::int64_t> seconds =
+            scan::parseColdAfter(parser.value(QStringLiteral("cold-after")).toUtf8());
+        if (!seconds) {
             *problem = QStringLiteral("--cold-after takes a duration of at least a second (90s, 12h, 7d), not '%1'")
                            .arg(parser.value(QStringLiteral("cold-after")));
             return false;
         }
-        options->coldAfterSeconds = *ms / 1000;
+        options->coldAfterSeconds = *seconds;
     }
     options->cluster = parser.isSet(QStringLiteral("cluster"));
     options->fromReplicas = parser.isSet(QStringLiteral("from-replicas"));

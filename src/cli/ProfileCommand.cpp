@@ -149,11 +149,12 @@ int runProfileCommand(const QStringList& arguments)
     if (QString problem; !readDelimiterOption(parser, &delimiters, &problem))
         return usageError(problem);
 
-    writeStderr("keylens-cli: MONITOR for " + QByteArray::number(seconds) +
-                " s; it costs the server about half its throughput meanwhile\n");
     std::atomic<bool> cancel{false};
     InterruptWatcher interrupts([&cancel] { cancel = true; });
-    const live::MonitorSample sample = live::sampleMonitor(connection, delimiters, seconds, cancel);
+    const live::MonitorSample sample = live::sampleMonitor(connection, delimiters, seconds, cancel, [seconds] {
+        writeStderr("keylens-cli: MONITOR for " + QByteArray::number(seconds) +
+                    " s; it costs the server about half its throughput meanwhile\n");
+    });
     if (!sample.started) {
         writeStderr("keylens-cli: " + sample.error->message.toUtf8() + '\n');
         return sample.profile ? ExitFailure : ExitConnection; // MONITOR refused, or no connection at all

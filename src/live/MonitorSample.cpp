@@ -38,7 +38,7 @@ OpsFigures opsOf(redis::Connection& connection)
 } // namespace
 
 MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keyspace::Delimiters& delimiters,
-                            int seconds, const std::atomic<bool>& cancel)
+                            int seconds, const std::atomic<bool>& cancel, const std::function<void()>& started)
 {
     MonitorSample sample;
     seconds = std::clamp(seconds, 1, MaximumMonitorSeconds);
@@ -69,11 +69,13 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
         return sample;
     }
     redis::Connection& monitor = **monitorOpened;
-    if (redis::Result<redis::Reply> started = monitor.command({"MONITOR"}); !started || started->isError()) {
-        sample.error = started ? redis::errorFromReply(started->bytes(), "MONITOR") : started.error();
+    if (redis::Result<redis::Reply> answer = monitor.command({"MONITOR"}); !answer || answer->isError()) {
+        sample.error = answer ? redis::errorFromReply(answer->bytes(), "MONITOR") : answer.error();
         return sample;
     }
     sample.started = true;
+    if (started)
+        started();
     QElapsedTimer clock;
     clock.start();
     std::optional<redis::Error> lost;

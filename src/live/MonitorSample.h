@@ -5,6 +5,7 @@
 #include "redis/Error.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -27,8 +28,9 @@ struct MonitorSample
 // Runs MONITOR on a connection of its own for `seconds` (at most MaximumMonitorSeconds) or until `cancel` is set,
 // grouping what the clients sent by key pattern (MonitorProfile). Blocks: call it on a worker thread, or from a
 // command-line tool. The lines are parsed as they come: a reader slower than the server lets MONITOR's output buffer
-// grow on the server, which has no limit for it.
+// grow on the server, which has no limit for it. `started`, when given, is called once MONITOR runs (not before: a
+// refused connection or a denied MONITOR must not be announced as a sample under way).
 MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keyspace::Delimiters& delimiters,
-                            int seconds, const std::atomic<bool>& cancel);
+                            int seconds, const std::atomic<bool>& cancel, const std::function<void()>& started = {});
 
 } // namespace keylens::live

@@ -383,7 +383,10 @@ SortEntry KeyTreeModel::sortEntry(RowId row, int column, std::int64_t now) const
     case ShareColumn:
         return {keyspace::subtreeMemory(*m_keyspace, node), 0, 0};
     case WritesColumn:
-        return {m_writeRates ? m_writeRates->lastMinute(node, now) : 0, 0, 0};
+        // Not live: by memory, as the pattern tree sorts the column it does not fill (the two trees order alike).
+        if (m_writeRates && m_writeRates->isCounting())
+            return {m_writeRates->lastMinute(node, now), 0, 0};
+        return totalsSortEntry(totalsOf(node), column, now);
     default:
         return totalsSortEntry(totalsOf(node), column, now);
     }

@@ -67,6 +67,7 @@ void LiveSession::setEnabled(bool enabled)
     if (!enabled) {
         m_starting.cancel();
         stopFollowing();
+        m_rates.clear();
         setState(State::Off);
         return;
     }
@@ -79,6 +80,7 @@ void LiveSession::scanStarting()
 {
     m_starting.cancel();
     stopFollowing();
+    m_rates.clear(); // by node: the next store's nodes are others
     setState(State::Off);
     // Leaving the server whose flags were changed: they go back now (the window's only "disconnect").
     const redis::ConnectionOptions next = m_session->options().connection;

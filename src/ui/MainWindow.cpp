@@ -16,6 +16,7 @@
 #include "models/ScanSession.h"
 #include "models/ValueInspector.h"
 #include "redis/ClusterRoutes.h"
+#include "scan/ColdAfter.h"
 #include "ui/BrowserPane.h"
 #include "ui/CompareDialog.h"
 #include "ui/ConnectionDialog.h"
@@ -302,10 +303,9 @@ void MainWindow::askColdAfter()
                                      QLineEdit::Normal, text, &ok);
         if (!ok)
             return;
-        const std::optional<std::int64_t> ms = keyspace::parseDuration(text.trimmed().toUtf8());
-        if (ms && *ms >= 1000) {
-            m_settings->setValue(QStringLiteral("scan/coldAfterSeconds"), qint64(*ms / 1000));
-            m_session->setColdAfter(*ms / 1000);
+        if (const std::optional<std::int64_t> seconds = scan::parseColdAfter(text.toUtf8())) {
+            m_settings->setValue(QStringLiteral("scan/coldAfterSeconds"), qint64(*seconds));
+            m_session->setColdAfter(*seconds);
             return;
         }
         QMessageBox::warning(this, tr("Cold after"),

@@ -178,9 +178,15 @@ private Q_SLOTS:
         LiveSession* live = window->live();
         QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Following, 10000);
 
-        // The server drops a subscriber that cannot keep up (client-output-buffer-limit pubsub): as if it had.
-        client.command({"CLIENT", "KILL", "TYPE", "pubsub"});
+        // The server drops a subscriber that cannot keep up (client-output-buffer-limit pubsub): with a limit of
+        // 1 KB, a burst of writes is more than it may hold.
+        client.command({"CONFIG", "SET", "client-output-buffer-limit", "pubsub 1kb 1kb 0"});
+        std::vector<std::vector<QByteArray>> burst;
+        for (int i = 0; i < 2000; ++i)
+            burst.push_back({"SET", "burst:" + QByteArray::number(i), "v"});
+        QCOMPARE(client.pipeline(burst), std::size_t(0));
         QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Behind, 5000);
+        client.command({"CONFIG", "SET", "client-output-buffer-limit", "pubsub 32mb 8mb 60"});
         QVERIFY(live->why().contains(QLatin1String("subscription")));
         QVERIFY(window->liveBar()->rescanButton()->isVisible());
         QVERIFY(window->liveBar()->text()->text().contains(QLatin1String("behind")));
@@ -193,6 +199,32 @@ private Q_SLOTS:
         client.command({"FLUSHDB"});
         QTRY_COMPARE_WITH_TIMEOUT(live->state(), LiveSession::State::Behind, 10000);
         QVERIFY(live->why().contains(QLatin1String("DBSIZE")));
+    }
+
+    void evictedKeysLeave()
+    {
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        test::PlainClient client(server.port());
+        client.command({"CONFIG", "SET", "notify-keyspace-events", "KEA"});
+        QCOMPARE(test::fillStringKeys(server.port(), 200, 0, "old:"), std::size_t(0));
+        std::unique_ptr<ui::MainWindow> window = followingWindow();
+        QVERIFY(scanAndWait(*window, targetOf(server)));
+        QTRY_COMPARE_WITH_TIMEOUT(window->live()->state(), LiveSession::State::Following, 10000);
+        // 3 MB of memory at most: sixty values of 100 KB push keys out, at random.
+        client.command({"CONFIG", "SET", "maxmemory-policy", "allkeys-random"});
+        client.command({"CONFIG", "SET", "maxmemory", "3mb"});
+        std::vector<std::vector<QByteArray>> big;
+        for (int i = 0; i < 60; ++i)
+            big.push_back({"SET", "big:" + QByteArray::number(i), QByteArray(100 * 1024, 'x')});
+        client.pipeline(big); // some may be refused once nothing is left to evict
+        const QByteArray stats = client.command({"INFO", "stats"});
+        QVERIFY2(stats.contains("evicted_keys:") && !stats.contains("evicted_keys:0\r"), stats.constData());
+        client.command({"CONFIG", "SET", "maxmemory", "0"});
+        QTRY_COMPARE_WITH_TIMEOUT(treeKeys(*window), client.command({"DBSIZE"}).toULongLong(), 10000);
+        QCOMPARE(treeKeys(*window, "old"), serverKeys(client, "old:*"));
+        QCOMPARE(treeKeys(*window, "big"), serverKeys(client, "big:*"));
+        QCOMPARE(window->live()->state(), LiveSession::State::Following);
     }
 
     void aUserDeniedConfigOrChannels()

@@ -68,6 +68,12 @@ private Q_SLOTS:
         QCOMPARE(live::patternOfKey("session:3f2b1c9e-8a7d-4e6f-9b0a-1c2d3e4f5a6b", colon),
                  QByteArray("session:<uuid>"));
         QCOMPARE(live::patternOfKey("plain", colon), QByteArray("plain"));
+        // IPv6 addresses that ':' split fold whole, as the scan's patterns keep them.
+        QCOMPARE(live::patternOfKey("login_fail_ip:2001:db8:85a3::8a2e:370:7334", colon),
+                 QByteArray("login_fail_ip:<ip>"));
+        QCOMPARE(live::patternOfKey("LIMITER/fe80::1c2:53:fe53:56/search/30/1/hour", colon),
+                 live::patternOfKey("LIMITER/10.0.3.8/search/10/1/hour", colon));
+        QCOMPARE(live::patternOfKey("ts:2026:11:03", colon), QByteArray("ts:<int>:<int>:<int>"));
         QCOMPARE(live::keyEventOf("hset"), live::KeyEvent::Write);
         QCOMPARE(live::keyEventOf("rename_from"), live::KeyEvent::Delete);
         QCOMPARE(live::keyEventOf("expired"), live::KeyEvent::Expired);
@@ -194,6 +200,37 @@ private Q_SLOTS:
         const test::CliRun tooLong =
             test::runCli({QStringLiteral("profile"), uri(), QStringLiteral("--seconds"), QStringLiteral("61")});
         QCOMPARE(tooLong.exitCode, 2);
+    }
+
+    // A user denied MONITOR: the refusal, and no word of a sample under way. Standard output that cannot be written
+    // (a full disk): watch and profile say so and fail, rather than run on with nowhere to write.
+    void refusedOrUnwritable()
+    {
+        QVERIFY(startServer("user nomonitor on >pw ~* &* +@all -monitor\n"));
+        const test::CliRun denied =
+            test::runCli({QStringLiteral("profile"), uri(), QStringLiteral("--user"), QStringLiteral("nomonitor"),
+                          QStringLiteral("-a"), QStringLiteral("pw"), QStringLiteral("--no-auth-warning"),
+                          QStringLiteral("--seconds"), QStringLiteral("1")});
+        QCOMPARE(denied.exitCode, 1);
+        QVERIFY2(denied.err.contains("NOPERM") || denied.err.contains("permission"), denied.err.constData());
+        QVERIFY2(!denied.err.contains("MONITOR for"), denied.err.constData());
+        QVERIFY(denied.out.isEmpty());
+
+        for (const QStringList& command :
+             {QStringList{QStringLiteral("profile"), uri(), QStringLiteral("--seconds"), QStringLiteral("1")},
+              QStringList{QStringLiteral("watch"), uri(), QStringLiteral("--seconds"), QStringLiteral("2"),
+                          QStringLiteral("--enable-notifications"), QStringLiteral("--format"),
+                          QStringLiteral("json")}}) {
+            QProcess process;
+            process.setStandardOutputFile(QStringLiteral("/dev/full"));
+            test::startCli(process, command);
+            const test::CliRun run = test::finishCli(process);
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(run.err.contains("cannot write to standard output"), run.err.constData());
+        }
+        // The watch put the setting back on its way out.
+        test::PlainClient client(m_server->port());
+        QCOMPARE(client.elements({"CONFIG", "GET", "notify-keyspace-events"}).back(), QByteArray());
     }
 };
 
