@@ -2,6 +2,7 @@
 // column, and the Scan > Follow live changes setting.
 
 #include "models/KeyTreeModel.h"
+#include "models/KeyspaceView.h"
 #include "models/LiveSession.h"
 #include "models/ScanSession.h"
 #include "ui/BrowserPane.h"
@@ -27,7 +28,7 @@ void MainWindow::createLiveView()
             [this] { showWritesColumn(*m_browser->tree(), m_live->state() == models::LiveSession::State::Following); });
     // The status line's totals are the store's as it follows.
     connect(m_session, &models::ScanSession::storeEdited, this, [this] {
-        const keyspace::Keyspace& store = m_session->keyspace();
+        const models::KeyspaceView& store = m_session->view();
         m_status->showStoreNow(store.keyCount(), store.stats(store.root()).memoryBytes,
                                m_live->state() == models::LiveSession::State::Following);
     });
