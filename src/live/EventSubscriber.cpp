@@ -62,6 +62,7 @@ void EventSubscriber::readEvents()
             continue;
         const std::lock_guard lock(m_mutex);
         std::visit([&](auto& gathered) { gathered.add(message->at(3).bytes(), *event); }, m_gathered);
+        ++m_eventsRead;
     }
 }
 

@@ -39,6 +39,8 @@ public:
     std::vector<PatternEvents> takeCounts();
     // The keys changed since the last call; `overflowed` once more keys changed between two calls than were kept.
     std::vector<KeyChange> takeChangedKeys(bool* overflowed);
+    // Key events read since the start: two equal answers mean none arrived in between.
+    std::uint64_t eventsRead() const { return m_eventsRead.load(); }
     // Why the subscription ended before stop(), if it did.
     std::optional<redis::Error> failure() const;
     void stop();
@@ -49,6 +51,7 @@ private:
     redis::ConnectionOptions m_options;
     std::unique_ptr<redis::Connection> m_connection;
     std::atomic<bool> m_stop{false};
+    std::atomic<std::uint64_t> m_eventsRead{0};
     std::optional<base::SideTask> m_reader;
     mutable std::mutex m_mutex;
     std::variant<EventCounts, ChangedKeys> m_gathered; // under m_mutex

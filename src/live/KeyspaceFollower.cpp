@@ -51,6 +51,7 @@ void KeyspaceFollower::follow()
         if (m_held.load())
             continue;
         bool overflowed = false;
+        const std::uint64_t eventsBefore = m_subscriber.eventsRead();
         const std::vector<KeyChange> changes = m_subscriber.takeChangedKeys(&overflowed);
         if (overflowed) {
             fallBehind(QStringLiteral("more than %L1 keys changed between two looks").arg(m_options.maxKeys));
@@ -62,6 +63,12 @@ void KeyspaceFollower::follow()
             sinceDbSize.restart();
             if (redis::Result<redis::Reply> size = m_connection->command({"DBSIZE"}); size && size->isInteger())
                 dbSize = std::uint64_t(size->integer());
+            // An event published before the DBSIZE ran may still be on its way to the subscriber: it would count a key
+            // the store does not have yet. Loopback or not, it arrives within moments; if any did, this was no quiet
+            // moment after all.
+            QThread::msleep(QuietCheckMs);
+            if (m_subscriber.eventsRead() != eventsBefore)
+                dbSize.reset();
         }
         if (changes.empty() && !dbSize)
             continue;
@@ -77,8 +84,10 @@ void KeyspaceFollower::follow()
         }
         m_waiting.keys.insert(m_waiting.keys.end(), std::make_move_iterator(measured.begin()),
                               std::make_move_iterator(measured.end()));
-        if (dbSize)
+        if (dbSize) {
             m_waiting.dbSize = dbSize;
+            m_waiting.keysBeforeDbSize = m_waiting.keys.size() - measured.size();
+        }
     }
 }
 
@@ -145,6 +154,7 @@ LiveUpdate KeyspaceFollower::take()
     LiveUpdate update;
     update.keys = std::exchange(m_waiting.keys, {});
     update.dbSize = std::exchange(m_waiting.dbSize, std::nullopt);
+    update.keysBeforeDbSize = std::exchange(m_waiting.keysBeforeDbSize, 0);
     update.behind = m_waiting.behind; // stays: it is behind for good
     return update;
 }

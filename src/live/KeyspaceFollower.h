@@ -36,6 +36,8 @@ struct LiveUpdate
     // a store that follows every key has as many. Nothing when it was not asked (the keyspace was busy) or could
     // not be.
     std::optional<std::uint64_t> dbSize;
+    // How many of `keys` were measured before that DBSIZE: the ones after it are newer than it.
+    std::size_t keysBeforeDbSize = 0;
     // Why following stopped, once it did: from then on the store is behind the server.
     std::optional<QString> behind;
 };
@@ -75,6 +77,7 @@ public:
     void stop();
 
     static constexpr std::size_t KeysPerPipeline = 512;
+    static constexpr int QuietCheckMs = 50; // after a DBSIZE, how long events still on their way are waited for
 
 private:
     void follow();

@@ -6,6 +6,7 @@
 #include "redis/Connection.h"
 
 #include <QDateTime>
+#include <QHash>
 
 namespace keylens::models {
 
@@ -219,63 +220,92 @@ void LiveSession::look()
     if (!m_follower)
         return;
     live::LiveUpdate update = m_follower->take();
+    if (update.dbSize) {
+        m_quietDbSize = update.dbSize;
+        m_keysBeforeCheck = m_waiting.size() + update.keysBeforeDbSize;
+    }
     for (live::LiveKey& key : update.keys)
         m_waiting.push_back(std::move(key));
-    if (update.dbSize)
-        m_quietDbSize = update.dbSize;
     if (update.behind) {
         // Keys measured before it fell behind are dropped with the rest: the tree is behind either way.
-        stopFollowing();
-        m_session->announceFollowedKeys();
-        setState(State::Behind, *update.behind);
+        fallBehind(*update.behind);
+        return;
+    }
+    if (const std::optional<QString> why = checkCountWhenDue()) {
+        fallBehind(*why);
         return;
     }
     if (!m_waiting.empty() && !m_applySlices.isRunning())
-        m_applySlices.start([this](std::size_t keys) { return applyStep(keys); }, [] {});
-    else if (m_waiting.empty() && m_quietDbSize)
-        checkCount(*std::exchange(m_quietDbSize, std::nullopt));
+        m_applySlices.start([this](std::size_t keys) { return applyStep(keys); },
+                            [this] {
+                                if (m_behindWhy) // found in a step, which must not stop its own job
+                                    fallBehind(*std::exchange(m_behindWhy, std::nullopt));
+                            });
+}
+
+std::optional<QString> LiveSession::checkCountWhenDue()
+{
+    if (!m_quietDbSize || m_keysBeforeCheck != 0)
+        return std::nullopt;
+    return countMismatch(*std::exchange(m_quietDbSize, std::nullopt));
+}
+
+void LiveSession::fallBehind(const QString& why)
+{
+    stopFollowing();
+    setState(State::Behind, why);
+    m_session->announceFollowedKeys(); // what was followed until now, with the state that says it stops here
 }
 
 bool LiveSession::applyStep(std::size_t keys)
 {
-    const std::size_t count = std::min(keys, m_waiting.size());
+    std::size_t count = std::min(keys, m_waiting.size());
+    if (m_quietDbSize && m_keysBeforeCheck > 0)
+        count = std::min(count, m_keysBeforeCheck);
+    // A key measured in two looks (written, then evicted) is in the slice as it was last: the store sorts out what
+    // to do from what it holds before the slice, so an earlier state of the same key would undo the later one.
     std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>> now;
     now.reserve(count);
-    for (std::size_t i = 0; i < count; ++i)
+    QHash<QByteArray, std::size_t> at;
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto it = at.constFind(m_waiting[i].key);
+        if (it != at.cend()) {
+            now[*it].second = m_waiting[i].now;
+            continue;
+        }
+        at.insert(m_waiting[i].key, now.size());
         now.emplace_back(m_waiting[i].key, m_waiting[i].now);
+    }
     // The store is busy (the rules, a sort on a worker): the keys wait for the next look.
     if (!m_session->followKeys(now))
         return true;
     const keyspace::Keyspace& store = m_session->keyspace();
-    const std::int64_t at = nowMs();
+    const std::int64_t when = nowMs();
     for (std::size_t i = 0; i < count; ++i) {
         if (m_waiting[i].writes != 0)
-            m_rates.add(store, store.find(m_waiting[i].key), m_waiting[i].writes, at);
+            m_rates.add(store, store.find(m_waiting[i].key), m_waiting[i].writes, when);
     }
     m_waiting.erase(m_waiting.begin(), m_waiting.begin() + qsizetype(count));
-    if (!m_waiting.empty())
-        return false;
-    if (m_quietDbSize)
-        checkCount(*std::exchange(m_quietDbSize, std::nullopt));
-    return true;
+    // The comparison is due between the keys measured before its DBSIZE and those after: a step ends there.
+    m_keysBeforeCheck -= std::min(m_keysBeforeCheck, count);
+    if ((m_behindWhy = checkCountWhenDue()))
+        return true;
+    return m_waiting.empty();
 }
 
-void LiveSession::checkCount(std::uint64_t dbSize)
+std::optional<QString> LiveSession::countMismatch(std::uint64_t dbSize)
 {
     if (m_state != State::Following || !m_session->options().match.isEmpty())
-        return; // a MATCH scan holds a part of the keys
+        return std::nullopt; // a MATCH scan holds a part of the keys
     const std::uint64_t stored = keyspace::subtreeKeys(m_session->keyspace(), keyspace::Keyspace::root());
     // Twice in a row, a second apart: an event on its way at the first DBSIZE has arrived by the second.
     m_countMismatches = stored == dbSize ? 0 : m_countMismatches + 1;
     if (m_countMismatches < 2)
-        return;
-    stopFollowing();
-    m_session->announceFollowedKeys();
-    setState(State::Behind, tr("the tree has %L1 keys and the server %L2 (DBSIZE): something changed keys without "
-                               "a key event (FLUSHDB, SWAPDB, a replica's full resync, keys changed before key "
-                               "events were on)")
-                                .arg(stored)
-                                .arg(dbSize));
+        return std::nullopt;
+    return tr("the tree has %L1 keys and the server %L2 (DBSIZE): something changed keys without a key event "
+              "(FLUSHDB, SWAPDB, a replica's full resync, keys changed before key events were on)")
+        .arg(stored)
+        .arg(dbSize);
 }
 
 double LiveSession::totalWritesPerSecond() const
@@ -299,6 +329,8 @@ void LiveSession::stopFollowing()
     m_applySlices.cancel();
     m_follower.reset(); // waits for its threads
     m_quietDbSize.reset();
+    m_keysBeforeCheck = 0;
+    m_behindWhy.reset();
     m_countMismatches = 0;
     m_waiting.clear();
 }

@@ -94,7 +94,10 @@ private:
     void begin(); // subscribes on a worker, held until the scan is in
     void look();  // takes what the follower measured
     bool applyStep(std::size_t keys);
-    void checkCount(std::uint64_t dbSize);
+    // The store's key count against a quiet DBSIZE: why the tree is behind, when it is.
+    std::optional<QString> countMismatch(std::uint64_t dbSize);
+    std::optional<QString> checkCountWhenDue(); // once the keys measured before the quiet DBSIZE are in
+    void fallBehind(const QString& why);
     void setState(State state, const QString& why = {});
     void stopFollowing();
 
@@ -118,7 +121,10 @@ private:
     QTimer m_lookTimer;
     QTimer m_announceTimer;
     std::deque<live::LiveKey> m_waiting;
-    std::optional<std::uint64_t> m_quietDbSize; // DBSIZE of a quiet moment, checked once m_waiting is empty
+    // DBSIZE of a quiet moment, compared with the store once the keys measured before it are in (and no later one).
+    std::optional<std::uint64_t> m_quietDbSize;
+    std::size_t m_keysBeforeCheck = 0;  // of m_waiting, the ones to apply before that comparison
+    std::optional<QString> m_behindWhy; // found during a slice: the tree falls behind once the slice job ends
     int m_countMismatches = 0;
     // Keys per look at the clock: a changed key costs 5-25 us (the store, the linter, the rows), so the first slice of
     // a burst stays short before the slicer has learnt it.

@@ -19,6 +19,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <QTreeView>
 
 using namespace keylens;
@@ -177,6 +178,40 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(treeKeys(*window, "ns2"), 1u, 5000);
         QVERIFY(model->indexOfNode(store.find("ns2:7")).isValid());
         QCOMPARE(treeKeys(*window), client.command({"DBSIZE"}).toULongLong());
+
+        // A key written and deleted while the window was busy: the follower measured it in one look and saw it go in
+        // the next, and the window takes both at once. It must end as it ended on the server: gone.
+        client.command({"SET", "flash:1", "v"});
+        QThread::msleep(400); // the GUI thread is busy; the follower measures flash:1 meanwhile
+        client.command({"DEL", "flash:1"});
+        QThread::msleep(400);
+        QTest::qWait(1500);
+        QCOMPARE(treeKeys(*window, "flash"), 0u);
+        QCOMPARE(treeKeys(*window), client.command({"DBSIZE"}).toULongLong());
+    }
+
+    // Writes that keep coming, with quiet moments between them (when DBSIZE is compared) and keys expiring: the
+    // comparison waits for the keys measured before its DBSIZE, so the tree never looks behind when it is not.
+    void aSteadyWriterStaysFollowed()
+    {
+        demo::RedisServerProcess server;
+        QVERIFY(startPublishing(server, 500, "base:"));
+        test::PlainClient client(server.port());
+        std::unique_ptr<ui::MainWindow> window = followingWindow();
+        QVERIFY(scanAndFollow(*window, targetOf(server)));
+        for (int round = 0; round < 8; ++round) {
+            for (int i = 0; i < 25; ++i) {
+                const QByteArray n = QByteArray::number(round * 25 + i);
+                client.command({"SET", "steady:" + n, "v", "PX", QByteArray::number(300 + 40 * i)});
+                client.command({"HSET", "cart:" + QByteArray::number(i), "item", n});
+                QTest::qWait(15);
+            }
+            QTest::qWait(round % 2 == 0 ? 350 : 1200); // quiet: DBSIZE is asked and compared
+            QCOMPARE(window->live()->state(), LiveSession::State::Following);
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(client.command({"DBSIZE"}).toULongLong(), 525u, 10000); // the steady keys expired
+        QTRY_COMPARE_WITH_TIMEOUT(treeKeys(*window), 525u, 5000);
+        QCOMPARE(window->live()->state(), LiveSession::State::Following);
     }
 
     void aDroppedSubscriptionOrAFlushIsBehind()
