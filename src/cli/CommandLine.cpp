@@ -113,6 +113,14 @@ QList<QCommandLineOption> scanOptions()
          QStringLiteral("Measure memory on a uniform random sample of about N keys (names, types and TTLs for all), "
                         "and estimate each namespace's memory from it, with its error bound."),
          QStringLiteral("n")},
+        {QStringLiteral("rdb"),
+         QStringLiteral("Read this RDB file instead of a server ('-': standard input); no server is touched. Memory "
+                        "is estimated from the file's encodings. -n picks its database."),
+         QStringLiteral("file")},
+        {QStringLiteral("ttl-from"),
+         QStringLiteral("With --rdb: TTLs as they were when the file was saved (saved, the default) or as they are "
+                        "now (now). Keys expired by then are counted apart."),
+         QStringLiteral("saved|now")},
         {QStringLiteral("from-replicas"),
          QStringLiteral("Cluster: scan a healthy replica of each shard instead of its primary, to keep the load off "
                         "the primaries.")},
@@ -175,6 +183,15 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
             return false;
         }
         options->coldAfterSeconds = *seconds;
+    }
+    options->rdbFile = parser.value(QStringLiteral("rdb"));
+    if (parser.isSet(QStringLiteral("ttl-from"))) {
+        const QString from = parser.value(QStringLiteral("ttl-from"));
+        if (options->rdbFile.isEmpty() || (from != QLatin1String("saved") && from != QLatin1String("now"))) {
+            *problem = QStringLiteral("--ttl-from takes saved or now, with --rdb");
+            return false;
+        }
+        options->ttlFromSave = from == QLatin1String("saved");
     }
     options->cluster = parser.isSet(QStringLiteral("cluster"));
     options->fromReplicas = parser.isSet(QStringLiteral("from-replicas"));
@@ -312,8 +329,9 @@ std::optional<int> refuseWhenNothingWasRead(const ScanOutcome& outcome)
     if (!summary.error || summary.scanCalls > 0)
         return std::nullopt;
     writeStderr("keylens-cli: " + summary.error->message.toUtf8() + '\n');
-    // A flag that names a file that is no certificate is the user's to fix (2), not the server's (3).
-    return summary.error->kind == redis::ErrorKind::Usage ? ExitUsage : ExitConnection;
+    // A flag that names a file that is no certificate, or an RDB file that is none, is the user's to fix (2), not
+    // the server's (3).
+    return summary.error->kind == redis::ErrorKind::Usage || !summary.rdbFile.isEmpty() ? ExitUsage : ExitConnection;
 }
 
 int deliverReport(const ScanOutcome& outcome, const QString& outputPath, const QByteArray& document)
@@ -324,6 +342,12 @@ int deliverReport(const ScanOutcome& outcome, const QString& outputPath, const Q
     }
     if (outcome.interrupted)
         return ExitInterrupted;
+    if (outcome.summary.error && !outcome.summary.rdbFile.isEmpty()) {
+        // A damaged file is the input's fault, as a bad flag is: the report above shows what came before it.
+        writeStderr("keylens-cli: " + outcome.summary.error->message.toUtf8() +
+                    "; the report shows the keys before it, marked partial\n");
+        return ExitUsage;
+    }
     if (outcome.summary.error) {
         writeStderr("keylens-cli: the scan stopped early: " + outcome.summary.error->message.toUtf8() + '\n');
         return ExitFailure;

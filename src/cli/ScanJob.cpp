@@ -3,6 +3,7 @@
 #include "cli/InterruptWatcher.h"
 #include "cli/ProgressBar.h"
 #include "judging/EndOfScan.h"
+#include "rdb/RdbScan.h"
 #include "scan/ScanDriver.h"
 
 #include <optional>
@@ -31,13 +32,14 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
         if (interrupts->hasFired())
             interrupt(); // Ctrl-C came before the scan: it ends at once, with what little it has
     };
-    const scan::DrivenScan scanned = scan::driveScan(options, keyspace, hooks);
+    const scan::DrivenScan scanned = options.rdbFile.isEmpty() ? scan::driveScan(options, keyspace, hooks)
+                                                               : rdb::scanRdbFile(options, keyspace, hooks);
     interrupts->setOnInterrupt({}); // the callback refers to the driver's frame
     progressBar.clear();
     outcome.summary = scanned.summary;
     outcome.duplicates = scanned.duplicates;
     // Not of a server that failed the scan: its connect timeout would hold the exit.
-    if (!outcome.interrupted && !outcome.summary.error)
+    if (!outcome.interrupted && !outcome.summary.error && options.rdbFile.isEmpty())
         outcome.librarySets = judging::readLibrarySets(options.connection, keyspace);
     return outcome;
 }

@@ -173,6 +173,10 @@ QByteArray toJson(const ScanReport& report)
     json.key("speed").value(scan::speedName(summary.speed).toUtf8());
     json.key("backoffs").value(summary.backoffs);
     json.key("memory_measured").value(summary.memoryMeasured);
+    json.key("memory_estimated").value(summary.memoryEstimated); // read from an RDB file: MemoryModel's figures
+    json.key("rdb_file");
+    summary.rdbFile.isEmpty() ? json.null() : json.value(summary.rdbFile.toUtf8());
+    json.key("keys_expired").value(summary.keysExpired);
     json.key("access");
     summary.access == scan::AccessQuestion::None
         ? json.null()

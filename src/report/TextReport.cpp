@@ -239,21 +239,24 @@ QByteArray header(const ScanReport& report)
         out += ", Redis " + server.redisVersion.toUtf8();
     out += '\n';
 
-    QByteArray state = summary.complete    ? QByteArray("Scanned")
+    const bool file = !summary.rdbFile.isEmpty();
+    QByteArray state = summary.complete    ? QByteArray(file ? "Read" : "Scanned")
                        : summary.cancelled ? QByteArray("Cancelled after")
-                                           : QByteArray("Stopped after");
+                                           : QByteArray(file ? "Stopped by damage after" : "Stopped after");
     out += state + ' ' + formatCount(report.totals.keys) + " keys in " + formatDuration(summary.durationMs);
     // The rate of the keys this report holds: a scan cancelled before any key was stored had none, whatever SCAN
     // had listed by then.
+    // A file has no speed setting: it is read as fast as it comes.
+    const QByteArray speed = file ? QByteArray() : ", " + scan::speedName(summary.speed).toUtf8() + " speed";
     if (summary.durationMs > 0 && report.totals.keys > 0)
         out += " (" + formatCount(std::uint64_t(report.totals.keys) * 1000 / std::uint64_t(summary.durationMs)) +
-               " keys/s, " + scan::speedName(summary.speed).toUtf8() + " speed)";
-    else
+               " keys/s" + speed + ")";
+    else if (!file)
         out += " (" + scan::speedName(summary.speed).toUtf8() + " speed)";
-    if (server.dbsize)
+    if (server.dbsize && !file)
         out += "; DBSIZE " + formatCount(std::uint64_t(*server.dbsize));
     if (server.usedMemory)
-        out += "; used_memory " + formatBytes(std::uint64_t(*server.usedMemory));
+        out += (file ? "; used_memory when saved " : "; used_memory ") + formatBytes(std::uint64_t(*server.usedMemory));
     out += '\n';
 
     const NamespaceStats& totals = report.totals;
@@ -263,7 +266,9 @@ QByteArray header(const ScanReport& report)
             " keys): about " + formatBytes(std::uint64_t(*report.totalEstimate->bytes)) + " ± " +
             (report.totalEstimate->bound ? formatBytes(std::uint64_t(*report.totalEstimate->bound)) : QByteArray("?"));
     else if (summary.memoryMeasured)
-        out += "Memory in keys (MEMORY USAGE): " + keyspace::formatMemory(keyspace::memoryFigureOf(totals)) +
+        out += (summary.memoryEstimated ? QByteArray("Memory in keys (estimated from the file): ")
+                                        : QByteArray("Memory in keys (MEMORY USAGE): ")) +
+               keyspace::formatMemory(keyspace::memoryFigureOf(totals)) +
                (totals.keysMemoryUnmeasured > 0
                     ? " (not measured for " + formatCount(totals.keysMemoryUnmeasured) + " keys)"
                     : QByteArray());

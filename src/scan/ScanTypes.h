@@ -28,6 +28,12 @@ inline const char* accessSubcommand(AccessQuestion question)
 struct ScanOptions
 {
     redis::ConnectionOptions connection;
+    // An RDB file to read instead of a server ("-": standard input): no server is touched (rdb::scanRdbFile). Its
+    // database is connection.db.
+    QString rdbFile;
+    // A file's TTLs as they were when it was saved (its AUX ctime), or as they are now: keys whose time had run out
+    // by then are counted as expired, not as keys.
+    bool ttlFromSave = true;
     QByteArray match; // SCAN MATCH glob; empty for every key
     QByteArray type;  // SCAN TYPE; empty for every type
     ScanSpeed speed = ScanSpeed::Full;
@@ -111,6 +117,10 @@ struct ScanSummary
     std::uint64_t movedKeys = 0;
     std::int64_t durationMs = 0;
     bool memoryMeasured = true; // false when MEMORY USAGE was turned off, denied or missing
+    // Read from an RDB file (ScanOptions::rdbFile): memory is estimated from the encodings, not measured.
+    QString rdbFile;
+    bool memoryEstimated = false;
+    std::uint64_t keysExpired = 0; // in the file, expired by the time its TTLs are read as of (not stored)
     // The access question the scan asked (last, when a policy change mid-scan switched it); None when it was turned
     // off, denied or failed from the start.
     AccessQuestion access = AccessQuestion::None;

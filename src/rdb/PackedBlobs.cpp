@@ -1,0 +1,227 @@
+#include "rdb/PackedBlobs.h"
+
+#include <cstring>
+
+namespace keylens::rdb {
+
+namespace {
+
+std::uint32_t le32(const unsigned char* p)
+{
+    return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24;
+}
+
+std::uint16_t le16(const unsigned char* p)
+{
+    return std::uint16_t(p[0] | p[1] << 8);
+}
+
+// The bytes a listpack entry's back-length takes for an entry of `size` bytes (encoding and data).
+std::size_t backLengthBytes(std::uint64_t size)
+{
+    return size < 128 ? 1 : size < 16384 ? 2 : size < 2097152 ? 3 : size < 268435456 ? 4 : 5;
+}
+
+} // namespace
+
+std::optional<std::uint64_t> listpackEntries(QByteArrayView blob)
+{
+    // Header: total bytes (32 bits), element count (16 bits, 65535: count them); entries; 0xFF.
+    const auto* p = reinterpret_cast<const unsigned char*>(blob.data());
+    const std::size_t size = std::size_t(blob.size());
+    if (size < 7 || le32(p) != size || p[size - 1] != 0xff)
+        return std::nullopt;
+    const std::uint16_t declared = le16(p + 4);
+    std::uint64_t entries = 0;
+    std::size_t at = 6;
+    while (at < size - 1) {
+        const unsigned char e = p[at];
+        std::uint64_t head = 0;
+        std::uint64_t data = 0;
+        if ((e & 0x80) == 0) { // 7-bit unsigned integer
+            head = 1;
+        } else if ((e & 0xc0) == 0x80) { // string up to 63 bytes
+            head = 1, data = e & 0x3f;
+        } else if ((e & 0xe0) == 0xc0) { // 13-bit integer
+            head = 2;
+        } else if ((e & 0xf0) == 0xe0) { // string up to 4095 bytes
+            if (at + 1 >= size)
+                return std::nullopt;
+            head = 2, data = std::uint64_t(e & 0x0f) << 8 | p[at + 1];
+        } else if (e == 0xf0) { // string with a 32-bit length
+            if (at + 5 > size)
+                return std::nullopt;
+            head = 5, data = le32(p + at + 1);
+        } else if (e == 0xf1) {
+            head = 3;
+        } else if (e == 0xf2) {
+            head = 4;
+        } else if (e == 0xf3) {
+            head = 5;
+        } else if (e == 0xf4) {
+            head = 9;
+        } else {
+            return std::nullopt; // 0xf5-0xfe are unused; 0xff only ends the listpack
+        }
+        const std::uint64_t entry = head + data;
+        at += std::size_t(entry + backLengthBytes(entry));
+        if (at > size - 1)
+            return std::nullopt;
+        ++entries;
+    }
+    if (declared != 65535 && declared != entries)
+        return std::nullopt;
+    return entries;
+}
+
+std::optional<std::uint64_t> ziplistEntries(QByteArrayView blob)
+{
+    // Header: total bytes, offset of the last entry (32 bits each), count (16 bits); entries; 0xFF.
+    const auto* p = reinterpret_cast<const unsigned char*>(blob.data());
+    const std::size_t size = std::size_t(blob.size());
+    if (size < 11 || le32(p) != size || p[size - 1] != 0xff)
+        return std::nullopt;
+    const std::uint16_t declared = le16(p + 8);
+    std::uint64_t entries = 0;
+    std::size_t at = 10;
+    while (at < size - 1) {
+        // The previous entry's length: one byte, or 0xFE and four.
+        at += p[at] < 254 ? 1 : 5;
+        if (at >= size - 1)
+            return std::nullopt;
+        const unsigned char e = p[at];
+        std::uint64_t head = 1;
+        std::uint64_t data = 0;
+        switch (e >> 6) {
+        case 0:
+            data = e & 0x3f;
+            break;
+        case 1:
+            if (at + 1 >= size)
+                return std::nullopt;
+            head = 2, data = std::uint64_t(e & 0x3f) << 8 | p[at + 1];
+            break;
+        case 2:
+            if (at + 5 > size)
+                return std::nullopt;
+            head = 5, data = std::uint64_t(p[at + 1]) << 24 | std::uint64_t(p[at + 2]) << 16 |
+                             std::uint64_t(p[at + 3]) << 8 | p[at + 4];
+            break;
+        default:
+            if (e == 0xc0)
+                data = 2;
+            else if (e == 0xd0)
+                data = 4;
+            else if (e == 0xe0)
+                data = 8;
+            else if (e == 0xf0)
+                data = 3;
+            else if (e == 0xfe)
+                data = 1;
+            else if (e >= 0xf1 && e <= 0xfd)
+                data = 0; // the value is in the encoding byte
+            else
+                return std::nullopt;
+        }
+        at += std::size_t(head + data);
+        if (at > size - 1)
+            return std::nullopt;
+        ++entries;
+    }
+    if (declared != 65535 && declared != entries)
+        return std::nullopt;
+    return entries;
+}
+
+std::optional<std::uint64_t> intsetEntries(QByteArrayView blob)
+{
+    const auto* p = reinterpret_cast<const unsigned char*>(blob.data());
+    if (blob.size() < 8)
+        return std::nullopt;
+    const std::uint32_t width = le32(p);
+    const std::uint32_t count = le32(p + 4);
+    if ((width != 2 && width != 4 && width != 8) || std::uint64_t(blob.size()) != 8 + std::uint64_t(width) * count)
+        return std::nullopt;
+    return count;
+}
+
+std::optional<std::uint64_t> zipmapPairs(QByteArrayView blob)
+{
+    // A count byte (254 and up: count them), then pairs of length-prefixed key and value (a free byte after the
+    // value's length, and that many unused bytes after it), then 0xFF.
+    const auto* p = reinterpret_cast<const unsigned char*>(blob.data());
+    const std::size_t size = std::size_t(blob.size());
+    if (size < 2 || p[size - 1] != 0xff)
+        return std::nullopt;
+    std::size_t at = 1;
+    std::uint64_t pairs = 0;
+    const auto length = [&](std::uint64_t* out) {
+        if (at >= size)
+            return false;
+        if (p[at] < 254) {
+            *out = p[at++];
+            return true;
+        }
+        if (p[at] == 254 && at + 5 <= size) {
+            *out = le32(p + at + 1);
+            at += 5;
+            return true;
+        }
+        return false;
+    };
+    while (at < size && p[at] != 0xff) {
+        std::uint64_t keyLength = 0;
+        std::uint64_t valueLength = 0;
+        if (!length(&keyLength) || (at += std::size_t(keyLength)) >= size || !length(&valueLength) || at >= size)
+            return std::nullopt;
+        const std::size_t free = p[at++];
+        at += std::size_t(valueLength) + free;
+        if (at >= size)
+            return std::nullopt;
+        ++pairs;
+    }
+    if (at != size - 1 || (p[0] < 254 && p[0] != pairs))
+        return std::nullopt;
+    return pairs;
+}
+
+std::optional<QByteArray> lzfDecompress(QByteArrayView in, std::size_t size)
+{
+    QByteArray out(qsizetype(size), Qt::Uninitialized);
+    auto* o = reinterpret_cast<unsigned char*>(out.data());
+    const auto* i = reinterpret_cast<const unsigned char*>(in.data());
+    const unsigned char* const iEnd = i + in.size();
+    std::size_t written = 0;
+    while (i < iEnd) {
+        std::size_t control = *i++;
+        if (control < 32) { // a run of control + 1 literal bytes
+            const std::size_t run = control + 1;
+            if (std::size_t(iEnd - i) < run || size - written < run)
+                return std::nullopt;
+            std::memcpy(o + written, i, run);
+            i += run;
+            written += run;
+            continue;
+        }
+        // A back reference: length (3 bits, 7: one more byte) + 2, distance (5 bits and a byte) + 1.
+        std::size_t length = control >> 5;
+        if (length == 7) {
+            if (i >= iEnd)
+                return std::nullopt;
+            length += *i++;
+        }
+        length += 2;
+        if (i >= iEnd)
+            return std::nullopt;
+        const std::size_t distance = ((control & 0x1f) << 8) + *i++ + 1;
+        if (distance > written || size - written < length)
+            return std::nullopt;
+        for (std::size_t k = 0; k < length; ++k, ++written) // may overlap: byte by byte
+            o[written] = o[written - distance];
+    }
+    if (written != size)
+        return std::nullopt;
+    return out;
+}
+
+} // namespace keylens::rdb

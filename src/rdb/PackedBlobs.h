@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+
+#include <cstdint>
+#include <optional>
+
+namespace keylens::rdb {
+
+// The compact encodings Redis saves as one string (a listpack, a ziplist, an intset, a zipmap): their elements are
+// counted by walking them, which also checks that every entry lies inside the blob and the blob ends where it says.
+// Nothing for a blob that does not hold together (the caller reports it with the file offset).
+
+std::optional<std::uint64_t> listpackEntries(QByteArrayView blob);
+std::optional<std::uint64_t> ziplistEntries(QByteArrayView blob);
+std::optional<std::uint64_t> intsetEntries(QByteArrayView blob);
+// A zipmap's field-value pairs.
+std::optional<std::uint64_t> zipmapPairs(QByteArrayView blob);
+
+// LZF, as liblzf writes it (redis-server compresses strings over 20 bytes with it): `size` bytes out, or nothing when
+// the input is not a valid LZF stream of that size.
+std::optional<QByteArray> lzfDecompress(QByteArrayView in, std::size_t size);
+
+} // namespace keylens::rdb

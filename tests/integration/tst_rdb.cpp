@@ -1,0 +1,375 @@
+// Reading RDB files offline (src/rdb): per key, the name, type, element count and expiry equal what a redis-server
+// that loaded the same file answers (a plain client: TYPE, the type's length command, PEXPIRETIME); files the local
+// redis-server wrote from keyspaces with every type and encoding, the real fixtures of older versions, and damaged
+// files that must end in a clear error with an offset, keeping what came before.
+#include "CliRunner.h"
+#include "JsonReport.h"
+#include "PlainClient.h"
+#include "TestServer.h"
+#include "rdb/Crc64.h"
+#include "rdb/RdbReader.h"
+
+#include <QBuffer>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+#include <set>
+
+using namespace keylens;
+
+namespace {
+
+struct Read
+{
+    std::map<QByteArray, rdb::RdbKey> keys; // of every database, by "db/key"
+    rdb::RdbSummary summary;
+};
+
+Read readBytes(const QByteArray& bytes)
+{
+    Read read;
+    QBuffer buffer;
+    buffer.setData(bytes);
+    buffer.open(QIODevice::ReadOnly);
+    rdb::RdbCallbacks callbacks;
+    callbacks.key = [&](const rdb::RdbKey& key) { read.keys[QByteArray::number(key.db) + '/' + key.key] = key; };
+    read.summary = rdb::readRdb(buffer, -1, callbacks);
+    return read;
+}
+
+QByteArray fileBytes(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QString fixture(const char* name)
+{
+    return QStringLiteral(KEYLENS_FIXTURES_DIR "/rdb/") + QLatin1String(name);
+}
+
+// What the server says of one key: its type and length, its expiry.
+struct ServerKey
+{
+    QByteArray type;
+    std::uint64_t elements = 0;
+    long long expiresAtMs = -1;
+};
+
+ServerKey askServer(test::PlainClient& client, const QByteArray& key)
+{
+    ServerKey answer;
+    answer.type = client.command({"TYPE", key});
+    const QByteArray length = answer.type == "string"   ? "STRLEN"
+                              : answer.type == "list"   ? "LLEN"
+                              : answer.type == "set"    ? "SCARD"
+                              : answer.type == "zset"   ? "ZCARD"
+                              : answer.type == "hash"   ? "HLEN"
+                              : answer.type == "stream" ? "XLEN"
+                                                        : QByteArray();
+    if (!length.isEmpty())
+        answer.elements = std::uint64_t(client.integer({length, key}));
+    answer.expiresAtMs = client.integer({"PEXPIRETIME", key});
+    return answer;
+}
+
+// Every key of database `db` on the server equals the file's.
+void compareWithServer(test::PlainClient& client, const Read& read, int db)
+{
+    client.command({"SELECT", QByteArray::number(db)});
+    const std::vector<QByteArray> names = client.elements({"KEYS", "*"});
+    // A key whose time ran out before the server loaded the file is not loaded.
+    const long long now = QDateTime::currentMSecsSinceEpoch();
+    std::size_t inFile = 0;
+    for (const auto& [id, key] : read.keys)
+        inFile += key.db == db && key.expiresAtMs.value_or(now + 1) > now ? 1 : 0;
+    QCOMPARE(inFile, names.size());
+    for (const QByteArray& name : names) {
+        const auto it = read.keys.find(QByteArray::number(db) + '/' + name);
+        QVERIFY2(it != read.keys.end(), name.constData());
+        const rdb::RdbKey& key = it->second;
+        const ServerKey server = askServer(client, name);
+        QCOMPARE(QByteArray(keyspace::keyTypeName(key.type).toByteArray()), server.type);
+        QVERIFY2(key.elements == server.elements,
+                 qPrintable(QStringLiteral("%1: %2 elements in the file, %3 on the server")
+                                .arg(QString::fromUtf8(name))
+                                .arg(key.elements)
+                                .arg(server.elements)));
+        QCOMPARE(key.expiresAtMs.value_or(-1), server.expiresAtMs);
+    }
+}
+
+} // namespace
+
+class TestRdb : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void crcOfTheCheckString()
+    {
+        rdb::Crc64 crc;
+        crc.update("123456789", 9);
+        QCOMPARE(crc.value(), 0xe9c6d914c4b8d9caULL);
+        rdb::Crc64 split; // in pieces: the same
+        split.update("1234", 4);
+        split.update("56789", 5);
+        QCOMPARE(split.value(), crc.value());
+    }
+
+    // The fixtures redis-server 7.0 can load (RDB 3 to 10): what it answers is the truth.
+    void fixturesAgreeWithTheServer_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name :
+             {"redis_encodings.rdb", "rdbtools_keys_with_expiry.rdb", "rdbtools_multiple_databases.rdb",
+              "rdbtools_non_ascii_values.rdb", "rdbtools_rdb_version_8_with_64b_length_and_scores.rdb",
+              "rdbtools_redis_50_with_streams.rdb", "rdbtools_uncompressible_string_keys.rdb",
+              "rdbtools_zipmap_with_big_values.rdb", "hdt_listpack.rdb", "rdbtools_empty_database.rdb"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+    void fixturesAgreeWithTheServer()
+    {
+        QFETCH(QString, name);
+        const Read read = readBytes(fileBytes(fixture(name.toLatin1().constData())));
+        QVERIFY2(!read.summary.error, qPrintable(read.summary.error ? read.summary.error->message : QString()));
+        QVERIFY(read.summary.complete);
+        demo::RedisServerProcess server;
+        demo::RedisServerProcess::Options options;
+        options.rdbDirectory = QStringLiteral(KEYLENS_FIXTURES_DIR "/rdb");
+        options.rdbFilename = name;
+        KEYLENS_START_SERVER(server, options);
+        test::PlainClient client(server.port());
+        std::set<int> dbs{0};
+        for (const auto& [id, key] : read.keys)
+            dbs.insert(key.db);
+        for (const int db : dbs)
+            compareWithServer(client, read, db);
+    }
+
+    // Newer than the local server reads: what the fixtures' sources document.
+    void newerFixtures()
+    {
+        const Read functions = readBytes(fileBytes(fixture("hdt_function.rdb")));
+        QVERIFY(functions.summary.complete);
+        QCOMPARE(functions.summary.version, 11);
+        QCOMPARE(functions.keys.size(), std::size_t(0));
+        QCOMPARE(functions.summary.functions, 1u);
+
+        const Read fieldTtls = readBytes(fileBytes(fixture("hdt_hash_with_hfe.rdb")));
+        QVERIFY2(fieldTtls.summary.complete,
+                 qPrintable(fieldTtls.summary.error ? fieldTtls.summary.error->message : QString()));
+        QCOMPARE(fieldTtls.summary.version, 12);
+        QCOMPARE(fieldTtls.keys.size(), std::size_t(1));
+        QCOMPARE(fieldTtls.keys.begin()->second.type, keyspace::KeyType::Hash);
+        QCOMPARE(fieldTtls.keys.begin()->second.elements, 8u);
+
+        // A module's value (ReJSON) is skipped field by field, without the module: its key is there, of type other.
+        const Read module = readBytes(fileBytes(fixture("rdbtools_redis_40_with_module.rdb")));
+        QVERIFY2(module.summary.complete, qPrintable(module.summary.error ? module.summary.error->message : QString()));
+        QCOMPARE(module.keys.size(), std::size_t(2));
+        QCOMPARE(module.keys.at("0/foo").type, keyspace::KeyType::Other);
+        QCOMPARE(module.keys.at("0/simplekey").type, keyspace::KeyType::String);
+        QCOMPARE(module.summary.redisVersion, QByteArray("4.0.0"));
+    }
+
+    // A keyspace with every type in every encoding the local server (7.0, RDB 10) writes, small and big; saved, read
+    // back, and compared key by key with the server. The estimated memory against MEMORY USAGE SAMPLES 0.
+    void whatTheLocalServerWrites()
+    {
+        demo::RedisServerProcess server;
+        demo::RedisServerProcess::Options options;
+        options.extraArguments = {QStringLiteral("--enable-debug-command"), QStringLiteral("yes"),
+                                  QStringLiteral("--maxmemory-policy"), QStringLiteral("allkeys-lru")};
+        KEYLENS_START_SERVER(server, options);
+        test::PlainClient client(server.port());
+        std::vector<std::vector<QByteArray>> writes;
+        const auto n = [](int i) { return QByteArray::number(i); };
+        // Strings: an integer, embedded, raw, compressible (LZF in the file), incompressible.
+        writes.push_back({"SET", "str:int", "1234567"});
+        writes.push_back({"SET", "str:small", "hello"});
+        writes.push_back({"SET", "str:44", QByteArray(44, 'a')});
+        writes.push_back({"SET", "str:45", QByteArray(45, 'b')});
+        writes.push_back({"SET", "str:lzf", QByteArray(100000, 'x')});
+        QByteArray noise;
+        for (int i = 0; i < 20000; ++i)
+            noise += char((i * 7919 + i / 3) % 251);
+        writes.push_back({"SET", "str:noise", noise});
+        // Lists: one listpack node, many nodes, elements too big to pack (plain nodes, below).
+        for (int i = 0; i < 5; ++i)
+            writes.push_back({"RPUSH", "list:small", n(i)});
+        for (int i = 0; i < 20000; ++i)
+            writes.push_back({"RPUSH", "list:big", "element-" + n(i)});
+        // Sets: an intset, a hash table of strings, a hash table of integers past set-max-intset-entries.
+        for (int i = 0; i < 100; ++i)
+            writes.push_back({"SADD", "set:ints", n(i * 3)});
+        for (int i = 0; i < 2000; ++i)
+            writes.push_back({"SADD", "set:words", "member-" + n(i)});
+        for (int i = 0; i < 1000; ++i)
+            writes.push_back({"SADD", "set:manyints", n(i)});
+        // Sorted sets: a listpack, a skiplist.
+        for (int i = 0; i < 10; ++i)
+            writes.push_back({"ZADD", "zset:small", n(i), "m" + n(i)});
+        for (int i = 0; i < 3000; ++i)
+            writes.push_back({"ZADD", "zset:big", n(i) + ".5", "member-" + n(i)});
+        // Hashes: a listpack, a hash table by count, one by a long value.
+        for (int i = 0; i < 10; ++i)
+            writes.push_back({"HSET", "hash:small", "f" + n(i), "v" + n(i)});
+        for (int i = 0; i < 3000; ++i)
+            writes.push_back({"HSET", "hash:big", "field-" + n(i), "value-" + n(i)});
+        writes.push_back({"HSET", "hash:longvalue", "f", QByteArray(200, 'v')});
+        // A stream with a consumer group, two consumers and pending entries.
+        for (int i = 0; i < 1500; ++i)
+            writes.push_back({"XADD", "stream:events", "*", "n", n(i), "kind", "click"});
+        writes.push_back({"XGROUP", "CREATE", "stream:events", "workers", "0"});
+        writes.push_back({"XREADGROUP", "GROUP", "workers", "alice", "COUNT", "20", "STREAMS", "stream:events", ">"});
+        writes.push_back({"XREADGROUP", "GROUP", "workers", "bob", "COUNT", "5", "STREAMS", "stream:events", ">"});
+        // Expiries, far off.
+        writes.push_back({"PEXPIREAT", "str:small", "4102444800000"});
+        writes.push_back({"PEXPIREAT", "hash:big", "4102444800123"});
+        QCOMPARE(client.pipeline(writes), std::size_t(0));
+        // Plain quicklist nodes: elements over the packed threshold.
+        QCOMPARE(client.command({"DEBUG", "QUICKLIST-PACKED-THRESHOLD", "1000"}), QByteArray("OK"));
+        for (int i = 0; i < 3; ++i)
+            client.command({"RPUSH", "list:plain", QByteArray(5000 + i, 'p')});
+        client.command({"RPUSH", "list:plain", "small"});
+        QCOMPARE(client.command({"SAVE"}), QByteArray("OK"));
+        const std::vector<QByteArray> dir = client.elements({"CONFIG", "GET", "dir"});
+        const Read read = readBytes(fileBytes(QString::fromUtf8(dir.back()) + QStringLiteral("/dump.rdb")));
+        QVERIFY2(read.summary.complete, qPrintable(read.summary.error ? read.summary.error->message : QString()));
+        QVERIFY(read.summary.checksumChecked);
+        QCOMPARE(read.summary.version, 10);
+        QVERIFY(client.command({"INFO", "server"})
+                    .contains(QByteArray("redis_version:" + read.summary.redisVersion + "\r")));
+        compareWithServer(client, read, 0);
+        // Saved under an LRU policy: each key's idle time.
+        QVERIFY(read.keys.at("0/str:int").idleSeconds.has_value());
+
+        // Memory: per namespace within 15 % of MEMORY USAGE SAMPLES 0 summed, and within 25 % for each key over 10 KB.
+        std::map<QByteArray, std::pair<double, double>> byNamespace; // estimated, measured
+        for (const auto& [id, key] : read.keys) {
+            const double measured = double(client.integer({"MEMORY", "USAGE", key.key, "SAMPLES", "0"}));
+            const double estimated = double(key.estimatedMemory);
+            const QByteArray ns = key.key.left(key.key.indexOf(':'));
+            byNamespace[ns].first += estimated;
+            byNamespace[ns].second += measured;
+            qInfo("%-16s %-10s %9.0f estimated %9.0f measured (%+.1f %%)", key.key.constData(),
+                  keyspace::keyTypeName(key.type).toByteArray().constData(), estimated, measured,
+                  (estimated / measured - 1) * 100);
+            if (measured > 10240)
+                QVERIFY2(std::abs(estimated / measured - 1) <= 0.25, key.key.constData());
+        }
+        for (const auto& [ns, figures] : byNamespace)
+            QVERIFY2(std::abs(figures.first / figures.second - 1) <= 0.15,
+                     qPrintable(QStringLiteral("%1: %2 estimated, %3 measured")
+                                    .arg(QString::fromUtf8(ns))
+                                    .arg(figures.first)
+                                    .arg(figures.second)));
+    }
+
+    // keylens-cli scan and lint --rdb: the same reports as of a server, marked estimated; standard input; a file that
+    // is none or is damaged: exit 2, and the keys before the damage reported as a partial result.
+    void commandLine()
+    {
+        const QString encodings = fixture("redis_encodings.rdb");
+        const test::CliRun scanned = test::runCli({QStringLiteral("scan"), QStringLiteral("--rdb"), encodings,
+                                                   QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(scanned.exitCode, 0);
+        const QJsonObject report = test::parseJson(scanned.out);
+        const QJsonObject scan = report[QLatin1String("scan")].toObject();
+        QCOMPARE(scan[QLatin1String("memory_estimated")].toBool(), true);
+        QCOMPARE(scan[QLatin1String("complete")].toBool(), true);
+        QCOMPARE(scan[QLatin1String("keys")].toInt(), 13);
+        QCOMPARE(scan[QLatin1String("rdb_file")].toString(), encodings);
+        QCOMPARE(report[QLatin1String("totals")].toObject()[QLatin1String("keys")].toInt(), 13);
+
+        // The same bytes on standard input.
+        QProcess piped;
+        piped.setStandardInputFile(encodings);
+        test::startCli(piped, {QStringLiteral("scan"), QStringLiteral("--rdb"), QStringLiteral("-"),
+                               QStringLiteral("--format"), QStringLiteral("json")});
+        const test::CliRun fromStdin = test::finishCli(piped);
+        QCOMPARE(fromStdin.exitCode, 0);
+        QCOMPARE(test::parseJson(fromStdin.out)[QLatin1String("scan")].toObject()[QLatin1String("keys")].toInt(), 13);
+
+        // The lint of a file: findings, and the exit code of findings (here none at error level).
+        const test::CliRun linted = test::runCli({QStringLiteral("lint"), QStringLiteral("--rdb"), encodings});
+        QVERIFY2(linted.exitCode == 0 || linted.exitCode == 1, linted.err.constData());
+        QVERIFY(!linted.out.isEmpty());
+
+        // Not an RDB file; a file cut in the middle: exit 2, the error with its offset, the keys before it.
+        QTemporaryDir dir;
+        const QString notRdb = dir.filePath(QStringLiteral("notes.rdb"));
+        {
+            QFile file(notRdb);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("hello, not a dump at all");
+        }
+        const test::CliRun refused = test::runCli({QStringLiteral("scan"), QStringLiteral("--rdb"), notRdb});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("not an RDB file"), refused.err.constData());
+        QVERIFY(refused.out.isEmpty());
+        const test::CliRun missing =
+            test::runCli({QStringLiteral("scan"), QStringLiteral("--rdb"), dir.filePath(QStringLiteral("none.rdb"))});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY(missing.err.contains("cannot open"));
+
+        const QByteArray whole = fileBytes(encodings);
+        const QString cut = dir.filePath(QStringLiteral("cut.rdb"));
+        {
+            QFile file(cut);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(whole.left(whole.size() * 2 / 3));
+        }
+        const test::CliRun partial = test::runCli(
+            {QStringLiteral("scan"), QStringLiteral("--rdb"), cut, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(partial.exitCode, 2);
+        QVERIFY2(partial.err.contains("damaged at byte"), partial.err.constData());
+        const QJsonObject partialScan = test::parseJson(partial.out)[QLatin1String("scan")].toObject();
+        QCOMPARE(partialScan[QLatin1String("complete")].toBool(), false);
+        QVERIFY(partialScan[QLatin1String("keys")].toInt() > 0);
+        QVERIFY(partialScan[QLatin1String("keys")].toInt() < 13);
+        QVERIFY(partialScan[QLatin1String("error")].toString().contains(QLatin1String("byte")));
+    }
+
+    void damagedFiles()
+    {
+        // Empty aggregates and a ziplist whose entries overrun it: read to where they are, then a clear error.
+        const Read corrupt = readBytes(fileBytes(fixture("redis_corrupt_ziplist.rdb")));
+        QVERIFY(corrupt.summary.error);
+        QVERIFY2(corrupt.summary.error->message.contains(QLatin1String("ziplist")),
+                 qPrintable(corrupt.summary.error->message));
+        QVERIFY(corrupt.summary.error->offset > 9);
+
+        QVERIFY(readBytes({}).summary.error);
+        QVERIFY(readBytes("REDIS").summary.error->message.contains(QLatin1String("not an RDB file")));
+        const Read notRdb = readBytes("PK\x03\x04 a zip file, not a dump");
+        QVERIFY(notRdb.summary.error->message.contains(QLatin1String("not an RDB file")));
+
+        // A file of many keys, cut anywhere: the keys before the cut, an error at the cut, never a crash.
+        const QByteArray whole = fileBytes(fixture("redis_encodings.rdb"));
+        const std::size_t all = readBytes(whole).keys.size();
+        for (qsizetype cut = 9; cut < whole.size(); cut += 7) {
+            const Read partial = readBytes(whole.left(cut));
+            QVERIFY(partial.summary.error);
+            QVERIFY(!partial.summary.complete);
+            QVERIFY(partial.summary.error->offset <= std::uint64_t(cut));
+            QVERIFY(partial.keys.size() <= all);
+        }
+        // A flipped byte in a value: the checksum says so (or the value does not parse), with the offset.
+        const QByteArray dumped = fileBytes(fixture("hdt_listpack.rdb"));
+        for (qsizetype at = 9; at < dumped.size() - 8; at += 5) {
+            QByteArray flipped = dumped;
+            flipped[at] = char(flipped[at] ^ 0x20);
+            const Read read = readBytes(flipped);
+            QVERIFY2(read.summary.error, qPrintable(QStringLiteral("a flipped byte at %1 went unnoticed").arg(at)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRdb)
+#include "tst_rdb.moc"
