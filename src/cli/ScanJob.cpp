@@ -3,7 +3,6 @@
 #include "cli/InterruptWatcher.h"
 #include "cli/ProgressBar.h"
 #include "judging/EndOfScan.h"
-#include "rdb/RdbScan.h"
 #include "scan/ScanDriver.h"
 
 #include <optional>
@@ -32,8 +31,7 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
         if (interrupts->hasFired())
             interrupt(); // Ctrl-C came before the scan: it ends at once, with what little it has
     };
-    const scan::DrivenScan scanned = options.rdbFile.isEmpty() ? scan::driveScan(options, keyspace, hooks)
-                                                               : rdb::scanRdbFile(options, keyspace, hooks);
+    const scan::DrivenScan scanned = scan::driveScan(options, keyspace, hooks);
     interrupts->setOnInterrupt({}); // the callback refers to the driver's frame
     progressBar.clear();
     outcome.summary = scanned.summary;

@@ -142,8 +142,8 @@ private:
                 m_db = int(length());
                 continue;
             case ResizeDb:
-                length();
-                length();
+                m_summary.dbSizes.emplace_back(m_db, length());
+                length(); // keys with a TTL
                 continue;
             case ExpireTime:
                 expiresAtMs = std::int64_t(m_in.littleEndian32()) * 1000;

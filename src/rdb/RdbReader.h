@@ -54,6 +54,8 @@ struct RdbSummary
     std::optional<std::int64_t> savedAtSeconds;         // AUX ctime
     std::optional<std::uint64_t> usedMemory;            // AUX used-mem
     QByteArray redisVersion;                            // AUX redis-ver
+    // RESIZEDB's count of keys, by database: what a store is sized for before they come.
+    std::vector<std::pair<int, std::uint64_t>> dbSizes;
     std::uint64_t keys = 0;
     std::uint64_t functions = 0;
     std::uint64_t bytes = 0; // read, trailer included

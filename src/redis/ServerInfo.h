@@ -28,6 +28,10 @@ struct ServerInfo
     // A cluster scan's shards as they are scanned, by first slot: the node's address and the slots it serves.
     std::vector<std::pair<QString, QString>> shards;
     QStringList notices; // why a field is missing
+    // Of an RDB file (ScanOptions::rdbFile): when it was saved (its AUX ctime), and the moment its TTLs and idle times
+    // are read as of (the save, or now). Unset for a server: now.
+    std::optional<qint64> savedAtSeconds;
+    std::optional<qint64> asOfSeconds;
 };
 
 // Calls `visit(name, value)` for each "name:value" line of an INFO reply ("# Server\r\nredis_version:7.0.15\r\n..."),

@@ -8,8 +8,9 @@ namespace keylens::scan {
 
 void Ingest::serverInfo(const redis::ServerInfo& info, const ScanOptions& options)
 {
-    // The keys are judged cold as of the scan's start: a scan of an hour does not make its last keys colder.
-    m_store.setColdAfter(options.coldAfterSeconds, QDateTime::currentSecsSinceEpoch());
+    // The keys are judged cold as of the scan's start: a scan of an hour does not make its last keys colder. A file's,
+    // as of the moment its figures are read as of.
+    m_store.setColdAfter(options.coldAfterSeconds, info.asOfSeconds.value_or(QDateTime::currentSecsSinceEpoch()));
     const bool wholeKeyspace = options.match.isEmpty() && options.type.isEmpty();
     if (wholeKeyspace && info.dbsize && *info.dbsize > 0)
         m_store.reserve(static_cast<std::size_t>(*info.dbsize));

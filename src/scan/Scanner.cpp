@@ -1,6 +1,7 @@
 #include "scan/Scanner.h"
 
 #include "base/ThreadPriority.h"
+#include "scan/RdbFileScan.h"
 #include "scan/ScanControl.h"
 #include "scan/ScanLoop.h"
 
@@ -90,7 +91,8 @@ std::uint64_t Scanner::start(const ScanOptions& options)
             if (options.background)
                 base::runAtBackgroundPriority(); // for good: this runner's thread only ever scans for the GUI
             JobSink sink(this, job, control);
-            const ScanSummary summary = runScan(job.id, options, *control, sink);
+            const ScanSummary summary = options.rdbFile.isEmpty() ? runScan(job.id, options, *control, sink)
+                                                                  : runRdbFileScan(job.id, options, *control, sink);
             return [this, summary] {
                 m_running = false;
                 Q_EMIT finished(summary);

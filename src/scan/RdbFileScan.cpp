@@ -1,7 +1,6 @@
-#include "rdb/RdbScan.h"
+#include "scan/RdbFileScan.h"
 
 #include "rdb/RdbReader.h"
-#include "scan/Ingest.h"
 #include "scan/KeyBatch.h"
 
 #include <QDateTime>
@@ -11,7 +10,7 @@
 
 #include <cstdio>
 
-namespace keylens::rdb {
+namespace keylens::scan {
 
 namespace {
 
@@ -24,10 +23,11 @@ QString savedAtText(std::int64_t seconds)
 
 } // namespace
 
-scan::DrivenScan scanRdbFile(const scan::ScanOptions& options, keyspace::Keyspace& store, const scan::ScanHooks& hooks)
+ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, ScanControl& control, ScanSink& sink)
 {
-    scan::DrivenScan driven;
-    scan::ScanSummary& summary = driven.summary;
+    using namespace rdb;
+    ScanSummary summary;
+    summary.jobId = jobId;
     summary.rdbFile = options.rdbFile;
     summary.memoryEstimated = true;
     summary.coldAfterSeconds = options.coldAfterSeconds;
@@ -38,35 +38,28 @@ scan::DrivenScan scanRdbFile(const scan::ScanOptions& options, keyspace::Keyspac
     if (!opened) {
         summary.error = redis::Error{redis::ErrorKind::Usage,
                                      QStringLiteral("cannot open %1: %2").arg(options.rdbFile, file.errorString())};
-        return driven;
+        return summary;
     }
     const std::int64_t nowMs = QDateTime::currentMSecsSinceEpoch();
     QElapsedTimer clock;
     clock.start();
-    std::atomic<bool> cancel{false};
-    if (hooks.started)
-        hooks.started([&cancel] { cancel = true; });
-
-    scan::Ingest ingest(store);
-    ingest.setKeyStored(hooks.keyStored);
-    scan::KeyBatch batch;
+    KeyBatch batch;
     const auto flush = [&] {
         if (batch.size() == 0)
             return;
-        ingest.add(batch);
+        sink.batch(std::move(batch));
         batch = {};
     };
     const qint64 fileSize = fromStdin ? -1 : file.size();
     const auto progress = [&](std::uint64_t bytes) {
-        if (!hooks.progress)
-            return;
-        scan::ScanProgress now;
+        ScanProgress now;
+        now.jobId = jobId;
         now.keysSeen = summary.keysSeen;
         now.elapsedMs = clock.elapsed();
         now.keysPerSecond = now.elapsedMs > 0 ? double(summary.keysSeen) * 1000.0 / double(now.elapsedMs) : 0;
         if (fileSize > 0 && bytes > 0)
             now.etaMs = std::int64_t(double(now.elapsedMs) * (double(fileSize) / double(bytes) - 1));
-        hooks.progress(now);
+        sink.progress(now);
     };
 
     // TTLs and idle times as of this moment: the save, or now. A store's expiries are absolute, read against now:
@@ -75,7 +68,7 @@ scan::DrivenScan scanRdbFile(const scan::ScanOptions& options, keyspace::Keyspac
     std::uint64_t idleKeys = 0;
     std::uint64_t frequencyKeys = 0;
     RdbCallbacks callbacks;
-    callbacks.cancel = &cancel;
+    callbacks.cancel = control.cancelFlag();
     callbacks.header = [&](const RdbSummary& header) {
         if (options.ttlFromSave && header.savedAtSeconds)
             asOfMs = *header.savedAtSeconds * 1000;
@@ -85,13 +78,17 @@ scan::DrivenScan scanRdbFile(const scan::ScanOptions& options, keyspace::Keyspac
         info.redisVersion = QString::fromLatin1(header.redisVersion);
         if (header.usedMemory)
             info.usedMemory = qint64(*header.usedMemory);
+        for (const auto& [db, keys] : header.dbSizes) {
+            if (db == options.connection.db)
+                info.dbsize = qint64(keys); // sizes the store (the count is corrected when the file is read)
+        }
+        info.savedAtSeconds = header.savedAtSeconds;
+        info.asOfSeconds = asOfMs / 1000;
         summary.server = info;
-        ingest.serverInfo(info, options);
-        store.setColdAfter(options.coldAfterSeconds, asOfMs / 1000);
-        if (hooks.serverKnown)
-            hooks.serverKnown(info);
+        sink.serverInfo(info);
     };
     callbacks.key = [&](const RdbKey& key) {
+        control.waitWhilePaused();
         ++summary.keysSeen;
         const std::int64_t shiftMs = nowMs - asOfMs;
         if (key.expiresAtMs && *key.expiresAtMs <= asOfMs) {
@@ -119,16 +116,16 @@ scan::DrivenScan scanRdbFile(const scan::ScanOptions& options, keyspace::Keyspac
     flush();
 
     summary.complete = read.complete;
-    summary.cancelled = cancel.load();
+    summary.cancelled = control.isCancelled();
     summary.durationMs = clock.elapsed();
     summary.scanCalls = read.version > 0 ? 1 : 0; // the header was read: what follows is a (partial) result
     summary.memoryMeasured = true;
     summary.server.dbsize = qint64(summary.keysSeen - summary.keysExpired);
-    summary.access = idleKeys > 0        ? scan::AccessQuestion::IdleTime
-                     : frequencyKeys > 0 ? scan::AccessQuestion::Frequency
-                                         : scan::AccessQuestion::None;
+    summary.access = idleKeys > 0        ? AccessQuestion::IdleTime
+                     : frequencyKeys > 0 ? AccessQuestion::Frequency
+                                         : AccessQuestion::None;
     const std::uint64_t stored = summary.keysSeen - summary.keysExpired;
-    summary.accessNotMeasured = summary.access == scan::AccessQuestion::None ? 0 : stored - idleKeys - frequencyKeys;
+    summary.accessNotMeasured = summary.access == AccessQuestion::None ? 0 : stored - idleKeys - frequencyKeys;
     if (read.error && !summary.cancelled) {
         const QString where =
             read.version > 0 ? QStringLiteral("the file is damaged at byte %1: %2") : QStringLiteral("%2");
@@ -149,11 +146,7 @@ scan::DrivenScan scanRdbFile(const scan::ScanOptions& options, keyspace::Keyspac
     if (read.complete && !read.checksumChecked && read.version >= 5)
         summary.notices << QStringLiteral("The file was saved without a checksum (rdbchecksum no): damage would "
                                           "go unnoticed");
-    ingest.settle(summary);
-    driven.duplicates = ingest.duplicates();
-    driven.received = ingest.received();
-    driven.finished = true;
-    return driven;
+    return summary;
 }
 
-} // namespace keylens::rdb
+} // namespace keylens::scan
