@@ -112,9 +112,11 @@ int runLintCommand(const QStringList& arguments)
     // The server answers the length questions while the namespace-level rules run on the store; a scan that did not
     // finish asks nothing more (its library sets were not read either), and the report says what went unchecked.
     const bool finished = !outcome.interrupted && !outcome.summary.error;
+    const bool fromFile = !options.rdbFile.isEmpty();
     const judging::BigKeyLengths lengths = judging::judgeBesideLengths(
-        keyspace, finished ? &options.connection : nullptr, outcome.librarySets,
-        [&](const lint::SetMembers& members) { linter.finish(keyspace, members, &shapes); });
+        keyspace, finished && !fromFile ? &options.connection : nullptr, outcome.librarySets,
+        [&](const lint::SetMembers& members) { linter.finish(keyspace, members, &shapes); }, nullptr,
+        fromFile ? judging::notAskedOfAFile() : QString());
     if (const QString unchecked = judging::recordBigKeyLengths(keyspace, linter, lengths); !unchecked.isEmpty())
         lintReport.notices << unchecked;
     const QByteArray document = report::formatLint(lintReport, *reportFormat);

@@ -36,12 +36,13 @@ lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const k
 BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::ConnectionOptions* server,
                                  std::optional<lint::SetMembers> known,
                                  const std::function<void(const lint::SetMembers&)>& judge,
-                                 const std::atomic<bool>* cancel)
+                                 const std::atomic<bool>* cancel, const QString& unasked)
 {
     BigKeyLengths lengths;
     lengths.candidates = lint::bigKeyCandidates(store);
     if (!server) {
-        lengths.error = QStringLiteral("the scan did not finish, so the server was not asked");
+        lengths.error =
+            unasked.isEmpty() ? QStringLiteral("the scan did not finish, so the server was not asked") : unasked;
         judge(known.value_or(lint::SetMembers()));
         return lengths;
     }
@@ -50,6 +51,11 @@ BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::C
     judge(members);
     asking.wait();
     return lengths;
+}
+
+QString notAskedOfAFile()
+{
+    return QStringLiteral("read from an RDB file, with no server to ask their lengths");
 }
 
 QString recordBigKeyLengths(keyspace::Keyspace& store, lint::Linter& linter, const BigKeyLengths& lengths)

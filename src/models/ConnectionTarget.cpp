@@ -3,6 +3,8 @@
 #include "models/RecentConnections.h"
 #include "models/SavedConnections.h"
 
+#include <QFileInfo>
+
 namespace keylens::models {
 
 redis::Result<ConnectionTarget> ConnectionTarget::fromProfile(const ConnectionProfile& profile,
@@ -66,6 +68,17 @@ ConnectionProfile ConnectionTarget::toProfile() const
     if (options.hasPassword)
         profile.passwordMode = ConnectionProfile::PasswordMode::AskEveryTime;
     return profile;
+}
+
+ConnectionTarget ConnectionTarget::offlineFile(const QString& path)
+{
+    ConnectionTarget target;
+    target.rdbFile = path;
+    target.options.transport = redis::ConnectionOptions::Transport::Unix;
+    target.options.socketPath = QFileInfo(path).absoluteFilePath();
+    target.name = QFileInfo(path).fileName();
+    target.remember = false; // a file, not a server to offer again
+    return target;
 }
 
 } // namespace keylens::models

@@ -32,6 +32,12 @@ struct ConnectionTarget
     QString savedId;                      // the saved connection it came from
     bool remember = true;                 // offered again on the welcome page (not the demo's passing port)
     bool demo = false;                    // the demo's own server
+    // An RDB file read instead of a server (ScanOptions::rdbFile): no server is touched. Its options name the file as
+    // a Unix socket, so that what would read values (the details pane, the console) fails to connect and says so,
+    // rather than reach a server that happens to listen on the default port.
+    QString rdbFile;
+
+    static ConnectionTarget offlineFile(const QString& path);
 
     // A saved connection with the password it gives (the keychain's or one typed); an error when its fields do not
     // make a connection.

@@ -89,12 +89,12 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     };
     callbacks.key = [&](const RdbKey& key) {
         control.waitWhilePaused();
-        ++summary.keysSeen;
         const std::int64_t shiftMs = nowMs - asOfMs;
         if (key.expiresAtMs && *key.expiresAtMs <= asOfMs) {
-            ++summary.keysExpired;
+            ++summary.keysExpired; // neither seen nor stored: the ingest's accounting has no place for it
             return;
         }
+        ++summary.keysSeen;
         keyspace::KeyInfo info;
         info.type = key.type;
         info.expiresAtMs = key.expiresAtMs ? *key.expiresAtMs + shiftMs : keyspace::NoExpiry;
@@ -120,11 +120,11 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     summary.durationMs = clock.elapsed();
     summary.scanCalls = read.version > 0 ? 1 : 0; // the header was read: what follows is a (partial) result
     summary.memoryMeasured = true;
-    summary.server.dbsize = qint64(summary.keysSeen - summary.keysExpired);
+    summary.server.dbsize = qint64(summary.keysSeen);
     summary.access = idleKeys > 0        ? AccessQuestion::IdleTime
                      : frequencyKeys > 0 ? AccessQuestion::Frequency
                                          : AccessQuestion::None;
-    const std::uint64_t stored = summary.keysSeen - summary.keysExpired;
+    const std::uint64_t stored = summary.keysSeen;
     summary.accessNotMeasured = summary.access == AccessQuestion::None ? 0 : stored - idleKeys - frequencyKeys;
     if (read.error && !summary.cancelled) {
         const QString where =

@@ -7,6 +7,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QProcessEnvironment>
@@ -278,6 +279,9 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     if (positional.size() > 1)
         return usage(
             QCoreApplication::translate("GuiCommandLine", "one URI at most, not %1 arguments").arg(positional.size()));
+    // A file to read offline (`keylens dump.rdb`), not a server's URI.
+    const bool rdbFile = !positional.isEmpty() &&
+                         (QFileInfo(positional.front()).isFile() || positional.front().endsWith(QLatin1String(".rdb")));
     const bool connectionFlags = !positional.isEmpty() || redis::connectionArgumentsGiven(parser);
     if (parser.isSet(demo) + connectionFlags + parser.isSet(connection) > 1)
         return usage(QCoreApplication::translate("GuiCommandLine",
@@ -299,6 +303,12 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
                 return usage(QCoreApplication::translate("GuiCommandLine", "--demo-port takes a port from 1 to 65535"));
             command.demoPort = quint16(port);
         }
+    } else if (rdbFile) {
+        if (!QFileInfo(positional.front()).isReadable())
+            return usage(
+                QCoreApplication::translate("GuiCommandLine", "cannot read the RDB file %1").arg(positional.front()));
+        command.start = GuiCommand::Start::Target;
+        command.target = models::ConnectionTarget::offlineFile(positional.front());
     } else if (parser.isSet(connection)) {
         command.start = GuiCommand::Start::Saved;
         command.savedConnection = parser.value(connection);

@@ -38,6 +38,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
@@ -185,6 +186,12 @@ void MainWindow::createActions()
     m_actions = std::make_unique<WindowActions>(*this);
     const WindowActions& actions = *m_actions;
     connect(actions.openConnection, &QAction::triggered, this, &MainWindow::openConnectionDialog);
+    connect(actions.openRdb, &QAction::triggered, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open RDB file"), QString(), tr("RDB files (*.rdb);;All files (*)"));
+        if (!path.isEmpty())
+            connectTo(Target::offlineFile(path));
+    });
     connect(actions.quit, &QAction::triggered, this, &QWidget::close);
     connect(actions.copy, &QAction::triggered, this, &MainWindow::copySelectedKey);
     connect(actions.remove, &QAction::triggered, this, &MainWindow::deleteSelectedKey);
@@ -396,6 +403,8 @@ void MainWindow::connectTo(const Target& chosen)
         label += tr(" db%1").arg(target.options.db);
     if (target.options.readOnly)
         label += tr(" · read-only");
+    if (!target.rdbFile.isEmpty())
+        label += tr(" · RDB file, memory estimated");
     if (target.colour.isValid())
         label = tr("<span style='color:%1'>■</span> ").arg(target.colour.name()) + label;
     m_connectionLabel->setText(label);
@@ -405,6 +414,7 @@ void MainWindow::connectTo(const Target& chosen)
     m_liveBar->setReadOnly(target.options.readOnly);
     scan::ScanOptions options;
     options.connection = target.options;
+    options.rdbFile = target.rdbFile;
     options.maxKeysPerSecond = target.maxKeysPerSecond;
     options.sampleSize = target.sampleSize;
     options.speed = target.speed.value_or(scan::defaultSpeedFor(target.options));

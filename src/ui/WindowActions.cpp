@@ -36,6 +36,9 @@ WindowActions::WindowActions(QMainWindow& window)
     fileMenu = bar->addMenu(tr("&File"));
     openConnection = fileMenu->addAction(icon("connect"), tr("&Connect…"));
     openConnection->setShortcut(QKeySequence::Open);
+    openRdb = fileMenu->addAction(tr("Open &RDB file…"));
+    openRdb->setToolTip(tr("Read a backup (dump.rdb) instead of a server: the same tree, patterns and findings, "
+                           "memory estimated from the file, no server touched"));
     exportMenu = fileMenu->addMenu(tr("&Export"));
     fileMenu->addSeparator();
     quit = fileMenu->addAction(tr("&Quit"));

@@ -28,6 +28,7 @@ public:
     QMenu* exportMenu; // in File, filled by ExportActions
     QMenu* viewMenu;
     QAction* openConnection;
+    QAction* openRdb; // an RDB file read instead of a server
     QAction* quit;
 
     QAction* copy;
