@@ -22,6 +22,14 @@ std::size_t backLengthBytes(std::uint64_t size)
     return size < 128 ? 1 : size < 16384 ? 2 : size < 2097152 ? 3 : size < 268435456 ? 4 : 5;
 }
 
+// A listpack's or ziplist's header count against the entries walked: 65535 says "too many, count them".
+std::optional<std::uint64_t> countAgrees(std::uint16_t declared, std::uint64_t entries)
+{
+    if (declared != 65535 && declared != entries)
+        return std::nullopt;
+    return entries;
+}
+
 } // namespace
 
 std::optional<std::uint64_t> listpackEntries(QByteArrayView blob)
@@ -69,9 +77,7 @@ std::optional<std::uint64_t> listpackEntries(QByteArrayView blob)
             return std::nullopt;
         ++entries;
     }
-    if (declared != 65535 && declared != entries)
-        return std::nullopt;
-    return entries;
+    return countAgrees(declared, entries);
 }
 
 std::optional<std::uint64_t> ziplistEntries(QByteArrayView blob)
@@ -128,9 +134,7 @@ std::optional<std::uint64_t> ziplistEntries(QByteArrayView blob)
             return std::nullopt;
         ++entries;
     }
-    if (declared != 65535 && declared != entries)
-        return std::nullopt;
-    return entries;
+    return countAgrees(declared, entries);
 }
 
 std::optional<std::uint64_t> intsetEntries(QByteArrayView blob)
