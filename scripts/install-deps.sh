@@ -14,6 +14,7 @@ packages=(
   qt6-l10n-tools # lupdate and lrelease: the .ts template and the translations
   dpkg-dev file lintian # scripts/build-deb.sh: CPack's DEB (dpkg-shlibdeps), and its check
   desktop-file-utils appstream man-db zsh fish # tst_packagefiles validates what the package carries
+  clang-14 libclang-rt-14-dev # fuzz/run: the RDB reader under libFuzzer with ASan and UBSan
 )
 
 missing=()
