@@ -4,6 +4,7 @@
 #include "models/DisplayText.h"
 #include "ui/ElidedLabel.h"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -136,8 +137,9 @@ void ScanStatusBar::renderFinished()
     const scan::ScanSummary& summary = m_finished->summary;
     m_bar->setVisible(false);
     QString line;
+    const bool file = !summary.rdbFile.isEmpty();
     if (summary.error)
-        line = tr("Scan stopped: %1. ").arg(summary.error->message);
+        line = (file ? tr("Reading stopped: %1. ") : tr("Scan stopped: %1. ")).arg(summary.error->message);
     else if (summary.cancelled)
         line = tr("Scan cancelled. ");
     line += tr("%1 keys").arg(displayText(keyspace::formatCount(m_finished->keys)));
@@ -147,8 +149,15 @@ void ScanStatusBar::renderFinished()
         line +=
             tr(" as of the scan (%1 expired since)").arg(displayText(keyspace::formatCount(m_finished->expiredSince)));
     line += QStringLiteral(", %1").arg(displayText(keyspace::formatBytes(m_finished->memoryBytes)));
+    if (file)
+        line += tr(" estimated");
     // A rate over less than a second is noise ("13 keys/s" for 13 keys in no time): leave it out.
-    if (summary.complete && summary.durationMs >= 1000)
+    if (file && summary.complete) // a file has no speed setting: it is read as fast as it comes
+        line += tr(" · read from %1 in %2")
+                    .arg(QFileInfo(summary.rdbFile).fileName(),
+                         summary.durationMs < 1 ? tr("under 1 ms")
+                                                : displayText(keyspace::formatDuration(summary.durationMs)));
+    else if (summary.complete && summary.durationMs >= 1000)
         line += tr(" · scanned in %1 (%2 keys/s, %3 speed)")
                     .arg(displayText(keyspace::formatDuration(summary.durationMs)),
                          displayText(keyspace::formatCount(summary.keysPerSecond())), scan::speedName(summary.speed));
