@@ -95,6 +95,10 @@ void LiveSession::begin()
     stopFollowing();
     const scan::ScanOptions& options = m_session->options();
     const std::optional<redis::ServerInfo>& server = m_session->serverInfo();
+    if (!options.rdbFile.isEmpty()) {
+        setState(State::Off); // a file does not change: nothing to follow, nothing to say
+        return;
+    }
     if (server && server->clusterMode) {
         setState(State::Unavailable, tr("a cluster's key events are per node: the live view follows a single "
                                         "server for now"));

@@ -3,6 +3,7 @@
 // says where it is.
 #include "models/ConnectionTarget.h"
 #include "models/KeyTreeModel.h"
+#include "models/LiveSession.h"
 #include "models/ScanSession.h"
 #include "ui/MainWindow.h"
 
@@ -29,6 +30,7 @@ private Q_SLOTS:
     void readsAFileAndAFileCutShort()
     {
         QSettings settings(m_dir.filePath(QStringLiteral("keylens.ini")), QSettings::IniFormat);
+        settings.setValue(QStringLiteral("scan/followLive"), true); // a file has nothing to follow: no bar, no error
         ui::MainWindow window(&settings);
         window.show();
         QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
@@ -39,6 +41,8 @@ private Q_SLOTS:
         QVERIFY(store.find("zset_zipped") != keyspace::InvalidNode);
         QVERIFY(window.session()->summary()->memoryEstimated);
         QVERIFY2(window.statusText().contains(QLatin1String("13 keys")), qPrintable(window.statusText()));
+        QVERIFY2(window.statusText().contains(QLatin1String("estimated")), qPrintable(window.statusText()));
+        QCOMPARE(window.live()->state(), models::LiveSession::State::Off);
 
         // Cut in the middle: the keys before the cut, and where it is.
         QFile whole(fixture("redis_encodings.rdb"));
