@@ -1,12 +1,10 @@
 #include "models/LiveSession.h"
 
-#include "keyspace/SubtreeTotals.h"
 #include "models/KeyTreeModel.h"
 #include "models/ScanSession.h"
 #include "redis/Connection.h"
 
 #include <QDateTime>
-#include <QHash>
 
 namespace keylens::models {
 
@@ -266,20 +264,10 @@ bool LiveSession::applyStep(std::size_t keys)
     std::size_t count = std::min(keys, m_waiting.size());
     if (m_quietDbSize && m_keysBeforeCheck > 0)
         count = std::min(count, m_keysBeforeCheck);
-    // A key measured in two looks (written, then evicted) is in the slice as it was last: the store sorts out what
-    // to do from what it holds before the slice, so an earlier state of the same key would undo the later one.
     std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>> now;
     now.reserve(count);
-    QHash<QByteArray, std::size_t> at;
-    for (std::size_t i = 0; i < count; ++i) {
-        const auto it = at.constFind(m_waiting[i].key);
-        if (it != at.cend()) {
-            now[*it].second = m_waiting[i].now;
-            continue;
-        }
-        at.insert(m_waiting[i].key, now.size());
+    for (std::size_t i = 0; i < count; ++i)
         now.emplace_back(m_waiting[i].key, m_waiting[i].now);
-    }
     // The store is busy (the rules, a sort on a worker): the keys wait for the next look.
     if (!m_session->followKeys(now))
         return true;
@@ -301,7 +289,7 @@ std::optional<QString> LiveSession::countMismatch(std::uint64_t dbSize)
 {
     if (m_state != State::Following || !m_session->options().match.isEmpty())
         return std::nullopt; // a MATCH scan holds a part of the keys
-    const std::uint64_t stored = keyspace::subtreeKeys(m_session->keyspace(), keyspace::Keyspace::root());
+    const std::uint64_t stored = m_session->keyspace().keyCount();
     // Twice in a row, a second apart: an event on its way at the first DBSIZE has arrived by the second.
     m_countMismatches = stored == dbSize ? 0 : m_countMismatches + 1;
     if (m_countMismatches < 2)

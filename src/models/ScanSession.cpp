@@ -12,6 +12,7 @@
 #include "scan/Scanner.h"
 
 #include <QDateTime>
+#include <QHash>
 
 namespace keylens::models {
 
@@ -245,8 +246,16 @@ ScanSession::KeysNow
 ScanSession::sortOut(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys) const
 {
     const keyspace::Keyspace& store = *m_keyspace;
+    // A key named twice (written, then evicted, in two looks of the live view) ends as it was last: what to do is
+    // decided from the store before the keys, so an earlier state would undo the later one.
+    QHash<QByteArrayView, std::size_t> last;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        last[keys[i].first] = i;
     KeysNow sorted;
-    for (const auto& [key, now] : keys) {
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const auto& [key, now] = keys[i];
+        if (last.value(key) != i)
+            continue;
         const keyspace::NodeId node = store.find(key);
         const bool known = node != keyspace::InvalidNode && store.isKey(node);
         if (now && known)

@@ -154,7 +154,7 @@ Q_SIGNALS:
     void snapshotKept();
 
 private:
-    // Keys as they are now, sorted out by what the store has to do.
+    // Keys as they are now, sorted out by what the store has to do; a key named twice, as it was last.
     struct KeysNow
     {
         std::vector<keyspace::NodeId> removed;
