@@ -116,7 +116,7 @@ int runLintCommand(const QStringList& arguments)
     const judging::BigKeyLengths lengths = judging::judgeBesideLengths(
         keyspace, finished && !fromFile ? &options.connection : nullptr, outcome.librarySets,
         [&](const lint::SetMembers& members) { linter.finish(keyspace, members, &shapes); }, nullptr,
-        fromFile ? judging::notAskedOfAFile() : QString());
+        fromFile ? outcome.summary.knownLengths.get() : nullptr);
     if (const QString unchecked = judging::recordBigKeyLengths(keyspace, linter, lengths); !unchecked.isEmpty())
         lintReport.notices << unchecked;
     const QByteArray document = report::formatLint(lintReport, *reportFormat);

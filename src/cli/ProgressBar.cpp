@@ -23,15 +23,21 @@ void ProgressBar::update(const scan::ScanProgress& progress)
     using keyspace::formatCount;
     constexpr int Width = 24;
     QByteArray line = "\r\033[K";
-    if (progress.dbsize > 0) {
-        const double fraction = std::min(1.0, double(progress.keysSeen) / double(progress.dbsize));
-        const int filled = static_cast<int>(fraction * Width);
+    if (const std::optional<double> fraction = progress.fractionDone()) {
+        const int filled = static_cast<int>(*fraction * Width);
         line += '[' + QByteArray(filled, '#') + QByteArray(Width - filled, '.') + "] " +
-                QByteArray::number(static_cast<int>(fraction * 100)) + "%  " + formatCount(progress.keysSeen) + " / " +
-                formatCount(std::uint64_t(progress.dbsize)) + " keys";
-    } else {
-        line += formatCount(progress.keysSeen) + " keys";
+                QByteArray::number(static_cast<int>(*fraction * 100)) + "%  ";
     }
+    if (progress.fromFile) // a file's bytes say how far along it is; its keys are counted as they come
+        line +=
+            keyspace::formatBytes(progress.bytesRead) +
+            (progress.bytesTotal >= 0 ? QByteArray(" / " + keyspace::formatBytes(std::uint64_t(progress.bytesTotal)))
+                                      : QByteArray()) +
+            "  " + formatCount(progress.keysSeen) + " keys";
+    else if (progress.dbsize > 0)
+        line += formatCount(progress.keysSeen) + " / " + formatCount(std::uint64_t(progress.dbsize)) + " keys";
+    else
+        line += formatCount(progress.keysSeen) + " keys";
     line += "  " + formatCount(std::uint64_t(progress.keysPerSecond)) + " keys/s";
     if (progress.etaMs > 0)
         line += "  ETA " + keyspace::formatDuration(progress.etaMs);

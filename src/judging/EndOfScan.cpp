@@ -36,13 +36,22 @@ lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const k
 BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::ConnectionOptions* server,
                                  std::optional<lint::SetMembers> known,
                                  const std::function<void(const lint::SetMembers&)>& judge,
-                                 const std::atomic<bool>* cancel, const QString& unasked)
+                                 const std::atomic<bool>* cancel, const QHash<QByteArray, std::uint64_t>* fileLengths)
 {
     BigKeyLengths lengths;
     lengths.candidates = lint::bigKeyCandidates(store);
+    if (fileLengths) {
+        // A key the file did not keep a length of (over KnownLengthsMaximum) stays unknown, and is counted so.
+        lengths.lengths.reserve(lengths.candidates.keys.size());
+        for (const auto& [key, type] : lengths.candidates.keys) {
+            const auto found = fileLengths->constFind(key);
+            lengths.lengths.push_back(found == fileLengths->cend() ? std::nullopt : std::optional(*found));
+        }
+        judge(known.value_or(lint::SetMembers()));
+        return lengths;
+    }
     if (!server) {
-        lengths.error =
-            unasked.isEmpty() ? QStringLiteral("the scan did not finish, so the server was not asked") : unasked;
+        lengths.error = QStringLiteral("the scan did not finish, so the server was not asked");
         judge(known.value_or(lint::SetMembers()));
         return lengths;
     }
@@ -51,11 +60,6 @@ BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::C
     judge(members);
     asking.wait();
     return lengths;
-}
-
-QString notAskedOfAFile()
-{
-    return QStringLiteral("read from an RDB file, with no server to ask their lengths");
 }
 
 QString recordBigKeyLengths(keyspace::Keyspace& store, lint::Linter& linter, const BigKeyLengths& lengths)

@@ -6,6 +6,8 @@
 #include "lint/OverlayRules.h"
 #include "redis/ConnectionOptions.h"
 
+#include <QByteArray>
+#include <QHash>
 #include <QString>
 
 #include <atomic>
@@ -29,19 +31,18 @@ struct BigKeyLengths
 // LibraryLayouts::keysToRead names.
 lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const keyspace::Keyspace& store);
 
-// Why an RDB file's big keys' lengths were not judged: no server to ask.
-QString notAskedOfAFile();
-
 // The end of a scan, one step for the GUI, the CLI and the tests. `judge` runs the namespace rules and library
 // layouts over the store, given the library set members (`known`, or read from `server` first); meanwhile the server
-// answers the big keys' lengths, on a connection of its own. Without a server (the scan failed or was interrupted:
-// a failed server would only time out again; an RDB file: `unasked` says why) nothing is asked, and the lengths say
-// so. `cancel`, once set, ends a length question blocked on the server (a rescan waiting for this). Nothing may write
-// to the store until it returns; any thread.
+// answers the big keys' lengths, on a connection of its own. An RDB file's lengths are known (`fileLengths`, from
+// ScanSummary::knownLengths): the candidates are looked up there, and no server is asked. Without either (the scan
+// failed or was interrupted: a failed server would only time out again) nothing is asked, and the lengths say so.
+// `cancel`, once set, ends a length question blocked on the server (a rescan waiting for this). Nothing may write to
+// the store until it returns; any thread.
 BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::ConnectionOptions* server,
                                  std::optional<lint::SetMembers> known,
                                  const std::function<void(const lint::SetMembers&)>& judge,
-                                 const std::atomic<bool>* cancel = nullptr, const QString& unasked = {});
+                                 const std::atomic<bool>* cancel = nullptr,
+                                 const QHash<QByteArray, std::uint64_t>* fileLengths = nullptr);
 
 // After the judgement's verdicts are recorded: the lengths told to the linter. Returns what could not be checked,
 // for the notices (empty when every candidate was): the other rules' findings stand either way.

@@ -450,7 +450,9 @@ void ScanSession::judge()
     m_judging.start(
         [linter, store, result, lengths = &m_bigKeyLengths, uses = &m_delimiterUses, snapshot = &m_snapshot,
          measured = std::move(measured), server = m_options.connection, serverAnswered,
-         fromFile = !m_options.rdbFile.isEmpty(), cancel = &m_judging.cancelFlag()] {
+         fromFile = !m_options.rdbFile.isEmpty(),
+         fileLengths = m_finishing && !m_options.rdbFile.isEmpty() ? m_finishing->knownLengths : nullptr,
+         cancel = &m_judging.cancelFlag()] {
             // The snapshot walks the namespaces: beside the rules, on another core, stopped with them.
             base::SideTask snapshotting([&] {
                 if (measured)
@@ -460,7 +462,7 @@ void ScanSession::judge()
             *lengths = judging::judgeBesideLengths(
                 *store, serverAnswered && !fromFile ? &server : nullptr, std::nullopt,
                 [&](const lint::SetMembers& members) { *result = linter->judge(*store, members); }, cancel,
-                fromFile ? judging::notAskedOfAFile() : QString());
+                fileLengths.get());
             *uses = lint::otherDelimitersUsed(*store); // a pass over every segment: not on the GUI thread
         },
         [this] {

@@ -43,7 +43,12 @@ enum Type : std::uint8_t {
     HashListpackEx = 25,
 };
 
+// Valkey 9 (VALKEY080) gave type 22 a layout of its own, and ends its types there.
+constexpr std::uint8_t ValkeyHash2 = 22;
+constexpr std::uint8_t ValkeyLastType = ValkeyHash2;
+
 enum Opcode : std::uint8_t {
+    SlotImport = 243, // Valkey 9's; Redis 8.6 (RDB 13) gives 243 to key metadata, which this reader does not know
     SlotInfo = 244,
     Function2 = 245,
     FunctionPreGa = 246,
@@ -179,15 +184,24 @@ private:
             case FunctionPreGa:
                 m_in.fail(QStringLiteral("a function library in the format of Redis 7.0's release candidates "
                                          "(opcode 246), which no released server writes"));
-            case SlotInfo:
+            case SlotInfo: // the slot, its keys, its keys with a TTL (cluster mode)
                 length();
                 length();
                 length();
                 continue;
+            case SlotImport:
+                if (!m_summary.valkey)
+                    break;
+                skipString(); // the import job's name, then its slot ranges
+                for (std::uint64_t ranges = length(); ranges > 0; --ranges) {
+                    length();
+                    length();
+                }
+                continue;
             default:
                 break;
             }
-            if (code > HashListpackEx) {
+            if (code > (m_summary.valkey ? ValkeyLastType : std::uint8_t(HashListpackEx))) {
                 m_in.fail(QStringLiteral("unknown opcode %1 at offset %2 (the file is RDB version %3%4)")
                               .arg(code)
                               .arg(at)
@@ -448,8 +462,13 @@ private:
             key.estimatedMemory = memory::skiplist(key.elements, members);
             return;
         }
-        case Hash:
         case HashMetadataPreGa:
+            if (m_summary.valkey) {
+                valkeyHash2(key);
+                return;
+            }
+            [[fallthrough]];
+        case Hash:
         case HashMetadata: {
             key.type = KeyType::Hash;
             if (code == HashMetadata)
@@ -553,6 +572,21 @@ private:
         default:
             m_in.fail(QStringLiteral("unknown value type %1").arg(code));
         }
+    }
+
+    // Valkey 9's hash with field expiries (RDB_TYPE_HASH_2): its fields, each a field, a value and the field's
+    // absolute expiry in ms as a little-endian int64 (-1: none). Loaded, a hash table whose entries carry the expiry.
+    void valkeyHash2(RdbKey& key)
+    {
+        key.type = KeyType::Hash;
+        key.elements = length();
+        std::uint64_t entries = 0;
+        for (std::uint64_t i = 0; i < key.elements; ++i) {
+            entries += memory::sds(skipString().length + 8);
+            entries += memory::sds(skipString().length);
+            m_in.skip(8);
+        }
+        key.estimatedMemory = memory::hashTable(key.elements, entries);
     }
 
     void stream(std::uint8_t code, RdbKey& key)

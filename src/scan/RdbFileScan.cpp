@@ -57,6 +57,9 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
         now.keysSeen = summary.keysSeen;
         now.elapsedMs = clock.elapsed();
         now.keysPerSecond = now.elapsedMs > 0 ? double(summary.keysSeen) * 1000.0 / double(now.elapsedMs) : 0;
+        now.fromFile = true;
+        now.bytesRead = bytes;
+        now.bytesTotal = fileSize;
         if (fileSize > 0 && bytes > 0)
             now.etaMs = std::int64_t(double(now.elapsedMs) * (double(fileSize) / double(bytes) - 1));
         sink.progress(now);
@@ -67,6 +70,7 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     std::int64_t asOfMs = nowMs;
     std::uint64_t idleKeys = 0;
     std::uint64_t frequencyKeys = 0;
+    auto lengths = std::make_shared<QHash<QByteArray, std::uint64_t>>();
     RdbCallbacks callbacks;
     callbacks.cancel = control.cancelFlag();
     callbacks.header = [&](const RdbSummary& header) {
@@ -107,6 +111,8 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
             info.access = keyspace::KeyAccess::frequency(*key.frequency);
             ++frequencyKeys;
         }
+        if (key.estimatedMemory >= KnownLengthsFromBytes && std::size_t(lengths->size()) < KnownLengthsMaximum)
+            lengths->insert(key.key, key.elements);
         batch.add(key.key, info);
         if (batch.size() >= BatchKeys)
             flush();
@@ -115,6 +121,19 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     const RdbSummary read = readRdb(file, options.connection.db, callbacks);
     flush();
 
+    summary.knownLengths = std::move(lengths);
+    if (read.version > 0) {
+        RdbFileFacts facts;
+        facts.version = read.version;
+        facts.valkey = read.valkey;
+        facts.fileBytes = fileSize;
+        facts.bytesRead = read.bytes;
+        facts.aux = read.aux;
+        facts.keysByDatabase = read.dbSizes;
+        facts.functions = read.functions;
+        facts.checksumChecked = read.checksumChecked;
+        summary.rdbFacts = std::move(facts);
+    }
     summary.complete = read.complete;
     summary.cancelled = control.isCancelled();
     summary.durationMs = clock.elapsed();

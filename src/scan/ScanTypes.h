@@ -5,11 +5,15 @@
 #include "scan/ScanSpeed.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QMetaType>
 #include <QStringList>
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace keylens::scan {
@@ -85,6 +89,26 @@ struct ShardScan
     std::optional<redis::Error> error; // why this shard's scan stopped early, when it did
 };
 
+// An RDB file's keys whose lengths are kept (ScanSummary::knownLengths): no big string or big collection takes less
+// (lint's BigStringBytes and BigCollectionMinimumBytes are 10 KiB; tst_rdb finds both in a file), and at most
+// KnownLengthsMaximum of them, the most the end of a scan asks of a server (lint::BigKeyCandidatesMaximum).
+inline constexpr std::uint64_t KnownLengthsFromBytes = 8 * 1024;
+inline constexpr std::size_t KnownLengthsMaximum = 100'000;
+
+// What an RDB file says of itself (ScanOptions::rdbFile), for the Server tab: the header, the AUX fields as saved
+// (redis-ver, ctime, used-mem, aof-base, repl-id…), RESIZEDB's counts.
+struct RdbFileFacts
+{
+    int version = 0;
+    bool valkey = false;
+    std::int64_t fileBytes = -1; // -1 on standard input
+    std::uint64_t bytesRead = 0;
+    std::vector<std::pair<QByteArray, QByteArray>> aux;
+    std::vector<std::pair<int, std::uint64_t>> keysByDatabase; // RESIZEDB, every database in the file
+    std::uint64_t functions = 0;
+    bool checksumChecked = false;
+};
+
 struct ScanProgress
 {
     std::uint64_t jobId = 0;
@@ -98,6 +122,21 @@ struct ScanProgress
     ScanSpeed speed = ScanSpeed::Full;
     bool backingOff = false; // gentle: resting longer because the server answers slower than it did
     QString trouble;         // what keeps the scan waiting (a lost connection, a busy server); empty when none
+    // Reading an RDB file (ScanOptions::rdbFile): its bytes read so far, and its size (-1 on standard input). A
+    // file's keys come at the pace of its bytes, so the bytes say how far along it is; dbsize is a hint there.
+    bool fromFile = false;
+    std::uint64_t bytesRead = 0;
+    std::int64_t bytesTotal = -1;
+
+    // How far along, 0..1: the file's bytes, else the keys of DBSIZE; unset when neither is known.
+    std::optional<double> fractionDone() const
+    {
+        if (fromFile)
+            return bytesTotal > 0 ? std::optional(std::min(1.0, double(bytesRead) / double(bytesTotal))) : std::nullopt;
+        if (dbsize < 0)
+            return std::nullopt;
+        return dbsize > 0 ? std::min(1.0, double(keysSeen) / double(dbsize)) : 1.0;
+    }
 };
 
 struct ScanSummary
@@ -121,6 +160,11 @@ struct ScanSummary
     QString rdbFile;
     bool memoryEstimated = false;
     std::uint64_t keysExpired = 0; // in the file, expired by the time its TTLs are read as of (not stored)
+    // The lengths (a string's bytes, a collection's elements) a file gives without being asked, of its keys that
+    // may be big: those of KnownLengthsFromBytes or more estimated memory. The end of the scan judges big-string and
+    // big-collection with them, as it does with a server's STRLEN and HLEN answers.
+    std::shared_ptr<const QHash<QByteArray, std::uint64_t>> knownLengths;
+    std::optional<RdbFileFacts> rdbFacts;
     // The access question the scan asked (last, when a policy change mid-scan switched it); None when it was turned
     // off, denied or failed from the start.
     AccessQuestion access = AccessQuestion::None;
