@@ -36,6 +36,8 @@ struct ConnectionTarget
     // a Unix socket, so that what would read values (the details pane, the console) fails to connect and says so,
     // rather than reach a server that happens to listen on the default port.
     QString rdbFile;
+    // The file's TTLs as of its save (true) or of now (keylens FILE --ttl-from); unset: the window's setting.
+    std::optional<bool> ttlFromSave;
 
     static ConnectionTarget offlineFile(const QString& path);
 

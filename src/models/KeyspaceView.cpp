@@ -10,9 +10,10 @@ KeyspaceView::KeyspaceView(QObject* parent)
     : QObject(parent)
 {}
 
-void KeyspaceView::setStore(const keyspace::Keyspace* store)
+void KeyspaceView::setStore(const keyspace::Keyspace* store, Origin origin)
 {
     m_store = store;
+    m_origin = store ? origin : Origin::Server;
     ++m_generation;
     Q_EMIT storeReplaced();
 }

@@ -28,8 +28,14 @@ class KeyspaceView : public QObject
 public:
     explicit KeyspaceView(QObject* parent = nullptr);
 
+    // Where a store's keys came from. An RDB file's memory figures are estimated, not measured (every pane that
+    // shows one says so), and its idle times are there only when it was saved under an LRU or LFU policy.
+    enum class Origin { Server, RdbFile };
+
     // The session's store from now on (bumps the generation); nullptr for none.
-    void setStore(const keyspace::Keyspace* store);
+    void setStore(const keyspace::Keyspace* store, Origin origin = Origin::Server);
+    bool fromFile() const { return m_origin == Origin::RdbFile; }
+    bool memoryEstimated() const { return fromFile(); }
     std::uint64_t generation() const { return m_generation; }
     bool hasStore() const { return m_store != nullptr; }
 
@@ -78,6 +84,7 @@ Q_SIGNALS:
 private:
     const keyspace::Keyspace* m_store = nullptr;
     std::uint64_t m_generation = 0;
+    Origin m_origin = Origin::Server;
 };
 
 } // namespace keylens::models

@@ -2,6 +2,7 @@
 
 #include "base/SideTask.h"
 #include "models/DeltaCells.h"
+#include "models/EstimatedMemory.h"
 #include "models/FindingsText.h"
 
 #include <QDateTime>
@@ -275,10 +276,19 @@ QVariant RowTreeModel::data(const QModelIndex& index, int role) const
     if (isDeltaColumn(column))
         return deltaData(row, column, role);
     switch (role) {
-    case Qt::DisplayRole:
-        return rowDisplay(factsOf(row, factsWanted(role, column)), column, QDateTime::currentMSecsSinceEpoch());
-    case Qt::ToolTipRole:
-        return rowToolTip(factsOf(row, factsWanted(role, column)), column, QDateTime::currentMSecsSinceEpoch());
+    case Qt::DisplayRole: {
+        QVariant cell =
+            rowDisplay(factsOf(row, factsWanted(role, column)), column, QDateTime::currentMSecsSinceEpoch());
+        if (m_memoryEstimated && column == MemoryColumn)
+            return estimatedCell(cell.toString());
+        return cell;
+    }
+    case Qt::ToolTipRole: {
+        QString tip = rowToolTip(factsOf(row, factsWanted(role, column)), column, QDateTime::currentMSecsSinceEpoch());
+        if (m_memoryEstimated && (column == MemoryColumn || column == ShareColumn))
+            tip += u'\n' + estimatedMemoryNote();
+        return tip;
+    }
     case SortRole:
         return rowSortValue(factsOf(row, factsWanted(role, column)), column);
     case Qt::TextAlignmentRole:
@@ -329,7 +339,22 @@ void RowTreeModel::comparisonChanged()
 
 QVariant RowTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (m_memoryEstimated && section == MemoryColumn && orientation == Qt::Horizontal) {
+        if (role == Qt::DisplayRole)
+            return tr("Memory (estimated)");
+        if (role == Qt::ToolTipRole)
+            return estimatedMemoryNote();
+    }
     return treeHeaderData(section, orientation, role);
+}
+
+void RowTreeModel::setMemoryEstimated(bool estimated)
+{
+    if (estimated == m_memoryEstimated)
+        return;
+    m_memoryEstimated = estimated;
+    Q_EMIT headerDataChanged(Qt::Horizontal, MemoryColumn, MemoryColumn);
+    columnsChanged(MemoryColumn, MemoryColumn);
 }
 
 Qt::ItemFlags RowTreeModel::flags(const QModelIndex& index) const

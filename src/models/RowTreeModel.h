@@ -75,6 +75,10 @@ public:
     // Before the source changes: the worker's order is dropped (and workerSortApplied() not emitted).
     void waitForWorkerSort();
 
+    // The memory figures are estimated (an RDB file's): the Memory column's cells and header say so.
+    void setMemoryEstimated(bool estimated);
+    bool memoryEstimated() const { return m_memoryEstimated; }
+
     // Compares the rows with an earlier scan (the Δ columns), or stops comparing (nullptr).
     void setComparison(std::shared_ptr<const Comparison> comparison);
     const Comparison* comparison() const { return m_comparison.get(); }
@@ -217,6 +221,7 @@ private:
     static constexpr std::size_t RepaintAllLimit = 1'000;
     std::unordered_set<RowId> m_arrived; // parents that got rows since the last refreshRows()
     std::shared_ptr<const Comparison> m_comparison;
+    bool m_memoryEstimated = false;
     QElapsedTimer m_clock;
     static constexpr qint64 BigParentIntervalMs = 1000;
 

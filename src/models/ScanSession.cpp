@@ -86,9 +86,12 @@ void ScanSession::start(const scan::ScanOptions& options, const keyspace::Delimi
     Q_EMIT aboutToReplaceStore();
     m_sampledMemory.reset();
     auto fresh = std::make_unique<keyspace::Keyspace>(delimiters);
+    const bool memoryEstimated = !options.rdbFile.isEmpty(); // a file's memory is what MemoryModel makes of it
+    m_model->setMemoryEstimated(memoryEstimated);
+    m_patternModel->setMemoryEstimated(memoryEstimated);
     m_model->setKeyspace(fresh.get());
     m_patternModel->setKeyspace(fresh.get());
-    m_view->setStore(fresh.get());
+    m_view->setStore(fresh.get(), memoryEstimated ? KeyspaceView::Origin::RdbFile : KeyspaceView::Origin::Server);
     m_ingest = std::make_unique<scan::Ingest>(*fresh);
     std::unique_ptr<keyspace::Keyspace> old = std::exchange(m_keyspace, std::move(fresh));
     startLinting();

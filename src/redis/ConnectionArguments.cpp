@@ -136,13 +136,13 @@ QList<QCommandLineOption> connectionOptions()
     };
 }
 
-bool connectionArgumentsGiven(const QCommandLineParser& parser)
+bool connectionArgumentsGiven(const QCommandLineParser& parser, bool databaseToo)
 {
-    for (const char* name : {"h", "p", "s", "u", "a", "n", "user", "pass-file", "askpass", "ssh"}) {
+    for (const char* name : {"h", "p", "s", "u", "a", "user", "pass-file", "askpass", "ssh"}) {
         if (parser.isSet(QLatin1String(name)))
             return true;
     }
-    return false;
+    return databaseToo && parser.isSet(QStringLiteral("n"));
 }
 
 QString hidePasswordsGivenOnCommandLine(const QCommandLineParser& parser)

@@ -19,8 +19,9 @@ namespace keylens::redis {
 QList<QCommandLineOption> connectionOptions();
 
 // Whether any flag that says where or as whom to connect was given (-h -p -s -u -a -n --user); the
-// timeouts alone do not count. keylens opens its connection dialog when none was.
-bool connectionArgumentsGiven(const QCommandLineParser& parser);
+// timeouts alone do not count. keylens opens its connection dialog when none was. `databaseToo` false: -n does not
+// count either (an RDB file has databases too).
+bool connectionArgumentsGiven(const QCommandLineParser& parser, bool databaseToo = true);
 
 // Overwrites the passwords of the process's argv (see ProcessArguments.h) once the parser has read them,
 // and returns the warning redis-cli gives for them, or nothing when none was given or --no-auth-warning.

@@ -220,7 +220,7 @@ QWidget* BrowserPane::createSide()
     m_treemap = new TreemapPane(m_session->view());
     m_side->addTab(m_treemap, tr("Treemap"));
     // The scanned keys' memory is set beside used_memory, as the store has it when INFO answers.
-    m_serverPanel = new ServerPanel(m_inspector, [this] { return scannedTotals(); });
+    m_serverPanel = new ServerPanel(m_inspector, *m_session, [this] { return scannedTotals(); });
     m_side->addTab(m_serverPanel, tr("Server"));
     m_history = new HistoryPane;
     m_side->addTab(m_history, tr("History"));
@@ -573,7 +573,17 @@ void BrowserPane::showNode(models::NodeRef node)
     const bool isKey = keyspace.isKey(node);
     const bool both = isKey && keyspace.hasChildren(node);
     m_shownNamespace = isKey && !both ? models::NodeRef{} : node;
-    if (isKey) {
+    if (isKey && keyspace.fromFile()) {
+        const std::optional<scan::ScanSummary>& read = m_session->summary();
+        std::optional<std::uint64_t> length;
+        if (read && read->knownLengths) {
+            if (const auto found = read->knownLengths->constFind(keyspace.path(node));
+                found != read->knownLengths->cend())
+                length = *found;
+        }
+        m_keyDetails->showFileKey(keyspace.path(node), node, *keyspace.keyInfo(node), length);
+        m_keyDetails->showFindings(models::findingRulesOfKey(keyspace, node));
+    } else if (isKey) {
         m_keyDetails->showKey(keyspace.path(node), node);
         m_keyDetails->showFindings(models::findingRulesOfKey(keyspace, node));
     }

@@ -34,7 +34,7 @@ ChartsPane::ChartsPane(const models::KeyspaceView& keyspace, QWidget* parent)
             title = displayText(keyspace::displayBytes(m_keyspace.path(m_node)));
         else
             title = tr("All keys");
-        view()->showData(title, data);
+        view()->showData(title, data, m_keyspace.fromFile());
     });
     m_sinceCount.start();
 }

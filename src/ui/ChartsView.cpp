@@ -7,6 +7,7 @@
 #include "keyspace/KeyType.h"
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
+#include "models/EstimatedMemory.h"
 #include "ui/ChartTickers.h"
 #include "ui/OverlayColours.h"
 
@@ -136,12 +137,14 @@ void ChartsView::showComputing(const QString& title)
     m_title->setText(title + tr(" — counting…"));
 }
 
-void ChartsView::showData(const QString& title, const ChartData& data)
+void ChartsView::showData(const QString& title, const ChartData& data, bool fromFile)
 {
     m_data = data;
+    m_fromFile = fromFile;
     m_title->setText(tr("%1 — %2 keys, %3")
                          .arg(title, displayText(keyspace::formatCount(data.keys)),
-                              displayText(keyspace::formatBytes(data.memoryBytes))));
+                              models::estimatedFigure(displayText(keyspace::formatBytes(data.memoryBytes)), fromFile)));
+    m_title->setToolTip(fromFile ? models::estimatedMemoryNote() : QString());
     drawBars(ByMemory, data.byMemory, true);
     drawBars(ByKeys, data.byKeys, false);
     drawTypes();
@@ -232,7 +235,9 @@ void ChartsView::drawIdleAge()
     drawBuckets(IdleAge, names, keyCounts, bytes);
     // Nothing measured is said under the empty bars, which would otherwise read as "nothing is idle".
     const bool unmeasured = m_data.keys > 0 && m_data.idleUnknown == m_data.keys;
-    m_plots[IdleAge]->xAxis->setLabel(unmeasured ? tr("not measured (Scan > Measure idle times)") : QString());
+    m_plots[IdleAge]->xAxis->setLabel(!unmeasured  ? QString()
+                                      : m_fromFile ? tr("not in the file (saved without an LRU or LFU policy)")
+                                                   : tr("not measured (Scan > Measure idle times)"));
 }
 
 void ChartsView::drawBuckets(Chart chart, const QStringList& names, const QVector<double>& keyCounts,

@@ -22,7 +22,9 @@ public:
 
     explicit ChartsView(QWidget* parent = nullptr);
 
-    void showData(const QString& title, const models::ChartData& data);
+    // `fromFile`: the figures are an RDB file's: the memory estimated (the title says so), idle times only if it
+    // was saved under an LRU or LFU policy.
+    void showData(const QString& title, const models::ChartData& data, bool fromFile = false);
     void showComputing(const QString& title);
     const models::ChartData& data() const { return m_data; }
     QCustomPlot* plot(Chart chart) const { return m_plots[chart]; }
@@ -50,6 +52,7 @@ private:
     QScrollArea* m_scroll = nullptr;
     QCustomPlot* m_plots[ChartCount];
     models::ChartData m_data;
+    bool m_fromFile = false;
 };
 
 } // namespace keylens::ui

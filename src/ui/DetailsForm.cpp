@@ -2,6 +2,7 @@
 
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
+#include "models/EstimatedMemory.h"
 
 #include <QCoreApplication>
 #include <QFormLayout>
@@ -85,15 +86,18 @@ QString detailsFieldText(const QWidget* pane, const QString& name)
     return label ? label->text() : QString();
 }
 
-QString memoryWithPerKeyText(const keyspace::MemoryFigure& figure)
+QString memoryWithPerKeyText(const keyspace::MemoryFigure& figure, bool estimated)
 {
-    const QString memory = models::displayText(keyspace::formatMemory(figure));
+    QString memory = models::displayText(keyspace::formatMemory(figure));
+    if (estimated)
+        memory = models::estimatedCell(memory);
     // Per measured key: the unmeasured ones would drag the mean down for nothing.
     const std::uint64_t measured = figure.keys - std::min(figure.unmeasured, figure.keys);
     if (measured == 0)
-        return memory;
-    return memory + QCoreApplication::translate("DetailsForm", "  (%1 per key)")
-                        .arg(models::displayText(keyspace::formatBytes(figure.bytes / measured)));
+        return estimated ? QCoreApplication::translate("DetailsForm", "%1  (estimated)").arg(memory) : memory;
+    const QString perKey = models::displayText(keyspace::formatBytes(figure.bytes / measured));
+    return memory + (estimated ? QCoreApplication::translate("DetailsForm", "  (%1 per key, estimated)").arg(perKey)
+                               : QCoreApplication::translate("DetailsForm", "  (%1 per key)").arg(perKey));
 }
 
 } // namespace keylens::ui

@@ -27,7 +27,8 @@ QString detailsFieldText(const QWidget* pane, const QString& name);
 // from the tree (Ctrl+C).
 QString breakable(const QString& name);
 
-// The Memory field of a namespace or a pattern: "4.96 MiB  (197 B per key)", the per-key part only with keys.
-QString memoryWithPerKeyText(const keyspace::MemoryFigure& figure);
+// The Memory field of a namespace or a pattern: "4.96 MiB  (197 B per key)", the per-key part only with keys;
+// "≈ 4.96 MiB  (197 B per key, estimated)" when the figures are an RDB file's.
+QString memoryWithPerKeyText(const keyspace::MemoryFigure& figure, bool estimated = false);
 
 } // namespace keylens::ui

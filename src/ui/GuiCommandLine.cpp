@@ -88,6 +88,11 @@ usage::Program guiProgram()
              "GuiCommandLine",
              "Scan speed: full or gentle (default: full on loopback and Unix sockets, gentle elsewhere)."),
          QStringLiteral("full|gentle")},
+        {QStringLiteral("ttl-from"),
+         QCoreApplication::translate("GuiCommandLine",
+                                     "An RDB file's TTLs as they were when it was saved (saved, the default) or as "
+                                     "they are now (now); also Scan > TTLs as of the save."),
+         QStringLiteral("saved|now")},
         {QStringLiteral("palette"),
          QCoreApplication::translate("GuiCommandLine", "dark or light instead of the system's palette."),
          QStringLiteral("name")},
@@ -184,6 +189,7 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QString sample = QStringLiteral("sample");
     const QString speed = QStringLiteral("speed");
     const QString palette = QStringLiteral("palette");
+    const QString ttlFrom = QStringLiteral("ttl-from");
     const QString help = QStringLiteral("help");
     const QString version = QStringLiteral("version");
 
@@ -282,7 +288,14 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     // A file to read offline (`keylens dump.rdb`), not a server's URI.
     const bool rdbFile = !positional.isEmpty() &&
                          (QFileInfo(positional.front()).isFile() || positional.front().endsWith(QLatin1String(".rdb")));
+    // A file's database is chosen with -n as a server's is; no other connection flag goes with it.
+    if (rdbFile && redis::connectionArgumentsGiven(parser, /*databaseToo=*/false))
+        return usage(QCoreApplication::translate("GuiCommandLine",
+                                                 "an RDB file is read offline: -n picks its database, and no other "
+                                                 "connection flag goes with it"));
     const bool connectionFlags = !positional.isEmpty() || redis::connectionArgumentsGiven(parser);
+    if (parser.isSet(ttlFrom) && !rdbFile)
+        return usage(QCoreApplication::translate("GuiCommandLine", "--ttl-from goes with an RDB file"));
     if (parser.isSet(demo) + connectionFlags + parser.isSet(connection) > 1)
         return usage(QCoreApplication::translate("GuiCommandLine",
                                                  "choose one of --demo, --connection and a server to connect to"));
@@ -308,7 +321,22 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
             return usage(
                 QCoreApplication::translate("GuiCommandLine", "cannot read the RDB file %1").arg(positional.front()));
         command.start = GuiCommand::Start::Target;
+        const MainWindow::Target settings = command.target; // --delimiter, --profile… given before
         command.target = models::ConnectionTarget::offlineFile(positional.front());
+        command.target.delimiter = settings.delimiter;
+        if (parser.isSet(QStringLiteral("n"))) {
+            bool ok = false;
+            command.target.options.db = parser.value(QStringLiteral("n")).toInt(&ok);
+            if (!ok || command.target.options.db < 0)
+                return usage(QCoreApplication::translate("GuiCommandLine", "-n takes a database number, not '%1'")
+                                 .arg(parser.value(QStringLiteral("n"))));
+        }
+        if (parser.isSet(ttlFrom)) {
+            const QString from = parser.value(ttlFrom);
+            if (from != QLatin1String("saved") && from != QLatin1String("now"))
+                return usage(QCoreApplication::translate("GuiCommandLine", "--ttl-from takes saved or now"));
+            command.target.ttlFromSave = from == QLatin1String("saved");
+        }
     } else if (parser.isSet(connection)) {
         command.start = GuiCommand::Start::Saved;
         command.savedConnection = parser.value(connection);

@@ -166,10 +166,11 @@ void KeyDetailsView::updateEditControls()
 {
     // Shown where they apply, enabled only where an edit can be written: not on a read-only connection, not on a key
     // that is gone.
-    const bool writable = !m_readOnly && !m_keyGone;
-    const QString why = m_readOnly  ? tr("This connection is read-only: nothing can be changed")
-                        : m_keyGone ? tr("The key is gone from the server: nothing can be edited in it")
-                                    : QString();
+    const bool writable = !m_readOnly && !m_keyGone && !m_fromFile;
+    const QString why = m_fromFile   ? tr("Read from an RDB file: nothing can be changed")
+                        : m_readOnly ? tr("This connection is read-only: nothing can be changed")
+                        : m_keyGone  ? tr("The key is gone from the server: nothing can be edited in it")
+                                     : QString();
     for (QWidget* control : std::initializer_list<QWidget*>{m_addButton, m_editElementButton, m_removeButton,
                                                             m_keyActions, m_saveButton}) {
         control->setEnabled(writable);

@@ -5,8 +5,10 @@
 #include "keyspace/Units.h"
 #include "lint/OverlayRules.h"
 #include "models/DisplayText.h"
+#include "models/EstimatedMemory.h"
 #include "models/KeyTreeModel.h"
 #include "models/ValueTableModel.h"
+#include "scan/ScanTypes.h"
 #include "ui/DetailsForm.h"
 
 #include <QComboBox>
@@ -179,6 +181,46 @@ void KeyDetailsView::showFindings(const QString& text)
 
 void KeyDetailsView::showKey(const QByteArray& key, models::NodeRef node)
 {
+    m_fromFile = false;
+    showTitle(key, node);
+    for (QLabel* label : {m_type, m_encoding, m_ttl, m_memory, m_length})
+        label->setText(QStringLiteral("…"));
+    m_message->setText(tr("Loading…"));
+    m_valuePages->setCurrentIndex(MessagePage);
+    m_inspector->requestOverview(key);
+}
+
+void KeyDetailsView::showFileKey(const QByteArray& key, models::NodeRef node, const keyspace::KeyInfo& info,
+                                 std::optional<std::uint64_t> length)
+{
+    m_fromFile = true;
+    showTitle(key, node);
+    m_type->setText(displayText(keyspace::keyTypeName(info.type).toByteArray()));
+    m_encoding->setText(QStringLiteral("–")); // the server picks it again when it loads the file
+    m_expiresAtMs = info.expiresAtMs;
+    m_ttlTick.start();
+    showTimeLeft();
+    m_memory->setText(info.memoryMeasured
+                          ? models::estimatedFigure(displayText(keyspace::formatBytes(info.memoryBytes)), true)
+                          : QStringLiteral("–"));
+    m_memory->setToolTip(models::estimatedMemoryNote());
+    if (length) {
+        const bool string = info.type == KeyType::String;
+        m_length->setText(displayText(keyspace::formatCount(*length)) + (string ? tr(" bytes") : tr(" elements")));
+    } else {
+        m_length->setText(
+            tr("– (kept for keys of %1 or more)").arg(displayText(keyspace::formatBytes(scan::KnownLengthsFromBytes))));
+    }
+    m_message->setText(tr("Read from an RDB file: Keylens keeps each key's name, type, TTL and size, never its value. "
+                          "To read values, load the file into a redis-server (redis-server --dir DIR --dbfilename "
+                          "FILE) and connect to it."));
+    m_valuePages->setCurrentIndex(MessagePage);
+    updateEditControls();
+    Q_EMIT loaded();
+}
+
+void KeyDetailsView::showTitle(const QByteArray& key, models::NodeRef node)
+{
     m_ttlTick.stop();
     cancelStringEdit();
     m_keyGone = false; // read again: the overview says whether it exists
@@ -196,18 +238,14 @@ void KeyDetailsView::showKey(const QByteArray& key, models::NodeRef node)
                             ? QString()
                             : tr("Shown escaped the way redis-cli does: the key has bytes that are not "
                                  "printable UTF-8. Copy (Ctrl+C) copies it escaped."));
-    for (QLabel* label : {m_type, m_encoding, m_ttl, m_memory, m_length})
-        label->setText(QStringLiteral("…"));
+    m_memory->setToolTip(QString());
     m_problems->setVisible(false);
     m_tableModel->clear();
-    m_message->setText(tr("Loading…"));
-    m_valuePages->setCurrentIndex(MessagePage);
-    m_inspector->requestOverview(key);
 }
 
 void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overview)
 {
-    if (overview.key.key != m_key && overview.error.isEmpty())
+    if (m_fromFile || (overview.key.key != m_key && overview.error.isEmpty()))
         return;
     m_overview = overview;
     m_loaded = true;

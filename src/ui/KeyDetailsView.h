@@ -33,6 +33,10 @@ public:
     explicit KeyDetailsView(models::ValueInspector* inspector, QWidget* parent = nullptr);
 
     void showKey(const QByteArray& key, models::NodeRef node);
+    // A key read from an RDB file: what the store keeps of it (its type, TTL, estimated memory, and its length when
+    // the file gave one), and no value: there is no server to read it from, and the file's values are not kept.
+    void showFileKey(const QByteArray& key, models::NodeRef node, const keyspace::KeyInfo& info,
+                     std::optional<std::uint64_t> length);
     // The lint rules the key breaks, as the window knows them from the store.
     void showFindings(const QString& text);
     const QByteArray& key() const { return m_key; }
@@ -83,6 +87,7 @@ private:
     void goToEnd();
     bool eventFilter(QObject* watched, QEvent* event) override;
     void showTimeLeft();
+    void showTitle(const QByteArray& key, models::NodeRef node); // and forgets the key shown before
     // Editing (KeyDetailsEditing.cpp).
     QWidget* createEditBar();
     void updateEditControls();
@@ -129,6 +134,7 @@ private:
     bool m_editingString = false;
     bool m_readOnly = false;
     bool m_keyGone = false;
+    bool m_fromFile = false; // showFileKey(): nothing to read or write
     int m_database = 0;
     std::uint64_t m_editRequest = 0;
     std::optional<QByteArray> m_unsaved; // the edited string while it waits for the server

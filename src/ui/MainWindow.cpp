@@ -219,6 +219,12 @@ void MainWindow::createActions()
         if (on && m_hasTarget && !m_session->isRunning())
             rescan(); // the figures come from a scan: asked for, they should appear
     });
+    connect(actions.ttlFromSave, &QAction::toggled, this, [this](bool on) {
+        m_settings->setValue(QStringLiteral("scan/ttlFromSave"), on);
+        m_target.ttlFromSave.reset(); // chosen here from now on, over the command line's
+        if (m_hasTarget && !m_target.rdbFile.isEmpty())
+            rescan(); // a file is read again in a moment, its TTLs as of the other moment
+    });
     connect(actions.coldAfter, &QAction::triggered, this, &MainWindow::askColdAfter);
     connect(actions.profile, &QAction::triggered, this, [this] {
         if (!m_hasTarget)
@@ -323,6 +329,7 @@ void MainWindow::askColdAfter()
 void MainWindow::restoreSettings()
 {
     m_actions->measureAccess->setChecked(m_settings->value(QStringLiteral("scan/measureAccess"), false).toBool());
+    m_actions->ttlFromSave->setChecked(m_settings->value(QStringLiteral("scan/ttlFromSave"), true).toBool());
     m_actions->followLive->setChecked(m_settings->value(QStringLiteral("scan/followLive"), false).toBool());
     // The first size fits the screen: on a 1366x768 laptop or an 800x600 VM every edge stays in sight.
     const QSize size = QSize(1280, 800).boundedTo(screen()->availableGeometry().size());
@@ -366,7 +373,9 @@ void MainWindow::updateScanActions()
     m_actions->resume->setEnabled(running && m_session->isPaused());
     m_actions->cancel->setEnabled(running);
     m_actions->rescan->setEnabled(m_hasTarget);
-    m_actions->profile->setEnabled(m_hasTarget);
+    const bool file = m_hasTarget && !m_target.rdbFile.isEmpty();
+    m_actions->profile->setEnabled(m_hasTarget && !file); // MONITOR needs a server
+    m_actions->ttlFromSave->setEnabled(file);
 }
 
 void MainWindow::rescan()
@@ -415,6 +424,11 @@ void MainWindow::connectTo(const Target& chosen)
     scan::ScanOptions options;
     options.connection = target.options;
     options.rdbFile = target.rdbFile;
+    if (target.ttlFromSave) { // the command line's choice, shown as the window's
+        const QSignalBlocker quiet(m_actions->ttlFromSave);
+        m_actions->ttlFromSave->setChecked(*target.ttlFromSave);
+    }
+    options.ttlFromSave = m_actions->ttlFromSave->isChecked();
     options.maxKeysPerSecond = target.maxKeysPerSecond;
     options.sampleSize = target.sampleSize;
     options.speed = target.speed.value_or(scan::defaultSpeedFor(target.options));

@@ -4,6 +4,7 @@
 #include "keyspace/Units.h"
 #include "models/DeltaCells.h"
 #include "models/DisplayText.h"
+#include "models/EstimatedMemory.h"
 #include "models/FindingsText.h"
 #include "models/KeyTreeModel.h"
 #include "models/KeyspaceView.h"
@@ -90,7 +91,7 @@ QString NamespaceDetailsView::fieldText(const QString& field) const
 }
 
 QString NamespaceDetailsView::idleText(const keyspace::AccessFigures& access, const keyspace::NamespaceStats& stats,
-                                       std::int64_t coldAfterSeconds)
+                                       std::int64_t coldAfterSeconds, bool fromFile)
 {
     const auto duration = [](std::uint32_t seconds) {
         return displayText(keyspace::formatDuration(std::int64_t(seconds) * 1000));
@@ -109,6 +110,8 @@ QString NamespaceDetailsView::idleText(const keyspace::AccessFigures& access, co
     }
     if (access.frequencyP50 && access.frequencyP90)
         return tr("access counters (LFU): median %1, 90% %2").arg(*access.frequencyP50).arg(*access.frequencyP90);
+    if (fromFile)
+        return tr("not in the file (saved without an LRU or LFU maxmemory-policy, which keep idle times)");
     return tr("not measured (Scan > Measure idle times)");
 }
 
@@ -127,7 +130,9 @@ void NamespaceDetailsView::showNamespace(models::NodeRef ref, bool topKeys)
     m_keys->setText(keyspace.isKey(ref) ? QStringLiteral("%1 (%2)").arg(displayText(keyspace::formatCount(totals.keys)),
                                                                         models::keyAndBelowText(totals.keys))
                                         : displayText(keyspace::formatCount(totals.keys)));
-    m_memory->setText(memoryWithPerKeyText(keyspace::memoryFigureOf(totals)));
+    const bool estimated = keyspace.memoryEstimated();
+    m_memory->setText(memoryWithPerKeyText(keyspace::memoryFigureOf(totals), estimated));
+    m_memory->setToolTip(estimated ? models::estimatedMemoryNote() : QString());
     // Under a filter or a findings narrowing, the matching keys' figures lead, as the tree's cells show them:
     // "how much memory do the keys without a TTL take?" is read here.
     if (model.isFiltering()) {
@@ -136,7 +141,7 @@ void NamespaceDetailsView::showNamespace(models::NodeRef ref, bool topKeys)
             tr("%1 of %2 match the filter")
                 .arg(displayText(keyspace::formatCount(matching)), displayText(keyspace::formatCount(totals.keys))));
         m_memory->setText(tr("%1 in the matching keys (%2 in all)")
-                              .arg(memoryWithPerKeyText(model.matchingMemoryOf(node)),
+                              .arg(memoryWithPerKeyText(model.matchingMemoryOf(node), estimated),
                                    displayText(keyspace::formatMemory(keyspace::memoryFigureOf(totals)))));
     }
     if (const std::optional<keyspace::MemoryEstimate> estimate = m_session.sampledEstimate(ref);
@@ -197,7 +202,8 @@ void NamespaceDetailsView::showNamespace(models::NodeRef ref, bool topKeys)
     m_types->setText(types.join(QStringLiteral(", ")));
     m_children->setText(displayText(keyspace::formatCount(stats.childCount)));
     m_findings->setText(totals.findingCount() ? models::findingsBySeverity(totals.findings) : tr("none"));
-    m_idle->setText(idleText(keyspace.access(ref, now / 1000), stats, keyspace.coldAfterSeconds()));
+    m_idle->setText(
+        idleText(keyspace.access(ref, now / 1000), stats, keyspace.coldAfterSeconds(), keyspace.fromFile()));
     if (const models::Comparison* comparison = model.comparison()) {
         m_change->setText(models::deltaSummary(model.deltaOfNode(node), comparison->label()));
         m_form->setRowVisible(m_change, true);
@@ -238,11 +244,13 @@ bool NamespaceDetailsView::isListingTopKeys() const
 void NamespaceDetailsView::showTopKeys(const std::vector<models::TopKeysQuery::Key>& keys)
 {
     const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    const bool estimated = m_session.view().memoryEstimated();
     QList<QTreeWidgetItem*> items;
     for (const models::TopKeysQuery::Key& key : keys) {
         auto* item = new QTreeWidgetItem;
         item->setText(0, displayText(keyspace::displayBytes(key.path)));
-        item->setText(1, displayText(keyspace::formatBytes(key.info.memoryBytes)));
+        const QString memory = displayText(keyspace::formatBytes(key.info.memoryBytes));
+        item->setText(1, estimated ? models::estimatedCell(memory) : memory);
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
         item->setText(2, displayText(keyspace::keyTypeName(key.info.type).toByteArray()));
         item->setText(3, displayText(keyspace::formatTimeLeft(key.info.expiresAtMs, now)));

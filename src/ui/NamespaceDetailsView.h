@@ -43,7 +43,7 @@ Q_SIGNALS:
 private:
     // "median 3d, 90% 40d; 1,204 keys idle past 7d hold 12 MiB (40% of the memory)"
     static QString idleText(const keyspace::AccessFigures& access, const keyspace::NamespaceStats& stats,
-                            std::int64_t coldAfterSeconds);
+                            std::int64_t coldAfterSeconds, bool fromFile);
     const models::ScanSession& m_session;
     bool m_cluster = false;
     QLabel* m_title;

@@ -5,6 +5,7 @@
 #include "lint/LibraryLayouts.h"
 #include "models/DeltaCells.h"
 #include "models/DisplayText.h"
+#include "models/EstimatedMemory.h"
 #include "models/FindingsText.h"
 #include "models/PatternTreeModel.h"
 #include "models/RowPresenter.h"
@@ -55,7 +56,8 @@ void PatternDetailsView::showPattern(const models::PatternTreeModel& model, patt
                            .arg(displayText(keyspace::formatCount(members.size())),
                                 displayText(keyspace::formatCount(tree.ownKeys(pattern)))));
     m_keys->setText(displayText(keyspace::formatCount(totals.keys)) + tr(" in its members' subtrees"));
-    m_memory->setText(memoryWithPerKeyText(keyspace::memoryFigureOf(totals)));
+    m_memory->setText(memoryWithPerKeyText(keyspace::memoryFigureOf(totals), model.memoryEstimated()));
+    m_memory->setToolTip(model.memoryEstimated() ? models::estimatedMemoryNote() : QString());
     const std::optional<double> share = totals.ttlShare();
     m_ttl->setText(share ? tr("%1 keys (%2)")
                                .arg(displayText(keyspace::formatCount(totals.keysWithTtl)),

@@ -79,17 +79,29 @@ void ScanStatusBar::renderProgress()
 {
     const scan::ScanProgress& progress = *m_progress;
     m_bar->setVisible(true);
-    QString line = progress.paused                             ? tr("Paused at ")
-                   : progress.speed == scan::ScanSpeed::Gentle ? tr("Scanning gently: ")
-                                                               : tr("Scanning: ");
-    line += displayText(keyspace::formatCount(progress.keysSeen));
-    if (progress.dbsize >= 0) {
-        line += tr(" of %1 keys").arg(displayText(keyspace::formatCount(std::uint64_t(progress.dbsize))));
+    if (const std::optional<double> done = progress.fractionDone()) {
         m_bar->setRange(0, 1000);
-        const double done = progress.dbsize > 0 ? double(progress.keysSeen) / double(progress.dbsize) : 1.0;
-        m_bar->setValue(int(std::min(1.0, done) * 1000));
+        m_bar->setValue(int(*done * 1000));
     } else {
-        line += tr(" keys (DBSIZE denied: total unknown)");
+        m_bar->setRange(0, 0); // busy: how far along is not known
+    }
+    QString line;
+    if (progress.fromFile) {
+        // A file is read as its bytes come: those say how far along it is.
+        line = progress.paused ? tr("Paused at ") : tr("Reading the file: ");
+        line += displayText(keyspace::formatBytes(progress.bytesRead));
+        if (progress.bytesTotal >= 0)
+            line += tr(" of %1").arg(displayText(keyspace::formatBytes(std::uint64_t(progress.bytesTotal))));
+        line += tr(" · %1 keys").arg(displayText(keyspace::formatCount(progress.keysSeen)));
+    } else {
+        line = progress.paused                             ? tr("Paused at ")
+               : progress.speed == scan::ScanSpeed::Gentle ? tr("Scanning gently: ")
+                                                           : tr("Scanning: ");
+        line += displayText(keyspace::formatCount(progress.keysSeen));
+        if (progress.dbsize >= 0)
+            line += tr(" of %1 keys").arg(displayText(keyspace::formatCount(std::uint64_t(progress.dbsize))));
+        else
+            line += tr(" keys (DBSIZE denied: total unknown)");
     }
     if (!progress.paused) {
         line += tr(" · %1 keys/s").arg(displayText(keyspace::formatCount(std::uint64_t(progress.keysPerSecond))));
@@ -100,7 +112,7 @@ void ScanStatusBar::renderProgress()
     }
     if (!progress.trouble.isEmpty())
         line += QStringLiteral(" · %1").arg(progress.trouble);
-    if (!progress.paused && m_sinceProgress.elapsed() >= SilentAfterMs)
+    if (!progress.paused && !progress.fromFile && m_sinceProgress.elapsed() >= SilentAfterMs)
         line += tr(" · no answer from the server for %1 s (Cancel stops the scan at once)")
                     .arg(m_sinceProgress.elapsed() / 1000);
     m_label->setFullText(line);

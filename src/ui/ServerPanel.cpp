@@ -1,5 +1,8 @@
 #include "ui/ServerPanel.h"
 
+#include "models/RdbFileText.h"
+#include "models/ScanSession.h"
+
 #include <QDateTime>
 #include <QFormLayout>
 #include <QLabel>
@@ -8,10 +11,11 @@
 
 namespace keylens::ui {
 
-ServerPanel::ServerPanel(models::ValueInspector* inspector, std::function<models::ScannedTotals()> scanned,
-                         QWidget* parent)
+ServerPanel::ServerPanel(models::ValueInspector* inspector, const models::ScanSession& session,
+                         std::function<models::ScannedTotals()> scanned, QWidget* parent)
     : QWidget(parent)
     , m_inspector(inspector)
+    , m_session(session)
     , m_scanned(std::move(scanned))
 {
     m_header = new QLabel(tr("Not connected."));
@@ -30,13 +34,18 @@ ServerPanel::ServerPanel(models::ValueInspector* inspector, std::function<models
     m_timer.setInterval(RefreshMs);
     connect(&m_timer, &QTimer::timeout, this, &ServerPanel::refresh);
     connect(inspector, &models::ValueInspector::serverStatusReady, this, &ServerPanel::takeStatus);
+    // The window says the target changed before the session starts on it: a file is known to be one from here.
+    connect(&session, &models::ScanSession::started, this, [this] {
+        if (!m_session.options().rdbFile.isEmpty())
+            refreshIfShown();
+    });
 }
 
 void ServerPanel::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    refresh();
     m_timer.start();
+    refresh();
 }
 
 void ServerPanel::hideEvent(QHideEvent* event)
@@ -61,11 +70,35 @@ void ServerPanel::refreshIfShown()
 
 void ServerPanel::refresh()
 {
+    if (!m_session.options().rdbFile.isEmpty()) {
+        showFile(); // no server to ask: the file said all it has to say when it was read
+        return;
+    }
     m_inspector->requestServerStatus();
+}
+
+void ServerPanel::showFile()
+{
+    m_timer.stop();
+    const std::optional<scan::ScanSummary>& read = m_session.summary();
+    if (!read || !read->rdbFacts) {
+        m_header->setText(read
+                              ? tr("The file could not be read: %1").arg(read->error ? read->error->message : QString())
+                              : tr("Reading the RDB file %1…").arg(m_session.options().rdbFile));
+        m_groups.clear();
+    } else {
+        m_header->setText(tr("What the RDB file says of itself; no server is asked."));
+        m_groups = models::describeRdbFile(*read, m_scanned(), QDateTime::currentSecsSinceEpoch());
+    }
+    rebuild();
+    ++m_answers;
+    Q_EMIT updated();
 }
 
 void ServerPanel::takeStatus(const models::ValueInspector::Status& status)
 {
+    if (!m_session.options().rdbFile.isEmpty())
+        return; // an answer of the server before it, or the file's socket-shaped address failing
     ++m_answers;
     if (!status.error.isEmpty()) {
         m_header->setText(tr("INFO could not be read: %1").arg(status.error));

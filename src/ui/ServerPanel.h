@@ -11,19 +11,25 @@
 class QFormLayout;
 class QLabel;
 
+namespace keylens::models {
+class ScanSession;
+}
+
 namespace keylens::ui {
 
 // The server at a glance (the Server tab): INFO, read again every two seconds while the tab shows, with the
-// scanned keys' memory set beside used_memory.
+// scanned keys' memory set beside used_memory. An RDB file read in place of a server: what the file says of itself
+// (models::describeRdbFile), once it is read.
 class ServerPanel : public QWidget
 {
     Q_OBJECT
 public:
     static constexpr int RefreshMs = 2000;
 
-    // `scanned` says what the scan has counted so far; it is asked with each answer of the server's.
-    ServerPanel(models::ValueInspector* inspector, std::function<models::ScannedTotals()> scanned,
-                QWidget* parent = nullptr);
+    // `scanned` says what the scan has counted so far; it is asked with each answer of the server's. `session`
+    // says whether the keys come from a file, and how its reading went.
+    ServerPanel(models::ValueInspector* inspector, const models::ScanSession& session,
+                std::function<models::ScannedTotals()> scanned, QWidget* parent = nullptr);
 
     // Reads INFO now when the tab shows (a scan just ended), else waits until it is shown.
     void refreshIfShown();
@@ -43,10 +49,12 @@ protected:
 
 private:
     void refresh();
+    void showFile();
     void takeStatus(const models::ValueInspector::Status& status);
     void rebuild();
 
     models::ValueInspector* m_inspector;
+    const models::ScanSession& m_session;
     std::function<models::ScannedTotals()> m_scanned;
     std::vector<models::StatusGroup> m_groups;
     QTimer m_timer;

@@ -4,6 +4,8 @@
 #include "keyspace/SubtreeTotals.h"
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
+#include "models/EstimatedMemory.h"
+#include "models/KeyspaceView.h"
 #include "ui/TreemapView.h"
 
 #include <QComboBox>
@@ -18,6 +20,7 @@ using models::displayText;
 
 TreemapPane::TreemapPane(const models::KeyspaceView& keyspace, QWidget* parent)
     : QWidget(parent)
+    , m_keyspace(keyspace)
     , m_view(new TreemapView(keyspace))
     , m_back(new QToolButton)
     , m_where(new QLabel)
@@ -95,7 +98,9 @@ void TreemapPane::updateHeader()
     const keyspace::SubtreeTotals totals = m_view->shownTotals();
     const QString where = m_view->shownName();
     m_where->setText(tr("<b>%1</b> — %2 in %3 keys; area is memory")
-                         .arg(where.toHtmlEscaped(), displayText(keyspace::formatBytes(totals.memoryBytes)),
+                         .arg(where.toHtmlEscaped(),
+                              models::estimatedFigure(displayText(keyspace::formatBytes(totals.memoryBytes)),
+                                                      m_keyspace.memoryEstimated()),
                               displayText(keyspace::formatCount(totals.keys))));
 }
 

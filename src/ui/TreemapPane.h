@@ -36,6 +36,7 @@ public:
 private:
     void updateHeader();
 
+    const models::KeyspaceView& m_keyspace;
     TreemapView* m_view;
     QToolButton* m_back;
     QLabel* m_where;

@@ -3,6 +3,7 @@
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
+#include "models/EstimatedMemory.h"
 #include "models/KeyspaceView.h"
 #include "ui/OverlayColours.h"
 
@@ -229,7 +230,9 @@ void TreemapView::paintEvent(QPaintEvent*)
         if (text.width() < metrics.horizontalAdvance(QStringLiteral("abc")) || text.height() < metrics.height())
             continue;
         painter.setPen(Qt::black);
-        const QString memory = displayText(keyspace::formatBytes(tile.memoryBytes));
+        QString memory = displayText(keyspace::formatBytes(tile.memoryBytes));
+        if (m_keyspace.memoryEstimated())
+            memory = models::estimatedCell(memory);
         if (tile.nested) {
             // Its children cover everything below the header strip: name and memory share that one line, or
             // the name alone where both do not fit.

@@ -84,6 +84,10 @@ WindowActions::WindowActions(QMainWindow& window)
     measureAccess->setCheckable(true);
     measureAccess->setToolTip(tr("Ask each key's idle time (OBJECT IDLETIME; OBJECT FREQ under an LFU policy), for "
                                  "the Cold column: a fourth command per key, about a fifth more server time"));
+    ttlFromSave = scan->addAction(tr("&TTLs as of the save (RDB files)"));
+    ttlFromSave->setCheckable(true);
+    ttlFromSave->setToolTip(tr("An RDB file's TTLs as they were when it was saved (checked), or as they would be now "
+                               "(unchecked: keys whose time has run out since are counted as expired, not shown)"));
     coldAfter = scan->addAction(tr("Cold &after…"));
     coldAfter->setToolTip(tr("How long a key may go unread before it counts as cold"));
     followLive = scan->addAction(tr("&Follow live changes"));

@@ -1,17 +1,27 @@
 // The window reads an RDB file as it scans a server (File > Open RDB file…, `keylens dump.rdb`): the tree holds the
 // file's keys, the status line says how the reading went, and a damaged file shows the keys before the damage and
-// says where it is.
+// says where it is. Every memory figure says it is estimated; the Server tab shows what the file says of itself; the
+// TTLs are read as of the save or of now, as Scan > TTLs as of the save says.
+#include "PlainClient.h"
+#include "TestServer.h"
+#include "lint/Linter.h"
 #include "models/ConnectionTarget.h"
 #include "models/KeyTreeModel.h"
 #include "models/LiveSession.h"
 #include "models/ScanSession.h"
+#include "ui/BrowserPane.h"
+#include "ui/KeyDetailsView.h"
 #include "ui/MainWindow.h"
+#include "ui/ServerPanel.h"
 
+#include <QAction>
 #include <QFile>
+#include <QFileInfo>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 using namespace keylens;
 
@@ -59,6 +69,106 @@ private Q_SLOTS:
         QVERIFY(partial > 0 && partial < 13);
         QVERIFY(window.session()->summary()->error);
         QVERIFY2(window.statusText().contains(QLatin1String("damaged at byte")), qPrintable(window.statusText()));
+    }
+
+    void whatTheWindowShowsOfAFile()
+    {
+        // A file of the local server's: a list over 5,000 elements and over a MiB (the reading reports its bytes every
+        // MiB), a key that expires two seconds after the save, a few small keys.
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        test::PlainClient client(server.port());
+        std::vector<std::vector<QByteArray>> writes;
+        std::uint32_t noise = 1;
+        for (int i = 0; i < 6000; ++i) {
+            QByteArray element(200, '\0'); // incompressible: LZF would shrink the file under a MiB
+            for (char& byte : element) {
+                noise = noise * 1664525u + 1013904223u;
+                byte = char(noise >> 24);
+            }
+            writes.push_back({"RPUSH", "queue:big", element});
+        }
+        for (int i = 0; i < 20; ++i)
+            writes.push_back({"SET", "user:" + QByteArray::number(i), "x"});
+        writes.push_back({"SET", "cache:soon", "gone in a moment", "PX", "2000"});
+        QCOMPARE(client.pipeline(writes), std::size_t(0));
+        QCOMPARE(client.command({"SAVE"}), QByteArray("OK"));
+        const QString dump =
+            QString::fromUtf8(client.elements({"CONFIG", "GET", "dir"}).back()) + QStringLiteral("/dump.rdb");
+        const qint64 fileBytes = QFileInfo(dump).size();
+        QVERIFY(fileBytes > (1 << 20));
+
+        QSettings settings(m_dir.filePath(QStringLiteral("shows.ini")), QSettings::IniFormat);
+        ui::MainWindow window(&settings);
+        window.show();
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        QSignalSpy progress(window.session(), &models::ScanSession::progressChanged);
+        window.connectTo(models::ConnectionTarget::offlineFile(dump));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(window.session()->keyspace().keyCount(), 22u); // as of the save, cache:soon had two seconds left
+
+        // Progress in the file's bytes, out of its size.
+        QVERIFY(!progress.isEmpty());
+        const auto last = progress.last().front().value<scan::ScanProgress>();
+        QVERIFY(last.fromFile);
+        QCOMPARE(last.bytesTotal, fileBytes);
+        QVERIFY(last.bytesRead >= (1u << 20) && last.bytesRead <= std::uint64_t(fileBytes));
+        QVERIFY(last.fractionDone() && *last.fractionDone() > 0);
+
+        // "Estimated" beside the memory: the column's header, each cell, the details.
+        models::KeyTreeModel& model = *window.session()->model();
+        QVERIFY(model.headerData(models::TreeColumns::MemoryColumn, Qt::Horizontal)
+                    .toString()
+                    .contains(QLatin1String("estimated")));
+        QVERIFY(model.rowCount() > 0);
+        for (int row = 0; row < model.rowCount(); ++row)
+            QVERIFY2(model.index(row, models::TreeColumns::MemoryColumn).data().toString().startsWith(u'≈'),
+                     qPrintable(model.index(row, models::TreeColumns::MemoryColumn).data().toString()));
+
+        // The key details: what the store keeps, its length from the file (a big key), no value read from anywhere.
+        ui::KeyDetailsView& details = *window.browser()->keyDetails();
+        QVERIFY(window.browser()->selectPath("queue:big"));
+        QTRY_COMPARE_WITH_TIMEOUT(details.key(), QByteArray("queue:big"), 5000);
+        QCOMPARE(details.fieldText(QStringLiteral("Type")), QStringLiteral("list"));
+        QCOMPARE(details.fieldText(QStringLiteral("Length")), QStringLiteral("6,000 elements"));
+        QVERIFY(details.fieldText(QStringLiteral("Memory")).contains(QLatin1String("estimated")));
+        QVERIFY(details.valueText().contains(QLatin1String("RDB file")));
+        const auto bigCollections = [&] {
+            for (const lint::RuleSummary& rule : window.session()->linter().summaries()) {
+                if (qstrcmp(rule.rule->id, "big-collection") == 0)
+                    return rule.findings;
+            }
+            return std::uint64_t(0);
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(bigCollections(), std::uint64_t(1), 10000); // the length is the file's
+
+        // The Server tab: the file's header and AUX fields, the used memory at save time beside the estimate.
+        ui::ServerPanel& panel = *window.browser()->serverPanel();
+        window.browser()->showServerPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.value(QStringLiteral("RDB file"), QStringLiteral("Format")).isEmpty(), 5000);
+        QVERIFY(panel.value(QStringLiteral("RDB file"), QStringLiteral("Format")).contains(QLatin1String("10")));
+        QVERIFY(
+            panel.value(QStringLiteral("RDB file"), QStringLiteral("Checksum")).startsWith(QLatin1String("matched")));
+        const QByteArray version = client.command({"INFO", "server"});
+        QVERIFY(version.contains(QByteArray(
+            "redis_version:" + panel.value(QStringLiteral("Saved by"), QStringLiteral("Server version")).toUtf8())));
+        QVERIFY(!panel.value(QStringLiteral("Memory"), QStringLiteral("Used when saved")).isEmpty());
+        QVERIFY(
+            panel.value(QStringLiteral("Memory"), QStringLiteral("In the keys")).contains(QLatin1String("estimated")));
+
+        // As of now, once the two seconds are past: cache:soon is counted as expired, not shown.
+        QTRY_VERIFY_WITH_TIMEOUT(client.integer({"EXISTS", "cache:soon"}) == 0, 10000);
+        QAction* asOfSave = nullptr;
+        for (QAction* action : window.findChildren<QAction*>()) {
+            if (action->text() == QStringLiteral("&TTLs as of the save (RDB files)"))
+                asOfSave = action;
+        }
+        QVERIFY(asOfSave && asOfSave->isEnabled() && asOfSave->isChecked());
+        asOfSave->setChecked(false); // reads the file again
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(window.session()->keyspace().keyCount(), 21u);
+        QCOMPARE(window.session()->summary()->keysExpired, 1u);
+        QCOMPARE(settings.value(QStringLiteral("scan/ttlFromSave")).toBool(), false);
     }
 };
 
