@@ -340,8 +340,8 @@ void RowTreeModel::comparisonChanged()
 QVariant RowTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (m_memoryEstimated && section == MemoryColumn && orientation == Qt::Horizontal) {
-        if (role == Qt::DisplayRole)
-            return tr("Memory (estimated)");
+        if (role == Qt::DisplayRole) // short: the column is narrow at 800 px; the tooltip says it in full
+            return tr("Memory (est.)");
         if (role == Qt::ToolTipRole)
             return estimatedMemoryNote();
     }

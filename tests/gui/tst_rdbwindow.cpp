@@ -119,7 +119,10 @@ private Q_SLOTS:
         models::KeyTreeModel& model = *window.session()->model();
         QVERIFY(model.headerData(models::TreeColumns::MemoryColumn, Qt::Horizontal)
                     .toString()
-                    .contains(QLatin1String("estimated")));
+                    .contains(QLatin1String("est.")));
+        QVERIFY(model.headerData(models::TreeColumns::MemoryColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QLatin1String("Estimated")));
         QVERIFY(model.rowCount() > 0);
         for (int row = 0; row < model.rowCount(); ++row)
             QVERIFY2(model.index(row, models::TreeColumns::MemoryColumn).data().toString().startsWith(u'≈'),
