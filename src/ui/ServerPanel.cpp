@@ -74,6 +74,8 @@ void ServerPanel::refresh()
         showFile(); // no server to ask: the file said all it has to say when it was read
         return;
     }
+    if (isVisible() && !m_timer.isActive())
+        m_timer.start(); // a server again after a file
     m_inspector->requestServerStatus();
 }
 
