@@ -236,7 +236,7 @@ void ChartsView::drawIdleAge()
     // Nothing measured is said under the empty bars, which would otherwise read as "nothing is idle".
     const bool unmeasured = m_data.keys > 0 && m_data.idleUnknown == m_data.keys;
     m_plots[IdleAge]->xAxis->setLabel(!unmeasured  ? QString()
-                                      : m_fromFile ? tr("not in the file (saved without an LRU or LFU policy)")
+                                      : m_fromFile ? tr("not measured (saved without an LRU or LFU policy)")
                                                    : tr("not measured (Scan > Measure idle times)"));
 }
 

@@ -111,7 +111,7 @@ QString NamespaceDetailsView::idleText(const keyspace::AccessFigures& access, co
     if (access.frequencyP50 && access.frequencyP90)
         return tr("access counters (LFU): median %1, 90% %2").arg(*access.frequencyP50).arg(*access.frequencyP90);
     if (fromFile)
-        return tr("not in the file (saved without an LRU or LFU policy)");
+        return tr("not measured (the file was saved without an LRU or LFU policy)");
     return tr("not measured (Scan > Measure idle times)");
 }
 
