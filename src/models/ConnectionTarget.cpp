@@ -76,7 +76,8 @@ ConnectionTarget ConnectionTarget::offlineFile(const QString& path)
     target.rdbFile = path;
     target.options.transport = redis::ConnectionOptions::Transport::Unix;
     target.options.socketPath = QFileInfo(path).absoluteFilePath();
-    target.name = QFileInfo(path).fileName();
+    // A pipe (`keylens <(gunzip -c dump.rdb.gz)`) is named by its path: "63" of /dev/fd/63 says nothing.
+    target.name = QFileInfo(path).isFile() ? QFileInfo(path).fileName() : path;
     target.remember = false; // a file, not a server to offer again
     return target;
 }

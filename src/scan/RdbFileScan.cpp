@@ -50,7 +50,8 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
         sink.batch(std::move(batch));
         batch = {};
     };
-    const qint64 fileSize = fromStdin ? -1 : file.size();
+    // A pipe (standard input, `keylens <(gunzip -c dump.rdb.gz)`) has no size: the bytes read are counted alone.
+    const qint64 fileSize = file.isSequential() ? -1 : file.size();
     const auto progress = [&](std::uint64_t bytes) {
         ScanProgress now;
         now.jobId = jobId;

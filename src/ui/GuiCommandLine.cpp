@@ -285,9 +285,10 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     if (positional.size() > 1)
         return usage(
             QCoreApplication::translate("GuiCommandLine", "one URI at most, not %1 arguments").arg(positional.size()));
-    // A file to read offline (`keylens dump.rdb`), not a server's URI.
+    // A file to read offline (`keylens dump.rdb`, or a pipe: `keylens <(gunzip -c dump.rdb.gz)`), not a server's URI.
+    const QFileInfo path(positional.value(0));
     const bool rdbFile = !positional.isEmpty() &&
-                         (QFileInfo(positional.front()).isFile() || positional.front().endsWith(QLatin1String(".rdb")));
+                         ((path.exists() && !path.isDir()) || positional.front().endsWith(QLatin1String(".rdb")));
     // A file's database is chosen with -n as a server's is; no other connection flag goes with it.
     if (rdbFile && redis::connectionArgumentsGiven(parser, /*databaseToo=*/false))
         return usage(QCoreApplication::translate("GuiCommandLine",

@@ -166,7 +166,7 @@ void ScanStatusBar::renderFinished()
     // A rate over less than a second is noise ("13 keys/s" for 13 keys in no time): leave it out.
     if (file && summary.complete) // a file has no speed setting: it is read as fast as it comes
         line += tr(" · read from %1 in %2")
-                    .arg(QFileInfo(summary.rdbFile).fileName(),
+                    .arg(QFileInfo(summary.rdbFile).isFile() ? QFileInfo(summary.rdbFile).fileName() : summary.rdbFile,
                          summary.durationMs < 1 ? tr("under 1 ms")
                                                 : displayText(keyspace::formatDuration(summary.durationMs)));
     else if (summary.complete && summary.durationMs >= 1000)

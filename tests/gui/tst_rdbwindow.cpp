@@ -10,6 +10,7 @@
 #include "models/LiveSession.h"
 #include "models/ScanSession.h"
 #include "ui/BrowserPane.h"
+#include "ui/GuiCommandLine.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/MainWindow.h"
 #include "ui/ServerPanel.h"
@@ -17,11 +18,14 @@
 #include <QAction>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+
+#include <sys/stat.h>
 
 using namespace keylens;
 
@@ -69,6 +73,38 @@ private Q_SLOTS:
         QVERIFY(partial > 0 && partial < 13);
         QVERIFY(window.session()->summary()->error);
         QVERIFY2(window.statusText().contains(QLatin1String("damaged at byte")), qPrintable(window.statusText()));
+    }
+
+    // `keylens <(gunzip -c dump.rdb.gz)`: a pipe, named by its path, read to the end without a size to count against.
+    void readsAPipe()
+    {
+        const QString fifo = m_dir.filePath(QStringLiteral("pipe"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        const ui::GuiCommandResult parsed = ui::parseGuiCommandLine({QStringLiteral("keylens"), fifo});
+        QVERIFY2(parsed.command, qPrintable(parsed.output));
+        QCOMPARE(parsed.command->target.rdbFile, fifo);
+        QCOMPARE(parsed.command->target.name, fifo);
+        QVERIFY(ui::parseGuiCommandLine({QStringLiteral("keylens"), fifo, QStringLiteral("-h"), QStringLiteral("x")})
+                    .exitCode == 2); // a file is not a server: no host goes with it
+
+        QFile source(fixture("redis_encodings.rdb"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QByteArray bytes = source.readAll();
+        QProcess writer; // the other end of the pipe, as gunzip would be
+        writer.start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("cat \"$0\" > \"$1\""),
+                                            fixture("redis_encodings.rdb"), fifo});
+        QSettings settings(m_dir.filePath(QStringLiteral("pipe.ini")), QSettings::IniFormat);
+        ui::MainWindow window(&settings);
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(parsed.command->target);
+        QVERIFY(finished.wait(20000));
+        QTRY_COMPARE_WITH_TIMEOUT(writer.state(), QProcess::NotRunning, 5000);
+        QCOMPARE(writer.exitCode(), 0);
+        QCOMPARE(window.session()->keyspace().keyCount(), 13u);
+        QVERIFY(window.session()->summary()->complete);
+        QCOMPARE(window.session()->summary()->rdbFacts->fileBytes, qint64(-1));
+        QCOMPARE(window.session()->summary()->rdbFacts->bytesRead, std::uint64_t(bytes.size()));
+        QVERIFY2(window.statusText().contains(fifo), qPrintable(window.statusText()));
     }
 
     void whatTheWindowShowsOfAFile()
