@@ -11,6 +11,7 @@
 #include "report/JsonReport.h"
 #include "report/TextReport.h"
 #include "scan/ColdAfter.h"
+#include "scan/RdbFileScan.h"
 
 #include <QDateTime>
 #include <QProcessEnvironment>
@@ -186,12 +187,12 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     }
     options->rdbFile = parser.value(QStringLiteral("rdb"));
     if (parser.isSet(QStringLiteral("ttl-from"))) {
-        const QString from = parser.value(QStringLiteral("ttl-from"));
-        if (options->rdbFile.isEmpty() || (from != QLatin1String("saved") && from != QLatin1String("now"))) {
+        const std::optional<bool> fromSave = scan::parseTtlFrom(parser.value(QStringLiteral("ttl-from")));
+        if (options->rdbFile.isEmpty() || !fromSave) {
             *problem = QStringLiteral("--ttl-from takes saved or now, with --rdb");
             return false;
         }
-        options->ttlFromSave = from == QLatin1String("saved");
+        options->ttlFromSave = *fromSave;
     }
     options->cluster = parser.isSet(QStringLiteral("cluster"));
     options->fromReplicas = parser.isSet(QStringLiteral("from-replicas"));

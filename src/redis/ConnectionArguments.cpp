@@ -153,6 +153,17 @@ QString hidePasswordsGivenOnCommandLine(const QCommandLineParser& parser)
                           "REDISCLI_AUTH is safer (--no-auth-warning hides this)");
 }
 
+Result<int> databaseArgument(const QCommandLineParser& parser, int otherwise)
+{
+    if (!parser.isSet(QStringLiteral("n")))
+        return otherwise;
+    bool ok = false;
+    const int db = parser.value(QStringLiteral("n")).toInt(&ok);
+    if (!ok || db < 0)
+        return usage(QStringLiteral("-n takes a database number, not '%1'").arg(parser.value(QStringLiteral("n"))));
+    return db;
+}
+
 Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser, const QString& positionalUri,
                                                 const QProcessEnvironment& environment,
                                                 const PasswordPrompt& askPassword)
@@ -187,13 +198,10 @@ Result<ConnectionOptions> connectionOptionsFrom(const QCommandLineParser& parser
         options.socketPath = parser.value(QStringLiteral("s"));
         options.transport = ConnectionOptions::Transport::Unix;
     }
-    if (parser.isSet(QStringLiteral("n"))) {
-        bool ok = false;
-        const int db = parser.value(QStringLiteral("n")).toInt(&ok);
-        if (!ok || db < 0)
-            return usage(QStringLiteral("-n takes a database number, not '%1'").arg(parser.value(QStringLiteral("n"))));
-        options.db = db;
-    }
+    Result<int> db = databaseArgument(parser, options.db);
+    if (!db)
+        return db.error();
+    options.db = *db;
     if (parser.isSet(QStringLiteral("user")))
         options.user = parser.value(QStringLiteral("user")).toUtf8();
     const int passwordSources = int(parser.isSet(QStringLiteral("a"))) +

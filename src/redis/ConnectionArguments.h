@@ -23,6 +23,9 @@ QList<QCommandLineOption> connectionOptions();
 // count either (an RDB file has databases too).
 bool connectionArgumentsGiven(const QCommandLineParser& parser, bool databaseToo = true);
 
+// -n's database, checked (a usage error when it is no database number); `otherwise` when -n was not given.
+Result<int> databaseArgument(const QCommandLineParser& parser, int otherwise);
+
 // Overwrites the passwords of the process's argv (see ProcessArguments.h) once the parser has read them,
 // and returns the warning redis-cli gives for them, or nothing when none was given or --no-auth-warning.
 QString hidePasswordsGivenOnCommandLine(const QCommandLineParser& parser);

@@ -74,7 +74,9 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     auto lengths = std::make_shared<QHash<QByteArray, std::uint64_t>>();
     RdbCallbacks callbacks;
     callbacks.cancel = control.cancelFlag();
+    bool headerTold = false;
     callbacks.header = [&](const RdbSummary& header) {
+        headerTold = true;
         if (options.ttlFromSave && header.savedAtSeconds)
             asOfMs = *header.savedAtSeconds * 1000;
         redis::ServerInfo info;
@@ -121,6 +123,8 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     callbacks.progress = progress;
     const RdbSummary read = readRdb(file, options.connection.db, callbacks);
     flush();
+    if (!headerTold && read.version > 0)
+        callbacks.header(read); // damaged before its first key: what its AUX fields said so far
 
     summary.knownLengths = std::move(lengths);
     if (read.version > 0) {
@@ -167,6 +171,15 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
         summary.notices << QStringLiteral("The file was saved without a checksum (rdbchecksum no): damage would "
                                           "go unnoticed");
     return summary;
+}
+
+std::optional<bool> parseTtlFrom(const QString& name)
+{
+    if (name == QLatin1String("saved"))
+        return true;
+    if (name == QLatin1String("now"))
+        return false;
+    return std::nullopt;
 }
 
 } // namespace keylens::scan

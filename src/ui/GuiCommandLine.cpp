@@ -3,6 +3,7 @@
 #include "lint/ProfileFile.h"
 #include "redis/ConnectionArguments.h"
 #include "redis/HiredisVersion.h"
+#include "scan/RdbFileScan.h"
 #include "usage/Version.h"
 
 #include <QCommandLineParser>
@@ -325,18 +326,14 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         const MainWindow::Target settings = command.target; // --delimiter, --profile… given before
         command.target = models::ConnectionTarget::offlineFile(positional.front());
         command.target.delimiter = settings.delimiter;
-        if (parser.isSet(QStringLiteral("n"))) {
-            bool ok = false;
-            command.target.options.db = parser.value(QStringLiteral("n")).toInt(&ok);
-            if (!ok || command.target.options.db < 0)
-                return usage(QCoreApplication::translate("GuiCommandLine", "-n takes a database number, not '%1'")
-                                 .arg(parser.value(QStringLiteral("n"))));
-        }
+        const redis::Result<int> db = redis::databaseArgument(parser, 0);
+        if (!db)
+            return usage(db.error().message);
+        command.target.options.db = *db;
         if (parser.isSet(ttlFrom)) {
-            const QString from = parser.value(ttlFrom);
-            if (from != QLatin1String("saved") && from != QLatin1String("now"))
+            command.target.ttlFromSave = scan::parseTtlFrom(parser.value(ttlFrom));
+            if (!command.target.ttlFromSave)
                 return usage(QCoreApplication::translate("GuiCommandLine", "--ttl-from takes saved or now"));
-            command.target.ttlFromSave = from == QLatin1String("saved");
         }
     } else if (parser.isSet(connection)) {
         command.start = GuiCommand::Start::Saved;
