@@ -8,6 +8,8 @@
 #include <QDateTime>
 #include <QFileInfo>
 
+#include <algorithm>
+
 namespace keylens::models {
 
 namespace {
@@ -25,15 +27,6 @@ QString bytesText(std::uint64_t bytes)
 QString countText(std::uint64_t count)
 {
     return displayText(keyspace::formatCount(count));
-}
-
-const QByteArray* auxValue(const scan::RdbFileFacts& facts, QByteArrayView name)
-{
-    for (const auto& [field, value] : facts.aux) {
-        if (field == name)
-            return &value;
-    }
-    return nullptr;
 }
 
 StatusLine auxLine(const QString& label, QByteArrayView name, const QString& value)
@@ -78,16 +71,24 @@ StatusGroup fileGroup(const scan::ScanSummary& summary, const scan::RdbFileFacts
     return group;
 }
 
-StatusGroup savedGroup(const scan::RdbFileFacts& facts, std::int64_t nowSeconds)
+// The AUX fields the reader made sense of (redis-ver or valkey-ver, ctime, used-mem) are the header's, in the
+// summary's ServerInfo; the rest are shown as saved.
+bool readByTheReader(const QByteArray& name)
+{
+    return name == "redis-ver" || name == "valkey-ver" || name == "ctime" || name == "used-mem";
+}
+
+StatusGroup savedGroup(const scan::RdbFileFacts& facts, const redis::ServerInfo& saved, std::int64_t nowSeconds)
 {
     StatusGroup group{tr("Saved by"), {}};
-    const QByteArray* version = auxValue(facts, "redis-ver");
-    StatusLine server = auxLine(tr("Server version"), "redis-ver",
-                                version ? displayText(*version) : tr("not recorded (files before Redis 3.2)"));
-    server.available = version != nullptr;
+    const QByteArray versionField = facts.valkey ? "valkey-ver" : "redis-ver";
+    StatusLine server =
+        auxLine(tr("Server version"), versionField,
+                saved.redisVersion.isEmpty() ? tr("not recorded (files before Redis 3.2)") : saved.redisVersion);
+    server.available = !saved.redisVersion.isEmpty();
     group.lines.push_back(server);
-    if (const QByteArray* ctime = auxValue(facts, "ctime")) {
-        const std::int64_t seconds = ctime->toLongLong();
+    if (saved.savedAtSeconds) {
+        const std::int64_t seconds = *saved.savedAtSeconds;
         const QString when = QDateTime::fromSecsSinceEpoch(seconds).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
         const std::int64_t ago = nowSeconds - seconds;
         group.lines.push_back(
@@ -100,21 +101,20 @@ StatusGroup savedGroup(const scan::RdbFileFacts& facts, std::int64_t nowSeconds)
     }
     // The rest as saved, by name: replication ids and offsets, aof-base, lua scripts…
     for (const auto& [name, value] : facts.aux) {
-        if (name == "redis-ver" || name == "ctime" || name == "used-mem")
+        if (readByTheReader(name))
             continue;
         group.lines.push_back(auxLine(displayText(name), name, displayText(value)));
     }
     return group;
 }
 
-StatusGroup memoryGroup(const scan::RdbFileFacts& facts, const ScannedTotals& scanned)
+StatusGroup memoryGroup(const redis::ServerInfo& saved, const ScannedTotals& scanned)
 {
     StatusGroup group{tr("Memory"), {}};
-    const QByteArray* usedMemory = auxValue(facts, "used-mem");
-    const std::uint64_t used = usedMemory ? usedMemory->toULongLong() : 0;
+    const std::uint64_t used = std::uint64_t(std::max<qint64>(0, saved.usedMemory.value_or(0)));
     StatusLine usedLine = auxLine(tr("Used when saved"), "used-mem",
-                                  usedMemory ? bytesText(used) : tr("not recorded (files before Redis 3.2)"));
-    usedLine.available = usedMemory != nullptr;
+                                  saved.usedMemory ? bytesText(used) : tr("not recorded (files before Redis 3.2)"));
+    usedLine.available = saved.usedMemory.has_value();
     group.lines.push_back(usedLine);
     StatusLine keys{tr("In the keys"), estimatedFigure(bytesText(scanned.memoryBytes), true), estimatedMemoryNote()};
     if (used > 0 && scanned.complete)
@@ -171,8 +171,8 @@ std::vector<StatusGroup> describeRdbFile(const scan::ScanSummary& summary, const
     if (!summary.rdbFacts)
         return {};
     const scan::RdbFileFacts& facts = *summary.rdbFacts;
-    return {fileGroup(summary, facts), savedGroup(facts, nowSeconds), memoryGroup(facts, scanned),
-            keysGroup(summary, facts, scanned)};
+    return {fileGroup(summary, facts), savedGroup(facts, summary.server, nowSeconds),
+            memoryGroup(summary.server, scanned), keysGroup(summary, facts, scanned)};
 }
 
 } // namespace keylens::models

@@ -36,7 +36,7 @@ ServerPanel::ServerPanel(models::ValueInspector* inspector, const models::ScanSe
     connect(inspector, &models::ValueInspector::serverStatusReady, this, &ServerPanel::takeStatus);
     // The window says the target changed before the session starts on it: a file is known to be one from here.
     connect(&session, &models::ScanSession::started, this, [this] {
-        if (!m_session.options().rdbFile.isEmpty())
+        if (showsFile())
             refreshIfShown();
     });
 }
@@ -70,13 +70,18 @@ void ServerPanel::refreshIfShown()
 
 void ServerPanel::refresh()
 {
-    if (!m_session.options().rdbFile.isEmpty()) {
+    if (showsFile()) {
         showFile(); // no server to ask: the file said all it has to say when it was read
         return;
     }
     if (isVisible() && !m_timer.isActive())
         m_timer.start(); // a server again after a file
     m_inspector->requestServerStatus();
+}
+
+bool ServerPanel::showsFile() const
+{
+    return !m_session.options().rdbFile.isEmpty();
 }
 
 void ServerPanel::showFile()
@@ -99,7 +104,7 @@ void ServerPanel::showFile()
 
 void ServerPanel::takeStatus(const models::ValueInspector::Status& status)
 {
-    if (!m_session.options().rdbFile.isEmpty())
+    if (showsFile())
         return; // an answer of the server before it, or the file's socket-shaped address failing
     ++m_answers;
     if (!status.error.isEmpty()) {

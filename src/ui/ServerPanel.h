@@ -49,6 +49,7 @@ protected:
 
 private:
     void refresh();
+    bool showsFile() const; // the session reads an RDB file: no server to ask INFO
     void showFile();
     void takeStatus(const models::ValueInspector::Status& status);
     void rebuild();

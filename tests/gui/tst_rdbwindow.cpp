@@ -3,6 +3,7 @@
 // says where it is. Every memory figure says it is estimated; the Server tab shows what the file says of itself; the
 // TTLs are read as of the save or of now, as Scan > TTLs as of the save says.
 #include "PlainClient.h"
+#include "RdbHex.h"
 #include "TestServer.h"
 #include "lint/Linter.h"
 #include "models/ConnectionTarget.h"
@@ -73,6 +74,32 @@ private Q_SLOTS:
         QVERIFY(partial > 0 && partial < 13);
         QVERIFY(window.session()->summary()->error);
         QVERIFY2(window.statusText().contains(QLatin1String("damaged at byte")), qPrintable(window.statusText()));
+    }
+
+    // A Valkey file: its valkey-ver is the server version, and no AUX field is shown twice.
+    void serverTabOfAValkeyFile()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("valkey.rdb"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        const QByteArray bytes = test::handBuiltRdb("valkey080.rdbhex");
+        QVERIFY(!bytes.isEmpty());
+        file.write(bytes);
+        file.close();
+        QSettings settings(m_dir.filePath(QStringLiteral("valkey.ini")), QSettings::IniFormat);
+        ui::MainWindow window(&settings);
+        window.show();
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(models::ConnectionTarget::offlineFile(path));
+        QVERIFY(finished.wait(20000));
+        ui::ServerPanel& panel = *window.browser()->serverPanel();
+        window.browser()->showServerPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.value(QStringLiteral("RDB file"), QStringLiteral("Format")).isEmpty(), 5000);
+        QVERIFY(panel.value(QStringLiteral("RDB file"), QStringLiteral("Format")).startsWith(QLatin1String("Valkey")));
+        QCOMPARE(panel.value(QStringLiteral("Saved by"), QStringLiteral("Server version")), QStringLiteral("9.0.0"));
+        QVERIFY(panel.value(QStringLiteral("Saved by"), QStringLiteral("valkey-ver")).isEmpty());
+        QVERIFY(
+            panel.value(QStringLiteral("Saved by"), QStringLiteral("Saved at")).startsWith(QLatin1String("2023-11-1")));
     }
 
     // `keylens <(gunzip -c dump.rdb.gz)`: a pipe, named by its path, read to the end without a size to count against.

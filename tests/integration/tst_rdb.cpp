@@ -5,6 +5,7 @@
 #include "CliRunner.h"
 #include "JsonReport.h"
 #include "PlainClient.h"
+#include "RdbHex.h"
 #include "TestServer.h"
 #include "rdb/Crc64.h"
 #include "rdb/RdbReader.h"
@@ -50,27 +51,6 @@ QByteArray fileBytes(const QString& path)
 QString fixture(const char* name)
 {
     return QStringLiteral(KEYLENS_FIXTURES_DIR "/rdb/") + QLatin1String(name);
-}
-
-// A file built by hand (tests/fixtures/rdb/*.rdbhex): hex bytes, each line's comment ('#') saying what they are.
-QByteArray handBuilt(const char* name)
-{
-    QFile file(QStringLiteral(KEYLENS_OWN_FIXTURES_DIR "/rdb/") + QLatin1String(name));
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    QByteArray hex;
-    for (QByteArray line : file.readAll().split('\n')) {
-        if (const qsizetype comment = line.indexOf('#'); comment >= 0)
-            line.truncate(comment);
-        for (const QByteArray& token : line.simplified().split(' ')) {
-            if (token.isEmpty())
-                continue;
-            if (token.size() != 2 || QByteArray::fromHex(token).size() != 1)
-                return {}; // a typo in a byte: no file, and the test says so
-            hex += token;
-        }
-    }
-    return QByteArray::fromHex(hex);
 }
 
 // The same bytes with the CRC-64 the trailer would have had with rdbchecksum yes.
@@ -216,7 +196,7 @@ private Q_SLOTS:
     void handBuiltFiles()
     {
         constexpr std::int64_t Year2100 = 4102444800000;
-        const QByteArray rdb11 = handBuilt("rdb11-set-listpack.rdbhex");
+        const QByteArray rdb11 = test::handBuiltRdb("rdb11-set-listpack.rdbhex");
         QCOMPARE(rdb11.size(), 118);
         Read read = readBytes(rdb11);
         QVERIFY2(read.summary.complete, qPrintable(read.summary.error ? read.summary.error->message : QString()));
@@ -250,7 +230,7 @@ private Q_SLOTS:
         QVERIFY(read.summary.error && read.summary.error->message.contains(QLatin1String("checksum")));
         QCOMPARE(read.keys.size(), std::size_t(2));
 
-        const Read rdb12 = readBytes(handBuilt("rdb12-hash-field-ttls.rdbhex"));
+        const Read rdb12 = readBytes(test::handBuiltRdb("rdb12-hash-field-ttls.rdbhex"));
         QVERIFY2(rdb12.summary.complete, qPrintable(rdb12.summary.error ? rdb12.summary.error->message : QString()));
         QCOMPARE(rdb12.summary.version, 12);
         QCOMPARE(rdb12.keys.size(), std::size_t(2));
@@ -266,7 +246,7 @@ private Q_SLOTS:
         QCOMPARE(metadata.elements, 2u);
         QCOMPARE(metadata.savedBytes, 8u + 1 + 3 * 2 + 2 * 2);
 
-        const Read valkey = readBytes(handBuilt("valkey080.rdbhex"));
+        const Read valkey = readBytes(test::handBuiltRdb("valkey080.rdbhex"));
         QVERIFY2(valkey.summary.complete, qPrintable(valkey.summary.error ? valkey.summary.error->message : QString()));
         QVERIFY(valkey.summary.valkey);
         QCOMPARE(valkey.summary.version, 80);
@@ -281,12 +261,12 @@ private Q_SLOTS:
         // Valkey's type 22 is not Redis's: the same bytes under a Redis magic are read in the layout of Redis 7.4's
         // release candidates (an expiry before each field), which they do not fit ("f1" read as a length runs past the
         // end); and a type past Valkey's last is named, with its offset and the version.
-        QByteArray asRedis = handBuilt("valkey080.rdbhex");
+        QByteArray asRedis = test::handBuiltRdb("valkey080.rdbhex");
         asRedis.replace(0, 9, "REDIS0012");
         const Read misread = readBytes(asRedis);
         QVERIFY(!misread.summary.complete);
         QVERIFY(misread.keys.count("0/profile:7") == 0);
-        QByteArray unknownType = handBuilt("valkey080.rdbhex");
+        QByteArray unknownType = test::handBuiltRdb("valkey080.rdbhex");
         const qsizetype hashAt = unknownType.indexOf("\x16\x09profile:7");
         QVERIFY(hashAt > 0);
         unknownType[hashAt] = char(23);
