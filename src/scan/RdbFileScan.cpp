@@ -52,11 +52,15 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     };
     // A pipe (standard input, `keylens <(gunzip -c dump.rdb.gz)`) has no size: the bytes read are counted alone.
     const qint64 fileSize = file.isSequential() ? -1 : file.size();
-    const auto progress = [&](std::uint64_t bytes) {
+    std::uint64_t bytesRead = 0;
+    std::int64_t pausedMs = 0; // the time spent paused, which the speed and the time left leave out
+    const auto progress = [&](std::uint64_t bytes, bool paused = false) {
+        bytesRead = bytes;
         ScanProgress now;
         now.jobId = jobId;
+        now.paused = paused;
         now.keysSeen = summary.keysSeen;
-        now.elapsedMs = clock.elapsed();
+        now.elapsedMs = clock.elapsed() - pausedMs;
         now.keysPerSecond = now.elapsedMs > 0 ? double(summary.keysSeen) * 1000.0 / double(now.elapsedMs) : 0;
         now.fromFile = true;
         now.bytesRead = bytes;
@@ -95,7 +99,15 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
         sink.serverInfo(info);
     };
     callbacks.key = [&](const RdbKey& key) {
-        control.waitWhilePaused();
+        if (control.isPaused()) {
+            // Said at once, as a scan says it (the window reads "Paused at …"), with the keys read so far handed over.
+            flush();
+            progress(bytesRead, true);
+            QElapsedTimer pause;
+            pause.start();
+            control.waitWhilePaused();
+            pausedMs += pause.elapsed();
+        }
         const std::int64_t shiftMs = nowMs - asOfMs;
         if (key.expiresAtMs && *key.expiresAtMs <= asOfMs) {
             ++summary.keysExpired; // neither seen nor stored: the ingest's accounting has no place for it
@@ -120,7 +132,7 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
         if (batch.size() >= BatchKeys)
             flush();
     };
-    callbacks.progress = progress;
+    callbacks.progress = [&](std::uint64_t bytes) { progress(bytes); };
     const RdbSummary read = readRdb(file, options.connection.db, callbacks);
     flush();
     if (!headerTold && read.version > 0)
@@ -141,7 +153,7 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     }
     summary.complete = read.complete;
     summary.cancelled = control.isCancelled();
-    summary.durationMs = clock.elapsed();
+    summary.durationMs = clock.elapsed() - pausedMs;
     summary.scanCalls = read.version > 0 ? 1 : 0; // the header was read: what follows is a (partial) result
     summary.memoryMeasured = true;
     summary.server.dbsize = qint64(summary.keysSeen);

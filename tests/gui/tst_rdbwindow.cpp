@@ -76,6 +76,28 @@ private Q_SLOTS:
         QVERIFY2(window.statusText().contains(QLatin1String("damaged at byte")), qPrintable(window.statusText()));
     }
 
+    // Paused, a file's reading says so at once ("Paused at"), as a scan does, and goes on from there when resumed.
+    void pausesAFile()
+    {
+        const QString fifo = m_dir.filePath(QStringLiteral("paused-pipe"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        QSettings settings(m_dir.filePath(QStringLiteral("paused.ini")), QSettings::IniFormat);
+        ui::MainWindow window(&settings);
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(models::ConnectionTarget::offlineFile(fifo));
+        window.session()->pause(); // before the first key arrives
+        QProcess writer;
+        writer.start(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("cat \"$0\" > \"$1\""),
+                                            fixture("redis_encodings.rdb"), fifo});
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusText().startsWith(QLatin1String("Paused at")), 10000);
+        QVERIFY(finished.isEmpty());
+        window.session()->resume();
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(window.session()->keyspace().keyCount(), 13u);
+        QVERIFY(window.session()->summary()->complete);
+        QTRY_COMPARE_WITH_TIMEOUT(writer.state(), QProcess::NotRunning, 5000);
+    }
+
     // A Valkey file: its valkey-ver is the server version, and no AUX field is shown twice.
     void serverTabOfAValkeyFile()
     {
