@@ -89,6 +89,19 @@ int main(int argc, char** argv)
     timer.start();
     const long faultsBefore = threadMinorFaults();
     std::uint64_t keyBytes = 0;
+    // Fed in batches of 1,024 keys, as a scan's ingest feeds it (Keyspace::insert of several keys).
+    constexpr std::size_t BatchKeys = 1024;
+    std::vector<QByteArray> batchKeys;
+    std::vector<keyspace::KeyInfo> batchInfos;
+    std::vector<keyspace::Keyspace::Arrival> arrivals;
+    const auto insertBatch = [&] {
+        arrivals.clear();
+        for (std::size_t k = 0; k < batchKeys.size(); ++k)
+            arrivals.push_back({batchKeys[k], &batchInfos[k]});
+        store.insert(arrivals);
+        batchKeys.clear();
+        batchInfos.clear();
+    };
     for (std::uint64_t i = 0; i < count; ++i) {
         QByteArray key;
         switch (i % 10) {
@@ -127,8 +140,11 @@ int main(int argc, char** argv)
         info.memoryBytes = 100 + i % 500;
         info.memoryMeasured = true;
         info.expiresAtMs = i % 3 ? keyspace::NoExpiry : 1'800'000'000'000 + std::int64_t(i);
-        store.insert(key, info);
-        if (folding && i % 4096 == 4095)
+        batchKeys.push_back(std::move(key));
+        batchInfos.push_back(info);
+        if (batchKeys.size() == BatchKeys || i + 1 == count)
+            insertBatch();
+        if (folding && i % 4096 == 4095) // a multiple of the batch: caught up with whole batches
             folding->catchUp();
     }
     const double seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;

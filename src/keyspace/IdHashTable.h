@@ -40,6 +40,29 @@ public:
         }
     }
 
+    // A lookup in two steps for a batch (see Keyspace::insert of several keys): prefetch() asks the memory for the slot
+    // a lookup of `hash` starts at; a little later, candidate() reads it and gives the first id whose tag matches (the
+    // one find() tests first), or Empty, for the caller to prefetch what its equality test reads. By the time find()
+    // runs, what it reads has arrived, and the misses of several lookups overlapped instead of coming one by one.
+    void prefetch(std::size_t hash) const
+    {
+        if (m_capacity != 0)
+            __builtin_prefetch(m_slots.address(home(hash)));
+    }
+    std::uint32_t candidate(std::size_t hash) const
+    {
+        if (m_capacity == 0)
+            return Empty;
+        const std::uint32_t tag = tagOf(hash);
+        for (std::size_t i = home(hash);; i = next(i)) {
+            const std::uint32_t slot = m_slots[i];
+            if (slot == 0)
+                return Empty;
+            if ((slot & ~m_idMask) == tag)
+                return (slot & m_idMask) - 1;
+        }
+    }
+
     // Inserts an id known to be absent. `hashOf(id)` rehashes existing ids when the table grows.
     template<typename HashOf> void insert(std::size_t hash, std::uint32_t id, HashOf&& hashOf)
     {

@@ -18,7 +18,6 @@ Keyspace::Keyspace(Delimiters delimiters)
     m_segment.push_back(empty);
     m_nextSibling.push_back(InvalidNode);
     m_namespaceIndex.push_back(0);
-    m_firstChild.push_back(InvalidNode);
     m_flags.push_back(0);
     if (!m_delimiters.isSingle())
         m_joiner.push_back(0);
@@ -26,7 +25,7 @@ Keyspace::Keyspace(Delimiters delimiters)
     m_memory.push_back(0);
     m_expiry.push_back(NoExpiry);
     m_access.push_back(0);
-    m_keptStats.push_back(0); // the root always keeps aggregates: they are the totals
+    m_namespaces.push_back({InvalidNode, 0}); // the root always keeps aggregates: they are the totals
     m_stats.push_back({});
 }
 
@@ -110,7 +109,7 @@ NodeId Keyspace::addChild(NodeId parent, SegmentId segment, char joiner, std::si
     const bool firstBorn = m_namespaceIndex[parent] == InvalidNode;
     if (firstBorn)
         becomeNamespace(parent);
-    NodeId& newest = m_firstChild[m_namespaceIndex[parent]];
+    NodeId& newest = m_namespaces[m_namespaceIndex[parent]].newestChild;
     if (!m_delimiters.isSingle()) {
         if (newest != InvalidNode && m_joiner[newest] != joiner)
             m_flags[parent] |= MixedJoiners;
@@ -127,16 +126,14 @@ NodeId Keyspace::addChild(NodeId parent, SegmentId segment, char joiner, std::si
     m_expiry.push_back(NoExpiry);
     m_access.push_back(0);
     m_childIndex.insert(hash, node, [this](NodeId other) { return nodeHash(other); });
-    if (!firstBorn)
-        countChild(parent);
+    countChild(parent);
     return node;
 }
 
 void Keyspace::becomeNamespace(NodeId node)
 {
-    m_namespaceIndex[node] = static_cast<std::uint32_t>(m_keptStats.size());
-    m_keptStats.push_back(InvalidNode); // it sums its keys when asked
-    m_firstChild.push_back(InvalidNode);
+    m_namespaceIndex[node] = static_cast<std::uint32_t>(m_namespaces.size());
+    m_namespaces.push_back({}); // it sums its keys when asked
     if (keptStats(m_parent[node]) == nullptr)
         keepStats(m_parent[node]);
 }
@@ -147,11 +144,8 @@ void Keyspace::countChild(NodeId parent)
         ++kept->childCount;
         return;
     }
-    std::uint32_t children = 0;
-    for (NodeId child = firstChild(parent); child != InvalidNode && children <= SummedChildLimit;
-         child = m_nextSibling[child])
-        ++children;
-    if (children > SummedChildLimit)
+    std::uint32_t& summed = m_namespaces[m_namespaceIndex[parent]].stats;
+    if (++summed - SummedMark > SummedChildLimit)
         keepStats(parent);
 }
 
@@ -159,7 +153,7 @@ void Keyspace::keepStats(NodeId node)
 {
     // Summed before the key being inserted is added to its ancestors, so that it is counted once.
     const NamespaceStats sum = sumOfChildren(node);
-    m_keptStats[m_namespaceIndex[node]] = static_cast<std::uint32_t>(m_stats.size());
+    m_namespaces[m_namespaceIndex[node]].stats = static_cast<std::uint32_t>(m_stats.size());
     m_stats.push_back(sum);
 }
 
@@ -171,9 +165,9 @@ NamespaceStats* Keyspace::keptStats(NodeId node)
 const NamespaceStats* Keyspace::keptStats(NodeId node) const
 {
     const std::uint32_t index = m_namespaceIndex[node];
-    if (index == InvalidNode || m_keptStats[index] == InvalidNode)
+    if (index == InvalidNode || m_namespaces[index].stats >= SummedMark)
         return nullptr;
-    return &m_stats[m_keptStats[index]];
+    return &m_stats[m_namespaces[index].stats];
 }
 
 NamespaceStats Keyspace::sumOfChildren(NodeId node) const
@@ -191,39 +185,13 @@ NamespaceStats Keyspace::sumOfChildren(NodeId node) const
     return sum;
 }
 
-Keyspace::Insert Keyspace::insert(QByteArrayView key, const KeyInfo& info, NodeId* stored)
-{
-    NodeId node = root();
-    forEachSegment(key, m_delimiters, [&](QByteArrayView segmentBytes, char joiner) {
-        const SegmentId segment = m_segments.intern(segmentBytes);
-        const std::size_t hash = childHash(node, segment, joiner);
-        const NodeId parent = node;
-        node = lookupChild(parent, segment, joiner, hash);
-        if (node == InvalidNode)
-            node = addChild(parent, segment, joiner, hash);
-    });
-    if (stored)
-        *stored = node;
-    if (m_flags[node] & IsKey)
-        return Insert::Duplicate;
-
-    ++m_changes;
-    const KeyInfo judged = classified(info);
-    storeKeyInfo(node, judged);
-    for (NodeId ancestor = m_parent[node]; ancestor != InvalidNode; ancestor = m_parent[ancestor])
-        if (NamespaceStats* stats = keptStats(ancestor))
-            stats->add(judged);
-    if (m_stats[0].keys == m_refineAt)
-        refineReserve();
-    return Insert::Added;
-}
-
 void Keyspace::storeKeyInfo(NodeId node, const KeyInfo& info)
 {
     m_flags[node] = (m_flags[node] & MixedJoiners) | IsKey | (info.memoryMeasured ? MemoryMeasured : 0);
     m_type[node] = info.type;
     const std::uint64_t memory = info.memoryMeasured ? info.memoryBytes : 0;
-    m_bigMemory.erase(node);
+    if (!m_bigMemory.empty()) // nearly always: no hashing a million times for nothing
+        m_bigMemory.erase(node);
     if (memory >= MemoryOverflow) {
         m_memory[node] = MemoryOverflow;
         m_bigMemory[node] = memory;
@@ -529,10 +497,10 @@ void Keyspace::setColdAfter(std::int64_t seconds, std::int64_t asOfSeconds)
 
 std::size_t Keyspace::memoryBytes() const
 {
-    return m_parent.memoryBytes() + m_segment.memoryBytes() + m_firstChild.memoryBytes() + m_nextSibling.memoryBytes() +
-           m_namespaceIndex.memoryBytes() + m_keptStats.memoryBytes() + m_flags.memoryBytes() + m_type.memoryBytes() +
-           m_memory.memoryBytes() + m_expiry.memoryBytes() + m_access.memoryBytes() + m_findings.memoryBytes() +
-           m_stats.memoryBytes() + m_childIndex.memoryBytes() + m_segments.memoryBytes() + m_bigMemory.size() * 32 +
+    return m_parent.memoryBytes() + m_segment.memoryBytes() + m_namespaces.memoryBytes() + m_nextSibling.memoryBytes() +
+           m_namespaceIndex.memoryBytes() + m_flags.memoryBytes() + m_type.memoryBytes() + m_memory.memoryBytes() +
+           m_expiry.memoryBytes() + m_access.memoryBytes() + m_findings.memoryBytes() + m_stats.memoryBytes() +
+           m_childIndex.memoryBytes() + m_segments.memoryBytes() + m_bigMemory.size() * 32 +
            m_mixedFindings.memoryBytes() + m_joiner.memoryBytes();
 }
 

@@ -65,6 +65,17 @@ public:
     // Adds a key; a key already present (SCAN may return a key twice) is left as it was. `node`, when
     // given, receives the key's node either way.
     Insert insert(QByteArrayView key, const KeyInfo& info, NodeId* node = nullptr);
+    // Several keys at once (a scan's batch), with the nodes and outcomes insert() would give them one by one, in order.
+    // Faster: in a store of millions of nodes nearly every lookup misses the cache, and here the lookups of the keys
+    // a little ahead are started early, so that their misses overlap (see KeyspaceInsert.cpp).
+    struct Arrival
+    {
+        QByteArrayView key;
+        const KeyInfo* info = nullptr;
+        NodeId node = InvalidNode;         // out
+        Insert result = Insert::Duplicate; // out
+    };
+    void insert(std::span<Arrival> arrivals);
 
     // A key deleted or renamed away: its node stays (node ids are stable) but is no longer a key, and every ancestor's
     // aggregates lose it. Take its findings back first (lint::Linter::keyRemoved), or they stay counted.
@@ -111,7 +122,7 @@ public:
     NodeId firstChild(NodeId node) const
     {
         const std::uint32_t index = m_namespaceIndex[node];
-        return index == InvalidNode ? InvalidNode : m_firstChild[index];
+        return index == InvalidNode ? InvalidNode : m_namespaces[index].newestChild;
     }
     NodeId nextSibling(NodeId node) const { return m_nextSibling[node]; }
     template<typename Callback> void forEachChild(NodeId node, Callback&& onChild) const
@@ -127,7 +138,7 @@ public:
     // The nodes with children numbered densely from 0 (the root), for side arrays over namespaces only
     // (a third of the nodes of a typical keyspace); InvalidNode for a node without children.
     std::uint32_t namespaceIndex(NodeId node) const { return m_namespaceIndex[node]; }
-    std::size_t namespaceCount() const { return m_keptStats.size(); }
+    std::size_t namespaceCount() const { return m_namespaces.size(); }
 
     // The node's path: for a key node, the exact key bytes.
     QByteArray path(NodeId node) const;
@@ -179,6 +190,24 @@ private:
     static constexpr std::uint32_t MemoryOverflow = 0xffffffffu;
 
     NodeId addChild(NodeId parent, SegmentId segment, char joiner, std::size_t hash);
+    // The steps of a batch's insert: its keys' segments split and interned, their nodes found (or added) a level at a
+    // time, their infos stored in order.
+    void splitSegments(std::span<const Arrival> arrivals);
+    void internSegments();
+    void walkDown(std::span<Arrival> arrivals);
+    Insert store(NodeId node, const KeyInfo& info);
+    // What lookupChild will compare for the first candidate at `hash`, asked for ahead of it.
+    void prefetchCandidateNode(std::size_t hash) const;
+    struct PendingSegment
+    {
+        QByteArrayView bytes;
+        std::size_t hash; // of the bytes, then of the child (parent, segment, joiner) while walking down
+        SegmentId id;
+        char joiner;
+    };
+    std::vector<PendingSegment> m_pending;      // a batch's segments, key after key
+    std::vector<std::uint32_t> m_segmentsStart; // by arrival, its first in m_pending; one more at the end
+    std::vector<std::uint32_t> m_walking;       // the arrivals with segments left at the level walked
     void reserveTables(std::size_t nodes, std::size_t segments);
     void refineReserve();
     std::uint64_t m_changes = 0;
@@ -225,9 +254,6 @@ private:
     detail::PagedArray<SegmentId> m_segment;
     detail::PagedArray<NodeId> m_nextSibling;
     detail::PagedArray<std::uint32_t> m_namespaceIndex; // dense over nodes with children, or InvalidNode
-    // By namespace index: the newest child. Only a namespace has one, and most nodes are keys without children
-    // (4 bytes a key saved against an array over all nodes).
-    detail::PagedArray<NodeId> m_firstChild;
     detail::PagedArray<std::uint8_t> m_flags;
     detail::PagedArray<char> m_joiner; // by node, only with several delimiters
     detail::PagedArray<KeyType> m_type;
@@ -263,8 +289,18 @@ private:
     // Sets the rule bits, the ignore mark and the counts by severity of one key's findings.
     void setFindings(NodeId key, std::uint32_t bits, const std::array<std::uint32_t, 3>& counts);
 
-    // By namespace index: into m_stats, or InvalidNode while the namespace sums its keys when asked.
-    detail::PagedArray<std::uint32_t> m_keptStats;
+    // By namespace index (only a namespace has children, and most nodes are keys without: 8 bytes a key saved against
+    // an array over all nodes): its newest child, and where its aggregates are, an index into m_stats or, while it
+    // sums its keys when asked, SummedMark plus its children so far (up to SummedChildLimit + 1). One entry, so that a
+    // child added reads one place, not each sibling to count them. (m_stats has fewer entries than the store has
+    // nodes, so an index never reaches SummedMark.)
+    static constexpr std::uint32_t SummedMark = 0xffffff00u;
+    struct NamespaceEntry
+    {
+        NodeId newestChild = InvalidNode;
+        std::uint32_t stats = SummedMark;
+    };
+    detail::PagedArray<NamespaceEntry> m_namespaces;
     detail::PagedArray<NamespaceStats, 12> m_stats;
 };
 

@@ -2,6 +2,15 @@
 
 #include "base/QueueWorker.h"
 
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 namespace keylens::keyspace::detail {
 
 void runOnPageWorker(std::function<void()> job, PageLane lane)
@@ -10,6 +19,48 @@ void runOnPageWorker(std::function<void()> job, PageLane lane)
     static base::QueueWorker* const pages = new base::QueueWorker;
     static base::QueueWorker* const bigBuffers = new base::QueueWorker;
     (lane == PageLane::Pages ? pages : bigBuffers)->post(std::move(job));
+}
+
+bool populate(void* data, std::size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    static const auto pageSize = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    const auto begin = (reinterpret_cast<std::uintptr_t>(data) + pageSize - 1) & ~(pageSize - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(pageSize - 1);
+    if (end <= begin)
+        return true; // no whole page: the caller's touch costs a fault or two at most
+    return madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE) == 0;
+#else
+    (void)data;
+    (void)bytes;
+    return false;
+#endif
+}
+
+void* mapZeroed(std::size_t bytes)
+{
+#if defined(__linux__)
+    void* mapped = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED)
+        throw std::bad_alloc();
+    return mapped;
+#else
+    void* allocated = std::calloc(bytes, 1);
+    if (!allocated && bytes > 0)
+        throw std::bad_alloc();
+    return allocated;
+#endif
+}
+
+void unmapZeroed(void* data, std::size_t bytes)
+{
+#if defined(__linux__)
+    if (data)
+        munmap(data, bytes);
+#else
+    (void)bytes;
+    std::free(data);
+#endif
 }
 
 } // namespace keylens::keyspace::detail

@@ -58,13 +58,21 @@ public:
     }
 
 private:
+    // A page is a mapping of its own (64 KB at least): it comes zero-filled, which is already the value of every
+    // element of a number type, so those pages are only backed (in one call, not a fault a page), never written.
+    static constexpr std::size_t PageBytes = PageSize * sizeof(T);
     struct FreePage
     {
-        void operator()(T* page) const { ::operator delete(page); }
+        void operator()(T* page) const { unmapZeroed(page, PageBytes); }
     };
     using Page = std::unique_ptr<T[], FreePage>;
-    static Page allocatePage() { return Page(static_cast<T*>(::operator new(PageSize * sizeof(T)))); }
-    static void makeElements(Page& page) { std::uninitialized_value_construct_n(page.get(), PageSize); }
+    static Page allocatePage() { return Page(static_cast<T*>(mapZeroed(PageBytes))); }
+    static void makeElements(Page& page)
+    {
+        const bool backed = populate(page.get(), PageBytes);
+        if (!std::is_scalar_v<T> || !backed)
+            std::uninitialized_value_construct_n(page.get(), PageSize); // a struct's own defaults, or the touch
+    }
 
     void prepareNextPage()
     {

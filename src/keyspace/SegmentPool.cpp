@@ -54,8 +54,10 @@ std::uint64_t SegmentPool::store(QByteArrayView segment)
     } else if (m_lastBlockUsed > m_lastBlockSize / 2 && !m_nextBlock.isPending()) {
         // Half way through a block: the next one is touched on the page worker, as PagedArray's next page is (the
         // ids of ten million keys are a hundred such blocks, each 256 fresh pages for the kernel to clear).
-        m_nextBlock.start(std::make_unique_for_overwrite<char[]>(BlockSize),
-                          [](Block& block) { std::memset(block.get(), 0, BlockSize); });
+        m_nextBlock.start(std::make_unique_for_overwrite<char[]>(BlockSize), [](Block& block) {
+            if (!detail::populate(block.get(), BlockSize))
+                std::memset(block.get(), 0, BlockSize);
+        });
     }
     char* out = m_blocks.back().get() + m_lastBlockUsed;
     std::uint64_t rest = length;
@@ -87,25 +89,48 @@ QByteArrayView SegmentPool::view(SegmentId id) const
 
 SegmentId SegmentPool::find(QByteArrayView segment) const
 {
-    const std::size_t hash = detail::hashBytes(segment.data(), static_cast<std::size_t>(segment.size()));
+    const std::size_t hash = hashOf(segment);
     return m_index.find(hash, [&](SegmentId id) { return view(id) == segment; });
+}
+
+std::size_t SegmentPool::hashOf(QByteArrayView segment)
+{
+    return detail::hashBytes(segment.data(), static_cast<std::size_t>(segment.size()));
+}
+
+void SegmentPool::prefetchLocation(std::size_t hash) const
+{
+    if (const SegmentId id = m_index.candidate(hash); id != detail::IdHashTable::Empty)
+        __builtin_prefetch(&m_locations[id]);
+}
+
+void SegmentPool::prefetchBytes(std::size_t hash) const
+{
+    if (const SegmentId id = m_index.candidate(hash); id != detail::IdHashTable::Empty) {
+        const std::uint64_t location = m_locations[id];
+        __builtin_prefetch(m_blocks[location >> 32].get() + (location & 0xffffffffu));
+    }
 }
 
 SegmentId SegmentPool::intern(QByteArrayView segment)
 {
-    const std::size_t hash = detail::hashBytes(segment.data(), static_cast<std::size_t>(segment.size()));
+    return intern(segment, hashOf(segment));
+}
+
+SegmentId SegmentPool::intern(QByteArrayView segment, std::size_t hash)
+{
     const SegmentId found = m_index.find(hash, [&](SegmentId id) { return view(id) == segment; });
     if (found != detail::IdHashTable::Empty)
         return found;
     const auto id = static_cast<SegmentId>(size());
     m_locations.push_back(store(segment));
-    m_index.insert(hash, id, [this](SegmentId other) { return hashOf(other); });
+    m_index.insert(hash, id, [this](SegmentId other) { return hashOfId(other); });
     return id;
 }
 
 void SegmentPool::reserve(std::size_t segments)
 {
-    m_index.reserve(segments, [this](SegmentId other) { return hashOf(other); });
+    m_index.reserve(segments, [this](SegmentId other) { return hashOfId(other); });
 }
 
 void SegmentPool::reserveAhead(std::size_t segments)
@@ -118,7 +143,7 @@ std::size_t SegmentPool::memoryBytes() const
     return m_blockBytes + (m_nextBlock.isPending() ? BlockSize : 0) + m_locations.memoryBytes() + m_index.memoryBytes();
 }
 
-std::size_t SegmentPool::hashOf(SegmentId id) const
+std::size_t SegmentPool::hashOfId(SegmentId id) const
 {
     const QByteArrayView bytes = view(id);
     return detail::hashBytes(bytes.data(), static_cast<std::size_t>(bytes.size()));

@@ -22,6 +22,13 @@ public:
     SegmentPool();
 
     SegmentId intern(QByteArrayView segment);
+    // intern() in steps, for a batch of segments: the hash first, then, a few segments ahead of interning each, the
+    // memory it will read asked for in order (the slot, the candidate's location, its bytes; see IdHashTable).
+    static std::size_t hashOf(QByteArrayView segment);
+    void prefetchSlot(std::size_t hash) const { m_index.prefetch(hash); }
+    void prefetchLocation(std::size_t hash) const;
+    void prefetchBytes(std::size_t hash) const;
+    SegmentId intern(QByteArrayView segment, std::size_t hash);
     // The id of a segment already interned, or IdHashTable::Empty.
     SegmentId find(QByteArrayView segment) const;
     QByteArrayView view(SegmentId id) const;
@@ -31,7 +38,7 @@ public:
     std::size_t memoryBytes() const;
 
 private:
-    std::size_t hashOf(SegmentId id) const;
+    std::size_t hashOfId(SegmentId id) const;
     std::uint64_t store(QByteArrayView segment);
 
     using Block = std::unique_ptr<char[]>;

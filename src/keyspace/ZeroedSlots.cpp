@@ -1,12 +1,10 @@
 #include "keyspace/ZeroedSlots.h"
 
+#include "keyspace/PageWorker.h"
+
 #include <cstdlib>
 #include <new>
 #include <utility>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 namespace keylens::keyspace::detail {
 
@@ -25,10 +23,7 @@ ZeroedSlots::ZeroedSlots(std::size_t count)
     const std::size_t bytes = count * sizeof(std::uint32_t);
 #if defined(__linux__)
     if (bytes >= MapAtLeast) {
-        void* mapped = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (mapped == MAP_FAILED)
-            throw std::bad_alloc();
-        m_slots = static_cast<std::uint32_t*>(mapped); // anonymous memory is zero-filled
+        m_slots = static_cast<std::uint32_t*>(mapZeroed(bytes));
         m_mappedBytes = bytes;
         return;
     }
@@ -42,7 +37,7 @@ ZeroedSlots::~ZeroedSlots()
 {
 #if defined(__linux__)
     if (m_mappedBytes > 0) {
-        munmap(m_slots, m_mappedBytes);
+        unmapZeroed(m_slots, m_mappedBytes);
         return;
     }
 #endif
@@ -51,6 +46,8 @@ ZeroedSlots::~ZeroedSlots()
 
 void ZeroedSlots::faultIn()
 {
+    if (m_mappedBytes == 0 || populate(m_slots, m_mappedBytes))
+        return;
     // Zeros over zeros: what makes the kernel back every page now, on this thread.
     constexpr std::size_t Page = 4096;
     auto* bytes = reinterpret_cast<volatile unsigned char*>(m_slots);

@@ -30,6 +30,7 @@ public:
 
     std::uint32_t& operator[](std::size_t i) { return m_slots[i]; }
     std::uint32_t operator[](std::size_t i) const { return m_slots[i]; }
+    const std::uint32_t* address(std::size_t i) const { return m_slots + i; }
     // Makes the kernel back every page of a mapped table now (a calloc'ed one is left alone).
     void faultIn();
 

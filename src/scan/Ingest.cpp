@@ -21,25 +21,28 @@ void Ingest::add(const KeyBatch& batch, std::size_t from, std::size_t to)
     to = std::min(to, batch.size());
     if (batch.shard >= m_shards.size())
         m_shards.resize(batch.shard + 1u);
+    if (from >= to)
+        return;
     ShardTally& shard = m_shards[batch.shard];
-    for (std::size_t i = from; i < to; ++i) {
-        const QByteArrayView key = batch.key(i);
-        const keyspace::KeyInfo& info = batch.entries[i].info;
-        keyspace::NodeId node = keyspace::InvalidNode;
-        if (m_store.insert(key, info, &node) == keyspace::Keyspace::Insert::Duplicate) {
+    m_arrivals.clear();
+    for (std::size_t i = from; i < to; ++i)
+        m_arrivals.push_back({batch.key(i), &batch.entries[i].info});
+    m_store.insert(m_arrivals);
+    for (const keyspace::Keyspace::Arrival& arrival : m_arrivals) {
+        if (arrival.result == keyspace::Keyspace::Insert::Duplicate) {
             // A key found again, also on another shard after a reshard or failover: counted once, where it was first.
             ++m_duplicates;
             continue;
         }
         ++shard.keys;
-        if (info.memoryMeasured)
-            shard.memoryBytes += info.memoryBytes;
+        if (arrival.info->memoryMeasured)
+            shard.memoryBytes += arrival.info->memoryBytes;
         else
             ++shard.memoryNotMeasured;
         if (m_keyStored)
-            m_keyStored(node, key, info);
+            m_keyStored(arrival.node, arrival.key, *arrival.info);
     }
-    m_received += to > from ? to - from : 0;
+    m_received += to - from;
 }
 
 } // namespace keylens::scan

@@ -60,6 +60,7 @@ private:
     std::uint64_t m_duplicates = 0;
     std::uint64_t m_received = 0; // batch entries taken: stored and duplicates
     std::vector<ShardTally> m_shards;
+    std::vector<keyspace::Keyspace::Arrival> m_arrivals; // a batch's keys, inserted at once
 };
 
 } // namespace keylens::scan

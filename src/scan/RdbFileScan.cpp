@@ -44,11 +44,20 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     QElapsedTimer clock;
     clock.start();
     KeyBatch batch;
+    // Each batch made as big as the last was at once, not grown by doubling: the reader's thread shares the machine's
+    // cores with the ingest.
+    const auto startBatch = [&](qsizetype keyBytes) {
+        batch = {};
+        batch.entries.reserve(BatchKeys);
+        batch.keyBytes.reserve(keyBytes);
+    };
+    startBatch(0);
     const auto flush = [&] {
         if (batch.size() == 0)
             return;
+        const qsizetype keyBytes = batch.keyBytes.size();
         sink.batch(std::move(batch));
-        batch = {};
+        startBatch(keyBytes);
     };
     // A pipe (standard input, `keylens <(gunzip -c dump.rdb.gz)`) has no size: the bytes read are counted alone.
     const qint64 fileSize = file.isSequential() ? -1 : file.size();

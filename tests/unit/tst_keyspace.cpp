@@ -490,6 +490,113 @@ private Q_SLOTS:
         }
     }
 
+    // Keys inserted a batch at a time (a scan's batches, walked down level by level) give what the same keys one by one
+    // give: each key found at its exact bytes with its info, the same outcome per key (a key twice in one batch is a
+    // duplicate the second time), the same children in the same order, and every namespace's aggregates equal to a
+    // direct count over the keys. With one delimiter and with several, with empty segments, binary bytes, a key that is
+    // also a namespace, a 16 KB key and one of 300 levels, in batches of 1 to 700 keys.
+    void batchesInsertAsOneByOne_data()
+    {
+        QTest::addColumn<QByteArray>("delimiters");
+        QTest::newRow("colon") << QByteArray(":");
+        QTest::newRow("colon, slash and dot") << QByteArray(":/.");
+    }
+    void batchesInsertAsOneByOne()
+    {
+        QFETCH(QByteArray, delimiters);
+        const Delimiters split = *Delimiters::ofBytes(delimiters);
+        QRandomGenerator random(17);
+        const std::vector<QByteArray> words = {"user",    "cache", "", "1", "2", "profile", QByteArray("\xff\x00", 2),
+                                               "session", "a",     "b"};
+        std::vector<QByteArray> keys;
+        for (int i = 0; i < 5000; ++i) {
+            QByteArray key;
+            const int parts = random.bounded(1, 6);
+            for (int p = 0; p < parts; ++p) {
+                if (p)
+                    key.append(delimiters[random.bounded(int(delimiters.size()))]);
+                key.append(random.bounded(3) == 0 ? QByteArray::number(random.bounded(3000))
+                                                  : words[random.bounded(int(words.size()))]);
+            }
+            keys.push_back(key);
+            if (random.bounded(20) == 0)
+                keys.push_back(key); // again, often in the same batch
+        }
+        keys.push_back(QByteArray(16 * 1024, 'k'));
+        QByteArray deep = "deep";
+        for (int level = 0; level < 300; ++level)
+            deep += ":" + QByteArray::number(level % 7);
+        keys.push_back(deep);
+        keys.push_back(deep.left(deep.lastIndexOf(':'))); // the deep key's parent, a key too
+        std::vector<KeyInfo> infos;
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            infos.push_back(measuredKey(static_cast<KeyType>(random.bounded(6)), random.bounded(1, 1000),
+                                        random.bounded(2) ? NoExpiry : 1'900'000'000'000 + qint64(i)));
+
+        Keyspace oneByOne(split);
+        std::vector<Keyspace::Insert> expected;
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            expected.push_back(oneByOne.insert(keys[i], infos[i]));
+        Keyspace batched(split);
+        std::vector<Keyspace::Arrival> arrivals;
+        for (std::size_t from = 0; from < keys.size();) {
+            const std::size_t to = std::min(keys.size(), from + std::size_t(random.bounded(1, 700)));
+            arrivals.clear();
+            for (std::size_t i = from; i < to; ++i)
+                arrivals.push_back({keys[i], &infos[i]});
+            batched.insert(arrivals);
+            for (std::size_t i = from; i < to; ++i) {
+                QCOMPARE(arrivals[i - from].result, expected[i]);
+                QCOMPARE(batched.path(arrivals[i - from].node), keys[i]);
+            }
+            from = to;
+        }
+
+        // The first info of each key stays (a duplicate leaves the key as it was), as the direct count has it.
+        std::map<QByteArray, KeyInfo> truth;
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            truth.emplace(keys[i], infos[i]);
+        QCOMPARE(batched.keyCount(), truth.size());
+        QCOMPARE(batched.nodeCount(), oneByOne.nodeCount());
+        std::set<QByteArray> namespaces;
+        for (const auto& [key, info] : truth) {
+            const NodeId node = batched.find(key);
+            QVERIFY(node != InvalidNode && batched.isKey(node));
+            QCOMPARE(batched.keyInfo(node).memoryBytes, info.memoryBytes);
+            QCOMPARE(batched.keyInfo(node).expiresAtMs, info.expiresAtMs);
+            for (qsizetype at = 0; at < key.size(); ++at)
+                if (split.contains(key[at]))
+                    namespaces.insert(key.left(at));
+        }
+        for (const QByteArray& path : namespaces) {
+            const NodeId node = batched.find(path);
+            const NodeId same = oneByOne.find(path);
+            QVERIFY(node != InvalidNode && same != InvalidNode);
+            std::vector<QByteArray> children;
+            std::vector<QByteArray> childrenOneByOne;
+            for (const NodeId child : batched.children(node))
+                children.push_back(batched.path(child));
+            for (const NodeId child : oneByOne.children(same))
+                childrenOneByOne.push_back(oneByOne.path(child));
+            QCOMPARE(children, childrenOneByOne);
+            std::uint32_t count = 0;
+            std::uint64_t memory = 0;
+            std::uint32_t withTtl = 0;
+            for (const auto& [key, info] : truth) {
+                if (key.size() > path.size() && key.startsWith(path) && split.contains(key[path.size()])) {
+                    ++count;
+                    memory += info.memoryBytes;
+                    withTtl += info.expiresAtMs != NoExpiry;
+                }
+            }
+            const NamespaceStats stats = batched.stats(node);
+            QVERIFY2(stats.keys == count, path.left(60).constData());
+            QCOMPARE(stats.memoryBytes, memory);
+            QCOMPARE(stats.keysWithTtl, withTtl);
+            QCOMPARE(stats.childCount, std::uint32_t(children.size()));
+        }
+    }
+
     // A store reserved for many keys re-reserves its tables from the first ones, on another thread, and moves to
     // them mid-scan: every key inserted before, during and after the move is found again, once.
     void aReservedStoreMovesToItsPreparedTables()
