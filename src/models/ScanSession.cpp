@@ -174,7 +174,7 @@ void ScanSession::lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std
 {
     for (const auto& [node, length] : lengths) {
         m_model->setLength(node, length);
-        if (isStoreBusy())
+        if (isStoreBusy() || m_snapshotPatterns.isRunning()) // their findings would change what a worker reads
             m_lengthsWaiting.emplace_back(node, length);
         else
             m_linter->lengthKnown(*m_keyspace, node, length);
@@ -223,7 +223,10 @@ void ScanSession::keysAre(const std::vector<std::pair<QByteArray, std::optional<
 
 bool ScanSession::followKeys(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys)
 {
-    if (isRunning() || isStoreBusy() || !m_keyspace || !m_linter || !m_ingest)
+    // The snapshot's patterns are read from the store on a worker (half a second at a million keys): the keys wait
+    // for it, as for the rules or a sort. Taken at once, they stopped it, which held the GUI thread until the worker
+    // noticed (15-45 ms in bench_gui's live tree) and threw the snapshot's patterns away.
+    if (isRunning() || isStoreBusy() || m_snapshotPatterns.isRunning() || !m_keyspace || !m_linter || !m_ingest)
         return false;
     const KeysNow now = sortOut(keys);
     if (!now.removed.empty())
@@ -508,7 +511,7 @@ void ScanSession::keepSnapshot()
     }
     // The patterns are a pattern tree of the whole store (half a second at a million keys) and the labels a lookup of
     // every namespace listed: on a worker, after the scan has ended, so that neither its end nor the GUI thread waits.
-    // An edit or a new scan first stops it (settleSnapshot).
+    // An edit or a new scan first stops it (settleSnapshot); live keys and lengths wait for it.
     m_pendingSnapshot = snapshot;
     m_snapshotPatterns.start(
         [snapshot, store = m_keyspace.get(), libraries = m_linter->libraries(),
@@ -516,7 +519,7 @@ void ScanSession::keepSnapshot()
             history::labelLibraries(*snapshot, *store, libraries);
             history::addPatterns(*snapshot, *store, cancel);
         },
-        [this] { saveSnapshot(); });
+        [this] { snapshotSettled(); });
 }
 
 void ScanSession::saveSnapshot()
@@ -543,7 +546,14 @@ void ScanSession::settleSnapshot()
     m_snapshotPatterns.cancel(); // waits: it reads the store
     if (m_pendingSnapshot)
         m_pendingSnapshot->patterns.clear(); // perhaps half listed
+    snapshotSettled();
+}
+
+void ScanSession::snapshotSettled()
+{
     saveSnapshot();
+    if (!isStoreBusy())
+        recordWaitingLengths(); // the lengths that came while it read the store
 }
 
 void ScanSession::abandonJudgement()
@@ -579,7 +589,8 @@ void ScanSession::storeFree()
 {
     if (isStoreBusy())
         return;
-    recordWaitingLengths();
+    if (!m_snapshotPatterns.isRunning()) // else once the snapshot is kept
+        recordWaitingLengths();
     if (m_finishing && m_finalPublished)
         announceFinishSoon();
 }

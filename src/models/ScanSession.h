@@ -179,6 +179,7 @@ private:
     void saveSnapshot();     // …then kept and handed to the writer
     // Before the store changes: the worker stops, and the snapshot is kept without its patterns.
     void settleSnapshot();
+    void snapshotSettled(); // done or stopped: kept, and what waited for it goes in
     void completeFinish();
     void announceFinish();     // settles the summary, says findingsChanged and finished
     void announceFinishSoon(); // announceFinish() in an event of its own, unless a new scan or sort came first

@@ -4,6 +4,7 @@
 // the window leaves it; a dropped subscription or a FLUSHDB says the view is behind, never shows wrong totals.
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "history/Snapshot.h"
 #include "keyspace/Units.h"
 #include "models/KeyTreeModel.h"
 #include "models/LiveSession.h"
@@ -188,6 +189,45 @@ private Q_SLOTS:
         QTest::qWait(1500);
         QCOMPARE(treeKeys(*window, "flash"), 0u);
         QCOMPARE(treeKeys(*window), client.command({"DBSIZE"}).toULongLong());
+    }
+
+    // The scan's snapshot lists its patterns from the store on a worker once the scan is over (half a second at a
+    // million keys). Live keys that arrive meanwhile wait for it: the first of them used to stop it, throw its patterns
+    // away and hold the GUI thread while it stopped. Then they go in, and the tree counts what the server does.
+    void aSnapshotKeepsItsPatternsWhileKeysArrive()
+    {
+        demo::RedisServerProcess server;
+        QVERIFY(startPublishing(server, 50'000, "ns0:"));
+        for (const char* ns : {"ns1:", "ns2:", "ns3:", "ns4:", "ns5:", "ns6:", "ns7:"})
+            QCOMPARE(test::fillStringKeys(server.port(), 50'000, 0, ns), std::size_t(0));
+        std::unique_ptr<ui::MainWindow> window = followingWindow();
+        QVERIFY(scanAndWait(*window, targetOf(server)));
+        models::ScanSession* session = window->session();
+        // The snapshot's patterns take a tenth of a second here past the scan's end (more on a slower machine).
+        QVERIFY2(session->lastSnapshot() == nullptr, "the snapshot was made before the scan ended: more keys needed");
+        test::PlainClient client(server.port());
+        client.command({"SET", "arrived:1", "v"}); // as the follower would hand it over
+        keyspace::KeyInfo info;
+        info.type = keyspace::KeyType::String;
+        info.memoryBytes = 56;
+        info.memoryMeasured = true;
+        const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>> arrived = {{"arrived:1", info}};
+        QVERIFY(!session->followKeys(arrived)); // it waits, as for a sort on a worker
+        QTRY_VERIFY_WITH_TIMEOUT(session->lastSnapshot() != nullptr, 20000);
+        QVERIFY2(session->lastSnapshot()->patterns.size() >= 8,
+                 qPrintable(QString::number(session->lastSnapshot()->patterns.size())));
+        QTRY_VERIFY_WITH_TIMEOUT(session->followKeys(arrived), 5000);
+        QCOMPARE(treeKeys(*window, "arrived"), 1u);
+
+        // Keys a writer adds while the window follows go in as ever: the tree counts what the server does.
+        QTRY_VERIFY_WITH_TIMEOUT(window->live()->state() == LiveSession::State::Following, 10000);
+        std::vector<std::vector<QByteArray>> sets;
+        for (int i = 0; i < 300; ++i)
+            sets.push_back({"SET", "written:" + QByteArray::number(i), "v"});
+        QCOMPARE(client.pipeline(sets), std::size_t(0));
+        QTRY_COMPARE_WITH_TIMEOUT(treeKeys(*window, "written"), 300u, 10000);
+        QCOMPARE(treeKeys(*window), client.command({"DBSIZE"}).toULongLong());
+        QCOMPARE(window->live()->state(), LiveSession::State::Following);
     }
 
     // Writes that keep coming, with quiet moments between them (when DBSIZE is compared) and keys expiring: the
