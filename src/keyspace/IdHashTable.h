@@ -51,16 +51,7 @@ public:
     }
     std::uint32_t candidate(std::size_t hash) const
     {
-        if (m_capacity == 0)
-            return Empty;
-        const std::uint32_t tag = tagOf(hash);
-        for (std::size_t i = home(hash);; i = next(i)) {
-            const std::uint32_t slot = m_slots[i];
-            if (slot == 0)
-                return Empty;
-            if ((slot & ~m_idMask) == tag)
-                return (slot & m_idMask) - 1;
-        }
+        return find(hash, [](std::uint32_t) { return true; });
     }
 
     // Inserts an id known to be absent. `hashOf(id)` rehashes existing ids when the table grows.
