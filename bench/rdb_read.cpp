@@ -14,6 +14,7 @@
 #include "rdb/Crc64.h"
 #include "rdb/RdbReader.h"
 #include "redis/Connection.h"
+#include "scan/Ingest.h"
 #include "scan/KeyBatch.h"
 #include "scan/ScanDriver.h"
 
@@ -229,15 +230,11 @@ int main(int argc, char** argv)
         rdb::readRdb(file, 0, callbacks);
         keyspace::Keyspace alone(keyspace::Delimiters(':'));
         alone.reserve(std::size_t(read));
+        scan::Ingest ingest(alone);
         QElapsedTimer storeClock;
         storeClock.start();
-        std::vector<keyspace::Keyspace::Arrival> arrivals;
-        for (const scan::KeyBatch& batch : batches) {
-            arrivals.clear();
-            for (std::size_t i = 0; i < batch.size(); ++i)
-                arrivals.push_back({batch.key(i), &batch.entries[i].info});
-            alone.insert(arrivals);
-        }
+        for (const scan::KeyBatch& batch : batches)
+            ingest.add(batch);
         const double storeSeconds = double(storeClock.nsecsElapsed()) / 1e9;
         std::printf("The store alone: %.3f s, %.2fM keys/s (%llu nodes)\n", storeSeconds,
                     double(alone.keyCount()) / storeSeconds / 1e6, static_cast<unsigned long long>(alone.nodeCount()));

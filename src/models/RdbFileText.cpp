@@ -3,6 +3,7 @@
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
 #include "models/EstimatedMemory.h"
+#include "rdb/RdbReader.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -71,13 +72,6 @@ StatusGroup fileGroup(const scan::ScanSummary& summary, const scan::RdbFileFacts
     return group;
 }
 
-// The AUX fields the reader made sense of (redis-ver or valkey-ver, ctime, used-mem) are the header's, in the
-// summary's ServerInfo; the rest are shown as saved.
-bool readByTheReader(const QByteArray& name)
-{
-    return name == "redis-ver" || name == "valkey-ver" || name == "ctime" || name == "used-mem";
-}
-
 StatusGroup savedGroup(const scan::RdbFileFacts& facts, const redis::ServerInfo& saved, std::int64_t nowSeconds)
 {
     StatusGroup group{tr("Saved by"), {}};
@@ -101,7 +95,7 @@ StatusGroup savedGroup(const scan::RdbFileFacts& facts, const redis::ServerInfo&
     }
     // The rest as saved, by name: replication ids and offsets, aof-base, lua scripts…
     for (const auto& [name, value] : facts.aux) {
-        if (readByTheReader(name))
+        if (rdb::isSummarisedAux(name)) // shown above, from the summary's ServerInfo
             continue;
         group.lines.push_back(auxLine(displayText(name), name, displayText(value)));
     }

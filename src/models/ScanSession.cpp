@@ -174,7 +174,7 @@ void ScanSession::lengthsKnown(const std::vector<std::pair<keyspace::NodeId, std
 {
     for (const auto& [node, length] : lengths) {
         m_model->setLength(node, length);
-        if (isStoreBusy() || m_snapshotPatterns.isRunning()) // their findings would change what a worker reads
+        if (changesWait()) // their findings would change what a worker reads
             m_lengthsWaiting.emplace_back(node, length);
         else
             m_linter->lengthKnown(*m_keyspace, node, length);
@@ -223,10 +223,7 @@ void ScanSession::keysAre(const std::vector<std::pair<QByteArray, std::optional<
 
 bool ScanSession::followKeys(const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>>& keys)
 {
-    // The snapshot's patterns are read from the store on a worker (half a second at a million keys): the keys wait
-    // for it, as for the rules or a sort. Taken at once, they stopped it, which held the GUI thread until the worker
-    // noticed (15-45 ms in bench_gui's live tree) and threw the snapshot's patterns away.
-    if (isRunning() || isStoreBusy() || m_snapshotPatterns.isRunning() || !m_keyspace || !m_linter || !m_ingest)
+    if (isRunning() || changesWait() || !m_keyspace || !m_linter || !m_ingest)
         return false;
     const KeysNow now = sortOut(keys);
     if (!now.removed.empty())
@@ -378,6 +375,14 @@ QStringList ScanSession::notices() const
 bool ScanSession::isStoreBusy() const
 {
     return isJudging() || m_model->isSortingOnWorker();
+}
+
+bool ScanSession::changesWait() const
+{
+    // The snapshot's patterns are read from the store on a worker too (half a second at a million keys), but the end
+    // of a scan does not wait for them (isStoreBusy). Live keys taken at once stopped it, which held the GUI thread
+    // until the worker noticed (15-45 ms in bench_gui's live tree) and threw the snapshot's patterns away.
+    return isStoreBusy() || m_snapshotPatterns.isRunning();
 }
 
 bool ScanSession::isRunning() const
@@ -589,7 +594,7 @@ void ScanSession::storeFree()
 {
     if (isStoreBusy())
         return;
-    if (!m_snapshotPatterns.isRunning()) // else once the snapshot is kept
+    if (!changesWait()) // else once the snapshot is kept
         recordWaitingLengths();
     if (m_finishing && m_finalPublished)
         announceFinishSoon();

@@ -123,8 +123,10 @@ public:
     // The namespace-level rules of a finished scan are running on their worker thread, or their verdicts
     // being recorded: isRunning() still, and nothing but the rules writes findings meanwhile.
     bool isJudging() const { return m_judging.isRunning() || m_judgement != nullptr; }
-    // Another thread reads the store (the rules, or the tree's last sort): lengths learnt meanwhile wait.
+    // Another thread reads the store (the rules, or the tree's last sort): the scan's end waits for it.
     bool isStoreBusy() const;
+    // That, or the snapshot's patterns being listed: live keys and lengths learnt meanwhile wait.
+    bool changesWait() const;
     bool isPaused() const { return m_paused; }
     const scan::ScanOptions& options() const { return m_options; }
     const std::optional<scan::ScanProgress>& lastProgress() const { return m_progress; }

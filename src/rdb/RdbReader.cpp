@@ -257,6 +257,8 @@ private:
 
     void auxField(const QByteArray& name, const QByteArray& value)
     {
+        if (!isSummarisedAux(name))
+            return;
         bool ok = false;
         if (name == "ctime") {
             if (const qlonglong seconds = value.toLongLong(&ok); ok)
@@ -654,6 +656,11 @@ private:
 RdbSummary readRdb(QIODevice& device, int db, const RdbCallbacks& callbacks)
 {
     return Reader(device, db, callbacks).run();
+}
+
+bool isSummarisedAux(QByteArrayView name)
+{
+    return name == "redis-ver" || name == "valkey-ver" || name == "ctime" || name == "used-mem";
 }
 
 } // namespace keylens::rdb

@@ -69,4 +69,8 @@ struct RdbSummary
 // thing that does not parse, with its offset (RdbSummary::error); what came before was handed over.
 RdbSummary readRdb(QIODevice& device, int db, const RdbCallbacks& callbacks);
 
+// Whether the reader makes the summary's figures of this AUX field (redis-ver or valkey-ver, ctime, used-mem): shown
+// from those, not again as a field of their own.
+bool isSummarisedAux(QByteArrayView name);
+
 } // namespace keylens::rdb
