@@ -6,7 +6,7 @@ namespace keylens::test {
 
 QByteArray handBuiltRdb(const char* name)
 {
-    QFile file(QStringLiteral(KEYLENS_OWN_FIXTURES_DIR "/rdb/") + QLatin1String(name));
+    QFile file(QStringLiteral(KEYLENS_FIXTURES_DIR "/rdb/") + QLatin1String(name));
     if (!file.open(QIODevice::ReadOnly))
         return {};
     QByteArray hex;
