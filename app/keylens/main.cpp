@@ -20,17 +20,6 @@ void nameTheApplication()
     QCoreApplication::setApplicationVersion(QStringLiteral(KEYLENS_VERSION));
 }
 
-// --help and --version print and leave: no display is needed for that (over ssh, in CI, in a package's check).
-bool onlyPrints(int argc, char** argv)
-{
-    for (int i = 1; i < argc; ++i) {
-        const QByteArrayView argument(argv[i]);
-        if (argument == "--help" || argument == "-?" || argument == "--version")
-            return true;
-    }
-    return false;
-}
-
 // Prints what the command line asked for (--help, --version) or its error, and returns `exitCode`; 1 when the
 // help or version could not be written (stdout on /dev/full, a closed pipe): a help that went nowhere is no success.
 int printParsed(const keylens::ui::GuiCommandResult& parsed, int exitCode)
@@ -51,22 +40,23 @@ int printParsed(const keylens::ui::GuiCommandResult& parsed, int exitCode)
 int main(int argc, char** argv)
 {
     argv = keylens::redis::scrubProcessArguments(argc, argv); // first: a password leaves `ps` before anything runs
-    if (onlyPrints(argc, argv)) {
-        QCoreApplication app(argc, argv);
+    // The command line is read before there is a display to connect to: --help, --version and a usage error print
+    // and leave without one (over ssh, in CI, in a package's check), and never abort on "could not connect to display".
+    keylens::ui::GuiCommandResult parsed;
+    {
+        QCoreApplication probe(argc, argv);
         nameTheApplication();
-        const keylens::ui::GuiCommandResult parsed = keylens::ui::parseGuiCommandLine(QCoreApplication::arguments());
-        return printParsed(parsed, parsed.command ? 0 : parsed.exitCode);
+        keylens::ui::installTranslations(QLocale::system(), keylens::ui::translationDirectories());
+        parsed = keylens::ui::parseGuiCommandLine(QCoreApplication::arguments());
     }
+    if (!parsed.warning.isEmpty())
+        std::fprintf(stderr, "keylens: %s\n", qPrintable(parsed.warning));
+    if (!parsed.command)
+        return printParsed(parsed, parsed.exitCode);
+
     QApplication app(argc, argv);
     nameTheApplication();
     keylens::ui::installTranslations(QLocale::system(), keylens::ui::translationDirectories());
-
-    const keylens::ui::GuiCommandResult parsed = keylens::ui::parseGuiCommandLine(QApplication::arguments());
-    if (!parsed.warning.isEmpty())
-        std::fprintf(stderr, "keylens: %s\n", qPrintable(parsed.warning));
-    if (!parsed.command) {
-        return printParsed(parsed, parsed.exitCode);
-    }
     const keylens::ui::GuiCommand& command = *parsed.command;
     keylens::ui::applyPalette(command.palette);
 
@@ -80,7 +70,7 @@ int main(int argc, char** argv)
     window.show();
     switch (command.start) {
     case keylens::ui::GuiCommand::Start::Demo:
-        window.startDemo(command.demoKeys, command.target.maxKeysPerSecond, command.demoPort);
+        window.startDemo(command.demoKeys, command.target, command.demoPort);
         break;
     case keylens::ui::GuiCommand::Start::Target:
         window.connectTo(command.target);

@@ -160,7 +160,7 @@ static int runBulkCommand(edit::BulkKind kind, const usage::Command& spec, const
         return *failed;
     keyspace::Delimiters delimiter(':');
     QString problem;
-    if (!readScanOptions(parser, &options, &delimiter, &problem))
+    if (!readScanOptions(parser, &options, &delimiter, &problem, {.rdbFile = false}))
         return usageError(problem);
 
     edit::BulkRequest request;

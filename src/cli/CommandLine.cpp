@@ -163,7 +163,7 @@ bool readDelimiterOption(const QCommandLineParser& parser, keyspace::Delimiters*
 }
 
 bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, keyspace::Delimiters* delimiters,
-                     QString* problem)
+                     QString* problem, ScanSources sources)
 {
     if (!readDelimiterOption(parser, delimiters, problem))
         return false;
@@ -193,6 +193,28 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
             return false;
         }
         options->ttlFromSave = *fromSave;
+    }
+    if (!options->rdbFile.isEmpty() && !sources.rdbFile) {
+        *problem = QStringLiteral("--rdb does not apply here: this command works on a server");
+        return false;
+    }
+    if (!options->rdbFile.isEmpty()) {
+        options->fileAccess = !parser.isSet(QStringLiteral("no-access"));
+        // What a file cannot honour is refused, never ignored: these ask how hard to lean on a server, or which
+        // server to read, and a file has none.
+        for (const char* name : {"count", "speed", "max-rate", "reconnect", "cluster", "from-replicas", "sample"}) {
+            if (parser.isSet(QLatin1String(name))) {
+                *problem = QStringLiteral("--%1 does not apply to an RDB file (--rdb): it reads no server")
+                               .arg(QLatin1String(name));
+                return false;
+            }
+        }
+        if (redis::anyConnectionFlagGiven(parser, /*databaseToo=*/false) ||
+            parser.positionalArguments().size() > sources.uriPosition) {
+            *problem = QStringLiteral("--rdb reads a file instead of a server: -n picks its database, and no URI or "
+                                      "other connection flag goes with it");
+            return false;
+        }
     }
     options->cluster = parser.isSet(QStringLiteral("cluster"));
     options->fromReplicas = parser.isSet(QStringLiteral("from-replicas"));

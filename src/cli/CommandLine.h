@@ -39,9 +39,17 @@ bool readWholeNumber(const QCommandLineParser& parser, const QString& name, int 
 // Fill in from a parsed command line; on a bad value, return false with a message in `problem`. Set
 // --delimiter, when given; false (with `problem`) when it is not a set of bytes.
 bool readDelimiterOption(const QCommandLineParser& parser, keyspace::Delimiters* delimiters, QString* problem);
-// options->connection first: the default --speed depends on where the server is.
+// Where a command's scan may read from: a server only (a bulk action writes to it, the demo scans its own), or an
+// RDB file too (--rdb), with the URI that a file excludes as the positional argument `uriPosition`.
+struct ScanSources
+{
+    bool rdbFile = true;
+    int uriPosition = 0;
+};
+// options->connection first: the default --speed depends on where the server is. An option the source cannot honour
+// is refused, named in `problem`.
 bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, keyspace::Delimiters* delimiters,
-                     QString* problem);
+                     QString* problem, ScanSources sources = {});
 bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request, QString* problem);
 
 // Adds --help, parses `arguments`, and deals with --help and parse errors itself: it then returns the

@@ -63,7 +63,8 @@ int runDemoCommand(const QStringList& arguments)
     keyspace::Delimiters delimiter(':');
     ReportRequest request;
     QString problem;
-    if (!readScanOptions(parser, &scanOptions, &delimiter, &problem) || !readReportRequest(parser, &request, &problem))
+    if (!readScanOptions(parser, &scanOptions, &delimiter, &problem, {.rdbFile = false}) ||
+        !readReportRequest(parser, &request, &problem))
         return usageError(problem);
 
     demo::RedisServerProcess server;

@@ -108,7 +108,7 @@ int runDiffCommand(const QStringList& arguments)
         // The scan splits keys as the earlier one did, unless told otherwise: else every namespace differs.
         std::optional<keyspace::Delimiters> delimiter = keyspace::Delimiters::parse(before->delimiters);
         keyspace::Delimiters delimiters = delimiter.value_or(keyspace::Delimiters(':'));
-        if (!readScanOptions(parser, &scanOptions, &delimiters, &problem))
+        if (!readScanOptions(parser, &scanOptions, &delimiters, &problem, {.rdbFile = true, .uriPosition = 1}))
             return usageError(problem);
         keyspace::Keyspace keyspace(delimiters);
         const ScanOutcome outcome = runScanJob(scanOptions, keyspace);

@@ -145,6 +145,16 @@ bool connectionArgumentsGiven(const QCommandLineParser& parser, bool databaseToo
     return databaseToo && parser.isSet(QStringLiteral("n"));
 }
 
+bool anyConnectionFlagGiven(const QCommandLineParser& parser, bool databaseToo)
+{
+    for (const char* name : {"ssh-identity", "ssh-known-hosts", "t", "command-timeout", "tls", "cacert", "cacertdir",
+                             "cert", "key", "sni", "insecure"}) {
+        if (parser.isSet(QLatin1String(name)))
+            return true;
+    }
+    return connectionArgumentsGiven(parser, databaseToo);
+}
+
 QString hidePasswordsGivenOnCommandLine(const QCommandLineParser& parser)
 {
     if (!passwordWasOnCommandLine() || parser.isSet(QStringLiteral("no-auth-warning")))

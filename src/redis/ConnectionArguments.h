@@ -22,6 +22,9 @@ QList<QCommandLineOption> connectionOptions();
 // timeouts alone do not count. keylens opens its connection dialog when none was. `databaseToo` false: -n does not
 // count either (an RDB file has databases too).
 bool connectionArgumentsGiven(const QCommandLineParser& parser, bool databaseToo = true);
+// The same, and the timeouts, TLS and SSH details too: every flag a source without a server (an RDB file) would
+// ignore, and so refuses.
+bool anyConnectionFlagGiven(const QCommandLineParser& parser, bool databaseToo = true);
 
 // -n's database, checked (a usage error when it is no database number); `otherwise` when -n was not given.
 Result<int> databaseArgument(const QCommandLineParser& parser, int otherwise);

@@ -1,5 +1,6 @@
 #include "scan/RdbFileScan.h"
 
+#include "keyspace/KeyGlob.h"
 #include "rdb/RdbReader.h"
 #include "scan/KeyBatch.h"
 
@@ -85,6 +86,13 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     std::uint64_t idleKeys = 0;
     std::uint64_t frequencyKeys = 0;
     auto lengths = std::make_shared<QHash<QByteArray, std::uint64_t>>();
+    // --match and --type as SCAN MATCH and SCAN TYPE would have applied them to the server that saved the file: the
+    // same glob syntax, byte-wise, and a key that does not pass is neither seen nor counted as expired.
+    const keyspace::KeyGlob match(options.match);
+    const auto passesFilters = [&](const RdbKey& key) {
+        return (options.type.isEmpty() || keyspace::keyTypeName(key.type) == options.type) &&
+               (match.isEmpty() || match.matches(key.key));
+    };
     RdbCallbacks callbacks;
     callbacks.cancel = control.cancelFlag();
     bool headerTold = false;
@@ -117,6 +125,8 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
             control.waitWhilePaused();
             pausedMs += pause.elapsed();
         }
+        if (!passesFilters(key))
+            return;
         const std::int64_t shiftMs = nowMs - asOfMs;
         if (key.expiresAtMs && *key.expiresAtMs <= asOfMs) {
             ++summary.keysExpired; // neither seen nor stored: the ingest's accounting has no place for it
@@ -126,9 +136,11 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
         keyspace::KeyInfo info;
         info.type = key.type;
         info.expiresAtMs = key.expiresAtMs ? *key.expiresAtMs + shiftMs : keyspace::NoExpiry;
-        info.memoryBytes = key.estimatedMemory;
-        info.memoryMeasured = true;
-        if (key.idleSeconds) {
+        info.memoryBytes = options.measureMemory ? key.estimatedMemory : 0;
+        info.memoryMeasured = options.measureMemory;
+        if (!options.fileAccess) {
+            // --no-access: the file's idle times and frequencies are left unread, as a server's would be.
+        } else if (key.idleSeconds) {
             info.access = keyspace::KeyAccess::lastAccessAt(asOfMs / 1000 - std::int64_t(*key.idleSeconds));
             ++idleKeys;
         } else if (key.frequency) {
@@ -164,7 +176,7 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     summary.cancelled = control.isCancelled();
     summary.durationMs = clock.elapsed() - pausedMs;
     summary.scanCalls = read.version > 0 ? 1 : 0; // the header was read: what follows is a (partial) result
-    summary.memoryMeasured = true;
+    summary.memoryMeasured = options.measureMemory;
     summary.server.dbsize = qint64(summary.keysSeen);
     summary.access = idleKeys > 0        ? AccessQuestion::IdleTime
                      : frequencyKeys > 0 ? AccessQuestion::Frequency

@@ -38,6 +38,9 @@ struct ScanOptions
     // A file's TTLs as they were when it was saved (its AUX ctime), or as they are now: keys whose time had run out
     // by then are counted as expired, not as keys.
     bool ttlFromSave = true;
+    // A file's idle times and LFU counters (saved under an LRU or LFU policy) are read: they cost nothing, unlike a
+    // server's OBJECT. --no-access leaves them unread.
+    bool fileAccess = true;
     QByteArray match; // SCAN MATCH glob; empty for every key
     QByteArray type;  // SCAN TYPE; empty for every type
     ScanSpeed speed = ScanSpeed::Full;

@@ -291,7 +291,7 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const bool rdbFile = !positional.isEmpty() &&
                          ((path.exists() && !path.isDir()) || positional.front().endsWith(QLatin1String(".rdb")));
     // A file's database is chosen with -n as a server's is; no other connection flag goes with it.
-    if (rdbFile && redis::connectionArgumentsGiven(parser, /*databaseToo=*/false))
+    if (rdbFile && redis::anyConnectionFlagGiven(parser, /*databaseToo=*/false))
         return usage(QCoreApplication::translate("GuiCommandLine",
                                                  "an RDB file is read offline: -n picks its database, and no other "
                                                  "connection flag goes with it"));
@@ -319,11 +319,18 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
             command.demoPort = quint16(port);
         }
     } else if (rdbFile) {
+        // A file is read as fast as the disk gives it, whole: these ask how hard to lean on a server.
+        for (const QString& serverOnly : {speed, maxRate, sample}) {
+            if (parser.isSet(serverOnly))
+                return usage(QCoreApplication::translate("GuiCommandLine",
+                                                         "--%1 does not apply to an RDB file: it reads no server")
+                                 .arg(serverOnly));
+        }
         if (!QFileInfo(positional.front()).isReadable())
             return usage(
                 QCoreApplication::translate("GuiCommandLine", "cannot read the RDB file %1").arg(positional.front()));
         command.start = GuiCommand::Start::Target;
-        const MainWindow::Target settings = command.target; // --delimiter, --profile… given before
+        const MainWindow::Target settings = command.target; // --delimiter given before
         command.target = models::ConnectionTarget::offlineFile(positional.front());
         command.target.delimiter = settings.delimiter;
         const redis::Result<int> db = redis::databaseArgument(parser, 0);

@@ -445,7 +445,7 @@ void MainWindow::connectTo(const Target& chosen)
     updateScanActions();
 }
 
-void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond, quint16 port)
+void MainWindow::startDemo(std::uint64_t keys, const Target& scanSettings, quint16 port)
 {
     showBrowser();
     delete m_demo;
@@ -453,19 +453,17 @@ void MainWindow::startDemo(std::uint64_t keys, double maxKeysPerSecond, quint16 
     m_connectionLabel->setText(tr("<b>Demo server</b>"));
     m_status->showStarting(
         tr("Starting the demo server and writing %1 keys…").arg(displayText(keyspace::formatCount(keys))));
-    connect(m_demo, &models::DemoLauncher::ready, this,
-            [this, maxKeysPerSecond](const redis::ConnectionOptions& options) {
-                // Said on stderr too, so one can point redis-cli at it while the window is open.
-                std::fprintf(stderr, "keylens: demo server at %s; it stops when the window closes\n",
-                             qPrintable(options.uriWithoutPassword()));
-                Target target;
-                target.options = options;
-                target.name = tr("Demo server (%1)").arg(options.address());
-                target.remember = false; // its port is gone when the window closes
-                target.demo = true;
-                target.maxKeysPerSecond = maxKeysPerSecond;
-                connectTo(target);
-            });
+    connect(m_demo, &models::DemoLauncher::ready, this, [this, scanSettings](const redis::ConnectionOptions& options) {
+        // Said on stderr too, so one can point redis-cli at it while the window is open.
+        std::fprintf(stderr, "keylens: demo server at %s; it stops when the window closes\n",
+                     qPrintable(options.uriWithoutPassword()));
+        Target target = scanSettings;
+        target.options = options;
+        target.name = tr("Demo server (%1)").arg(options.address());
+        target.remember = false; // its port is gone when the window closes
+        target.demo = true;
+        connectTo(target);
+    });
     connect(m_demo, &models::DemoLauncher::failed, this, [this](const QString& reason) {
         showConnectionProblem(reason);
         if (m_screenshot)

@@ -64,7 +64,8 @@ public:
     void connectTo(const Target& target);
     // Scans the same target again, keeping the expanded nodes and the selection by path (F5).
     void rescan();
-    void startDemo(std::uint64_t keys, double maxKeysPerSecond = 0, quint16 port = 0);
+    // `scanSettings`: how to scan it (speed, rate, sample, delimiters), as the command line gave them.
+    void startDemo(std::uint64_t keys, const Target& scanSettings = {}, quint16 port = 0);
     void openConnectionDialog();
     void openSavedConnection(const QString& idOrName);
 

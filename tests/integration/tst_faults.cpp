@@ -140,6 +140,37 @@ private Q_SLOTS:
         QVERIFY2(tooDeep.err.contains("--depth takes a whole number from 0 to 256"), tooDeep.err.constData());
     }
 
+    // The window's command line is read before it needs a display: a usage error without one prints the usage error
+    // and exits 2 (it used to abort on "could not connect to display"), and so does an option a file cannot honour.
+    void guiUsageErrorsNeedNoDisplay()
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        for (const char* name : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+            environment.remove(QLatin1String(name));
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("dump.rdb"));
+        QVERIFY(QFile::copy(QStringLiteral(KEYLENS_FIXTURES_DIR "/rdb/redis_encodings.rdb"), file));
+        const QList<std::pair<QStringList, QByteArray>> cases{
+            {{QStringLiteral("--bogus")}, "Unknown option 'bogus'"},
+            {{file, QStringLiteral("--speed"), QStringLiteral("gentle")}, "--speed does not apply to an RDB file"},
+            {{file, QStringLiteral("--max-rate"), QStringLiteral("10")}, "--max-rate does not apply to an RDB file"},
+            {{file, QStringLiteral("--sample"), QStringLiteral("10")}, "--sample does not apply to an RDB file"},
+            {{file, QStringLiteral("--tls")}, "no other connection flag"},
+            {{file, QStringLiteral("-t"), QStringLiteral("3")}, "no other connection flag"},
+        };
+        for (const auto& [arguments, message] : cases) {
+            QProcess gui;
+            gui.setProcessEnvironment(environment);
+            gui.start(QStringLiteral(KEYLENS_GUI_PATH), arguments);
+            QVERIFY(gui.waitForFinished(30000));
+            const QByteArray err = gui.readAllStandardError();
+            QCOMPARE(gui.exitStatus(), QProcess::NormalExit); // not an abort
+            QCOMPARE(gui.exitCode(), 2);
+            QVERIFY2(err.contains(message), err.constData());
+            QVERIFY2(!err.contains("display"), err.constData());
+        }
+    }
+
     // ---- 2. output that could not be written ----
 
     void reportThatCannotBeWrittenIsAnError()

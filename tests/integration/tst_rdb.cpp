@@ -14,6 +14,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -455,6 +456,108 @@ private Q_SLOTS:
         QVERIFY(partialScan[QLatin1String("keys")].toInt() > 0);
         QVERIFY(partialScan[QLatin1String("keys")].toInt() < 13);
         QVERIFY(partialScan[QLatin1String("error")].toString().contains(QLatin1String("byte")));
+    }
+
+    // --match and --type apply to a file as SCAN MATCH and SCAN TYPE apply to the server that loaded it: the same keys,
+    // counted by a plain SCAN of that server. Every option a file cannot honour is refused with exit 2, named.
+    void optionsAreHonouredOrRefused_data()
+    {
+        QTest::addColumn<QString>("match");
+        QTest::addColumn<QString>("type");
+        QTest::newRow("match") << QStringLiteral("set*") << QString();
+        QTest::newRow("match class") << QStringLiteral("*zipped_[12]") << QString();
+        QTest::newRow("type") << QString() << QStringLiteral("zset");
+        QTest::newRow("both") << QStringLiteral("*zipped*") << QStringLiteral("set");
+        QTest::newRow("none match") << QStringLiteral("nothing:*") << QString();
+    }
+    void optionsAreHonouredOrRefused()
+    {
+        QFETCH(QString, match);
+        QFETCH(QString, type);
+        demo::RedisServerProcess server;
+        demo::RedisServerProcess::Options options;
+        options.rdbDirectory = QStringLiteral(KEYLENS_FIXTURES_DIR "/rdb");
+        options.rdbFilename = QStringLiteral("redis_encodings.rdb");
+        KEYLENS_START_SERVER(server, options);
+        test::PlainClient client(server.port());
+        std::set<QByteArray> truth;
+        QByteArray cursor = "0";
+        do {
+            std::vector<QByteArray> command{"SCAN", cursor, "COUNT", "1000"};
+            if (!match.isEmpty())
+                command.insert(command.end(), {"MATCH", match.toUtf8()});
+            if (!type.isEmpty())
+                command.insert(command.end(), {"TYPE", type.toUtf8()});
+            std::vector<QByteArray> reply = client.elements(command);
+            cursor = reply.front();
+            truth.insert(reply.begin() + 1, reply.end());
+        } while (cursor != "0");
+
+        QStringList filters;
+        if (!match.isEmpty())
+            filters << QStringLiteral("--match") << match;
+        if (!type.isEmpty())
+            filters << QStringLiteral("--type") << type;
+        const QStringList json{QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--top"),
+                               QStringLiteral("100")};
+        const test::CliRun fromFile =
+            test::runCli(QStringList{QStringLiteral("scan"), QStringLiteral("--rdb"), fixture("redis_encodings.rdb")} +
+                         filters + json);
+        QCOMPARE(fromFile.exitCode, 0);
+        const QJsonObject report = test::parseJson(fromFile.out);
+        QCOMPARE(report[QLatin1String("scan")].toObject()[QLatin1String("keys")].toInt(), int(truth.size()));
+        std::set<QByteArray> listed;
+        for (const QJsonValue key : report[QLatin1String("top_keys")].toArray())
+            listed.insert(key.toObject()[QLatin1String("key")].toString().toUtf8());
+        QCOMPARE(listed, truth);
+        // The server's own scan through the same options agrees.
+        const test::CliRun fromServer =
+            test::runCli(QStringList{QStringLiteral("scan"), server.uri()} + filters + json);
+        QCOMPARE(fromServer.exitCode, 0);
+        QCOMPARE(test::parseJson(fromServer.out)[QLatin1String("scan")].toObject()[QLatin1String("keys")].toInt(),
+                 int(truth.size()));
+    }
+    void optionsAFileCannotHonour()
+    {
+        const QString file = fixture("redis_encodings.rdb");
+        const QList<QStringList> refused{
+            {QStringLiteral("--count"), QStringLiteral("10")},
+            {QStringLiteral("--speed"), QStringLiteral("gentle")},
+            {QStringLiteral("--max-rate"), QStringLiteral("100")},
+            {QStringLiteral("--reconnect"), QStringLiteral("2")},
+            {QStringLiteral("--cluster")},
+            {QStringLiteral("--from-replicas")},
+            {QStringLiteral("--sample"), QStringLiteral("5")},
+            {QStringLiteral("-p"), QStringLiteral("7000")},
+            {QStringLiteral("-a"), QStringLiteral("secret")},
+            {QStringLiteral("--tls")},
+            {QStringLiteral("redis://127.0.0.1:7000")},
+        };
+        for (const QString& command : {QStringLiteral("scan"), QStringLiteral("lint")}) {
+            for (const QStringList& option : refused) {
+                const test::CliRun run = test::runCli(QStringList{command, QStringLiteral("--rdb"), file} + option);
+                QVERIFY2(run.exitCode == 2, qPrintable(command + u' ' + option.join(u' ')));
+                QVERIFY2(run.out.isEmpty(), qPrintable(option.join(u' ')));
+                const QByteArray named = option.front().startsWith(QLatin1String("--")) ? option.front().toUtf8()
+                                                                                        : QByteArray("connection flag");
+                QVERIFY2(run.err.contains(named) || run.err.contains("no URI"), run.err.constData());
+            }
+        }
+        // Commands that write to a server, or scan their own, take no file.
+        for (const QStringList& command :
+             {QStringList{QStringLiteral("delete"), QStringLiteral("--match"), QStringLiteral("x*")},
+              QStringList{QStringLiteral("demo"), QStringLiteral("--keys"), QStringLiteral("10")}}) {
+            const test::CliRun run = test::runCli(command + QStringList{QStringLiteral("--rdb"), file});
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(run.err.contains("--rdb does not apply"), run.err.constData());
+        }
+        // --no-memory and --no-access are honoured: no figure where none was asked for.
+        const test::CliRun noMemory =
+            test::runCli({QStringLiteral("scan"), QStringLiteral("--rdb"), file, QStringLiteral("--no-memory"),
+                          QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(noMemory.exitCode, 0);
+        QVERIFY(
+            test::parseJson(noMemory.out)[QLatin1String("totals")].toObject()[QLatin1String("memory_bytes")].isNull());
     }
 
     void damagedFiles()
