@@ -114,9 +114,9 @@ int runLintCommand(const QStringList& arguments)
     const bool finished = !outcome.interrupted && !outcome.summary.error;
     const bool fromFile = !options.rdbFile.isEmpty();
     const judging::BigKeyLengths lengths = judging::judgeBesideLengths(
-        keyspace, finished && !fromFile ? &options.connection : nullptr, outcome.librarySets,
-        [&](const lint::SetMembers& members) { linter.finish(keyspace, members, &shapes); }, nullptr,
-        fromFile ? outcome.summary.knownLengths.get() : nullptr);
+        keyspace, finished && !fromFile ? &options.connection : nullptr, judging::touchingFor(options),
+        outcome.librarySets, [&](const lint::SetMembers& members) { linter.finish(keyspace, members, &shapes); },
+        nullptr, fromFile ? outcome.summary.knownLengths.get() : nullptr);
     if (const QString unchecked = judging::recordBigKeyLengths(keyspace, linter, lengths); !unchecked.isEmpty())
         lintReport.notices << unchecked;
     const QByteArray document = report::formatLint(lintReport, *reportFormat);

@@ -38,7 +38,7 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
     outcome.duplicates = scanned.duplicates;
     // Not of a server that failed the scan: its connect timeout would hold the exit.
     if (!outcome.interrupted && !outcome.summary.error && options.rdbFile.isEmpty())
-        outcome.librarySets = judging::readLibrarySets(options.connection, keyspace);
+        outcome.librarySets = judging::readLibrarySets(options.connection, keyspace, judging::touchingFor(options));
     return outcome;
 }
 

@@ -282,12 +282,16 @@ readSetMembersHere(redis::Connection& connection, const std::vector<QByteArray>&
 } // namespace
 
 QHash<QByteArray, QByteArrayList> readSetMembers(const redis::ConnectionOptions& server,
-                                                 const std::vector<QByteArray>& keys)
+                                                 const std::vector<QByteArray>& keys, Touching touching)
 {
     if (keys.empty())
         return {};
     Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(server);
     if (!connection)
+        return {};
+    QString touchingWhy;
+    const Result<bool> untouched = readWithoutTouching(**connection, &touchingWhy);
+    if (!untouched || (!*untouched && touching == Touching::OnlyIfUntouched))
         return {};
     Result<QHash<QByteArray, QByteArrayList>> members = readSetMembers(**connection, keys);
     return members ? std::move(*members) : QHash<QByteArray, QByteArrayList>();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "inspect/UntouchedReads.h"
 #include "keyspace/KeyType.h"
 #include "redis/Connection.h"
 
@@ -81,10 +82,11 @@ QByteArrayView lengthCommand(keyspace::KeyType type);
 // denied, gone, of another type or too big is left out. An error only when the connection fails.
 Result<QHash<QByteArray, QByteArrayList>>
 readSetMembers(redis::Connection& connection, const std::vector<QByteArray>& keys, std::size_t maxMembers = 100'000);
-// The same on a connection of its own: nothing when there is nothing to read or the server cannot be reached
-// (the caller then does without).
+// The same on a connection of its own, in NO-TOUCH mode where the server has it: nothing when there is nothing to
+// read, the server cannot be reached, or reading would touch keys that `touching` says to spare (the caller then does
+// without).
 QHash<QByteArray, QByteArrayList> readSetMembers(const redis::ConnectionOptions& server,
-                                                 const std::vector<QByteArray>& keys);
+                                                 const std::vector<QByteArray>& keys, Touching touching);
 
 // The length of each key (nullopt where the server refused or the key is gone), with one O(1) command
 // per key, pipelined. For marking big collections (> 5,000 elements) without opening them.

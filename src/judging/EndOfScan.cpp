@@ -8,13 +8,25 @@ namespace keylens::judging {
 
 namespace {
 
-void askLengths(const redis::ConnectionOptions& options, BigKeyLengths& lengths, const std::atomic<bool>* cancel)
+void askLengths(const redis::ConnectionOptions& options, inspect::Touching touching, BigKeyLengths& lengths,
+                const std::atomic<bool>* cancel)
 {
     if (lengths.candidates.keys.empty())
         return;
     redis::Result<std::unique_ptr<redis::Connection>> connection = redis::Connection::open(options, cancel);
     if (!connection) {
         lengths.error = connection.error().message;
+        return;
+    }
+    QString touchingWhy;
+    const redis::Result<bool> untouched = inspect::readWithoutTouching(**connection, &touchingWhy);
+    if (!untouched) {
+        lengths.error = untouched.error().message;
+        return;
+    }
+    if (!*untouched && touching == inspect::Touching::OnlyIfUntouched) {
+        lengths.error = QStringLiteral("reading a key's length resets its idle time, which this scan measured, and ") +
+                        touchingWhy + QStringLiteral("; a scan that does not measure idle times checks them");
         return;
     }
     redis::Result<std::vector<std::optional<std::uint64_t>>> answers =
@@ -28,13 +40,19 @@ void askLengths(const redis::ConnectionOptions& options, BigKeyLengths& lengths,
 
 } // namespace
 
-lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const keyspace::Keyspace& store)
+inspect::Touching touchingFor(const scan::ScanOptions& options)
 {
-    return inspect::readSetMembers(server, lint::LibraryLayouts::keysToRead(store));
+    return options.measureAccess ? inspect::Touching::OnlyIfUntouched : inspect::Touching::Allowed;
+}
+
+lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const keyspace::Keyspace& store,
+                                 inspect::Touching touching)
+{
+    return inspect::readSetMembers(server, lint::LibraryLayouts::keysToRead(store), touching);
 }
 
 BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::ConnectionOptions* server,
-                                 std::optional<lint::SetMembers> known,
+                                 inspect::Touching touching, std::optional<lint::SetMembers> known,
                                  const std::function<void(const lint::SetMembers&)>& judge,
                                  const std::atomic<bool>* cancel, const QHash<QByteArray, std::uint64_t>* fileLengths)
 {
@@ -55,8 +73,8 @@ BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::C
         judge(known.value_or(lint::SetMembers()));
         return lengths;
     }
-    const lint::SetMembers members = known ? std::move(*known) : readLibrarySets(*server, store);
-    base::SideTask asking([&] { askLengths(*server, lengths, cancel); });
+    const lint::SetMembers members = known ? std::move(*known) : readLibrarySets(*server, store, touching);
+    base::SideTask asking([&] { askLengths(*server, touching, lengths, cancel); });
     judge(members);
     asking.wait();
     return lengths;

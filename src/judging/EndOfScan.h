@@ -1,10 +1,12 @@
 #pragma once
 
+#include "inspect/UntouchedReads.h"
 #include "keyspace/Keyspace.h"
 #include "lint/LibraryLayouts.h"
 #include "lint/Linter.h"
 #include "lint/OverlayRules.h"
 #include "redis/ConnectionOptions.h"
+#include "scan/ScanTypes.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -27,19 +29,25 @@ struct BigKeyLengths
     QString error;                                     // why none could be asked
 };
 
+// A scan that measured idle times or LFU counters spares them: nothing after it may read what would touch them.
+inspect::Touching touchingFor(const scan::ScanOptions& options);
+
 // The set members that library layouts keep registries in (Sidekiq's `queues`…), asked of `server` for the keys
-// LibraryLayouts::keysToRead names.
-lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const keyspace::Keyspace& store);
+// LibraryLayouts::keysToRead names; none when reading them would touch keys that `touching` spares.
+lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const keyspace::Keyspace& store,
+                                 inspect::Touching touching);
 
 // The end of a scan, one step for the GUI, the CLI and the tests. `judge` runs the namespace rules and library
 // layouts over the store, given the library set members (`known`, or read from `server` first); meanwhile the server
 // answers the big keys' lengths, on a connection of its own. An RDB file's lengths are known (`fileLengths`, from
 // ScanSummary::knownLengths): the candidates are looked up there, and no server is asked. Without either (the scan
 // failed or was interrupted: a failed server would only time out again) nothing is asked, and the lengths say so.
-// `cancel`, once set, ends a length question blocked on the server (a rescan waiting for this). Nothing may write to
-// the store until it returns; any thread.
+// `cancel`, once set, ends a length question blocked on the server (a rescan waiting for this). Every read is made in
+// NO-TOUCH mode where the server has it; where it has not, `touching` OnlyIfUntouched (the scan measured idle times)
+// leaves the lengths and sets unread, and the lengths' error says why. Nothing may write to the store until it
+// returns; any thread.
 BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::ConnectionOptions* server,
-                                 std::optional<lint::SetMembers> known,
+                                 inspect::Touching touching, std::optional<lint::SetMembers> known,
                                  const std::function<void(const lint::SetMembers&)>& judge,
                                  const std::atomic<bool>* cancel = nullptr,
                                  const QHash<QByteArray, std::uint64_t>* fileLengths = nullptr);

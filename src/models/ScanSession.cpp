@@ -461,7 +461,7 @@ void ScanSession::judge()
     m_judging.start(
         [linter, store, result, lengths = &m_bigKeyLengths, uses = &m_delimiterUses, snapshot = &m_snapshot,
          measured = std::move(measured), server = m_options.connection, serverAnswered,
-         fromFile = !m_options.rdbFile.isEmpty(),
+         touching = judging::touchingFor(m_options), fromFile = !m_options.rdbFile.isEmpty(),
          fileLengths = m_finishing && !m_options.rdbFile.isEmpty() ? m_finishing->knownLengths : nullptr,
          cancel = &m_judging.cancelFlag()] {
             // The snapshot walks the namespaces: beside the rules, on another core, stopped with them.
@@ -471,7 +471,7 @@ void ScanSession::judge()
                         history::snapshotOfStore(*store, *measured, QDateTime::currentMSecsSinceEpoch(), cancel);
             });
             *lengths = judging::judgeBesideLengths(
-                *store, serverAnswered && !fromFile ? &server : nullptr, std::nullopt,
+                *store, serverAnswered && !fromFile ? &server : nullptr, touching, std::nullopt,
                 [&](const lint::SetMembers& members) { *result = linter->judge(*store, members); }, cancel,
                 fileLengths.get());
             *uses = lint::otherDelimitersUsed(*store); // a pass over every segment: not on the GUI thread

@@ -163,7 +163,8 @@ const QHash<QByteArray, QSet<QByteArray>>& stateContainers()
         {"script", {"exists", "help"}},
         {"function", {"list", "stats", "dump", "help"}},
         {"memory", {"usage", "stats", "doctor", "malloc-stats", "help"}},
-        {"client", {"getname", "id", "info", "list", "getredir", "trackinginfo", "help"}},
+        // NO-TOUCH changes only how this connection's own reads count (they leave keys' idle times alone).
+        {"client", {"getname", "id", "info", "list", "getredir", "trackinginfo", "no-touch", "help"}},
         {"config", {"get", "help"}},
         {"latency", {"latest", "history", "doctor", "graph", "histogram", "help"}},
         {"slowlog", {"get", "len", "help"}},

@@ -10,6 +10,7 @@
 
 #include <QDateTime>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTest>
 #include <QThread>
 
@@ -138,6 +139,67 @@ private Q_SLOTS:
             QVERIFY(b.idleSecondsAt(now) >= 4);
             QVERIFY(client.integer({"OBJECT", "IDLETIME", k}) >= 4);
         }
+    }
+
+    // Measuring does not change what is measured: a lint that measures idle times and reads big keys' lengths, then a
+    // scan, still find the biggest collections as idle as a plain OBJECT IDLETIME says they were before either ran
+    // (a length command is a read, which resets the LRU clock, unless the server has CLIENT NO-TOUCH).
+    void lintAndScanLeaveBigKeysIdle()
+    {
+        const quint16 port = startServer();
+        QVERIFY(port);
+        test::PlainClient client(port);
+        std::vector<std::vector<QByteArray>> writes;
+        const std::vector<QByteArray> big{"stats:hits", "geo:points", "leaderboard", "queue:jobs", "blob:report"};
+        for (int i = 0; i < 6000; ++i) {
+            const QByteArray n = QByteArray::number(i);
+            writes.push_back({"HSET", "stats:hits", "field" + n, n});
+            writes.push_back({"SADD", "geo:points", "member" + n});
+            writes.push_back({"ZADD", "leaderboard", n, "player" + n});
+            writes.push_back({"RPUSH", "queue:jobs", "job" + n});
+        }
+        writes.push_back({"SET", "blob:report", QByteArray(64 * 1024, 'r')});
+        QCOMPARE(client.pipeline(writes), std::size_t(0));
+        QCOMPARE(test::fillStringKeys(port, 200, 50, "small:"), std::size_t(0));
+        constexpr long long Idle = 8;
+        // Waits for the server's own clock: every big key idle for 8 s.
+        QTRY_VERIFY_WITH_TIMEOUT(std::all_of(big.begin(), big.end(),
+                                             [&](const QByteArray& k) {
+                                                 return client.integer({"OBJECT", "IDLETIME", k}) >= Idle;
+                                             }),
+                                 30000);
+        const bool noTouch = client.command({"CLIENT", "NO-TOUCH", "OFF"}) == "OK"; // Redis 7.2+ has the mode
+
+        const test::CliRun linted = test::runCli({QStringLiteral("lint"), m_server->uri(), QStringLiteral("--access"),
+                                                  QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(linted.exitCode == 0 || linted.exitCode == 1, linted.err.constData());
+        const QJsonObject lint = test::parseJson(linted.out);
+        const QString notices = QString::fromUtf8(QJsonDocument(lint[QLatin1String("notices")].toArray()).toJson());
+        if (noTouch) // read untouched: the big keys are judged
+            QCOMPARE(lint[QLatin1String("summary")]
+                         .toObject()[QLatin1String("by_rule")]
+                         .toObject()[QLatin1String("big-collection")]
+                         .toInt(),
+                     4);
+        else // not read, and said so
+            QVERIFY2(notices.contains(QLatin1String("resets its idle time")), qPrintable(notices));
+
+        const test::CliRun scanned = test::runCli({QStringLiteral("scan"), m_server->uri(), QStringLiteral("--access"),
+                                                   QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(scanned.exitCode, 0);
+        const QJsonObject totals = test::parseJson(scanned.out)[QLatin1String("totals")].toObject();
+        QVERIFY2(totals[QLatin1String("idle_p50_s")].toInt() >= Idle, scanned.out.constData());
+        for (const QByteArray& k : big)
+            QVERIFY2(client.integer({"OBJECT", "IDLETIME", k}) >= Idle, k.constData());
+
+        // Without idle times measured, the lint reads the lengths (touching them where the server cannot help it).
+        const test::CliRun plain =
+            test::runCli({QStringLiteral("lint"), m_server->uri(), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(test::parseJson(plain.out)[QLatin1String("summary")]
+                     .toObject()[QLatin1String("by_rule")]
+                     .toObject()[QLatin1String("big-collection")]
+                     .toInt(),
+                 4);
     }
 
     void lfuServerAnswersFrequency()
