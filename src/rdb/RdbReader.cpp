@@ -1,5 +1,6 @@
 #include "rdb/RdbReader.h"
 
+#include "keyspace/KeyEscape.h"
 #include "rdb/MemoryModel.h"
 #include "rdb/PackedBlobs.h"
 
@@ -124,9 +125,22 @@ private:
         if (!ok)
             throw ParseError{0, QStringLiteral("this is not an RDB file: it starts with \"%1\", not REDIS or VALKEY "
                                                "and a version")
-                                    .arg(QString::fromLatin1(head.toByteArray().toPercentEncoding(" ")))};
-        if (m_summary.version < 1 || (!m_summary.valkey && m_summary.version > 12 && m_summary.version < 80))
-            m_newer = true; // read as far as it is the format we know; the first unknown code is named
+                                    .arg(QString::fromLatin1(keyspace::escapeLikeRedisCli(head)))};
+        // Redis wrote versions 1 to 14 (REDIS-FACTS: 13 and 14 by Redis 8.6 and 8.8), Valkey 9 VALKEY080; a server
+        // refuses any version past its own. A version no server wrote is refused here, at its offset; 13 and 14 are
+        // read as far as they are the format we know, and the first unknown code is named.
+        const int lastKnown = m_summary.valkey ? 80 : 14;
+        if (m_summary.version < 1 || m_summary.version > lastKnown || (m_summary.valkey && m_summary.version < 80)) {
+            const int version = std::exchange(m_summary.version, 0); // no header read: nothing to report of it
+            throw ParseError{m_summary.valkey ? 6u : 5u,
+                             QStringLiteral("this is not an RDB file any server wrote: its header says version %1 "
+                                            "(%2 files go up to %3)")
+                                 .arg(version)
+                                 .arg(m_summary.valkey ? QStringLiteral("VALKEY") : QStringLiteral("REDIS"))
+                                 .arg(lastKnown)};
+        }
+        if (!m_summary.valkey && m_summary.version > 12)
+            m_newer = true;
     }
 
     void body()
@@ -143,9 +157,15 @@ private:
             case Eof:
                 trailer();
                 return;
-            case SelectDb:
-                m_db = int(length());
+            case SelectDb: {
+                // A server refuses a file with a database past its `databases` (16 unless configured, at most
+                // INT_MAX): a number past that names none, and would be cut to another database.
+                const std::uint64_t db = length();
+                if (db > std::uint64_t(std::numeric_limits<int>::max()))
+                    m_in.fail(QStringLiteral("SELECTDB names database %1, which no server can have").arg(db));
+                m_db = int(db);
                 continue;
+            }
             case ResizeDb:
                 m_summary.dbSizes.emplace_back(m_db, length());
                 length(); // keys with a TTL
@@ -300,6 +320,14 @@ private:
         return field.value;
     }
 
+    // LZF expands at most 88 times (a 3-byte back-reference copies up to 264 bytes): a larger claim is a damaged or
+    // crafted length (4 GB from 12 bytes), which redis-server refuses when the string does not decompress to it.
+    void checkCompressedClaim(std::uint64_t compressed, std::uint64_t size)
+    {
+        if (compressed == 0 || size > compressed * 88 + 64)
+            m_in.fail(QStringLiteral("a compressed string claims %1 bytes from %2").arg(size).arg(compressed));
+    }
+
     // A string's bytes (keys, AUX fields, blobs).
     QByteArray stringBytes()
     {
@@ -321,9 +349,8 @@ private:
         case 3: {
             const std::uint64_t compressed = length();
             const std::uint64_t size = length();
-            // LZF expands at most about 1:100 here (a 3-byte reference copies up to 264 bytes): a larger claim is a
-            // damaged length, and is not allocated.
-            if (size > compressed * 100 + 64 || size > LongestBlob)
+            checkCompressedClaim(compressed, size);
+            if (size > LongestBlob)
                 m_in.fail(QStringLiteral("a compressed string claims %1 bytes from %2").arg(size).arg(compressed));
             QByteArray packed;
             m_in.readInto(packed, compressed);
@@ -362,6 +389,7 @@ private:
         case 3: {
             const std::uint64_t compressed = length();
             const std::uint64_t size = length();
+            checkCompressedClaim(compressed, size); // skipped unread, yet its size is what the key is said to hold
             m_in.skip(compressed);
             return {size, false};
         }

@@ -184,10 +184,13 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     const std::uint64_t stored = summary.keysSeen;
     summary.accessNotMeasured = summary.access == AccessQuestion::None ? 0 : stored - idleKeys - frequencyKeys;
     if (read.error && !summary.cancelled) {
-        const QString where =
-            read.version > 0 ? QStringLiteral("the file is damaged at byte %1: %2") : QStringLiteral("%2");
-        summary.error =
-            redis::Error{redis::ErrorKind::Protocol, where.arg(read.error->offset).arg(read.error->message)};
+        // A file refused at its header is named (the message says what it starts with); one damaged later says where.
+        const QString name = fromStdin ? QStringLiteral("standard input") : options.rdbFile;
+        const QString message =
+            read.version > 0
+                ? QStringLiteral("the file is damaged at byte %1: %2").arg(read.error->offset).arg(read.error->message)
+                : QStringLiteral("%1: %2").arg(name, read.error->message);
+        summary.error = redis::Error{redis::ErrorKind::Protocol, message};
     }
     summary.notices << QStringLiteral("Read from the RDB file %1 (version %2%3): memory is estimated from the "
                                       "encodings, as Redis 7 would hold the keys once loaded")

@@ -433,7 +433,10 @@ private Q_SLOTS:
         }
         const test::CliRun refused = test::runCli({QStringLiteral("scan"), QStringLiteral("--rdb"), notRdb});
         QCOMPARE(refused.exitCode, 2);
-        QVERIFY2(refused.err.contains("not an RDB file"), refused.err.constData());
+        // It names the file and what it starts with (it once said "keylens-cli: 0").
+        QVERIFY2(refused.err.contains(
+                     QByteArray(notRdb.toUtf8() + ": this is not an RDB file: it starts with \"hello, no\"")),
+                 refused.err.constData());
         QVERIFY(refused.out.isEmpty());
         const test::CliRun missing =
             test::runCli({QStringLiteral("scan"), QStringLiteral("--rdb"), dir.filePath(QStringLiteral("none.rdb"))});
@@ -558,6 +561,57 @@ private Q_SLOTS:
         QCOMPARE(noMemory.exitCode, 0);
         QVERIFY(
             test::parseJson(noMemory.out)[QLatin1String("totals")].toObject()[QLatin1String("memory_bytes")].isNull());
+    }
+
+    // Files whose checksum is right but whose content no server would load: each is an error with its offset, never a
+    // complete read. The truth: redis-server refuses each of them.
+    void craftedFilesAreRefused_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("message");
+        const QByteArray stringKey = QByteArray("\x00\x01k\x01v", 5); // type 0, key "k", value "v"
+        const QByteArray placeholder(8, '\0');                        // the CRC, filled in by withChecksum
+        QTest::newRow("version 99") << withChecksum(QByteArray("REDIS0099\xff", 10) + placeholder)
+                                    << QStringLiteral("version 99");
+        QTest::newRow("SELECTDB 2^60") << withChecksum(QByteArray("REDIS0010\xfe\x81", 11) +
+                                                       QByteArray("\x10\x00\x00\x00\x00\x00\x00\x00", 8) + stringKey +
+                                                       QByteArray("\xff", 1) + placeholder)
+                                       << QStringLiteral("SELECTDB names database 1152921504606846976");
+        // A string compressed with LZF that claims 4 GiB from 12 bytes.
+        QTest::newRow("LZF 4 GiB from 12 bytes")
+            << withChecksum(QByteArray("REDIS0010\xfe\x00\x00\x01k\xc3\x0c\x81", 17) +
+                            QByteArray("\x00\x00\x00\x01\x00\x00\x00\x00", 8) + QByteArray(12, 'x') +
+                            QByteArray("\xff", 1) + placeholder)
+            << QStringLiteral("claims 4294967296 bytes from 12");
+    }
+    void craftedFilesAreRefused()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, message);
+        const Read read = readBytes(bytes);
+        QVERIFY(!read.summary.complete);
+        QVERIFY(read.summary.error);
+        QVERIFY2(read.summary.error->message.contains(message), qPrintable(read.summary.error->message));
+        QVERIFY(read.summary.error->offset >= 5);
+
+        QTemporaryDir dir;
+        {
+            QFile file(dir.filePath(QStringLiteral("dump.rdb")));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(bytes);
+        }
+        demo::RedisServerProcess server;
+        demo::RedisServerProcess::Options options;
+        options.rdbDirectory = dir.path();
+        options.rdbFilename = QStringLiteral("dump.rdb");
+        QVERIFY2(!server.start(options).ok(), "redis-server loaded it");
+
+        // And the command line names the file and exits 2.
+        const test::CliRun run =
+            test::runCli({QStringLiteral("scan"), QStringLiteral("--rdb"), dir.filePath(QStringLiteral("dump.rdb")),
+                          QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
     }
 
     void damagedFiles()
