@@ -60,7 +60,7 @@ int runRestoreCommand(const QStringList& arguments)
         if (opened.error().kind != redis::ErrorKind::Damaged)
             return usageError(opened.error().message);
         writeStderr("keylens-cli: " + opened.error().message.toUtf8() + "\nNothing was restored.\n");
-        return ExitFailure;
+        return ExitUsage; // the input's fault, as a damaged RDB file is
     }
     QByteArray about = "Backup of " + backup.source() + ", written " +
                        QDateTime::fromMSecsSinceEpoch(backup.createdAtMs()).toString(Qt::ISODate).toUtf8();
@@ -87,7 +87,10 @@ int runRestoreCommand(const QStringList& arguments)
     if (const std::optional<int> ended = printActionSummary(summary.text(), summary.cancelled, terminal))
         return *ended;
     if (summary.damage) // on stderr too: a script that keeps only stdout must not miss it
-        writeStderr("keylens-cli: " + summary.damage->message.toUtf8() + '\n');
+        writeStderr("keylens-cli: " + summary.damage->message.toUtf8() +
+                    (summary.refusedWhole ? QByteArray("\nNothing was restored.\n") : QByteArray("\n")));
+    if (summary.refusedWhole)
+        return ExitUsage;
     return summary.succeeded() ? ExitOk : ExitFailure;
 }
 

@@ -286,6 +286,15 @@ redis::Result<std::optional<BackupRecord>> BackupReader::next()
             return damage(QStringLiteral("its end record says it holds %L1 keys, and %L2 were read")
                               .arg(number<std::uint64_t>(count))
                               .arg(m_records));
+        // The gzip trailer comes after the end record, and its CRC is the only checksum of the whole: a file cut
+        // before it, or with bytes after the end record, cannot be vouched for.
+        const QByteArray after = take(1);
+        if (!after.isEmpty())
+            return damage(QStringLiteral("bytes follow its end record"));
+        if (!m_inflateError.isEmpty())
+            return damage(QStringLiteral("the compressed data does not decompress (%1)").arg(m_inflateError));
+        if (m_streamEnd != StreamEnd::Clean)
+            return damage(QStringLiteral("it is cut before its gzip trailer, so its checksum could not be checked"));
         m_ended = true;
         m_complete = true;
         return std::optional<BackupRecord>();

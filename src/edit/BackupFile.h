@@ -87,6 +87,7 @@ public:
     // file is damaged, after which it returns nothing.
     redis::Result<std::optional<BackupRecord>> next();
 
+    const QString& path() const { return m_path; }
     const QByteArray& source() const { return m_source; }
     std::int64_t createdAtMs() const { return m_createdAtMs; }
     const BackupPlan& plan() const { return m_plan; }

@@ -23,7 +23,10 @@ struct RestoreSummary
     std::uint64_t plannedKeys = 0;   // what the header says the writer meant to back up; 0 when it does not say
     QByteArray action;               // what the writer did after the dump ("delete", "expire"…), when it says
     bool cancelled = false;
-    std::optional<redis::Error> damage;    // the backup is damaged there; what came before it was restored
+    std::optional<redis::Error> damage; // the backup is damaged there
+    // The damage was found before the first write (the whole file is read first): nothing was restored. Without it,
+    // the file changed between the check and the restore, and what came before the damage was restored.
+    bool refusedWhole = false;
     std::optional<redis::Error> stoppedBy; // what ended the restore early: the connection, read-only
     std::vector<BulkFailure> failures;
 
@@ -36,7 +39,8 @@ struct RestoreSummary
 
 // Puts every key of a backup back with RESTORE, with the PTTL it had when it was backed up (a key that had none gets
 // none), in pipelined batches at the given speed. A backup cut short restores what it holds, and the summary says it
-// was incomplete; a damaged one restores the records before the damage, and the summary names the damage. On a
+// was incomplete (its writer stopped); a damaged one is read whole first and refused whole, nothing written, and the
+// summary names the damage (refusedWhole). On a
 // read-only connection nothing is sent: the whole backup is read and counted, so the summary says what a restore
 // would put back.
 RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup, const RestoreOptions& options,
