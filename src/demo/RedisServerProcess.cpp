@@ -108,6 +108,11 @@ redis::Status RedisServerProcess::startOnce(const Options& options, quint16 port
         detached.setArguments(arguments);
         detached.setWorkingDirectory(m_directory->path());
         detached.setProcessEnvironment(redis::childEnvironment());
+        // Nothing of ours is inherited: a kept server holding our stdout would keep `keylens-cli demo --keep | tail`
+        // waiting for an end of file forever. It logs to its own file.
+        detached.setStandardInputFile(QProcess::nullDevice());
+        detached.setStandardOutputFile(QProcess::nullDevice());
+        detached.setStandardErrorFile(QProcess::nullDevice());
         if (!detached.startDetached())
             return environmentError(QStringLiteral("could not start %1").arg(findExecutable()));
     } else {

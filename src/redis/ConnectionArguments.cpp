@@ -159,8 +159,11 @@ QString hidePasswordsGivenOnCommandLine(const QCommandLineParser& parser)
 {
     if (!passwordWasOnCommandLine() || parser.isSet(QStringLiteral("no-auth-warning")))
         return {};
-    return QStringLiteral("warning: a password on the command line may be seen by other users of this machine; "
-                          "REDISCLI_AUTH is safer (--no-auth-warning hides this)");
+    // redis-cli's own words, which scripts and people already know; then where a password is safe. It sits in argv
+    // until main() scrubs it (a few milliseconds), long enough for `ps` to see.
+    return QStringLiteral("Warning: Using a password with '-a' or '-u' option on the command line interface may not be "
+                          "safe. Use --pass-file FILE or the REDISCLI_AUTH environment variable instead "
+                          "(--no-auth-warning hides this).");
 }
 
 Result<int> databaseArgument(const QCommandLineParser& parser, int otherwise)

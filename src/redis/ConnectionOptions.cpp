@@ -2,6 +2,8 @@
 
 #include <QList>
 
+#include <algorithm>
+
 namespace keylens::redis {
 
 namespace {
@@ -76,8 +78,14 @@ std::optional<QString> parseHostPort(QByteArrayView authority, QByteArrayView ur
     if (!portText.isEmpty()) {
         bool ok = false;
         const uint value = portText.toByteArray().toUInt(&ok);
-        if (!ok || value == 0 || value > 65535)
-            return QStringLiteral("'%1' is not a port number").arg(QString::fromUtf8(portText));
+        // Digits are shown (70000 is a typo worth seeing); other text is not: `redis://user:secret` without its '@'
+        // puts the password where the port goes, and an error message must not print it.
+        const bool digits = std::all_of(portText.begin(), portText.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (digits && (!ok || value == 0 || value > 65535))
+            return QStringLiteral("'%1' is not a port number (1 to 65535)").arg(QString::fromUtf8(portText));
+        if (!ok)
+            return QStringLiteral("what follows the last ':' of the address is not a port number (not shown: a "
+                                  "password goes before an '@', as in redis://user:PASSWORD@host)");
         *port = static_cast<quint16>(value);
     }
     return std::nullopt;

@@ -111,7 +111,8 @@ void writeAccess(JsonWriter& json, const NamespaceStats& stats, const keyspace::
     optional("idle_p90_s", access.idleP90Seconds);
     json.key("cold_memory_bytes");
     stats.idleMeasured() && stats.keysMemoryUnmeasured < stats.keys ? json.value(stats.coldMemoryBytes) : json.null();
-    json.key("keys_cold").value(stats.keysCold);
+    json.key("keys_cold"); // as unknown as the cold memory where no idle time was measured, not 0
+    stats.idleMeasured() ? json.value(stats.keysCold) : json.null();
     json.key("keys_idle_unknown").value(stats.keysIdleUnknown);
     optional("freq_p50", access.frequencyP50);
     optional("freq_p90", access.frequencyP90);

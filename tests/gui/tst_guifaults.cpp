@@ -70,7 +70,7 @@ private Q_SLOTS:
         QVERIFY(gui.waitForFinished(60000));
         QCOMPARE(gui.exitCode(), 0);
         const QByteArray err = gui.readAllStandardError();
-        QVERIFY2(err.contains("a password on the command line"), err.constData());
+        QVERIFY2(err.contains("Using a password with '-a' or '-u' option"), err.constData());
         QVERIFY(!err.contains(Canary));
         QVERIFY(!gui.readAllStandardOutput().contains(Canary));
         QVERIFY(QFile::exists(config.filePath(QStringLiteral("shot.png"))));

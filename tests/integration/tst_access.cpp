@@ -317,6 +317,7 @@ private Q_SLOTS:
         const QJsonObject none = test::parseJson(without.out)[QLatin1String("totals")].toObject();
         QVERIFY(none[QLatin1String("idle_p50_s")].isNull());
         QVERIFY(none[QLatin1String("cold_memory_bytes")].isNull());
+        QVERIFY(none[QLatin1String("keys_cold")].isNull()); // unknown, not 0
         QCOMPARE(none[QLatin1String("keys_idle_unknown")].toInt(), 80);
         QVERIFY(test::parseJson(without.out)[QLatin1String("scan")][QLatin1String("access")].isNull());
 

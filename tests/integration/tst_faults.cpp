@@ -306,7 +306,9 @@ private Q_SLOTS:
             QCOMPARE(run.exitCode, 0);
             QVERIFY(!run.out.contains(Canary));
             QVERIFY(!run.err.contains(Canary));
-            QVERIFY2(run.err.contains("warning: a password on the command line"), run.err.constData());
+            QVERIFY2(run.err.contains("Using a password with '-a' or '-u' option on the command line interface may "
+                                      "not be safe. Use --pass-file FILE or the REDISCLI_AUTH"),
+                     run.err.constData());
             QByteArray written = run.out;
             if (way.contains(QStringLiteral("--output"))) {
                 QFile file(report);
@@ -425,6 +427,9 @@ private Q_SLOTS:
         QTest::newRow("slash in password")
             << QStringLiteral("redis://u:%1/x@host:notaport").arg(QString::fromLatin1(Canary));
         QTest::newRow("no host") << QStringLiteral("redis://:@");
+        // No '@': the password stands where the port goes, and must not be shown as "not a port number".
+        QTest::newRow("user:password, no @") << QStringLiteral("redis://user:%1").arg(QString::fromLatin1(Canary));
+        QTest::newRow("host:password, no @") << QStringLiteral("redis://127.0.0.1:%1").arg(QString::fromLatin1(Canary));
     }
 
     void malformedUrisAreRedacted()
@@ -435,6 +440,9 @@ private Q_SLOTS:
         QVERIFY(run.out.isEmpty());
         QVERIFY2(!run.err.contains(Canary), run.err.constData());
         QVERIFY2(run.err.startsWith("keylens-cli: "), run.err.constData());
+        const auto flag = test::runCli({QStringLiteral("scan"), QStringLiteral("-u"), uri});
+        QCOMPARE(flag.exitCode, 2);
+        QVERIFY2(!flag.err.contains(Canary), flag.err.constData());
     }
 
     // ---- 4. no figure that is a guess ----
