@@ -22,10 +22,13 @@ extern "C" void onSignal(int)
     [[maybe_unused]] const auto written = ::write(wakePipe[1], &byte, 1); // async-signal-safe
 }
 
+constexpr int EndingSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
 } // namespace
 
-InterruptWatcher::InterruptWatcher(std::function<void()> onInterrupt)
+InterruptWatcher::InterruptWatcher(std::function<void()> onInterrupt, Pipe pipe)
     : m_onInterrupt(std::move(onInterrupt))
+    , m_brokenPipe(pipe == Pipe::BrokenPipe)
 {
     fired = false;
     if (wakePipe[0] < 0 && ::pipe2(wakePipe, O_CLOEXEC | O_NONBLOCK) != 0)
@@ -42,8 +45,10 @@ InterruptWatcher::InterruptWatcher(std::function<void()> onInterrupt)
     action.sa_handler = onSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
-    ::sigaction(SIGINT, &action, nullptr);
-    ::sigaction(SIGTERM, &action, nullptr);
+    for (const int signal : EndingSignals)
+        ::sigaction(signal, &action, nullptr);
+    if (m_brokenPipe)
+        ::sigaction(SIGPIPE, &action, nullptr);
 }
 
 bool InterruptWatcher::hasFired() const
@@ -53,8 +58,10 @@ bool InterruptWatcher::hasFired() const
 
 InterruptWatcher::~InterruptWatcher()
 {
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+    for (const int signal : EndingSignals)
+        std::signal(signal, SIG_DFL);
+    if (m_brokenPipe)
+        std::signal(SIGPIPE, SIG_DFL);
 }
 
 } // namespace keylens::cli

@@ -8,13 +8,17 @@ class QSocketNotifier;
 
 namespace keylens::cli {
 
-// Turns SIGINT and SIGTERM into a call on the event loop, so a scan can stop cleanly, print what it has
-// and let destructors stop a demo server. Restores the default handlers when destroyed.
+// Turns the signals that end a command (SIGINT, SIGTERM, SIGHUP when the terminal or SSH session closes, SIGQUIT) into
+// a call on the event loop, so a scan can stop cleanly, print what it has and let destructors stop a demo server or
+// give a server its settings back. Restores the default handlers when destroyed.
 class InterruptWatcher : public QObject
 {
     Q_OBJECT
 public:
-    explicit InterruptWatcher(std::function<void()> onInterrupt = {});
+    // BrokenPipe: SIGPIPE too (the reader of our output went away), for a command that must clean up on the server
+    // before it leaves (watch); the others die of it as any pipeline's writer does.
+    enum class Pipe { Default, BrokenPipe };
+    explicit InterruptWatcher(std::function<void()> onInterrupt = {}, Pipe pipe = Pipe::Default);
     ~InterruptWatcher() override;
 
     // True once a signal arrived; usable by code that blocks the event loop (the demo's seeding).
@@ -25,6 +29,7 @@ public:
 private:
     std::function<void()> m_onInterrupt;
     QSocketNotifier* m_notifier = nullptr;
+    bool m_brokenPipe = false;
 };
 
 } // namespace keylens::cli

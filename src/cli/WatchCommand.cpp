@@ -182,7 +182,9 @@ int runWatchCommand(const QStringList& arguments)
         restore();
         return ExitConnection;
     }
-    InterruptWatcher interrupts;
+    // A closed terminal (SIGHUP), SIGQUIT or a reader gone (SIGPIPE, `watch | head`) end it as Ctrl-C does: the
+    // server gets its notify-keyspace-events back below.
+    InterruptWatcher interrupts({}, InterruptWatcher::Pipe::BrokenPipe);
     const bool terminal = !json && ::isatty(STDOUT_FILENO);
     QElapsedTimer clock;
     clock.start();

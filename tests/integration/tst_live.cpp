@@ -10,6 +10,8 @@
 
 #include <QJsonArray>
 #include <QTest>
+
+#include <csignal>
 #include <QThread>
 
 using namespace keylens;
@@ -155,6 +157,31 @@ private Q_SLOTS:
         int intervals = 0;
         QCOMPARE(sums(run.out, &intervals).at(QStringLiteral("k:<int>")).at(QStringLiteral("writes")), 1);
         QCOMPARE(client.elements({"CONFIG", "GET", "notify-keyspace-events"}).back(), QByteArray());
+    }
+
+    // Whatever ends it (a terminal closing, SIGQUIT, its reader gone), watch gives the server its setting back.
+    void watchEndedBySignalGivesTheSettingBack_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGHUP") << int(SIGHUP);
+        QTest::newRow("SIGQUIT") << int(SIGQUIT);
+        QTest::newRow("SIGPIPE") << int(SIGPIPE);
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+    }
+    void watchEndedBySignalGivesTheSettingBack()
+    {
+        QFETCH(int, signal);
+        QVERIFY(startServer());
+        test::PlainClient client(m_server->port());
+        QProcess watch;
+        test::startCli(watch, {QStringLiteral("watch"), uri(), QStringLiteral("--enable-notifications")});
+        QVERIFY(waitForSubscribers(client, 1));
+        QVERIFY(client.elements({"CONFIG", "GET", "notify-keyspace-events"}).back().contains('E'));
+        QCOMPARE(::kill(pid_t(watch.processId()), signal), 0);
+        const test::CliRun run = test::finishCli(watch);
+        QCOMPARE(watch.exitStatus(), QProcess::NormalExit); // not killed by it
+        QCOMPARE(client.elements({"CONFIG", "GET", "notify-keyspace-events"}).back(), QByteArray());
+        QVERIFY2(run.exitCode == 130, run.err.constData());
     }
 
     void profileCountsWhatAClientSentAndHidesThePassword()
