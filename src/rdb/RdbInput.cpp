@@ -1,9 +1,13 @@
 #include "rdb/RdbInput.h"
 
+#include <QFileDevice>
 #include <QIODevice>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <poll.h>
+#include <unistd.h>
 
 namespace keylens::rdb {
 
@@ -13,9 +17,29 @@ constexpr qint64 ChunkBytes = 1 << 20;
 
 } // namespace
 
-RdbInput::RdbInput(QIODevice& device)
+RdbInput::RdbInput(QIODevice& device, const std::atomic<bool>* cancel)
     : m_device(device)
-{}
+    , m_cancel(cancel)
+{
+    if (const auto* file = qobject_cast<const QFileDevice*>(&device); file && device.isSequential())
+        m_descriptor = file->handle();
+}
+
+void RdbInput::waitForBytes()
+{
+    if (m_descriptor < 0)
+        return;
+    for (;;) {
+        if (m_cancel && m_cancel->load())
+            fail(QStringLiteral("cancelled"));
+        pollfd wanted{m_descriptor, POLLIN, 0};
+        const int ready = ::poll(&wanted, 1, 100);
+        if (ready > 0)
+            return; // bytes, or the writer's end (POLLHUP): read() tells which
+        if (ready < 0 && errno != EINTR)
+            return; // let read() report it
+    }
+}
 
 void RdbInput::fail(const QString& message) const
 {
@@ -30,6 +54,20 @@ bool RdbInput::refill()
     qint64 got = 0;
     // A pipe gives what it has: wait for more until the writer closes it.
     while (got == 0) {
+        if (m_descriptor >= 0) {
+            // A pipe is read straight from its descriptor: QFile's read waits to fill the whole megabyte, which a
+            // stalled writer never does, and no cancel could end that wait.
+            waitForBytes();
+            got = ::read(m_descriptor, m_buffer.data(), std::size_t(ChunkBytes));
+            if (got < 0 && errno == EINTR)
+                got = 0;
+            else if (got < 0)
+                fail(
+                    QStringLiteral("the file could not be read: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
+            else if (got == 0)
+                break; // the writer closed it
+            continue;
+        }
         got = m_device.read(m_buffer.data(), ChunkBytes);
         if (got < 0)
             fail(QStringLiteral("the file could not be read: %1").arg(m_device.errorString()));

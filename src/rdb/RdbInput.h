@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <atomic>
 #include <cstdint>
 
 class QIODevice;
@@ -25,7 +26,9 @@ struct ParseError
 class RdbInput
 {
 public:
-    explicit RdbInput(QIODevice& device);
+    // `cancel`, once set, ends a read that waits on a pipe with no bytes (a FIFO before its writer, a stalled gunzip):
+    // such a wait wakes every 100 ms to look at it, and fails with "cancelled".
+    explicit RdbInput(QIODevice& device, const std::atomic<bool>* cancel = nullptr);
 
     std::uint8_t byte();
     void read(char* out, std::size_t size);
@@ -47,9 +50,13 @@ public:
 
 private:
     bool refill(); // false at the end
+    // On a pipe with nothing buffered: waits until bytes or the writer's end arrive, or `cancel` is set (fails).
+    void waitForBytes();
     void consumed(std::size_t size);
 
     QIODevice& m_device;
+    const std::atomic<bool>* m_cancel = nullptr;
+    int m_descriptor = -1; // of a pipe read through a QFile, for poll()
     QByteArray m_buffer;
     std::size_t m_position = 0; // in m_buffer
     std::size_t m_crcFrom = 0;  // bytes of m_buffer before this are in m_crc

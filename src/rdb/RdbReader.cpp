@@ -87,7 +87,7 @@ class Reader
 {
 public:
     Reader(QIODevice& device, int db, const RdbCallbacks& callbacks)
-        : m_in(device)
+        : m_in(device, callbacks.cancel)
         , m_wantedDb(db)
         , m_callbacks(callbacks)
     {}

@@ -10,12 +10,33 @@
 #include <QFileInfo>
 
 #include <cstdio>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace keylens::scan {
 
 namespace {
 
 constexpr std::size_t BatchKeys = 1024;
+
+// A FIFO's open() waits for a writer, deaf to Ctrl-C and to a cancel: it is opened without waiting, and the wait moves
+// to the reads, which wake for a cancel (rdb::RdbInput). Other files open as usual.
+bool openWithoutWaiting(QFile& file, const QString& path)
+{
+    struct stat about = {};
+    if (::stat(QFile::encodeName(path).constData(), &about) != 0 || !S_ISFIFO(about.st_mode)) {
+        file.setFileName(path);
+        return file.open(QIODevice::ReadOnly);
+    }
+    const int descriptor = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (descriptor < 0) {
+        file.setFileName(path); // for its error string
+        return file.open(QIODevice::ReadOnly);
+    }
+    ::fcntl(descriptor, F_SETFL, ::fcntl(descriptor, F_GETFL) & ~O_NONBLOCK); // reads wait, after a poll
+    return file.open(descriptor, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle);
+}
 
 QString savedAtText(std::int64_t seconds)
 {
@@ -34,8 +55,7 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     summary.coldAfterSeconds = options.coldAfterSeconds;
     QFile file;
     const bool fromStdin = options.rdbFile == QLatin1String("-");
-    const bool opened = fromStdin ? file.open(stdin, QIODevice::ReadOnly)
-                                  : (file.setFileName(options.rdbFile), file.open(QIODevice::ReadOnly));
+    const bool opened = fromStdin ? file.open(stdin, QIODevice::ReadOnly) : openWithoutWaiting(file, options.rdbFile);
     if (!opened) {
         summary.error = redis::Error{redis::ErrorKind::Usage,
                                      QStringLiteral("cannot open %1: %2").arg(options.rdbFile, file.errorString())};
@@ -192,12 +212,13 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
                 : QStringLiteral("%1: %2").arg(name, read.error->message);
         summary.error = redis::Error{redis::ErrorKind::Protocol, message};
     }
-    summary.notices << QStringLiteral("Read from the RDB file %1 (version %2%3): memory is estimated from the "
-                                      "encodings, as Redis 7 would hold the keys once loaded")
-                           .arg(fromStdin ? QStringLiteral("on standard input") : options.rdbFile)
-                           .arg(read.version)
-                           .arg(read.savedAtSeconds ? QStringLiteral(", saved ") + savedAtText(*read.savedAtSeconds)
-                                                    : QString());
+    if (read.version > 0)
+        summary.notices << QStringLiteral("Read from the RDB file %1 (version %2%3): memory is estimated from the "
+                                          "encodings, as Redis 7 would hold the keys once loaded")
+                               .arg(fromStdin ? QStringLiteral("on standard input") : options.rdbFile)
+                               .arg(read.version)
+                               .arg(read.savedAtSeconds ? QStringLiteral(", saved ") + savedAtText(*read.savedAtSeconds)
+                                                        : QString());
     if (summary.keysExpired > 0)
         summary.notices << QStringLiteral("%1 keys had expired by %2 and are not counted")
                                .arg(summary.keysExpired)

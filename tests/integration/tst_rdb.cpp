@@ -14,12 +14,16 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <map>
 #include <set>
+#include <sys/stat.h>
 
 using namespace keylens;
 
@@ -612,6 +616,49 @@ private Q_SLOTS:
                           QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
+    }
+
+    // A FIFO with no writer yet, and one whose writer stalls mid-file (a stalled gunzip): Ctrl-C and SIGTERM end the
+    // read at once (they were ignored: only SIGKILL ended it), with the partial report of what was read.
+    void signalsEndAReadThatWaits_data()
+    {
+        QTest::addColumn<bool>("writer");
+        QTest::addColumn<int>("signal");
+        QTest::newRow("no writer, SIGINT") << false << int(SIGINT);
+        QTest::newRow("stalled writer, SIGTERM") << true << int(SIGTERM);
+    }
+    void signalsEndAReadThatWaits()
+    {
+        QFETCH(bool, writer);
+        QFETCH(int, signal);
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("fifo"));
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        QProcess reading;
+        test::startCli(reading, {QStringLiteral("scan"), QStringLiteral("--rdb"), fifo, QStringLiteral("--format"),
+                                 QStringLiteral("json")});
+        QVERIFY(reading.waitForStarted());
+        // Waits until it holds the FIFO open: its signal handlers are in place by then.
+        const auto holdsIt = [&] {
+            for (const QFileInfo& fd :
+                 QDir(QStringLiteral("/proc/%1/fd").arg(reading.processId())).entryInfoList(QDir::Files | QDir::System))
+                if (fd.symLinkTarget() == fifo)
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(holdsIt(), 10000);
+        QFile end(fifo);
+        if (writer) {
+            QVERIFY(end.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
+            const QByteArray whole = fileBytes(fixture("rdbtools_rdb_version_8_with_64b_length_and_scores.rdb"));
+            QCOMPARE(end.write(whole.left(whole.size() / 2)), whole.size() / 2); // and it never closes
+        }
+        QCOMPARE(::kill(pid_t(reading.processId()), signal), 0);
+        QVERIFY(reading.waitForFinished(10000));
+        QCOMPARE(reading.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(reading.exitCode(), 130);
+        const QJsonObject scan = test::parseJson(reading.readAllStandardOutput())[QLatin1String("scan")].toObject();
+        QCOMPARE(scan[QLatin1String("complete")].toBool(true), false);
     }
 
     void damagedFiles()
