@@ -41,7 +41,7 @@ FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::Librar
 FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries, Stepwise)
     : m_store(&store)
     , m_libraries(libraries)
-    , m_patternTexts(1) // RootPattern: the empty text
+    , m_patternLinks(1) // RootPattern: the empty text
     , m_namespacePattern(store.namespaceCount(), Unknown)
 {
     m_placeholderLabel.fill(Unknown);
@@ -77,7 +77,7 @@ void FindingGroups::group(keyspace::NodeId end)
             if (it == m_groupIndex.end()) {
                 FindingGroup group;
                 group.rule = &rules[rule];
-                group.pattern = m_patternTexts[pattern];
+                group.pattern = patternText(pattern);
                 group.library = m_libraries.libraryOf(store, node);
                 it = m_groupIndex.emplace(key, m_groups.size()).first;
                 m_groups.push_back(std::move(group));
@@ -178,14 +178,29 @@ std::uint32_t FindingGroups::labelledPattern(std::uint32_t parent, std::uint32_t
     const std::uint64_t key = std::uint64_t(parent) << 32 | label | (joined ? 0x80000000u : 0u);
     if (const auto known = m_childPattern.find(key); known != m_childPattern.end())
         return known->second;
-    QByteArray text = m_patternTexts[parent];
-    if (parent != RootPattern && !joined)
-        text.append(m_store->delimiter());
-    text.append(m_labels.label(label));
-    const auto id = std::uint32_t(m_patternTexts.size());
-    m_patternTexts.push_back(std::move(text));
+    const auto id = std::uint32_t(m_patternLinks.size());
+    m_patternLinks.push_back({parent, label, joined});
     m_childPattern.emplace(key, id);
     return id;
+}
+
+QByteArray FindingGroups::patternText(std::uint32_t pattern) const
+{
+    std::vector<std::uint32_t> way; // from the pattern up to the root's child
+    qsizetype length = 0;
+    for (std::uint32_t at = pattern; at != RootPattern; at = m_patternLinks[at].parent) {
+        way.push_back(at);
+        length += m_labels.label(m_patternLinks[at].label).size() + 1;
+    }
+    QByteArray text;
+    text.reserve(length);
+    for (auto at = way.rbegin(); at != way.rend(); ++at) {
+        const PatternLink& link = m_patternLinks[*at];
+        if (link.parent != RootPattern && !link.joined)
+            text.append(m_store->delimiter());
+        text.append(m_labels.label(link.label));
+    }
+    return text;
 }
 
 std::optional<std::uint32_t> FindingGroups::addressPattern(std::uint32_t parent, keyspace::NodeId start)
@@ -265,7 +280,7 @@ QByteArray FindingGroups::patternOf(QByteArrayView key) const
     const keyspace::NodeId node = m_store->find(key);
     if (node == keyspace::InvalidNode)
         return {};
-    return m_patternTexts[const_cast<FindingGroups*>(this)->patternIdOf(node)];
+    return patternText(const_cast<FindingGroups*>(this)->patternIdOf(node));
 }
 
 } // namespace keylens::report

@@ -74,9 +74,18 @@ private:
     const keyspace::Keyspace* m_store;
     const lint::SegmentShapes* m_shapes = nullptr; // or none: each segment is classified when asked
     lint::LibraryLayouts m_libraries;
-    keyspace::NodeId m_next = 1;                                     // the next node step() looks at
-    std::unordered_map<std::uint64_t, std::size_t> m_groupIndex;     // (rule, pattern) -> index in m_groups
-    std::vector<QByteArray> m_patternTexts;                          // by pattern id
+    keyspace::NodeId m_next = 1;                                 // the next node step() looks at
+    std::unordered_map<std::uint64_t, std::size_t> m_groupIndex; // (rule, pattern) -> index in m_groups
+    // A pattern is its parent pattern and one more label: its text is made when a group needs it (patternText()), so
+    // that a key of 100,000 segments costs 100,000 links, not 100,000 ever longer copies of its prefix (5 GB).
+    struct PatternLink
+    {
+        std::uint32_t parent = 0;
+        std::uint32_t label = 0;
+        bool joined = false;
+    };
+    std::vector<PatternLink> m_patternLinks; // by pattern id; [RootPattern] is the empty text
+    QByteArray patternText(std::uint32_t pattern) const;
     patterns::LabelTable m_labels;                                   // the folded labels, interned
     std::unordered_map<std::uint64_t, std::uint32_t> m_childPattern; // parent pattern << 32 | label id -> pattern
     std::unordered_map<keyspace::SegmentId, std::uint32_t>

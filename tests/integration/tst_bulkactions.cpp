@@ -4,6 +4,7 @@
 #include "CliRunner.h"
 #include "Deflate.h"
 #include "PlainClient.h"
+#include "Sanitizers.h"
 #include "TestServer.h"
 #include "edit/BackupFile.h"
 #include "edit/BulkAction.h"
@@ -21,20 +22,8 @@
 #include <sys/resource.h>
 #include <thread>
 
-// The test and keylens-cli are built with the same flags (scripts/run-sanitizers.sh builds both with ASan).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool builtWithAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool builtWithAddressSanitizer = true;
-#else
-constexpr bool builtWithAddressSanitizer = false;
-#endif
-#else
-constexpr bool builtWithAddressSanitizer = false;
-#endif
-
 using namespace keylens;
+using test::builtWithAddressSanitizer;
 using test::PlainClient;
 
 namespace {
