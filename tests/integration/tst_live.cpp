@@ -10,9 +10,9 @@
 
 #include <QJsonArray>
 #include <QTest>
+#include <QThread>
 
 #include <csignal>
-#include <QThread>
 
 using namespace keylens;
 
