@@ -274,7 +274,8 @@ private Q_SLOTS:
                                        QStringLiteral("--max-rate"), QStringLiteral("100"), QStringLiteral("--output"),
                                        QStringLiteral("/nonexistent-folder/report.json")});
         QCOMPARE(run.exitCode, 2);
-        QVERIFY(clock.elapsed() < 5000);
+        QCOMPARE(test::PlainClient(server.port()).commandCalls("scan"), 0LL); // refused before its first SCAN
+        QVERIFY(clock.elapsed() < 15000); // and long before the scan's 20 s, even on a loaded machine
         QVERIFY2(run.err.contains("the folder /nonexistent-folder does not exist"), run.err.constData());
     }
 
@@ -288,6 +289,15 @@ private Q_SLOTS:
         KEYLENS_START_SERVER(server, options);
         QCOMPARE(test::fillStringKeys(server.port(), 3000, 3000, "k:", Canary), std::size_t(0));
         const QString uri = QStringLiteral("redis://:%1@127.0.0.1:%2").arg(QString::fromLatin1(Canary), portOf(server));
+        test::PlainClient admin(server.port(), {}, Canary);
+        // Until the server has seen a SCAN after `scansBefore`: keylens-cli is past main()'s scrubbing of its arguments
+        // and holds its password by then. (A fixed wait raced a loaded machine, where the loader alone can outlast it.)
+        const auto untilScanning = [](QProcess& process, test::PlainClient& admin, long long scansBefore) {
+            return QTest::qWaitFor(
+                       [&] { return admin.commandCalls("scan") > scansBefore || process.state() != QProcess::Running; },
+                       60'000) &&
+                   process.state() == QProcess::Running;
+        };
         QTemporaryDir reports;
         const QString report = reports.filePath(QStringLiteral("report"));
         const QList<QStringList> ways = {
@@ -303,11 +313,13 @@ private Q_SLOTS:
         for (const QStringList& way : ways) {
             QFile::remove(report);
             QProcess process;
+            const long long scans = admin.commandCalls("scan");
             test::startCli(process, way + QStringList{QStringLiteral("--max-rate"), QStringLiteral("3000")});
             // While the scan runs (about a second), `ps` shows no password: not in keylens-cli's arguments, nor in
-            // any other process's (a child would show it there).
-            QTest::qWait(400);
-            QCOMPARE(process.state(), QProcess::Running);
+            // any other process's (a child would show it there). Stopped while /proc is read, so that it cannot end
+            // first on a loaded machine.
+            QVERIFY(untilScanning(process, admin, scans));
+            QCOMPARE(::kill(pid_t(process.processId()), SIGSTOP), 0);
             const QByteArray commandLine = test::processCommandLine(process.processId());
             QVERIFY(!commandLine.isEmpty());
             QVERIFY2(!commandLine.contains(Canary), commandLine.constData());
@@ -319,6 +331,7 @@ private Q_SLOTS:
                 QVERIFY2(!other.contains(Canary), other.constData());
             }
             QVERIFY(processesRead > 2);
+            QCOMPARE(::kill(pid_t(process.processId()), SIGCONT), 0);
             const auto run = test::finishCli(process);
             QCOMPARE(run.exitCode, 0);
             QVERIFY(!run.out.contains(Canary));
@@ -346,11 +359,15 @@ private Q_SLOTS:
         // environment or connection on the way down.
         for (const int signal : {SIGSEGV, SIGABRT}) {
             QProcess process;
+            const long long scans = admin.commandCalls("scan");
             test::startCli(process,
                            {QStringLiteral("scan"), uri, QStringLiteral("--max-rate"), QStringLiteral("3000")});
-            QTest::qWait(400);
+            QVERIFY(untilScanning(process, admin, scans));
+            // Stopped first, so that the scan cannot end between the check and the signal.
+            QCOMPARE(::kill(pid_t(process.processId()), SIGSTOP), 0);
             QCOMPARE(process.state(), QProcess::Running);
             ::kill(pid_t(process.processId()), signal);
+            QCOMPARE(::kill(pid_t(process.processId()), SIGCONT), 0);
             const auto crashed = test::finishCli(process);
             // A crash, or under AddressSanitizer its report and exit code 1.
             QVERIFY(process.exitStatus() == QProcess::CrashExit || crashed.exitCode != 0);
@@ -371,13 +388,23 @@ private Q_SLOTS:
         demo::RedisServerProcess open;
         KEYLENS_START_SERVER(open);
         QCOMPARE(test::fillStringKeys(open.port(), 3000, 0, "k:"), std::size_t(0));
+        test::PlainClient securedAdmin(secured.port(), {}, Canary);
+        test::PlainClient openAdmin(open.port());
+        // Until the server has seen a SCAN after `scansBefore`: keylens-cli is past main()'s scrubbing of its arguments
+        // and holds its password by then. (A fixed wait raced a loaded machine, where the loader alone can outlast it.)
+        const auto untilScanning = [](QProcess& process, test::PlainClient& admin, long long scansBefore) {
+            return QTest::qWaitFor(
+                       [&] { return admin.commandCalls("scan") > scansBefore || process.state() != QProcess::Running; },
+                       60'000) &&
+                   process.state() == QProcess::Running;
+        };
 
         QProcess running;
+        const long long scans = securedAdmin.commandCalls("scan");
         test::startCli(running, {QStringLiteral("scan"), QStringLiteral("-p"), portOf(secured), QStringLiteral("-a"),
                                  QString::fromLatin1(Canary), QStringLiteral("--max-rate"), QStringLiteral("3000"),
                                  QStringLiteral("--no-auth-warning")});
-        QTest::qWait(400);
-        QCOMPARE(running.state(), QProcess::Running);
+        QVERIFY(untilScanning(running, securedAdmin, scans));
         const QByteArray shown = test::processCommandLine(running.processId());
         const QByteArray title = " scan -p " + QByteArray::number(secured.port()) +
                                  " -a *** --max-rate 3000 --no-auth-warning" + QByteArray(1, '\0');
@@ -385,7 +412,8 @@ private Q_SLOTS:
         QCOMPARE(shown.count('\0'), 1); // one title: no padding whose length would tell the password's
         QCOMPARE(test::finishCli(running).exitCode, 0);
 
-        const auto coresAfterCrash = [](const QStringList& arguments) {
+        // The core of a scan aborted mid-way; `admin` is a client of the server it scans.
+        const auto coresAfterCrash = [&](const QStringList& arguments, test::PlainClient& admin) {
             QTemporaryDir folder;
             QProcess process;
             process.setWorkingDirectory(folder.path());
@@ -393,10 +421,12 @@ private Q_SLOTS:
                 const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
                 ::setrlimit(RLIMIT_CORE, &unlimited);
             });
+            const long long scansBefore = admin.commandCalls("scan");
             test::startCli(process, arguments + QStringList{QStringLiteral("--max-rate"), QStringLiteral("3000")});
-            QTest::qWait(500);
-            if (process.state() == QProcess::Running)
+            if (untilScanning(process, admin, scansBefore))
                 ::kill(pid_t(process.processId()), SIGABRT);
+            else
+                qWarning("the scan ended before it could be aborted");
             test::finishCli(process);
             QByteArray cores;
             for (const QString& name : QDir(folder.path()).entryList({QStringLiteral("core*")}, QDir::Files)) {
@@ -405,12 +435,14 @@ private Q_SLOTS:
             }
             return cores;
         };
-        const QByteArray control = coresAfterCrash({QStringLiteral("scan"), QStringLiteral("-p"), portOf(open)});
+        const QByteArray control =
+            coresAfterCrash({QStringLiteral("scan"), QStringLiteral("-p"), portOf(open)}, openAdmin);
         if (control.isEmpty())
             QSKIP("this machine writes no core file into the working directory (see /proc/sys/kernel/core_pattern)");
         const QByteArray withPassword =
             coresAfterCrash({QStringLiteral("scan"), QStringLiteral("-p"), portOf(secured), QStringLiteral("-a"),
-                             QString::fromLatin1(Canary), QStringLiteral("--no-auth-warning")});
+                             QString::fromLatin1(Canary), QStringLiteral("--no-auth-warning")},
+                            securedAdmin);
         QVERIFY2(!withPassword.contains(Canary), "a core dump holds the password");
         QVERIFY2(withPassword.isEmpty(), "a process holding a password wrote a core dump");
         // From the environment too: the password is held, so no core.
@@ -424,10 +456,10 @@ private Q_SLOTS:
             const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
             ::setrlimit(RLIMIT_CORE, &unlimited);
         });
+        const long long scansBefore = securedAdmin.commandCalls("scan");
         test::startCli(process, {QStringLiteral("scan"), QStringLiteral("-p"), portOf(secured),
                                  QStringLiteral("--max-rate"), QStringLiteral("3000")});
-        QTest::qWait(500);
-        QCOMPARE(process.state(), QProcess::Running);
+        QVERIFY(untilScanning(process, securedAdmin, scansBefore)); // connected: it holds the password
         ::kill(pid_t(process.processId()), SIGABRT);
         test::finishCli(process);
         QVERIFY(QDir(folder.path()).entryList({QStringLiteral("core*")}, QDir::Files).isEmpty());
@@ -684,14 +716,22 @@ private Q_SLOTS:
         KEYLENS_START_SERVER(server);
         fill(server, 40'000);
         QProcess process;
+        // Four seconds of scan at 10,000 keys a second.
         test::startCli(process,
                        {QStringLiteral("scan"), QStringLiteral("-p"), portOf(server), QStringLiteral("--max-rate"),
-                        QStringLiteral("20000"), QStringLiteral("--format"), QStringLiteral("json")});
-        QTest::qWait(1000);
+                        QStringLiteral("10000"), QStringLiteral("--format"), QStringLiteral("json")});
+        // A quarter of the keys asked about (the server counts the PTTLs): mid-scan, and so many stored that the
+        // refill's keys the scan may still meet stay a small share of its sample.
         test::PlainClient admin(server.port());
+        QTRY_VERIFY_WITH_TIMEOUT(admin.commandCalls("pttl") >= 10'000 || process.state() != QProcess::Running, 60'000);
+        QCOMPARE(process.state(), QProcess::Running);
+        // Stopped while the keyspace changes: its end-of-scan check must not see the empty keyspace between the
+        // FLUSHALL and the refill (on a loaded machine it once did, and said "emptied" for "replaced").
+        QCOMPARE(::kill(pid_t(process.processId()), SIGSTOP), 0);
         QCOMPARE(admin.command({"FLUSHALL"}), QByteArray("OK"));
         if (refill)
             QCOMPARE(test::fillStringKeys(server.port(), 1000, 0, "other:"), std::size_t(0));
+        QCOMPARE(::kill(pid_t(process.processId()), SIGCONT), 0);
         const auto run = test::finishCli(process);
         const QJsonObject report = parseJson(run.out);
         QVERIFY2(!report.isEmpty(), run.err.constData());
