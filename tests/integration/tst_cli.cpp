@@ -395,10 +395,15 @@ private Q_SLOTS:
     void interruptPrintsThePartialReport()
     {
         QProcess process;
+        test::PlainClient admin(m_server.port());
+        const long long asked = admin.commandCalls("pttl");
         test::startCli(process, {QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("--format"),
                                  QStringLiteral("json"), QStringLiteral("--count"), QStringLiteral("100"),
                                  QStringLiteral("--max-rate"), QStringLiteral("1000")});
-        QTest::qWait(1500);
+        // Mid-scan: the server has been asked about five batches (the answers of the first ones are read by then). A
+        // fixed 1.5 s could end before a loaded machine had the scan started.
+        QTRY_VERIFY_WITH_TIMEOUT(admin.commandCalls("pttl") >= asked + 500 || process.state() != QProcess::Running,
+                                 60000);
         ::kill(static_cast<pid_t>(process.processId()), SIGINT);
         const auto run = test::finishCli(process);
         QCOMPARE(run.exitCode, 130);
@@ -423,7 +428,8 @@ private Q_SLOTS:
         test::startCli(process, {QStringLiteral("scan"), QStringLiteral("-p"), QString::number(doomed.port()),
                                  QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--count"),
                                  QStringLiteral("100"), QStringLiteral("--max-rate"), QStringLiteral("4000")});
-        QTest::qWait(1000);
+        // Mid-scan: the server has been asked about ten batches (waited for, not a fixed time: see above).
+        QTRY_VERIFY_WITH_TIMEOUT(client.commandCalls("pttl") >= 1000 || process.state() != QProcess::Running, 60000);
         doomed.stop();
         const auto run = test::finishCli(process);
         QCOMPARE(run.exitCode, 1);

@@ -142,7 +142,13 @@ private Q_SLOTS:
         QVERIFY(!slept);
         QCOMPARE(slept.error().kind, ErrorKind::Timeout);
         QVERIFY(connection.isBroken());
-        QTest::qWait(1000); // BLPOP's nil has arrived by now
+        // BLPOP's nil has arrived by now: the server no longer blocks the client (and wrote the nil when it let go).
+        // Waited for on the server: a fixed second could be too short on a loaded machine.
+        test::PlainClient admin(m_server.port(), {}, "s3cret");
+        QTRY_VERIFY_WITH_TIMEOUT(admin.commandCalls("blpop") > 0 &&
+                                     admin.command({"INFO", "clients"}).contains("\r\nblocked_clients:0\r\n"),
+                                 10000);
+        QTest::qWait(100); // and the kernel delivered it
         redis::Result<redis::Reply> echo = connection.command({"ECHO", "mine"});
         QVERIFY2(!echo, echo ? echo->bytes().toByteArray().constData() : "");
         QCOMPARE(echo.error().kind, ErrorKind::Timeout); // the reason it broke, again

@@ -7,10 +7,12 @@
 #include "TestServer.h"
 #include "scan/Scanner.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <QTimer>
 
 #include <csignal>
@@ -30,6 +32,17 @@ class TestResilience : public QObject
         return options;
     }
 
+    // Blocks until the server has been asked about `keys` keys (it counts the scan's PTTLs), or a minute went by:
+    // mid-scan, however late a loaded machine started the scan. (Fixed sleeps could end before it began.)
+    static void waitUntilAsked(quint16 port, long long keys)
+    {
+        test::PlainClient client(port);
+        QElapsedTimer clock;
+        clock.start();
+        while (client.commandCalls("pttl") < keys && clock.elapsed() < 60000)
+            QThread::msleep(10);
+    }
+
 private Q_SLOTS:
     // CLIENT KILL of the scan's connection mid-scan: it connects again, resumes at its cursor, and stores every key
     // once.
@@ -39,7 +52,7 @@ private Q_SLOTS:
         KEYLENS_START_SERVER(server);
         QCOMPARE(test::fillStringKeys(server.port(), 60000, 0, "k:"), std::size_t(0));
         std::thread killer([&] {
-            QTest::qSleep(1000);
+            waitUntilAsked(server.port(), 20000); // a third of the keys
             test::PlainClient client(server.port());
             client.command({"CLIENT", "KILL", "TYPE", "normal"}); // SKIPME yes: not this client
         });
@@ -78,14 +91,25 @@ private Q_SLOTS:
         demo::RedisServerProcess second;
         // On this thread, whose event loop runs while scanInto() waits: the server process belongs to it.
         bool restarted = false;
-        QTimer::singleShot(800, this, [&] { ::kill(pid_t(first.processId()), SIGKILL); });
-        QTimer::singleShot(1000, this, [&] {
-            demo::RedisServerProcess::Options options;
-            options.port = port;
-            options.rdbDirectory = rdb.path();
-            options.rdbFilename = QStringLiteral("new.rdb");
-            restarted = second.start(options).ok();
+        // Killed once it has been asked about a quarter of the keys (its PTTLs, counted by the server: mid-scan however
+        // late a loaded machine started the scan), back 200 ms later.
+        test::PlainClient watcher(port);
+        QTimer midScan;
+        midScan.setInterval(10);
+        connect(&midScan, &QTimer::timeout, this, [&] {
+            if (watcher.commandCalls("pttl") < 10000)
+                return;
+            midScan.stop();
+            ::kill(pid_t(first.processId()), SIGKILL);
+            QTimer::singleShot(200, this, [&] {
+                demo::RedisServerProcess::Options options;
+                options.port = port;
+                options.rdbDirectory = rdb.path();
+                options.rdbFilename = QStringLiteral("new.rdb");
+                restarted = second.start(options).ok();
+            });
         });
+        midScan.start();
         keyspace::Keyspace store;
         scan::ScanOptions options = slowScan(first, 20000);
         const test::ScanResult result = test::scanInto(store, options);
@@ -116,7 +140,7 @@ private Q_SLOTS:
         KEYLENS_START_SERVER(server, serverOptions);
         QCOMPARE(test::fillStringKeys(server.port(), 40000, 0, "k:"), std::size_t(0));
         std::thread busy([&] {
-            QTest::qSleep(600);
+            waitUntilAsked(server.port(), 10000); // a quarter of the keys
             test::PlainClient client(server.port());
             client.command({"EVAL", "local i = 0 while i < 100000000 do i = i + 1 end return i", "0"});
         });
@@ -136,7 +160,7 @@ private Q_SLOTS:
         KEYLENS_START_SERVER(server);
         QCOMPARE(test::fillStringKeys(server.port(), 40000, 0, "k:"), std::size_t(0));
         std::thread killer([&] {
-            QTest::qSleep(800);
+            waitUntilAsked(server.port(), 10000); // a quarter of the keys
             ::kill(pid_t(server.processId()), SIGKILL);
         });
         keyspace::Keyspace store;
