@@ -1,6 +1,6 @@
 // Cancel is prompt whatever the timeout: against a redis-server stopped with SIGSTOP (it accepts connections, the
-// kernel does, and answers nothing), a blocked read ends within 200 ms when the scan is cancelled, the value reader
-// is closed, or a newer request supersedes an older one; a superseded job never delivers.
+// kernel does, and answers nothing), a blocked read ends promptly (PromptMs) when the scan is cancelled, the value
+// reader is closed, or a newer request supersedes an older one; a superseded job never delivers.
 #include "PlainClient.h"
 #include "TestServer.h"
 #include "base/JobRunner.h"
@@ -23,7 +23,9 @@
 using namespace keylens;
 
 namespace {
-constexpr int PromptMs = 200;
+// Cancel takes well under 200 ms as a rule; the bound is five times that, so that a loaded machine's scheduling cannot
+// fail it, and still thirty times shorter than the timeout a cancel that did not work would wait for.
+constexpr int PromptMs = 1000;
 constexpr int LongTimeoutMs = 30000;
 } // namespace
 
@@ -73,7 +75,7 @@ private Q_SLOTS:
     }
 
     // Connecting where nothing answers the handshake: a listening socket whose accept queue is full (the kernel drops
-    // our SYN, as a firewall would), and a port that accepts but never speaks TLS. Both end within 200 ms of a cancel,
+    // our SYN, as a firewall would), and a port that accepts but never speaks TLS. Both end promptly after a cancel,
     // not after the connect timeout.
     void aHangingConnectEndsWhenCancelled_data()
     {
@@ -126,7 +128,7 @@ private Q_SLOTS:
         QVERIFY2(took < PromptMs, qPrintable(QString::number(took)));
     }
 
-    // Cancel a scan whose server stopped answering, then destroy the scanner: both within 200 ms.
+    // Cancel a scan whose server stopped answering, then destroy the scanner: both promptly.
     void aScanOfAStoppedServerCancels()
     {
         auto scanner = std::make_unique<scan::Scanner>();

@@ -177,7 +177,7 @@ private Q_SLOTS:
         QCOMPARE(mismatch.exitCode, 2);
         QVERIFY2(mismatch.err.contains("does not belong to the certificate"), mismatch.err.constData());
         QVERIFY(!mismatch.err.contains("TLS port"));
-        QVERIFY(clock.elapsed() < 5000);
+        QVERIFY(clock.elapsed() < 8000); // refused, not timed out at 10 s (generous: a loaded machine is slow to start)
     }
 };
 
