@@ -21,6 +21,8 @@
 #include <QTest>
 #include <QTreeView>
 
+#include <csignal>
+
 using namespace keylens;
 using models::KeyTreeModel;
 
@@ -62,9 +64,14 @@ private Q_SLOTS:
                         config.filePath(QStringLiteral("shot.png"))},
                        config.path());
         QVERIFY(gui.waitForStarted());
-        QTest::qWait(500);
+        // Looked at once the scan runs (the server has seen a SCAN): main() scrubbed the arguments long before. A fixed
+        // 500 ms raced a loaded machine, where loading the libraries alone can take longer.
+        test::PlainClient admin(server.port(), {}, Canary);
+        QTRY_VERIFY_WITH_TIMEOUT(admin.commandCalls("scan") > 0 || gui.state() != QProcess::Running, 60000);
+        QCOMPARE(::kill(pid_t(gui.processId()), SIGSTOP), 0); // held while looked at: the scan takes about a second
         QCOMPARE(gui.state(), QProcess::Running);
         const QByteArray arguments = test::processCommandLine(gui.processId());
+        QCOMPARE(::kill(pid_t(gui.processId()), SIGCONT), 0);
         QVERIFY(!arguments.isEmpty());
         QVERIFY2(!arguments.contains(Canary), arguments.constData());
         QVERIFY(gui.waitForFinished(60000));
