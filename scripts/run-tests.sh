@@ -6,4 +6,10 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 cd build
-ctest --output-on-failure -j2 --timeout 600
+# How long the tests took, on stderr at the end, whether they passed or not; the exit code stays ctest's.
+started=$SECONDS
+status=0
+ctest --output-on-failure -j2 --timeout 600 || status=$?
+took=$((SECONDS - started))
+echo "Tests took $((took / 60)) min $((took % 60)) s" >&2
+exit "$status"
