@@ -18,6 +18,13 @@ ProgressBar::~ProgressBar()
 
 void ProgressBar::update(const scan::ScanProgress& progress)
 {
+    // What keeps the scan waiting (no reply within --command-timeout, a lost connection, a busy server) is said at
+    // once, on a line of its own, terminal or not: a scan that has gone silent must not look like one still working.
+    if (!progress.trouble.isEmpty() && progress.trouble != m_trouble) {
+        clear();
+        writeStderr("keylens-cli: " + progress.trouble.toUtf8() + '\n');
+    }
+    m_trouble = progress.trouble;
     if (!m_enabled)
         return;
     using keyspace::formatCount;

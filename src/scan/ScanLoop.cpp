@@ -145,9 +145,14 @@ private:
     std::optional<QByteArray> m_nextCursor = QByteArray("0");
     std::shared_ptr<Reply> m_keysToInspect;
     QByteArray m_keysToInspectCursor;
-    QString m_trouble;                  // for the progress: why the scan is waiting
-    int m_attempt = 0;                  // attempts to connect again since the scan last got an answer
-    std::size_t m_nextKeyToInspect = 0; // gentle: where the next round of questions starts
+    QString m_trouble; // for the progress: why the scan is waiting
+    int m_attempt = 0; // attempts to connect again since the scan last got an answer
+    // A server that says nothing at all (stopped with SIGSTOP, swapped out, a dead cluster node whose port the kernel
+    // still accepts on) is given up on this long after its first timeout: 55 s of silence in all with the
+    // default 30 s --command-timeout, instead of a timeout per reconnect attempt (297 s; 185 s and counting on a
+    // cluster). Unset while it answers.
+    std::optional<Clock::time_point> m_silentSince; // the first timeout since the last answer
+    std::size_t m_nextKeyToInspect = 0;             // gentle: where the next round of questions starts
     LatencyGuard m_guard;
     KeyspaceWitness m_witness; // whether the keys stored are still the server's when the scan ends
     bool m_cursorDone = false;
@@ -422,6 +427,7 @@ std::optional<Error> ScanRun::readScanReply(Connection& connection, const Reques
         m_keysToInspectCursor = request.cursor;
     } else if (!questionsWaiting) {
         m_attempt = 0;
+        m_silentSince.reset();
     }
     return std::nullopt;
 }
@@ -661,8 +667,10 @@ std::optional<Error> ScanRun::scanOn(Connection& connection)
         // The reconnect budget is spent until keys are answered again, not merely listed: a cluster marked failed
         // serves SCAN and answers every question about a key CLUSTERDOWN, and resetting on SCAN retried it forever.
         // (A SCAN that lists no keys has no questions to fail: readScanReply resets the budget for it.)
-        if (!done.isScan)
+        if (!done.isScan) {
             m_attempt = 0;
+            m_silentSince.reset();
+        }
         if (gentle())
             restAfterGentleRound(done);
         reportProgress(false);
@@ -689,8 +697,21 @@ std::unique_ptr<Connection> ScanRun::reconnect(Error failure)
     // Attempts count until the scan gets an answer again: a server that accepts the connection and then answers
     // every command BUSY uses them up as surely as one that refuses it.
     const int attempts = m_options.reconnectAttempts;
+    // The first timeout came a --command-timeout after the server's last byte; it is given 55 s in all.
+    const std::chrono::milliseconds commandTimeout(m_options.connection.commandTimeoutMs);
+    const auto silentUntil = [&] {
+        return *m_silentSince +
+               std::max(std::chrono::milliseconds(55'000) - commandTimeout, std::chrono::milliseconds(5'000));
+    };
+    const auto silence = [&] {
+        return commandTimeout + std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - *m_silentSince);
+    };
     while (++m_attempt <= attempts) {
         const int attempt = m_attempt;
+        if (failure.kind == ErrorKind::Timeout && !m_silentSince)
+            m_silentSince = Clock::now();
+        if (m_silentSince && Clock::now() >= silentUntil())
+            break;
         const auto wait =
             std::min(std::chrono::milliseconds(250) * (1 << std::min(attempt - 1, 5)), std::chrono::milliseconds(5000));
         m_trouble = QStringLiteral("%1; connecting again in %2 s (attempt %3 of %4)")
@@ -703,7 +724,14 @@ std::unique_ptr<Connection> ScanRun::reconnect(Error failure)
             m_summary.cancelled = true;
             return nullptr;
         }
-        Result<std::unique_ptr<Connection>> opened = Connection::open(m_options.connection, m_control.cancelFlag());
+        redis::ConnectionOptions options = m_options.connection;
+        if (m_silentSince) { // no attempt waits past the end of the silence allowed
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(silentUntil() - Clock::now());
+            const int leftMs = int(std::max<std::int64_t>(left.count(), 500));
+            options.connectTimeoutMs = std::min(options.connectTimeoutMs, leftMs);
+            options.commandTimeoutMs = std::min(options.commandTimeoutMs, leftMs);
+        }
+        Result<std::unique_ptr<Connection>> opened = Connection::open(options, m_control.cancelFlag());
         if (opened) {
             m_trouble.clear();
             ++m_summary.reconnects;
@@ -718,8 +746,16 @@ std::unique_ptr<Connection> ScanRun::reconnect(Error failure)
             break;
     }
     m_trouble.clear();
-    fail(Error{failure.kind,
-               QStringLiteral("%1 (gave up after %2 attempts to connect again)").arg(failure.message).arg(attempts)});
+    if (m_silentSince && Clock::now() >= silentUntil())
+        fail(Error{failure.kind,
+                   QStringLiteral("%1 answered nothing for %2 s, not even a new connection: gave up (a stopped or "
+                                  "overloaded server; --command-timeout and --reconnect set how long to wait)")
+                       .arg(m_options.connection.address())
+                       .arg(std::chrono::duration_cast<std::chrono::seconds>(silence()).count())});
+    else
+        fail(Error{
+            failure.kind,
+            QStringLiteral("%1 (gave up after %2 attempts to connect again)").arg(failure.message).arg(attempts)});
     return nullptr;
 }
 

@@ -742,6 +742,42 @@ private Q_SLOTS:
                  run.err.constData());
     }
 
+    // A server stopped mid-scan (SIGSTOP: the kernel still accepts connections, nothing answers) is given up on within
+    // a minute of its last byte, with the default --command-timeout and --reconnect: the timeout said on stderr as
+    // soon as it happens, the partial report marked, exit 1. (It took 297 s: a 30 s timeout per reconnect.)
+    void aHungServerIsGivenUpOnWithinAMinute()
+    {
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        fill(server, 40'000);
+        QProcess process;
+        test::startCli(process,
+                       {QStringLiteral("scan"), QStringLiteral("-p"), portOf(server), QStringLiteral("--max-rate"),
+                        QStringLiteral("5000"), QStringLiteral("--format"), QStringLiteral("json")});
+        test::PlainClient admin(server.port());
+        QTRY_VERIFY_WITH_TIMEOUT(admin.commandCalls("pttl") >= 2'000 || process.state() != QProcess::Running, 60'000);
+        QCOMPARE(process.state(), QProcess::Running);
+        const qint64 serverPid = server.processId();
+        QVERIFY(serverPid > 0);
+        QCOMPARE(::kill(pid_t(serverPid), SIGSTOP), 0);
+        QElapsedTimer stopped;
+        stopped.start();
+        // Said while it still waits, not only at the end.
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += process.readAllStandardError()).contains("timed out"), 45'000);
+        QCOMPARE(process.state(), QProcess::Running);
+        QVERIFY(process.waitForFinished(70'000));
+        const qint64 took = stopped.elapsed();
+        ::kill(pid_t(serverPid), SIGCONT);
+        err += process.readAllStandardError();
+        QVERIFY2(took < 60'000, qPrintable(QStringLiteral("%1 ms after the server stopped").arg(took)));
+        QCOMPARE(process.exitCode(), 1);
+        QVERIFY2(err.contains("answered nothing for"), err.constData());
+        const QJsonObject report = parseJson(process.readAllStandardOutput());
+        QCOMPARE(report.value(QStringLiteral("scan")).toObject().value(QStringLiteral("complete")).toBool(true), false);
+        QVERIFY(field(report, "scan.keys") > 0);
+    }
+
     // ---- 6. say what the server said ----
 
     void serverReasonsAreKept()
