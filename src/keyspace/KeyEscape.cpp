@@ -15,10 +15,6 @@ int hexDigitValue(char c)
     return -1;
 }
 
-namespace {
-
-// Decodes one UTF-8 sequence at `i`; returns its length, or 0 when it is malformed, overlong,
-// a surrogate, or beyond U+10FFFF. Writes the code point to `codePoint`.
 int decodeUtf8(QByteArrayView bytes, qsizetype i, char32_t* codePoint)
 {
     const auto byte = [&](qsizetype k) { return static_cast<unsigned char>(bytes[k]); };
@@ -52,6 +48,8 @@ int decodeUtf8(QByteArrayView bytes, qsizetype i, char32_t* codePoint)
     return length;
 }
 
+namespace {
+
 bool isControl(char32_t codePoint)
 {
     return codePoint < 0x20 || codePoint == 0x7f || (codePoint >= 0x80 && codePoint < 0xa0);
@@ -73,6 +71,14 @@ bool isPrintableUtf8(QByteArrayView bytes)
         i += length;
     }
     return true;
+}
+
+bool isInvisibleOrBidi(char32_t c)
+{
+    return c == 0xa0 || c == 0xad || c == 0x34f || c == 0x61c || c == 0x115f || c == 0x1160 || c == 0x17b4 ||
+           c == 0x17b5 || c == 0x180e || (c >= 0x2000 && c <= 0x200f) || (c >= 0x2028 && c <= 0x202f) ||
+           (c >= 0x205f && c <= 0x206f) || c == 0x3000 || c == 0x3164 || (c >= 0xfe00 && c <= 0xfe0f) || c == 0xfeff ||
+           c == 0xffa0 || (c >= 0xfff9 && c <= 0xfffb) || (c >= 0xe0000 && c <= 0xe007f);
 }
 
 QByteArray escapeLikeRedisCli(QByteArrayView bytes)
@@ -123,16 +129,6 @@ QByteArray displayValue(QByteArrayView bytes)
 }
 
 namespace {
-
-// Characters that print as nothing, as a space, or that reorder the text around them: shown raw, two keys that
-// differ only in them would look the same (or a key would look like another).
-bool isInvisibleOrBidi(char32_t c)
-{
-    return c == 0xa0 || c == 0xad || c == 0x34f || c == 0x61c || c == 0x115f || c == 0x1160 || c == 0x17b4 ||
-           c == 0x17b5 || c == 0x180e || (c >= 0x2000 && c <= 0x200f) || (c >= 0x2028 && c <= 0x202f) ||
-           (c >= 0x205f && c <= 0x206f) || c == 0x3000 || c == 0x3164 || (c >= 0xfe00 && c <= 0xfe0f) || c == 0xfeff ||
-           c == 0xffa0 || (c >= 0xfff9 && c <= 0xfffb) || (c >= 0xe0000 && c <= 0xe007f);
-}
 
 // Raw is unambiguous: printable UTF-8, nothing invisible, no quote or backslash (which the quoted form uses), and no
 // space at either end (which a reader cannot see).

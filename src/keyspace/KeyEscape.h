@@ -9,6 +9,13 @@ namespace keylens::keyspace {
 // The value of a hex digit (0-9, a-f, A-F), or -1: for reading the \xHH that escapeLikeRedisCli writes.
 int hexDigitValue(char c);
 
+// Characters that print as nothing, as a space, or that reorder the text around them (U+202E RIGHT-TO-LEFT OVERRIDE):
+// shown raw, two keys that differ only in them would look the same, or a key would look like another.
+bool isInvisibleOrBidi(char32_t codePoint);
+// One UTF-8 sequence at `i`: its length, or 0 when it is malformed, overlong, a surrogate or past U+10FFFF; the code
+// point in `codePoint`.
+int decodeUtf8(QByteArrayView bytes, qsizetype i, char32_t* codePoint);
+
 // True when the bytes are valid UTF-8 without control characters, i.e. safe to show as they are.
 bool isPrintableUtf8(QByteArrayView bytes);
 

@@ -1,5 +1,6 @@
 #include "report/JsonReport.h"
 
+#include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
 #include "redis/ClusterSlot.h"
 #include "report/JsonWriter.h"
@@ -241,6 +242,14 @@ QByteArray toJson(const ScanReport& report)
             for (const QByteArray& key : entry.examples)
                 json.bytesValue(key);
             json.endArray();
+            // As for every byte field: where an example is not printable UTF-8, the exact bytes too, all of them.
+            if (std::any_of(entry.examples.begin(), entry.examples.end(),
+                            [](const QByteArray& key) { return !keyspace::isPrintableUtf8(key); })) {
+                json.key("examples_base64").beginArray();
+                for (const QByteArray& key : entry.examples)
+                    json.value(key.toBase64());
+                json.endArray();
+            }
             if (entry.library)
                 json.key("library").value(QByteArrayView(entry.library->id));
             json.endObject();

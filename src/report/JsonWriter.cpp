@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyEscape.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -10,11 +11,35 @@ namespace keylens::report {
 QByteArray JsonWriter::quoted(QByteArrayView utf8)
 {
     static constexpr char hexDigits[] = "0123456789abcdef";
+    const auto escape = [&](QByteArray& out, char16_t unit) {
+        out.append("\\u");
+        for (int shift = 12; shift >= 0; shift -= 4)
+            out.append(hexDigits[(unit >> shift) & 0xf]);
+    };
     QByteArray out;
     out.reserve(utf8.size() + 2);
     out.append('"');
-    for (const char c : utf8) {
+    for (qsizetype i = 0; i < utf8.size();) {
+        const char c = utf8[i];
         const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x80) {
+            // Characters that print as nothing or reorder the text (U+202E RIGHT-TO-LEFT OVERRIDE) are escaped: the
+            // string decodes to the same bytes, and a person reading the file sees them.
+            char32_t codePoint = 0;
+            const int length = keyspace::decodeUtf8(utf8, i, &codePoint);
+            if (length > 0 && keyspace::isInvisibleOrBidi(codePoint)) {
+                if (codePoint > 0xffff) {
+                    escape(out, char16_t(0xd800 + ((codePoint - 0x10000) >> 10)));
+                    escape(out, char16_t(0xdc00 + ((codePoint - 0x10000) & 0x3ff)));
+                } else {
+                    escape(out, char16_t(codePoint));
+                }
+            } else {
+                out.append(utf8.sliced(i, std::max(length, 1)));
+            }
+            i += std::max(length, 1);
+            continue;
+        }
         if (c == '"' || c == '\\') {
             out.append('\\').append(c);
         } else if (c == '\n') {
@@ -24,10 +49,11 @@ QByteArray JsonWriter::quoted(QByteArrayView utf8)
         } else if (c == '\r') {
             out.append("\\r");
         } else if (u < 0x20 || u == 0x7f) {
-            out.append("\\u00").append(hexDigits[u >> 4]).append(hexDigits[u & 0xf]);
+            escape(out, char16_t(u));
         } else {
             out.append(c);
         }
+        ++i;
     }
     out.append('"');
     return out;

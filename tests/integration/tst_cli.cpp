@@ -137,6 +137,14 @@ private Q_SLOTS:
         // A binary key is written as redis-cli shows it, as in `top_keys` and `namespaces`.
         const QJsonObject binary = byPattern.at(QStringLiteral("\\xff\\x00bin:<int>"));
         QCOMPARE(binary[QStringLiteral("examples")].toArray().first().toString(), QStringLiteral("\\xff\\x00bin:1"));
+        // And its exact bytes, as every byte field has them: the escaped text alone cannot be told from a key that is
+        // spelled with backslashes.
+        const QJsonArray exact = binary[QStringLiteral("examples_base64")].toArray();
+        QCOMPARE(exact.size(), binary[QStringLiteral("examples")].toArray().size());
+        QCOMPARE(QByteArray::fromBase64(exact.first().toString().toLatin1()), QByteArray("\xff\x00"
+                                                                                         "bin:1",
+                                                                                         7));
+        QVERIFY(!users.contains(QStringLiteral("examples_base64")));             // printable: the text is exact
         QCOMPARE(root[QStringLiteral("namespaces")].toArray().size() > 0, true); // the rest of the report stays
 
         // Text: a pattern table after the namespaces.

@@ -2,6 +2,7 @@
 #include "lint/Linter.h"
 #include "report/FindingGroups.h"
 #include "report/JsonReport.h"
+#include "report/JsonWriter.h"
 #include "report/TextReport.h"
 
 #include <QJsonArray>
@@ -54,6 +55,22 @@ class TestReport : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // JSON strings decode to the key's exact characters, and what prints as nothing or reorders the text is escaped
+    // so that a person reading the file sees it: U+202E would show "evil\u202etxt.exe" as "evilexe.txt".
+    void jsonEscapesInvisibleAndBidiCharacters()
+    {
+        const QByteArray override = "evil\xe2\x80\xaetxt.exe";
+        QCOMPARE(report::JsonWriter::quoted(override), QByteArray("\"evil\\u202etxt.exe\""));
+        const QByteArray tag = "a\xf3\xa0\x81\x81"
+                               "b"; // U+E0041, a tag character: a surrogate pair
+        QCOMPARE(report::JsonWriter::quoted(tag), QByteArray("\"a\\udb40\\udc41b\""));
+        QCOMPARE(report::JsonWriter::quoted("caf\xc3\xa9"), QByteArray("\"caf\xc3\xa9\"")); // visible: as it is
+        for (const QByteArray& text : {override, tag}) {
+            const QJsonDocument decoded = QJsonDocument::fromJson("[" + report::JsonWriter::quoted(text) + "]");
+            QCOMPARE(decoded.array().first().toString().toUtf8(), text);
+        }
+    }
+
     void widthSumsTheRestIntoOthers()
     {
         const auto store = sampleKeyspace();
