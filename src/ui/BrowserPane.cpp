@@ -103,6 +103,7 @@ QWidget* BrowserPane::createLeft()
     connect(m_filterBar, &KeyFilterBar::filterChanged, this, &BrowserPane::applyFilter);
 
     m_banner = new QLabel;
+    m_banner->setObjectName(QStringLiteral("problemBanner"));
     m_banner->setWordWrap(true);
     m_banner->setVisible(false);
     m_banner->setMargin(8);

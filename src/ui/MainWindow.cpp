@@ -481,6 +481,16 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
         m_browser->showBanner(tr("The server restarted (or another took over in a failover) during this scan, "
                                  "so the scan started over; rows may still list keys that are gone since. "
                                  "Rescan (F5) to see the server as it is."));
+    if (summary.error && summary.scanCalls > 0) {
+        // Stopped part way (a damaged file, a server lost for good): the tree holds what came before, and says so
+        // where it cannot be missed, not only in the status line. The title too, for the window list and the taskbar.
+        const bool file = !m_target.rdbFile.isEmpty();
+        m_browser->showBanner(
+            (file ? tr("Reading stopped: %1. The tree shows the %2 keys read before it: a partial result.")
+                  : tr("The scan stopped: %1. The tree shows the %2 keys scanned before it: a partial result."))
+                .arg(summary.error->message, displayText(keyspace::formatCount(keyspace.keyCount()))));
+        setWindowTitle(tr("%1 (partial) — Keylens").arg(m_target.displayName()));
+    }
     if (summary.error && summary.scanCalls == 0)
         connectionFailed(*summary.error);
     else if (m_target.remember) // offered again on the welcome page: a server that answered, not a typo

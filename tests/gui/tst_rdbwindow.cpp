@@ -19,6 +19,7 @@
 #include <QAction>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
@@ -74,6 +75,18 @@ private Q_SLOTS:
         QVERIFY(partial > 0 && partial < 13);
         QVERIFY(window.session()->summary()->error);
         QVERIFY2(window.statusText().contains(QLatin1String("damaged at byte")), qPrintable(window.statusText()));
+        // Not only the status line: the banner a failed scan gets, and the title, say the tree is partial.
+        auto* banner = window.browser()->findChild<QLabel*>(QStringLiteral("problemBanner"));
+        QVERIFY(banner && !banner->isHidden());
+        QVERIFY2(banner->text().contains(QLatin1String("partial result")) &&
+                     banner->text().contains(QString::number(partial)),
+                 qPrintable(banner->text()));
+        QVERIFY2(window.windowTitle().contains(QLatin1String("(partial)")), qPrintable(window.windowTitle()));
+        // Read whole again: neither stays.
+        window.connectTo(models::ConnectionTarget::offlineFile(fixture("redis_encodings.rdb")));
+        QVERIFY(finished.wait(20000));
+        QVERIFY(banner->isHidden());
+        QVERIFY2(!window.windowTitle().contains(QLatin1String("partial")), qPrintable(window.windowTitle()));
     }
 
     // Paused, a file's reading says so at once ("Paused at"), as a scan does, and goes on from there when resumed.
