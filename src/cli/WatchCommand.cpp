@@ -9,6 +9,7 @@
 #include "live/EventSubscriber.h"
 #include "live/NotificationConfig.h"
 #include "redis/Connection.h"
+#include "redis/ServerInfo.h"
 #include "report/JsonWriter.h"
 
 #include <QCommandLineParser>
@@ -20,6 +21,37 @@
 namespace keylens::cli {
 
 namespace {
+
+// INFO server's run_id, or nothing where it cannot be read (a connection lost, INFO denied).
+QByteArray serverRunId(redis::Connection& connection)
+{
+    const redis::Result<redis::Reply> info = connection.command({"INFO", "server"});
+    return info && info->isString() ? redis::infoField(info->bytes(), "run_id").toByteArray() : QByteArray();
+}
+
+// Why a subscription ended, as a new connection finds the server: gone, restarted (another run_id: it has its own
+// settings back, nothing to restore), or the same one, which closes a subscriber that falls behind
+// (client-output-buffer-limit pubsub).
+struct SubscriptionEnd
+{
+    QByteArray why;
+    bool restarted = false;
+};
+SubscriptionEnd whySubscriptionEnded(const redis::ConnectionOptions& options, const QByteArray& runIdAtStart)
+{
+    redis::ConnectionOptions quick = options;
+    quick.connectTimeoutMs = std::min(quick.connectTimeoutMs, 2000);
+    quick.commandTimeoutMs = std::min(quick.commandTimeoutMs, 2000);
+    redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(quick);
+    if (!opened)
+        return {"The server cannot be reached now (" + opened.error().message.toUtf8() + ").", false};
+    const QByteArray runId = serverRunId(**opened);
+    if (!runIdAtStart.isEmpty() && !runId.isEmpty() && runId != runIdAtStart)
+        return {"The server restarted meanwhile (its run_id changed), with its own settings.", true};
+    return {"The server is still there: it disconnects a subscriber that cannot keep up "
+            "(client-output-buffer-limit pubsub), or a client killed the connection.",
+            false};
+}
 
 // The interval's counts as one line of JSON (JSON Lines: a consumer reads them as they come).
 QByteArray intervalJson(int intervalSeconds, const std::vector<live::PatternEvents>& patterns, std::size_t top)
@@ -139,6 +171,7 @@ int runWatchCommand(const QStringList& arguments)
         return ExitConnection;
     }
     redis::Connection& admin = **opened;
+    const QByteArray runId = serverRunId(admin); // to tell a restart from a subscriber cut off
     // What the server publishes now; a user denied CONFIG is told, and watches what arrives.
     std::optional<live::NotificationConfig> config;
     if (redis::Result<live::NotificationConfig> got = live::readNotificationConfig(admin))
@@ -168,8 +201,9 @@ int runWatchCommand(const QStringList& arguments)
                     (parser.isSet(QStringLiteral("keep-notifications")) ? "; kept after the watch\n"
                                                                         : "; put back when the watch ends\n"));
     }
+    bool restarted = false;
     const auto restore = [&] {
-        if (!changed || parser.isSet(QStringLiteral("keep-notifications")))
+        if (!changed || parser.isSet(QStringLiteral("keep-notifications")) || restarted)
             return;
         if (!live::setNotificationFlags(admin, config->flags))
             writeStderr("keylens-cli: could not put notify-keyspace-events back to '" + config->flags +
@@ -198,12 +232,12 @@ int runWatchCommand(const QStringList& arguments)
             break;
         }
         if (const std::optional<redis::Error> failure = subscriber.failure()) {
-            // The server closes a subscriber that falls behind (client-output-buffer-limit pubsub): the events
-            // sent meanwhile are lost, and counts from here would be short without saying so.
+            // Counts from here would be short without saying so. Why it ended is asked of the server as it is now.
+            const SubscriptionEnd ended = whySubscriptionEnded(connection, runId);
             writeStderr("keylens-cli: the subscription ended (" + failure->message.toUtf8() +
-                        "); events were lost, so the counts stop here. A subscriber that cannot keep up is "
-                        "disconnected by the server (client-output-buffer-limit pubsub).\n");
+                        "); events were lost, so the counts stop here. " + ended.why + '\n');
             exitCode = ExitFailure;
+            restarted = ended.restarted;
             break;
         }
         const std::vector<live::PatternEvents> counts = subscriber.takeCounts();

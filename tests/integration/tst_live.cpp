@@ -159,6 +159,28 @@ private Q_SLOTS:
         QCOMPARE(client.elements({"CONFIG", "GET", "notify-keyspace-events"}).back(), QByteArray());
     }
 
+    // The server restarts under a watch: the subscription's end is blamed on the restart (not on the pub/sub output
+    // buffer, as it was), and nothing is "put back" on a server that has its own settings again.
+    void watchSaysTheServerRestarted()
+    {
+        QVERIFY(startServer());
+        const quint16 port = m_server->port();
+        test::PlainClient client(port);
+        QProcess watch;
+        test::startCli(watch, {QStringLiteral("watch"), uri(), QStringLiteral("--enable-notifications")});
+        QVERIFY(waitForSubscribers(client, 1));
+        ::kill(pid_t(m_server->processId()), SIGKILL);
+        QTRY_VERIFY_WITH_TIMEOUT(m_server->processId() == 0, 10000); // gone, its port free
+        demo::RedisServerProcess again;
+        demo::RedisServerProcess::Options options;
+        options.port = port;
+        QVERIFY(again.start(options).ok());
+        const test::CliRun run = test::finishCli(watch);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("The server restarted meanwhile"), run.err.constData());
+        QVERIFY2(!run.err.contains("client-output-buffer-limit") && !run.err.contains("by hand"), run.err.constData());
+    }
+
     // Whatever ends it (a terminal closing, SIGQUIT, its reader gone), watch gives the server its setting back.
     void watchEndedBySignalGivesTheSettingBack_data()
     {
