@@ -480,15 +480,23 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
     } else {
         setEditStatus(tr("Saved."));
         m_unsaved.reset();
-        // A rename here leaves the key to the window, which selects its new name; one to another database leaves
-        // nothing here, which reading it again shows.
-        if (result.change.kind != Kind::Rename ||
-            (result.change.database >= 0 && result.change.database != m_database)) {
-            m_editingString = false;
-            m_text->setReadOnly(true);
-            m_mode->setEnabled(true);
+        m_editingString = false;
+        m_text->setReadOnly(true);
+        m_mode->setEnabled(true);
+        const bool renamedHere =
+            result.change.kind == Kind::Rename && (result.change.database < 0 || result.change.database == m_database);
+        if (renamedHere) {
+            // The pane follows the key to its new name, also where the tree shows no row of it (a filter it does
+            // not match): left on the old name, its buttons wrote to a key that is gone. The window selects the new
+            // name where it can, which shows it again without losing this line.
+            const QString renamed = tr("Renamed to %1.").arg(displayText(keyspace::displayBytes(result.change.newKey)));
+            showKey(result.change.newKey, {});
+            setEditStatus(renamed);
+            m_renamedTo = result.change.newKey;
+        } else {
+            // Read back what the server holds now (a rename to another database leaves nothing here: it says so).
             const QString saved = m_editStatus->text();
-            showKey(m_key, m_node); // read back what the server holds now
+            showKey(m_key, m_node);
             setEditStatus(saved);
         }
     }

@@ -26,6 +26,7 @@
 #include <QVBoxLayout>
 
 #include <tuple>
+#include <utility>
 
 namespace keylens::ui {
 
@@ -224,6 +225,12 @@ void KeyDetailsView::showTitle(const QByteArray& key, models::NodeRef node)
     m_ttlTick.stop();
     cancelStringEdit();
     m_keyGone = false; // read again: the overview says whether it exists
+    // What the last edit said was about the key shown then: under another key (or another server's) it told the user
+    // the pane was read-only while its buttons worked.
+    if (key != std::exchange(m_renamedTo, {})) // the pane that followed a rename still says so
+        setEditStatus({});
+    m_unsaved.reset();
+    m_editRequest = 0; // an edit still on its way is the other key's
     m_key = key;
     m_node = node;
     m_loaded = false;

@@ -138,6 +138,7 @@ private:
     int m_database = 0;
     std::uint64_t m_editRequest = 0;
     std::optional<QByteArray> m_unsaved; // the edited string while it waits for the server
+    QByteArray m_renamedTo;              // the name the pane followed a rename to, until it shows a key again
     QLabel* m_editStatus = nullptr;
     QPushButton* m_editButton = nullptr;
     QPushButton* m_saveButton = nullptr;
