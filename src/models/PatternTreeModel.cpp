@@ -6,6 +6,7 @@
 #include "lint/OverlayRules.h"
 #include "models/DisplayText.h"
 #include "models/FindingsText.h"
+#include "models/KeyTreeModel.h"
 
 #include <QDateTime>
 #include <QThread>
@@ -88,7 +89,44 @@ void PatternTreeModel::forgetTree()
     m_memberRow = {};
     m_withoutMembersRow.clear();
     m_totals.clear();
+    m_matching.clear();
     m_totalsOfChanges = ~std::uint64_t(0);
+}
+
+void PatternTreeModel::setFilter(const KeyTreeModel* keys)
+{
+    Q_ASSERT(thread() == QThread::currentThread());
+    if (!m_filter && !keys)
+        return;
+    // Which rows exist changes almost everywhere: a reset, as the key tree's; the view puts back what it can.
+    beginResetModel();
+    m_filter = keys;
+    forgetRows();
+    m_patternRow.clear();
+    m_membersRow.clear();
+    m_memberRow = {};
+    m_withoutMembersRow.clear();
+    m_matching.clear();
+    endResetModel();
+}
+
+bool PatternTreeModel::isFiltering() const
+{
+    return m_filter && m_filter->isFiltering();
+}
+
+std::uint64_t PatternTreeModel::matchingKeysOf(PatternId pattern) const
+{
+    if (auto it = m_matching.find(pattern); it != m_matching.end())
+        return it->second;
+    // The members of a pattern are at one depth: their subtrees do not overlap.
+    std::uint64_t keys = 0;
+    if (pattern == PatternTree::Root)
+        keys = m_filter->matchingKeysOf(keyspace::Keyspace::root());
+    else
+        for (const NodeId node : m_tree->members(pattern))
+            keys += m_filter->matchingKeysOf(node);
+    return m_matching.emplace(pattern, keys).first->second;
 }
 
 void PatternTreeModel::setActive(bool active)
@@ -219,7 +257,8 @@ RowTreeModel::Rows PatternTreeModel::childRows(RowId parent) const
     Rows rows;
     if (kindOfRow(parent) == RowKind::Pattern) {
         for (const PatternId child : m_tree->children(id))
-            rows.push_back(encode(RowKind::Pattern, child));
+            if (isShown(child))
+                rows.push_back(encode(RowKind::Pattern, child));
         if (hasMembersRow(id))
             rows.push_back(encode(RowKind::Members, id));
         else if (id != PatternTree::Root)
@@ -231,7 +270,8 @@ RowTreeModel::Rows PatternTreeModel::childRows(RowId parent) const
     std::vector<std::pair<std::uint64_t, NodeId>> bySize;
     bySize.reserve(members.size());
     for (const NodeId node : members)
-        bySize.emplace_back(~keyspace::subtreeMemory(*m_keyspace, node), node);
+        if (!isFiltering() || m_filter->matchingKeysOf(node) > 0)
+            bySize.emplace_back(~keyspace::subtreeMemory(*m_keyspace, node), node);
     std::sort(bySize.begin(), bySize.end());
     rows.reserve(bySize.size());
     for (const auto& entry : bySize)
@@ -340,6 +380,15 @@ RowFacts PatternTreeModel::factsOfPattern(PatternId pattern, FactsWanted wanted)
                              : parent.keys      ? double(row.totals.keys) / double(parent.keys)
                                                 : 0.0;
     }
+    if (isFiltering()) {
+        row.matchingKeys = std::int64_t(matchingKeysOf(pattern));
+        for (const NodeId node : members) {
+            const keyspace::MemoryFigure memory = m_filter->matchingMemoryOf(node);
+            row.matchingMemory.bytes += memory.bytes;
+            row.matchingMemory.keys += memory.keys;
+            row.matchingMemory.unmeasured += memory.unmeasured;
+        }
+    }
     if (members.size() == 1 && m_keyspace->isKey(members.front())) {
         row.isKey = true;
         row.isLeafKey = !m_keyspace->hasChildren(members.front());
@@ -370,6 +419,10 @@ RowFacts PatternTreeModel::factsOfMember(NodeId node, FactsWanted wanted) const
         const keyspace::KeyInfo info = m_keyspace->keyInfo(node);
         row.expiresAtMs = info.expiresAtMs;
         row.access = info.access;
+    }
+    if (isFiltering()) {
+        row.matchingKeys = std::int64_t(m_filter->matchingKeysOf(node));
+        row.matchingMemory = m_filter->matchingMemoryOf(node);
     }
     if (wanted.memoryFraction) {
         const keyspace::SubtreeTotals pattern = totalsOf(m_tree->patternOf(node));

@@ -41,6 +41,8 @@ namespace keylens::models {
 // tree pays nothing.
 //
 // GUI thread only.
+class KeyTreeModel;
+
 class PatternTreeModel : public RowTreeModel
 {
     Q_OBJECT
@@ -64,6 +66,10 @@ public:
     void publish(bool final = false);
     // Findings or lengths changed: totals are read again.
     void refreshTotals();
+    // The key tree's filter (or none: nullptr), which this model then follows as the Keys view does: a pattern none
+    // of whose keys match is not a row, a member without matching keys neither, and a row's Keys and Memory cells
+    // count the matching keys. Call it again after the key tree's filter changed; it resets the model.
+    void setFilter(const KeyTreeModel* keys);
     void setLibraries(const lint::LibraryLayouts* libraries);
     // The tree shown (live or exact), or none before the first publish of an active model.
     const patterns::PatternTree* tree() const { return m_tree.get(); }
@@ -124,6 +130,12 @@ private:
 
     const keyspace::Keyspace* m_keyspace = nullptr;
     const lint::LibraryLayouts* m_libraries = nullptr;
+    // See setFilter(): the key tree that says which keys match, while it filters.
+    const KeyTreeModel* m_filter = nullptr;
+    bool isFiltering() const;
+    bool isShown(PatternId pattern) const { return !isFiltering() || matchingKeysOf(pattern) > 0; }
+    std::uint64_t matchingKeysOf(PatternId pattern) const;
+    mutable std::unordered_map<PatternId, std::uint64_t> m_matching; // cache, cleared with the rows
     std::unique_ptr<patterns::PatternTree> m_tree;
     bool m_active = false;
     bool m_storeFinal = false; // the store stopped growing: the exact tree can be built

@@ -664,6 +664,7 @@ void BrowserPane::applyFilter()
     const keyspace::KeyFilter filter = m_filterBar->filter();
     KeyTreeModel* model = treeModel();
     keepingTreeState([&] { model->setFilter(filter.glob); });
+    patternsFollowFilter();
     // The details follow: a key the filter hides is not shown beside a tree that no longer has it. (A reset
     // clears the view's current index without a currentChanged.)
     if (!showsPatterns() && !m_tree->currentIndex().isValid())
@@ -684,7 +685,15 @@ void BrowserPane::setTreeFindingsFilter(const KeyTreeModel::FindingsFilter& filt
     if (model->findingsFilter() == filter)
         return;
     keepingTreeState([&] { model->setFindingsFilter(filter); });
+    patternsFollowFilter();
     filterChanged(filter.enabled);
+}
+
+void BrowserPane::patternsFollowFilter()
+{
+    // The Patterns view narrows as the Keys view does: its counts alone changing looked like a broken filter.
+    KeyTreeModel* model = treeModel();
+    m_session->patternModel()->setFilter(model->isFiltering() ? model : nullptr);
 }
 
 void BrowserPane::keepingTreeState(const std::function<void()>& resetTheModel)
