@@ -138,8 +138,9 @@ SortEntry deltaSortEntry(const RowDelta& delta, DeltaColumn column)
     if (delta.kind == RowDelta::Unknown || delta.kind == RowDelta::Pending)
         return {0, 0, 1}; // after every compared row, in both orders (the rank is not inverted)
     const std::int64_t change = column == DeltaColumn::Keys ? delta.keysDelta() : delta.memoryDelta();
-    // Signed to unsigned, order kept: the sign bit flipped.
-    return {std::uint64_t(change) ^ (std::uint64_t(1) << 63), 0, 0};
+    // By how much it changed, either way: a namespace that lost 371 KiB matters more than one that did not change
+    // (keylens-cli diff orders its changes so too).
+    return {change < 0 ? std::uint64_t(0) - std::uint64_t(change) : std::uint64_t(change), 0, 0};
 }
 
 int deltaSign(const RowDelta& delta, DeltaColumn column)

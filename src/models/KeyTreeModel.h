@@ -130,6 +130,8 @@ private:
     // Both read the store alone, which the session leaves alone until the worker's order is applied.
     bool sortsOnWorker() const override { return true; }
     bool isPinnedLast(RowId row) const override { return isVanishedRow(row); }
+    // A namespace gone since the earlier scan changed as much as it held: sorted by that change like any other.
+    bool sortsAmongRows(RowId row, int column) const override { return isVanishedRow(row) && isDeltaColumn(column); }
     RowDelta rowDelta(RowId row) const override;
     void comparisonChanged() override;
     RowFacts factsOf(RowId row, FactsWanted wanted) const override;

@@ -443,8 +443,8 @@ void RowTreeModel::sortRows(Rows& rows, int column, Qt::SortOrder order) const
             rows[kept++] = row;
     }
     rows.resize(kept);
-    if (rows.size() < 2) {
-        rows.insert(rows.end(), pinned.begin(), pinned.end());
+    if (rows.empty()) {
+        mergePinned(rows, {}, pinned, column, order == Qt::DescendingOrder);
         return;
     }
     const RowId highBits = rows.front() & ~LowBits;
@@ -511,7 +511,43 @@ void RowTreeModel::sortRows(Rows& rows, int column, Qt::SortOrder order) const
     }
     for (std::size_t i = 0; i < entries.size(); ++i)
         rows[i] = highBits | entries[i].node;
-    rows.insert(rows.end(), pinned.begin(), pinned.end());
+    mergePinned(rows, entries, pinned, column, descending);
+}
+
+void RowTreeModel::mergePinned(Rows& rows, const std::vector<SortEntry>& entries, Rows& pinned, int column,
+                               bool descending) const
+{
+    // A pinned row that takes part in this sort (a namespace gone since the earlier scan, by its change) goes where
+    // its key puts it among the sorted rows; the others stay at the end.
+    std::vector<std::pair<SortEntry, RowId>> joining;
+    Rows last;
+    for (const RowId row : pinned) {
+        if (!sortsAmongRows(row, column)) {
+            last.push_back(row);
+            continue;
+        }
+        SortEntry key = deltaKey(row, column);
+        if (descending)
+            key.key = ~key.key;
+        joining.push_back({key, row});
+    }
+    std::stable_sort(joining.begin(), joining.end(), [](const auto& a, const auto& b) {
+        return std::pair(a.first.rank, a.first.key) < std::pair(b.first.rank, b.first.key);
+    });
+    if (!joining.empty()) {
+        Rows merged;
+        merged.reserve(rows.size() + pinned.size());
+        std::size_t at = 0;
+        for (const auto& [key, row] : joining) {
+            // After the rows of an equal key: they were sorted first.
+            while (at < rows.size() && std::pair(entries[at].rank, entries[at].key) <= std::pair(key.rank, key.key))
+                merged.push_back(rows[at++]);
+            merged.push_back(row);
+        }
+        merged.insert(merged.end(), rows.begin() + qsizetype(at), rows.end());
+        rows = std::move(merged);
+    }
+    rows.insert(rows.end(), last.begin(), last.end());
 }
 
 void RowTreeModel::reorder(RowId parent, Rows newRows, const std::vector<SortEntry>* numbersByNode)

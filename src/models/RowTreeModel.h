@@ -113,6 +113,8 @@ protected:
     virtual std::size_t pageSize(RowId /*parent*/) const { return 0; }
     // A row that stays last among its siblings in every order (a pattern's "N members" row).
     virtual bool isPinnedLast(RowId /*row*/) const { return false; }
+    // A pinned row that is sorted among the others by this column all the same (any thread, as sortEntry()).
+    virtual bool sortsAmongRows(RowId /*row*/, int /*column*/) const { return false; }
     // What the row held in the earlier scan compared with (comparison() is set): the Δ columns. Called on the
     // sort worker too, under the rules of sortsOnWorker().
     virtual RowDelta rowDelta(RowId /*row*/) const { return {}; }
@@ -184,6 +186,9 @@ private:
     SortEntry deltaKey(RowId row, int column) const; // any thread, as sortEntry()
     void sortRows(Rows& rows) const { sortRows(rows, m_sortColumn, m_sortOrder); }
     void sortRows(Rows& rows, int column, Qt::SortOrder order) const; // any thread, see sortsOnWorker()
+    // The pinned rows put back after the sorted `rows` (whose sort keys are `entries`), or among them.
+    void mergePinned(Rows& rows, const std::vector<SortEntry>& entries, Rows& pinned, int column,
+                     bool descending) const;
     struct WorkerSortJob;
     void sortOnWorker(const std::vector<RowId>& parents);
     bool copyForSortStep(std::size_t rows); // true once every parent's rows are copied (or dropped)

@@ -8,6 +8,7 @@
 // clang-format on
 
 #include "DialogAnswers.h"
+#include "GrabAtSizes.h"
 #include "PlainClient.h"
 #include "TestServer.h"
 #include "history/ReadSnapshot.h"
@@ -281,15 +282,48 @@ private Q_SLOTS:
         QCOMPARE(drop.siblingAtColumn(KeyTreeModel::DeltaMemoryColumn).data(KeyTreeModel::SortRole).toLongLong(),
                  -m_before["drop"].memory);
         QCOMPARE(drop.siblingAtColumn(KeyTreeModel::TypeColumn).data().toString(), QStringLiteral("gone"));
-        // Last among its siblings, whatever the order.
+        // Last among its siblings by name (sorted by a change, it goes by its change: goneRowsSortByTheirChange).
         KeyTreeModel* model = m_window->browser()->treeModel();
-        QCOMPARE(drop.row(), model->rowCount() - 1);
         m_window->browser()->tree()->sortByColumn(KeyTreeModel::NameColumn, Qt::AscendingOrder);
         QCOMPARE(rowNamed(QStringLiteral("drop")).row(), model->rowCount() - 1);
         // Selecting it is selecting no key: the details say nothing, nothing breaks.
         m_window->browser()->tree()->setCurrentIndex(rowNamed(QStringLiteral("drop")));
         QVERIFY(m_window->browser()->selectedNode().isNull());
         m_window->browser()->tree()->sortByColumn(KeyTreeModel::DeltaMemoryColumn, Qt::DescendingOrder);
+    }
+
+    // Sorted by a Δ column, the rows go by how much they changed, either way, as keylens-cli diff lists them: the
+    // namespace deleted since is not put below those that did not change. The server's figures decide the order.
+    void goneRowsSortByTheirChange()
+    {
+        std::map<QString, long long> change;
+        for (const QByteArray name : {"grow", "drop", "keep", "hash", "fresh", "bull"})
+            change[QString::fromLatin1(name)] = std::abs(m_after[name].memory - m_before[name].memory);
+        QVERIFY(change[QStringLiteral("drop")] > 0 && change[QStringLiteral("keep")] == 0);
+        KeyTreeModel* model = m_window->browser()->treeModel();
+        const auto shown = [&] {
+            std::vector<long long> changes;
+            QStringList names;
+            for (int row = 0; row < model->rowCount(); ++row) {
+                const QString name = model->index(row, KeyTreeModel::NameColumn).data().toString();
+                if (change.count(name)) {
+                    changes.push_back(change[name]);
+                    names << name;
+                }
+            }
+            return std::pair(changes, names.join(u' '));
+        };
+        for (const Qt::SortOrder order : {Qt::DescendingOrder, Qt::AscendingOrder}) {
+            m_window->browser()->tree()->sortByColumn(KeyTreeModel::DeltaMemoryColumn, order);
+            const auto [changes, names] = shown();
+            QCOMPARE(changes.size(), change.size());
+            QVERIFY2(order == Qt::DescendingOrder ? std::is_sorted(changes.rbegin(), changes.rend())
+                                                  : std::is_sorted(changes.begin(), changes.end()),
+                     qPrintable(names));
+        }
+        m_window->browser()->tree()->sortByColumn(KeyTreeModel::DeltaMemoryColumn, Qt::DescendingOrder);
+        QVERIFY(rowNamed(QStringLiteral("drop")).row() < rowNamed(QStringLiteral("keep")).row());
+        test::grabAtSizes(m_window.get(), QStringLiteral("compare-sorted"));
     }
 
     void detailsSayTheChange()
