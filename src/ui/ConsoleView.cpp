@@ -50,6 +50,24 @@ QString nodeText(const models::ReplyNode& node)
     return {};
 }
 
+// A text of several lines (INFO, CLIENT LIST, CLUSTER NODES, LATENCY DOCTOR): its lines, when each is printable.
+// Escaped on one line ("# Server\r\nredis_version…") and cut at the pane's edge, such a reply could not be read.
+std::optional<QList<QByteArray>> linesOf(const models::ReplyNode& node)
+{
+    if (node.kind != models::ReplyNode::Kind::String || !node.bytes.contains('\n'))
+        return std::nullopt;
+    QList<QByteArray> lines = node.bytes.split('\n');
+    if (lines.back().isEmpty() || lines.back() == "\r")
+        lines.removeLast(); // the text's last line end
+    for (QByteArray& line : lines) {
+        if (line.endsWith('\r'))
+            line.chop(1);
+        if (!line.isEmpty() && !keyspace::isPrintableUtf8(line))
+            return std::nullopt;
+    }
+    return lines;
+}
+
 // Adds the reply under `parent`, its arrays as branches, walking with a stack (replies are data from the server).
 void addReply(QTreeWidgetItem* parent, const models::ReplyNode& reply, const QColor& errorColour)
 {
@@ -63,6 +81,14 @@ void addReply(QTreeWidgetItem* parent, const models::ReplyNode& reply, const QCo
     while (!stack.empty()) {
         const Step step = stack.back();
         stack.pop_back();
+        if (const std::optional<QList<QByteArray>> lines = linesOf(*step.node)) {
+            auto* item = new QTreeWidgetItem(step.parent,
+                                             {step.label + ConsoleView::tr("(%L1 lines of text)").arg(lines->size())});
+            for (const QByteArray& line : *lines)
+                new QTreeWidgetItem(item, {models::displayText(line)});
+            item->setExpanded(true);
+            continue;
+        }
         auto* item = new QTreeWidgetItem(step.parent, {step.label + nodeText(*step.node)});
         if (step.node->kind == models::ReplyNode::Kind::Error)
             item->setForeground(0, errorColour);
@@ -86,6 +112,10 @@ ConsoleView::ConsoleView(QWidget* parent)
     m_output->setHeaderHidden(true);
     m_output->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_output->setUniformRowHeights(true);
+    // Lines are shown whole, the pane scrolling sideways: a reply cut at its edge hid what CLIENT LIST says last.
+    m_output->setTextElideMode(Qt::ElideNone);
+    m_output->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_output->header()->setStretchLastSection(false);
     m_where = new QLabel;
     m_input = new QLineEdit;
     m_input->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -120,8 +150,9 @@ void ConsoleView::setConnection(const redis::ConnectionOptions& options, bool pr
     m_session->requestCommandNames();
     // The last server's replies stay, below a line that says where the next ones come from.
     if (m_output->topLevelItemCount() > 0 && (name != m_name || options.db != m_db)) {
-        auto* separator =
-            new QTreeWidgetItem(m_output, {tr("──── now connected to %1 · db %2 ────").arg(name).arg(options.db)});
+        // Where the next commands go, not that they got there: the server may not answer (serverUnreachable()).
+        auto* separator = new QTreeWidgetItem(
+            m_output, {tr("──── commands from here on go to %1 · db %2 ────").arg(name).arg(options.db)});
         QFont bold = separator->font(0);
         bold.setBold(true);
         separator->setFont(0, bold);
@@ -135,6 +166,13 @@ void ConsoleView::setConnection(const redis::ConnectionOptions& options, bool pr
                          .arg(options.db)
                          .arg(options.readOnly ? tr(" · read-only: writes are refused") : QString(),
                               production ? tr(" · production") : QString()));
+}
+
+void ConsoleView::serverUnreachable(const QString& why)
+{
+    auto* item = new QTreeWidgetItem(m_output, {tr("Not connected: %1").arg(why)});
+    item->setForeground(0, QColor(210, 50, 50)); // as an error reply
+    m_output->scrollToItem(item);
 }
 
 bool ConsoleView::runLine(const QString& line)

@@ -28,6 +28,8 @@ public:
     // Runs a line as typed (what Enter does). Returns false when it was not sent: empty, unbalanced quotes, or a
     // dangerous command the user declined.
     bool runLine(const QString& line);
+    // The window could not reach the server set last: said below its separator, so that no one takes it for there.
+    void serverUnreachable(const QString& why);
 
     QLineEdit* input() const { return m_input; }
     QTreeWidget* output() const { return m_output; }

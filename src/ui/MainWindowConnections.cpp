@@ -5,6 +5,7 @@
 #include "models/SavedConnections.h"
 #include "ui/BrowserPane.h"
 #include "ui/ConnectionDialog.h"
+#include "ui/ConsoleView.h"
 #include "ui/CredentialsDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/PasswordVault.h"
@@ -112,6 +113,7 @@ void MainWindow::showConnectionProblem(const QString& message)
 void MainWindow::connectionFailed(const redis::Error& error)
 {
     m_connectFailure = error;
+    m_console->serverUnreachable(error.message);
     if (!isRefusedLogin(error) || m_screenshot) {
         showConnectionProblem(error.message);
         return;

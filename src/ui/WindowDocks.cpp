@@ -24,8 +24,18 @@ QDockWidget* addConsoleDock(QMainWindow& window, ConsoleView* console)
     QObject::connect(toggle, &QAction::toggled, dock, [&window, dock, console](bool shown) {
         if (!shown)
             return;
+        dock->show(); // toggled comes before the dock's own slot shows it; raise() below needs it shown
         const Qt::DockWidgetArea area = window.dockWidgetArea(dock);
         const bool below = area == Qt::BottomDockWidgetArea || area == Qt::TopDockWidgetArea;
+        // Beside the Findings panel it opened a quarter of the window wide (225 px at 900): tabbed with it, it has
+        // the whole width, as its long lines need.
+        auto* findings = window.findChild<QDockWidget*>(QStringLiteral("findingsDock"));
+        if (below && !dock->isFloating() && findings && findings->isVisible() && !findings->isFloating() &&
+            window.dockWidgetArea(findings) == area && window.tabifiedDockWidgets(dock).isEmpty() &&
+            dock->width() < window.width() / 2) {
+            window.tabifyDockWidget(findings, dock);
+            dock->raise();
+        }
         if (!dock->isFloating() && below && dock->height() < window.height() / 3)
             window.resizeDocks({dock}, {window.height() / 3}, Qt::Vertical);
         else if (!dock->isFloating() && !below && dock->width() < window.width() / 2)

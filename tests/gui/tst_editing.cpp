@@ -397,7 +397,7 @@ private Q_SLOTS:
         QVERIFY(finished.wait(60000));
         QCOMPARE(console->output()->topLevelItemCount(), before + 1);
         const QString line = console->output()->topLevelItem(before)->text(0);
-        QVERIFY2(line.contains(QStringLiteral("now connected to")) && line.contains(QString::number(other.port())),
+        QVERIFY2(line.contains(QStringLiteral("go to")) && line.contains(QString::number(other.port())),
                  qPrintable(line));
         scan(); // back, for the tests after this one
     }
