@@ -14,11 +14,13 @@ struct DelimiterUse
 {
     char delimiter = 0;
     std::uint64_t keys = 0; // keys with at least one such use
+    QByteArray example;     // one of them, to show what splitting on it too does
 };
 
 // The bytes of / . | that are not the store's delimiters and that at least 1 % of its keys (and 10) use, most
-// used first: the ones worth splitting on too (`--delimiter ':/'`). One pass over the nodes, each distinct segment
-// read once.
+// used first: the ones worth splitting on too (`--delimiter ':/'`). Not a byte that would leave any key with an
+// empty segment (`cache:/api/v1` split on ':/' has one between ':' and '/'): a suggestion never makes the keyspace
+// look worse than it did. One pass over the nodes, each distinct segment read once.
 std::vector<DelimiterUse> otherDelimitersUsed(const keyspace::Keyspace& store);
 
 } // namespace keylens::lint

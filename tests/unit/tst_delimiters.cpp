@@ -206,6 +206,28 @@ private Q_SLOTS:
         fill(both, keys);
         QVERIFY(lint::otherDelimitersUsed(both).empty());
     }
+
+    // A byte that would leave a key with an empty segment is not suggested: `cache:/api/v1/users/1` split on ':/'
+    // has one between ':' and '/', and so would `a//b` or `path/`.
+    void suggestsNothingThatMakesEmptySegments()
+    {
+        for (const QByteArray& shape : {QByteArray("cache:/api/v1/users/"), QByteArray("cache:api//v1/users/")}) {
+            std::vector<QByteArray> keys;
+            for (int i = 0; i < 60; ++i)
+                keys.push_back(shape + QByteArray::number(i));
+            keyspace::Keyspace colon;
+            fill(colon, keys);
+            QVERIFY2(lint::otherDelimitersUsed(colon).empty(), shape.constData());
+        }
+        std::vector<QByteArray> keys;
+        for (int i = 0; i < 60; ++i)
+            keys.push_back("api/v1/users/" + QByteArray::number(i));
+        keyspace::Keyspace colon;
+        fill(colon, keys);
+        const std::vector<lint::DelimiterUse> uses = lint::otherDelimitersUsed(colon);
+        QCOMPARE(uses.size(), std::size_t(1));
+        QVERIFY(std::find(keys.begin(), keys.end(), uses[0].example) != keys.end());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDelimiters)
