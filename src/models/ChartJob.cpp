@@ -1,6 +1,7 @@
 #include "models/ChartJob.h"
 
 #include "keyspace/KeyEscape.h"
+#include "lint/SegmentShape.h"
 #include "models/DisplayText.h"
 #include "models/KeyspaceView.h"
 #include "models/PatternTreeModel.h"
@@ -11,10 +12,11 @@ namespace keylens::models {
 
 namespace {
 
-// A bar's label: the child's segment, escaped as redis-cli shows it.
+// A bar's label: the child's segment as a pattern spells it (`<hex>` for an id), escaped as redis-cli shows it.
+// Children that are ids share one bar: one each made a namespace of ids nine ids and "26,291 others".
 QString segmentLabel(const keyspace::Keyspace& store, keyspace::NodeId child)
 {
-    return displayText(keyspace::displayBytes(store.segment(child)));
+    return displayText(keyspace::displayBytes(lint::patternOf(store.segment(child))));
 }
 
 } // namespace
@@ -48,13 +50,9 @@ void ChartJob::startForPattern(const PatternTreeModel& model, patterns::PatternT
         return;
     }
     const keyspace::Keyspace& store = *model.keyspace();
+    // The children's patterns, spelled as in the Keys view's charts (the exact tree keeps a few ids unfolded).
     start(
-        store, tree->members(pattern),
-        [&store, tree](keyspace::NodeId child) {
-            return child < tree->foldedNodes()
-                       ? displayText(keyspace::displayBytes(tree->label(tree->patternOf(child))))
-                       : segmentLabel(store, child);
-        },
+        store, tree->members(pattern), [&store](keyspace::NodeId child) { return segmentLabel(store, child); },
         storeIsFinal);
 }
 

@@ -114,10 +114,29 @@ bool ChartsView::eventFilter(QObject* watched, QEvent* event)
         return true;
     }
     if (plot && event->type() == QEvent::Resize) {
+        fitTitle(plot, static_cast<QResizeEvent*>(event)->size().width());
         fitTickCount(plot, static_cast<QResizeEvent*>(event)->size().width());
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
     return QWidget::eventFilter(watched, event);
+}
+
+void ChartsView::fitTitle(QCustomPlot* plot, int width)
+{
+    // A title wider than its chart was cut at both ends ("TTL: keys (blue), memory (orange)" in 220 px): its words
+    // go on as many lines as it takes.
+    auto* element = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+    if (!element)
+        return;
+    const QFontMetrics metrics(element->font());
+    QStringList lines;
+    for (const QString& word : plot->objectName().split(u' ')) {
+        if (!lines.isEmpty() && metrics.horizontalAdvance(lines.back() + u' ' + word) <= width - 8)
+            lines.back() += u' ' + word;
+        else
+            lines << word;
+    }
+    element->setText(lines.join(u'\n'));
 }
 
 void ChartsView::fitTickCount(QCustomPlot* plot, int width)

@@ -46,6 +46,7 @@ private:
     void addExportMenu(QCustomPlot* plot, const QString& name);
 
     bool eventFilter(QObject* watched, QEvent* event) override;
+    static void fitTitle(QCustomPlot* plot, int width);
     static void fitTickCount(QCustomPlot* plot, int width);
 
     QLabel* m_title;

@@ -75,6 +75,9 @@ private Q_SLOTS:
         for (int i = 0; i < 15; ++i)
             commands.push_back({"RPUSH", "queue:" + QByteArray::number(i), "job"});
         commands.push_back({"SET", "a:very:long:key:name:that:is:far:beyond:the:forty:four:byte:line", "x"});
+        // Fifteen words below one namespace: nine bars and "others" (ids share one bar: tst_chartpatterns).
+        for (int i = 0; i < 15; ++i)
+            commands.push_back({"SET", "setting:" + QByteArray(1, char('a' + i)) + "opt", QByteArray(i + 1, 's')});
         QCOMPARE(client.pipeline(commands), std::size_t(0));
 
         m_window = std::make_unique<ui::MainWindow>(m_settings.get());
@@ -90,19 +93,22 @@ private Q_SLOTS:
 
     void plotsDrawTheFigures()
     {
-        const models::ChartData data = chartsOf("user");
-        QCOMPARE(data.keys, std::uint64_t(300));
+        const models::ChartData words = chartsOf("setting");
+        QCOMPARE(words.keys, std::uint64_t(15));
         ui::ChartsView* view = m_window->browser()->charts()->view();
         // Bars by keys: the biggest first, then "others" summing the rest.
         const QVector<double> byKeys = valuesOf(view->plot(ui::ChartsView::ByKeys));
         QCOMPARE(byKeys.size(), qsizetype(models::ChartData::TopBars + 1));
         double sum = 0;
-        for (std::size_t i = 0; i < data.byKeys.size(); ++i) {
-            QCOMPARE(byKeys[qsizetype(i)], double(data.byKeys[i].keys));
+        for (std::size_t i = 0; i < words.byKeys.size(); ++i) {
+            QCOMPARE(byKeys[qsizetype(i)], double(words.byKeys[i].keys));
             sum += byKeys[qsizetype(i)];
         }
-        QCOMPARE(sum, 300.0);
-        QCOMPARE(data.byKeys.back().count, std::uint64_t(300 - models::ChartData::TopBars));
+        QCOMPARE(sum, 15.0);
+        QCOMPARE(words.byKeys.back().count, std::uint64_t(15 - models::ChartData::TopBars));
+
+        const models::ChartData data = chartsOf("user");
+        QCOMPARE(data.keys, std::uint64_t(300));
         const QVector<double> byMemory = valuesOf(view->plot(ui::ChartsView::ByMemory));
         QCOMPARE(byMemory.front(), double(data.byMemory.front().memoryBytes));
         // One hash type; all without TTL.
