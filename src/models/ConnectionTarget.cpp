@@ -5,6 +5,8 @@
 
 #include <QFileInfo>
 
+#include <utility>
+
 namespace keylens::models {
 
 redis::Result<ConnectionTarget> ConnectionTarget::fromProfile(const ConnectionProfile& profile,
@@ -32,6 +34,13 @@ redis::Result<ConnectionTarget> ConnectionTarget::fromRecent(const RecentConnect
         return options.error();
     ConnectionTarget target;
     target.options = *options;
+    // Kept without its password (uriWithoutPassword: redis://alice@host), whose user-info a URI would take for a
+    // password: it is the ACL user. Read as a password, two users of one server were two "127.0.0.1:7602" reopened
+    // with the user's name sent as the password.
+    if (target.options.hasPassword && target.options.user.isEmpty()) {
+        target.options.user = std::exchange(target.options.password, {});
+        target.options.hasPassword = false;
+    }
     if (target.options.tls.enabled)
         target.options.tls = recent.tls; // its CA and certificate files, which the URI cannot carry
     target.options.ssh = recent.ssh;

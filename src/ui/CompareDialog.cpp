@@ -32,7 +32,9 @@ QString CompareDialog::labelOf(std::int64_t takenAtMs)
 {
     const QDateTime when = QDateTime::fromMSecsSinceEpoch(takenAtMs);
     const bool thisYear = when.date().year() == QDate::currentDate().year();
-    return QLocale().toString(when, thisYear ? QStringLiteral("d MMM HH:mm") : QStringLiteral("d MMM yyyy HH:mm"));
+    // To the second: two scans within a minute (a rescan after a fix) were two rows of the same time.
+    return QLocale().toString(when,
+                              thisYear ? QStringLiteral("d MMM HH:mm:ss") : QStringLiteral("d MMM yyyy HH:mm:ss"));
 }
 
 CompareDialog::CompareDialog(const QString& folder, std::int64_t currentScanMs, QWidget* parent)

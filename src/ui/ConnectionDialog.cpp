@@ -189,13 +189,10 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     form->addRow(tr("Name"), m_name);
     form->addRow(tr("Connect by"), m_kind);
     form->addRow(tr("Address"), m_kindPages);
-    form->addRow(QString(), m_addressProblem);
     form->addRow(tr("ACL user"), m_user);
     form->addRow(tr("Password"), m_password);
-    form->addRow(QString(), m_credentialsProblem);
     form->addRow(QString(), m_passwordMode);
     form->addRow(tr("Database"), m_db);
-    form->addRow(QString(), m_databaseProblem);
     form->addRow(tr("Delimiter"), m_delimiter);
     form->addRow(tr("Naming profile"), profileRow);
     form->addRow(QString(), m_readOnly);
@@ -224,6 +221,10 @@ ConnectionDialog::ConnectionDialog(models::SavedConnections* saved, PasswordVaul
     formColumn->addLayout(form);
     formColumn->addWidget(m_tls);
     formColumn->addWidget(m_ssh);
+    // Below every field, naming the one they are about: shown under their field, they pushed the fields below down
+    // while the pointer was on its way to one (a password went into the ACL user field).
+    for (QLabel* problem : {m_addressProblem, m_credentialsProblem, m_databaseProblem})
+        formColumn->addWidget(problem);
     formColumn->addWidget(m_status);
     formColumn->addStretch(1);
     auto* columns = new QHBoxLayout;
@@ -491,8 +492,11 @@ void ConnectionDialog::offerRecent(const std::vector<models::ConnectionProfile>&
     m_recentProfiles = profiles;
     while (m_recent->count() > 1)
         m_recent->removeItem(1);
+    // The connection bar's name leaves out the ACL user: two users of one server were two "127.0.0.1:7602".
     for (const models::ConnectionProfile& profile : profiles)
-        m_recent->addItem(profile.name);
+        m_recent->addItem(profile.user.isEmpty()
+                              ? profile.name
+                              : tr("%1 · user %2").arg(profile.name, QString::fromUtf8(profile.user)));
     m_recent->setEnabled(!profiles.empty());
 }
 
@@ -511,13 +515,13 @@ void ConnectionDialog::showProblem(const redis::Error& error)
     case redis::ErrorKind::AuthFailed:
     case redis::ErrorKind::AuthRequired:
     case redis::ErrorKind::NoPermission:
-        showFieldProblem(m_credentialsProblem, error.message);
+        showFieldProblem(m_credentialsProblem, tr("ACL user and password: %1").arg(error.message));
         m_password->setFocus();
         return;
     case redis::ErrorKind::Server:
         // After the login, the handshake's only command that can fail is SELECT.
         if (m_db->isEnabled() && m_db->value() != 0) {
-            showFieldProblem(m_databaseProblem, error.message);
+            showFieldProblem(m_databaseProblem, tr("Database: %1").arg(error.message));
             return;
         }
         break;
@@ -536,7 +540,7 @@ void ConnectionDialog::showProblem(const redis::Error& error)
     case redis::ErrorKind::Protocol:
     case redis::ErrorKind::Loading:
     case redis::ErrorKind::Busy:
-        showFieldProblem(m_addressProblem, error.message);
+        showFieldProblem(m_addressProblem, tr("Address: %1").arg(error.message));
         return;
     case redis::ErrorKind::UnknownCommand:
     case redis::ErrorKind::Cancelled:
@@ -544,7 +548,7 @@ void ConnectionDialog::showProblem(const redis::Error& error)
     case redis::ErrorKind::Damaged:
         break;
     }
-    showFieldProblem(m_addressProblem, error.message);
+    showFieldProblem(m_addressProblem, tr("Address: %1").arg(error.message));
 }
 
 QString ConnectionDialog::addressProblem() const

@@ -86,6 +86,11 @@ LegendDialog::LegendDialog(QWidget* parent)
     soon.setAlphaF(0.5f);
     add(swatch(soon), tr("<b>Expiring soon</b> (TTL column). A key, or the soonest key of a namespace, "
                          "expires within a minute."));
+    // The Cold column's tint, as the tree paints a namespace whose memory is all cold (KeyTreeDelegate).
+    QColor cold = overlay::cold();
+    cold.setAlphaF(0.45f);
+    add(swatch(cold), tr("<b>Cold</b> (Cold column). The share of the row's memory in keys idle past the cold "
+                         "threshold (Scan ▸ Measure idle times): the more of it, the icier the cell."));
     add(swatch(overlay::expired(palette)),
         tr("<b>Expired</b> (grey TTL). Its TTL ran out after the scan saw it; the key is gone."));
     // While comparing with an earlier scan (Scan > Compare with…).
