@@ -210,11 +210,11 @@ QWidget* BrowserPane::createSide()
     m_detailsTab = detailsTab;
 
     m_side = new QTabWidget;
-    // Every tab in sight at 800 px (Server was behind scroll arrows), elided before it hides; and room for the key's
+    // Every tab in sight at 800 px (Server was behind scroll arrows), and whole: elided, they read "Det… Ch…" at 800
+    // and 900 px. Unelided, the tabs are the pane's least width, which the splitter keeps; and room for the key's
     // edit buttons in a row.
     m_side->setUsesScrollButtons(false);
-    m_side->setElideMode(Qt::ElideRight);
-    m_side->setMinimumWidth(300);
+    m_side->setElideMode(Qt::ElideNone);
     m_side->addTab(m_detailsTab, tr("Details"));
     m_charts = new ChartsPane(m_session->view());
     m_side->addTab(m_charts, tr("Charts"));
@@ -225,6 +225,7 @@ QWidget* BrowserPane::createSide()
     m_side->addTab(m_serverPanel, tr("Server"));
     m_history = new HistoryPane;
     m_side->addTab(m_history, tr("History"));
+    fitSideWidth();
     // A cluster's shards: a tab of their own while the target is one. Owned by the tabs while it is none of them (a
     // single server): a parentless pane leaked with every window, and a child of the splitter would be a third side.
     m_shards = new ShardsPane(m_side);
@@ -645,10 +646,12 @@ void BrowserPane::refreshShards()
     if (shards.empty()) {
         if (index >= 0)
             m_side->removeTab(index);
+        fitSideWidth();
         return;
     }
     if (index < 0)
         m_side->insertTab(m_side->indexOf(m_serverPanel), m_shards, tr("Shards"));
+    fitSideWidth();
     const bool memoryMeasured =
         m_session->summary() ? m_session->summary()->memoryMeasured : m_session->options().measureMemory;
     m_shards->showShards(shards, memoryMeasured);
@@ -687,6 +690,13 @@ void BrowserPane::setTreeFindingsFilter(const KeyTreeModel::FindingsFilter& filt
     keepingTreeState([&] { model->setFindingsFilter(filter); });
     patternsFollowFilter();
     filterChanged(filter.enabled);
+}
+
+void BrowserPane::fitSideWidth()
+{
+    // As wide as its tabs, whole (and 300 px at least, for the key's edit buttons in a row): a width set by hand
+    // overrides the tab widget's own minimum, which the splitter would otherwise keep.
+    m_side->setMinimumWidth(std::max(300, m_side->tabBar()->sizeHint().width() + 4));
 }
 
 void BrowserPane::patternsFollowFilter()

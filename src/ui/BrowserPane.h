@@ -151,6 +151,7 @@ private:
     void applyFilter();
     // Runs a change that resets the tree model, keeping what was open and selected by path.
     void patternsFollowFilter();
+    void fitSideWidth();
     void keepingTreeState(const std::function<void()>& resetTheModel);
     // After a filter changed: the match count, and the matches opened when there are few (`narrowed`).
     void filterChanged(bool narrowed);

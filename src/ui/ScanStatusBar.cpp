@@ -7,8 +7,10 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QTimer>
+#include <QToolButton>
 
 namespace keylens::ui {
 
@@ -18,7 +20,7 @@ ScanStatusBar::ScanStatusBar(QWidget* parent)
     : QWidget(parent)
     , m_label(new ElidedLabel)
     , m_bar(new QProgressBar)
-    , m_notices(new QLabel)
+    , m_notices(new QToolButton)
     , m_silence(new QTimer(this))
 {
     m_silence->setInterval(1000);
@@ -32,7 +34,16 @@ ScanStatusBar::ScanStatusBar(QWidget* parent)
     m_bar->setMaximumHeight(14);
     m_bar->setVisible(false);
     m_notices->setVisible(false);
-    m_notices->setStyleSheet(QStringLiteral("QLabel { color: #d9822b; font-weight: bold; }"));
+    m_notices->setObjectName(QStringLiteral("scanNotices"));
+    m_notices->setAutoRaise(true);
+    m_notices->setCursor(Qt::PointingHandCursor);
+    m_notices->setStyleSheet(QStringLiteral("QToolButton { color: #d9822b; font-weight: bold; }"));
+    // A label that looked clickable and did nothing: a click lists the notices whole (the tooltip cut long ones).
+    connect(m_notices, &QToolButton::clicked, this, [this] {
+        QMessageBox box(QMessageBox::Information, tr("Scan notices"), m_noticeList.join(QStringLiteral("\n\n")),
+                        QMessageBox::Ok, this);
+        box.exec();
+    });
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(4, 0, 4, 0);
     layout->addWidget(m_bar);
@@ -184,9 +195,10 @@ void ScanStatusBar::renderFinished()
         line += tr(" · %1 not inspected when the scan stopped")
                     .arg(displayText(keyspace::formatCount(summary.keysInFlight)));
     m_label->setFullText(line);
+    m_noticeList = summary.notices;
     m_notices->setVisible(!summary.notices.isEmpty());
-    m_notices->setText(tr("⚠ %1 notice(s)").arg(summary.notices.size()));
-    m_notices->setToolTip(summary.notices.join(u'\n'));
+    m_notices->setText(summary.notices.size() == 1 ? tr("⚠ 1 notice") : tr("⚠ %1 notices").arg(summary.notices.size()));
+    m_notices->setToolTip(summary.notices.join(u'\n') + tr("\n\nClick to read them."));
 }
 
 } // namespace keylens::ui

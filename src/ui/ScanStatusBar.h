@@ -8,6 +8,7 @@
 #include <optional>
 
 class QLabel;
+class QToolButton;
 class QProgressBar;
 class QTimer;
 
@@ -51,7 +52,8 @@ private:
     std::optional<Finished> m_finished; // while the label shows a finished scan
     ElidedLabel* m_label;               // the line, ended in an ellipsis where the window is too narrow
     QProgressBar* m_bar;
-    QLabel* m_notices;
+    QToolButton* m_notices;
+    QStringList m_noticeList;                     // the last scan's, shown whole on a click
     std::optional<scan::ScanProgress> m_progress; // while the label shows a running scan
     QElapsedTimer m_sinceProgress;
     QTimer* m_silence; // looks at m_sinceProgress while a scan runs

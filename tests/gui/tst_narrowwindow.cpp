@@ -1,0 +1,104 @@
+// What the window says at 800 and 900 px, whole, and what looks clickable does something: the side pane's tabs are
+// not elided ("Det… Ch…"), and the status bar's "⚠ N notices" lists the scan's notices when clicked. The notices are
+// the server's doing: an ACL user that may not run MEMORY USAGE.
+#include "DialogAnswers.h"
+#include "GrabAtSizes.h"
+#include "PlainClient.h"
+#include "TestServer.h"
+#include "ui/BrowserPane.h"
+#include "ui/MainWindow.h"
+
+#include <QMessageBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStyle>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+using namespace keylens;
+
+class TestNarrowWindow : public QObject
+{
+    Q_OBJECT
+
+    demo::RedisServerProcess m_server;
+    QTemporaryDir m_dir;
+    std::unique_ptr<QSettings> m_settings;
+    std::unique_ptr<ui::MainWindow> m_window;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        KEYLENS_START_SERVER(m_server);
+        test::PlainClient client(m_server.port());
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 1; i <= 200; ++i)
+            commands.push_back({"SET", "user:" + QByteArray::number(i), "u"});
+        commands.push_back({"ACL", "SETUSER", "nomemory", "on", ">pw", "~*", "+@all", "-memory"});
+        QCOMPARE(client.pipeline(commands), std::size_t(0));
+        QVERIFY(m_dir.isValid());
+        m_settings = std::make_unique<QSettings>(m_dir.filePath(QStringLiteral("keylens.ini")), QSettings::IniFormat);
+        m_window = std::make_unique<ui::MainWindow>(m_settings.get());
+        m_window->resize(800, 600);
+        m_window->show();
+        ui::MainWindow::Target target;
+        target.options = m_server.connectionOptions();
+        target.options.user = "nomemory";
+        target.options.password = "pw";
+        target.options.hasPassword = true;
+        QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
+        m_window->connectTo(target);
+        QVERIFY(finished.wait(60000));
+    }
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        m_server.stop();
+    }
+
+    void sideTabsAreWhole()
+    {
+        QTabBar* tabs = m_window->browser()->sidePane()->tabBar();
+        for (const QSize size : {QSize(800, 600), QSize(900, 700), QSize(1600, 1000)}) {
+            m_window->resize(size);
+            const auto whole = [&] {
+                for (int i = 0; i < tabs->count(); ++i) {
+                    const QRect rect = tabs->tabRect(i);
+                    // The width its whole text asks for, with the style's margins (QTabBar::tabSizeHint's sum); an
+                    // elided tab is laid out narrower.
+                    const int wanted = tabs->fontMetrics().size(Qt::TextShowMnemonic, tabs->tabText(i)).width() +
+                                       tabs->style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, tabs);
+                    if (rect.width() < wanted || rect.right() > tabs->width())
+                        return false;
+                }
+                return true;
+            };
+            QTRY_VERIFY2(whole(), qPrintable(QStringLiteral("at %1 px").arg(size.width())));
+        }
+        m_window->resize(800, 600);
+        test::grabAtSizes(m_window.get(), QStringLiteral("narrow-tabs"));
+    }
+
+    void noticesOpenWhenClicked()
+    {
+        auto* notices = m_window->findChild<QToolButton*>(QStringLiteral("scanNotices"));
+        QVERIFY(notices);
+        QTRY_VERIFY(notices->isVisible());
+        QVERIFY2(notices->text().contains(u'⚠'), qPrintable(notices->text()));
+        auto said = std::make_shared<QString>();
+        const auto answered = test::answerNextMessageBox(QStringLiteral("OK"), said);
+        QTest::mouseClick(notices, Qt::LeftButton);
+        QTRY_VERIFY(*answered);
+        // Every notice the button's tooltip names, whole; among them that memory was not measured (MEMORY denied).
+        QVERIFY2(said->contains(QStringLiteral("MEMORY"), Qt::CaseInsensitive), qPrintable(*said));
+        const QStringList lines = notices->toolTip().split(u'\n', Qt::SkipEmptyParts);
+        for (const QString& line : lines.mid(0, lines.size() - 1)) // the last line says to click
+            QVERIFY2(said->contains(line), qPrintable(line + QStringLiteral(" | ") + *said));
+    }
+};
+
+QTEST_MAIN(TestNarrowWindow)
+#include "tst_narrowwindow.moc"
