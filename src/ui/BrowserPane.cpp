@@ -29,6 +29,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QProxyStyle>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
@@ -39,10 +40,23 @@
 
 namespace keylens::ui {
 
+namespace {
+
+// The style's tabs with less margin beside their text (16 px for Fusion's 24): whole, five of them still leave the
+// tree its columns' least widths at 900 px.
+class SlimTabStyle : public QProxyStyle
+{
+public:
+    using QProxyStyle::QProxyStyle;
+    int pixelMetric(PixelMetric metric, const QStyleOption* option, const QWidget* widget) const override
+    {
+        const int value = QProxyStyle::pixelMetric(metric, option, widget);
+        return metric == PM_TabBarTabHSpace ? std::max(8, value * 2 / 3) : value;
+    }
+};
+
 using models::displayText;
 using models::KeyTreeModel;
-
-namespace {
 
 enum DetailsPage { PlaceholderPage, KeyPage, NamespacePage, PatternPage };
 
@@ -215,6 +229,9 @@ QWidget* BrowserPane::createSide()
     // edit buttons in a row.
     m_side->setUsesScrollButtons(false);
     m_side->setElideMode(Qt::ElideNone);
+    auto* slimTabs = new SlimTabStyle;
+    slimTabs->setParent(m_side->tabBar());
+    m_side->tabBar()->setStyle(slimTabs);
     m_side->addTab(m_detailsTab, tr("Details"));
     m_charts = new ChartsPane(m_session->view());
     m_side->addTab(m_charts, tr("Charts"));

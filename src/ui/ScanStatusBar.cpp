@@ -36,6 +36,7 @@ ScanStatusBar::ScanStatusBar(QWidget* parent)
     m_notices->setVisible(false);
     m_notices->setObjectName(QStringLiteral("scanNotices"));
     m_notices->setAutoRaise(true);
+    m_notices->setToolButtonStyle(Qt::ToolButtonTextOnly); // labelled, never a bare icon
     m_notices->setCursor(Qt::PointingHandCursor);
     m_notices->setStyleSheet(QStringLiteral("QToolButton { color: #d9822b; font-weight: bold; }"));
     // A label that looked clickable and did nothing: a click lists the notices whole (the tooltip cut long ones).
