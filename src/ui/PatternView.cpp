@@ -20,10 +20,26 @@ PatternView::PatternView(PatternTreeModel* model, QWidget* parent)
     // remembered by pattern text as the user opens and selects (at the reset the view has let go).
     connect(this, &QTreeView::expanded, this, [this](const QModelIndex& index) { remember(index, true); });
     connect(this, &QTreeView::collapsed, this, [this](const QModelIndex& index) { remember(index, false); });
+    // The row of a pattern's members has a name and no figures: it spans the row, so that "26,299 members, biggest
+    // first" is not cut to "26,299 me…est first" in the Name column of a narrow window.
+    connect(model, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex& parent, int first, int last) {
+        for (int row = first; row <= last; ++row)
+            spanIfMembers(m_model->index(row, 0, parent));
+    });
+    connect(this, &QTreeView::expanded, this, [this](const QModelIndex& index) {
+        if (const int rows = m_model->rowCount(index); rows > 0)
+            spanIfMembers(m_model->index(rows - 1, 0, index)); // pinned last
+    });
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
         restoreState();
         announceCurrent(currentIndex());
     });
+}
+
+void PatternView::spanIfMembers(const QModelIndex& index)
+{
+    if (index.isValid() && m_model->kindOf(index) == PatternTreeModel::RowKind::Members)
+        setFirstColumnSpanned(index.row(), index.parent(), true);
 }
 
 void PatternView::announceCurrent(const QModelIndex& current)

@@ -37,6 +37,7 @@ Q_SIGNALS:
 
 private:
     void announceCurrent(const QModelIndex& current);
+    void spanIfMembers(const QModelIndex& index);
     // Across a reset (the exact tree replacing the live one at the end of a scan): what was open and
     // selected, by pattern text.
     void remember(const QModelIndex& index, bool expanded);

@@ -5,8 +5,11 @@
 #include "GrabAtSizes.h"
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "models/PatternTreeModel.h"
+#include "models/ScanSession.h"
 #include "ui/BrowserPane.h"
 #include "ui/MainWindow.h"
+#include "ui/PatternView.h"
 
 #include <QMessageBox>
 #include <QSettings>
@@ -80,6 +83,35 @@ private Q_SLOTS:
         }
         m_window->resize(800, 600);
         test::grabAtSizes(m_window.get(), QStringLiteral("narrow-tabs"));
+    }
+
+    // The Patterns view's row of a pattern's members ("26,299 me…est first") reads whole in its column at 800 px.
+    void membersRowIsWhole()
+    {
+        m_window->resize(800, 600);
+        ui::BrowserPane* browser = m_window->browser();
+        browser->showPatterns(true);
+        models::PatternTreeModel* patterns = m_window->session()->patternModel();
+        if (!patterns->isExact()) {
+            QSignalSpy exact(patterns, &models::PatternTreeModel::exactTreeReady);
+            QVERIFY(exact.wait(10000));
+        }
+        QVERIFY(browser->patternView()->selectPattern("user:<int>"));
+        const QModelIndex pattern = browser->patternView()->currentIndex();
+        browser->patternView()->expand(pattern);
+        QTRY_VERIFY(patterns->rowCount(pattern) > 0);
+        const QModelIndex members = patterns->index(patterns->rowCount(pattern) - 1, 0, pattern);
+        QCOMPARE(patterns->kindOf(members), models::PatternTreeModel::RowKind::Members);
+        const QString text = members.data().toString();
+        // The server's count of the keys it stands for is in it.
+        QVERIFY2(text.contains(QString::number(test::PlainClient(m_server.port()).allKeys("user:*").size())),
+                 qPrintable(text));
+        browser->patternView()->scrollTo(members);
+        const int room = browser->patternView()->visualRect(members).width();
+        QTRY_VERIFY2(room >= browser->patternView()->fontMetrics().horizontalAdvance(text) + 8,
+                     qPrintable(QStringLiteral("%1 in %2 px").arg(text).arg(room)));
+        test::grabAtSizes(m_window.get(), QStringLiteral("narrow-members"));
+        browser->showPatterns(false);
     }
 
     void noticesOpenWhenClicked()
