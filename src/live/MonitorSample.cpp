@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <future>
 
 namespace keylens::live {
 
@@ -63,23 +64,25 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
     std::atomic<bool> stop{false};
     redis::ConnectionOptions monitorOptions = options;
     monitorOptions.commandTimeoutMs = INT_MAX; // an idle server sends nothing for long
-    redis::Result<std::unique_ptr<redis::Connection>> monitorOpened = redis::Connection::open(monitorOptions, &stop);
-    if (!monitorOpened) {
-        sample.error = monitorOpened.error();
-        return sample;
-    }
-    redis::Connection& monitor = **monitorOpened;
-    if (redis::Result<redis::Reply> answer = monitor.command({"MONITOR"}); !answer || answer->isError()) {
-        sample.error = answer ? redis::errorFromReply(answer->bytes(), "MONITOR") : answer.error();
-        return sample;
-    }
-    sample.started = true;
-    if (started)
-        started();
-    QElapsedTimer clock;
-    clock.start();
+    // The MONITOR connection lives on the reader's thread from its opening to its end: a socket used from a thread
+    // other than its own printed "QSocketNotifier: Socket notifiers cannot be enabled or disabled from another
+    // thread" when the server went away.
+    std::promise<std::optional<redis::Error>> opening;
+    std::future<std::optional<redis::Error>> monitoring = opening.get_future();
     std::optional<redis::Error> lost;
     base::SideTask reader([&] {
+        redis::Result<std::unique_ptr<redis::Connection>> monitorOpened =
+            redis::Connection::open(monitorOptions, &stop);
+        if (!monitorOpened) {
+            opening.set_value(monitorOpened.error());
+            return;
+        }
+        redis::Connection& monitor = **monitorOpened;
+        if (redis::Result<redis::Reply> answer = monitor.command({"MONITOR"}); !answer || answer->isError()) {
+            opening.set_value(answer ? redis::errorFromReply(answer->bytes(), "MONITOR") : answer.error());
+            return;
+        }
+        opening.set_value(std::nullopt);
         while (!stop.load()) {
             redis::Result<redis::Reply> line = monitor.read();
             if (!line) {
@@ -91,6 +94,16 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
                 sample.profile->add(*parsed);
         }
     });
+    if (std::optional<redis::Error> refused = monitoring.get()) {
+        reader.wait();
+        sample.error = std::move(refused);
+        return sample;
+    }
+    sample.started = true;
+    if (started)
+        started();
+    QElapsedTimer clock;
+    clock.start();
     while (clock.elapsed() < std::int64_t(seconds) * 1000 && !cancel.load())
         QThread::msleep(50);
     stop = true;

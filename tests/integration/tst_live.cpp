@@ -206,6 +206,22 @@ private Q_SLOTS:
         QVERIFY2(run.exitCode == 130, run.err.constData());
     }
 
+    // The server goes away during a profile: said once, plainly, with no Qt warning about a socket used from another
+    // thread (the MONITOR connection lived on two threads).
+    void profileOfAServerThatDiesSaysSoPlainly()
+    {
+        QVERIFY(startServer());
+        test::PlainClient client(m_server->port());
+        QProcess profile;
+        test::startCli(profile, {QStringLiteral("profile"), uri(), QStringLiteral("--seconds"), QStringLiteral("2")});
+        QTRY_VERIFY_WITH_TIMEOUT(client.command({"CLIENT", "LIST"}).contains("cmd=monitor"), 10000);
+        ::kill(pid_t(m_server->processId()), SIGKILL);
+        const test::CliRun run = test::finishCli(profile);
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("the MONITOR connection ended early"), run.err.constData());
+        QVERIFY2(!run.err.contains("QSocketNotifier"), run.err.constData());
+    }
+
     void profileCountsWhatAClientSentAndHidesThePassword()
     {
         QVERIFY(startServer("user default on >canary-pw-8c1f ~* &* +@all\n"));
