@@ -10,7 +10,7 @@ redis::Result<bool> readWithoutTouching(redis::Connection& connection, QString* 
     if (!cluster)
         return cluster.error();
     if (*cluster) {
-        *why = QStringLiteral("a cluster's keys are read on a connection to each node, none of them in NO-TOUCH mode");
+        *why = QStringLiteral("a cluster's nodes are read without NO-TOUCH");
         return false;
     }
     const redis::Result<redis::Reply> reply = connection.command({"CLIENT", "NO-TOUCH", "ON"});
@@ -18,7 +18,7 @@ redis::Result<bool> readWithoutTouching(redis::Connection& connection, QString* 
         return reply.error();
     if (reply->isError()) {
         // "unknown subcommand" before Redis 7.2; an ACL that denies it reads the same to us.
-        *why = QStringLiteral("this server has no CLIENT NO-TOUCH (Redis 7.2 or later) to read without touching");
+        *why = QStringLiteral("this server has no CLIENT NO-TOUCH (Redis 7.2+)");
         return false;
     }
     return true;

@@ -25,8 +25,8 @@ void askLengths(const redis::ConnectionOptions& options, inspect::Touching touch
         return;
     }
     if (!*untouched && touching == inspect::Touching::OnlyIfUntouched) {
-        lengths.error = QStringLiteral("reading a key's length resets its idle time, which this scan measured, and ") +
-                        touchingWhy + QStringLiteral("; a scan that does not measure idle times checks them");
+        lengths.error =
+            QStringLiteral("reading a length would reset the idle time this scan measured, and ") + touchingWhy;
         return;
     }
     redis::Result<std::vector<std::optional<std::uint64_t>>> answers =

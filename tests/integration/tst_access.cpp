@@ -182,7 +182,8 @@ private Q_SLOTS:
                          .toInt(),
                      4);
         else // not read, and said so
-            QVERIFY2(notices.contains(QLatin1String("resets its idle time")), qPrintable(notices));
+            QVERIFY2(notices.contains(QLatin1String("would reset the idle time this scan measured")),
+                     qPrintable(notices));
 
         const test::CliRun scanned = test::runCli({QStringLiteral("scan"), m_server->uri(), QStringLiteral("--access"),
                                                    QStringLiteral("--format"), QStringLiteral("json")});
