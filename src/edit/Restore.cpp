@@ -22,10 +22,19 @@ QString RestoreSummary::text() const
                      .arg(read);
     else
         parts << QStringLiteral("Restored %L1 of %L2 keys.").arg(restored).arg(read);
-    if (existed > 0)
+    if (existed > 0 && action == "rename")
+        // A rename moves a key: one still under its old name was never renamed (the action stopped before it).
+        parts << QStringLiteral("%L1 were never renamed (the rename stopped before them) and are still under their "
+                                "names, left as they are.")
+                     .arg(existed);
+    else if (existed > 0)
         parts << QStringLiteral("%L1 exist already and were left as they are (restore with --replace to overwrite "
                                 "them).")
                      .arg(existed);
+    if (restored > 0 && action == "rename")
+        parts << QStringLiteral("The %L1 keys put back had been renamed: their copies under the new names are still "
+                                "there.")
+                     .arg(restored);
     if (failed > 0)
         parts << QStringLiteral("%L1 failed%2.")
                      .arg(failed)

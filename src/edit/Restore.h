@@ -32,7 +32,10 @@ struct RestoreSummary
 
     bool succeeded() const
     {
-        return failed == 0 && unknown == 0 && existed == 0 && !stoppedBy && !damage && !cancelled;
+        // Restoring a rename's backup, a key still under its old name is one the rename never reached: in place,
+        // which is what the restore was for.
+        return failed == 0 && unknown == 0 && (existed == 0 || action == "rename") && !stoppedBy && !damage &&
+               !cancelled;
     }
     QString text() const;
 };

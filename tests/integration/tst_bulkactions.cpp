@@ -523,6 +523,32 @@ private Q_SLOTS:
         QCOMPARE(client.allKeys("old:*").size(), std::size_t(1));
     }
 
+    // A rename stopped part way (killed): restoring its backup puts back the keys it renamed, leaves the ones it never
+    // reached where they are, says that the renamed copies remain, and is a success (it was "exist already", exit 1).
+    void restoringAStoppedRenameIsARecovery()
+    {
+        PlainClient client(m_server.port());
+        for (int i = 0; i < 40; ++i)
+            client.command({"SET", "from:" + QByteArray::number(i), "v" + QByteArray::number(i)});
+        const QString backup = file(QStringLiteral("stopped-rename.klb"));
+        const test::CliRun renamed =
+            test::runCli(cli(QStringLiteral("rename"),
+                             {QStringLiteral("--match"), QStringLiteral("from:*"), QStringLiteral("--to"),
+                              QStringLiteral("to:"), QStringLiteral("--yes"), QStringLiteral("--backup"), backup}));
+        QCOMPARE(renamed.exitCode, 0);
+        // As if it had been killed after the first 25: the last 15 never renamed.
+        for (int i = 25; i < 40; ++i)
+            QCOMPARE(client.command({"RENAME", "to:" + QByteArray::number(i), "from:" + QByteArray::number(i)}),
+                     QByteArray("OK"));
+        const test::CliRun restored = test::runCli({QStringLiteral("restore"), backup, m_server.uri()});
+        QVERIFY2(restored.exitCode == 0, restored.out.constData());
+        QVERIFY2(restored.out.contains("15 were never renamed"), restored.out.constData());
+        QVERIFY2(restored.out.contains("copies under the new names are still there"), restored.out.constData());
+        QCOMPARE(client.allKeys("from:*").size(), std::size_t(40));
+        QCOMPARE(client.allKeys("to:*").size(), std::size_t(25));
+        QCOMPARE(client.command({"GET", "from:7"}), QByteArray("v7"));
+    }
+
     void renamePlanRoundTrip()
     {
         PlainClient client(m_server.port());
