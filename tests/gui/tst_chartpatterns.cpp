@@ -8,6 +8,7 @@
 #include "GrabAtSizes.h"
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "WindowScan.h"
 #include "models/ChartJob.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
@@ -83,11 +84,7 @@ private Q_SLOTS:
         m_window = std::make_unique<ui::MainWindow>(m_settings.get());
         m_window->resize(1600, 1000);
         m_window->show();
-        ui::MainWindow::Target target;
-        target.options = m_server.connectionOptions();
-        QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
-        m_window->connectTo(target);
-        QVERIFY(finished.wait(60000));
+        QVERIFY(test::scanInWindow(*m_window, m_server.connectionOptions()));
         m_window->browser()->showCharts(true);
     }
     void cleanupTestCase()

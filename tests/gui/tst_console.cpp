@@ -4,6 +4,7 @@
 #include "GrabAtSizes.h"
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "WindowScan.h"
 #include "ui/ConsoleView.h"
 #include "ui/MainWindow.h"
 
@@ -28,14 +29,7 @@ class TestConsole : public QObject
     std::unique_ptr<ui::MainWindow> m_window;
 
     ui::ConsoleView* console() const { return m_window->console(); }
-    void connectTo(const redis::ConnectionOptions& options)
-    {
-        ui::MainWindow::Target target;
-        target.options = options;
-        QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
-        m_window->connectTo(target);
-        QVERIFY(finished.wait(60000));
-    }
+    void connectTo(const redis::ConnectionOptions& options) { QVERIFY(test::scanInWindow(*m_window, options)); }
     QTreeWidgetItem* run(const QString& line)
     {
         QSignalSpy replied(console(), &ui::ConsoleView::replied);

@@ -4,6 +4,7 @@
 #include "GrabAtSizes.h"
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "WindowScan.h"
 #include "models/ScanSession.h"
 #include "ui/MainWindow.h"
 
@@ -26,14 +27,7 @@ class TestDelimiterSuggestion : public QObject
     std::unique_ptr<QSettings> m_settings;
     std::unique_ptr<ui::MainWindow> m_window;
 
-    void scan()
-    {
-        ui::MainWindow::Target target;
-        target.options = m_server.connectionOptions();
-        QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
-        m_window->connectTo(target);
-        QVERIFY(finished.wait(60000));
-    }
+    void scan() { QVERIFY(test::scanInWindow(*m_window, m_server.connectionOptions())); }
     QFrame* bar() const { return m_window->findChild<QFrame*>(QStringLiteral("delimiterSuggestion")); }
     // Nodes named "" in the store: what an empty-segment finding is about.
     std::size_t emptySegments() const

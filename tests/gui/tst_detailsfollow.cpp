@@ -6,6 +6,7 @@
 #include "GrabAtSizes.h"
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "WindowScan.h"
 #include "ui/BrowserPane.h"
 #include "ui/EditDialogs.h"
 #include "ui/KeyDetailsView.h"
@@ -33,11 +34,7 @@ class TestDetailsFollow : public QObject
 
     void scan(const demo::RedisServerProcess& server)
     {
-        ui::MainWindow::Target target;
-        target.options = server.connectionOptions();
-        QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
-        m_window->connectTo(target);
-        QVERIFY(finished.wait(60000));
+        QVERIFY(test::scanInWindow(*m_window, server.connectionOptions()));
     }
     ui::KeyDetailsView* details() const { return m_window->browser()->keyDetails(); }
     void open(const QByteArray& key)

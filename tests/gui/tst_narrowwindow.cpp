@@ -5,6 +5,7 @@
 #include "GrabAtSizes.h"
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "WindowScan.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 #include "ui/BrowserPane.h"
@@ -47,14 +48,11 @@ private Q_SLOTS:
         m_window = std::make_unique<ui::MainWindow>(m_settings.get());
         m_window->resize(800, 600);
         m_window->show();
-        ui::MainWindow::Target target;
-        target.options = m_server.connectionOptions();
-        target.options.user = "nomemory";
-        target.options.password = "pw";
-        target.options.hasPassword = true;
-        QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
-        m_window->connectTo(target);
-        QVERIFY(finished.wait(60000));
+        redis::ConnectionOptions options = m_server.connectionOptions();
+        options.user = "nomemory";
+        options.password = "pw";
+        options.hasPassword = true;
+        QVERIFY(test::scanInWindow(*m_window, options));
     }
     void cleanupTestCase()
     {
