@@ -522,7 +522,8 @@ private Q_SLOTS:
         // About 4 s (--max-rate is shared by the shards): the failover lands mid-scan.
         test::startCli(process, {QStringLiteral("scan"), cluster.uri(), QStringLiteral("--format"),
                                  QStringLiteral("json"), QStringLiteral("--max-rate"), QStringLiteral("7500")});
-        QTest::qWait(1500);
+        // Mid-scan: the primary was asked about some of its keys, far from all of them.
+        QTRY_VERIFY_WITH_TIMEOUT(test::PlainClient(primary).commandCalls("pttl") >= 500, 20000);
         // A coordinated failover: the replica takes the slots over, the primary becomes its replica.
         QCOMPARE(test::PlainClient(replica).command({"CLUSTER", "FAILOVER"}), QByteArray("OK"));
         QTRY_COMPARE_WITH_TIMEOUT(test::PlainClient(replica).elements({"ROLE"}).front(), QByteArray("master"), 10000);
@@ -562,8 +563,8 @@ private Q_SLOTS:
         test::startCli(process, {QStringLiteral("scan"), cluster.uri(), QStringLiteral("--format"),
                                  QStringLiteral("json"), QStringLiteral("--max-rate"), QStringLiteral("7500"),
                                  QStringLiteral("--reconnect"), QStringLiteral("1")});
-        QTest::qWait(1500);
         const quint16 killedPort = cluster.node(1).port();
+        QTRY_VERIFY_WITH_TIMEOUT(test::PlainClient(killedPort).commandCalls("pttl") >= 500, 20000);
         QCOMPARE(::kill(pid_t(cluster.node(1).processId()), SIGKILL), 0);
         const test::CliRun run = test::finishCli(process);
         QCOMPARE(run.exitCode, 1); // a partial report
@@ -588,6 +589,60 @@ private Q_SLOTS:
         QCOMPARE(failed, 1);
     }
 
+    // A primary stopped mid-scan (SIGSTOP: it still accepts connections, answers nothing) on a cluster that does not
+    // judge it failed for a minute: its shard is given up on within a minute of its last byte with the default
+    // --command-timeout and --reconnect, the timeout said on stderr at once, the others scanned, the report partial.
+    // (A cluster scan was still running, silent, at 185 s.)
+    void aHungShardIsGivenUpOnWithinAMinute()
+    {
+        demo::RedisCluster cluster;
+        demo::RedisCluster::Options options;
+        options.nodeTimeoutMs = 120000; // no failover while the test runs: the node is only silent
+        const redis::Status started = cluster.start(options);
+        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().message));
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 0; i < 30000; ++i)
+            commands.push_back({"SET", "k:" + QByteArray::number(i), "v"});
+        writeRouted(test::slotPorts(cluster.node(0).port()), commands);
+
+        const quint16 stoppedPort = cluster.node(1).port();
+        test::PlainClient stoppedAdmin(stoppedPort);
+        QVERIFY(stoppedAdmin.isConnected());
+        QProcess process;
+        test::startCli(process, {QStringLiteral("scan"), cluster.uri(), QStringLiteral("--format"),
+                                 QStringLiteral("json"), QStringLiteral("--max-rate"), QStringLiteral("3000")});
+        // Stopped once the scan has asked the node about some keys, and long before it could have asked about all.
+        QTRY_VERIFY_WITH_TIMEOUT(stoppedAdmin.commandCalls("pttl") >= 500, 20000);
+        const qint64 pid = cluster.node(1).processId();
+        QCOMPARE(::kill(pid_t(pid), SIGSTOP), 0);
+        QElapsedTimer stopped;
+        stopped.start();
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += process.readAllStandardError()).contains("timed out"), 45000);
+        QCOMPARE(process.state(), QProcess::Running);
+        const bool finished = process.waitForFinished(70000);
+        const qint64 took = stopped.elapsed();
+        ::kill(pid_t(pid), SIGCONT);
+        QVERIFY2(finished, "the scan never ended");
+        err += process.readAllStandardError();
+        QVERIFY2(took < 60000, qPrintable(QStringLiteral("%1 ms after the node stopped").arg(took)));
+        QCOMPARE(process.exitCode(), 1);
+        QVERIFY2(err.contains(QByteArray::number(stoppedPort)) && err.contains("answered nothing for"),
+                 err.constData());
+        const QJsonObject report = parseJson(process.readAllStandardOutput());
+        QCOMPARE(report.value(QStringLiteral("scan")).toObject().value(QStringLiteral("complete")).toBool(true), false);
+        for (const QJsonValue& value : report.value(QStringLiteral("shards")).toArray()) {
+            const QJsonObject shard = value.toObject();
+            const quint16 port = quint16(shard.value(QStringLiteral("address")).toString().section(u':', -1).toUInt());
+            if (port == stoppedPort) {
+                QCOMPARE(shard.value(QStringLiteral("complete")).toBool(true), false);
+            } else {
+                QCOMPARE(shard.value(QStringLiteral("complete")).toBool(), true);
+                QCOMPARE(shard.value(QStringLiteral("keys")).toInteger(), test::PlainClient(port).integer({"DBSIZE"}));
+            }
+        }
+    }
+
     // A primary killed mid-scan on a cluster that then marks itself failed: the others answer every question about a
     // key CLUSTERDOWN. The scan spends its reconnect budget (--reconnect 2) and ends, partial, exit 1, naming the
     // failed slots; it does not retry without end.
@@ -604,7 +659,7 @@ private Q_SLOTS:
                                  QStringLiteral("json"), QStringLiteral("--max-rate"), QStringLiteral("3000"),
                                  QStringLiteral("--reconnect"), QStringLiteral("2"), QStringLiteral("-t"),
                                  QStringLiteral("2"), QStringLiteral("--command-timeout"), QStringLiteral("5")});
-        QTest::qWait(1500);
+        QTRY_VERIFY_WITH_TIMEOUT(test::PlainClient(cluster.node(1).port()).commandCalls("pttl") >= 500, 20000);
         QCOMPARE(::kill(pid_t(cluster.node(1).processId()), SIGKILL), 0);
         QTRY_VERIFY_WITH_TIMEOUT(
             test::PlainClient(cluster.node(0).port()).command({"CLUSTER", "INFO"}).contains("cluster_state:fail"),
