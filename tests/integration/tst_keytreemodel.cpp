@@ -499,8 +499,15 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(session.keyspace().keyCount() > 1000, 10000);
         session.pause();
         QTRY_VERIFY_WITH_TIMEOUT(session.lastProgress() && session.lastProgress()->paused, 3000);
-        QTest::qWait(300); // what was in flight lands
-        const std::uint64_t paused = session.keyspace().keyCount();
+        // What was in flight lands: the count holds still across two looks 300 ms apart (however slow the machine).
+        std::uint64_t paused = session.keyspace().keyCount();
+        const auto settled = [&] {
+            const std::uint64_t before = paused;
+            QTest::qWait(300);
+            paused = session.keyspace().keyCount();
+            return paused == before;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), 10000);
         QTest::qWait(700);
         QCOMPARE(session.keyspace().keyCount(), paused);
         QVERIFY(session.isRunning());

@@ -285,6 +285,8 @@ private Q_SLOTS:
     {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("REDISCLI_AUTH"), QString::fromUtf8(Password));
+        test::PlainClient admin(m_redis.port(), {}, Password);
+        const long long askedBefore = admin.commandCalls("pttl"); // earlier tests scanned the same server
         QProcess cli;
         cli.setProcessEnvironment(environment);
         test::startCli(cli, QStringList{QStringLiteral("scan"), QStringLiteral("--format"), QStringLiteral("json"),
@@ -292,7 +294,8 @@ private Q_SLOTS:
                                 cliTunnelArguments());
         QTRY_COMPARE_WITH_TIMEOUT(tunnelsTo(m_redis.port()).size(), 1, 10000);
         const qint64 first = tunnelsTo(m_redis.port()).constFirst();
-        QTest::qWait(500);
+        // Killed mid-scan: once the server was asked about some keys through it.
+        QTRY_VERIFY_WITH_TIMEOUT(admin.commandCalls("pttl") >= askedBefore + 100, 20000);
         ::kill(pid_t(first), SIGKILL);
         // The scan connects again, through a new ssh, and resumes.
         const auto replaced = [&] {
