@@ -388,7 +388,65 @@ Shape baseShape(QByteArrayView segment)
     return Shape::Word;
 }
 
+// The length of the UTF-8 sequence that starts at text[at], or 0 when none does (a control byte, DEL, a stray
+// continuation byte, an overlong or cut sequence): a byte of binary data.
+qsizetype textCharacterAt(QByteArrayView text, qsizetype at)
+{
+    const auto byte = static_cast<unsigned char>(text[at]);
+    if (byte < 0x80)
+        return byte >= 0x20 && byte != 0x7f ? 1 : 0;
+    const qsizetype length = byte >= 0xc2 && byte <= 0xdf   ? 2
+                             : byte >= 0xe0 && byte <= 0xef ? 3
+                             : byte >= 0xf0 && byte <= 0xf4 ? 4
+                                                            : 0;
+    if (length == 0 || at + length > text.size())
+        return 0;
+    for (qsizetype i = at + 1; i < at + length; ++i)
+        if ((static_cast<unsigned char>(text[i]) & 0xc0) != 0x80)
+            return 0;
+    return length;
+}
+
+// Where the first byte that is not text is, or -1.
+qsizetype firstBinaryByte(QByteArrayView text)
+{
+    for (qsizetype at = 0; at < text.size();) {
+        const qsizetype length = textCharacterAt(text, at);
+        if (length == 0)
+            return at;
+        at += length;
+    }
+    return -1;
+}
+
+bool hasNonAscii(QByteArrayView text)
+{
+    return std::any_of(text.begin(), text.end(), [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return byte < 0x20 || byte >= 0x7f;
+    });
+}
+
 } // namespace
+
+QByteArray percentDecoded(QByteArrayView text)
+{
+    if (!text.contains('%'))
+        return {};
+    QByteArray out;
+    bool decoded = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == '%' && i + 2 < text.size() && isHexDigit(text[i + 1]) && isHexDigit(text[i + 2])) {
+            const auto nibble = [](char c) { return isDigit(c) ? c - '0' : (c | 0x20) - 'a' + 10; };
+            out.append(char(nibble(text[i + 1]) << 4 | nibble(text[i + 2])));
+            i += 2;
+            decoded = true;
+        } else {
+            out.append(text[i]);
+        }
+    }
+    return decoded ? out : QByteArray();
+}
 
 Shape shapeOf(QByteArrayView segment)
 {
@@ -396,11 +454,61 @@ Shape shapeOf(QByteArrayView segment)
     // (A lambda, not the function's address: GCC did not inline the pointer here, and this ran 1.7x slower.)
     if (std::all_of(segment.begin(), segment.end(), [](char c) { return isLower(c); }))
         return Shape::Word;
-    const Shape shape = baseShape(segment);
+    // Raw bytes: every digest written as bytes is one pattern, not one a key. A word before them is kept
+    // (`sess<binary>`, binaryTailFrom).
+    if (hasNonAscii(segment) && firstBinaryByte(segment) >= 0 && binaryTailFrom(segment) == 0)
+        return Shape::Binary;
+    Shape shape = baseShape(segment);
     // `user-profile-1234567890` has the characters of a token, but it is words with an id glued on.
     if (shape == Shape::Token && isId(gluedIdOf(segment).shape))
         return Shape::Word;
+    // An address or an e-mail as a URL carries it: the decoded bytes' shape.
+    if (shape == Shape::Word || shape == Shape::Token) {
+        if (const QByteArray decoded = percentDecoded(segment); !decoded.isNull()) {
+            if (const Shape decodedShape = baseShape(decoded); isId(decodedShape))
+                shape = decodedShape;
+        }
+    }
     return shape;
+}
+
+qsizetype binaryTailFrom(QByteArrayView segment)
+{
+    const qsizetype binary = firstBinaryByte(segment);
+    if (binary < 0)
+        return -1;
+    // The word is letters and inner delimiters; a digest's first bytes may be letters too, which sibling keys
+    // (PatternTree) tell apart: here the word stops at the first byte that is neither.
+    qsizetype word = 0;
+    while (word < binary && (isLetter(segment[word]) || isInnerDelimiter(segment[word])))
+        ++word;
+    return word;
+}
+
+QByteArray numberedSeries(QByteArrayView text)
+{
+    if (text.isEmpty() || !isLetter(text.front()) || text.size() > MaxGluedSegment ||
+        std::none_of(text.begin(), text.end(), isDigit)) // most words: nothing allocated
+        return {};
+    QByteArray out;
+    bool numbered = false;
+    for (qsizetype i = 0; i < text.size();) {
+        const char c = text[i];
+        if (isDigit(c)) {
+            if (!isLetter(text[i - 1]))
+                return {}; // `a_17`: an id after a delimiter is folded as one already
+            while (i < text.size() && isDigit(text[i]))
+                ++i;
+            out.append("<int>");
+            numbered = true;
+            continue;
+        }
+        if (!isLetter(c) && !isInnerDelimiter(c))
+            return {};
+        out.append(c);
+        ++i;
+    }
+    return numbered ? out : QByteArray();
 }
 
 QByteArrayView placeholder(Shape shape)
@@ -430,6 +538,8 @@ QByteArrayView placeholder(Shape shape)
         return "<semver>";
     case Shape::Path:
         return "<path>";
+    case Shape::Binary:
+        return "<binary>";
     case Shape::Word:
     case Shape::Count:
         break;

@@ -22,7 +22,10 @@ namespace keylens::lint {
 //      that mix digits and letters (short ids: a Docker container's, a truncated session id);
 //   8. opaque token: 16 or more base64/base62 characters mixing letters and digits;
 //   9. anything else is a word: `settings`, `deadbeef`, `2fa`, `v1`.
-enum class Shape { Word, Integer, Uuid, Ulid, Hex, Token, Email, Ip, Date, Epoch, Cidr, Semver, Path, Count };
+// Before these, bytes that are not text (control bytes, or bytes from 0x80 that are not UTF-8) make a segment binary:
+// a digest or a packed id written as raw bytes. A percent-encoded segment is classified decoded (`2001%3Adb8%3A%3A1`
+// is an address, `ann%40example.org` an e-mail).
+enum class Shape { Word, Integer, Uuid, Ulid, Hex, Token, Email, Ip, Date, Epoch, Cidr, Semver, Path, Binary, Count };
 
 Shape shapeOf(QByteArrayView segment);
 inline bool isId(Shape shape)
@@ -42,8 +45,8 @@ struct SegmentClass
 SegmentClass classOf(QByteArrayView segment);
 
 // The placeholder a pattern shows for a shape: "<int>", "<uuid>", "<ulid>", "<hex>", "<token>",
-// "<email>", "<ip>", "<date>", "<epoch>", "<cidr>", "<semver>", "<path>" (an interface: the JSON and the GUI use
-// them); empty for a word. A path is never a segment's shape: segmentUnits() finds it (`//host/a/b`).
+// "<email>", "<ip>", "<date>", "<epoch>", "<cidr>", "<semver>", "<path>", "<binary>" (an interface: the JSON and the
+// GUI use them); empty for a word. A path is never a segment's shape: segmentUnits() finds it (`//host/a/b`).
 QByteArrayView placeholder(Shape shape);
 
 // An id glued to a word inside one segment, after its last word separator ('-', '_' or '.'):
@@ -60,6 +63,19 @@ GluedId gluedIdOf(QByteArrayView segment);
 // least: `v2`, `ipv4` and `sha256` are names, not numbered items. Not an id for the naming rules (the
 // code is a name someone chose), but patterns fold its number: `SKU<int>`, one pattern for a catalogue.
 QByteArrayView numberedCodePrefix(QByteArrayView segment);
+
+// The text with its %XX escapes decoded (`2001%3Adb8%3A%3A1` → `2001:db8::1`), or null when it has none.
+QByteArray percentDecoded(QByteArrayView text);
+
+// Where a word's raw bytes begin (`sess` + a 20-byte digest): the offset of the word's end when the segment is a word
+// followed by bytes that are not text, or -1. A word of letters and inner delimiters; 0 when no word precedes them.
+qsizetype binaryTailFrom(QByteArrayView segment);
+
+// The text with each number glued to a letter before it folded (`user<int>`, `tenant<int>-`, `more<int>x<int>`), or
+// null when it has none or is not letters, digits and inner delimiters starting with a letter. Not a fold on its own:
+// `v2`, `sha256`, `ipv4` and `h264` are names. The pattern tree folds it only where many siblings share it, the
+// evidence that the number is an item's, not part of a name.
+QByteArray numberedSeries(QByteArrayView text);
 
 // A date split over two levels, year then month: `2025` and `01` of `log:2025:01:15:…`.
 bool isDateSplitAcross(QByteArrayView year, QByteArrayView month);

@@ -166,6 +166,23 @@ SegmentUnits segmentUnits(QByteArrayView segment, Shape whole)
         units.append({segment, sharedPlaceholder(whole), 0});
         return units;
     }
+    // A URL or an address carried percent-encoded (`https%3A%2F%2Fapi.example%2Fv1%3Fid%3D80`): one unit, folded as
+    // the decoded text folds, so that its escapes do not make every key a pattern of its own.
+    if (segment.contains('%')) {
+        if (const QByteArray decoded = percentDecoded(segment); !decoded.isNull()) {
+            const qsizetype scheme = decoded.indexOf("://");
+            const bool url = scheme > 0 && std::all_of(decoded.begin(), decoded.begin() + scheme, isLetter);
+            if (QByteArray folded = url ? QByteArray("<url>") : foldedSegment(decoded); !folded.isNull()) {
+                units.append({segment, std::move(folded), 0});
+                return units;
+            }
+        }
+    }
+    // A word and raw bytes (`sess` and a digest): one unit, whatever inner delimiters the bytes hold by chance.
+    if (const qsizetype word = binaryTailFrom(segment); word > 0) {
+        units.append({segment, segment.first(word).toByteArray().append(placeholder(Shape::Binary)), 0});
+        return units;
+    }
     if (std::none_of(segment.begin(), segment.end(), isInnerDelimiter)) {
         // A word (shapeOf said so already): only a numbered code folds, `SKU<int>`.
         const QByteArrayView code = isId(whole) ? QByteArrayView() : numberedCodePrefix(segment);

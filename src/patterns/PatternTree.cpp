@@ -32,6 +32,65 @@ lint::SegmentUnits unitsOf(const keyspace::Keyspace& store, keyspace::NodeId nod
     return units;
 }
 
+// One sibling as its parent's split sees it.
+struct Level
+{
+    keyspace::NodeId node = 0;
+    char joiner = 0;        // the delimiter before it: none inside a segment (below a partial level)
+    QByteArrayView literal; // in the store's segment: a partial unit with the delimiter after it
+    QByteArray folded;      // null for a word: words never collapse
+    bool partial = false;
+    bool address = false;       // the end of an IPv6 address split over levels: always a placeholder
+    std::uint16_t nextUnit = 0; // a partial level's next unit
+    QByteArray series;          // lint::numberedSeries of a word's literal, null for none
+};
+
+// Siblings that differ only in a number glued to one word (`user257_…`, `tenant77-…`, `more4x10001`) are a numbered
+// series where at least this many share the word: more than any list of names with numbers (`v1`, `v2`, `sha1`,
+// `sha256`, `h264`) a parent has.
+constexpr std::size_t MinSeriesSiblings = 10;
+
+constexpr QByteArrayView BinaryPlaceholder = "<binary>";
+
+// A word and raw bytes (`sess<binary>`): a digest's first bytes may be letters or inner delimiters, read as the
+// word's (`sessq<binary>`, `sessX.b<binary>` beside it). Where a sibling's word is this one's cut short, and more
+// siblings share it, that is the word: the one most siblings share wins.
+void mergeBinaryStems(std::vector<Level>& levels)
+{
+    // A random byte is a letter or an inner delimiter one time in four: a run of twelve, once in sixteen million.
+    constexpr std::size_t MaxDigestBytesRead = 12;
+    const auto stemOf = [](const QByteArray& folded) {
+        return folded.size() > BinaryPlaceholder.size() && folded.endsWith(BinaryPlaceholder)
+                   ? std::string_view(folded.constData(), std::size_t(folded.size() - BinaryPlaceholder.size()))
+                   : std::string_view();
+    };
+    std::unordered_map<std::string_view, std::size_t> stems; // views into the levels' labels, changed only below
+    for (const Level& level : levels)
+        if (const std::string_view stem = stemOf(level.folded); !stem.empty())
+            ++stems[stem];
+    if (stems.size() < 2)
+        return;
+    std::vector<std::pair<std::size_t, std::size_t>> cuts; // level, its word's length
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+        const std::string_view stem = stemOf(levels[i].folded);
+        if (stem.empty())
+            continue;
+        std::size_t best = 0, bestSiblings = stems[stem];
+        for (std::size_t cut = stem.size() > MaxDigestBytesRead ? stem.size() - MaxDigestBytesRead : 1;
+             cut < stem.size(); ++cut) {
+            const auto shorter = stems.find(stem.substr(0, cut));
+            if (shorter != stems.end() && shorter->second > bestSiblings) {
+                best = cut;
+                bestSiblings = shorter->second;
+            }
+        }
+        if (best > 0)
+            cuts.emplace_back(i, best);
+    }
+    for (const auto& [level, cut] : cuts)
+        levels[level].folded = levels[level].folded.first(qsizetype(cut)).append(BinaryPlaceholder);
+}
+
 } // namespace
 
 PatternTree::PatternTree(const keyspace::Keyspace& store, Options options)
@@ -146,16 +205,6 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
     std::sort(kids.begin(), kids.end()); // the order they were found in, across members
     // Views where they can be (the store's segment bytes, the levels' folded labels): a level of a million
     // siblings allocated two byte arrays each, and that was most of a pattern tree's time.
-    struct Level
-    {
-        keyspace::NodeId node = 0;
-        char joiner = 0;        // the delimiter before it: none inside a segment (below a partial level)
-        QByteArrayView literal; // in the store's segment: a partial unit with the delimiter after it
-        QByteArray folded;      // null for a word: words never collapse
-        bool partial = false;
-        bool address = false;       // the end of an IPv6 address split over levels: always a placeholder
-        std::uint16_t nextUnit = 0; // a partial level's next unit
-    };
     std::vector<Level> levels;
     levels.reserve(kids.size());
     // The levels inside a split address: they take the pattern of the address's first end.
@@ -182,7 +231,6 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
                     if (level.partial)
                         level.folded.append(end.delimiterAfter);
                     levels.push_back(std::move(level));
-                    ++foldable;
                 }
                 continue;
             }
@@ -201,11 +249,21 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
             if (!unit.folded.isNull())
                 level.folded = QByteArray(unit.folded).append(unit.delimiterAfter);
         }
-        if (!level.folded.isEmpty()) {
-            ++sharing[view(level.folded)];
-            ++foldable;
-        }
+        // A word, or a numbered code folded on its own (`more4x<int>`): the series it may belong to.
+        if (level.folded.isNull() || !level.folded.startsWith('<'))
+            level.series = lint::numberedSeries(level.literal);
         levels.push_back(std::move(level));
+    }
+    mergeBinaryStems(levels);
+    std::unordered_map<std::string_view, std::size_t> series; // numbered series -> siblings in it
+    for (const Level& level : levels) {
+        if (!level.folded.isEmpty()) {
+            foldable += 1;
+            if (!level.address) // an address is a placeholder whatever its siblings
+                ++sharing[view(level.folded)];
+        }
+        if (!level.series.isNull())
+            ++series[view(level.series)];
     }
     // Where most siblings are ids of some shape, the odd ones of another shape are ids too (a 12-digit session id
     // among hex ones), not words to list one by one.
@@ -215,10 +273,16 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
     std::unordered_map<int, std::unordered_map<std::string_view, PatternId>> byLabel;
     for (const Level& level : levels) {
         const std::size_t shared = level.folded.isEmpty() ? 0 : sharing[view(level.folded)];
-        const bool collapse =
-            level.address ||
-            (shared > 0 && (shared > m_options.collapseAbove || shared * 2 > levels.size() || mostlyIds));
-        const QByteArrayView label = collapse ? QByteArrayView(level.folded) : level.literal;
+        bool collapse = level.address ||
+                        (shared > 0 && (shared > m_options.collapseAbove || shared * 2 > levels.size() || mostlyIds));
+        QByteArrayView label = collapse ? QByteArrayView(level.folded) : level.literal;
+        if (!level.series.isNull()) {
+            const std::size_t inSeries = series[view(level.series)];
+            if (inSeries >= MinSeriesSiblings && inSeries > (collapse ? shared : 1)) {
+                label = level.series;
+                collapse = true;
+            }
+        }
         auto& children = byLabel[(level.partial ? 0x100 : 0) | static_cast<unsigned char>(level.joiner)];
         auto it = children.find(view(label));
         if (it == children.end()) {

@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <map>
+#include <random>
 #include <set>
 
 using namespace keylens;
@@ -74,6 +75,65 @@ private Q_SLOTS:
             distinct.insert(pattern);
         // Two under user:<int>, user:index, one each for the glued, code, hex and config ids, 4 words, 4 orders.
         QCOMPARE(distinct.size(), std::size_t(15));
+    }
+
+    // A number glued to a word folds where many siblings differ only in it (`user257_<ip>`, `u24/checkout`,
+    // `tenant77-…`, `more4x10001`); a name with a number in it (`v2`, `sha256`, `ipv4`, `h264`, `s3`) stays, even
+    // beside a few of its kind.
+    void numberedSeriesFoldOnSiblingEvidence()
+    {
+        keyspace::Keyspace store;
+        for (int i = 0; i < 40; ++i) {
+            const QByteArray n = QByteArray::number(i * 7 + 3);
+            add(store, "limit:user" + n + "_192.0.2." + QByteArray::number(i % 200));
+            add(store, "shop/u" + n + "/checkout");
+            add(store, "rsmq:tenant" + n + "-jobs");
+            add(store, "session:more" + QByteArray::number(i % 9 + 1) + "x" + QByteArray::number(10001 + i));
+        }
+        for (const char* name : {"v1", "v2", "v3", "sha1", "sha256", "ipv4", "ipv6", "h264", "s3", "utf8"})
+            add(store, QByteArray("api:") + name);
+
+        const PatternTree tree(store);
+        const auto patterns = patternsOfKeys(store, tree);
+        QCOMPARE(patterns.at("limit:user10_192.0.2.1"), QByteArray("limit:user<int>_<ip>"));
+        QCOMPARE(patterns.at("shop/u38/checkout"), QByteArray("shop/u<int>/checkout"));
+        QCOMPARE(patterns.at("rsmq:tenant24-jobs"), QByteArray("rsmq:tenant<int>-jobs"));
+        QCOMPARE(patterns.at("session:more2x10002"), QByteArray("session:more<int>x<int>"));
+        for (const char* name : {"v2", "sha256", "ipv4", "h264", "s3", "utf8"})
+            QCOMPARE(patterns.at(QByteArray("api:") + name), QByteArray("api:") + name);
+        std::set<QByteArray> distinct;
+        for (const auto& [key, pattern] : patterns)
+            if (!key.startsWith("api:"))
+                distinct.insert(pattern);
+        QCOMPARE(distinct.size(), std::size_t(4));
+    }
+
+    // A word and a digest written as raw bytes: one pattern, though some digests start with a letter.
+    void binaryTailsFoldToOneStem()
+    {
+        keyspace::Keyspace store;
+        std::mt19937 random(7);
+        for (int i = 0; i < 300; ++i) {
+            QByteArray digest(20, 0);
+            for (char& byte : digest)
+                byte = char(random() & 0xff);
+            digest.replace(':', ';'); // a ':' byte would be the store's delimiter: another level
+            digest[0] = i % 10 == 0 ? char('a' + i % 26) : char(0x80 | (random() & 0x3f)); // a tenth start "lettered"
+            add(store, "cache:page" + digest);
+        }
+        const PatternTree tree(store);
+        std::set<QByteArray> distinct;
+        for (const auto& [key, pattern] : patternsOfKeys(store, tree))
+            distinct.insert(pattern);
+        QVERIFY2(distinct.count("cache:page<binary>") == 1, distinct.begin()->constData());
+        std::size_t outside = 0;
+        for (const QByteArray& pattern : distinct) {
+            if (!pattern.startsWith("cache:page<binary>")) {
+                ++outside;
+                qWarning("outside: %s", pattern.toPercentEncoding(":<>").constData());
+            }
+        }
+        QCOMPARE(outside, std::size_t(0));
     }
 
     // The patterns that hold keys partition the keys, and a placeholder totals its members' subtrees.

@@ -210,6 +210,21 @@ private Q_SLOTS:
         QTest::newRow("dated log") << QByteArray("access.2024-03-10") << QByteArray("access.<date>");
         QTest::newRow("numbered code") << QByteArray("SKU120279") << QByteArray("SKU<int>");
         QTest::newRow("short code stays") << QByteArray("ipv4") << QByteArray("ipv4");
+        // Raw bytes: a digest as bytes, alone or after a word (its own ':' or '_' bytes are no delimiters).
+        QTest::newRow("raw digest") << QByteArray("\x93\x01\xffq_\x8e\x12\x00\x7f\xc3", 10) << QByteArray("<binary>");
+        QTest::newRow("word and raw bytes")
+            << QByteArray("sess\xa7\x10-\xfe\x02\x99\x81", 11) << QByteArray("sess<binary>");
+        QTest::newRow("word, delimiter, raw bytes")
+            << QByteArray("cache_\xde\xad\xbe\xef\x00", 11) << QByteArray("cache_<binary>");
+        QTest::newRow("utf-8 is text") << QByteArray("caf\xc3\xa9") << QByteArray("caf\xc3\xa9");
+        // Percent-encoded ids fold like the decoded ones.
+        QTest::newRow("percent ipv6") << QByteArray("2001%3Adb8%3A%3A1") << QByteArray("<ip>");
+        QTest::newRow("percent email") << QByteArray("ann%40example.org") << QByteArray("<email>");
+        QTest::newRow("percent word stays") << QByteArray("caf%C3%A9") << QByteArray("caf%C3%A9");
+        QTest::newRow("percent-encoded url")
+            << QByteArray("https%3A%2F%2Fapi.example%2Fv1%2Fproducts%3Fid%3D80%26lang%3Dde") << QByteArray("<url>");
+        QTest::newRow("query with encoded ip")
+            << QByteArray("rate?ip=2001%3Adb8%3A%3A7&n=3") << QByteArray("rate?ip=<ip>&n=<int>");
         QTest::newRow("iso date stays whole") << QByteArray("2024-03-10") << QByteArray("<date>");
         QTest::newRow("snake word") << QByteArray("user_settings") << QByteArray("user_settings");
         QTest::newRow("version") << QByteArray("api-v2") << QByteArray("api-v2");
