@@ -1,5 +1,6 @@
 #include "rdb/MemoryModel.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace keylens::rdb::memory {
@@ -81,29 +82,89 @@ std::uint64_t quicklist(std::uint64_t nodes, std::uint64_t nodeBytes)
 namespace {
 
 // A radix tree of stream IDs as the server counts it (streamRadixTreeMemoryUsage): 16 bytes an element and 244 a
-// node. The nodes per element depend on how the IDs share prefixes: the listpacks' first IDs, far apart, take about
-// two (a branch and the compressed rest); the pending entries, consecutive, about one (measured on redis-server 7.0:
-// streams of 10 to 20,000 entries, 0 to 1,000 pending).
-std::uint64_t radixTree(std::uint64_t elements, std::uint64_t nodesPerElement)
+// node (a raxNode's 4 and 30 pointers' worth for its children and data).
+std::uint64_t radixTree(const StreamIdTree& tree)
 {
-    return elements * 16 + (nodesPerElement * elements + 1) * 244;
+    return tree.ids() * 16 + tree.nodes() * 244;
+}
+
+// The bytes two IDs share from their start.
+int sharedPrefix(const char* a, const char* b)
+{
+    int shared = 0;
+    while (shared < StreamIdTree::IdBytes && a[shared] == b[shared])
+        ++shared;
+    return shared;
+}
+
+// A branch's or a leaf's node at `depth` under a branch at `parentDepth`, and the compressed node of the bytes between
+// them, past the branch's own byte, if there are any.
+std::uint64_t nodesUnder(int parentDepth, int depth)
+{
+    return depth - parentDepth >= 2 ? 2 : 1;
 }
 
 } // namespace
 
-std::uint64_t stream(std::uint64_t listpacks, std::uint64_t listpackBytes)
+void StreamIdTree::add(const char* id)
 {
-    return RobjBytes + 80 + radixTree(listpacks, 2) + listpackBytes; // the stream struct: 80
+    if (m_ids == 0) {
+        std::copy(id, id + IdBytes, m_last);
+        m_ids = 1;
+        return;
+    }
+    const int parting = sharedPrefix(m_last, id);
+    if (parting == IdBytes)
+        return;
+    // The last ID's leaf hangs under the deeper of its two partings; the branches deeper than this one are complete.
+    m_closedNodes += nodesUnder(std::max(m_lastParting, parting), IdBytes);
+    closeBranchesBelow(parting);
+    if (m_openCount == 0 || m_open[m_openCount - 1] < parting)
+        m_open[m_openCount++] = parting;
+    m_lastParting = parting;
+    std::copy(id, id + IdBytes, m_last);
+    ++m_ids;
 }
 
-std::uint64_t consumerGroup(std::uint64_t pending)
+void StreamIdTree::closeBranchesBelow(int depth)
 {
-    return 40 + radixTree(pending, 1) + pending * 24; // streamCG, its PEL, a NACK per entry
+    while (m_openCount > 0 && m_open[m_openCount - 1] > depth) {
+        const int branch = m_open[--m_openCount];
+        const int parent = std::max(m_openCount > 0 ? m_open[m_openCount - 1] : -1, depth);
+        m_closedNodes += nodesUnder(parent, branch);
+    }
 }
 
-std::uint64_t consumer(std::uint64_t nameLength, std::uint64_t pending)
+std::uint64_t StreamIdTree::nodes() const
 {
-    return 32 + nameLength + radixTree(pending, 1); // streamConsumer, its name, its own PEL (sharing the NACKs)
+    if (m_ids <= 1)
+        return m_ids + 1; // the head alone; or the head holding the whole ID, and the leaf
+    std::uint64_t nodes = m_closedNodes + nodesUnder(m_lastParting, IdBytes);
+    for (int i = m_openCount - 1; i > 0; --i)
+        nodes += nodesUnder(m_open[i - 1], m_open[i]);
+    // The first branch is the head, or hangs under it as the compressed bytes every ID shares.
+    return nodes + (m_open[0] > 0 ? 2 : 1);
+}
+
+std::uint64_t stream(const StreamIdTree& listpacks, std::uint64_t listpackBytes)
+{
+    return RobjBytes + 80 + radixTree(listpacks) + listpackBytes; // the stream struct: 80
+}
+
+std::uint64_t streamNodePreallocation(std::uint64_t bytes)
+{
+    const std::uint64_t allocated = allocation(bytes);
+    return allocated < StreamNodeBytes ? StreamNodeBytes - allocated : 0;
+}
+
+std::uint64_t consumerGroup(const StreamIdTree& pending)
+{
+    return 40 + radixTree(pending) + pending.ids() * 24; // streamCG, its PEL, a NACK per entry
+}
+
+std::uint64_t consumer(std::uint64_t nameLength, const StreamIdTree& pending)
+{
+    return 32 + nameLength + radixTree(pending); // streamConsumer, its name, its own PEL (sharing the NACKs)
 }
 
 } // namespace keylens::rdb::memory

@@ -625,16 +625,20 @@ private:
         const std::uint64_t listpacks = length();
         std::uint64_t listpackBytes = 0;
         std::uint64_t last = 0;
+        memory::StreamIdTree nodes;
         for (std::uint64_t i = 0; i < listpacks; ++i) {
-            if (stringBytes().size() != 16)
+            const QByteArray id = stringBytes();
+            if (id.size() != memory::StreamIdTree::IdBytes)
                 m_in.fail(QStringLiteral("a stream node's key is not a 16-byte entry ID"));
+            nodes.add(id.constData());
             const QByteArray bytes = blob();
             counted(listpackEntries(bytes), "listpack");
-            last = memory::allocation(std::uint64_t(bytes.size()));
-            listpackBytes += last;
+            last = std::uint64_t(bytes.size());
+            listpackBytes += memory::allocation(last);
         }
-        if (listpacks > 0) // the newest node, allocated whole for the entries to come
-            listpackBytes += std::max(last, memory::StreamNodeBytes) - last;
+        if (listpacks > 0) // as the server that wrote it holds the newest node: with room for the entries to come
+            key.preallocatedMemory = memory::streamNodePreallocation(last);
+        listpackBytes += key.preallocatedMemory;
         key.elements = length(); // entries
         length();                // last ID
         length();
@@ -642,7 +646,7 @@ private:
             for (int i = 0; i < 5; ++i) // first ID, the greatest deleted ID, entries added
                 length();
         }
-        key.estimatedMemory = memory::stream(listpacks, listpackBytes);
+        key.estimatedMemory = memory::stream(nodes, listpackBytes);
         const std::uint64_t groups = length();
         for (std::uint64_t g = 0; g < groups; ++g) {
             skipString(); // name
@@ -651,11 +655,15 @@ private:
             if (code >= StreamListpacks2)
                 length(); // entries read
             const std::uint64_t groupPending = length();
+            memory::StreamIdTree pending;
+            char id[memory::StreamIdTree::IdBytes];
             for (std::uint64_t p = 0; p < groupPending; ++p) {
-                m_in.skip(16 + 8); // the entry's ID and its delivery time
-                length();          // delivery count
+                m_in.read(id, sizeof id);
+                pending.add(id);
+                m_in.skip(8); // delivery time
+                length();     // delivery count
             }
-            key.estimatedMemory += memory::consumerGroup(groupPending);
+            key.estimatedMemory += memory::consumerGroup(pending);
             const std::uint64_t groupConsumers = length();
             for (std::uint64_t c = 0; c < groupConsumers; ++c) {
                 const std::uint64_t nameLength = skipString().length;
@@ -663,8 +671,12 @@ private:
                 const std::uint64_t owned = length();
                 if (owned > groupPending)
                     m_in.fail(QStringLiteral("a stream consumer owns more pending entries than its group has"));
-                m_in.skip(owned * 16);
-                key.estimatedMemory += memory::consumer(nameLength, owned);
+                memory::StreamIdTree ownedIds;
+                for (std::uint64_t p = 0; p < owned; ++p) {
+                    m_in.read(id, sizeof id);
+                    ownedIds.add(id);
+                }
+                key.estimatedMemory += memory::consumer(nameLength, ownedIds);
             }
         }
     }

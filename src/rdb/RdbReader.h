@@ -27,7 +27,10 @@ struct RdbKey
     std::uint8_t rdbType = 0;          // the RDB object type: the encoding the saving server used
     std::uint64_t elements = 0;        // a string's length in bytes; a collection's elements (fields, members, entries)
     std::uint64_t savedBytes = 0;      // the value's bytes in the file
-    std::uint64_t estimatedMemory = 0; // MEMORY USAGE as Redis 7 would answer it once loaded (MemoryModel)
+    std::uint64_t estimatedMemory = 0; // MEMORY USAGE as Redis 7 would answer it (MemoryModel)
+    // Of estimatedMemory, what only the server that wrote the key holds: a stream's newest node, allocated ahead of its
+    // entries (rdb::memory::streamNodePreallocation). A server that loads the file holds the rest.
+    std::uint64_t preallocatedMemory = 0;
     std::optional<std::int64_t> expiresAtMs;
     std::optional<std::uint64_t> idleSeconds; // the IDLE opcode (saved under an LRU policy)
     std::optional<int> frequency;             // the FREQ opcode (under an LFU policy)
