@@ -198,6 +198,10 @@ void Keyspace::storeKeyInfo(NodeId node, const KeyInfo& info)
     } else {
         m_memory[node] = static_cast<std::uint32_t>(memory);
     }
+    if (!m_preallocated.empty())
+        m_preallocated.erase(node);
+    if (info.memoryMeasured && info.preallocatedBytes > 0)
+        m_preallocated[node] = info.preallocatedBytes;
     m_expiry[node] = info.expiresAtMs;
     m_access[node] = info.access.word();
 }
@@ -217,6 +221,7 @@ void Keyspace::removeKey(NodeId node)
     m_expiry[node] = NoExpiry;
     m_access[node] = 0;
     m_bigMemory.erase(node);
+    m_preallocated.erase(node);
 }
 
 void Keyspace::updateKey(NodeId node, const KeyInfo& info)
@@ -242,6 +247,10 @@ KeyInfo Keyspace::keyInfo(NodeId node) const
     info.expiresAtMs = m_expiry[node];
     info.memoryBytes = m_memory[node] == MemoryOverflow ? m_bigMemory.at(node) : m_memory[node];
     info.memoryMeasured = m_flags[node] & MemoryMeasured;
+    if (!m_preallocated.empty()) {
+        const auto preallocated = m_preallocated.find(node);
+        info.preallocatedBytes = preallocated != m_preallocated.end() ? preallocated->second : 0;
+    }
     info.access = access(node);
     info.cold = isCold(info.access);
     return info;
@@ -501,7 +510,7 @@ std::size_t Keyspace::memoryBytes() const
            m_namespaceIndex.memoryBytes() + m_flags.memoryBytes() + m_type.memoryBytes() + m_memory.memoryBytes() +
            m_expiry.memoryBytes() + m_access.memoryBytes() + m_findings.memoryBytes() + m_stats.memoryBytes() +
            m_childIndex.memoryBytes() + m_segments.memoryBytes() + m_bigMemory.size() * 32 +
-           m_mixedFindings.memoryBytes() + m_joiner.memoryBytes();
+           m_preallocated.size() * 32 + m_mixedFindings.memoryBytes() + m_joiner.memoryBytes();
 }
 
 } // namespace keylens::keyspace

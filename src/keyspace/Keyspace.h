@@ -262,7 +262,8 @@ private:
     detail::PagedArray<std::uint32_t> m_access; // KeyAccess words
     std::int64_t m_coldBefore = 0;              // last accessed before this time (seconds since the epoch): cold
     std::int64_t m_coldAfter = 0;
-    std::unordered_map<NodeId, std::uint64_t> m_bigMemory; // the rare key of 4 GiB or more
+    std::unordered_map<NodeId, std::uint64_t> m_bigMemory;    // the rare key of 4 GiB or more
+    std::unordered_map<NodeId, std::uint32_t> m_preallocated; // KeyInfo::preallocatedBytes: streams read from a file
     // Per node once the first finding is added, 32 bits: rule bits below IgnoredBit, then the ignore mark, then the
     // worst severity + 1 (two bits from FindingWorstShift); all the key's findings have that severity, so the rule
     // bits count them. A key whose findings mix severities has MixedMark set instead, and the rest is its index in

@@ -8,9 +8,10 @@ void NamespaceStats::add(const KeyInfo& key)
 {
     ++keys;
     ++types[static_cast<std::size_t>(key.type)];
-    if (key.memoryMeasured)
+    if (key.memoryMeasured) {
         memoryBytes += key.memoryBytes;
-    else
+        preallocatedBytes += key.preallocatedBytes;
+    } else
         ++keysMemoryUnmeasured;
     if (key.expiresAtMs == ExpiryUnknown) {
         ++keysTtlUnknown;
@@ -37,9 +38,10 @@ void NamespaceStats::remove(const KeyInfo& key)
 {
     --keys;
     --types[static_cast<std::size_t>(key.type)];
-    if (key.memoryMeasured)
+    if (key.memoryMeasured) {
         memoryBytes -= key.memoryBytes;
-    else
+        preallocatedBytes -= key.preallocatedBytes;
+    } else
         --keysMemoryUnmeasured;
     if (key.expiresAtMs == ExpiryUnknown) {
         --keysTtlUnknown;

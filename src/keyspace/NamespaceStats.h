@@ -26,7 +26,11 @@ struct KeyInfo
     std::int64_t expiresAtMs = NoExpiry;
     std::uint64_t memoryBytes = 0;
     bool memoryMeasured =
-        false;          // false when MEMORY USAGE was skipped or denied: memoryBytes is then 0, not a measurement
+        false; // false when MEMORY USAGE was skipped or denied: memoryBytes is then 0, not a measurement
+    // Of memoryBytes, what only the server that wrote an RDB file holds: a stream's newest node allocated ahead of its
+    // entries. A server that loads the file holds memoryBytes - preallocatedBytes. Always 0 for a key a server was
+    // asked about (MEMORY USAGE says what that server holds). Less than 4 KiB a stream.
+    std::uint32_t preallocatedBytes = 0;
     KeyAccess access{}; // OBJECT IDLETIME or FREQ; unknown when not asked, denied or failed
     // Idle longer than the store's cold threshold (Keyspace::setColdBefore). The store sets it from `access` when
     // it takes or hands out a key: a caller's value is not used.
@@ -37,7 +41,8 @@ struct KeyInfo
 // and an id level such as `user:<id>:` has one per id).
 struct NamespaceStats
 {
-    std::uint64_t memoryBytes = 0; // sum over keys whose memory was measured
+    std::uint64_t memoryBytes = 0;       // sum over keys whose memory was measured
+    std::uint64_t preallocatedBytes = 0; // of it, what a server that loads the keys from a file would not hold
     std::int64_t soonestExpiryMs = std::numeric_limits<std::int64_t>::max();
     std::int64_t latestExpiryMs = std::numeric_limits<std::int64_t>::min();
     std::uint32_t keys = 0;

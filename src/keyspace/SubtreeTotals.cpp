@@ -10,6 +10,7 @@ void SubtreeTotals::add(const SubtreeTotals& other)
 {
     keys += other.keys;
     memoryBytes += other.memoryBytes;
+    preallocatedBytes += other.preallocatedBytes;
     keysWithTtl += other.keysWithTtl;
     keysMemoryUnmeasured += other.keysMemoryUnmeasured;
     keysTtlUnknown += other.keysTtlUnknown;
@@ -43,6 +44,7 @@ SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node)
     const NamespaceStats stats = store.stats(node);
     totals.keys = stats.keys;
     totals.memoryBytes = stats.memoryBytes;
+    totals.preallocatedBytes = stats.preallocatedBytes;
     totals.keysWithTtl = stats.keysWithTtl;
     totals.keysMemoryUnmeasured = stats.keysMemoryUnmeasured;
     totals.keysTtlUnknown = stats.keysTtlUnknown;
@@ -64,6 +66,7 @@ SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node)
         const KeyInfo info = store.keyInfo(node);
         ++totals.keys;
         totals.memoryBytes += info.memoryMeasured ? info.memoryBytes : 0;
+        totals.preallocatedBytes += info.memoryMeasured ? info.preallocatedBytes : 0;
         totals.keysMemoryUnmeasured += info.memoryMeasured ? 0 : 1;
         totals.keysTtlUnknown += info.expiresAtMs == ExpiryUnknown ? 1 : 0;
         totals.keysIdleUnknown += info.access.hasIdleTime() ? 0 : 1;

@@ -17,6 +17,7 @@ struct SubtreeTotals
 {
     std::uint64_t keys = 0;
     std::uint64_t memoryBytes = 0;
+    std::uint64_t preallocatedBytes = 0; // of it, what a server that loads the keys from a file would not hold
     std::uint64_t keysWithTtl = 0;
     std::uint64_t keysMemoryUnmeasured = 0;
     std::uint64_t keysTtlUnknown = 0;

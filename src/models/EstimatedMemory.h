@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include <cstdint>
+
 namespace keylens::models {
 
 // Memory read from an RDB file is estimated from the encodings (rdb::memory), not asked of a server with MEMORY
@@ -13,5 +15,8 @@ QString estimatedCell(const QString& memory);
 QString estimatedFigure(const QString& memory, bool estimated);
 // The tooltip that says how.
 QString estimatedMemoryNote();
+// Where streams read from the file make the memory a range (SubtreeTotals::preallocatedBytes > 0), its two ends and
+// why; empty where there is none.
+QString memoryRangeNote(std::uint64_t memoryBytes, std::uint64_t preallocatedBytes);
 
 } // namespace keylens::models

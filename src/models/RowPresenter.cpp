@@ -5,6 +5,7 @@
 #include "lint/LibraryLayouts.h"
 #include "lint/OverlayRules.h"
 #include "models/DisplayText.h"
+#include "models/EstimatedMemory.h"
 #include "models/FindingsText.h"
 
 #include <QCoreApplication>
@@ -271,6 +272,8 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t now)
             lines << QCoreApplication::translate("RowPresenter",
                                                  "Memory not measured for %1 keys (MEMORY USAGE denied or skipped)")
                          .arg(formatted(keyspace::formatCount(totals.keysMemoryUnmeasured)));
+        if (totals.preallocatedBytes > 0)
+            lines << memoryRangeNote(totals.memoryBytes, totals.preallocatedBytes);
     }
     if (overlays & TreeColumns::BigKey) {
         const lint::OverlayText big = lint::bigKeyText();

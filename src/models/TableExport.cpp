@@ -80,7 +80,7 @@ QByteArray childrenJson(const keyspace::Keyspace& store, keyspace::NodeId node)
         QJsonObject types;
         for (const KeyType type : ExportedTypes)
             types.insert(QString::fromLatin1(keyspace::keyTypeName(type)), double(t.types[std::size_t(type)]));
-        rows.append(QJsonObject{
+        QJsonObject fields{
             {QStringLiteral("name"), QString::fromUtf8(row.name)},
             {QStringLiteral("path"), QString::fromUtf8(row.path)},
             {QStringLiteral("is_key"), row.isKey},
@@ -93,7 +93,11 @@ QByteArray childrenJson(const keyspace::Keyspace& store, keyspace::NodeId node)
             {QStringLiteral("soonest_expiry_ms"),
              t.keysWithTtl > 0 ? QJsonValue(double(t.soonestExpiryMs)) : QJsonValue(QJsonValue::Null)},
             {QStringLiteral("types"), types},
-        });
+        };
+        // As in keylens-cli's JSON: where streams read from an RDB file make the memory a range.
+        if (t.preallocatedBytes > 0)
+            fields.insert(QStringLiteral("memory_bytes_if_loaded"), double(t.memoryBytes - t.preallocatedBytes));
+        rows.append(fields);
     }
     const QByteArray parent =
         node == keyspace::Keyspace::root() ? QByteArray() : keyspace::displayBytes(store.path(node));

@@ -16,8 +16,11 @@ using keyspace::KeyType;
 using keyspace::NamespaceStats;
 
 // "memory_bytes": the sum, or null when no key of these was measured (not measured is not zero);
+// "memory_bytes_if_loaded": of an RDB file's keys, what a server that loads the file would hold, where that is less
+// (streams whose newest node the server that wrote them allocated ahead of its entries); absent where it is the same;
 // "memory_lower_bound": true when some were not, so that the sum is a lower bound.
-void writeMemory(JsonWriter& json, const ScanReport& report, const keyspace::MemoryFigure& figure)
+void writeMemory(JsonWriter& json, const ScanReport& report, const keyspace::MemoryFigure& figure,
+                 std::uint64_t preallocatedBytes = 0)
 {
     json.key("memory_bytes");
     const bool known = report.summary.memoryMeasured ? figure.known() : false;
@@ -25,6 +28,8 @@ void writeMemory(JsonWriter& json, const ScanReport& report, const keyspace::Mem
         json.value(figure.bytes);
     else
         json.null();
+    if (known && preallocatedBytes > 0)
+        json.key("memory_bytes_if_loaded").value(figure.bytes - std::min(figure.bytes, preallocatedBytes));
     json.key("memory_lower_bound").value(known && figure.atLeast());
 }
 
@@ -96,7 +101,7 @@ void writeOthers(JsonWriter& json, const ScanReport& report, const Others& other
     json.key("others").beginObject();
     json.key("namespaces").value(others.namespaces);
     json.key("keys").value(others.keys);
-    writeMemory(json, report, keyspace::memoryFigureOf(others));
+    writeMemory(json, report, keyspace::memoryFigureOf(others), others.preallocatedBytes);
     json.endObject();
 }
 
@@ -126,7 +131,7 @@ void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceE
     json.bytesField("path", entry.path);
     json.bytesField("name", entry.name);
     json.key("keys").value(stats.keys);
-    writeMemory(json, report, keyspace::memoryFigureOf(stats));
+    writeMemory(json, report, keyspace::memoryFigureOf(stats), stats.preallocatedBytes);
     json.key("keys_memory_unmeasured").value(stats.keysMemoryUnmeasured);
     writeEstimate(json, entry.estimate);
     writeTtlCounts(json, stats);
@@ -213,7 +218,7 @@ QByteArray toJson(const ScanReport& report)
 
     json.key("totals").beginObject();
     json.key("keys").value(report.totals.keys);
-    writeMemory(json, report, keyspace::memoryFigureOf(report.totals));
+    writeMemory(json, report, keyspace::memoryFigureOf(report.totals), report.totals.preallocatedBytes);
     json.key("keys_memory_unmeasured").value(report.totals.keysMemoryUnmeasured);
     writeEstimate(json, report.totalEstimate);
     writeTtlCounts(json, report.totals);
@@ -234,7 +239,7 @@ QByteArray toJson(const ScanReport& report)
             json.beginObject();
             json.bytesField("pattern", entry.pattern);
             json.key("keys").value(entry.stats.keys);
-            writeMemory(json, report, keyspace::memoryFigureOf(entry.stats));
+            writeMemory(json, report, keyspace::memoryFigureOf(entry.stats), entry.stats.preallocatedBytes);
             writeKeysWithTtl(json, entry.stats);
             writeTypes(json, entry.stats);
             writeAccess(json, entry.stats, entry.access);
@@ -264,7 +269,7 @@ QByteArray toJson(const ScanReport& report)
         json.key("name").value(QByteArrayView(entry.library->name));
         json.key("role").value(QByteArrayView(lint::roleName(entry.library->role)));
         json.key("keys").value(entry.keys);
-        writeMemory(json, report, keyspace::memoryFigureOf(entry));
+        writeMemory(json, report, keyspace::memoryFigureOf(entry), entry.preallocatedBytes);
         json.key("roots").beginArray();
         for (const QByteArray& root : entry.roots)
             json.bytesValue(root);
@@ -279,6 +284,8 @@ QByteArray toJson(const ScanReport& report)
         json.bytesField("key", top.key);
         json.key("type").value(keyspace::keyTypeName(top.info.type));
         json.key("memory_bytes").value(top.info.memoryBytes);
+        if (top.info.preallocatedBytes > 0)
+            json.key("memory_bytes_if_loaded").value(top.info.memoryBytes - top.info.preallocatedBytes);
         if (summary.isCluster())
             json.key("slot").value(int(redis::clusterSlot(top.key))); // where a big key skews the cluster
         json.key("ttl_ms");

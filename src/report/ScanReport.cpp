@@ -19,6 +19,7 @@ using keyspace::NodeId;
 struct RankedNamespace
 {
     std::uint64_t memoryBytes;
+    std::uint64_t preallocatedBytes;
     std::uint32_t keys;
     std::uint32_t keysMemoryUnmeasured;
     NodeId node;
@@ -32,7 +33,8 @@ std::vector<NodeId> biggestChildNamespaces(const Keyspace& keyspace, NodeId pare
     for (const NodeId child : keyspace.children(parent)) {
         if (keyspace.hasChildren(child)) {
             const keyspace::NamespaceStats stats = keyspace.stats(child);
-            namespaces.push_back({stats.memoryBytes, stats.keys, stats.keysMemoryUnmeasured, child});
+            namespaces.push_back(
+                {stats.memoryBytes, stats.preallocatedBytes, stats.keys, stats.keysMemoryUnmeasured, child});
         }
     }
     // Biggest first: memory, then keys, then name, so the order is the same on every run. Only the namespaces shown
@@ -50,6 +52,7 @@ std::vector<NodeId> biggestChildNamespaces(const Keyspace& keyspace, NodeId pare
         ++others->namespaces;
         others->keys += namespaces[i].keys;
         others->memoryBytes += namespaces[i].memoryBytes;
+        others->preallocatedBytes += namespaces[i].preallocatedBytes;
         others->keysMemoryUnmeasured += namespaces[i].keysMemoryUnmeasured;
     }
     std::vector<NodeId> biggest;
@@ -151,13 +154,14 @@ std::vector<LibraryEntry> listLibraries(const keyspace::Keyspace& keyspace, cons
     std::vector<LibraryEntry> out;
     const auto entryOf = [&](const lint::LibraryInfo* library) {
         auto it = std::find_if(out.begin(), out.end(), [&](const LibraryEntry& e) { return e.library == library; });
-        return it != out.end() ? it : out.insert(out.end(), LibraryEntry{library, 0, 0, 0, {}});
+        return it != out.end() ? it : out.insert(out.end(), LibraryEntry{library, 0, 0, 0, 0, {}});
     };
     for (const lint::LibraryLayouts::Subtree& subtree : libraries.subtrees(keyspace)) {
         const keyspace::SubtreeTotals totals = keyspace::subtreeTotals(keyspace, subtree.node);
         auto it = entryOf(subtree.library);
         it->keys += totals.keys;
         it->memoryBytes += totals.memoryBytes;
+        it->preallocatedBytes += totals.preallocatedBytes;
         it->keysMemoryUnmeasured += totals.keysMemoryUnmeasured;
         if (it->roots.size() < Roots)
             it->roots.push_back(keyspace.hasChildren(subtree.node) ? keyspace.namespacePrefix(subtree.node)
@@ -166,6 +170,7 @@ std::vector<LibraryEntry> listLibraries(const keyspace::Keyspace& keyspace, cons
             auto outer = entryOf(libraries.claimOf(subtree.within));
             outer->keys -= std::min(outer->keys, totals.keys);
             outer->memoryBytes -= std::min(outer->memoryBytes, totals.memoryBytes);
+            outer->preallocatedBytes -= std::min(outer->preallocatedBytes, totals.preallocatedBytes);
             outer->keysMemoryUnmeasured -= std::min(outer->keysMemoryUnmeasured, totals.keysMemoryUnmeasured);
         }
     }

@@ -40,6 +40,7 @@ struct Others
     std::uint64_t namespaces = 0;
     std::uint64_t keys = 0;
     std::uint64_t memoryBytes = 0;
+    std::uint64_t preallocatedBytes = 0; // of it, what a server that loads an RDB file's keys would not hold
     std::uint64_t keysMemoryUnmeasured = 0;
 };
 
@@ -72,6 +73,7 @@ struct LibraryEntry
     const lint::LibraryInfo* library = nullptr;
     std::uint64_t keys = 0;
     std::uint64_t memoryBytes = 0;
+    std::uint64_t preallocatedBytes = 0; // as Others'
     std::uint64_t keysMemoryUnmeasured = 0;
     std::vector<QByteArray> roots; // where: namespaces with their delimiter (`bull:`), or keys; the first few
 };

@@ -1,6 +1,7 @@
 #include "scan/RdbFileScan.h"
 
 #include "keyspace/KeyGlob.h"
+#include "keyspace/Units.h"
 #include "rdb/RdbReader.h"
 #include "scan/KeyBatch.h"
 
@@ -41,6 +42,28 @@ bool openWithoutWaiting(QFile& file, const QString& path)
 QString savedAtText(std::int64_t seconds)
 {
     return QDateTime::fromSecsSinceEpoch(seconds).toString(Qt::ISODate);
+}
+
+// The streams whose newest node had room to spare on the server that wrote the file: their memory is a range (the
+// JSON's memory_bytes and memory_bytes_if_loaded), and a notice says why.
+struct StreamRange
+{
+    std::uint64_t keys = 0;
+    std::uint64_t memoryBytes = 0;       // as the server that wrote the file held them
+    std::uint64_t preallocatedBytes = 0; // of it, what a server that loads the file would not hold
+};
+
+QString streamRangeNotice(const StreamRange& streams)
+{
+    return QStringLiteral("%1 between %2 (as the server that wrote the file held %3) and %4 (as a server that loads "
+                          "it would): the server that adds a stream's entries allocates its newest node 4 KiB ahead "
+                          "of them, a server that loads the file allocates each node at its size")
+        .arg(streams.keys == 1
+                 ? QStringLiteral("1 stream takes")
+                 : QStringLiteral("%1 streams take").arg(QString::fromUtf8(keyspace::formatCount(streams.keys))),
+             QString::fromUtf8(keyspace::formatBytes(streams.memoryBytes)),
+             streams.keys == 1 ? QStringLiteral("it") : QStringLiteral("them"),
+             QString::fromUtf8(keyspace::formatBytes(streams.memoryBytes - streams.preallocatedBytes)));
 }
 
 } // namespace
@@ -106,6 +129,7 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     std::uint64_t idleKeys = 0;
     std::uint64_t frequencyKeys = 0;
     auto lengths = std::make_shared<QHash<QByteArray, std::uint64_t>>();
+    StreamRange streams;
     // --match and --type as SCAN MATCH and SCAN TYPE would have applied them to the server that saved the file: the
     // same glob syntax, byte-wise, and a key that does not pass is neither seen nor counted as expired.
     const keyspace::KeyGlob match(options.match);
@@ -158,6 +182,12 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
         info.expiresAtMs = key.expiresAtMs ? *key.expiresAtMs + shiftMs : keyspace::NoExpiry;
         info.memoryBytes = options.measureMemory ? key.estimatedMemory : 0;
         info.memoryMeasured = options.measureMemory;
+        if (options.measureMemory && key.preallocatedMemory > 0) {
+            info.preallocatedBytes = std::uint32_t(key.preallocatedMemory); // < 4 KiB
+            ++streams.keys;
+            streams.memoryBytes += key.estimatedMemory;
+            streams.preallocatedBytes += key.preallocatedMemory;
+        }
         if (!options.fileAccess) {
             // --no-access: the file's idle times and frequencies are left unread, as a server's would be.
         } else if (key.idleSeconds) {
@@ -214,11 +244,13 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     }
     if (read.version > 0)
         summary.notices << QStringLiteral("Read from the RDB file %1 (version %2%3): memory is estimated from the "
-                                          "encodings, as Redis 7 would hold the keys once loaded")
+                                          "encodings, as Redis 7 would hold the keys")
                                .arg(fromStdin ? QStringLiteral("on standard input") : options.rdbFile)
                                .arg(read.version)
                                .arg(read.savedAtSeconds ? QStringLiteral(", saved ") + savedAtText(*read.savedAtSeconds)
                                                         : QString());
+    if (streams.keys > 0)
+        summary.notices << streamRangeNotice(streams);
     if (summary.keysExpired > 0)
         summary.notices << QStringLiteral("%1 keys had expired by %2 and are not counted")
                                .arg(summary.keysExpired)

@@ -205,6 +205,13 @@ void KeyDetailsView::showFileKey(const QByteArray& key, models::NodeRef node, co
                           ? models::estimatedFigure(displayText(keyspace::formatBytes(info.memoryBytes)), true)
                           : QStringLiteral("–"));
     m_memory->setToolTip(models::estimatedMemoryNote());
+    if (info.memoryMeasured && info.preallocatedBytes > 0) { // a stream: the memory is a range
+        m_memory->setText(
+            tr("%1; %2 on a server that loads the file")
+                .arg(m_memory->text(), displayText(keyspace::formatBytes(info.memoryBytes - info.preallocatedBytes))));
+        m_memory->setToolTip(models::memoryRangeNote(info.memoryBytes, info.preallocatedBytes) + u'\n' +
+                             models::estimatedMemoryNote());
+    }
     if (length) {
         const bool string = info.type == KeyType::String;
         m_length->setText(displayText(keyspace::formatCount(*length)) + (string ? tr(" bytes") : tr(" elements")));

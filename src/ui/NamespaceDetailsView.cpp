@@ -133,6 +133,13 @@ void NamespaceDetailsView::showNamespace(models::NodeRef ref, bool topKeys)
     const bool estimated = keyspace.memoryEstimated();
     m_memory->setText(memoryWithPerKeyText(keyspace::memoryFigureOf(totals), estimated));
     m_memory->setToolTip(estimated ? models::estimatedMemoryNote() : QString());
+    if (totals.preallocatedBytes > 0) { // streams read from the file: the memory is a range
+        m_memory->setText(tr("%1; %2 on a server that loads the file")
+                              .arg(m_memory->text(),
+                                   displayText(keyspace::formatBytes(totals.memoryBytes - totals.preallocatedBytes))));
+        m_memory->setToolTip(models::memoryRangeNote(totals.memoryBytes, totals.preallocatedBytes) + u'\n' +
+                             models::estimatedMemoryNote());
+    }
     // Under a filter or a findings narrowing, the matching keys' figures lead, as the tree's cells show them:
     // "how much memory do the keys without a TTL take?" is read here.
     if (model.isFiltering()) {

@@ -14,6 +14,7 @@
 #include "ui/GuiCommandLine.h"
 #include "ui/KeyDetailsView.h"
 #include "ui/MainWindow.h"
+#include "ui/NamespaceDetailsView.h"
 #include "ui/ServerPanel.h"
 
 #include <QAction>
@@ -270,6 +271,55 @@ private Q_SLOTS:
         QCOMPARE(window.session()->keyspace().keyCount(), 21u);
         QCOMPARE(window.session()->summary()->keysExpired, 1u);
         QCOMPARE(settings.value(QStringLiteral("scan/ttlFromSave")).toBool(), false);
+    }
+
+    // A stream's memory read from a file is a range (the server that wrote it preallocated its newest node, one that
+    // loads the file would not): the notice, the tree's tooltip and the details give both ends and say why.
+    void aStreamShowsItsRange()
+    {
+        demo::RedisServerProcess server;
+        KEYLENS_START_SERVER(server);
+        test::PlainClient client(server.port());
+        QCOMPARE(client.pipeline({{"XADD", "events:clicks", "*", "user", "1"}, {"SET", "user:1", "x"}}),
+                 std::size_t(0));
+        QCOMPARE(client.command({"SAVE"}), QByteArray("OK"));
+        const QString dump =
+            QString::fromUtf8(client.elements({"CONFIG", "GET", "dir"}).back()) + QStringLiteral("/dump.rdb");
+
+        QSettings settings(m_dir.filePath(QStringLiteral("stream.ini")), QSettings::IniFormat);
+        ui::MainWindow window(&settings);
+        window.show();
+        QSignalSpy finished(&window, &ui::MainWindow::scanFinished);
+        window.connectTo(models::ConnectionTarget::offlineFile(dump));
+        QVERIFY(finished.wait(20000));
+        const QString why = QStringLiteral("newest node 4 KiB ahead");
+        const QStringList notices = window.session()->summary()->notices;
+        QVERIFY2(notices.filter(QStringLiteral("1 stream takes between")).filter(why).size() == 1,
+                 qPrintable(notices.join(u'\n')));
+
+        models::KeyTreeModel& model = *window.session()->model();
+        QString eventsTip;
+        QString userTip;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const QString name = model.index(row, models::TreeColumns::NameColumn).data().toString();
+            const QString tip = model.index(row, models::TreeColumns::MemoryColumn).data(Qt::ToolTipRole).toString();
+            (name == QLatin1String("events") ? eventsTip : userTip) = tip;
+        }
+        QVERIFY2(eventsTip.contains(why) && eventsTip.contains(QLatin1String("on a server that loads the file")),
+                 qPrintable(eventsTip));
+        QVERIFY2(!userTip.isEmpty() && !userTip.contains(why), qPrintable(userTip)); // no stream there: one figure
+
+        QVERIFY(window.browser()->selectPath("events:"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.browser()
+                                     ->namespaceDetails()
+                                     ->fieldText(QStringLiteral("Memory"))
+                                     .contains(QLatin1String("on a server that loads the file")),
+                                 5000);
+        ui::KeyDetailsView& details = *window.browser()->keyDetails();
+        QVERIFY(window.browser()->selectPath("events:clicks"));
+        QTRY_COMPARE_WITH_TIMEOUT(details.key(), QByteArray("events:clicks"), 5000);
+        QVERIFY2(details.fieldText(QStringLiteral("Memory")).contains(QLatin1String("on a server that loads the file")),
+                 qPrintable(details.fieldText(QStringLiteral("Memory"))));
     }
 };
 
