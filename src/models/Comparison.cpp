@@ -152,12 +152,51 @@ std::vector<Comparison::Vanished> Comparison::vanishedFrom(const Keyspace& store
     return out;
 }
 
-RowDelta Comparison::ofVanished(const Vanished& vanished, const Keyspace& store) const
+std::vector<Comparison::GonePattern> Comparison::gonePatterns(const patterns::PatternTree& tree) const
+{
+    std::vector<GonePattern> out;
+    QHash<QByteArray, std::size_t> byText; // into out
+    const QByteArrayView delimiters(m_baseline.delimiters);
+    for (const history::SnapshotPattern& entry : m_baseline.patterns) {
+        const QByteArrayView pattern(entry.pattern);
+        const patterns::PatternTree::Prefix there = tree.longestPrefix(pattern);
+        if (there.length == pattern.size())
+            continue;
+        // The first level the tree lacks: after the store delimiter that follows the level it has (none after a
+        // partial level, whose label ends with its own), up to the next delimiter.
+        qsizetype from = there.length;
+        if (there.pattern != patterns::PatternTree::Root && !tree.isPartial(there.pattern) &&
+            delimiters.contains(pattern[from]))
+            ++from;
+        qsizetype to = from;
+        while (to < pattern.size() && !delimiters.contains(pattern[to]))
+            ++to;
+        if (to == from)
+            continue; // an empty level: nothing to name the row by
+        const QByteArray text = pattern.first(to).toByteArray();
+        auto found = byText.constFind(text);
+        if (found == byText.constEnd()) {
+            found = byText.insert(text, out.size());
+            out.push_back({there.pattern, pattern.sliced(from, to - from).toByteArray(), text, {}});
+        }
+        history::SnapshotStats& before = out[*found].before;
+        before.keys += entry.stats.keys;
+        before.memoryBytes += entry.stats.memoryBytes;
+        before.keysMemoryUnmeasured += entry.stats.keysMemoryUnmeasured;
+    }
+    std::stable_sort(out.begin(), out.end(), [](const GonePattern& a, const GonePattern& b) {
+        return a.before.memoryBytes != b.before.memoryBytes ? a.before.memoryBytes > b.before.memoryBytes
+                                                            : a.before.keys > b.before.keys;
+    });
+    return out;
+}
+
+RowDelta Comparison::ofGone(const history::SnapshotStats& before, const Keyspace& store) const
 {
     RowDelta delta;
     delta.kind = RowDelta::Gone;
-    delta.keysBefore = vanished.before.keys;
-    delta.memoryBefore = vanished.before.memoryBytes;
+    delta.keysBefore = before.keys;
+    delta.memoryBefore = before.memoryBytes;
     delta.memoryCompared = memoryComparedWith(store);
     return delta;
 }

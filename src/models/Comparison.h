@@ -4,6 +4,7 @@
 #include "keyspace/Keyspace.h"
 #include "keyspace/SubtreeTotals.h"
 #include "models/RowDelta.h"
+#include "patterns/PatternTree.h"
 
 #include <QHash>
 #include <QString>
@@ -44,7 +45,19 @@ public:
         history::SnapshotStats before;
     };
     std::vector<Vanished> vanishedFrom(const keyspace::Keyspace& store) const;
-    RowDelta ofVanished(const Vanished& vanished, const keyspace::Keyspace& store) const;
+    // The patterns the earlier scan listed that `tree` (an exact one) has not, each as the first of its levels the
+    // tree lacks, below the deepest level it has: `drop:<int>` and `drop:<int>:meta` gone are one row `drop` at the
+    // top, summing both. Matched by text, as ofPatternSubtree; by parent, biggest first.
+    struct GonePattern
+    {
+        patterns::PatternTree::PatternId parent = patterns::PatternTree::Root;
+        QByteArray name;               // its level (`drop`)
+        QByteArray text;               // the pattern up to that level (`drop`)
+        history::SnapshotStats before; // keys, memory and unmeasured keys of the patterns below it, summed
+    };
+    std::vector<GonePattern> gonePatterns(const patterns::PatternTree& tree) const;
+    // A row of what the earlier scan had and this one has not (a vanished namespace, a gone pattern).
+    RowDelta ofGone(const history::SnapshotStats& before, const keyspace::Keyspace& store) const;
 
     // Both scans measured every key's memory.
     bool memoryComparedWith(const keyspace::Keyspace& store) const;

@@ -321,7 +321,7 @@ RowDelta KeyTreeModel::rowDelta(RowId row) const
     if (!m_storeComplete)
         return {RowDelta::Pending}; // a namespace half scanned would show as shrunk
     if (isVanishedRow(row))
-        return comparison()->ofVanished(vanishedOf(row), *m_keyspace);
+        return comparison()->ofGone(vanishedOf(row).before, *m_keyspace);
     return comparison()->ofNamespace(*m_keyspace, NodeId(row));
 }
 

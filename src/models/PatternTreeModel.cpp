@@ -9,6 +9,7 @@
 #include "models/KeyTreeModel.h"
 
 #include <QDateTime>
+#include <QFont>
 #include <QThread>
 
 #include <algorithm>
@@ -84,13 +85,21 @@ void PatternTreeModel::forgetTree()
     m_refreshSlices.cancel();
     m_refresh.reset();
     forgetRows();
+    forgetRowNumbers();
+    m_totals.clear();
+    m_totalsOfChanges = ~std::uint64_t(0);
+    m_gone.clear();
+    m_goneUnder.clear();
+}
+
+void PatternTreeModel::forgetRowNumbers()
+{
     m_patternRow.clear();
     m_membersRow.clear();
     m_memberRow = {};
+    m_goneRow.clear();
     m_withoutMembersRow.clear();
-    m_totals.clear();
     m_matching.clear();
-    m_totalsOfChanges = ~std::uint64_t(0);
 }
 
 void PatternTreeModel::setFilter(const KeyTreeModel* keys)
@@ -102,11 +111,7 @@ void PatternTreeModel::setFilter(const KeyTreeModel* keys)
     beginResetModel();
     m_filter = keys;
     forgetRows();
-    m_patternRow.clear();
-    m_membersRow.clear();
-    m_memberRow = {};
-    m_withoutMembersRow.clear();
-    m_matching.clear();
+    forgetRowNumbers();
     endResetModel();
 }
 
@@ -146,7 +151,44 @@ void PatternTreeModel::setLibraries(const lint::LibraryLayouts* libraries)
 
 RowDelta PatternTreeModel::rowDelta(RowId row) const
 {
-    return kindOfRow(row) == RowKind::Pattern ? deltaOfPattern(PatternId(idOf(row))) : RowDelta();
+    switch (kindOfRow(row)) {
+    case RowKind::Pattern:
+        return deltaOfPattern(PatternId(idOf(row)));
+    case RowKind::Gone:
+        return comparison()->ofGone(goneOf(row).before, *m_keyspace);
+    case RowKind::Members:
+    case RowKind::Member:
+        break;
+    }
+    return {};
+}
+
+void PatternTreeModel::comparisonChanged()
+{
+    // The gone rows come and go: a reset, as the key tree's (the view opens again what it remembers by text).
+    beginResetModel();
+    forgetRows();
+    forgetRowNumbers();
+    m_gone.clear();
+    m_goneUnder.clear();
+    listGone();
+    endResetModel();
+}
+
+void PatternTreeModel::listGone()
+{
+    // Against the exact tree only: the live one folds every id, and its totals are of a store half scanned.
+    if (!comparison() || !m_tree || m_tree->isLive() || !m_gone.empty())
+        return;
+    m_gone = comparison()->gonePatterns(*m_tree);
+    for (std::size_t i = 0; i < m_gone.size(); ++i)
+        m_goneUnder[m_gone[i].parent].push_back(encode(RowKind::Gone, std::uint32_t(i)));
+}
+
+bool PatternTreeModel::hasGoneUnder(PatternId pattern) const
+{
+    // Not under a filter: a pattern that is gone has no key to match it (the key tree hides its vanished rows so).
+    return !m_goneUnder.empty() && !isFiltering() && m_goneUnder.count(pattern) != 0;
 }
 
 RowDelta PatternTreeModel::deltaOfPattern(PatternId pattern) const
@@ -233,6 +275,8 @@ RowTreeModel::RowId PatternTreeModel::parentRow(RowId row) const
         return encode(RowKind::Pattern, id);
     case RowKind::Member:
         return encode(RowKind::Members, m_tree->patternOf(id));
+    case RowKind::Gone:
+        return encode(RowKind::Pattern, m_gone[id].parent);
     }
     return RootRow;
 }
@@ -242,10 +286,11 @@ bool PatternTreeModel::mayHaveChildren(RowId row) const
     const std::uint32_t id = idOf(row);
     switch (kindOfRow(row)) {
     case RowKind::Pattern:
-        return !m_tree->children(id).empty() || hasMembersRow(id);
+        return !m_tree->children(id).empty() || hasMembersRow(id) || hasGoneUnder(id);
     case RowKind::Members:
         return true;
     case RowKind::Member:
+    case RowKind::Gone: // its own gone levels are summed in it, not listed
         return false;
     }
     return false;
@@ -259,6 +304,10 @@ RowTreeModel::Rows PatternTreeModel::childRows(RowId parent) const
         for (const PatternId child : m_tree->children(id))
             if (isShown(child))
                 rows.push_back(encode(RowKind::Pattern, child));
+        if (hasGoneUnder(id)) { // pinned last, see isPinnedLast(), before the members row
+            const std::vector<RowId>& gone = m_goneUnder.at(id);
+            rows.insert(rows.end(), gone.begin(), gone.end());
+        }
         if (hasMembersRow(id))
             rows.push_back(encode(RowKind::Members, id));
         else if (id != PatternTree::Root)
@@ -302,6 +351,9 @@ void PatternTreeModel::storeRowNumber(RowId row, std::uint32_t number) const
         m_memberRow.resize(std::size_t(idOf(row)) + 1);
         m_memberRow[idOf(row)] = number;
         break;
+    case RowKind::Gone:
+        grown(m_goneRow, idOf(row)) = number;
+        break;
     }
 }
 
@@ -310,7 +362,9 @@ std::uint32_t PatternTreeModel::rowNumber(RowId row) const
     const std::uint32_t id = idOf(row);
     if (kindOfRow(row) == RowKind::Member)
         return id < m_memberRow.size() ? m_memberRow[id] : 0;
-    const std::vector<std::uint32_t>& numbers = kindOfRow(row) == RowKind::Pattern ? m_patternRow : m_membersRow;
+    const std::vector<std::uint32_t>& numbers = kindOfRow(row) == RowKind::Pattern ? m_patternRow
+                                                : kindOfRow(row) == RowKind::Gone  ? m_goneRow
+                                                                                   : m_membersRow;
     return id < numbers.size() ? numbers[id] : 0;
 }
 
@@ -321,7 +375,7 @@ PatternTreeModel::RowKind PatternTreeModel::kindOf(const QModelIndex& index) con
 
 PatternTreeModel::PatternId PatternTreeModel::patternOf(const QModelIndex& index) const
 {
-    if (!index.isValid())
+    if (!index.isValid() || kindOf(index) == RowKind::Gone)
         return PatternTree::Root;
     const std::uint32_t id = idOf(index.internalId());
     return kindOf(index) == RowKind::Member ? m_tree->patternOf(id) : id;
@@ -407,6 +461,19 @@ RowFacts PatternTreeModel::factsOfPattern(PatternId pattern, FactsWanted wanted)
     return row;
 }
 
+RowFacts PatternTreeModel::factsOfGone(RowId row) const
+{
+    const Comparison::GonePattern& gone = goneOf(row);
+    RowFacts facts;
+    facts.name = gone.name;
+    facts.path = gone.text;
+    facts.totals.keys = gone.before.keys;
+    facts.totals.memoryBytes = gone.before.memoryBytes;
+    facts.totals.keysMemoryUnmeasured = gone.before.keysMemoryUnmeasured;
+    facts.overlays = Vanished;
+    return facts;
+}
+
 RowFacts PatternTreeModel::factsOfMember(NodeId node, FactsWanted wanted) const
 {
     RowFacts row;
@@ -448,7 +515,8 @@ SortEntry PatternTreeModel::sortEntry(RowId row, int column, std::int64_t now) c
 
 QByteArrayView PatternTreeModel::nameOf(RowId row) const
 {
-    return m_tree->label(idOf(row));
+    return kindOfRow(row) == RowKind::Gone ? QByteArrayView(goneOf(row).name)
+                                           : QByteArrayView(m_tree->label(idOf(row)));
 }
 
 RowFacts PatternTreeModel::factsOf(RowId row, FactsWanted wanted) const
@@ -458,6 +526,8 @@ RowFacts PatternTreeModel::factsOf(RowId row, FactsWanted wanted) const
         return factsOfPattern(idOf(row), wanted);
     case RowKind::Member:
         return factsOfMember(idOf(row), wanted);
+    case RowKind::Gone:
+        return factsOfGone(row);
     case RowKind::Members:
         break;
     }
@@ -485,6 +555,28 @@ QVariant PatternTreeModel::rowData(RowId row, int role) const
 {
     const RowKind kind = kindOfRow(row);
     const std::uint32_t id = idOf(row);
+    if (kind == RowKind::Gone) {
+        switch (role) {
+        case Qt::FontRole: {
+            QFont font;
+            font.setStrikeOut(true);
+            return font;
+        }
+        case NodeRole:
+            return qulonglong(keyspace::InvalidNode);
+        case PathRole:
+            return goneOf(row).text;
+        case IsKeyRole:
+            return false;
+        case VanishedRole:
+            return true;
+        case OverlayRole:
+            return int(Vanished);
+        case WorstFindingRole:
+            return -1;
+        }
+        return {};
+    }
     switch (role) {
     case NodeRole:
         return qulonglong(kind == RowKind::Member ? id : m_tree->members(id).front());
@@ -613,6 +705,7 @@ void PatternTreeModel::buildExactTree()
             beginResetModel();
             m_tree = std::move(m_exactResult);
             forgetTree();
+            listGone();
             m_totals = std::move(m_exactTotals);
             m_totalsOfChanges = storeChanges;
             m_exactTotals = {};

@@ -27,10 +27,13 @@ namespace keylens::models {
 // `user:N:profile`. Same row core (RowTreeModel.h), columns and cells (RowPresenter.h) as the raw tree: a
 // pattern row totals all its members' subtrees.
 //
-// Three kinds of rows:
+// Four kinds of rows:
 //   - a pattern; its children are its child patterns, in the sort order, then
 //   - "N members", when the pattern stands for more than one store node; expanding it pages through
-//   - the members themselves (store nodes), biggest first, MemberPage at a time (RowTreeModel::showMoreRows).
+//   - the members themselves (store nodes), biggest first, MemberPage at a time (RowTreeModel::showMoreRows);
+//   - compared with an earlier scan, a pattern it had and this exact tree has not (Comparison::gonePatterns), struck
+//     out with its old figures: after its parent's patterns, or among them by its change in a Δ column, as the key
+//     tree's vanished namespaces.
 //
 // Live during a scan: publish() folds the nodes that arrived since the last call (every id folds: see
 // PatternTree::folding) and announces new rows; totals are read again and rows re-sorted once a second (a
@@ -48,7 +51,7 @@ class PatternTreeModel : public RowTreeModel
     Q_OBJECT
 public:
     using PatternId = patterns::PatternTree::PatternId;
-    enum class RowKind { Pattern, Members, Member };
+    enum class RowKind { Pattern, Members, Member, Gone };
     static constexpr int MemberPage = 200;
 
     explicit PatternTreeModel(QObject* parent = nullptr);
@@ -76,7 +79,8 @@ public:
     bool isExact() const { return m_tree && !m_tree->isLive(); }
 
     RowKind kindOf(const QModelIndex& index) const;
-    PatternId patternOf(const QModelIndex& index) const; // a Pattern row's, or the pattern a Members/Member row is of
+    // A Pattern row's, or the pattern a Members/Member row is of; Root for a Gone row.
+    PatternId patternOf(const QModelIndex& index) const;
     keyspace::NodeId nodeOf(const QModelIndex& index) const; // a Member row's store node; InvalidNode otherwise
     QModelIndex indexOfPattern(PatternId pattern, int column = NameColumn);
     PatternId patternOfNode(keyspace::NodeId node) const; // once folded; Root otherwise
@@ -106,15 +110,30 @@ private:
     void storeRowNumber(RowId row, std::uint32_t number) const override;
     std::uint32_t rowNumber(RowId row) const override;
     std::size_t pageSize(RowId parent) const override;
-    bool isPinnedLast(RowId row) const override { return kindOfRow(row) == RowKind::Members; }
+    bool isPinnedLast(RowId row) const override
+    {
+        return kindOfRow(row) == RowKind::Members || kindOfRow(row) == RowKind::Gone;
+    }
+    // A pattern gone since the earlier scan changed as much as it held: sorted by that change like any other.
+    bool sortsAmongRows(RowId row, int column) const override
+    {
+        return kindOfRow(row) == RowKind::Gone && isDeltaColumn(column);
+    }
     RowDelta rowDelta(RowId row) const override;
+    void comparisonChanged() override;
 
 public:
     // A pattern row's figures (its whole subtree's) against the earlier scan compared with.
     RowDelta deltaOfPattern(PatternId pattern) const;
 
 private:
-    void forgetTree(); // within a reset: every row, page and cached total of the tree that goes
+    void forgetTree();       // within a reset: every row, page and cached total of the tree that goes
+    void forgetRowNumbers(); // within a reset, with RowTreeModel::forgetRows()
+    // Lists the gone patterns (within a reset), once the exact tree is in and while compared.
+    void listGone();
+    bool hasGoneUnder(PatternId pattern) const;
+    const Comparison::GonePattern& goneOf(RowId row) const { return m_gone[idOf(row)]; }
+    RowFacts factsOfGone(RowId row) const;
     RowFacts factsOfPattern(PatternId pattern, FactsWanted wanted) const;
     RowFacts factsOfMember(keyspace::NodeId node, FactsWanted wanted) const;
     const lint::LibraryInfo* libraryOf(RowKind kind, std::uint32_t id) const;
@@ -137,12 +156,15 @@ private:
     std::uint64_t matchingKeysOf(PatternId pattern) const;
     mutable std::unordered_map<PatternId, std::uint64_t> m_matching; // cache, cleared with the rows
     std::unique_ptr<patterns::PatternTree> m_tree;
+    std::vector<Comparison::GonePattern> m_gone;
+    std::unordered_map<PatternId, std::vector<RowId>> m_goneUnder; // by parent, biggest first
     bool m_active = false;
     bool m_storeFinal = false; // the store stopped growing: the exact tree can be built
 
     // Row numbers (see RowTreeModel::storeRowNumber), by pattern or by node.
     mutable std::vector<std::uint32_t> m_patternRow;
     mutable std::vector<std::uint32_t> m_membersRow;
+    mutable std::vector<std::uint32_t> m_goneRow;
     mutable keyspace::detail::PagedArray<std::uint32_t> m_memberRow; // by store node: paged, as the key tree's
     // Patterns whose rows are materialised while they stand for one node: a Members row joins them once they
     // stand for more.

@@ -157,22 +157,29 @@ void PatternTree::extend(std::size_t until)
 
 std::optional<PatternTree::PatternId> PatternTree::find(QByteArrayView text) const
 {
+    const Prefix prefix = longestPrefix(text);
+    if (prefix.length != text.size())
+        return std::nullopt;
+    return prefix.pattern;
+}
+
+PatternTree::Prefix PatternTree::longestPrefix(QByteArrayView text) const
+{
     // Down from the root, each level's joiner and label a prefix of what is left: a partial level's label carries
     // its own inner delimiter, a whole one is followed by a store delimiter (or ends the text). The longest wins.
-    if (text.isEmpty())
-        return Root;
-    PatternId at = Root;
-    while (true) {
+    Prefix prefix;
+    while (prefix.length < text.size()) {
+        const QByteArrayView left = text.sliced(prefix.length);
         std::optional<PatternId> best;
         qsizetype bestLength = 0;
-        for (const PatternId child : m_patterns[at].children) {
+        for (const PatternId child : m_patterns[prefix.pattern].children) {
             const Pattern& candidate = m_patterns[child];
             const qsizetype joinerLength = candidate.joiner != 0 ? 1 : 0;
-            if ((joinerLength > 0 && !text.startsWith(candidate.joiner)) ||
-                !text.sliced(joinerLength).startsWith(candidate.label))
+            if ((joinerLength > 0 && !left.startsWith(candidate.joiner)) ||
+                !left.sliced(joinerLength).startsWith(candidate.label))
                 continue;
             const qsizetype length = joinerLength + candidate.label.size();
-            const QByteArrayView rest = text.sliced(length);
+            const QByteArrayView rest = left.sliced(length);
             const bool fits = candidate.nextUnit > 0 || rest.isEmpty() || m_store->delimiters().contains(rest.front());
             if (fits && (!best || length > bestLength)) {
                 best = child;
@@ -180,12 +187,11 @@ std::optional<PatternTree::PatternId> PatternTree::find(QByteArrayView text) con
             }
         }
         if (!best)
-            return std::nullopt;
-        text = text.sliced(bestLength);
-        if (text.isEmpty())
-            return best;
-        at = *best;
+            break;
+        prefix.pattern = *best;
+        prefix.length += bestLength;
     }
+    return prefix;
 }
 
 void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)

@@ -87,6 +87,14 @@ public:
     PatternId patternOf(keyspace::NodeId node) const { return m_patternOf[node]; }
     // The pattern with that text, or none.
     std::optional<PatternId> find(QByteArrayView text) const;
+    // The deepest pattern whose text begins `text` (whole levels), and how many of its bytes that is: a pattern an
+    // earlier scan had and this tree has not hangs below it (models::Comparison::gonePatterns).
+    struct Prefix
+    {
+        PatternId pattern = Root;
+        qsizetype length = 0;
+    };
+    Prefix longestPrefix(QByteArrayView text) const;
 
 private:
     struct Pattern

@@ -550,7 +550,7 @@ void BrowserPane::updateComparisonBanner()
     if (!m_comparison)
         return;
     const history::Snapshot& then = m_comparison->baseline();
-    QString text = tr("Compared with the scan of <b>%1</b> (%2 keys, %3 then): Δ columns, growth in red, namespaces "
+    QString text = tr("Compared with the scan of <b>%1</b> (%2 keys, %3 then): Δ columns, growth in red, what is "
                       "gone since struck out. <a href=\"stop\">Stop comparing</a>")
                        .arg(m_comparison->label().toHtmlEscaped(), displayText(keyspace::formatCount(then.totals.keys)),
                             displayText(keyspace::formatBytes(then.totals.memoryBytes)));

@@ -42,7 +42,7 @@ CompareDialog::CompareDialog(const QString& folder, std::int64_t currentScanMs, 
 {
     setWindowTitle(tr("Compare with an earlier scan"));
     auto* intro = new QLabel(tr("The tree and the patterns get Δ Keys and Δ Memory columns against the scan chosen "
-                                "here; namespaces gone since then are shown struck out."));
+                                "here; namespaces and patterns gone since then are shown struck out."));
     intro->setWordWrap(true);
 
     m_list = new QTreeWidget;

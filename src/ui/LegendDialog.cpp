@@ -98,7 +98,8 @@ LegendDialog::LegendDialog(QWidget* parent)
         tr("<b>Grew</b> (Δ Keys, Δ Memory, and the treemap coloured by growth) since the scan compared with; "
            "\"new\" where the namespace was not there then."));
     add(swatch(overlay::shrinkage(palette)),
-        tr("<b>Shrank</b> since the scan compared with. A struck-out row is a namespace gone since, with its old "
+        tr("<b>Shrank</b> since the scan compared with. A struck-out row is a namespace or pattern gone since, with "
+           "its old "
            "figures; an empty Δ is one that scan did not list (it keeps the biggest namespaces, a few levels deep)."));
 
     // The Findings column: one colour per severity, then what each rule checks, in its own words.

@@ -44,13 +44,15 @@ void PatternView::spanIfMembers(const QModelIndex& index)
 
 void PatternView::announceCurrent(const QModelIndex& current)
 {
-    if (current.isValid())
-        m_current = m_model->tree()->text(m_model->patternOf(current));
-    if (!current.isValid()) {
+    // A pattern gone since the scan compared with is nothing of this scan's to show (as a vanished namespace).
+    if (!current.isValid() || m_model->kindOf(current) == PatternTreeModel::RowKind::Gone) {
         Q_EMIT nothingSelected();
         return;
     }
+    m_current = m_model->tree()->text(m_model->patternOf(current));
     switch (m_model->kindOf(current)) {
+    case PatternTreeModel::RowKind::Gone:
+        return;
     case PatternTreeModel::RowKind::Member:
         Q_EMIT nodeSelected(m_model->nodeOf(current));
         return;

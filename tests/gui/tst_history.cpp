@@ -404,6 +404,66 @@ private Q_SLOTS:
         browser->showPatterns(false);
     }
 
+    // A namespace deleted since is a struck-out row of the Patterns view too, with the figures the earlier scan had,
+    // sorted by its change among the others (the server's figures decide the order), last by name.
+    void patternViewListsGonePatterns()
+    {
+        ui::BrowserPane* browser = m_window->browser();
+        models::PatternTreeModel* patterns = m_window->session()->patternModel();
+        QSignalSpy exact(patterns, &models::PatternTreeModel::exactTreeReady);
+        browser->showPatterns(true);
+        if (!patterns->isExact())
+            QVERIFY(exact.wait(30000));
+        QVERIFY(!patterns->tree()->find("drop"));
+        const auto rowNamed = [&](const QString& name) {
+            for (int row = 0; row < patterns->rowCount(); ++row) {
+                const QModelIndex index = patterns->index(row, KeyTreeModel::NameColumn);
+                if (index.data().toString() == name)
+                    return index;
+            }
+            return QModelIndex();
+        };
+        const QModelIndex drop = rowNamed(QStringLiteral("drop"));
+        QVERIFY(drop.isValid());
+        QCOMPARE(patterns->kindOf(drop), models::PatternTreeModel::RowKind::Gone);
+        QVERIFY(drop.data(KeyTreeModel::VanishedRole).toBool());
+        QVERIFY(drop.data(Qt::FontRole).value<QFont>().strikeOut());
+        QVERIFY(!patterns->hasChildren(drop));
+        QCOMPARE(drop.siblingAtColumn(KeyTreeModel::KeysColumn).data().toString(), QStringLiteral("500"));
+        QCOMPARE(drop.siblingAtColumn(KeyTreeModel::DeltaKeysColumn).data(KeyTreeModel::SortRole).toLongLong(), -500);
+        QCOMPARE(drop.siblingAtColumn(KeyTreeModel::DeltaMemoryColumn).data(KeyTreeModel::SortRole).toLongLong(),
+                 -m_before["drop"].memory);
+        QCOMPARE(drop.siblingAtColumn(KeyTreeModel::TypeColumn).data().toString(), QStringLiteral("gone"));
+
+        std::map<QString, long long> change;
+        for (const QByteArray name : {"grow", "drop", "keep", "hash", "fresh", "bull"})
+            change[QString::fromLatin1(name)] = std::abs(m_after[name].memory - m_before[name].memory);
+        for (const Qt::SortOrder order : {Qt::DescendingOrder, Qt::AscendingOrder}) {
+            browser->patternView()->sortByColumn(KeyTreeModel::DeltaMemoryColumn, order);
+            std::vector<long long> changes;
+            QStringList names;
+            for (int row = 0; row < patterns->rowCount(); ++row) {
+                const QString name = patterns->index(row, KeyTreeModel::NameColumn).data().toString();
+                if (change.count(name)) {
+                    changes.push_back(change[name]);
+                    names << name;
+                }
+            }
+            QCOMPARE(changes.size(), change.size());
+            QVERIFY2(order == Qt::DescendingOrder ? std::is_sorted(changes.rbegin(), changes.rend())
+                                                  : std::is_sorted(changes.begin(), changes.end()),
+                     qPrintable(names.join(u' ')));
+        }
+        browser->patternView()->sortByColumn(KeyTreeModel::NameColumn, Qt::AscendingOrder);
+        QCOMPARE(rowNamed(QStringLiteral("drop")).row(), patterns->rowCount() - 1);
+        // Selecting it is selecting nothing of this scan: no pattern, no key.
+        browser->patternView()->setCurrentIndex(rowNamed(QStringLiteral("drop")));
+        QCOMPARE(browser->selectedPattern(), patterns::PatternTree::Root);
+        browser->patternView()->sortByColumn(KeyTreeModel::DeltaMemoryColumn, Qt::DescendingOrder);
+        test::grabAtSizes(m_window.get(), QStringLiteral("compare-patterns"));
+        browser->showPatterns(false);
+    }
+
     void treemapColoursGrowth()
     {
         ui::TreemapPane* pane = m_window->browser()->treemap();
@@ -435,6 +495,9 @@ private Q_SLOTS:
         QVERIFY(!m_window->browser()->comparison());
         QCOMPARE(model->rowCount(), rows - 1); // the vanished row went
         QVERIFY(!rowNamed(QStringLiteral("drop")).isValid());
+        models::PatternTreeModel* patterns = m_window->session()->patternModel();
+        for (int row = 0; row < patterns->rowCount(); ++row)
+            QVERIFY(!patterns->index(row, 0).data(KeyTreeModel::VanishedRole).toBool());
         QVERIFY(m_window->browser()->tree()->header()->isSectionHidden(KeyTreeModel::DeltaKeysColumn));
         QCOMPARE(m_window->browser()->tree()->header()->sortIndicatorSection(), int(KeyTreeModel::MemoryColumn));
         QVERIFY(!stop->isEnabled());
