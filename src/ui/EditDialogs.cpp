@@ -144,7 +144,9 @@ ElementDialog::ElementDialog(const QByteArray& key, KeyType type, const inspect:
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_problem);
-    layout->addWidget(okCancel(this, editing ? tr("Save") : tr("Add")));
+    QDialogButtonBox* buttons = okCancel(this, editing ? tr("Save") : tr("Add"));
+    m_ok = buttons->button(QDialogButtonBox::Ok);
+    layout->addWidget(buttons);
     resize(480, sizeHint().height());
 }
 
@@ -225,8 +227,45 @@ std::optional<edit::KeyEdit> ElementDialog::change()
 
 void ElementDialog::accept()
 {
-    if (change())
+    if (m_waiting)
+        return;
+    const std::optional<edit::KeyEdit> edit = change();
+    if (!edit)
+        return;
+    if (!m_send) {
         QDialog::accept();
+        return;
+    }
+    // Closed only once it is written: a refusal (the field exists already, OOM, NOPERM) leaves what was typed here.
+    m_waiting = true;
+    m_ok->setEnabled(false);
+    m_problem->setText(tr("Writing…"));
+    m_send(*edit);
+}
+
+void ElementDialog::setSend(std::function<void(const edit::KeyEdit&)> send)
+{
+    m_send = std::move(send);
+}
+
+void ElementDialog::written()
+{
+    m_waiting = false;
+    QDialog::accept();
+}
+
+void ElementDialog::refused(const QString& why, bool again)
+{
+    m_waiting = false;
+    m_problem->setText(why);
+    m_ok->setEnabled(again);
+    if (!again)
+        m_ok->setToolTip(tr("The key is gone from the server: nothing can be written in it"));
+}
+
+QString ElementDialog::problem() const
+{
+    return m_problem->text();
 }
 
 KeyNameDialog::KeyNameDialog(const QString& title, const QByteArray& key, int database, QWidget* parent)

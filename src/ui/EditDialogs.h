@@ -5,11 +5,14 @@
 
 #include <QDialog>
 
+#include <functional>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace keylens::ui {
@@ -42,12 +45,23 @@ public:
                   const inspect::ValueRow* selected, QWidget* parent = nullptr);
     // The edit, or nothing (with a message shown) when a field does not parse.
     std::optional<edit::KeyEdit> change();
+    // Given a way to send the edit, Add (Save) sends it and the dialog stays open until the server answered:
+    // written(), and it closes; refused(), and what was typed is still there beside why, to change and send again.
+    void setSend(std::function<void(const edit::KeyEdit&)> send);
+    void written();
+    // `again`: the same dialog may send another edit (not when the key itself is gone).
+    void refused(const QString& why, bool again);
+    bool isWaiting() const { return m_waiting; }
+    QString problem() const;
 
     QLineEdit* firstField() const { return m_first; }
     QLineEdit* secondField() const { return m_second; }
     void accept() override; // only with fields that parse
 
 private:
+    std::function<void(const edit::KeyEdit&)> m_send;
+    bool m_waiting = false;
+    QPushButton* m_ok = nullptr;
     QByteArray m_key;
     keyspace::KeyType m_type;
     std::optional<inspect::ValueRow> m_existing;

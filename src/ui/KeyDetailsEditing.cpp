@@ -323,10 +323,18 @@ const inspect::ValueRow* KeyDetailsView::selectedRow() const
 
 void KeyDetailsView::addElement()
 {
-    ElementDialog dialog(m_key, m_overview.key.type, nullptr, selectedRow(), this);
-    if (dialog.exec() == QDialog::Accepted)
-        if (const std::optional<edit::KeyEdit> change = dialog.change())
-            request(*change);
+    runElementDialog(nullptr);
+}
+
+void KeyDetailsView::runElementDialog(const inspect::ValueRow* existing)
+{
+    // Open until the server answered: a refused Add (the field exists already, OOM, NOPERM) keeps what was typed, with
+    // why beside it, where closing at once had lost it.
+    ElementDialog dialog(m_key, m_overview.key.type, existing, selectedRow(), this);
+    dialog.setSend([this](const edit::KeyEdit& change) { request(change); });
+    m_elementDialog = &dialog;
+    dialog.exec();
+    m_elementDialog = nullptr;
 }
 
 void KeyDetailsView::editElement()
@@ -336,10 +344,7 @@ void KeyDetailsView::editElement()
         setEditStatus(tr("Select the element to edit."));
         return;
     }
-    ElementDialog dialog(m_key, m_overview.key.type, row, row, this);
-    if (dialog.exec() == QDialog::Accepted)
-        if (const std::optional<edit::KeyEdit> change = dialog.change())
-            request(*change);
+    runElementDialog(row);
 }
 
 void KeyDetailsView::removeElement()
@@ -438,6 +443,9 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
 {
     if (result.request != m_editRequest)
         return; // another view's, or the window's
+    // Written: the element dialog closes (before the pane is read again, which would tell it the answer was lost).
+    if (m_elementDialog && m_elementDialog->isWaiting() && result.error.isEmpty() && result.outcome.applied)
+        m_elementDialog->written();
     if (!result.error.isEmpty()) {
         setEditStatus(result.error);
     } else if (result.outcome.conflict && result.change.kind == Kind::SetString && m_unsaved) {
@@ -500,6 +508,8 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
             setEditStatus(saved);
         }
     }
+    if (m_elementDialog && m_elementDialog->isWaiting()) // refused: said there too, beside what was typed
+        m_elementDialog->refused(editStatus(), !m_keyGone);
     Q_EMIT editFinished();
 }
 

@@ -10,6 +10,7 @@
 #include "models/ValueTableModel.h"
 #include "scan/ScanTypes.h"
 #include "ui/DetailsForm.h"
+#include "ui/EditDialogs.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -237,7 +238,11 @@ void KeyDetailsView::showTitle(const QByteArray& key, models::NodeRef node)
     if (key != std::exchange(m_renamedTo, {})) // the pane that followed a rename still says so
         setEditStatus({});
     m_unsaved.reset();
-    m_editRequest = 0; // an edit still on its way is the other key's
+    m_editRequest = 0;                                   // an edit still on its way is the other key's
+    if (m_elementDialog && m_elementDialog->isWaiting()) // its answer will not come here: said, and it may send again
+        m_elementDialog->refused(tr("The pane was read again before the server answered: the key's value says whether "
+                                    "this was written."),
+                                 true);
     m_key = key;
     m_node = node;
     m_loaded = false;

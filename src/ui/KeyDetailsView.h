@@ -22,6 +22,8 @@ class ValueTableModel;
 
 namespace keylens::ui {
 
+class ElementDialog;
+
 // One key: what the server says about it (type, encoding, TTL, memory, length) and its value. A
 // string is shown as text, pretty JSON or hex (auto-detected, after decompressing gzip, zlib, LZ4,
 // Snappy or zstd); a collection as a table that loads a page at a time as it scrolls, searchable on the server
@@ -97,6 +99,8 @@ private:
     void cancelStringEdit();
     void addElement();
     void editElement();
+    // The element dialog, open until the server wrote its edit (see ElementDialog::setSend).
+    void runElementDialog(const inspect::ValueRow* existing);
     void removeElement();
     void takeEdit(const models::ValueInspector::Edit& edit);
     void request(const edit::KeyEdit& change);
@@ -140,6 +144,7 @@ private:
     std::optional<QByteArray> m_unsaved; // the edited string while it waits for the server
     QByteArray m_renamedTo;              // the name the pane followed a rename to, until it shows a key again
     QLabel* m_editStatus = nullptr;
+    ElementDialog* m_elementDialog = nullptr; // while one is open
     QPushButton* m_editButton = nullptr;
     QPushButton* m_saveButton = nullptr;
     QPushButton* m_cancelButton = nullptr;

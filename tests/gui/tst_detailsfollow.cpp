@@ -3,6 +3,7 @@
 // the pane is followed to its new name, where the next edit is written. Checked against the server with a plain
 // client.
 #include "DialogAnswers.h"
+#include "ElementDialogAnswer.h"
 #include "GrabAtSizes.h"
 #include "PlainClient.h"
 #include "TestServer.h"
@@ -13,6 +14,7 @@
 #include "ui/MainWindow.h"
 #include "ui/PatternView.h"
 
+#include <QDialogButtonBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -42,15 +44,10 @@ class TestDetailsFollow : public QObject
         QVERIFY(m_window->browser()->selectPath(key));
         QTRY_VERIFY(details()->isLoaded() && details()->key() == key);
     }
-    // Adds a field through the pane's Add… dialog and waits for the server's answer.
+    // Adds a field through the pane's Add… dialog and waits for the server's answer; a refusal is cancelled.
     void addField(const QString& field, const QString& value)
     {
-        auto added = test::whenOpen<ui::ElementDialog>([field, value](ui::ElementDialog* dialog) {
-            dialog->firstField()->setText(field);
-            dialog->secondField()->setText(value);
-            dialog->accept();
-            return true;
-        });
+        auto added = test::answerElementDialog(field, value);
         QSignalSpy finished(details(), &ui::KeyDetailsView::editFinished);
         details()->addButton()->click();
         QVERIFY(*added);
@@ -115,6 +112,86 @@ private Q_SLOTS:
         addField(QStringLiteral("email"), QStringLiteral("cy@example.org"));
         QCOMPARE(test::PlainClient(m_other.port()).command({"HGET", "account:1", "email"}),
                  QByteArray("cy@example.org"));
+    }
+
+    // An Add the server refuses keeps what was typed: the dialog stays open with the fields as they were and why
+    // beside them, and the same dialog then writes the corrected field. Refused twice: by the edit's guard (the field
+    // exists already) and by the server itself (OOM under maxmemory).
+    void aRefusedAddKeepsWhatWasTyped_data()
+    {
+        QTest::addColumn<QString>("field");    // refused
+        QTest::addColumn<bool>("outOfMemory"); // refused by the server, not by the guard
+        QTest::addColumn<QString>("refusal");
+        QTest::newRow("field exists") << QStringLiteral("name") << false << QStringLiteral("exists already");
+        QTest::newRow("OOM") << QStringLiteral("email") << true << QStringLiteral("OOM");
+    }
+    void aRefusedAddKeepsWhatWasTyped()
+    {
+        QFETCH(QString, field);
+        QFETCH(bool, outOfMemory);
+        QFETCH(QString, refusal);
+        open("profile:1");
+        test::PlainClient client(m_server.port());
+        if (outOfMemory) {
+            QCOMPARE(client.command({"CONFIG", "SET", "maxmemory-policy", "noeviction"}), QByteArray("OK"));
+            QCOMPARE(client.command({"CONFIG", "SET", "maxmemory", "1"}), QByteArray("OK"));
+        }
+        struct Seen
+        {
+            bool openAfterRefusal = false;
+            QString field, value, problem;
+            bool addEnabled = false;
+            bool refusedAgain = false;
+        };
+        auto seen = std::make_shared<Seen>();
+        const quint16 port = m_server.port();
+        auto opened = test::whenOpen<ui::ElementDialog>([seen, field, outOfMemory, port](ui::ElementDialog* dialog) {
+            dialog->firstField()->setText(field);
+            dialog->secondField()->setText(QStringLiteral("typed by hand"));
+            dialog->accept();
+            test::afterAnswer(dialog, [seen, field, outOfMemory, port](ui::ElementDialog* open) {
+                seen->openAfterRefusal = open != nullptr;
+                if (!open)
+                    return;
+                seen->field = open->firstField()->text();
+                seen->value = open->secondField()->text();
+                seen->problem = open->problem();
+                seen->addEnabled = open->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled();
+                if (const QString dir = qEnvironmentVariable("KEYLENS_GRAB_DIR"); !dir.isEmpty())
+                    open->grab().save(dir + QStringLiteral("/details-add-refused-") +
+                                      QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-') +
+                                      QStringLiteral(".png"));
+                // Corrected where it was refused, and sent again from the same dialog.
+                if (outOfMemory)
+                    test::PlainClient(port).command({"CONFIG", "SET", "maxmemory", "0"});
+                else
+                    open->firstField()->setText(QStringLiteral("nick"));
+                open->accept();
+                test::afterAnswer(open, [seen](ui::ElementDialog* still) {
+                    if (!still)
+                        return; // written and closed (the click below may have returned already)
+                    seen->refusedAgain = true;
+                    seen->problem = still->problem();
+                    still->reject();
+                });
+            });
+            return true;
+        });
+        QSignalSpy finished(details(), &ui::KeyDetailsView::editFinished);
+        details()->addButton()->click(); // returns when the dialog closed
+        QVERIFY(*opened);
+        client.command({"CONFIG", "SET", "maxmemory", "0"});
+        QVERIFY(seen->openAfterRefusal);
+        QCOMPARE(seen->field, field);
+        QCOMPARE(seen->value, QStringLiteral("typed by hand"));
+        QVERIFY2(seen->problem.contains(refusal), qPrintable(seen->problem));
+        QVERIFY(seen->addEnabled);
+        QVERIFY2(!seen->refusedAgain, qPrintable(seen->problem));
+        QCOMPARE(finished.count(), 2);
+        const QByteArray written = outOfMemory ? "email" : "nick";
+        QCOMPARE(client.command({"HGET", "profile:1", written}), QByteArray("typed by hand"));
+        QCOMPARE(client.command({"HGET", "profile:1", "name"}), QByteArray("n1")); // the refused Add wrote nothing
+        QVERIFY2(details()->editStatus().contains(QStringLiteral("Saved")), qPrintable(details()->editStatus()));
     }
 
     // Rename… in the pane: the pane follows the key to its new name, and the next Add is written there; in the Keys

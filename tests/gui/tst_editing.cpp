@@ -4,6 +4,7 @@
 // preview, the typed confirmation, the backup, the run). The tree follows every one of them without a rescan.
 #include "CliRunner.h"
 #include "DialogAnswers.h"
+#include "ElementDialogAnswer.h"
 #include "PlainClient.h"
 #include "TestServer.h"
 #include "edit/BackupFile.h"
@@ -360,14 +361,11 @@ private Q_SLOTS:
         QTRY_VERIFY(details()->isLoaded());
         test::PlainClient client(m_server.port());
         QCOMPARE(client.command({"RENAME", "profile:1", "profile:1:moved"}), QByteArray("OK"));
-        auto added = test::whenOpen<ui::ElementDialog>([](ui::ElementDialog* dialog) {
-            dialog->firstField()->setText(QStringLiteral("email"));
-            dialog->secondField()->setText(QStringLiteral("ada@example.org"));
-            dialog->accept();
-            return true;
-        });
+        auto refusal = std::make_shared<QString>();
+        auto added = test::answerElementDialog(QStringLiteral("email"), QStringLiteral("ada@example.org"), refusal);
         QVERIFY(clickAndWaitForEdit(details(), details()->addButton()));
         QVERIFY(*added);
+        QVERIFY2(refusal->contains(QStringLiteral("is gone")), qPrintable(*refusal)); // said in the dialog too
         QVERIFY2(details()->editStatus().contains(QStringLiteral("is gone")), qPrintable(details()->editStatus()));
         QVERIFY(!details()->editStatus().contains(QStringLiteral("Saved")));
         QCOMPARE(client.integer({"EXISTS", "profile:1"}), 0LL);
