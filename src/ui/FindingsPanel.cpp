@@ -15,6 +15,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -101,22 +103,38 @@ FindingsPanel::FindingsPanel(const models::KeyspaceView& keyspace, QWidget* pare
     m_ruleText->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_ruleText->setMinimumWidth(220);
 
-    auto* split = new QSplitter;
-    split->addWidget(m_list);
-    split->addWidget(m_ruleText);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-
     m_notices->setObjectName(QStringLiteral("lintNotices"));
     m_notices->setWordWrap(true);
     m_notices->setTextFormat(Qt::PlainText);
+    m_notices->setMargin(6);
     m_notices->setForegroundRole(QPalette::PlaceholderText); // a note beside the counts, not one of them
     m_notices->setVisible(false);
+
+    // What the rules could not check sits beside the list, above a rule's text, and scrolls with it: above the list
+    // its four lines at 800 px left the list two rows.
+    auto* side = new QWidget;
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->setSpacing(0);
+    sideLayout->addWidget(m_notices);
+    sideLayout->addWidget(m_ruleText);
+    sideLayout->addStretch(1);
+    auto* sideScroll = new QScrollArea;
+    sideScroll->setWidget(side);
+    sideScroll->setWidgetResizable(true);
+    sideScroll->setFrameShape(QFrame::NoFrame);
+    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    sideScroll->setMinimumWidth(m_ruleText->minimumWidth() + sideScroll->verticalScrollBar()->sizeHint().width());
+
+    auto* split = new QSplitter;
+    split->addWidget(m_list);
+    split->addWidget(sideScroll);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
-    layout->addWidget(m_notices);
     layout->addWidget(split, 1);
 
     connect(m_list, &QTreeWidget::currentItemChanged, this, [this] {
@@ -139,6 +157,17 @@ void FindingsPanel::setNotices(const QStringList& notices)
 {
     m_notices->setText(notices.join(QLatin1Char('\n')));
     m_notices->setVisible(!notices.isEmpty());
+}
+
+int FindingsPanel::heightForListRows(int rows) const
+{
+    // A row as the list lays it out once it has one, else the larger of a line of text and a severity dot.
+    const int row = m_list->topLevelItemCount() > 0
+                        ? m_list->sizeHintForRow(0)
+                        : std::max(m_list->fontMetrics().height(), m_list->iconSize().height()) + 4;
+    const QMargins margins = layout()->contentsMargins();
+    return margins.top() + margins.bottom() + layout()->itemAt(0)->sizeHint().height() + layout()->spacing() +
+           m_list->header()->sizeHint().height() + rows * row + 2 * m_list->frameWidth();
 }
 
 QString FindingsPanel::noticesText() const

@@ -55,7 +55,9 @@ public:
     // shown.
     bool isGrouping() const;
     QString headingText() const;
-    // What the rules could not fully check (models::ScanSession::notices), under the heading; hidden when none.
+    // The panel's height that shows this many rows of the list (for the dock's first height).
+    int heightForListRows(int rows) const;
+    // What the rules could not fully check (models::ScanSession::notices), beside the list; hidden when none.
     void setNotices(const QStringList& notices);
     QString noticesText() const;
     QComboBox* treeFilterBox() const { return m_treeFilter; }

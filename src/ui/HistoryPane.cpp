@@ -46,7 +46,9 @@ HistoryPane::HistoryPane(QWidget* parent)
     // per key stay the same.
     m_plot = new QCustomPlot;
     m_plot->setObjectName(QStringLiteral("history"));
-    m_plot->setMinimumHeight(260);
+    // Two charts of 80 px at least: at 260 the side pane's tabs held the whole window 350 px tall, and the Findings
+    // panel below it was squeezed to two rows at 800x600.
+    m_plot->setMinimumHeight(160);
     m_plot->setBackground(palette().color(QPalette::Base));
     QCPAxisRect* memoryRect = m_plot->axisRect();
     auto* keysRect = new QCPAxisRect(m_plot);

@@ -334,8 +334,13 @@ void MainWindow::restoreSettings()
     // The first size fits the screen: on a 1366x768 laptop or an 800x600 VM every edge stays in sight.
     const QSize size = QSize(1280, 800).boundedTo(screen()->availableGeometry().size());
     resize(size);
-    // On a short screen the findings take a quarter of the height, so the tree and a key's value stay in sight.
-    resizeDocks({m_findingsDock}, {std::min(220, size.height() / 4)}, Qt::Vertical);
+    // The findings show seven rows of their list (two at 800x600 read as an empty panel), more up to 220 px on a tall
+    // screen, and never half the window: the tree and a key's value stay in sight. The dock's own frame and title
+    // are what its size hint adds to the panel's. The last run's height, restored below, replaces it.
+    const int dockFrame = m_findingsDock->sizeHint().height() - m_findings->sizeHint().height();
+    const int findingsHeight = std::min(
+        std::max(m_findings->heightForListRows(7) + dockFrame, std::min(220, size.height() / 4)), size.height() / 2);
+    resizeDocks({m_findingsDock}, {findingsHeight}, Qt::Vertical);
     restoreGeometry(m_settings->value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(m_settings->value(QStringLiteral("window/state")).toByteArray());
     m_browser->restoreSettings(*m_settings, size.width());
