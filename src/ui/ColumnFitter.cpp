@@ -2,11 +2,18 @@
 
 #include <QEvent>
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QTreeView>
 
 #include <algorithm>
 
 namespace keylens::ui {
+
+namespace {
+
+constexpr int ContentSlack = 4;
+
+} // namespace
 
 ColumnFitter::ColumnFitter(QTreeView* view, int fillingColumn, std::vector<Column> columns)
     : QObject(view)
@@ -28,7 +35,79 @@ ColumnFitter::ColumnFitter(QTreeView* view, int fillingColumn, std::vector<Colum
         }
         fit();
     });
+    // The cells on screen change with the rows (a publish every 100 ms during a scan), what is scrolled to and what is
+    // open: measured once they settle, not on each.
+    m_contentCheck.setSingleShot(true);
+    m_contentCheck.setInterval(150);
+    connect(&m_contentCheck, &QTimer::timeout, this, &ColumnFitter::measureContent);
+    if (QAbstractItemModel* model = view->model()) {
+        connect(model, &QAbstractItemModel::modelReset, this, [this] {
+            for (Fitted& fitted : m_columns)
+                fitted.content = 0; // a new scan or filter: its own figures
+            contentMayHaveChanged();
+        });
+        connect(model, &QAbstractItemModel::dataChanged, this, &ColumnFitter::contentMayHaveChanged);
+        connect(model, &QAbstractItemModel::rowsInserted, this, &ColumnFitter::contentMayHaveChanged);
+        connect(model, &QAbstractItemModel::layoutChanged, this, &ColumnFitter::contentMayHaveChanged);
+    }
+    connect(view, &QTreeView::expanded, this, &ColumnFitter::contentMayHaveChanged);
+    connect(view->verticalScrollBar(), &QScrollBar::valueChanged, this, &ColumnFitter::contentMayHaveChanged);
     fit();
+}
+
+void ColumnFitter::contentMayHaveChanged()
+{
+    if (!m_contentCheck.isActive())
+        m_contentCheck.start();
+}
+
+void ColumnFitter::measureContent()
+{
+    QHeaderView* header = m_view->header();
+    std::vector<int> widest(m_columns.size(), 0);
+    bool any = false;
+    for (std::size_t i = 0; i < m_columns.size(); ++i)
+        any = any || (m_columns[i].column.whole && !header->isSectionHidden(m_columns[i].column.logicalIndex));
+    if (!any || !m_view->model())
+        return;
+    // The rows on screen, top to bottom (tens of them: a size hint each, as the view's paint asks for their text).
+    const int bottom = m_viewport->height();
+    for (QModelIndex row = m_view->indexAt(QPoint(0, 0)); row.isValid(); row = m_view->indexBelow(row)) {
+        if (m_view->visualRect(row).top() >= bottom)
+            break;
+        for (std::size_t i = 0; i < m_columns.size(); ++i) {
+            const Fitted& fitted = m_columns[i];
+            if (!fitted.column.whole || header->isSectionHidden(fitted.column.logicalIndex))
+                continue;
+            if (m_view->isFirstColumnSpanned(row.row(), row.parent()))
+                continue; // a row with a name only (a pattern's "N members")
+            const QModelIndex cell = row.siblingAtColumn(fitted.column.logicalIndex);
+            // A little beyond the style's own margins: a cell painted over a bar or beside a dot keeps its figure.
+            widest[i] = std::max(widest[i], m_view->sizeHintForIndex(cell).width() + ContentSlack);
+        }
+    }
+    bool widened = false;
+    for (std::size_t i = 0; i < m_columns.size(); ++i) {
+        if (widest[i] > m_columns[i].content) {
+            m_columns[i].content = widest[i];
+            widened = widened || !m_columns[i].userSized;
+        }
+    }
+    if (widened)
+        fit();
+}
+
+int ColumnFitter::preferredOf(const Fitted& fitted)
+{
+    return fitted.userSized ? fitted.column.preferred : std::max(fitted.column.preferred, fitted.content);
+}
+
+int ColumnFitter::minimumOf(const Fitted& fitted)
+{
+    // One that may go (0) still goes whole; shown, it has its preferred width, its content's at least.
+    if (fitted.userSized || fitted.column.minimum == 0)
+        return fitted.column.minimum;
+    return std::max(fitted.column.minimum, fitted.content);
 }
 
 void ColumnFitter::takeUserWidth(Fitted& fitted, int width) const
@@ -84,7 +163,7 @@ void ColumnFitter::fit()
     int wanted = 0;
     for (const Fitted& fitted : m_columns) {
         const bool shown = fitted.hiddenHere || !header->isSectionHidden(fitted.column.logicalIndex);
-        widths.push_back(shown ? fitted.column.preferred : 0);
+        widths.push_back(shown ? preferredOf(fitted) : 0);
         wanted += widths.back();
     }
     // Give way in order until the columns fit, or every one is down to its least width.
@@ -93,7 +172,7 @@ void ColumnFitter::fit()
         if (widths[i] == 0)
             continue;
         // A column that may go goes whole: a sliver of it would say nothing.
-        const int minimum = m_columns[i].column.minimum;
+        const int minimum = minimumOf(m_columns[i]);
         const int give = minimum == 0 ? widths[i] : std::min(excess, widths[i] - std::min(widths[i], minimum));
         widths[i] -= give;
         excess -= give;

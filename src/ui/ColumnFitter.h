@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QTimer>
 #include <QVariantMap>
 
 #include <vector>
@@ -14,6 +15,11 @@ namespace keylens::ui {
 // down to its least width, and only below the sum of those does the view scroll sideways. A column whose least
 // width is 0 says what another shows too: it is hidden while there is no room for it. A column the user resizes
 // keeps the width given to it (the filling column: as its least).
+//
+// A column of figures (`whole`) is never narrower than its widest cell on screen: a figure cut to "26,2…,582" says
+// nothing. What the rows on screen need is measured a moment after they change (a publish, a scroll, an expansion)
+// and only widens a column until the model resets (a new scan, a filter), so that scrolling does not make the columns
+// jump.
 class ColumnFitter : public QObject
 {
     Q_OBJECT
@@ -23,12 +29,15 @@ public:
         int logicalIndex;
         int preferred;
         int minimum;
+        bool whole = false; // figures: at least as wide as its cells on screen (see above)
     };
 
     // `columns` in the order they give way, the filling column first among them.
     ColumnFitter(QTreeView* view, int fillingColumn, std::vector<Column> columns);
 
     void fit();
+    // The widest cell on screen of each whole column, measured now (fit() follows when one widened).
+    void measureContent();
 
     // The widths the user gave columns, by logical index, to keep between sessions; and a header state restored
     // without its widths counting as the user's.
@@ -45,15 +54,20 @@ private:
         Column column;
         bool userSized = false;
         bool hiddenHere = false; // hidden by fit(), not by the user: shown again when there is room
+        int content = 0;         // a whole column's widest cell so far (since the last reset)
     };
     // The user's width: what the column wants and needs from now on (the filling column may still grow).
     void takeUserWidth(Fitted& fitted, int width) const;
+    static int preferredOf(const Fitted& fitted);
+    static int minimumOf(const Fitted& fitted);
+    void contentMayHaveChanged();
 
     QTreeView* m_view;
     QWidget* m_viewport;
     int m_filling;
     std::vector<Fitted> m_columns;
     bool m_fitting = false;
+    QTimer m_contentCheck;
 };
 
 } // namespace keylens::ui

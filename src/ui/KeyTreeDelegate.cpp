@@ -26,6 +26,22 @@ void drawItem(QPainter* painter, const QStyleOptionViewItem& option)
     style->drawControl(QStyle::CE_ItemViewItem, &option, painter, option.widget);
 }
 
+// The width the style gives an item's text: its rect less a margin each side (QCommonStyle's SE_ItemViewItemText).
+int textRoom(const QStyleOptionViewItem& option)
+{
+    QStyle* style = option.widget ? option.widget->style() : QApplication::style();
+    const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, option.widget) + 1;
+    return option.rect.width() - 2 * margin;
+}
+
+// Its text cut between its parts (see fitBetweenParts), then drawn.
+void drawCutBetweenParts(QPainter* painter, QStyleOptionViewItem& option)
+{
+    option.text = fitBetweenParts(option.text, option.fontMetrics, textRoom(option));
+    option.textElideMode = Qt::ElideRight; // the first part alone, if it is too wide
+    drawItem(painter, option);
+}
+
 void drawBadge(QPainter* painter, const QRect& rect, const QString& label, const QColor& colour)
 {
     painter->save();
@@ -131,8 +147,6 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
     }
 
     if (index.column() == KeyTreeModel::TtlColumn) {
-        // A TTL range reads from its start ("1m – 23h"): cut at its end, not its middle.
-        opt.textElideMode = Qt::ElideRight;
         QColor tint;
         if (overlays & KeyTreeModel::NoTtlAmongExpiring)
             tint = overlay::missingTtl();
@@ -145,7 +159,8 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         }
         if (overlays & KeyTreeModel::Expired)
             opt.palette.setColor(QPalette::Text, overlay::expired(opt.palette));
-        drawItem(painter, opt);
+        // "76.3% · 4m 22s" reads from its start; its column is as wide as its cells unless the user narrowed it.
+        drawCutBetweenParts(painter, opt);
         return;
     }
 
@@ -186,7 +201,7 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
             tint.setAlphaF(float(0.12 + 0.33 * std::clamp(share.toDouble(), 0.0, 1.0)));
             painter->fillRect(opt.rect, tint);
         }
-        drawItem(painter, opt);
+        drawCutBetweenParts(painter, opt);
         return;
     }
 
@@ -249,12 +264,33 @@ void KeyTreeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& optio
         return;
     }
     if (index.column() == KeyTreeModel::TypeColumn) {
-        // The type mix reads from its biggest share ("hash 71% · string 29%").
-        opt.textElideMode = Qt::ElideRight;
-        drawItem(painter, opt);
+        // The type mix reads from its biggest share ("hash 71% · string 29%"), cut between types: "string 1…" said a
+        // share that was not there.
+        drawCutBetweenParts(painter, opt);
         return;
     }
     QStyledItemDelegate::paint(painter, option, index);
+}
+
+QString fitBetweenParts(const QString& text, const QFontMetrics& metrics, int width)
+{
+    if (metrics.horizontalAdvance(text) <= width)
+        return text;
+    static const QString separator = QStringLiteral(" · ");
+    const QStringList parts = text.split(separator);
+    const QString more = separator + QStringLiteral("…");
+    QString fitted = parts.front();
+    for (qsizetype i = 1; i < parts.size(); ++i) {
+        const QString longer = fitted + separator + parts[i];
+        // The last part need not leave room for "…" after it.
+        if (metrics.horizontalAdvance(i + 1 == parts.size() ? longer : longer + more) > width)
+            break;
+        fitted = longer;
+    }
+    if (fitted.size() == text.size())
+        return fitted;
+    // The first part alone when "…" has no room after it (the tooltip has the rest).
+    return metrics.horizontalAdvance(fitted + more) <= width ? fitted + more : fitted;
 }
 
 QSize KeyTreeDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const
@@ -317,29 +353,35 @@ ColumnFitter* setUpKeyTreeView(QTreeView& view)
     header->setStyle(arrows);
     header->setSortIndicator(models::TreeColumns::MemoryColumn, Qt::DescendingOrder);
     header->setSectionsMovable(true);
+    // Before any column is hidden: QHeaderView keeps a section hidden while the last one stretches at its old width
+    // in its length (the three hidden columns made the tree 300 px wider than its columns, scrolling sideways at 1600
+    // px). The fitter sizes every column itself.
+    header->setStretchLastSection(false);
     showDeltaColumns(view, false);
     header->setSectionHidden(models::TreeColumns::WritesColumn, true);
     // Cold memory beside the TTLs: both say whether a namespace's keys are still needed.
     header->moveSection(header->visualIndex(models::TreeColumns::ColdColumn),
                         header->visualIndex(models::TreeColumns::TtlColumn) + 1);
-    // The same widths in both trees, so that switching between them keeps every column in its place. The name
+    // The same widths in both trees, so that switching between them keeps every column in its place, unless their
+    // figures need more (`whole`: never cut, "26,299 of 26,582" under a filter, "100.0% · some expired"). The name
     // takes the space there is and gives way first; the type gives way last, as it says what a namespace holds.
     using models::TreeColumns;
+    constexpr bool Whole = true;
     return new ColumnFitter(&view, TreeColumns::NameColumn,
                             {{TreeColumns::NameColumn, 220, 150},
-                             {TreeColumns::ShareColumn, 85, 0}, // the memory bar's length says it too
+                             {TreeColumns::ShareColumn, 85, 0, Whole}, // the memory bar's length says it too
                              // Details and the treemap's colouring say it too; hidden while there is no room.
-                             {TreeColumns::ColdColumn, 125, 0},
+                             {TreeColumns::ColdColumn, 125, 0, Whole},
                              // The number and a line of the last five minutes.
-                             {TreeColumns::WritesColumn, 130, 90},
-                             {TreeColumns::FindingsColumn, 95, 56},
-                             {TreeColumns::KeysColumn, 80, 56},
-                             {TreeColumns::TtlColumn, 120, 80},
-                             {TreeColumns::MemoryColumn, 170, 116}, // the bar beside the figure, not under it
-                             {TreeColumns::TypeColumn, 200, 90},
+                             {TreeColumns::WritesColumn, 130, 90, Whole},
+                             {TreeColumns::FindingsColumn, 95, 56, Whole},
+                             {TreeColumns::KeysColumn, 80, 56, Whole},
+                             {TreeColumns::TtlColumn, 120, 80, Whole},
+                             {TreeColumns::MemoryColumn, 170, 116, Whole}, // the bar beside the figure, not under it
+                             {TreeColumns::TypeColumn, 200, 90},           // cut between its types, see paint()
                              // Shown while the window compares with an earlier scan, and then they matter most.
-                             {TreeColumns::DeltaKeysColumn, 110, 70},
-                             {TreeColumns::DeltaMemoryColumn, 110, 80}});
+                             {TreeColumns::DeltaKeysColumn, 110, 70, Whole},
+                             {TreeColumns::DeltaMemoryColumn, 110, 80, Whole}});
 }
 
 } // namespace keylens::ui

@@ -1,23 +1,37 @@
 // The window at 800x600 and 1600x1000, as a user sees it after a scan: the Findings panel shows rows of its list, not
-// two, with the height the user gives it kept across runs.
+// two, with the height the user gives it kept across runs; no figure of the trees is cut ("26,2…,582", "76.3% · 4…",
+// "string 1…"), and the tree does not scroll sideways at 1600 px. Against a real server whose keys make wide cells: a
+// filter's "111 of 300", TTLs of which some ran out since the scan ("some expired"), a namespace of five types.
 #include "GrabAtSizes.h"
 #include "PlainClient.h"
 #include "TestServer.h"
 #include "WindowScan.h"
+#include "models/KeyTreeModel.h"
+#include "models/PatternTreeModel.h"
+#include "models/ScanSession.h"
 #include "ui/BrowserPane.h"
 #include "ui/FindingsPanel.h"
+#include "ui/KeyTreeDelegate.h"
 #include "ui/MainWindow.h"
+#include "ui/PatternView.h"
 
 #include <QDockWidget>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QSettings>
+#include <QSignalSpy>
+#include <QStyle>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
 
 using namespace keylens;
+using models::TreeColumns;
 
 namespace {
+
+constexpr int TtlMs = 1500; // the keys that run out between the scan and the look
 
 QDockWidget* findingsDock(ui::MainWindow& window)
 {
@@ -58,6 +72,47 @@ class TestWindowFit : public QObject
         return std::make_unique<QSettings>(m_dir.filePath(name + QStringLiteral(".ini")), QSettings::IniFormat);
     }
 
+    // Every cell on screen of the view's figures: as wide as its text asks at most (the delegate's size hint, which is
+    // the style's margins and the text); the cells cut between their parts keep whole parts.
+    static QStringList cutCells(QTreeView* view)
+    {
+        QStringList cut;
+        QHeaderView* header = view->header();
+        const int bottom = view->viewport()->height();
+        const int margin = view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1;
+        for (QModelIndex row = view->indexAt(QPoint(0, 0)); row.isValid(); row = view->indexBelow(row)) {
+            if (view->visualRect(row).top() >= bottom)
+                break;
+            if (view->isFirstColumnSpanned(row.row(), row.parent()))
+                continue;
+            for (int column = 1; column < header->count(); ++column) {
+                if (header->isSectionHidden(column))
+                    continue;
+                const QModelIndex cell = row.siblingAtColumn(column);
+                const QString text = cell.data().toString();
+                if (text.isEmpty())
+                    continue;
+                const int width = header->sectionSize(column);
+                if (column == TreeColumns::TypeColumn) {
+                    // What the delegate paints: whole types, "…" for the rest.
+                    const QString shown = ui::fitBetweenParts(text, view->fontMetrics(), width - 2 * margin);
+                    QStringList parts = shown.split(QStringLiteral(" · "));
+                    if (parts.back() == QStringLiteral("…"))
+                        parts.removeLast();
+                    const QStringList whole = text.split(QStringLiteral(" · "));
+                    for (const QString& part : parts) {
+                        if (!whole.contains(part))
+                            cut << QStringLiteral("%1 as %2").arg(text, shown);
+                    }
+                    continue;
+                }
+                if (view->sizeHintForIndex(cell).width() > width)
+                    cut << QStringLiteral("%1 (%2 px)").arg(text).arg(width);
+            }
+        }
+        return cut;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -67,6 +122,22 @@ private Q_SLOTS:
         std::vector<std::vector<QByteArray>> commands;
         for (int i = 1; i <= 300; ++i)
             commands.push_back({"SET", "user:" + QByteArray::number(i), QByteArray(40, 'u')});
+        // A namespace of which some keys run out after the scan, the others in a day: "x% · some expired".
+        for (int i = 1; i <= 40; ++i)
+            commands.push_back({"SET", "otp:" + QByteArray::number(i), "123456", "PX",
+                                QByteArray::number(i <= 10 ? TtlMs : 86'400'000)});
+        for (int i = 1; i <= 40; ++i)
+            commands.push_back({"SET", "otp:plain:" + QByteArray::number(i), "x"});
+        // Five types in one namespace: a long type mix.
+        for (int i = 1; i <= 8; ++i) {
+            const QByteArray n = QByteArray::number(i);
+            commands.push_back({"SET", "mix:s" + n, "v"});
+            commands.push_back({"HSET", "mix:h" + n, "f", "v"});
+            commands.push_back({"RPUSH", "mix:l" + n, "v"});
+            commands.push_back({"SADD", "mix:t" + n, "v"});
+            if (i <= 3)
+                commands.push_back({"ZADD", "mix:z" + n, "1", "v"});
+        }
         // A BullMQ queue: the Findings panel then has a notice (its keys skipped the naming rules).
         commands.push_back({"SET", "bull:emailQueue:id", "3"});
         commands.push_back({"RPUSH", "bull:emailQueue:wait", "3"});
@@ -144,6 +215,79 @@ private Q_SLOTS:
         again.show();
         QVERIFY(QTest::qWaitForWindowExposed(&again));
         QTRY_COMPARE(findingsDock(again)->height(), height);
+    }
+
+    // No figure of either tree is cut, filtered or not, in the Keys and the Patterns view, at either size; and at
+    // 1600 px the tree does not scroll sideways (three hidden columns' old widths made it 300 px wider than them).
+    void figuresAreWhole_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("patterns");
+        QTest::addColumn<QString>("filter");
+        for (const QSize size : {QSize(800, 600), QSize(1600, 1000)}) {
+            const QString at = QStringLiteral("%1px ").arg(size.width());
+            QTest::newRow(qPrintable(at + QStringLiteral("keys"))) << size << false << QString();
+            QTest::newRow(qPrintable(at + QStringLiteral("keys filtered")))
+                << size << false << QStringLiteral("user:1*");
+            QTest::newRow(qPrintable(at + QStringLiteral("patterns"))) << size << true << QString();
+            QTest::newRow(qPrintable(at + QStringLiteral("patterns filtered")))
+                << size << true << QStringLiteral("user:1*");
+        }
+    }
+    void figuresAreWhole()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, patterns);
+        QFETCH(QString, filter);
+        const std::unique_ptr<QSettings> settings = settingsNamed(QStringLiteral("figures"));
+        ui::MainWindow window(settings.get());
+        window.resize(size);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // Some TTLs run out between the scan and the look.
+        test::PlainClient client(m_server.port());
+        for (int i = 1; i <= 10; ++i)
+            client.command({"SET", "otp:" + QByteArray::number(i), "123456", "PX", QByteArray::number(TtlMs)});
+        QVERIFY(test::scanInWindow(window, m_server.connectionOptions()));
+        QTest::qWait(TtlMs + 200);
+        ui::BrowserPane* browser = window.browser();
+        browser->setFilterText(filter);
+        QTreeView* view = browser->tree();
+        if (patterns) {
+            models::PatternTreeModel* model = window.session()->patternModel();
+            QSignalSpy exact(model, &models::PatternTreeModel::exactTreeReady);
+            browser->showPatterns(true);
+            if (!model->isExact())
+                QVERIFY(exact.wait(30000));
+            view = browser->patternView();
+        }
+        window.resize(size);
+        QTRY_COMPARE(window.size(), size);
+        view->sortByColumn(TreeColumns::NameColumn, Qt::AscendingOrder);
+        for (int row = 0; row < view->model()->rowCount(); ++row) { // the TTLs' namespace: its keys on screen too
+            const QModelIndex index = view->model()->index(row, 0);
+            if (index.data().toString() == QStringLiteral("otp"))
+                view->expand(index);
+        }
+        // The cells that make the widest figures are among those on screen.
+        const auto shownText = [&](int column) {
+            QStringList texts;
+            for (QModelIndex row = view->indexAt(QPoint(0, 0));
+                 row.isValid() && view->visualRect(row).top() < view->viewport()->height(); row = view->indexBelow(row))
+                texts << row.siblingAtColumn(column).data().toString();
+            return texts.join(u'|');
+        };
+        if (filter.isEmpty())
+            QVERIFY2(shownText(TreeColumns::TtlColumn).contains(QStringLiteral("some expired")),
+                     qPrintable(shownText(TreeColumns::TtlColumn)));
+        else
+            QVERIFY2(shownText(TreeColumns::KeysColumn).contains(QStringLiteral(" of ")),
+                     qPrintable(shownText(TreeColumns::KeysColumn)));
+        QTRY_VERIFY2(cutCells(view).isEmpty(), qPrintable(cutCells(view).join(QStringLiteral(", "))));
+        if (size.width() >= 1600)
+            QTRY_COMPARE(view->horizontalScrollBar()->maximum(), 0);
+        test::grabAtSizes(&window, QStringLiteral("figures-") +
+                                       QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-'));
     }
 };
 
