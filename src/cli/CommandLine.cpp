@@ -94,6 +94,14 @@ QList<QCommandLineOption> scanOptions()
                         "when the server slows). Default: full on loopback and Unix sockets, gentle elsewhere."),
          QStringLiteral("full|gentle")},
         {QStringLiteral("no-memory"), QStringLiteral("Do not ask MEMORY USAGE (faster; memory columns show n/a).")},
+        {QStringLiteral("exact-memory"),
+         QStringLiteral("Measure big collections whole (MEMORY USAGE … SAMPLES 0) instead of the server's estimate "
+                        "from 5 elements, up to --exact-memory-cap elements; bigger ones stay estimated and counted.")},
+        {QStringLiteral("exact-memory-cap"),
+         QStringLiteral("With --exact-memory: the most elements a collection measured whole may have (default "
+                        "%1; each costs the server about 15 ns).")
+             .arg(QString::fromUtf8(keyspace::formatCount(scan::DefaultExactMemoryCap))),
+         QStringLiteral("n")},
         {QStringLiteral("access"),
          QStringLiteral("Ask each key's idle time (OBJECT IDLETIME, or FREQ under an LFU policy): idle percentiles and "
                         "cold memory per namespace. A fourth command per key: about a fifth more server time.")},
@@ -170,6 +178,21 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     options->match = parser.value(QStringLiteral("match")).toUtf8();
     options->type = parser.value(QStringLiteral("type")).toUtf8();
     options->measureMemory = !parser.isSet(QStringLiteral("no-memory"));
+    options->exactMemory = parser.isSet(QStringLiteral("exact-memory"));
+    if (options->exactMemory && !options->measureMemory) {
+        *problem = QStringLiteral("--exact-memory and --no-memory contradict each other: give one");
+        return false;
+    }
+    if (parser.isSet(QStringLiteral("exact-memory-cap"))) {
+        bool ok = false;
+        options->exactMemoryCap = parser.value(QStringLiteral("exact-memory-cap")).toULongLong(&ok);
+        if (!options->exactMemory || !ok || options->exactMemoryCap == 0) {
+            *problem = QStringLiteral("--exact-memory-cap takes a number of elements of at least 1, with "
+                                      "--exact-memory, not '%1'")
+                           .arg(parser.value(QStringLiteral("exact-memory-cap")));
+            return false;
+        }
+    }
     if (parser.isSet(QStringLiteral("access")) && parser.isSet(QStringLiteral("no-access"))) {
         *problem = QStringLiteral("--access and --no-access contradict each other: give one");
         return false;
@@ -202,7 +225,9 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
         options->fileAccess = !parser.isSet(QStringLiteral("no-access"));
         // What a file cannot honour is refused, never ignored: these ask how hard to lean on a server, or which
         // server to read, and a file has none.
-        for (const char* name : {"count", "speed", "max-rate", "reconnect", "cluster", "from-replicas", "sample"}) {
+        // --exact-memory asks the server again; a file's memory is modelled from its encodings, never sampled.
+        for (const char* name :
+             {"count", "speed", "max-rate", "reconnect", "cluster", "from-replicas", "sample", "exact-memory"}) {
             if (parser.isSet(QLatin1String(name))) {
                 *problem = QStringLiteral("--%1 does not apply to an RDB file (--rdb): it reads no server")
                                .arg(QLatin1String(name));

@@ -324,14 +324,20 @@ std::optional<Command> creation(const KeyEdit& edit)
 redis::Result<std::optional<keyspace::KeyInfo>> readKeyFacts(redis::Connection& connection, const QByteArray& key)
 {
     return redis::forKey(connection, key, [&]() -> redis::Result<std::optional<keyspace::KeyInfo>> {
-        Result<std::vector<Reply>> replies =
-            connection.pipeline({{"TYPE", key}, {"PTTL", key}, {"MEMORY", "USAGE", key}, {"OBJECT", "IDLETIME", key}});
+        Result<std::vector<Reply>> replies = connection.pipeline(
+            {{"TYPE", key},
+             {"PTTL", key},
+             {"MEMORY", "USAGE", key},
+             {"OBJECT", "IDLETIME", key},
+             {"MEMORY", "USAGE", key, "SAMPLES", scan::samplesArgument(scan::MemoryCheck::WasSampled).toByteArray()}});
         if (!replies)
             return replies.error();
         // Read as the scan reads them, so that an edited key is stored as a scanned one would be. (Under an LFU
-        // policy IDLETIME is an error: the access stays unknown.)
-        scan::KeyAnswers answers{std::move((*replies)[0]), std::move((*replies)[1]), std::move((*replies)[2]),
-                                 std::move((*replies)[3]), scan::AccessQuestion::IdleTime};
+        // policy IDLETIME is an error: the access stays unknown.) One key: whether its memory was sampled is asked
+        // whatever its size.
+        scan::KeyAnswers answers{std::move((*replies)[0]),     std::move((*replies)[1]),       std::move((*replies)[2]),
+                                 std::move((*replies)[3]),     scan::AccessQuestion::IdleTime, std::move((*replies)[4]),
+                                 scan::MemoryCheck::WasSampled};
         keyspace::KeyInfo info;
         if (!scan::keyFromAnswers(answers, QDateTime::currentMSecsSinceEpoch(), &info))
             return std::optional<keyspace::KeyInfo>();

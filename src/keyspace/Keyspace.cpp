@@ -187,7 +187,8 @@ NamespaceStats Keyspace::sumOfChildren(NodeId node) const
 
 void Keyspace::storeKeyInfo(NodeId node, const KeyInfo& info)
 {
-    m_flags[node] = (m_flags[node] & MixedJoiners) | IsKey | (info.memoryMeasured ? MemoryMeasured : 0);
+    m_flags[node] = (m_flags[node] & MixedJoiners) | IsKey | (info.memoryMeasured ? MemoryMeasured : 0) |
+                    (info.memoryMeasured && info.memorySampled ? MemorySampled : 0);
     m_type[node] = info.type;
     const std::uint64_t memory = info.memoryMeasured ? info.memoryBytes : 0;
     if (!m_bigMemory.empty()) // nearly always: no hashing a million times for nothing
@@ -251,6 +252,7 @@ KeyInfo Keyspace::keyInfo(NodeId node) const
         const auto preallocated = m_preallocated.find(node);
         info.preallocatedBytes = preallocated != m_preallocated.end() ? preallocated->second : 0;
     }
+    info.memorySampled = m_flags[node] & MemorySampled;
     info.access = access(node);
     info.cold = isCold(info.access);
     return info;

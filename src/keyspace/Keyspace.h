@@ -186,7 +186,7 @@ public:
     std::size_t memoryBytes() const;
 
 private:
-    enum Flag : std::uint8_t { IsKey = 1, MemoryMeasured = 2, MixedJoiners = 4 };
+    enum Flag : std::uint8_t { IsKey = 1, MemoryMeasured = 2, MixedJoiners = 4, MemorySampled = 8 };
     static constexpr std::uint32_t MemoryOverflow = 0xffffffffu;
 
     NodeId addChild(NodeId parent, SegmentId segment, char joiner, std::size_t hash);

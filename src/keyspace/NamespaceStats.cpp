@@ -13,6 +13,10 @@ void NamespaceStats::add(const KeyInfo& key)
         preallocatedBytes += key.preallocatedBytes;
     } else
         ++keysMemoryUnmeasured;
+    if (key.memoryMeasured && key.memorySampled) {
+        ++keysMemorySampled;
+        memorySampledBytes += key.memoryBytes;
+    }
     if (key.expiresAtMs == ExpiryUnknown) {
         ++keysTtlUnknown;
     } else if (hasExpiry(key.expiresAtMs)) {
@@ -43,6 +47,10 @@ void NamespaceStats::remove(const KeyInfo& key)
         preallocatedBytes -= key.preallocatedBytes;
     } else
         --keysMemoryUnmeasured;
+    if (key.memoryMeasured && key.memorySampled) {
+        --keysMemorySampled;
+        memorySampledBytes -= key.memoryBytes;
+    }
     if (key.expiresAtMs == ExpiryUnknown) {
         --keysTtlUnknown;
     } else if (hasExpiry(key.expiresAtMs) && --keysWithTtl == 0) {

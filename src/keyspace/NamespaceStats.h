@@ -31,6 +31,9 @@ struct KeyInfo
     // entries. A server that loads the file holds memoryBytes - preallocatedBytes. Always 0 for a key a server was
     // asked about (MEMORY USAGE says what that server holds). Less than 4 KiB a stream.
     std::uint32_t preallocatedBytes = 0;
+    // The server scaled memoryBytes up from a few elements (MEMORY USAGE's default SAMPLES 5 on a big collection in a
+    // hash table, skiplist or many nodes: scan/MemorySampling.h), and a bigger sample says otherwise.
+    bool memorySampled = false;
     KeyAccess access{}; // OBJECT IDLETIME or FREQ; unknown when not asked, denied or failed
     // Idle longer than the store's cold threshold (Keyspace::setColdBefore). The store sets it from `access` when
     // it takes or hands out a key: a caller's value is not used.
@@ -49,7 +52,9 @@ struct NamespaceStats
     std::uint32_t keysWithTtl = 0;
     std::uint32_t keysMemoryUnmeasured = 0;
     std::uint32_t keysTtlUnknown = 0;
-    std::uint64_t coldMemoryBytes = 0; // of the cold keys whose memory was measured
+    std::uint32_t keysMemorySampled = 0;  // KeyInfo::memorySampled: their memory is the server's extrapolation
+    std::uint64_t memorySampledBytes = 0; // of those keys, within memoryBytes
+    std::uint64_t coldMemoryBytes = 0;    // of the cold keys whose memory was measured
     std::uint32_t keysCold = 0;
     std::uint32_t keysIdleUnknown = 0; // no idle time: OBJECT IDLETIME not asked, denied, or an LFU counter instead
     std::uint32_t childCount = 0;      // direct children in the tree (namespaces and keys)

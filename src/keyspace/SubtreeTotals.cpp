@@ -13,6 +13,8 @@ void SubtreeTotals::add(const SubtreeTotals& other)
     preallocatedBytes += other.preallocatedBytes;
     keysWithTtl += other.keysWithTtl;
     keysMemoryUnmeasured += other.keysMemoryUnmeasured;
+    keysMemorySampled += other.keysMemorySampled;
+    memorySampledBytes += other.memorySampledBytes;
     keysTtlUnknown += other.keysTtlUnknown;
     coldMemoryBytes += other.coldMemoryBytes;
     keysCold += other.keysCold;
@@ -47,6 +49,8 @@ SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node)
     totals.preallocatedBytes = stats.preallocatedBytes;
     totals.keysWithTtl = stats.keysWithTtl;
     totals.keysMemoryUnmeasured = stats.keysMemoryUnmeasured;
+    totals.keysMemorySampled = stats.keysMemorySampled;
+    totals.memorySampledBytes = stats.memorySampledBytes;
     totals.keysTtlUnknown = stats.keysTtlUnknown;
     totals.coldMemoryBytes = stats.coldMemoryBytes;
     totals.keysCold = stats.keysCold;
@@ -68,6 +72,10 @@ SubtreeTotals subtreeTotals(const Keyspace& store, NodeId node)
         totals.memoryBytes += info.memoryMeasured ? info.memoryBytes : 0;
         totals.preallocatedBytes += info.memoryMeasured ? info.preallocatedBytes : 0;
         totals.keysMemoryUnmeasured += info.memoryMeasured ? 0 : 1;
+        if (info.memoryMeasured && info.memorySampled) {
+            ++totals.keysMemorySampled;
+            totals.memorySampledBytes += info.memoryBytes;
+        }
         totals.keysTtlUnknown += info.expiresAtMs == ExpiryUnknown ? 1 : 0;
         totals.keysIdleUnknown += info.access.hasIdleTime() ? 0 : 1;
         if (info.cold) {

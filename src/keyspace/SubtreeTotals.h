@@ -20,6 +20,8 @@ struct SubtreeTotals
     std::uint64_t preallocatedBytes = 0; // of it, what a server that loads the keys from a file would not hold
     std::uint64_t keysWithTtl = 0;
     std::uint64_t keysMemoryUnmeasured = 0;
+    std::uint64_t keysMemorySampled = 0;
+    std::uint64_t memorySampledBytes = 0;
     std::uint64_t keysTtlUnknown = 0;
     std::uint64_t coldMemoryBytes = 0;
     std::uint64_t keysCold = 0;

@@ -124,6 +124,14 @@ void writeAccess(JsonWriter& json, const NamespaceStats& stats, const keyspace::
     optional("freq_p90", access.frequencyP90);
 }
 
+// Keys whose memory the server scaled up from a few elements (MEMORY USAGE's default sampling of a big collection),
+// and how much of memory_bytes they make: "keys_memory_sampled", "memory_sampled_bytes".
+void writeSampled(JsonWriter& json, const NamespaceStats& stats)
+{
+    json.key("keys_memory_sampled").value(stats.keysMemorySampled);
+    json.key("memory_sampled_bytes").value(stats.memorySampledBytes);
+}
+
 void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceEntry& entry)
 {
     const NamespaceStats& stats = entry.stats;
@@ -133,6 +141,7 @@ void writeNamespace(JsonWriter& json, const ScanReport& report, const NamespaceE
     json.key("keys").value(stats.keys);
     writeMemory(json, report, keyspace::memoryFigureOf(stats), stats.preallocatedBytes);
     json.key("keys_memory_unmeasured").value(stats.keysMemoryUnmeasured);
+    writeSampled(json, stats);
     writeEstimate(json, entry.estimate);
     writeTtlCounts(json, stats);
     writeRemaining(json, "ttl_min_ms", stats.soonestExpiryMs, report, stats.hasExpiringKeys());
@@ -181,6 +190,14 @@ QByteArray toJson(const ScanReport& report)
     json.key("backoffs").value(summary.backoffs);
     json.key("memory_measured").value(summary.memoryMeasured);
     json.key("memory_estimated").value(summary.memoryEstimated); // read from an RDB file: MemoryModel's figures
+    // --exact-memory: collections measured whole up to the cap; the keys whose figure that changed, and by how much.
+    json.key("exact_memory").value(summary.exactMemory);
+    json.key("exact_memory_cap");
+    summary.exactMemory ? json.value(summary.exactMemoryCap) : json.null();
+    json.key("keys_memory_checked").value(summary.keysMemoryChecked); // asked again, with SAMPLES
+    json.key("keys_memory_corrected").value(summary.keysMemoryCorrected);
+    json.key("memory_corrected_bytes").value(summary.memoryCorrectionBytes);
+    json.key("keys_memory_sampling_unknown").value(summary.memorySamplingUnknown);
     json.key("rdb_file");
     summary.rdbFile.isEmpty() ? json.null() : json.value(summary.rdbFile.toUtf8());
     json.key("keys_expired").value(summary.keysExpired);
@@ -220,6 +237,7 @@ QByteArray toJson(const ScanReport& report)
     json.key("keys").value(report.totals.keys);
     writeMemory(json, report, keyspace::memoryFigureOf(report.totals), report.totals.preallocatedBytes);
     json.key("keys_memory_unmeasured").value(report.totals.keysMemoryUnmeasured);
+    writeSampled(json, report.totals);
     writeEstimate(json, report.totalEstimate);
     writeTtlCounts(json, report.totals);
     writeTypes(json, report.totals);
@@ -286,6 +304,7 @@ QByteArray toJson(const ScanReport& report)
         json.key("memory_bytes").value(top.info.memoryBytes);
         if (top.info.preallocatedBytes > 0)
             json.key("memory_bytes_if_loaded").value(top.info.memoryBytes - top.info.preallocatedBytes);
+        json.key("memory_sampled").value(top.info.memorySampled);
         if (summary.isCluster())
             json.key("slot").value(int(redis::clusterSlot(top.key))); // where a big key skews the cluster
         json.key("ttl_ms");

@@ -6,6 +6,7 @@
 #include "report/FindingGroups.h"
 #include "report/JsonWriter.h"
 #include "report/ShardsJson.h"
+#include "report/TextReport.h"
 
 #include <QString>
 
@@ -101,6 +102,12 @@ QByteArray lintToJson(const LintReport& report)
     json.key("scan").beginObject();
     json.key("complete").value(report.summary.complete);
     json.key("keys_seen").value(report.summary.keysSeen);
+    // Memory figures the server scaled up from 5 elements (the groups' memory_bytes hold them), and --exact-memory.
+    const keyspace::NamespaceStats totals =
+        report.keyspace ? report.keyspace->stats(keyspace::Keyspace::root()) : keyspace::NamespaceStats();
+    json.key("keys_memory_sampled").value(totals.keysMemorySampled);
+    json.key("memory_sampled_bytes").value(totals.memorySampledBytes);
+    json.key("exact_memory").value(report.summary.exactMemory);
     json.key("error");
     report.summary.error ? json.value(report.summary.error->message.toUtf8()) : json.null();
     json.endObject();
@@ -187,6 +194,8 @@ QByteArray lintToText(const LintReport& report)
         out += "! the scan did not complete: these findings cover the keys scanned\n";
     for (const QString& notice : report.allNotices())
         out += wrapped(notice.toUtf8(), "! ");
+    if (report.keyspace && report.summary.memoryMeasured)
+        out += memorySamplingLines(report.summary, report.keyspace->stats(keyspace::Keyspace::root()));
     if (rules.empty())
         return out + "\nNo findings.\n";
 

@@ -285,6 +285,8 @@ QByteArray header(const ScanReport& report)
         out += "; types: " + typeMix(totals, keyspace::KeyTypeCount);
     }
     out += '\n';
+    if (summary.memoryMeasured)
+        out += memorySamplingLines(summary, report.totals);
     out += accessLine(report);
     if (summary.vanished || report.duplicates)
         out += formatCount(summary.vanished) + " keys vanished during the scan; " + formatCount(report.duplicates) +
@@ -394,6 +396,26 @@ QByteArray shardTable(const ScanReport& report)
 }
 
 } // namespace
+
+QByteArray memorySamplingLines(const scan::ScanSummary& summary, const NamespaceStats& totals)
+{
+    QByteArray out;
+    if (summary.exactMemory && summary.keysMemoryCorrected > 0) {
+        const std::int64_t change = summary.memoryCorrectionBytes;
+        out += "Memory of " + formatCount(summary.keysMemoryCorrected) +
+               " collections measured whole (--exact-memory): " + (change < 0 ? "-" : "+") +
+               formatBytes(std::uint64_t(change < 0 ? -change : change)) +
+               " against the server's estimates from 5 elements\n";
+    }
+    if (totals.keysMemorySampled > 0) {
+        out += "Memory of " + formatCount(totals.keysMemorySampled) + " keys (" +
+               formatBytes(totals.memorySampledBytes) + ") sampled by the server (MEMORY USAGE scales 5 elements up)";
+        out += summary.exactMemory ? "; above --exact-memory-cap (" + formatCount(summary.exactMemoryCap) +
+                                         " elements), they were not measured whole\n"
+                                   : QByteArray("; --exact-memory to measure them whole\n");
+    }
+    return out;
+}
 
 QByteArray toText(const ScanReport& report)
 {

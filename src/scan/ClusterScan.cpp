@@ -4,6 +4,7 @@
 #include "redis/ClusterSlot.h"
 #include "redis/Connection.h"
 #include "scan/KeyAnswers.h"
+#include "scan/MemoryChecks.h"
 
 #include <QDateTime>
 
@@ -264,6 +265,11 @@ void ClusterRun::scanAll(ClusterSink& sink, const std::vector<Target>& targets)
         m_summary.keysNotInspected += result.keysNotInspected;
         m_summary.scanCalls += result.scanCalls;
         m_summary.memoryNotMeasured += result.memoryNotMeasured;
+        m_summary.keysMemoryCorrected += result.keysMemoryCorrected;
+        m_summary.keysMemoryChecked += result.keysMemoryChecked;
+        m_summary.memoryCorrectionBytes += result.memoryCorrectionBytes;
+        m_summary.memorySamplingUnknown += result.memorySamplingUnknown;
+        m_summary.exactMemory = m_summary.exactMemory && result.exactMemory;
         m_summary.movedKeys += result.movedKeys;
         m_summary.backoffs += result.backoffs;
         m_summary.reconnects += result.reconnects;
@@ -369,21 +375,32 @@ void ClusterRun::followMoved(ClusterSink& sink, const ClusterTopology& now)
             answer->emplace(std::move(*reply));
             return true;
         };
-        for (const QByteArray& key : keys) {
-            KeyAnswers answers;
-            answers.accessAsked = m_summary.access;
-            if (!readAnswer(true, &answers.type) || !readAnswer(true, &answers.pttl) ||
-                !readAnswer(m_summary.memoryMeasured, &answers.memory) ||
-                !readAnswer(m_summary.access != AccessQuestion::None, &answers.access))
+        std::vector<KeyAnswers> answers(keys.size());
+        std::size_t read = 0;
+        for (; read < keys.size(); ++read) {
+            KeyAnswers& key = answers[read];
+            key.accessAsked = m_summary.access;
+            if (!readAnswer(true, &key.type) || !readAnswer(true, &key.pttl) ||
+                !readAnswer(m_summary.memoryMeasured, &key.memory) ||
+                !readAnswer(m_summary.access != AccessQuestion::None, &key.access))
                 break; // the connection failed: the rest stay counted as moved
-            if (isRedirect(answers.type))
+        }
+        // The memory checks the shards' scans ask (MemorySampling.h), in a second round.
+        answers.resize(read);
+        appendMemoryChecks(
+            connection, answers, [&](std::size_t i) { return QByteArrayView(keys[i]); },
+            m_summary.exactMemory ? m_summary.exactMemoryCap : 0);
+        if (readMemoryChecks(connection, answers))
+            read = 0; // the connection failed, or the node is busy: they stay counted as moved
+        for (std::size_t i = 0; i < read; ++i) {
+            if (isRedirect(answers[i].type) || isRedirect(answers[i].memoryCheck))
                 continue; // still on the move: stays counted as moved
             ++resolved;
             keyspace::KeyInfo info;
-            if (!keyFromAnswers(answers, nowMs, &info))
+            if (!keyFromAnswers(answers[i], nowMs, &info))
                 ++batch.vanished;
             else
-                batch.add(key, info);
+                batch.add(keys[i], info);
         }
         m_summary.vanished += batch.vanished;
         sink.batch(stored, std::move(batch));
@@ -400,6 +417,8 @@ ScanSummary ClusterRun::run(ClusterTopology topology, const redis::ServerInfo& s
     m_summary.jobId = m_jobId;
     m_summary.speed = m_options.speed;
     m_summary.memoryMeasured = m_options.measureMemory;
+    m_summary.exactMemory = m_options.measureMemory && m_options.exactMemory;
+    m_summary.exactMemoryCap = m_summary.exactMemory ? m_options.exactMemoryCap : 0;
     m_summary.coldAfterSeconds = m_options.coldAfterSeconds;
     m_summary.server = seedInfo;
     const auto started = Clock::now();

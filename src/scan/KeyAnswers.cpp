@@ -6,7 +6,7 @@ namespace keylens::scan {
 
 bool keyFromAnswers(const KeyAnswers& answers, std::int64_t nowMs, keyspace::KeyInfo* info)
 {
-    const auto& [type, pttl, memory, access, accessAsked] = answers;
+    const auto& [type, pttl, memory, access, accessAsked, memoryCheck, checkAsked] = answers;
     // Each field is known or unknown on its own: a denied PTTL leaves the type known, and the other way round.
     // Unknown is never counted as "no TTL" or as zero bytes.
     *info = keyspace::KeyInfo();
@@ -30,6 +30,17 @@ bool keyFromAnswers(const KeyAnswers& answers, std::int64_t nowMs, keyspace::Key
         } else if (memory->isInteger()) {
             info->memoryBytes = static_cast<std::uint64_t>(memory->integer());
             info->memoryMeasured = true;
+        }
+    }
+    if (info->memoryMeasured && memoryCheck && !memoryCheck->isError()) {
+        if (memoryCheck->isNil()) {
+            present = false;
+        } else if (memoryCheck->isInteger()) {
+            const auto again = static_cast<std::uint64_t>(memoryCheck->integer());
+            if (checkAsked == MemoryCheck::Whole)
+                info->memoryBytes = again;
+            else
+                info->memorySampled = again != info->memoryBytes;
         }
     }
     if (access && !access->isError()) {

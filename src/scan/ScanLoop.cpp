@@ -6,6 +6,7 @@
 #include "scan/KeyAnswers.h"
 #include "scan/KeyspaceWitness.h"
 #include "scan/LatencyGuard.h"
+#include "scan/MemoryChecks.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -59,6 +60,8 @@ public:
     {
         m_summary.jobId = jobId;
         m_summary.memoryMeasured = options.measureMemory;
+        m_summary.exactMemory = options.measureMemory && options.exactMemory;
+        m_summary.exactMemoryCap = m_summary.exactMemory ? options.exactMemoryCap : 0;
         m_summary.coldAfterSeconds = options.coldAfterSeconds;
         m_summary.speed = options.speed;
     }
@@ -91,6 +94,11 @@ private:
         // The cursor this SCAN was sent with, or the one whose SCAN returned these keys: where to resume when the
         // request is lost with its connection.
         QByteArray cursor;
+        // Which SCAN reply the keys came in (ScanSummary::scanCalls then): the oldest in flight is where a lost
+        // connection resumes, and a batch's memory checks are answered after younger batches' questions.
+        std::uint64_t scanNumber = 0;
+        // A batch's memory checks (MEMORY USAGE … SAMPLES): the answers to its questions, waiting for theirs.
+        std::shared_ptr<std::vector<KeyAnswers>> checked;
     };
     static constexpr std::size_t GentleKeysPerRound = 32;
     bool gentle() const { return m_options.speed == ScanSpeed::Gentle; }
@@ -121,6 +129,10 @@ private:
     // A cluster node's address answered by the node the topology names there (or one that may not be asked).
     bool isExpectedNode(Connection& connection);
     std::optional<Error> readAnswers(Connection& connection, const Request& request);
+    // Asks again about the keys whose default MEMORY USAGE may have been sampled (MemorySampling.h); false when none.
+    bool sendMemoryChecks(Connection& connection, const Request& request, std::vector<KeyAnswers>& answers);
+    // A batch's answers, all in: its keys into a batch for the sink.
+    void deliver(const Request& request, std::vector<KeyAnswers>& answers);
     void throttle(std::size_t keys);
     void holdWhilePaused();
     void reportProgress(bool force);
@@ -145,6 +157,7 @@ private:
     std::optional<QByteArray> m_nextCursor = QByteArray("0");
     std::shared_ptr<Reply> m_keysToInspect;
     QByteArray m_keysToInspectCursor;
+    std::uint64_t m_keysToInspectNumber = 0;
     QString m_trouble; // for the progress: why the scan is waiting
     int m_attempt = 0; // attempts to connect again since the scan last got an answer
     // A server that says nothing at all (stopped with SIGSTOP, swapped out, a dead cluster node whose port the kernel
@@ -342,6 +355,7 @@ void ScanRun::sendQuestions(Connection& connection, const std::shared_ptr<Reply>
     request.sentAt = Clock::now();
     request.commands = (last - first) * std::size_t(m_ask.count());
     request.cursor = m_keysToInspectCursor;
+    request.scanNumber = m_keysToInspectNumber;
     m_inFlight.push_back(std::move(request));
 }
 
@@ -425,6 +439,7 @@ std::optional<Error> ScanRun::readScanReply(Connection& connection, const Reques
     if (count > 0) {
         m_keysToInspect = std::make_shared<Reply>(std::move(*reply));
         m_keysToInspectCursor = request.cursor;
+        m_keysToInspectNumber = m_summary.scanCalls;
     } else if (!questionsWaiting) {
         m_attempt = 0;
         m_silentSince.reset();
@@ -434,13 +449,15 @@ std::optional<Error> ScanRun::readScanReply(Connection& connection, const Reques
 
 std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request& request)
 {
+    if (request.checked) {
+        if (std::optional<Error> error = readMemoryChecks(connection, *request.checked))
+            return error;
+        deliver(request, *request.checked);
+        return std::nullopt;
+    }
     const ReplyView keys = request.scanReply->at(1);
     const Questions& asked = request.asked;
-    KeyBatch batch;
-    batch.jobId = m_summary.jobId;
-    batch.entries.reserve(request.last - request.first);
-    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
-    std::vector<QByteArray> moved;
+    std::vector<KeyAnswers> answers(request.last - request.first);
     const auto readIf = [&](bool wasAsked) -> Result<std::optional<Reply>> {
         if (!wasAsked)
             return std::optional<Reply>();
@@ -450,30 +467,65 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
         return std::optional<Reply>(std::move(*reply));
     };
     for (std::size_t i = request.first; i < request.last; ++i) {
-        KeyAnswers answers;
-        answers.accessAsked = asked.access;
-        for (const auto& [answer, wasAsked] :
-             {std::pair{&answers.type, asked.type}, std::pair{&answers.pttl, asked.pttl},
-              std::pair{&answers.memory, asked.memory && measures(keys.at(i).bytes())},
-              std::pair{&answers.access, asked.access != AccessQuestion::None}}) {
+        KeyAnswers& key = answers[i - request.first];
+        key.accessAsked = asked.access;
+        for (const auto& [answer, wasAsked] : {std::pair{&key.type, asked.type}, std::pair{&key.pttl, asked.pttl},
+                                               std::pair{&key.memory, asked.memory && measures(keys.at(i).bytes())},
+                                               std::pair{&key.access, asked.access != AccessQuestion::None}}) {
             Result<std::optional<Reply>> read = readIf(wasAsked);
             if (!read)
                 return read.error();
             *answer = std::move(*read);
         }
-        const auto& [type, pttl, memory, access, accessAsked] = answers;
         // A server that is busy (a long script), loading or cut off from its master answers every question so: the
         // batch is asked again once it recovers, not stored as unknowns.
-        for (const auto& [answer, command] : {std::pair{&type, "TYPE"}, std::pair{&pttl, "PTTL"},
-                                              std::pair{&memory, "MEMORY USAGE"}, std::pair{&access, "OBJECT"}}) {
+        for (const auto& [answer, command] :
+             {std::pair{&key.type, "TYPE"}, std::pair{&key.pttl, "PTTL"}, std::pair{&key.memory, "MEMORY USAGE"},
+              std::pair{&key.access, "OBJECT"}}) {
             if (*answer && (*answer)->isError()) {
                 const Error error = redis::errorFromReply((*answer)->bytes(), command);
                 if (error.isTransient())
                     return error;
             }
         }
+    }
+    if (!sendMemoryChecks(connection, request, answers))
+        deliver(request, answers);
+    return std::nullopt;
+}
+
+bool ScanRun::sendMemoryChecks(Connection& connection, const Request& request, std::vector<KeyAnswers>& answers)
+{
+    const ReplyView keys = request.scanReply->at(1);
+    const std::size_t checks = appendMemoryChecks(
+        connection, answers, [&](std::size_t i) { return keys.at(request.first + i).bytes(); },
+        m_options.exactMemory ? m_options.exactMemoryCap : 0);
+    if (checks == 0)
+        return false;
+    m_summary.keysMemoryChecked += checks;
+    // Behind whatever is in flight already: the pipeline goes on meanwhile, and the batch waits for these answers.
+    Request check = request;
+    check.sentAt = Clock::now();
+    check.commands = checks;
+    check.checked = std::make_shared<std::vector<KeyAnswers>>(std::move(answers));
+    m_inFlight.push_back(std::move(check));
+    return true;
+}
+
+void ScanRun::deliver(const Request& request, std::vector<KeyAnswers>& answers)
+{
+    const ReplyView keys = request.scanReply->at(1);
+    KeyBatch batch;
+    batch.jobId = m_summary.jobId;
+    batch.entries.reserve(request.last - request.first);
+    const std::int64_t now = QDateTime::currentMSecsSinceEpoch();
+    std::vector<QByteArray> moved;
+    for (std::size_t i = request.first; i < request.last; ++i) {
+        const KeyAnswers& answer = answers[i - request.first];
+        const auto& [type, pttl, memory, access, accessAsked, memoryCheck, checkAsked] = answer;
         // A cluster node whose slot moved away mid-scan redirects every question about the key: it is not here.
-        if (isRedirect(type) || isRedirect(pttl) || isRedirect(memory) || isRedirect(access)) {
+        if (isRedirect(type) || isRedirect(pttl) || isRedirect(memory) || isRedirect(access) ||
+            isRedirect(memoryCheck)) {
             moved.push_back(keys.at(i).bytes().toByteArray());
             continue;
         }
@@ -486,11 +538,21 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
                            QStringLiteral("the scan goes on without memory figures"));
         if (access && access->isError())
             accessQuestionFailed(*access, accessAsked);
+        if (memoryCheck && memoryCheck->isError()) {
+            ++m_summary.memorySamplingUnknown;
+            notice(redis::errorFromReply(memoryCheck->bytes(), "MEMORY USAGE").message +
+                   QStringLiteral(" (asked with SAMPLES)"));
+        }
         KeyInfo info;
-        const bool vanished = !keyFromAnswers(answers, now, &info);
+        const bool vanished = !keyFromAnswers(answer, now, &info);
         if (vanished) {
             ++batch.vanished;
             continue;
+        }
+        if (checkAsked == MemoryCheck::Whole && memoryCheck && memoryCheck->isInteger() &&
+            memory->integer() != memoryCheck->integer()) {
+            ++m_summary.keysMemoryCorrected;
+            m_summary.memoryCorrectionBytes += memoryCheck->integer() - memory->integer();
         }
         if (!info.access.isKnown())
             ++m_summary.accessNotMeasured;
@@ -507,7 +569,6 @@ std::optional<Error> ScanRun::readAnswers(Connection& connection, const Request&
         m_summary.movedKeys += moved.size();
         m_sink.movedKeys(std::move(moved));
     }
-    return std::nullopt;
 }
 
 void ScanRun::reportProgress(bool force)
@@ -608,6 +669,10 @@ ScanSummary ScanRun::run()
                    .arg(m_summary.reconnects));
     if (!m_ask.memory)
         m_summary.memoryMeasured = false;
+    if (m_summary.memorySamplingUnknown > 0)
+        notice(QStringLiteral("whether the server sampled the memory of %1 keys is not known: MEMORY USAGE with "
+                              "SAMPLES failed for them")
+                   .arg(m_summary.memorySamplingUnknown));
     m_summary.access = m_ask.access;
     if (m_ask.access != AccessQuestion::None && m_summary.accessNotMeasured > 0)
         notice(QStringLiteral("the idle time of %1 keys could not be measured; idle figures leave them out")
@@ -681,10 +746,14 @@ QByteArray ScanRun::resumeCursor() const
 {
     // Oldest first: keys whose answers were lost (a SCAN sent in the same round may be ahead of them in the queue,
     // but it continues from where their SCAN ended), keys not yet asked about, the SCAN that was lost, the next one.
+    // A batch waiting for its memory checks is behind younger batches' questions: the oldest is by SCAN reply.
+    const Request* oldest = nullptr;
     for (const Request& request : m_inFlight) {
-        if (!request.isScan)
-            return request.cursor;
+        if (!request.isScan && (!oldest || request.scanNumber < oldest->scanNumber))
+            oldest = &request;
     }
+    if (oldest)
+        return oldest->cursor;
     if (m_keysToInspect)
         return m_keysToInspectCursor;
     if (!m_inFlight.empty())

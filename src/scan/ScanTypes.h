@@ -2,6 +2,7 @@
 
 #include "redis/ConnectionOptions.h"
 #include "redis/ServerInfo.h"
+#include "scan/MemorySampling.h"
 #include "scan/ScanSpeed.h"
 
 #include <QByteArray>
@@ -44,8 +45,14 @@ struct ScanOptions
     QByteArray match; // SCAN MATCH glob; empty for every key
     QByteArray type;  // SCAN TYPE; empty for every type
     ScanSpeed speed = ScanSpeed::Full;
-    int count = 0;             // SCAN COUNT; 0: the speed's (1000 full: above it a batch got slower; 100 gentle)
-    bool measureMemory = true; // MEMORY USAGE per key (with the server's default sampling, never SAMPLES 0)
+    int count = 0; // SCAN COUNT; 0: the speed's (1000 full: above it a batch got slower; 100 gentle)
+    // MEMORY USAGE per key, with the server's default sampling; a collection that may have been sampled is asked again
+    // with SAMPLES 64 to tell (scan/MemorySampling.h).
+    bool measureMemory = true;
+    // --exact-memory: such a collection is asked SAMPLES 0 instead (every element) while its figure bounds its elements
+    // to at most exactMemoryCap; bigger ones keep the sampled figure and are counted as sampled.
+    bool exactMemory = false;
+    std::uint64_t exactMemoryCap = DefaultExactMemoryCap;
     // OBJECT IDLETIME (or FREQ) per key: neither it nor TYPE, PTTL and MEMORY USAGE touch the key's LRU clock.
     // Opt-in: a fourth command per key costs a server-bound scan a fifth more time (bench_scan: 3.49 against 2.94 us
     // of server CPU a key at 1,000,000 keys), past the 10 % a scan may grow by for it.
@@ -159,6 +166,17 @@ struct ScanSummary
     std::uint64_t movedKeys = 0;
     std::int64_t durationMs = 0;
     bool memoryMeasured = true; // false when MEMORY USAGE was turned off, denied or missing
+    // --exact-memory (ScanOptions'): its cap, and the keys whose figure SAMPLES 0 changed, by how many bytes in all
+    // (the whole figures less the sampled ones), as the scan asked them. The keys left sampled are counted in the
+    // store (NamespaceStats::keysMemorySampled).
+    bool exactMemory = false;
+    std::uint64_t exactMemoryCap = 0;
+    std::uint64_t keysMemoryCorrected = 0;
+    std::int64_t memoryCorrectionBytes = 0;
+    // Keys asked a second MEMORY USAGE (with SAMPLES: MemorySampling.h), what that cost the server in commands.
+    std::uint64_t keysMemoryChecked = 0;
+    // Keys whose second MEMORY USAGE (with SAMPLES) failed: whether their figure was sampled is not known.
+    std::uint64_t memorySamplingUnknown = 0;
     // Read from an RDB file (ScanOptions::rdbFile): memory is estimated from the encodings, not measured.
     QString rdbFile;
     bool memoryEstimated = false;

@@ -225,6 +225,38 @@ private Q_SLOTS:
         QCOMPARE(report.value(QStringLiteral("shards")).toArray().size(), 3);
     }
 
+    // MEMORY USAGE's sampling on every shard (scan/MemorySampling.h): the sorted sets of 300 members, in skiplists, are
+    // the keys the server samples; the scan counts no other, and --exact-memory gives what SAMPLES 0 says on each node.
+    void sampledMemoryOnEveryShard()
+    {
+        long long skiplists = 0;
+        long long whole = 0;
+        for (int i = 0; i < 3; ++i) {
+            test::PlainClient client(m_cluster.node(std::size_t(i)).port());
+            std::vector<std::vector<QByteArray>> questions;
+            for (const QByteArray& key : keysOf(m_cluster.node(std::size_t(i)).port())) {
+                questions.push_back({"MEMORY", "USAGE", key, "SAMPLES", "0"});
+                skiplists += client.command({"OBJECT", "ENCODING", key}) == "skiplist" ? 1 : 0;
+            }
+            for (long long bytes : client.pipelineIntegers(questions))
+                whole += bytes;
+        }
+        QVERIFY(skiplists > 100);
+        const auto scanned = [&](const QStringList& extra) {
+            const test::CliRun run =
+                test::runCli(QStringList{QStringLiteral("scan"), uri(), QStringLiteral("--format"),
+                                         QStringLiteral("json"), QStringLiteral("--depth"), QStringLiteral("0")} +
+                             extra);
+            return parseJson(run.out).value(QStringLiteral("totals")).toObject();
+        };
+        const QJsonObject sampled = scanned({});
+        const long long counted = sampled.value(QStringLiteral("keys_memory_sampled")).toInteger(-1);
+        QVERIFY2(counted > 0 && counted <= skiplists, QByteArray::number(counted).constData());
+        const QJsonObject exact = scanned({QStringLiteral("--exact-memory")});
+        QCOMPARE(exact.value(QStringLiteral("memory_bytes")).toInteger(), whole);
+        QCOMPARE(exact.value(QStringLiteral("keys_memory_sampled")).toInteger(-1), 0);
+    }
+
     void clusterFlagsOnASingleServerSaySo()
     {
         demo::RedisServerProcess single;
