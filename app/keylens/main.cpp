@@ -67,6 +67,8 @@ int main(int argc, char** argv)
         window.requestScreenshot(command.screenshotFile, command.selectPath, command.view);
     }
     window.setLintProfileOverride(command.lintProfile);
+    if (command.target.exactMemory)
+        window.measureCollectionsWhole();
     window.show();
     switch (command.start) {
     case keylens::ui::GuiCommand::Start::Demo:

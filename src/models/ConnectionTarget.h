@@ -27,6 +27,7 @@ struct ConnectionTarget
     bool production = false;              // the console asks before a dangerous command
     double maxKeysPerSecond = 0;          // 0: as fast as the server answers
     std::uint64_t sampleSize = 0;         // memory of a random sample of about this many keys; 0: every key
+    bool exactMemory = false;             // --exact-memory: big collections measured whole (Scan > Measure…)
     std::optional<scan::ScanSpeed> speed; // none: scan::defaultSpeedFor the server
     QString lintProfile;                  // a built-in profile's name or a profile file; empty: default
     QString savedId;                      // the saved connection it came from

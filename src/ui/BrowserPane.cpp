@@ -603,7 +603,8 @@ void BrowserPane::showNode(models::NodeRef node)
         m_keyDetails->showFileKey(keyspace.path(node), node, *keyspace.keyInfo(node), length);
         m_keyDetails->showFindings(models::findingRulesOfKey(keyspace, node));
     } else if (isKey) {
-        m_keyDetails->showKey(keyspace.path(node), node);
+        const std::optional<keyspace::KeyInfo> info = keyspace.keyInfo(node);
+        m_keyDetails->showKey(keyspace.path(node), node, info && info->memorySampled);
         m_keyDetails->showFindings(models::findingRulesOfKey(keyspace, node));
     }
     if (!m_shownNamespace.isNull())

@@ -1,8 +1,10 @@
 #include "ui/GuiCommandLine.h"
 
+#include "keyspace/Units.h"
 #include "lint/ProfileFile.h"
 #include "redis/ConnectionArguments.h"
 #include "redis/HiredisVersion.h"
+#include "scan/MemorySampling.h"
 #include "scan/RdbFileScan.h"
 #include "usage/Version.h"
 
@@ -84,6 +86,12 @@ usage::Program guiProgram()
              "Measure memory on a uniform random sample of about N keys and estimate each namespace's, "
              "with its error bound."),
          QStringLiteral("n")},
+        {QStringLiteral("exact-memory"),
+         QCoreApplication::translate(
+             "GuiCommandLine",
+             "Measure big collections whole (MEMORY USAGE … SAMPLES 0, up to %1 elements) instead of the "
+             "server's estimate from 5 elements; also Scan > Measure big collections whole.")
+             .arg(QString::fromUtf8(keyspace::formatCount(scan::DefaultExactMemoryCap)))},
         {QStringLiteral("speed"),
          QCoreApplication::translate(
              "GuiCommandLine",
@@ -189,6 +197,7 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     const QString maxRate = QStringLiteral("max-rate");
     const QString sample = QStringLiteral("sample");
     const QString speed = QStringLiteral("speed");
+    const QString exactMemory = QStringLiteral("exact-memory");
     const QString palette = QStringLiteral("palette");
     const QString ttlFrom = QStringLiteral("ttl-from");
     const QString help = QStringLiteral("help");
@@ -264,6 +273,7 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
             return usage(QCoreApplication::translate("GuiCommandLine", "--speed takes full or gentle, not '%1'")
                              .arg(parser.value(speed)));
     }
+    command.target.exactMemory = parser.isSet(exactMemory);
     if (parser.isSet(select) && !parser.isSet(screenshot))
         return usage(QCoreApplication::translate("GuiCommandLine", "--select goes with --screenshot"));
     if (parser.isSet(view) && !parser.isSet(screenshot))
@@ -320,7 +330,8 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
         }
     } else if (rdbFile) {
         // A file is read as fast as the disk gives it, whole: these ask how hard to lean on a server.
-        for (const QString& serverOnly : {speed, maxRate, sample}) {
+        // --exact-memory too: a file's memory is modelled from its encodings, nothing is sampled there.
+        for (const QString& serverOnly : {speed, maxRate, sample, exactMemory}) {
             if (parser.isSet(serverOnly))
                 return usage(QCoreApplication::translate("GuiCommandLine",
                                                          "--%1 does not apply to an RDB file: it reads no server")

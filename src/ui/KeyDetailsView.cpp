@@ -181,9 +181,10 @@ void KeyDetailsView::showFindings(const QString& text)
     m_findings->setText(text);
 }
 
-void KeyDetailsView::showKey(const QByteArray& key, models::NodeRef node)
+void KeyDetailsView::showKey(const QByteArray& key, models::NodeRef node, bool memorySampled)
 {
     m_fromFile = false;
+    m_memorySampled = memorySampled;
     showTitle(key, node);
     for (QLabel* label : {m_type, m_encoding, m_ttl, m_memory, m_length})
         label->setText(QStringLiteral("…"));
@@ -291,6 +292,11 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     m_ttlTick.start();
     showTimeLeft(); // stops the tick again when there is nothing to count down
     m_memory->setText(key.memoryBytes ? displayText(keyspace::formatBytes(*key.memoryBytes)) : QStringLiteral("–"));
+    if (key.memoryBytes && m_memorySampled) {
+        m_memory->setText(tr("%1 (estimated by the server from 5 elements)").arg(m_memory->text()));
+        m_memory->setToolTip(tr("MEMORY USAGE measures a big collection on 5 of its elements and scales up; "
+                                "Scan > Measure big collections whole (or --exact-memory) measures it whole."));
+    }
     QString length = key.length ? displayText(keyspace::formatCount(*key.length)) : QStringLiteral("–");
     if (key.length && key.type == KeyType::String)
         length += tr(" bytes");

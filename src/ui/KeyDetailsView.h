@@ -34,7 +34,9 @@ class KeyDetailsView : public QWidget
 public:
     explicit KeyDetailsView(models::ValueInspector* inspector, QWidget* parent = nullptr);
 
-    void showKey(const QByteArray& key, models::NodeRef node);
+    // `memorySampled`: the scan found the server's memory figure of the key estimated from 5 elements
+    // (KeyInfo::memorySampled); the Memory line says so, as the figure read again is estimated the same way.
+    void showKey(const QByteArray& key, models::NodeRef node, bool memorySampled = false);
     // A key read from an RDB file: what the store keeps of it (its type, TTL, estimated memory, and its length when
     // the file gave one), and no value: there is no server to read it from, and the file's values are not kept.
     void showFileKey(const QByteArray& key, models::NodeRef node, const keyspace::KeyInfo& info,
@@ -139,6 +141,7 @@ private:
     bool m_readOnly = false;
     bool m_keyGone = false;
     bool m_fromFile = false; // showFileKey(): nothing to read or write
+    bool m_memorySampled = false;
     int m_database = 0;
     std::uint64_t m_editRequest = 0;
     std::optional<QByteArray> m_unsaved; // the edited string while it waits for the server

@@ -219,6 +219,11 @@ void MainWindow::createActions()
         if (on && m_hasTarget && !m_session->isRunning())
             rescan(); // the figures come from a scan: asked for, they should appear
     });
+    connect(actions.exactMemory, &QAction::toggled, this, [this](bool on) {
+        m_settings->setValue(QStringLiteral("scan/exactMemory"), on);
+        if (on && m_hasTarget && !m_session->isRunning() && m_target.rdbFile.isEmpty())
+            rescan(); // as measureAccess: asked for, the whole figures should appear
+    });
     connect(actions.ttlFromSave, &QAction::toggled, this, [this](bool on) {
         m_settings->setValue(QStringLiteral("scan/ttlFromSave"), on);
         m_target.ttlFromSave.reset(); // chosen here from now on, over the command line's
@@ -326,9 +331,16 @@ void MainWindow::askColdAfter()
     }
 }
 
+void MainWindow::measureCollectionsWhole()
+{
+    const QSignalBlocker quiet(m_actions->exactMemory); // the command line's choice: for this window, not saved
+    m_actions->exactMemory->setChecked(true);
+}
+
 void MainWindow::restoreSettings()
 {
     m_actions->measureAccess->setChecked(m_settings->value(QStringLiteral("scan/measureAccess"), false).toBool());
+    m_actions->exactMemory->setChecked(m_settings->value(QStringLiteral("scan/exactMemory"), false).toBool());
     m_actions->ttlFromSave->setChecked(m_settings->value(QStringLiteral("scan/ttlFromSave"), true).toBool());
     m_actions->followLive->setChecked(m_settings->value(QStringLiteral("scan/followLive"), false).toBool());
     // The first size fits the screen: on a 1366x768 laptop or an 800x600 VM every edge stays in sight.
@@ -436,6 +448,8 @@ void MainWindow::connectTo(const Target& chosen)
     options.ttlFromSave = m_actions->ttlFromSave->isChecked();
     options.maxKeysPerSecond = target.maxKeysPerSecond;
     options.sampleSize = target.sampleSize;
+    // A file's memory is modelled from its encodings: nothing is sampled there (the command line refuses it).
+    options.exactMemory = m_actions->exactMemory->isChecked() && target.rdbFile.isEmpty();
     options.speed = target.speed.value_or(scan::defaultSpeedFor(target.options));
     // The demo's keyspace is small and its own: it shows what idle times tell without the user asking.
     options.measureAccess = m_actions->measureAccess->isChecked() || target.demo;
@@ -480,7 +494,8 @@ void MainWindow::startDemo(std::uint64_t keys, const Target& scanSettings, quint
 void MainWindow::scanDone(const scan::ScanSummary& summary)
 {
     const models::KeyspaceView& keyspace = m_session->view();
-    m_status->showFinished(summary, keyspace.keyCount(), keyspace.stats(keyspace.root()).memoryBytes);
+    const keyspace::NamespaceStats totals = keyspace.stats(keyspace.root());
+    m_status->showFinished(summary, keyspace.keyCount(), totals.memoryBytes, totals.keysMemorySampled);
     m_expiries->start();
     if (summary.serverRestarted)
         m_browser->showBanner(tr("The server restarted (or another took over in a failover) during this scan, "

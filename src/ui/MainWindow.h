@@ -66,6 +66,8 @@ public:
     void rescan();
     // `scanSettings`: how to scan it (speed, rate, sample, delimiters), as the command line gave them.
     void startDemo(std::uint64_t keys, const Target& scanSettings = {}, quint16 port = 0);
+    // keylens --exact-memory: every scan of this window measures big collections whole (Scan > Measure…, not saved).
+    void measureCollectionsWhole();
     void openConnectionDialog();
     void openSavedConnection(const QString& idOrName);
 

@@ -90,6 +90,11 @@ QString NamespaceDetailsView::fieldText(const QString& field) const
     return detailsFieldText(this, field);
 }
 
+QString NamespaceDetailsView::notesText() const
+{
+    return m_notes->isVisibleTo(this) ? m_notes->text() : QString();
+}
+
 QString NamespaceDetailsView::idleText(const keyspace::AccessFigures& access, const keyspace::NamespaceStats& stats,
                                        std::int64_t coldAfterSeconds, bool fromFile)
 {
@@ -222,6 +227,12 @@ void NamespaceDetailsView::showNamespace(models::NodeRef ref, bool topKeys)
         notes << tr("Memory was not measured for %1 keys (MEMORY USAGE denied or skipped); the sum "
                     "leaves them out.")
                      .arg(displayText(keyspace::formatCount(totals.keysMemoryUnmeasured)));
+    if (totals.keysMemorySampled)
+        notes << tr("The server estimated the memory of %1 keys (%2 of it) from 5 of their elements: big collections, "
+                    "measured so by MEMORY USAGE unless asked otherwise. Scan > Measure big collections whole (or "
+                    "--exact-memory) measures them whole.")
+                     .arg(displayText(keyspace::formatCount(totals.keysMemorySampled)),
+                          displayText(keyspace::formatBytes(totals.memorySampledBytes)));
     if (const lint::LibraryInfo* library = model.libraryOf(node))
         notes << tr("Written by %1, a %2 (%3). The naming rules skip a library's keys; memory and TTL "
                     "rules still apply.")

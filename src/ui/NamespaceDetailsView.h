@@ -34,6 +34,7 @@ public:
     // A cluster's biggest keys show their hash slot.
     void setCluster(bool cluster);
     QString fieldText(const QString& field) const;
+    QString notesText() const; // what the pane says below the figures (memory not measured or sampled, a library)
     bool isListingTopKeys() const;
     QTreeWidget* topKeys() const { return m_topKeys; }
 

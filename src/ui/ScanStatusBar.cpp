@@ -130,11 +130,12 @@ void ScanStatusBar::renderProgress()
     m_label->setFullText(line);
 }
 
-void ScanStatusBar::showFinished(const scan::ScanSummary& summary, std::uint64_t keys, std::uint64_t memoryBytes)
+void ScanStatusBar::showFinished(const scan::ScanSummary& summary, std::uint64_t keys, std::uint64_t memoryBytes,
+                                 std::uint64_t keysMemorySampled)
 {
     m_progress.reset();
     m_silence->stop();
-    m_finished = Finished{summary, keys, memoryBytes, 0};
+    m_finished = Finished{summary, keys, memoryBytes, 0, false, keysMemorySampled};
     renderFinished();
 }
 
@@ -175,6 +176,9 @@ void ScanStatusBar::renderFinished()
     line += QStringLiteral(", %1").arg(displayText(keyspace::formatBytes(m_finished->memoryBytes)));
     if (file)
         line += tr(" estimated");
+    else if (m_finished->keysMemorySampled > 0)
+        line += tr(" (%1 keys estimated by the server from 5 elements)")
+                    .arg(displayText(keyspace::formatCount(m_finished->keysMemorySampled)));
     // A rate over less than a second is noise ("13 keys/s" for 13 keys in no time): leave it out.
     if (file && summary.complete) // a file has no speed setting: it is read as fast as it comes
         line += tr(" · read from %1 in %2")

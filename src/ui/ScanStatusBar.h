@@ -27,7 +27,9 @@ public:
 
     void showStarting(const QString& what);
     void showProgress(const scan::ScanProgress& progress);
-    void showFinished(const scan::ScanSummary& summary, std::uint64_t keys, std::uint64_t memoryBytes);
+    // `keysMemorySampled`: keys whose memory the server estimated from 5 elements (NamespaceStats').
+    void showFinished(const scan::ScanSummary& summary, std::uint64_t keys, std::uint64_t memoryBytes,
+                      std::uint64_t keysMemorySampled = 0);
     // The finished line's key count is as of the scan: once TTLs run out, it says how many are gone.
     void showExpiredSince(std::uint64_t expired);
     // The store changed after the scan (an edit, or the live tree following the server): the line gives its keys and
@@ -48,6 +50,7 @@ private:
         std::uint64_t memoryBytes = 0;
         std::uint64_t expiredSince = 0;
         bool live = false;
+        std::uint64_t keysMemorySampled = 0;
     };
     std::optional<Finished> m_finished; // while the label shows a finished scan
     ElidedLabel* m_label;               // the line, ended in an ellipsis where the window is too narrow

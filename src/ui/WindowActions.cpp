@@ -1,5 +1,7 @@
 #include "ui/WindowActions.h"
 
+#include "keyspace/Units.h"
+#include "scan/MemorySampling.h"
 #include "ui/HelpWindows.h"
 #include "ui/LegendDialog.h"
 
@@ -84,6 +86,12 @@ WindowActions::WindowActions(QMainWindow& window)
     measureAccess->setCheckable(true);
     measureAccess->setToolTip(tr("Ask each key's idle time (OBJECT IDLETIME; OBJECT FREQ under an LFU policy), for "
                                  "the Cold column: a fourth command per key, about a fifth more server time"));
+    exactMemory = scan->addAction(tr("Measure big collections &whole"));
+    exactMemory->setCheckable(true);
+    exactMemory->setToolTip(tr("MEMORY USAGE estimates a big hash, set, sorted set, list or stream from 5 of its "
+                               "elements: measure such collections whole instead (SAMPLES 0, up to %1 elements; "
+                               "bigger ones stay estimated and are counted), as keylens-cli --exact-memory does")
+                                .arg(QString::fromUtf8(keyspace::formatCount(scan::DefaultExactMemoryCap))));
     ttlFromSave = scan->addAction(tr("&TTLs as of the save (RDB files)"));
     ttlFromSave->setCheckable(true);
     ttlFromSave->setToolTip(tr("An RDB file's TTLs as they were when it was saved (checked), or as they would be now "

@@ -50,6 +50,7 @@ public:
     QAction* compareWith;   // an earlier scan: the Δ columns
     QAction* stopComparing; // enabled while comparing
     QAction* measureAccess; // checked: scans ask OBJECT IDLETIME (a setting, off by default: it costs the server)
+    QAction* exactMemory;   // checked: big collections are measured whole (MEMORY USAGE … SAMPLES 0; a setting, off)
     QAction* ttlFromSave;   // checked: an RDB file's TTLs as of its save, else as of now (a setting, on by default)
     QAction* coldAfter;     // the cold threshold
     QAction* profile;       // a MONITOR sample: which patterns the application reads and writes

@@ -149,6 +149,14 @@ private Q_SLOTS:
         QCOMPARE(parsed.command->target.name, fifo);
         QVERIFY(ui::parseGuiCommandLine({QStringLiteral("keylens"), fifo, QStringLiteral("-h"), QStringLiteral("x")})
                     .exitCode == 2); // a file is not a server: no host goes with it
+        // Nor is its memory sampled by a server: there is nothing to measure whole.
+        const ui::GuiCommandResult exact =
+            ui::parseGuiCommandLine({QStringLiteral("keylens"), fifo, QStringLiteral("--exact-memory")});
+        QCOMPARE(exact.exitCode, 2);
+        QVERIFY2(exact.output.contains(QLatin1String("--exact-memory does not apply")), qPrintable(exact.output));
+        const ui::GuiCommandResult server = ui::parseGuiCommandLine(
+            {QStringLiteral("keylens"), QStringLiteral("redis://127.0.0.1:1"), QStringLiteral("--exact-memory")});
+        QVERIFY2(server.command && server.command->target.exactMemory, qPrintable(server.output));
 
         QFile source(fixture("redis_encodings.rdb"));
         QVERIFY(source.open(QIODevice::ReadOnly));
