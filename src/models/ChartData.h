@@ -73,6 +73,7 @@ public:
     // Walks up to `nodes` more nodes; true once every key was counted.
     bool step(std::size_t nodes);
     bool isDone() const { return m_stack.empty(); }
+    const keyspace::Keyspace& store() const { return m_store; }
     // The figures once done (the bars sorted, "other" summed).
     ChartData result() const;
 

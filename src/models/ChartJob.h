@@ -38,6 +38,8 @@ public:
     void startForPattern(const PatternTreeModel& model, patterns::PatternTree::PatternId pattern, bool storeIsFinal);
     void cancel();
     bool isRunning() const { return m_slices.isRunning() || m_worker.isRunning(); }
+    // The store a running walk reads; null when none runs.
+    const keyspace::Keyspace* store() const { return isRunning() && m_walk ? &m_walk->store() : nullptr; }
 
     // Subtrees above this many keys are walked on a worker thread when the store is final.
     static constexpr std::uint64_t WorkerThreshold = 200'000;

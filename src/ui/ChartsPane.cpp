@@ -36,6 +36,13 @@ ChartsPane::ChartsPane(const models::KeyspaceView& keyspace, QWidget* parent)
             title = tr("All keys");
         view()->showData(title, data, m_keyspace.fromFile());
     });
+    // A walk started on the store that goes (by anything forgetStore() did not foresee) stops before it is freed: the
+    // session replaces its view's store first.
+    connect(&keyspace, &models::KeyspaceView::storeReplaced, this, [this] {
+        m_storeGoing = false;
+        m_job->cancel();
+        m_stale = true;
+    });
     m_sinceCount.start();
 }
 
@@ -77,6 +84,7 @@ void ChartsPane::showPattern(const models::PatternTreeModel& model, patterns::Pa
 
 void ChartsPane::forgetStore()
 {
+    m_storeGoing = true;
     m_job->cancel();
     m_pattern.reset();
     m_node = {};
@@ -85,7 +93,7 @@ void ChartsPane::forgetStore()
 
 void ChartsPane::refresh(bool storeIsFinal, bool force)
 {
-    if (!m_keyspace.hasStore() || !isShown())
+    if (!m_keyspace.hasStore() || !isShown() || m_storeGoing)
         return;
     if (!force && !m_stale && !storeIsFinal && m_sinceCount.elapsed() < LiveIntervalMs)
         return;

@@ -38,7 +38,8 @@ public:
     // Computes the charts again if they show (`storeIsFinal`: the scan is over); while a scan runs, only
     // when the last count is two seconds old.
     void refresh(bool storeIsFinal, bool force = false);
-    // The store is about to go: stops reading it.
+    // The store is about to go: stops reading it, and starts nothing until the session's KeyspaceView has the next
+    // one (the trees' resets in between select nothing, which asks for the whole keyspace's charts).
     void forgetStore();
 
 protected:
@@ -53,7 +54,8 @@ private:
     models::NodeRef m_node; // null: the whole keyspace
     const models::PatternTreeModel* m_patterns = nullptr;
     std::optional<patterns::PatternTree::PatternId> m_pattern;
-    bool m_stale = true; // the subject changed since the charts were counted
+    bool m_stale = true;       // the subject changed since the charts were counted
+    bool m_storeGoing = false; // between forgetStore() and the KeyspaceView's storeReplaced()
     QElapsedTimer m_sinceCount;
 };
 

@@ -73,6 +73,10 @@ private Q_SLOTS:
             commands.push_back({"SET", "session:" + id, "s"});
         }
         commands.push_back({"SET", "session:config", "c"});
+        // Enough keys that the charts of the whole keyspace, once a scan is over, are counted on the chart worker
+        // (ChartJob::WorkerThreshold).
+        for (int i = 0; i < 210'000; ++i)
+            commands.push_back({"SET", "bulk:" + QByteArray::number(i), "b"});
         QCOMPARE(client.pipeline(commands), std::size_t(0));
         for (const QByteArray& key : client.allKeys("session:*")) {
             const QByteArray rest = key.mid(8);
@@ -110,6 +114,50 @@ private Q_SLOTS:
         checkBars(waitForCharts([this] { return m_window->browser()->patternView()->selectPattern("session"); }));
         test::grabAtSizes(m_window.get(), QStringLiteral("charts-patterns"));
         m_window->browser()->showPatterns(false);
+    }
+
+    // A rescan with the charts shown: the trees' resets select nothing and the charts start again, while the session
+    // still has the store that goes; that walk is dropped with it (it read freed memory, and crashed the window on its
+    // next slice or on the chart worker). Every way a chart was shown: a namespace of the Keys view, a pattern, the
+    // whole keyspace.
+    void aRescanDropsTheChartsOfTheStoreThatGoes_data()
+    {
+        QTest::addColumn<bool>("patterns");
+        QTest::addColumn<QByteArray>("selected");
+        QTest::newRow("keys, a namespace") << false << QByteArray("session");
+        QTest::newRow("patterns, a pattern") << true << QByteArray("session");
+        QTest::newRow("keys, nothing") << false << QByteArray();
+    }
+    void aRescanDropsTheChartsOfTheStoreThatGoes()
+    {
+        QFETCH(bool, patterns);
+        QFETCH(QByteArray, selected);
+        ui::BrowserPane* browser = m_window->browser();
+        browser->showPatterns(patterns);
+        if (patterns) {
+            models::PatternTreeModel* model = m_window->session()->patternModel();
+            if (!model->isExact()) {
+                QSignalSpy exact(model, &models::PatternTreeModel::exactTreeReady);
+                QVERIFY(exact.wait(10000));
+            }
+            QVERIFY(browser->patternView()->selectPattern(selected));
+        } else if (!selected.isEmpty()) {
+            QVERIFY(browser->selectPath(selected));
+        } else {
+            browser->tree()->setCurrentIndex({});
+        }
+        browser->showCharts(true);
+        QSignalSpy started(m_window->session(), &models::ScanSession::started);
+        QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
+        ui::MainWindow::Target target;
+        target.options = m_server.connectionOptions();
+        m_window->connectTo(target);
+        QVERIFY(started.count() == 1 || started.wait(10000));
+        // Whatever runs now reads the store the scan fills, not the one let go.
+        const keyspace::Keyspace* walked = browser->charts()->job()->store();
+        QVERIFY2(!walked || walked == &m_window->session()->keyspace(), "a chart walks the store that went");
+        QVERIFY(finished.wait(60000));
+        browser->showPatterns(false);
     }
 
     // At 1600 px (and at 800) each title's lines fit its chart, and say the whole title.
