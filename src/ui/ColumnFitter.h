@@ -18,8 +18,8 @@ namespace keylens::ui {
 //
 // A column of figures (`whole`) is never narrower than its widest cell on screen: a figure cut to "26,2…,582" says
 // nothing. What the rows on screen need is measured a moment after they change (a publish, a scroll, an expansion)
-// and only widens a column until the model resets (a new scan, a filter), so that scrolling does not make the columns
-// jump.
+// (and each second, for the cells that change with the clock) and only widens a column until the model resets (a new
+// scan, a filter), so that scrolling does not make the columns jump.
 class ColumnFitter : public QObject
 {
     Q_OBJECT
@@ -68,6 +68,7 @@ private:
     std::vector<Fitted> m_columns;
     bool m_fitting = false;
     QTimer m_contentCheck;
+    QTimer m_clockCheck; // cells that change with time alone
 };
 
 } // namespace keylens::ui

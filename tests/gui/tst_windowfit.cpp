@@ -289,6 +289,33 @@ private Q_SLOTS:
         test::grabAtSizes(&window, QStringLiteral("figures-") +
                                        QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-'));
     }
+
+    // A cell that changes with the clock alone, no signal said: the namespace's soonest key expires after the scan and
+    // its TTL reads "some expired", wider than what the column was measured for. It widens within seconds.
+    void figuresThatChangeWithTimeStayWhole()
+    {
+        const std::unique_ptr<QSettings> settings = settingsNamed(QStringLiteral("clock"));
+        ui::MainWindow window(settings.get());
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        test::PlainClient client(m_server.port());
+        for (int i = 1; i <= 10; ++i)
+            client.command({"SET", "otp:" + QByteArray::number(i), "123456", "PX", "2500"});
+        QVERIFY(test::scanInWindow(window, m_server.connectionOptions()));
+        QTreeView* view = window.browser()->tree();
+        view->sortByColumn(TreeColumns::NameColumn, Qt::AscendingOrder);
+        QModelIndex otp;
+        for (int row = 0; row < view->model()->rowCount(); ++row) {
+            if (view->model()->index(row, 0).data().toString() == QStringLiteral("otp"))
+                otp = view->model()->index(row, TreeColumns::TtlColumn);
+        }
+        QVERIFY(otp.isValid());
+        QVERIFY2(!otp.data().toString().contains(QStringLiteral("expired")), qPrintable(otp.data().toString()));
+        QTRY_VERIFY2(cutCells(view).isEmpty(), qPrintable(cutCells(view).join(QStringLiteral(", "))));
+        QTRY_VERIFY_WITH_TIMEOUT(otp.data().toString().contains(QStringLiteral("some expired")), 10000);
+        QTRY_VERIFY2(cutCells(view).isEmpty(), qPrintable(cutCells(view).join(QStringLiteral(", "))));
+    }
 };
 
 QTEST_MAIN(TestWindowFit)
