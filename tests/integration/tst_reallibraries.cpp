@@ -4,6 +4,7 @@
 // fixture's owners.tsv (which library wrote each key, in what role, as its driver says) and the server itself (each
 // key's TTL); the figures checked are issue 40's floors.
 #include "CliRunner.h"
+#include "FixtureOwners.h"
 #include "JsonReport.h"
 #include "PlainClient.h"
 #include "ScanHelper.h"
@@ -26,37 +27,8 @@ namespace {
 
 const QString Fixture = QStringLiteral(KEYLENS_LIBRARY_FIXTURE);
 
-struct Owner
-{
-    QByteArray library;
-    QByteArray role;
-};
-
-QByteArray unescape(QByteArrayView text)
-{
-    QByteArray out;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        if (text[i] == '\\' && i + 3 < text.size() && text[i + 1] == 'x') {
-            out += char(text.sliced(i + 2, 2).toByteArray().toInt(nullptr, 16));
-            i += 3;
-        } else {
-            out += text[i];
-        }
-    }
-    return out;
-}
-
-QByteArray keyOf(const QJsonObject& finding)
-{
-    const QString base64 = finding.value(QStringLiteral("key_base64")).toString();
-    return base64.isEmpty() ? finding.value(QStringLiteral("key")).toString().toUtf8()
-                            : QByteArray::fromBase64(base64.toLatin1());
-}
-
-double percent(std::size_t part, std::size_t whole)
-{
-    return whole == 0 ? 100.0 : 100.0 * double(part) / double(whole);
-}
+using test::Owner;
+using test::percent;
 
 } // namespace
 
@@ -85,7 +57,7 @@ private Q_SLOTS:
         while (!owners.atEnd()) {
             const QList<QByteArray> fields = owners.readLine().chopped(1).split('\t');
             QCOMPARE(fields.size(), 3);
-            const QByteArray key = unescape(fields[2]);
+            const QByteArray key = test::unescapeOwnerKey(fields[2]);
             m_owners[key] = {fields[0], fields[1]};
             if (client.command({"PTTL", key}) == "-1")
                 m_withoutTtl.insert(key);
@@ -161,7 +133,7 @@ private Q_SLOTS:
         std::map<QByteArray, std::set<QByteArray>> byRule;
         for (const QJsonValue& value : m_lint.value(QStringLiteral("findings")).toArray()) {
             const QJsonObject finding = value.toObject();
-            byRule[finding.value(QStringLiteral("rule")).toString().toUtf8()].insert(keyOf(finding));
+            byRule[finding.value(QStringLiteral("rule")).toString().toUtf8()].insert(test::keyOfFinding(finding));
         }
         // Caches, sessions and locks without a TTL are missing-ttl; queue keys never are.
         std::size_t shouldExpire = 0, flagged = 0, queueFlagged = 0;

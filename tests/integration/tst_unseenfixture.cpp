@@ -7,6 +7,7 @@
 // no catalogue entry labels any of them. What the linter says of them is printed, not checked: the project is
 // judged on keyspaces like this one, and no rule may be tuned to it.
 #include "CliRunner.h"
+#include "FixtureOwners.h"
 #include "JsonReport.h"
 #include "PlainClient.h"
 #include "ScanHelper.h"
@@ -31,37 +32,8 @@ namespace {
 
 const QString Fixture = QStringLiteral(KEYLENS_UNSEEN_FIXTURE);
 
-struct Owner
-{
-    QByteArray library;
-    QByteArray role;
-};
-
-QByteArray unescape(QByteArrayView text)
-{
-    QByteArray out;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        if (text[i] == '\\' && i + 3 < text.size() && text[i + 1] == 'x') {
-            out += char(text.sliced(i + 2, 2).toByteArray().toInt(nullptr, 16));
-            i += 3;
-        } else {
-            out += text[i];
-        }
-    }
-    return out;
-}
-
-QByteArray keyOf(const QJsonObject& finding)
-{
-    const QString base64 = finding.value(QStringLiteral("key_base64")).toString();
-    return base64.isEmpty() ? finding.value(QStringLiteral("key")).toString().toUtf8()
-                            : QByteArray::fromBase64(base64.toLatin1());
-}
-
-double percent(std::size_t part, std::size_t whole)
-{
-    return whole == 0 ? 100.0 : 100.0 * double(part) / double(whole);
-}
+using test::Owner;
+using test::percent;
 
 // Every "library" a JSON report gives, wherever it stands (a namespace, a pattern, a finding group, the libraries
 // list): "<where>: <library>".
@@ -128,7 +100,7 @@ private Q_SLOTS:
         while (!owners.atEnd()) {
             const QList<QByteArray> fields = owners.readLine().chopped(1).split('\t');
             QCOMPARE(fields.size(), 3);
-            m_owners[unescape(fields[2])] = {fields[0], fields[1]};
+            m_owners[test::unescapeOwnerKey(fields[2])] = {fields[0], fields[1]};
         }
         QVERIFY(m_owners.size() >= 10000);
 
@@ -222,7 +194,7 @@ private Q_SLOTS:
         std::map<QByteArray, std::set<QByteArray>> keysByRule;
         for (const QJsonValue& value : m_lint.value(QStringLiteral("findings")).toArray()) {
             const QJsonObject finding = value.toObject();
-            keysByRule[finding.value(QStringLiteral("rule")).toString().toUtf8()].insert(keyOf(finding));
+            keysByRule[finding.value(QStringLiteral("rule")).toString().toUtf8()].insert(test::keyOfFinding(finding));
         }
         // Per role: keys without a TTL, and how many missing-ttl found.
         std::map<QByteArray, std::pair<std::size_t, std::size_t>> withoutTtl;
