@@ -251,28 +251,8 @@ RowFacts KeyTreeModel::factsOf(RowId rowId, FactsWanted wanted) const
 
 QVariant KeyTreeModel::rowData(RowId row, int role) const
 {
-    if (isVanishedRow(row)) {
-        switch (role) {
-        case Qt::FontRole: {
-            QFont font;
-            font.setStrikeOut(true);
-            return font;
-        }
-        case NodeRole:
-            return qulonglong(keyspace::InvalidNode);
-        case PathRole:
-            return vanishedOf(row).path;
-        case IsKeyRole:
-            return false;
-        case VanishedRole:
-            return true;
-        case OverlayRole:
-            return int(Vanished);
-        case WorstFindingRole:
-            return -1;
-        }
-        return {};
-    }
+    if (isVanishedRow(row))
+        return goneRowData(role, vanishedOf(row).path);
     const auto node = NodeId(row);
     switch (role) {
     case Qt::FontRole:

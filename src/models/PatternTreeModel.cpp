@@ -555,28 +555,8 @@ QVariant PatternTreeModel::rowData(RowId row, int role) const
 {
     const RowKind kind = kindOfRow(row);
     const std::uint32_t id = idOf(row);
-    if (kind == RowKind::Gone) {
-        switch (role) {
-        case Qt::FontRole: {
-            QFont font;
-            font.setStrikeOut(true);
-            return font;
-        }
-        case NodeRole:
-            return qulonglong(keyspace::InvalidNode);
-        case PathRole:
-            return goneOf(row).text;
-        case IsKeyRole:
-            return false;
-        case VanishedRole:
-            return true;
-        case OverlayRole:
-            return int(Vanished);
-        case WorstFindingRole:
-            return -1;
-        }
-        return {};
-    }
+    if (kind == RowKind::Gone)
+        return goneRowData(role, goneOf(row).text);
     switch (role) {
     case NodeRole:
         return qulonglong(kind == RowKind::Member ? id : m_tree->members(id).front());

@@ -9,6 +9,7 @@
 #include "models/FindingsText.h"
 
 #include <QCoreApplication>
+#include <QFont>
 #include <QLocale>
 #include <QStringList>
 
@@ -325,6 +326,30 @@ QVariant rowAlignment(int column)
     if (column == TreeColumns::NameColumn || column == TreeColumns::TypeColumn)
         return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
     return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+}
+
+QVariant goneRowData(int role, const QByteArray& path)
+{
+    switch (role) {
+    case Qt::FontRole: {
+        QFont font;
+        font.setStrikeOut(true);
+        return font;
+    }
+    case TreeColumns::NodeRole:
+        return qulonglong(keyspace::InvalidNode);
+    case TreeColumns::PathRole:
+        return path;
+    case TreeColumns::IsKeyRole:
+        return false;
+    case TreeColumns::VanishedRole:
+        return true;
+    case TreeColumns::OverlayRole:
+        return int(TreeColumns::Vanished);
+    case TreeColumns::WorstFindingRole:
+        return -1;
+    }
+    return {};
 }
 
 QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)

@@ -109,6 +109,8 @@ QVariant rowDisplay(const RowFacts& row, int column, std::int64_t nowMs);
 QVariant rowSortValue(const RowFacts& row, int column);
 QString rowToolTip(const RowFacts& row, int column, std::int64_t nowMs);
 QVariant rowAlignment(int column);
+// A row gone since the compared scan (a namespace, a pattern): struck out, no node, its old `path` (PathRole).
+QVariant goneRowData(int role, const QByteArray& path);
 // The headers every key tree shares: titles, tooltips, each column's first sort order.
 QVariant treeHeaderData(int section, Qt::Orientation orientation, int role);
 
