@@ -456,7 +456,7 @@ Shape shapeOf(QByteArrayView segment)
         return Shape::Word;
     // Raw bytes: every digest written as bytes is one pattern, not one a key. A word before them is kept
     // (`sess<binary>`, binaryTailFrom).
-    if (hasNonAscii(segment) && firstBinaryByte(segment) >= 0 && binaryTailFrom(segment) == 0)
+    if (binaryTailFrom(segment) == 0)
         return Shape::Binary;
     Shape shape = baseShape(segment);
     // `user-profile-1234567890` has the characters of a token, but it is words with an id glued on.
@@ -474,6 +474,9 @@ Shape shapeOf(QByteArrayView segment)
 
 qsizetype binaryTailFrom(QByteArrayView segment)
 {
+    // Most segments are printable ASCII, told in one branch-free pass; only the others are read as UTF-8.
+    if (!hasNonAscii(segment))
+        return -1;
     const qsizetype binary = firstBinaryByte(segment);
     if (binary < 0)
         return -1;

@@ -203,14 +203,7 @@ int KeyTreeModel::overlaysOf(NodeId node, std::int64_t now) const
 RowFacts KeyTreeModel::factsOfVanished(RowId row) const
 {
     const Comparison::Vanished& vanished = vanishedOf(row);
-    RowFacts facts;
-    facts.name = vanished.name;
-    facts.path = vanished.path;
-    facts.totals.keys = vanished.before.keys;
-    facts.totals.memoryBytes = vanished.before.memoryBytes;
-    facts.totals.keysMemoryUnmeasured = vanished.before.keysMemoryUnmeasured;
-    facts.overlays = Vanished;
-    return facts;
+    return goneRowFacts(vanished.name, vanished.path, vanished.before);
 }
 
 RowFacts KeyTreeModel::factsOf(RowId rowId, FactsWanted wanted) const

@@ -9,7 +9,6 @@
 #include "models/KeyTreeModel.h"
 
 #include <QDateTime>
-#include <QFont>
 #include <QThread>
 
 #include <algorithm>
@@ -464,14 +463,7 @@ RowFacts PatternTreeModel::factsOfPattern(PatternId pattern, FactsWanted wanted)
 RowFacts PatternTreeModel::factsOfGone(RowId row) const
 {
     const Comparison::GonePattern& gone = goneOf(row);
-    RowFacts facts;
-    facts.name = gone.name;
-    facts.path = gone.text;
-    facts.totals.keys = gone.before.keys;
-    facts.totals.memoryBytes = gone.before.memoryBytes;
-    facts.totals.keysMemoryUnmeasured = gone.before.keysMemoryUnmeasured;
-    facts.overlays = Vanished;
-    return facts;
+    return goneRowFacts(gone.name, gone.text, gone.before);
 }
 
 RowFacts PatternTreeModel::factsOfMember(NodeId node, FactsWanted wanted) const

@@ -352,6 +352,18 @@ QVariant goneRowData(int role, const QByteArray& path)
     return {};
 }
 
+RowFacts goneRowFacts(const QByteArray& name, const QByteArray& path, const history::SnapshotStats& before)
+{
+    RowFacts facts;
+    facts.name = name;
+    facts.path = path;
+    facts.totals.keys = before.keys;
+    facts.totals.memoryBytes = before.memoryBytes;
+    facts.totals.keysMemoryUnmeasured = before.keysMemoryUnmeasured;
+    facts.overlays = TreeColumns::Vanished;
+    return facts;
+}
+
 QVariant treeHeaderData(int section, Qt::Orientation orientation, int role)
 {
     if (orientation != Qt::Horizontal)

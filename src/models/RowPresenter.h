@@ -1,5 +1,6 @@
 #pragma once
 
+#include "history/Snapshot.h"
 #include "keyspace/SubtreeTotals.h"
 #include "keyspace/Units.h"
 
@@ -111,6 +112,8 @@ QString rowToolTip(const RowFacts& row, int column, std::int64_t nowMs);
 QVariant rowAlignment(int column);
 // A row gone since the compared scan (a namespace, a pattern): struck out, no node, its old `path` (PathRole).
 QVariant goneRowData(int role, const QByteArray& path);
+// Its facts: its name and path, and the figures the compared scan had.
+RowFacts goneRowFacts(const QByteArray& name, const QByteArray& path, const history::SnapshotStats& before);
 // The headers every key tree shares: titles, tooltips, each column's first sort order.
 QVariant treeHeaderData(int section, Qt::Orientation orientation, int role);
 

@@ -50,8 +50,6 @@ struct Level
 // `sha256`, `h264`) a parent has.
 constexpr std::size_t MinSeriesSiblings = 10;
 
-constexpr QByteArrayView BinaryPlaceholder = "<binary>";
-
 // A word and raw bytes (`sess<binary>`): a digest's first bytes may be letters or inner delimiters, read as the
 // word's (`sessq<binary>`, `sessX.b<binary>` beside it). Where a sibling's word is this one's cut short, and more
 // siblings share it, that is the word: the one most siblings share wins.
@@ -59,9 +57,10 @@ void mergeBinaryStems(std::vector<Level>& levels)
 {
     // A random byte is a letter or an inner delimiter one time in four: a run of twelve, once in sixteen million.
     constexpr std::size_t MaxDigestBytesRead = 12;
-    const auto stemOf = [](const QByteArray& folded) {
-        return folded.size() > BinaryPlaceholder.size() && folded.endsWith(BinaryPlaceholder)
-                   ? std::string_view(folded.constData(), std::size_t(folded.size() - BinaryPlaceholder.size()))
+    const QByteArrayView binary = lint::placeholder(lint::Shape::Binary);
+    const auto stemOf = [binary](const QByteArray& folded) {
+        return folded.size() > binary.size() && folded.endsWith(binary)
+                   ? std::string_view(folded.constData(), std::size_t(folded.size() - binary.size()))
                    : std::string_view();
     };
     std::unordered_map<std::string_view, std::size_t> stems; // views into the levels' labels, changed only below
@@ -88,7 +87,7 @@ void mergeBinaryStems(std::vector<Level>& levels)
             cuts.emplace_back(i, best);
     }
     for (const auto& [level, cut] : cuts)
-        levels[level].folded = levels[level].folded.first(qsizetype(cut)).append(BinaryPlaceholder);
+        levels[level].folded = levels[level].folded.first(qsizetype(cut)).append(binary);
 }
 
 } // namespace
@@ -264,7 +263,7 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
     std::unordered_map<std::string_view, std::size_t> series; // numbered series -> siblings in it
     for (const Level& level : levels) {
         if (!level.folded.isEmpty()) {
-            foldable += 1;
+            ++foldable;
             if (!level.address) // an address is a placeholder whatever its siblings
                 ++sharing[view(level.folded)];
         }

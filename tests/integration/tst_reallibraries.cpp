@@ -51,18 +51,12 @@ private Q_SLOTS:
         const test::CliRun restored = test::runCli(
             {QStringLiteral("restore"), Fixture + QStringLiteral("/libraries.klb"), QStringLiteral("-p"), port()});
         QVERIFY2(restored.exitCode == 0, restored.err.constData());
-        QFile owners(Fixture + QStringLiteral("/owners.tsv"));
-        QVERIFY(owners.open(QIODevice::ReadOnly));
+        m_owners = test::readOwners(Fixture + QStringLiteral("/owners.tsv"));
+        QVERIFY(m_owners.size() > 10000);
         test::PlainClient client(m_server.port());
-        while (!owners.atEnd()) {
-            const QList<QByteArray> fields = owners.readLine().chopped(1).split('\t');
-            QCOMPARE(fields.size(), 3);
-            const QByteArray key = test::unescapeOwnerKey(fields[2]);
-            m_owners[key] = {fields[0], fields[1]};
+        for (const auto& [key, owner] : m_owners)
             if (client.command({"PTTL", key}) == "-1")
                 m_withoutTtl.insert(key);
-        }
-        QVERIFY(m_owners.size() > 10000);
         const test::CliRun lint =
             test::runCli({QStringLiteral("lint"), QStringLiteral("-p"), port(), QStringLiteral("--format"),
                           QStringLiteral("json"), QStringLiteral("--max-examples"), QStringLiteral("0")});

@@ -95,13 +95,7 @@ private Q_SLOTS:
             {QStringLiteral("restore"), Fixture + QStringLiteral("/unseen.klb"), QStringLiteral("-p"), port()});
         QVERIFY2(restored.exitCode == 0, restored.err.constData());
 
-        QFile owners(Fixture + QStringLiteral("/owners.tsv"));
-        QVERIFY(owners.open(QIODevice::ReadOnly));
-        while (!owners.atEnd()) {
-            const QList<QByteArray> fields = owners.readLine().chopped(1).split('\t');
-            QCOMPARE(fields.size(), 3);
-            m_owners[test::unescapeOwnerKey(fields[2])] = {fields[0], fields[1]};
-        }
+        m_owners = test::readOwners(Fixture + QStringLiteral("/owners.tsv"));
         QVERIFY(m_owners.size() >= 10000);
 
         const test::CliRun lint =

@@ -4,10 +4,12 @@
 // key of a finding in lint JSON, and the share the floors are stated in.
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QFile>
 #include <QJsonObject>
 #include <QString>
 
 #include <cstddef>
+#include <map>
 
 namespace keylens::test {
 
@@ -31,6 +33,22 @@ inline QByteArray unescapeOwnerKey(QByteArrayView text)
         }
     }
     return out;
+}
+
+// Every row of an owners.tsv, by key; empty when the file cannot be read or a row has not its three fields.
+inline std::map<QByteArray, Owner> readOwners(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    std::map<QByteArray, Owner> owners;
+    while (!file.atEnd()) {
+        const QList<QByteArray> fields = file.readLine().chopped(1).split('\t');
+        if (fields.size() != 3)
+            return {};
+        owners[unescapeOwnerKey(fields[2])] = {fields[0], fields[1]};
+    }
+    return owners;
 }
 
 // A finding's key in lint JSON: `key_base64` where the key is not UTF-8 text, `key` otherwise.
