@@ -257,16 +257,8 @@ private:
     void checkLength()
     {
         const auto length = std::uint64_t(m_key.size());
-        if (length <= m_profile.keyLengthInfo && length <= m_profile.keyLengthWarning &&
-            length <= m_profile.keyLengthError)
-            return;
-        const QByteArray detail = QByteArray::number(length) + " bytes";
-        if (length > m_profile.keyLengthError)
-            add(m_rules.keyLength, detail, Severity::Error);
-        else if (length > m_profile.keyLengthWarning)
-            add(m_rules.keyLength, detail, Severity::Warning);
-        else if (length > m_profile.keyLengthInfo)
-            add(m_rules.keyLength, detail, Severity::Info);
+        if (const std::optional<Severity> severity = keyLengthSeverity(length, m_profile))
+            add(m_rules.keyLength, QByteArray::number(length) + " bytes", *severity);
     }
 
     void checkStructure()
@@ -358,9 +350,7 @@ private:
         }
         if (found.isEmpty())
             return;
-        // Time buckets that expire are fine; without a TTL they pile up forever.
-        add(m_rules.timestampInKey, found,
-            m_info.expiresAtMs == keyspace::NoExpiry ? Severity::Warning : Severity::Info);
+        add(m_rules.timestampInKey, found, timestampSeverity(m_info.expiresAtMs != keyspace::NoExpiry));
     }
 
     void checkValue()
@@ -382,6 +372,22 @@ private:
 };
 
 } // namespace
+
+std::optional<Severity> keyLengthSeverity(std::uint64_t length, const Profile& profile)
+{
+    if (length > profile.keyLengthError)
+        return Severity::Error;
+    if (length > profile.keyLengthWarning)
+        return Severity::Warning;
+    if (length > profile.keyLengthInfo)
+        return Severity::Info;
+    return std::nullopt;
+}
+
+Severity timestampSeverity(bool expires)
+{
+    return expires ? Severity::Info : Severity::Warning;
+}
 
 KeyFindings checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
                      std::span<const SegmentClass> classes)

@@ -40,4 +40,10 @@ KeyFindings checkKey(QByteArrayView key, const keyspace::KeyInfo& info, const Pr
 KeyFindings checkKeyNotIgnored(QByteArrayView key, const keyspace::KeyInfo& info, const Profile& profile,
                                std::span<const SegmentClass> classes = {});
 
+// The severity key-length gives a key of `length` bytes (before a profile's own for the rule); none up to the profile's
+// first threshold.
+std::optional<Severity> keyLengthSeverity(std::uint64_t length, const Profile& profile);
+// The severity timestamp-in-key gives a key: time buckets that expire are advice; without a TTL they pile up.
+Severity timestampSeverity(bool expires);
+
 } // namespace keylens::lint

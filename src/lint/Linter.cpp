@@ -100,7 +100,11 @@ void Linter::keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArr
     const KeyFindings findings = checkKeyNotIgnored(
         key, info, m_profile, std::span<const SegmentClass>(known.data(), std::size_t(known.size())));
     QVarLengthArray<keyspace::Keyspace::FindingMark, 4> marks;
+    // A key written after the scan, in a family that follows its own convention: judged as its family was.
+    const std::uint32_t folded = findings.isEmpty() ? 0 : foldedRules(key);
     for (const KeyFinding& finding : findings) {
+        if (folded >> ruleIndex(*finding.rule) & 1)
+            continue;
         if (const std::optional<Severity> admitted =
                 admit(store, node, *finding.rule, finding.severity, finding.detail, key))
             marks.append({unsigned(ruleIndex(*finding.rule)), unsigned(*admitted)});
@@ -160,12 +164,16 @@ void Linter::keyChanged(keyspace::Keyspace& store, keyspace::NodeId node, const 
     if (!store.isKey(node) || store.isLintIgnored(node))
         return;
     const QByteArray key = store.path(node);
+    // The rules folded into the key's family stay its family's (the family's finding may be on this key).
+    const std::uint32_t folded = foldedRules(key);
     std::uint32_t keyLevel = 0;
     for (const KeyFinding& finding : checkKey(key, store.keyInfo(node), m_profile))
         keyLevel |= std::uint32_t(1) << ruleIndex(*finding.rule);
-    takeBack(store, node, keyLevel);
-    for (const KeyFinding& finding : checkKey(key, info, m_profile))
-        record(store, node, *finding.rule, finding.severity, finding.detail, key);
+    takeBack(store, node, keyLevel & ~folded);
+    for (const KeyFinding& finding : checkKey(key, info, m_profile)) {
+        if (!(folded >> ruleIndex(*finding.rule) & 1))
+            record(store, node, *finding.rule, finding.severity, finding.detail, key);
+    }
 }
 
 void Linter::lintKeys(keyspace::Keyspace& store)
@@ -292,16 +300,51 @@ void Linter::retract(keyspace::Keyspace& store, const Judgement::Retraction& ret
         --summary.bySeverity[retraction.severity];
 }
 
-void Linter::forgetRetractedExamples(const keyspace::Keyspace& store, const LibraryLayouts& libraries)
+void Linter::forgetRetractedExamples(const keyspace::Keyspace& store)
 {
     for (RuleSummary& summary : m_byRule) {
-        if (!isNamingRule(*summary.rule))
+        if (!isNamingRule(*summary.rule) || summary.examples.empty())
             continue;
+        const std::size_t bit = ruleIndex(*summary.rule);
         std::erase_if(summary.examples, [&](const Finding& example) {
             const keyspace::NodeId node = store.find(example.key);
-            return node != keyspace::InvalidNode && libraries.libraryOf(store, node);
+            return node != keyspace::InvalidNode && !(store.findingRules(node) >> bit & 1);
         });
     }
+}
+
+std::unique_ptr<FamilyConventions> Linter::countFamilies(const keyspace::Keyspace& store,
+                                                         const LibraryLayouts& libraries,
+                                                         const SegmentShapes* shapes) const
+{
+    if (!m_profile.foldFamilies)
+        return nullptr;
+    std::vector<keyspace::NodeId> exempt;
+    if (m_profile.exemptLibraries) {
+        for (const auto& [claim, library] : libraries.outermostClaims(store))
+            exempt.push_back(claim);
+    }
+    return std::make_unique<FamilyConventions>(store, m_profile, exempt, shapes);
+}
+
+void Linter::foldFamilies(keyspace::Keyspace& store, FamilyConventions& families)
+{
+    bool folded = false;
+    const FamilyFolding folding = families.fold([&](const FoldedKeyFinding& finding) {
+        retract(store, {finding.node, finding.rule, finding.severity});
+        folded = true;
+    });
+    if (folded)
+        forgetRetractedExamples(store);
+    for (const FamilyFinding& finding : folding.findings)
+        record(store, finding.node, *finding.rule, finding.severity, finding.detail);
+    m_notices.insert(m_notices.end(), folding.notices.begin(), folding.notices.end());
+    m_families.foldedWords = folding.foldedWords;
+}
+
+std::uint32_t Linter::foldedRules(QByteArrayView key) const
+{
+    return m_finished ? m_families.foldedRules(key, m_profile.delimiters) : 0;
 }
 
 void Linter::finish(keyspace::Keyspace& store, const SetMembers& members, const SegmentShapes* shapes)
@@ -313,17 +356,19 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members, const 
     // The layouts and the retractions they make only read the store, as the namespace rules do until they record:
     // on a thread of their own meanwhile (a tenth of a second at a million keys), joined before anything is written.
     std::vector<Judgement::Retraction> retractions;
+    std::unique_ptr<FamilyConventions> families;
     base::SideTask recognising([&] {
         m_libraries = LibraryLayouts::recognise(store, members, shapes);
         if (m_profile.exemptLibraries)
             retractions = namingRetractions(store, m_libraries, m_profile);
+        families = countFamilies(store, m_libraries, shapes);
     });
     const auto retractNaming = [&] {
         recognising.wait();
         for (const Judgement::Retraction& retraction : retractions)
             retract(store, retraction);
         if (m_profile.exemptLibraries && !m_libraries.isEmpty())
-            forgetRetractedExamples(store, m_libraries);
+            forgetRetractedExamples(store);
     };
     runNamespaceRules(
         store, m_libraries, &m_notices,
@@ -335,6 +380,10 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members, const 
         retractNaming();
     if (!m_libraries.isEmpty() && m_profile.exemptLibraries)
         m_notices.push_back(exemptionNotice(m_libraries));
+    // The families were counted beside the namespace rules (two bytes a namespace kept); their findings are folded
+    // last, taken back as they are found, not listed (a few hundred thousand at a million keys).
+    if (families)
+        foldFamilies(store, *families);
 }
 
 Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& members) const
@@ -343,6 +392,12 @@ Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& membe
     judgement.libraries = LibraryLayouts::recognise(store, members);
     if (m_profile.exemptLibraries)
         judgement.retractions = namingRetractions(store, judgement.libraries, m_profile);
+    FamilyFolding families;
+    if (const std::unique_ptr<FamilyConventions> counted = countFamilies(store, judgement.libraries, nullptr)) {
+        families = counted->fold([&](const FoldedKeyFinding& folded) {
+            judgement.retractions.push_back({folded.node, folded.rule, folded.severity});
+        });
+    }
     runNamespaceRules(store, judgement.libraries, &judgement.notices,
                       [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
                           // The rules hand out one detail for a whole group of keys in a row: kept once.
@@ -353,6 +408,13 @@ Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& membe
                       });
     if (!judgement.libraries.isEmpty() && m_profile.exemptLibraries)
         judgement.notices.push_back(exemptionNotice(judgement.libraries));
+    for (const FamilyFinding& finding : families.findings) {
+        judgement.details.push_back(finding.detail);
+        judgement.verdicts.push_back({finding.node, std::uint32_t(judgement.details.size() - 1),
+                                      std::uint8_t(ruleIndex(*finding.rule)), finding.severity});
+    }
+    judgement.notices.insert(judgement.notices.end(), families.notices.begin(), families.notices.end());
+    judgement.foldedFamilies = std::move(families.foldedWords);
     const auto variants = std::uint8_t(ruleIndex(*findRule("naming-variants")));
     std::size_t variantVerdicts = 0;
     for (std::size_t i = 0; i < judgement.verdicts.size(); ++i)
@@ -377,7 +439,7 @@ bool Linter::apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t 
     if (judgement.retracted < judgement.retractions.size())
         return false;
     if (judgement.applied == 0 && !judgement.retractions.empty())
-        forgetRetractedExamples(store, judgement.libraries);
+        forgetRetractedExamples(store);
     const std::size_t end = std::min(judgement.verdicts.size(), judgement.applied + count);
     for (; judgement.applied < end; ++judgement.applied) {
         const Judgement::Verdict& verdict = judgement.verdicts[judgement.applied];
@@ -388,6 +450,7 @@ bool Linter::apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t 
     m_finished = true;
     m_notices = judgement.notices;
     m_libraries = std::move(judgement.libraries);
+    m_families.foldedWords = std::move(judgement.foldedFamilies);
     return true;
 }
 

@@ -3,6 +3,7 @@
 #include "keyspace/Keyspace.h"
 #include "keyspace/NodeMap.h"
 #include "keyspace/PagedArray.h"
+#include "lint/FamilyConventions.h"
 #include "lint/KeyRules.h"
 #include "lint/LibraryLayouts.h"
 #include "lint/Profile.h"
@@ -11,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <unordered_set>
 #include <vector>
@@ -51,6 +53,9 @@ struct Judgement
     keyspace::detail::PagedArray<Verdict> verdicts;
     std::vector<QByteArray> details; // a detail is shared by the many keys of one group
     std::vector<QString> notices;
+    // The families whose own convention folded their keys' findings (FamilyConventions.h): the folded findings are
+    // among the retractions, the families' findings among the verdicts.
+    std::vector<std::pair<QByteArray, std::uint32_t>> foldedFamilies;
     // The linter's table of naming-variants targets, sized on the judging thread for all of them: grown one
     // finding at a time on the GUI thread, a million entries' rehashes held it for 50-70 ms each.
     keyspace::NodeMap<std::uint32_t> variantTargets;
@@ -161,7 +166,15 @@ private:
     // Takes back the key's findings of the rules in `rules` (bits by rule index).
     void takeBack(keyspace::Keyspace& store, keyspace::NodeId node, std::uint32_t rules);
     // Drops the examples of keys that lost their findings to a retraction.
-    void forgetRetractedExamples(const keyspace::Keyspace& store, const LibraryLayouts& libraries);
+    void forgetRetractedExamples(const keyspace::Keyspace& store);
+    // The families that follow a convention of their own, counted (a library's keys left to its exemption); none when
+    // the profile judges every key on its own.
+    std::unique_ptr<FamilyConventions> countFamilies(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
+                                                     const SegmentShapes* shapes) const;
+    // Folds the findings of the families counted into theirs (records them and takes the keys' own back).
+    void foldFamilies(keyspace::Keyspace& store, FamilyConventions& families);
+    // The rules folded into the family of a key (bits by rule index): none before the linter is finished.
+    std::uint32_t foldedRules(QByteArrayView key) const;
 
     Profile m_profile;
     bool m_evictsAllKeys = false;
@@ -174,6 +187,7 @@ private:
     // naming-variants: each flagged key's target spelling, interned (a few spellings for many keys).
     keyspace::NodeMap<std::uint32_t> m_variantTarget;
     std::vector<QByteArray> m_variantSpellings;
+    FamilyFolding m_families; // its foldedWords, once finished
     std::uint64_t m_keys = 0;
     bool m_finished = false;
 };

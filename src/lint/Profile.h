@@ -71,6 +71,9 @@ struct Profile
     // The keys of a recognised library layout (LibraryLayouts.h) skip the naming rules; the memory and TTL
     // rules still judge them (a BullMQ queue that keeps every completed job is a real finding).
     bool exemptLibraries = true;
+    // A family of keys that consistently follows a convention of its own (another delimiter, upper case, ids first…)
+    // gets one finding per rule, not one per key (FamilyConventions.h); false judges every key on its own.
+    bool foldFamilies = true;
 
     bool isEnabled(const RuleInfo& rule) const;
     // The severity a finding gets: the profile's, or else the one the rule computed.

@@ -71,7 +71,7 @@ private:
     {
         allowOnly(root, {},
                   names({"extends", "name", "rules", "namespaces", "aliases", "synonyms", "environments",
-                         "exempt_libraries"}));
+                         "exempt_libraries", "fold_families"}));
         const QString base =
             root.contains(QLatin1String("extends")) ? text(root, names({"extends"})) : QStringLiteral("default");
         std::optional<Profile> profile = builtInProfile(base.toUtf8());
@@ -119,6 +119,12 @@ private:
             if (!exempt.isBool())
                 throw BadField{names({"exempt_libraries"}), QStringLiteral("takes true or false")};
             profile->exemptLibraries = exempt.toBool();
+        }
+        if (root.contains(QLatin1String("fold_families"))) {
+            const QJsonValue fold = root.value(QLatin1String("fold_families"));
+            if (!fold.isBool())
+                throw BadField{names({"fold_families"}), QStringLiteral("takes true or false")};
+            profile->foldFamilies = fold.toBool();
         }
         return *profile;
     }

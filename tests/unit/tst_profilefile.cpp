@@ -139,6 +139,13 @@ private Q_SLOTS:
         QVERIFY(!lint::parseProfile(R"({"exempt_libraries": "no"})", QStringLiteral("p.json"), &error));
         QVERIFY2(error.contains(QStringLiteral("exempt_libraries")), qPrintable(error));
         QVERIFY(lint::builtInProfile("default")->exemptLibraries);
+
+        profile = lint::parseProfile(R"({"fold_families": false})", QStringLiteral("p.json"), &error);
+        QVERIFY2(profile, qPrintable(error));
+        QVERIFY(!profile->foldFamilies);
+        QVERIFY(!lint::parseProfile(R"({"fold_families": 1})", QStringLiteral("p.json"), &error));
+        QVERIFY2(error.contains(QStringLiteral("fold_families")), qPrintable(error));
+        QVERIFY(lint::builtInProfile("default")->foldFamilies);
     }
 
     // The documented example must load, and must mean what its README says.

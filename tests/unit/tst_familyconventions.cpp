@@ -1,0 +1,260 @@
+// Families of keys that follow a convention of their own (lint/FamilyConventions.h): a library's habit is one finding
+// per family and rule, on the family's first key, with what it does, how many keys and how much memory; a key that
+// breaks its own family's convention keeps its finding; a mixed family is judged word by word; the severity is info
+// unless the habit costs or breaks the convention most of the keyspace follows. And the words a family is told by
+// (lint/FamilyWords.h).
+#include "TestKeys.h"
+#include "keyspace/Keyspace.h"
+#include "lint/FamilyWords.h"
+#include "lint/Linter.h"
+#include "scan/Ingest.h"
+#include "scan/KeyBatch.h"
+
+#include <QCryptographicHash>
+#include <QDate>
+#include <QTest>
+
+#include <map>
+
+using namespace keylens;
+
+namespace {
+
+constexpr std::int64_t Hour = 3'600'000;
+constexpr std::int64_t Now = 1'900'000'000'000;
+
+struct Key
+{
+    QByteArray name;
+    std::int64_t expiresAtMs = keyspace::NoExpiry;
+    std::uint64_t memory = 64;
+};
+
+// `#` replaced by 1..count, `%` by a session id (32 hex digits).
+void add(std::vector<Key>& keys, const char* format, int count, std::int64_t expiresAtMs = keyspace::NoExpiry,
+         std::uint64_t memory = 64)
+{
+    for (int i = 1; i <= count; ++i) {
+        const QByteArray session = QCryptographicHash::hash(QByteArray::number(i), QCryptographicHash::Md5).toHex();
+        keys.push_back(
+            {QByteArray(format).replace("#", QByteArray::number(i)).replace("%", session), expiresAtMs, memory});
+    }
+}
+
+struct Linted
+{
+    keyspace::Keyspace store;
+    lint::Linter linter;
+
+    explicit Linted(const std::vector<Key>& keys, lint::Profile profile = *lint::builtInProfile("default"))
+        : linter(std::move(profile), 0)
+    {
+        scan::KeyBatch batch;
+        for (const Key& key : keys)
+            batch.add(key.name, test::measuredKey(keyspace::KeyType::String, key.memory, key.expiresAtMs));
+        scan::Ingest ingest(store);
+        ingest.setKeyStored([this](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
+            linter.keyAdded(store, node, key, info);
+        });
+        ingest.add(batch);
+        linter.finish(store);
+    }
+
+    const lint::RuleSummary* summary(const char* rule) const
+    {
+        for (const lint::RuleSummary& summary : linter.summaries()) {
+            if (summary.rule->id == QByteArrayView(rule))
+                m_kept = summary;
+        }
+        return m_kept.rule && m_kept.rule->id == QByteArrayView(rule) ? &m_kept : nullptr;
+    }
+    std::uint64_t count(const char* rule) const
+    {
+        const lint::RuleSummary* found = summary(rule);
+        return found ? found->findings : 0;
+    }
+    // The only finding of a rule: its key, severity and detail.
+    lint::Finding only(const char* rule) const
+    {
+        const lint::RuleSummary* found = summary(rule);
+        if (!found || found->findings != 1 || found->examples.size() != 1)
+            return {};
+        return found->examples.front();
+    }
+    bool flagged(const QByteArray& key, const char* rule) const
+    {
+        const keyspace::NodeId node = store.find(key);
+        return node != keyspace::InvalidNode &&
+               (store.findingRules(node) >> lint::ruleIndex(*lint::findRule(rule)) & 1);
+    }
+
+private:
+    mutable lint::RuleSummary m_kept;
+};
+
+QByteArrayList wordsOf(QByteArrayView key)
+{
+    QByteArrayList texts;
+    for (const lint::FamilyWord& word : lint::familyWordsOfKey(key, keyspace::Delimiters(':'), 12))
+        texts << word.text;
+    return texts;
+}
+
+// Libraries' keys, each family with its own habit, and a few keys of the profile's convention.
+std::vector<Key> libraries()
+{
+    std::vector<Key> keys;
+    add(keys, "PHPREDIS_SESSION:%", 40, Now + Hour); // upper case
+    add(keys, "geo|48.#,2.#", 30);                   // '|'
+    for (int i = 0; i < 25; ++i)                     // bare UUIDs
+        keys.push_back({QByteArray("3f2c9a1e-7b4d-4c8e-9a1f-") + QByteArray::number(100000000000 + i)});
+    add(keys, "user:#:profile", 20);
+    return keys;
+}
+
+} // namespace
+
+class TestFamilyConventions : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Words whatever joins them and whatever their case; ids as placeholders; a number of a few digits is part of its
+    // word, a longer one an id glued to it.
+    void aFamilyIsToldByItsWords()
+    {
+        QCOMPARE(wordsOf("userSettings_17"), (QByteArrayList{"user", "settings", "<int>"}));
+        QCOMPARE(wordsOf("User:17:Profile"), (QByteArrayList{"user", "<int>", "profile"}));
+        QCOMPARE(wordsOf("user17profile"), (QByteArrayList{"user17profile"}));
+        QCOMPARE(wordsOf("order1234567profile"), (QByteArrayList{"order", "<int>", "profile"}));
+        QCOMPARE(wordsOf("myapp:v3:XMLHttpCache"), (QByteArrayList{"myapp", "v3", "xml", "http", "cache"}));
+        QCOMPARE(wordsOf("123:order:profile"), (QByteArrayList{"<int>", "order", "profile"}));
+        QCOMPARE(wordsOf("3f2c9a1e-7b4d-4c8e-9a1f-100000000000"), (QByteArrayList{"<uuid>"}));
+        QCOMPARE(wordsOf("BACKOFFICE_SESS_03a9oa7118l1vo7lbuopo546oh7hq9jg"),
+                 (QByteArrayList{"backoffice", "sess", "<token>"}));
+        QCOMPARE(wordsOf("geo|48.5,2.7").front(), QByteArray("geo"));
+        QCOMPARE(wordsOf("用户:1001:资料"), (QByteArrayList{"用户", "<int>", "资料"}));
+    }
+
+    // Each library's habit is one finding, on its family's first key, that says what it does, on how many keys and how
+    // much memory; information, since most keys here follow no convention of the profile's.
+    void aLibrarysHabitIsOneFinding()
+    {
+        const Linted linted(libraries());
+        const lint::Finding uppercase = linted.only("uppercase");
+        QVERIFY2(uppercase.detail.startsWith("PHPREDIS…: all 40 keys (2.50 KiB) follow a convention of their own: "
+                                             "words in upper case"),
+                 uppercase.detail.constData());
+        QCOMPARE(uppercase.severity, lint::Severity::Info);
+        QVERIFY(linted.flagged(uppercase.key, "uppercase"));
+        const QByteArray first =
+            "PHPREDIS_SESSION:" + QCryptographicHash::hash("1", QCryptographicHash::Md5).toHex(); // the first key
+        QCOMPARE(uppercase.key, first);
+        QVERIFY2(linted.only("delimiter").detail.contains("words joined by '|'"),
+                 linted.only("delimiter").detail.constData());
+        QVERIFY2(linted.only("id-first").detail.startsWith("<uuid>: all 25 keys"),
+                 linted.only("id-first").detail.constData());
+        QCOMPARE(linted.linter.findings(lint::Severity::Warning), 0u);
+        // The store's counts are the linter's: the tree's colours follow.
+        QCOMPARE(linted.store.stats(keyspace::Keyspace::root()).findings[std::size_t(lint::Severity::Info)],
+                 linted.linter.findings(lint::Severity::Info));
+    }
+
+    // Where most keys follow the profile, a family that does not breaks the application's convention: its finding
+    // keeps the severity its keys had.
+    void aHabitAgainstTheKeyspacesConventionIsAWarning()
+    {
+        std::vector<Key> keys;
+        add(keys, "user:#:profile", 200);
+        add(keys, "LEGACY_SESS_#", 30);
+        const Linted linted(keys);
+        const lint::Finding uppercase = linted.only("uppercase");
+        QCOMPARE(uppercase.severity, lint::Severity::Warning);
+        QVERIFY2(uppercase.detail.contains("most keys of this keyspace follow the profile's"),
+                 uppercase.detail.constData());
+        QCOMPARE(linted.count("delimiter"), 1u);
+    }
+
+    // A key that breaks its own family's convention keeps its own finding, and a family of fewer than ten keys is
+    // judged key by key.
+    void oddKeysAndSmallFamiliesKeepTheirFindings()
+    {
+        std::vector<Key> keys;
+        add(keys, "geo|48.#,2.#", 30);
+        keys.push_back({"GEO|1.5,2.5"});
+        add(keys, "OLD_CACHE_#", 9);
+        const Linted linted(keys);
+        QVERIFY(linted.flagged("GEO|1.5,2.5", "uppercase"));
+        QCOMPARE(linted.count("uppercase"), 10u); // the odd key and the nine
+        QCOMPARE(linted.count("delimiter"), 1u + 9u);
+    }
+
+    // A family whose keys are of two kinds is judged word by word: upper case is the family's, '.' only its errors'.
+    void aMixedFamilyIsJudgedWordByWord()
+    {
+        std::vector<Key> keys;
+        add(keys, "STATS.errors.#", 20, Now + Hour);
+        add(keys, "STATS:uv:#", 20);
+        const Linted linted(keys);
+        QVERIFY2(linted.only("uppercase").detail.startsWith("STATS…: all 40 keys"),
+                 linted.only("uppercase").detail.constData());
+        QVERIFY2(linted.only("delimiter").detail.startsWith("STATS.errors…: all 20 keys"),
+                 linted.only("delimiter").detail.constData());
+    }
+
+    // key-length costs where the names are a third of the keys' memory; time buckets, where most never expire.
+    void aHabitThatCostsIsAWarning()
+    {
+        const QByteArray longName = "report:" + QByteArray(110, 'x') + ":#";
+        std::vector<Key> heavy, light;
+        add(heavy, longName.constData(), 20, keyspace::NoExpiry, 200);
+        add(light, longName.constData(), 20, keyspace::NoExpiry, 10'000);
+        QCOMPARE(Linted(heavy).only("key-length").severity, lint::Severity::Warning);
+        QCOMPARE(Linted(light).only("key-length").severity, lint::Severity::Info);
+
+        std::vector<Key> expiring, kept;
+        for (int day = 0; day < 20; ++day) { // daily reports: report.20240301, report.20240302…
+            const QByteArray key = "report." + QDate(2024, 3, 1).addDays(day).toString(u"yyyyMMdd").toLatin1();
+            expiring.push_back({key, Now + Hour});
+            kept.push_back({key});
+        }
+        QCOMPARE(Linted(expiring).only("timestamp-in-key").severity, lint::Severity::Info);
+        const lint::Finding forever = Linted(kept).only("timestamp-in-key");
+        QCOMPARE(forever.severity, lint::Severity::Warning);
+        QVERIFY2(forever.detail.contains("20 of them without a TTL"), forever.detail.constData());
+    }
+
+    // A key changed or written after the scan is judged as its family was: the family's finding stays one.
+    void editsKeepTheFamilysFinding()
+    {
+        Linted linted(libraries());
+        const QByteArray first = linted.only("uppercase").key;
+        const keyspace::NodeId node = linted.store.find(first);
+        const keyspace::KeyInfo info = test::measuredKey(keyspace::KeyType::String, 64, Now + 2 * Hour);
+        linted.linter.keyChanged(linted.store, node, info);
+        linted.store.updateKey(node, info);
+        QCOMPARE(linted.count("uppercase"), 1u);
+        QVERIFY(linted.flagged(first, "uppercase"));
+
+        const QByteArray late = "PHPREDIS_SESSION:0123456789abcdef0123456789abcdef";
+        keyspace::NodeId added = keyspace::InvalidNode;
+        QCOMPARE(linted.store.insert(late, info, &added), keyspace::Keyspace::Insert::Added);
+        linted.linter.keyAdded(linted.store, added, late, info);
+        QCOMPARE(linted.count("uppercase"), 1u);
+        QCOMPARE(linted.store.stats(keyspace::Keyspace::root()).findings[std::size_t(lint::Severity::Info)],
+                 linted.linter.findings(lint::Severity::Info));
+    }
+
+    // The profile may judge every key on its own.
+    void aProfileMayJudgeKeyByKey()
+    {
+        lint::Profile profile = *lint::builtInProfile("default");
+        profile.foldFamilies = false;
+        const Linted linted(libraries(), profile);
+        QCOMPARE(linted.count("uppercase"), 40u);
+        QCOMPARE(linted.count("id-first"), 25u);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFamilyConventions)
+#include "tst_familyconventions.moc"
