@@ -433,7 +433,7 @@ public:
         }
     }
 
-    // expiry-avalanche: the voted windows counted exactly, namespace by namespace; the keys in the
+    // expiry-avalanche: the voted windows counted exactly, namespace by namespace; the first key in the
     // fullest window of a namespace where it holds more than the profile's share.
     void avalanches()
     {
@@ -463,18 +463,28 @@ public:
             const std::uint64_t withTtl = m_store.stats(parent).keysWithTtl;
             if (best == candidates.end() || double(best->second) <= m_profile.avalancheShare * double(withTtl))
                 continue;
+            // One finding for the namespace, on its first key in the window: the burst is one thing to fix (jitter
+            // where they are written), and a finding per key made a namespace of one library's sessions a thousand.
             const std::int64_t window = best->first;
-            const QDateTime when = QDateTime::fromMSecsSinceEpoch(window * m_bucketMs, Qt::UTC);
-            const QByteArray detail = keyspace::formatCount(best->second) + " of " + keyspace::formatCount(withTtl) +
-                                      " keys expire in the " + QByteArray::number(m_profile.avalancheWindowSeconds) +
-                                      " s from " + when.toString(Qt::ISODate).toUtf8();
+            NodeId first = keyspace::InvalidNode;
+            std::uint64_t memoryBytes = 0;
             m_store.forEachChild(parent, [&](NodeId node) {
-                if (!m_store.isKey(node))
+                if (!m_store.isKey(node) || m_store.isLintIgnored(node))
                     return;
                 const std::int64_t expiresAt = m_store.expiresAtMs(node);
-                if (keyspace::hasExpiry(expiresAt) && inWindow(expiresAt / m_bucketMs, window))
-                    m_record(node, avalanche, avalanche.severity, detail);
+                if (keyspace::hasExpiry(expiresAt) && inWindow(expiresAt / m_bucketMs, window)) {
+                    first = std::min(first, node);
+                    memoryBytes += m_store.keyInfo(node).memoryBytes;
+                }
             });
+            const QDateTime when = QDateTime::fromMSecsSinceEpoch(window * m_bucketMs, Qt::UTC);
+            QByteArray detail = keyspace::formatCount(best->second) + " of " + keyspace::formatCount(withTtl) +
+                                " keys of " + m_store.namespacePrefix(parent) + "…";
+            if (memoryBytes > 0)
+                detail += " (" + keyspace::formatBytes(memoryBytes) + ")";
+            detail += " expire in the " + QByteArray::number(m_profile.avalancheWindowSeconds) + " s from " +
+                      when.toString(Qt::ISODate).toUtf8();
+            m_record(first, avalanche, avalanche.severity, detail);
         }
         m_votes.clear();
     }

@@ -20,7 +20,8 @@ namespace keylens::lint {
 //   words are synonyms in the profile; the keys under every word but the most used;
 // - data-in-key: `…:<id>:plan:pro`, `…:<id>:plan:free`: a last segment that takes a few words over many
 //   ids, each id holding exactly one;
-// - expiry-avalanche: a namespace whose expiring keys mostly expire within one window;
+// - expiry-avalanche: a namespace whose expiring keys mostly expire within one window: one finding, on its first key
+//   in that window;
 // - env-prefixes: several environment prefixes at the top level; the keys of all but the biggest;
 // - version-prefixes: `v1:` beside `v2:` under one parent; the keys of all but the newest;
 // - missing-ttl: a persistent key among siblings that nearly all expire.

@@ -117,7 +117,7 @@ private Q_SLOTS:
         for (int i = 0; i < 4; ++i)
             set("user_" + QByteArray::number(i) + "_profile"); // delimiter, and a variant of user:<id>:profile
         for (int i = 0; i < 6; ++i)
-            set("session:a" + QByteArray::number(i)); // missing-ttl
+            set("session:" + QByteArray::number(1000 + i)); // missing-ttl: one pattern, the panel's first rule
         for (int i = 0; i < 10; ++i)
             set("order:" + QByteArray::number(i) + ":detail");
         for (int i = 10; i < 13; ++i)
@@ -464,7 +464,8 @@ private Q_SLOTS:
         QCOMPARE(keylens.exitCode(), 0);
         const QImage image(file);
         QVERIFY(!image.isNull());
-        // The first rule is open in the panel: its examples' severity dots are drawn in the lower third.
+        // The first rule is open in the panel (its one pattern), the next rules' severity dots drawn below it, in the
+        // lower third.
         int dots = 0;
         for (int y = image.height() * 2 / 3; y < image.height(); ++y)
             for (int x = 0; x < image.width() / 2; ++x)

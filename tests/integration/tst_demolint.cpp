@@ -1,7 +1,8 @@
 // keylens-cli lint on the demo keyspace against what the demo plants, written down here from the demo's
 // families (not from the linter): every planted mistake reported, no clean key flagged. A mistake a whole family
-// makes the same way (its habit: `userSettings_<id>` joined by '_', every `log:` key a time) is reported once for
-// the family (lint/FamilyConventions.h): found where a key of the family has it. The TTLs, the string lengths and the collection sizes come from the server with plain commands. It prints,
+// makes the same way (its habit: `userSettings_<id>` joined by '_', every `log:` key a time) and an expiry burst are
+// reported once for the family (lint/FamilyConventions.h, one finding per namespace): found where a key of the family
+// has it. The TTLs, the string lengths and the collection sizes come from the server with plain commands. It prints,
 // per rule, the keys found, missed and falsely flagged.
 #include "CliRunner.h"
 #include "PlainClient.h"
@@ -37,7 +38,7 @@ struct Family
 {
     QRegularExpression pattern;
     Rules rules;
-    Rules once = {}; // of `rules`, those reported once for the family (its habit)
+    Rules once = {}; // of `rules`, those reported once for the family (its habit, or a burst)
 };
 
 const std::vector<Family>& families()
@@ -63,8 +64,8 @@ const std::vector<Family>& families()
         add(R"(\{user\d+\}:cart|email:john@example\.com|用户:\d+:资料|emoji:🚀:launch|pageviews:2024)", {});
         // Written in one go with one TTL: they all expire in the same minute.
         add(R"(sess:[A-Za-z0-9_-]{32}|cache:api:users:list:page:\d+|rate:limit:api:(user:\d+|ip:[\d.]+))",
-            {"expiry-avalanche"});
-        add(R"(lock:order:process:\d+|otp:\+1555\d+)", {"expiry-avalanche"});
+            {"expiry-avalanche"}, {"expiry-avalanche"});
+        add(R"(lock:order:process:\d+|otp:\+1555\d+)", {"expiry-avalanche"}, {"expiry-avalanche"});
         // The planted mistakes.
         add(R"(cache:db:query:[0-9a-f]{40})", {"key-length"}, {"key-length"}); // and missing-ttl without one (below)
         add(R"(CACHE:USER:\d+)", {"uppercase", "naming-variants", "missing-ttl"});

@@ -273,7 +273,11 @@ private Q_SLOTS:
         add(same, "cache:page:#", 200, Now + Hour);
         add(same, "user:#", 10);
         const Linted avalanche(same);
-        QCOMPARE(avalanche.count("expiry-avalanche"), 200u);
+        // One finding for the namespace, on its first key, that says how many keys expire together.
+        QCOMPARE(avalanche.count("expiry-avalanche"), 1u);
+        QVERIFY(avalanche.flagged("cache:page:1", "expiry-avalanche"));
+        QVERIFY2(avalanche.detailOf("expiry-avalanche").startsWith("200 of 200 keys of cache:page:"),
+                 avalanche.detailOf("expiry-avalanche").constData());
 
         std::vector<Key> jittered;
         for (int i = 0; i < 200; ++i)
@@ -285,7 +289,7 @@ private Q_SLOTS:
         std::vector<Key> straddling;
         for (int i = 0; i < 200; ++i)
             straddling.push_back({"cache:page:" + QByteArray::number(i), boundary - 10'000 + std::int64_t(i) * 100});
-        QCOMPARE(Linted(straddling).count("expiry-avalanche"), 200u);
+        QCOMPARE(Linted(straddling).count("expiry-avalanche"), 1u);
 
         // Spread evenly over 150 s: no 60 s holds more than half.
         std::vector<Key> spread;
@@ -384,7 +388,7 @@ private Q_SLOTS:
         QCOMPARE(root.findings[0] + root.findings[1] + root.findings[2], linted.linter.findings());
         for (const lint::Severity severity : {lint::Severity::Info, lint::Severity::Warning, lint::Severity::Error})
             QCOMPARE(root.findings[std::size_t(severity)], linted.linter.findings(severity));
-        QVERIFY(linted.linter.findings() > 150);
+        QVERIFY(linted.linter.findings() > 20);
         QVERIFY(linted.count("uppercase") < 10);
     }
 
@@ -413,7 +417,7 @@ private Q_SLOTS:
         std::thread worker([&] { judgement = sliced.linter.judge(sliced.store); });
         worker.join();
         QVERIFY(!sliced.linter.isFinished());
-        QVERIFY(judgement.verdicts.size() > 150);
+        QVERIFY(judgement.verdicts.size() + judgement.retractions.size() > 150);
         int slices = 1;
         while (!sliced.linter.apply(sliced.store, judgement, 7))
             ++slices;
