@@ -89,6 +89,16 @@ bool isSpecialCharacter(char c)
 
 bool isPlaceholderWord(QByteArrayView word, bool wholeKey);
 
+// A '%' and two hex digits: a byte escaped for a URL.
+bool isPercentEncoded(QByteArrayView segment)
+{
+    for (qsizetype at = segment.indexOf('%'); at >= 0 && at + 2 < segment.size(); at = segment.indexOf('%', at + 1)) {
+        if (isHexDigit(segment[at + 1]) && isHexDigit(segment[at + 2]))
+            return true;
+    }
+    return false;
+}
+
 // Words and ids joined by inner delimiters in one segment, a word before an id (`search/3/hour`,
 // `user_17_profile`): not `2024-03-10` (one id) nor `dark_mode` (words only).
 bool hasIdBetweenWords(QByteArrayView segment)
@@ -312,7 +322,10 @@ private:
         const Segment& segment = m_segments[index];
         if (segment.plainWord)
             return; // one lower-case part of three bytes or more, nothing special: none of the rules below fires
-        for (const QByteArrayView part : wordParts(segment)) {
+        // A percent-encoded value (an e-mail address, a URL: `li.wei%2B7%40example.com`) is data a program escaped, not
+        // words a person chose: its letters are not judged as words.
+        const WordParts parts = isPercentEncoded(segment.text) ? WordParts{} : wordParts(segment);
+        for (const QByteArrayView part : parts) {
             const bool letters = std::all_of(part.begin(), part.end(), isLetter);
             // Codes that mix letters and digits (`ABC123`, `v2`) are not words to spell-check.
             if (letters && std::any_of(part.begin(), part.end(), isUpper))
