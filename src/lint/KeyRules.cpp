@@ -67,7 +67,7 @@ WordParts wordParts(const Segment& segment)
     return parts;
 }
 
-// Spaces, quotes, commas, '/', '@', '?', '&' and control bytes: they need quoting in a shell, a URL or a
+// Spaces, quotes, commas, '/', '@', '?', '&', '=' and control bytes: they need quoting in a shell, a URL or a
 // CSV file. Bytes from 0x80 are UTF-8 (checked whole by binary-key).
 bool isSpecialCharacter(char c)
 {
@@ -80,6 +80,7 @@ bool isSpecialCharacter(char c)
     case '@':
     case '?':
     case '&':
+    case '=':
     case 0x7f:
         return true;
     default:

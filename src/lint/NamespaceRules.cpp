@@ -567,6 +567,10 @@ private:
         const NodeId id = m_store.parent(attribute);
         if (!isIdSegment(m_shapes, m_store, id))
             return std::nullopt;
+        // `page=2&limit=20&sort=asc`: the parameters a cache key carries name a variant of what it caches; they are
+        // no value kept in the name.
+        if (m_store.segment(key).contains('='))
+            return std::nullopt;
         // Judged on the pattern, not one namespace: the word above the scope may vary, so that
         // `feature:<name>:user:<id>:enabled:<true|false>` is one group over every feature name. The group is the
         // scope's grandparent, the scope's own name and the attribute.

@@ -25,7 +25,7 @@ constexpr std::array Catalogue = {
              "Key matching is case-sensitive: `User:1` and `user:1` are different keys that look alike.",
              "Use lower case for the words of a key."},
     RuleInfo{"special-characters", Severity::Warning,
-             "Spaces, quotes, commas, '/', '@', '?', '&' and control bytes break shell scripts and are encoded "
+             "Spaces, quotes, commas, '/', '@', '?', '&', '=' and control bytes break shell scripts and are encoded "
              "differently by clients.",
              "Keep to letters, digits, '-', '_' and the delimiter."},
     RuleInfo{"empty-segment", Severity::Warning,

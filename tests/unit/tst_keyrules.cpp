@@ -97,6 +97,11 @@ private Q_SLOTS:
         row("login_fail_ip:2001:db8:aaaa:4e::35a", "", true);
         row("ratelimit:fe80::1c2:4e:fe4e:51:attempts", "", true);
         row("user:1 2", "special-characters");
+        // 001: '?', '&', '=', '@' and quotes, where the pattern engine cuts a segment at them too.
+        row("user:1001@home", "special-characters");
+        row("search:q=shoes", "delimiter special-characters");
+        row("cache:api:users?page=2&limit=20&sort=asc", "delimiter special-characters", true);
+        row("report:\"monthly\"", "special-characters");
         // A percent-encoded value (catbox's, a URL cache's) is data: its letters are not words to judge.
         row("hapi-cache:user-profiles:li.wei%2B7%40example.com", "key-length", true);
         row("cache:search:XY.q%3DHello", "", true);
