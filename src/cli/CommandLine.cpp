@@ -154,6 +154,18 @@ QList<QCommandLineOption> reportOptions()
     };
 }
 
+QCommandLineOption noCatalogueOption()
+{
+    return {QStringLiteral("no-catalogue"),
+            QStringLiteral("Name no library (BullMQ, Sidekiq, Django…) from the catalogue of known layouts: what keys "
+                           "are for (cache, session, lock, queue) comes from their own evidence alone.")};
+}
+
+bool catalogueWanted(const QCommandLineParser& parser)
+{
+    return !parser.isSet(QStringLiteral("no-catalogue"));
+}
+
 bool readDelimiterOption(const QCommandLineParser& parser, keyspace::Delimiters* delimiters, QString* problem)
 {
     if (!parser.isSet(QStringLiteral("delimiter")))

@@ -51,6 +51,9 @@ struct ScanSources
 bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* options, keyspace::Delimiters* delimiters,
                      QString* problem, ScanSources sources = {});
 bool readReportRequest(const QCommandLineParser& parser, ReportRequest* request, QString* problem);
+// --no-catalogue (scan and lint): no library named, every role from the keys' own evidence.
+QCommandLineOption noCatalogueOption();
+bool catalogueWanted(const QCommandLineParser& parser);
 
 // Adds --help, parses `arguments`, and deals with --help and parse errors itself: it then returns the
 // exit code the command ends with; otherwise nothing, and the command goes on.

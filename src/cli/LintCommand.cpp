@@ -37,6 +37,7 @@ usage::Command lintCommand()
          QStringLiteral("n")},
         {QStringLiteral("output"), QStringLiteral("Write the report to this file instead of stdout."),
          QStringLiteral("file")},
+        noCatalogueOption(),
     };
     command.groups = {connectionGroup(), scanGroup()};
     command.choices = scanChoices();
@@ -90,6 +91,7 @@ int runLintCommand(const QStringList& arguments)
     if (!readScanOptions(parser, &options, &delimiter, &problem))
         return usageError(problem);
     convention->delimiters = delimiter;
+    convention->libraryCatalogue = convention->libraryCatalogue && catalogueWanted(parser);
 
     // The key-level rules run as each key enters the store; the rest once the scan is over.
     keyspace::Keyspace keyspace(delimiter);
@@ -104,7 +106,8 @@ int runLintCommand(const QStringList& arguments)
         },
         [&](const redis::ServerInfo& server) {
             linter.setServerEvictsAllKeys(lint::Linter::evictsAllKeys(server.maxmemoryPolicy));
-        });
+        },
+        convention->libraryCatalogue);
     if (const std::optional<int> refused = refuseWhenNothingWasRead(outcome))
         return *refused;
     shapes.catchUp(keyspace);

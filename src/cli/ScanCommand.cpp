@@ -22,7 +22,8 @@ usage::Command scanCommand()
     command.arguments = {uriArgument()};
     command.options = {{QStringLiteral("snapshot"),
                         QStringLiteral("Also save a snapshot of the scan to this file, for 'keylens-cli diff'."),
-                        QStringLiteral("file")}};
+                        QStringLiteral("file")},
+                       noCatalogueOption()};
     command.groups = {connectionGroup(), scanGroup(), reportGroup()};
     command.choices = scanChoices();
     return command;
@@ -48,12 +49,15 @@ int runScanCommand(const QStringList& arguments)
         return usageError(problem);
 
     keyspace::Keyspace keyspace(delimiter);
-    const ScanOutcome outcome = runScanJob(options, keyspace);
+    request.options.libraryCatalogue = catalogueWanted(parser);
+    const ScanOutcome outcome = runScanJob(options, keyspace, nullptr, {}, {}, request.options.libraryCatalogue);
     const bool nothingRead = outcome.summary.error && outcome.summary.scanCalls == 0; // refused by finishScan
     if (!snapshotPath.isEmpty() && !nothingRead) {
         // Written before the report: a scan cut short is still saved, marked partial.
+        report::ReportOptions snapshotOptions = history::snapshotReportOptions();
+        snapshotOptions.libraryCatalogue = request.options.libraryCatalogue;
         const report::ScanReport measured =
-            report::buildReport(keyspace, outcome.summary, outcome.duplicates, history::snapshotReportOptions(),
+            report::buildReport(keyspace, outcome.summary, outcome.duplicates, snapshotOptions,
                                 QDateTime::currentMSecsSinceEpoch(), outcome.librarySets);
         if (const QString failed = history::writeSnapshotFile(snapshotPath, history::snapshotOf(measured));
             !failed.isEmpty()) {

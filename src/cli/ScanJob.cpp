@@ -11,7 +11,7 @@ namespace keylens::cli {
 
 ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace, InterruptWatcher* interrupts,
                        const scan::Ingest::KeyStored& keyStored,
-                       const std::function<void(const redis::ServerInfo&)>& serverKnown)
+                       const std::function<void(const redis::ServerInfo&)>& serverKnown, bool libraryCatalogue)
 {
     ScanOutcome outcome;
     ProgressBar progressBar;
@@ -37,7 +37,7 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
     outcome.summary = scanned.summary;
     outcome.duplicates = scanned.duplicates;
     // Not of a server that failed the scan: its connect timeout would hold the exit.
-    if (!outcome.interrupted && !outcome.summary.error && options.rdbFile.isEmpty())
+    if (!outcome.interrupted && !outcome.summary.error && options.rdbFile.isEmpty() && libraryCatalogue)
         outcome.librarySets = judging::readLibrarySets(options.connection, keyspace, judging::touchingFor(options));
     return outcome;
 }

@@ -26,8 +26,10 @@ class InterruptWatcher;
 // before the scan passes its watcher, so that no signal falls between two watchers (it would kill us
 // with the default action) and one that came before the scan cancels it at once.
 // `keyStored` hears of every key as it enters the store (the linter), `serverKnown` of the server before the first.
+// Without the library catalogue (--no-catalogue) no library's registries are read.
 ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& keyspace,
                        InterruptWatcher* interrupts = nullptr, const scan::Ingest::KeyStored& keyStored = {},
-                       const std::function<void(const redis::ServerInfo&)>& serverKnown = {});
+                       const std::function<void(const redis::ServerInfo&)>& serverKnown = {},
+                       bool libraryCatalogue = true);
 
 } // namespace keylens::cli

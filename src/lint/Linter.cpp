@@ -216,6 +216,13 @@ std::vector<Judgement::Retraction> namingRetractions(const keyspace::Keyspace& s
     return retractions;
 }
 
+// Says that no library was named, and what judged the keys instead.
+QString noCatalogueNotice()
+{
+    return QStringLiteral("The library catalogue is off: no library is named, and what keys are for (cache, session, "
+                          "lock, queue) comes from their own evidence: TTLs, words, types and values.");
+}
+
 // Says which libraries' keys the naming rules skipped, and how to lint them anyway.
 QString exemptionNotice(const LibraryLayouts& libraries)
 {
@@ -352,13 +359,15 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members, const 
     if (m_finished)
         return;
     m_finished = true;
-    // Recognised whatever the profile: a library's role decides its TTL rules; the exemption is the naming rules'.
+    // Recognised whatever the exemption (a library's role decides its TTL rules; the exemption is the naming rules'),
+    // unless the profile turns the catalogue off.
     // The layouts and the retractions they make only read the store, as the namespace rules do until they record:
     // on a thread of their own meanwhile (a tenth of a second at a million keys), joined before anything is written.
     std::vector<Judgement::Retraction> retractions;
     std::unique_ptr<FamilyConventions> families;
     base::SideTask recognising([&] {
-        m_libraries = LibraryLayouts::recognise(store, members, shapes);
+        if (m_profile.libraryCatalogue)
+            m_libraries = LibraryLayouts::recognise(store, members, shapes);
         if (m_profile.exemptLibraries)
             retractions = namingRetractions(store, m_libraries, m_profile);
         families = countFamilies(store, m_libraries, shapes);
@@ -384,12 +393,15 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members, const 
     // last, taken back as they are found, not listed (a few hundred thousand at a million keys).
     if (families)
         foldFamilies(store, *families);
+    if (!m_profile.libraryCatalogue)
+        m_notices.push_back(noCatalogueNotice());
 }
 
 Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& members) const
 {
     Judgement judgement;
-    judgement.libraries = LibraryLayouts::recognise(store, members);
+    if (m_profile.libraryCatalogue)
+        judgement.libraries = LibraryLayouts::recognise(store, members);
     if (m_profile.exemptLibraries)
         judgement.retractions = namingRetractions(store, judgement.libraries, m_profile);
     FamilyFolding families;
@@ -415,6 +427,8 @@ Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& membe
     }
     judgement.notices.insert(judgement.notices.end(), families.notices.begin(), families.notices.end());
     judgement.foldedFamilies = std::move(families.foldedWords);
+    if (!m_profile.libraryCatalogue)
+        judgement.notices.push_back(noCatalogueNotice());
     const auto variants = std::uint8_t(ruleIndex(*findRule("naming-variants")));
     std::size_t variantVerdicts = 0;
     for (std::size_t i = 0; i < judgement.verdicts.size(); ++i)

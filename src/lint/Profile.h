@@ -74,6 +74,9 @@ struct Profile
     // A family of keys that consistently follows a convention of its own (another delimiter, upper case, ids first…)
     // gets one finding per rule, not one per key (FamilyConventions.h); false judges every key on its own.
     bool foldFamilies = true;
+    // The catalogue of library layouts (LibraryLayouts.h) is a bonus, not a crutch: off, no library is named, and
+    // every role the TTL rules read comes from the keys' own evidence (RoleEvidence.h), as for a library it never knew.
+    bool libraryCatalogue = true;
 
     bool isEnabled(const RuleInfo& rule) const;
     // The severity a finding gets: the profile's, or else the one the rule computed.

@@ -71,7 +71,7 @@ private:
     {
         allowOnly(root, {},
                   names({"extends", "name", "rules", "namespaces", "aliases", "synonyms", "environments",
-                         "exempt_libraries", "fold_families"}));
+                         "exempt_libraries", "fold_families", "library_catalogue"}));
         const QString base =
             root.contains(QLatin1String("extends")) ? text(root, names({"extends"})) : QStringLiteral("default");
         std::optional<Profile> profile = builtInProfile(base.toUtf8());
@@ -114,18 +114,17 @@ private:
         }
         if (root.contains(QLatin1String("environments")))
             profile->environments = words(root, names({"environments"}), true);
-        if (root.contains(QLatin1String("exempt_libraries"))) {
-            const QJsonValue exempt = root.value(QLatin1String("exempt_libraries"));
-            if (!exempt.isBool())
-                throw BadField{names({"exempt_libraries"}), QStringLiteral("takes true or false")};
-            profile->exemptLibraries = exempt.toBool();
-        }
-        if (root.contains(QLatin1String("fold_families"))) {
-            const QJsonValue fold = root.value(QLatin1String("fold_families"));
-            if (!fold.isBool())
-                throw BadField{names({"fold_families"}), QStringLiteral("takes true or false")};
-            profile->foldFamilies = fold.toBool();
-        }
+        const auto readSwitch = [&](const char* name, bool& value) {
+            if (!root.contains(QLatin1String(name)))
+                return;
+            const QJsonValue given = root.value(QLatin1String(name));
+            if (!given.isBool())
+                throw BadField{names({name}), QStringLiteral("takes true or false")};
+            value = given.toBool();
+        };
+        readSwitch("exempt_libraries", profile->exemptLibraries);
+        readSwitch("fold_families", profile->foldFamilies);
+        readSwitch("library_catalogue", profile->libraryCatalogue);
         return *profile;
     }
 

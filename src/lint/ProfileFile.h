@@ -24,7 +24,8 @@ std::optional<Profile> loadProfile(const QString& nameOrPath, QString* error);
 //     "synonyms": [["detail", "info"], …],
 //     "environments": ["prod", "staging", …],
 //     "exempt_libraries": true,                   false: the naming rules judge libraries' keys too
-//     "fold_families": true }                     false: a family's own convention is judged key by key
+//     "fold_families": true,                      false: a family's own convention is judged key by key
+//     "library_catalogue": true }                 false: no library named, roles from the keys' own evidence
 // Lists replace the extended profile's. The thresholds per rule: key-length {info, warning, error},
 // deep-nesting {max_segments}, expiry-avalanche {window_seconds, share, min_keys},
 // data-in-key {min_keys, max_values}. resources/profiles/example.json shows each.

@@ -203,7 +203,8 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
     }
     report.suggestedDelimiter = suggestDelimiter(keyspace, keysWithoutDelimiter, report.totals.keys);
     report.otherDelimiters = lint::otherDelimitersUsed(keyspace);
-    const lint::LibraryLayouts libraries = lint::LibraryLayouts::recognise(keyspace, librarySets);
+    const lint::LibraryLayouts libraries =
+        options.libraryCatalogue ? lint::LibraryLayouts::recognise(keyspace, librarySets) : lint::LibraryLayouts();
     report.libraries = listLibraries(keyspace, libraries);
     if (report.options.depth > 0)
         listNamespaces(keyspace, libraries, Keyspace::root(), 0, report.options, accessAtMs, &report.namespaces,

@@ -30,6 +30,8 @@ struct ReportOptions
     int topWidth = 0;      // the same at the top level, where it differs (0: `width`)
     int top = 20;          // biggest keys to list
     bool patterns = false; // list the key patterns (PatternTree), biggest first
+    // Name the libraries whose layouts the catalogue knows (lint::LibraryLayouts); off (--no-catalogue), none is.
+    bool libraryCatalogue = true;
 
     int widthAt(int level) const { return level == 0 && topWidth > 0 ? topWidth : width; }
 };

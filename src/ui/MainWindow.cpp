@@ -231,6 +231,11 @@ void MainWindow::createActions()
             rescan(); // a file is read again in a moment, its TTLs as of the other moment
     });
     connect(actions.coldAfter, &QAction::triggered, this, &MainWindow::askColdAfter);
+    connect(actions.libraryCatalogue, &QAction::toggled, this, [this](bool on) {
+        m_settings->setValue(QStringLiteral("lint/libraryCatalogue"), on);
+        if (m_hasTarget && !m_session->isRunning())
+            rescan(); // the values the evidence reads are read at the end of a scan
+    });
     connect(actions.profile, &QAction::triggered, this, [this] {
         if (!m_hasTarget)
             return;
@@ -343,6 +348,7 @@ void MainWindow::restoreSettings()
     m_actions->exactMemory->setChecked(m_settings->value(QStringLiteral("scan/exactMemory"), false).toBool());
     m_actions->ttlFromSave->setChecked(m_settings->value(QStringLiteral("scan/ttlFromSave"), true).toBool());
     m_actions->followLive->setChecked(m_settings->value(QStringLiteral("scan/followLive"), false).toBool());
+    m_actions->libraryCatalogue->setChecked(m_settings->value(QStringLiteral("lint/libraryCatalogue"), true).toBool());
     // The first size fits the screen: on a 1366x768 laptop or an 800x600 VM every edge stays in sight.
     const QSize size = QSize(1280, 800).boundedTo(screen()->availableGeometry().size());
     resize(size);
@@ -535,6 +541,7 @@ void MainWindow::applyLintProfile(const QString& nameOrPath)
             tr("Profile %1: %2. The keys are checked against the default profile.").arg(wanted, error));
         profile = lint::loadProfile(QStringLiteral("default"), &error);
     }
+    profile->libraryCatalogue = profile->libraryCatalogue && m_actions->libraryCatalogue->isChecked();
     m_session->setLintProfile(std::move(*profile));
 }
 

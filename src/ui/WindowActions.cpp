@@ -98,6 +98,11 @@ WindowActions::WindowActions(QMainWindow& window)
                                "(unchecked: keys whose time has run out since are counted as expired, not shown)"));
     coldAfter = scan->addAction(tr("Cold &after…"));
     coldAfter->setToolTip(tr("How long a key may go unread before it counts as cold"));
+    libraryCatalogue = scan->addAction(tr("Name &libraries from the catalogue"));
+    libraryCatalogue->setCheckable(true);
+    libraryCatalogue->setToolTip(tr("Name the libraries whose key layouts Keylens knows (BullMQ, Sidekiq, Django…) "
+                                    "and judge their keys by their role (checked); unchecked, what keys are for "
+                                    "comes from their own evidence alone: their TTLs, words and values"));
     followLive = scan->addAction(tr("&Follow live changes"));
     followLive->setCheckable(true);
     followLive->setToolTip(tr("After a scan, keep the tree following the server: keys written, deleted, expired or "

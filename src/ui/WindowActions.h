@@ -53,8 +53,11 @@ public:
     QAction* exactMemory;   // checked: big collections are measured whole (MEMORY USAGE … SAMPLES 0; a setting, off)
     QAction* ttlFromSave;   // checked: an RDB file's TTLs as of its save, else as of now (a setting, on by default)
     QAction* coldAfter;     // the cold threshold
-    QAction* profile;       // a MONITOR sample: which patterns the application reads and writes
-    QAction* followLive;    // checked: the tree follows the server's key events after each scan (a setting)
+    // checked: libraries are named from the catalogue of layouts (a setting, on by default); unchecked, every role
+    // comes from the keys' own evidence (lint::Profile::libraryCatalogue)
+    QAction* libraryCatalogue;
+    QAction* profile;    // a MONITOR sample: which patterns the application reads and writes
+    QAction* followLive; // checked: the tree follows the server's key events after each scan (a setting)
 
     QAction* legend;
     QAction* collapseAll;

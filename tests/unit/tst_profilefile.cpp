@@ -148,6 +148,18 @@ private Q_SLOTS:
         QVERIFY(lint::builtInProfile("default")->foldFamilies);
     }
 
+    void libraryCatalogueTakesABool()
+    {
+        QString error;
+        std::optional<lint::Profile> profile =
+            lint::parseProfile(R"({"library_catalogue": false})", QStringLiteral("p.json"), &error);
+        QVERIFY2(profile, qPrintable(error));
+        QVERIFY(!profile->libraryCatalogue);
+        QVERIFY(!lint::parseProfile(R"({"library_catalogue": 0})", QStringLiteral("p.json"), &error));
+        QVERIFY2(error.contains(QStringLiteral("library_catalogue")), qPrintable(error));
+        QVERIFY(lint::builtInProfile("default")->libraryCatalogue);
+    }
+
     // The documented example must load, and must mean what its README says.
     void exampleInResourcesLoads()
     {
