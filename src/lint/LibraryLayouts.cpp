@@ -4,6 +4,7 @@
 #include "lint/SegmentMarks.h"
 #include "lint/SegmentShape.h"
 #include "lint/SegmentShapes.h"
+#include "lint/ValueShape.h"
 
 #include <QSet>
 
@@ -70,10 +71,6 @@ constexpr std::array Libraries{
     LibraryInfo{"keyv", "Keyv / cache-manager",
                 "<namespace>::<namespace>:<key> (@keyv/redis 4+) or keyv:<key> with namespace:keyv (set)",
                 LibraryRole::Cache},
-    LibraryInfo{"redlock", "Redlock", "lock:/locks:<resource> (strings of 16 random bytes in hex, with a TTL)",
-                LibraryRole::Lock},
-    LibraryInfo{"redis-py-lock", "redis-py Lock", "lock:/locks:<name> (strings of a uuid1 token in hex)",
-                LibraryRole::Lock},
     LibraryInfo{"rate-limiter-flexible", "rate-limiter-flexible", "rlflx:<key> (counters with a TTL)",
                 LibraryRole::RateLimit},
     LibraryInfo{"socket.io", "Socket.IO Redis streams adapter",
@@ -115,13 +112,16 @@ const char* roleName(LibraryRole role)
         return "pub/sub";
     case LibraryRole::Scheduler:
         return "scheduler";
+    case LibraryRole::Temporary:
+        return "temporary";
     }
     return "";
 }
 
 bool shouldExpire(LibraryRole role)
 {
-    return role == LibraryRole::Cache || role == LibraryRole::Session || role == LibraryRole::Lock;
+    return role == LibraryRole::Cache || role == LibraryRole::Session || role == LibraryRole::Lock ||
+           role == LibraryRole::Temporary;
 }
 
 namespace {
@@ -203,12 +203,7 @@ bool isDjangoVersion(QByteArrayView segment)
     return segment.size() <= 3 && !segment.isEmpty() && std::all_of(segment.begin(), segment.end(), isDigit);
 }
 
-bool isLockNamespace(QByteArrayView segment)
-{
-    return segment == "lock" || segment == "locks" || segment == "lck" || segment == "mutex" || segment == "redlock";
-}
-
-// The first few strings below a lock or cache namespace, depth first: the same ones for keysToRead() and recognise().
+// The first few strings below a cache namespace, depth first: the same ones for keysToRead() and recognise().
 constexpr std::size_t StringSamples = 8;
 std::vector<NodeId> stringSamples(const Keyspace& store, NodeId node)
 {
@@ -223,18 +218,6 @@ std::vector<NodeId> stringSamples(const Keyspace& store, NodeId node)
     return samples;
 }
 
-// A lock's token: 32 lower-case hex digits. A uuid1 (redis-py's uuid1().hex) has its version 1 at digit 12 and
-// its variant (8, 9, a or b) at digit 16; Redlock's random bytes have both by chance, one time in 64.
-bool isHexToken(QByteArrayView value)
-{
-    return value.size() == 32 &&
-           std::all_of(value.begin(), value.end(), [](char c) { return isDigit(c) || (c >= 'a' && c <= 'f'); });
-}
-bool isUuid1Token(QByteArrayView value)
-{
-    return isHexToken(value) && value[12] == '1' && QByteArrayView("89ab").contains(value[16]);
-}
-
 // Laravel's cache store prefixes its keys with `<app>_cache` (`<app>_cache_` since Laravel 11) and ':', behind the
 // connection's own `<app>_database_`, with no delimiter between the two: one segment such as
 // `laravel_database_laravel_cache_`.
@@ -243,20 +226,11 @@ bool isLaravelCachePrefix(QByteArrayView segment)
     return segment.size() > 6 && (segment.endsWith("_cache") || segment.endsWith("_cache_"));
 }
 
-// A value as PHP's serialize() writes it: `s:5:"hello";`, `i:42;`, `b:1;`, `d:0.5;`, `a:2:{…`, `O:8:"stdClass":…`,
-// `N;`. Laravel's cache serializes every value but plain numbers.
+// A value as PHP's serialize() writes it (`s:5:"hello";`, `a:2:{…`, `N;`): Laravel's cache serializes every value but
+// plain numbers.
 bool isPhpSerialized(QByteArrayView value)
 {
-    if (value == "N;")
-        return true;
-    return value.size() >= 4 && QByteArrayView("sidbaOCE").contains(value[0]) && value[1] == ':' &&
-           (isDigit(value[2]) || value[2] == '-');
-}
-bool isNumber(QByteArrayView value)
-{
-    return !value.isEmpty() && std::all_of(value.begin(), value.end(), [](char c) {
-        return isDigit(c) || c == '.' || c == '-' || c == 'E' || c == 'e' || c == '+';
-    });
+    return QByteArrayView(valueKindOf(value).name) == "PHP serialize";
 }
 
 class Recogniser
@@ -273,9 +247,8 @@ public:
         // One pass over the nodes picks the few whose name a layout starts from (and the top level, whose names
         // are many).
         const std::vector<bool> startsLayout = markSegments(m_store, [](QByteArrayView segment) {
-            return segment == "id" || segment == "queues" || segment == "cron_jobs" || isLockNamespace(segment) ||
-                   segment == "rq" || segment == "attack" || segment == "session" || segment == "recent_jobs" ||
-                   isDjangoVersion(segment);
+            return segment == "id" || segment == "queues" || segment == "cron_jobs" || segment == "rq" ||
+                   segment == "attack" || segment == "session" || segment == "recent_jobs" || isDjangoVersion(segment);
         });
         for (NodeId node = 1; node < m_store.nodeCount(); ++node) {
             if (!startsLayout[m_store.segmentId(node)] && m_store.parent(node) != Keyspace::root())
@@ -287,8 +260,6 @@ public:
                 workQueues(node);
             else if (segment == "cron_jobs")
                 sidekiqCron(node);
-            else if (isLockNamespace(segment) && m_store.hasChildren(node))
-                locks(node);
             else if (segment == "rq")
                 rq(node);
             else if (segment == "attack")
@@ -518,31 +489,11 @@ private:
                 continue;
             if (isPhpSerialized(value->front()))
                 ++serialized;
-            else if (!isNumber(value->front()))
+            else if (valueKindOf(value->front()).shape != ValueShape::Number)
                 return;
         }
         if (serialized > 0)
             m_layouts.claim(prefix, library("laravel-cache"));
-    }
-
-    // Locks are named by the application; their values tell the library. Every string sampled holds a token.
-    void locks(NodeId node)
-    {
-        const keyspace::NamespaceStats stats = m_store.stats(node);
-        if (stats.types[std::size_t(KeyType::String)] != stats.keys)
-            return;
-        std::size_t read = 0, uuid1 = 0;
-        for (const NodeId sample : stringSamples(m_store, node)) {
-            const auto value = m_members.constFind(m_store.path(sample));
-            if (value == m_members.cend() || value->size() != 1)
-                continue;
-            if (!isHexToken(value->front()))
-                return;
-            ++read;
-            uuid1 += isUuid1Token(value->front()) ? 1 : 0;
-        }
-        if (read > 0)
-            m_layouts.claim(node, library(uuid1 == read ? "redis-py-lock" : "redlock"));
     }
 
     // sidekiq-cron: the cron_jobs set beside the cron_job:<name> hashes it names.
@@ -895,16 +846,14 @@ std::vector<QByteArray> LibraryLayouts::keysToRead(const Keyspace& store)
     std::vector<QByteArray> keys;
     // Only the top level's bytes and those of a few words are read: the rest is a byte by segment id.
     const std::vector<bool> mayHoldSets =
-        markSegments(store, [](QByteArrayView segment) { return segment == "queues" || isLockNamespace(segment); });
+        markSegments(store, [](QByteArrayView segment) { return segment == "queues"; });
     for (NodeId node = 1; node < store.nodeCount(); ++node) {
         if (!mayHoldSets[store.segmentId(node)] && store.parent(node) != Keyspace::root())
             continue;
         const QByteArrayView segment = store.segment(node);
         if (segment == "queues" && queueListsBeside(store, node) != keyspace::InvalidNode)
             keys.push_back(store.path(node));
-        else if ((isLockNamespace(segment) ||
-                  (store.parent(node) == Keyspace::root() && isLaravelCachePrefix(segment))) &&
-                 store.hasChildren(node))
+        else if (store.parent(node) == Keyspace::root() && isLaravelCachePrefix(segment) && store.hasChildren(node))
             for (const NodeId sample : stringSamples(store, node))
                 keys.push_back(store.path(sample));
     }

@@ -14,11 +14,13 @@ namespace keylens::lint {
 
 class SegmentShapes;
 
-// What a library's keys are for: it decides which rules apply to them. A cache, a session or a lock that never
-// expires is a leak (missing-ttl); a queue's keys live as long as its jobs do and never need a TTL; a rate
-// limiter's windows expire together by design (not an expiry avalanche).
-enum class LibraryRole { Queue, Cache, Session, RateLimit, Lock, PubSub, Scheduler };
-// "queue", "cache", "session", "rate limit", "lock", "pub/sub", "scheduler" (an interface: the JSON's "role").
+// What keys are for, a library's (its layout says) or any application's (their evidence says, RoleEvidence.h): it
+// decides which rules apply to them. A cache, a session, a lock or a temporary key that never expires is a leak
+// (missing-ttl); a queue's keys live as long as its jobs do and never need a TTL; a rate limiter's windows expire
+// together by design (not an expiry avalanche).
+enum class LibraryRole { Queue, Cache, Session, RateLimit, Lock, PubSub, Scheduler, Temporary };
+// "queue", "cache", "session", "rate limit", "lock", "pub/sub", "scheduler", "temporary" (an interface: the JSON's
+// "role").
 const char* roleName(LibraryRole role);
 // Keys of this role should all expire.
 bool shouldExpire(LibraryRole role);
@@ -59,9 +61,9 @@ public:
                                     const SegmentShapes* shapes = nullptr);
     // The keys whose contents recognise() wants to see (SetMembers: a set's members, a string's first bytes as one
     // element): Sidekiq's and Resque's `queues` sets, which name their `queue:<name>` lists (a `queue:` namespace
-    // of lists beside a set is theirs only when the set names them); and a few strings of each `lock:` namespace,
-    // whose values tell whose locks they are (redis-py's token is a uuid1, Redlock's sixteen random bytes, in hex);
-    // and a few strings below a `<app>_cache_` prefix, which are Laravel's when PHP serialized them.
+    // of lists beside a set is theirs only when the set names them); and a few strings below a `<app>_cache_` prefix,
+    // which are Laravel's when PHP serialized them. Locks are named by the application and their tokens are random
+    // bytes anyone may write: a value's shape gives them a role (RoleEvidence.h), never a library's name.
     static std::vector<QByteArray> keysToRead(const keyspace::Keyspace& store);
 
     bool isEmpty() const { return m_claims.empty(); }

@@ -349,9 +349,24 @@ private Q_SLOTS:
     void idsAreTheInterface()
     {
         for (const char* id : {"bullmq", "bull", "bee-queue", "sidekiq", "celery", "rq", "connect-redis", "rails-cache",
-                               "django-cache", "socket.io", "rack-attack", "express-rate-limit", "redlock"})
+                               "django-cache", "socket.io", "rack-attack", "express-rate-limit"})
             QVERIFY2(lint::findLibrary(id), id);
         QVERIFY(!lint::findLibrary("BullMQ"));
+    }
+
+    // An application's own locks, 32-hex tokens set NX with a TTL, are Redlock's and redis-py's too: a value's shape
+    // names no library (the role evidence gives them a role instead).
+    void lockTokensNameNoLibrary()
+    {
+        keyspace::Keyspace store;
+        lint::SetMembers values;
+        for (int i = 0; i < 20; ++i) {
+            const QByteArray key = "lock:order:" + QByteArray::number(i);
+            store.insert(key, test::measuredKey(KeyType::String, 80, 4'000'000'000'000));
+            values.insert(key, {QByteArray("a4a7b940f02b11f1839f02fc2c1d0e6a")});
+        }
+        QVERIFY(lint::LibraryLayouts::keysToRead(store).empty());
+        QVERIFY(lint::LibraryLayouts::recognise(store, values).isEmpty());
     }
 
     // A BullMQ queue named in camelCase: the uppercase finding on its keys is taken back, the missing TTL
