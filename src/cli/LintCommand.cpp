@@ -3,6 +3,7 @@
 #include "cli/ExitCode.h"
 #include "cli/ReportFile.h"
 #include "judging/EndOfScan.h"
+#include "judging/ValueReads.h"
 #include "lint/Linter.h"
 #include "lint/ProfileFile.h"
 #include "lint/SegmentShapes.h"
@@ -116,6 +117,7 @@ int runLintCommand(const QStringList& arguments)
     // finish asks nothing more (its library sets were not read either), and the report says what went unchecked.
     const bool finished = !outcome.interrupted && !outcome.summary.error;
     const bool fromFile = !options.rdbFile.isEmpty();
+    linter.setValueSource(judging::valueSourceFor(options, outcome.summary, finished));
     const judging::BigKeyLengths lengths = judging::judgeBesideLengths(
         keyspace, finished && !fromFile ? &options.connection : nullptr, judging::touchingFor(options),
         outcome.librarySets, [&](const lint::SetMembers& members) { linter.finish(keyspace, members, &shapes); },

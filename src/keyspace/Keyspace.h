@@ -109,6 +109,8 @@ public:
     KeyAccess access(NodeId node) const { return KeyAccess::fromWord(m_access[node]); }
     // keyInfo(node).expiresAtMs alone, for a pass over every key that needs nothing else (one array, not four).
     std::int64_t expiresAtMs(NodeId node) const { return m_expiry[node]; }
+    // keyInfo(node).type alone, likewise.
+    KeyType keyType(NodeId node) const { return m_type[node]; }
 
     bool hasChildren(NodeId node) const { return m_namespaceIndex[node] != InvalidNode; }
     // Empty aggregates for a node without children. By value: a small namespace adds its keys up when asked.

@@ -45,16 +45,17 @@ Linter::Linter(Profile profile, std::size_t maxExamples)
 Linter::~Linter() = default;
 
 void Linter::record(keyspace::Keyspace& store, keyspace::NodeId node, const RuleInfo& rule, Severity severity,
-                    QByteArrayView detail, QByteArrayView key)
+                    QByteArrayView detail, QByteArrayView key, const QByteArrayList& evidence)
 {
     if (store.isLintIgnored(node))
         return;
-    if (const std::optional<Severity> admitted = admit(store, node, rule, severity, detail, key))
+    if (const std::optional<Severity> admitted = admit(store, node, rule, severity, detail, key, evidence))
         store.addFinding(node, unsigned(ruleIndex(rule)), unsigned(*admitted));
 }
 
 std::optional<Severity> Linter::admit(const keyspace::Keyspace& store, keyspace::NodeId node, const RuleInfo& rule,
-                                      Severity severity, QByteArrayView detail, QByteArrayView key)
+                                      Severity severity, QByteArrayView detail, QByteArrayView key,
+                                      const QByteArrayList& evidence)
 {
     const std::size_t index = ruleIndex(rule);
     if (!m_profile.rules[index].enabled || (store.findingRules(node) >> index & 1))
@@ -75,7 +76,7 @@ std::optional<Severity> Linter::admit(const keyspace::Keyspace& store, keyspace:
     ++summary.bySeverity[std::size_t(severity)];
     if (m_maxExamples == 0 || summary.examples.size() < m_maxExamples)
         summary.examples.push_back(
-            {&rule, severity, key.isNull() ? store.path(node) : key.toByteArray(), detail.toByteArray()});
+            {&rule, severity, key.isNull() ? store.path(node) : key.toByteArray(), detail.toByteArray(), evidence});
     return severity;
 }
 
@@ -244,10 +245,11 @@ void Linter::runNamespaceRules(const keyspace::Keyspace& store, const LibraryLay
     const RuleInfo& missingTtl = *findRule("missing-ttl");
     const RuleInfo& avalanche = *findRule("expiry-avalanche");
     std::unordered_set<keyspace::NodeId> withoutTtl; // recorded missing-ttl here, once per key
-    NamespaceRules rules(m_profile);
+    NamespaceRules rules(m_profile, m_values);
     rules.run(
         store,
-        [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
+        [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail,
+            const QByteArrayList& evidence) {
             const LibraryInfo* library = libraries.libraryOf(store, node);
             if (library && isNamingRule(rule) && m_profile.exemptLibraries)
                 return;
@@ -258,7 +260,7 @@ void Linter::runNamespaceRules(const keyspace::Keyspace& store, const LibraryLay
                 return;
             if (&rule == &missingTtl)
                 withoutTtl.insert(node);
-            record(node, rule, severity, detail);
+            record(node, rule, severity, detail, evidence);
         },
         beforeRecording, shapes);
     *notices = rules.notices();
@@ -280,6 +282,7 @@ void Linter::recordLibraryKeysWithoutTtl(const keyspace::Keyspace& store, const 
             continue;
         const QByteArray detail = QByteArray("a ") + library->name + ' ' + roleName(library->role) +
                                   " key without a TTL: it stays until deleted or evicted";
+        const QByteArrayList evidence{QByteArray("catalogue: ") + library->id + " (" + roleName(library->role) + ')'};
         stack.assign(1, claim);
         while (!stack.empty()) {
             const keyspace::NodeId node = stack.back();
@@ -288,7 +291,7 @@ void Linter::recordLibraryKeysWithoutTtl(const keyspace::Keyspace& store, const 
             if (!store.isKey(node) || store.keyInfo(node).expiresAtMs != keyspace::NoExpiry ||
                 (store.findingRules(node) >> bit & 1) || recorded.count(node))
                 continue;
-            record(node, missingTtl, missingTtl.severity, detail);
+            record(node, missingTtl, missingTtl.severity, detail, evidence);
         }
     }
 }
@@ -381,9 +384,8 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members, const 
     };
     runNamespaceRules(
         store, m_libraries, &m_notices,
-        [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
-            record(store, node, rule, severity, detail);
-        },
+        [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail,
+            const QByteArrayList& evidence) { record(store, node, rule, severity, detail, {}, evidence); },
         retractNaming, shapes);
     if (!recognising.isWaitedFor()) // the rules returned before recording (a profile without namespace rules)
         retractNaming();
@@ -411,10 +413,14 @@ Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& membe
         });
     }
     runNamespaceRules(store, judgement.libraries, &judgement.notices,
-                      [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail) {
+                      [&](keyspace::NodeId node, const RuleInfo& rule, Severity severity, QByteArrayView detail,
+                          const QByteArrayList& evidence) {
                           // The rules hand out one detail for a whole group of keys in a row: kept once.
-                          if (judgement.details.empty() || judgement.details.back() != detail)
+                          if (judgement.details.empty() || judgement.details.back() != detail ||
+                              judgement.evidence.back() != evidence) {
                               judgement.details.push_back(detail.toByteArray());
+                              judgement.evidence.push_back(evidence);
+                          }
                           judgement.verdicts.push_back({node, std::uint32_t(judgement.details.size() - 1),
                                                         std::uint8_t(ruleIndex(rule)), severity});
                       });
@@ -457,7 +463,8 @@ bool Linter::apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t 
     const std::size_t end = std::min(judgement.verdicts.size(), judgement.applied + count);
     for (; judgement.applied < end; ++judgement.applied) {
         const Judgement::Verdict& verdict = judgement.verdicts[judgement.applied];
-        record(store, verdict.node, allRules()[verdict.rule], verdict.severity, judgement.details[verdict.detail]);
+        record(store, verdict.node, allRules()[verdict.rule], verdict.severity, judgement.details[verdict.detail], {},
+               judgement.evidence[verdict.detail]);
     }
     if (judgement.applied < judgement.verdicts.size())
         return false;

@@ -7,8 +7,10 @@
 #include "lint/KeyRules.h"
 #include "lint/LibraryLayouts.h"
 #include "lint/Profile.h"
+#include "lint/ValueSamples.h"
 
 #include <QByteArray>
+#include <QByteArrayList>
 
 #include <array>
 #include <cstdint>
@@ -25,6 +27,9 @@ struct Finding
     Severity severity;
     QByteArray key;
     QByteArray detail;
+    // What it rests on, in short strings ("word: cache", "ttl-contrast: …"), where the rule said; evidenceOf() (in
+    // FindingEvidence.h) says it for every finding.
+    QByteArrayList evidence;
 };
 
 // The findings of the namespace-level rules, not yet recorded: judged on a worker thread, recorded by the
@@ -51,7 +56,8 @@ struct Judgement
     std::vector<Retraction> retractions; // recorded before the verdicts
     static_assert(sizeof(Verdict) == 12);
     keyspace::detail::PagedArray<Verdict> verdicts;
-    std::vector<QByteArray> details; // a detail is shared by the many keys of one group
+    std::vector<QByteArray> details;      // a detail is shared by the many keys of one group
+    std::vector<QByteArrayList> evidence; // parallel to details
     std::vector<QString> notices;
     // The families whose own convention folded their keys' findings (FamilyConventions.h): the folded findings are
     // among the retractions, the families' findings among the verdicts.
@@ -91,6 +97,9 @@ public:
     Linter& operator=(const Linter&) = delete;
 
     const Profile& profile() const { return m_profile; }
+    // Where the rules may read a few values per pattern (RoleEvidence.h) when they finish or judge: the end of a scan
+    // sets it (judging::valueSource), before finish() or judge(). None by default.
+    void setValueSource(ValueSource values) { m_values = std::move(values); }
     // The server's maxmemory-policy evicts any key (allkeys-*): a key without a TTL is evicted under memory
     // pressure, so missing-ttl is only information there. Set as soon as the server is known, before the first key.
     void setServerEvictsAllKeys(bool evicts) { m_evictsAllKeys = evicts; }
@@ -146,13 +155,14 @@ public:
     // Records one finding on a key (ignored keys and disabled rules are left out; a second finding of one
     // rule on one key counts once). The key's bytes are read from the store only for an example.
     void record(keyspace::Keyspace& store, keyspace::NodeId node, const RuleInfo& rule, Severity severity,
-                QByteArrayView detail, QByteArrayView key = {});
+                QByteArrayView detail, QByteArrayView key = {}, const QByteArrayList& evidence = {});
 
 private:
     // record() but the store: counts the finding and keeps its example, and says the severity to store it with, or
     // nothing for a disabled rule or one already on the key.
     std::optional<Severity> admit(const keyspace::Keyspace& store, keyspace::NodeId node, const RuleInfo& rule,
-                                  Severity severity, QByteArrayView detail, QByteArrayView key);
+                                  Severity severity, QByteArrayView detail, QByteArrayView key,
+                                  const QByteArrayList& evidence = {});
     // The namespace rules' verdicts, with the naming ones on a library's keys left out.
     template<typename Record>
     void runNamespaceRules(const keyspace::Keyspace& store, const LibraryLayouts& libraries,
@@ -177,6 +187,7 @@ private:
     std::uint32_t foldedRules(QByteArrayView key) const;
 
     Profile m_profile;
+    ValueSource m_values;
     bool m_evictsAllKeys = false;
     LibraryLayouts m_libraries;
     std::size_t m_maxExamples;

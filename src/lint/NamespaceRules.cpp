@@ -5,6 +5,7 @@
 #include "lint/Characters.h"
 #include "lint/OverlayRules.h"
 #include "lint/PatternIndex.h"
+#include "lint/RoleEvidence.h"
 #include "lint/SegmentMarks.h"
 #include "lint/SegmentShape.h"
 #include "lint/Spelling.h"
@@ -276,18 +277,24 @@ public:
         }
     }
 
-    // The patterns for naming-variants.
+    // The patterns for naming-variants, and the role evidence's facts gathered as they are built.
     void buildPatterns()
     {
-        if (m_profile.isEnabled(*findRule("naming-variants")))
+        if (m_profile.isEnabled(*findRule("missing-ttl"))) {
+            RoleEvidence& evidence = m_evidence.emplace(m_store);
+            m_patterns.emplace(
+                m_store, NamespaceRules::MaximumPatterns, m_shapes,
+                [&evidence](NodeId key, PatternIndex::PatternId pattern) { evidence.addKey(key, pattern); });
+        } else if (m_profile.isEnabled(*findRule("naming-variants"))) {
             m_patterns.emplace(m_store, NamespaceRules::MaximumPatterns, m_shapes);
+        }
     }
 
     // naming-variants: the patterns with the same words, grouped; the keys of every pattern but the
     // canonical one.
     void namingVariants()
     {
-        if (!m_patterns)
+        if (!m_patterns || !m_profile.isEnabled(*findRule("naming-variants")))
             return;
         if (m_patterns->isCapped())
             m_notices.push_back(QStringLiteral("naming-variants compared the first %1 distinct key patterns only")
@@ -335,9 +342,18 @@ public:
                     return;
                 if (const auto it = m_variantDetail.constFind(m_patterns->patternOfKey(key));
                     it != m_variantDetail.cend())
-                    m_record(key, rule, rule.severity, *it);
+                    m_record(key, rule, rule.severity, *it, {});
             });
         }
+    }
+
+    // What keys are for, from their own evidence: may read a few values of the server's (RoleEvidence.h).
+    void judgeRoles(const ValueSource& values)
+    {
+        if (!m_evidence || !m_patterns)
+            return;
+        m_evidence->judge(*m_patterns, values);
+        m_notices.insert(m_notices.end(), m_evidence->notices().begin(), m_evidence->notices().end());
     }
 
     // The subtrees flagged whole (environments, old versions, synonyms), and stray persistent keys.
@@ -347,9 +363,23 @@ public:
             recordSubtree(flagged.node, *flagged.rule, flagged.detail);
         m_flags.clear();
         const RuleInfo& missingTtl = *findRule("missing-ttl");
-        for (const NodeId node : m_strayPersistent)
-            m_record(node, missingTtl, missingTtl.severity, "most keys beside it expire");
+        NodeId parent = keyspace::InvalidNode;
+        QByteArrayList evidence;
+        for (const NodeId node : m_strayPersistent) {
+            // A queue's keys live as long as their jobs, however many of the keys beside them expire.
+            if (m_evidence && m_patterns && m_evidence->isQueueLike(m_patterns->patternOfKey(node)))
+                continue;
+            if (m_store.parent(node) != parent) { // in node order: siblings mostly together, their sums asked once
+                parent = m_store.parent(node);
+                const keyspace::NamespaceStats siblings = m_store.stats(parent);
+                evidence = {"ttl-contrast: " + keyspace::formatCount(siblings.keysWithTtl) + " of " +
+                            keyspace::formatCount(siblings.keysTtlKnown()) + " keys beside it expire"};
+            }
+            m_record(node, missingTtl, missingTtl.severity, "most keys beside it expire", evidence);
+        }
         m_strayPersistent.clear();
+        if (m_evidence && m_patterns)
+            m_evidence->record(*m_patterns, m_record);
         coldData();
     }
 
@@ -374,7 +404,7 @@ public:
                     detail += " (" + keyspace::formatBytes(stats.coldMemoryBytes) + " cold beside them, " +
                               keyspace::formatPercent(share) + " of their namespace's memory)";
             }
-            m_record(node, rule, severity, detail);
+            m_record(node, rule, severity, detail, {});
         }
         m_coldKeys.clear();
     }
@@ -484,7 +514,7 @@ public:
                 detail += " (" + keyspace::formatBytes(memoryBytes) + ")";
             detail += " expire in the " + QByteArray::number(m_profile.avalancheWindowSeconds) + " s from " +
                       when.toString(Qt::ISODate).toUtf8();
-            m_record(first, avalanche, avalanche.severity, detail);
+            m_record(first, avalanche, avalanche.severity, detail, {});
         }
         m_votes.clear();
     }
@@ -505,7 +535,7 @@ public:
                 values += (values.isEmpty() ? "" : ", ") + value;
             const QByteArray detail = attribute + " takes " + values;
             for (const NodeId node : entry.nodes)
-                m_record(node, rule, rule.severity, detail);
+                m_record(node, rule, rule.severity, detail, {});
         }
     }
 
@@ -542,7 +572,7 @@ private:
             const NodeId at = m_stack.back();
             m_stack.pop_back();
             if (m_store.isKey(at))
-                m_record(at, rule, rule.severity, detail);
+                m_record(at, rule, rule.severity, detail, {});
             m_store.forEachChild(at, [&](NodeId child) { m_stack.push_back(child); });
         }
     }
@@ -596,6 +626,7 @@ private:
     std::vector<NodeId> m_coldKeys; // in node order
 
     std::optional<PatternIndex> m_patterns;
+    std::optional<RoleEvidence> m_evidence;                     // with missing-ttl
     QHash<PatternIndex::PatternId, QByteArray> m_variantDetail; // pattern -> message
     QSet<PatternIndex::PatternId> m_variantParents;             // the patterns of the variants' namespaces
     QHash<NodeId, ExpiryVote> m_votes;                          // by namespace
@@ -604,8 +635,9 @@ private:
 
 } // namespace
 
-NamespaceRules::NamespaceRules(const Profile& profile)
+NamespaceRules::NamespaceRules(const Profile& profile, ValueSource values)
     : m_profile(profile)
+    , m_values(std::move(values))
 {}
 
 void NamespaceRules::run(const Keyspace& store, const Record& record, const std::function<void()>& beforeRecording,
@@ -621,6 +653,7 @@ void NamespaceRules::run(const Keyspace& store, const Record& record, const std:
     pass.keys();
     versionsAndSynonyms.wait();
     patterns.wait();
+    pass.judgeRoles(m_values);
     if (beforeRecording)
         beforeRecording();
     pass.recordGathered();

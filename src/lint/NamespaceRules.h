@@ -3,8 +3,10 @@
 #include "keyspace/Keyspace.h"
 #include "lint/Profile.h"
 #include "lint/SegmentShapes.h"
+#include "lint/ValueSamples.h"
 
 #include <QByteArray>
+#include <QByteArrayList>
 #include <QString>
 
 #include <functional>
@@ -24,7 +26,8 @@ namespace keylens::lint {
 //   in that window;
 // - env-prefixes: several environment prefixes at the top level; the keys of all but the biggest;
 // - version-prefixes: `v1:` beside `v2:` under one parent; the keys of all but the newest;
-// - missing-ttl: a persistent key among siblings that nearly all expire.
+// - missing-ttl: a persistent key among siblings that nearly all expire, and the keys that their own evidence says
+//   should expire (RoleEvidence.h: TTL contrasts, words, a few values, access), a queue's never;
 // - cold-data: a key idle past the store's cold threshold; a warning where its namespace holds much memory cold.
 //
 // run() walks the store once the scan is over, without recursion: three passes over its nodes (synonyms and
@@ -39,10 +42,12 @@ std::optional<QByteArray> canonicalOfNamingVariant(QByteArrayView detail);
 class NamespaceRules
 {
 public:
-    explicit NamespaceRules(const Profile& profile);
+    // `values`: where the role evidence may read a few values per pattern from (none when empty).
+    explicit NamespaceRules(const Profile& profile, ValueSource values = {});
 
-    using Record =
-        std::function<void(keyspace::NodeId key, const RuleInfo& rule, Severity severity, QByteArrayView detail)>;
+    // `evidence`: what the finding rests on, in short strings (empty where the detail says it all).
+    using Record = std::function<void(keyspace::NodeId key, const RuleInfo& rule, Severity severity,
+                                      QByteArrayView detail, const QByteArrayList& evidence)>;
     // Gathers over the store (reading only), then calls `beforeRecording` (if any) and records its verdicts: what
     // else reads the store meanwhile on another thread is joined there.
     // `shapes`, when given, holds the store's segments classified already (SegmentShapes.h).
@@ -57,6 +62,7 @@ public:
 
 private:
     const Profile& m_profile;
+    ValueSource m_values;
     std::vector<QString> m_notices;
 };
 

@@ -12,7 +12,8 @@ namespace keylens::lint {
 using keyspace::Keyspace;
 using keyspace::NodeId;
 
-PatternIndex::PatternIndex(const Keyspace& store, std::size_t maximumPatterns, const SegmentShapes* shapes)
+PatternIndex::PatternIndex(const Keyspace& store, std::size_t maximumPatterns, const SegmentShapes* shapes,
+                           const KeyVisitor& eachKey)
     : m_store(store)
     , m_shapes(shapes)
     , m_maximumPatterns(maximumPatterns)
@@ -32,8 +33,11 @@ PatternIndex::PatternIndex(const Keyspace& store, std::size_t maximumPatterns, c
             continue;
         if (store.hasChildren(node))
             m_namespacePattern[store.namespaceIndex(node)] = pattern;
-        if (store.isKey(node) && !store.isLintIgnored(node))
+        if (store.isKey(node) && !store.isLintIgnored(node)) {
             ++m_entries[pattern].keys;
+            if (eachKey)
+                eachKey(node, pattern);
+        }
     }
 }
 

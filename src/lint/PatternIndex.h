@@ -6,6 +6,7 @@
 #include <QByteArray>
 
 #include <cstdint>
+#include <functional>
 #include <unordered_set>
 #include <vector>
 
@@ -28,8 +29,11 @@ public:
     using PatternId = std::uint32_t;
     static constexpr PatternId NoPattern = 0xffffffffu;
 
-    // `shapes`, when given, holds the store's segments classified already (and must outlive the index).
-    PatternIndex(const keyspace::Keyspace& store, std::size_t maximumPatterns, const SegmentShapes* shapes = nullptr);
+    // `shapes`, when given, holds the store's segments classified already (and must outlive the index). `eachKey`, when
+    // given, hears of every key counted with its pattern, as the index is built (RoleEvidence's facts).
+    using KeyVisitor = std::function<void(keyspace::NodeId key, PatternId pattern)>;
+    PatternIndex(const keyspace::Keyspace& store, std::size_t maximumPatterns, const SegmentShapes* shapes = nullptr,
+                 const KeyVisitor& eachKey = {});
     PatternIndex(const PatternIndex&) = delete; // its hash set refers to it
     PatternIndex& operator=(const PatternIndex&) = delete;
 

@@ -5,6 +5,7 @@
 #include "history/SnapshotOfScan.h"
 #include "history/SnapshotStore.h"
 #include "judging/EndOfScan.h"
+#include "judging/ValueReads.h"
 #include "lint/Linter.h"
 #include "models/KeyTreeModel.h"
 #include "models/PatternTreeModel.h"
@@ -452,6 +453,9 @@ void ScanSession::judge()
     // layout by and the big keys' lengths, asked on the worker. Not of a server that failed the scan (its connect
     // timeout would hold a rescan that waits for this thread).
     const bool serverAnswered = m_finishing && !m_finishing->error;
+    // The role evidence's few values per pattern: read on the worker, as the library sets are.
+    m_linter->setValueSource(m_finishing ? judging::valueSourceFor(m_options, *m_finishing, serverAnswered)
+                                         : lint::ValueSource());
     m_snapshot.reset();
     // A scan that read keys is kept as a snapshot (history::), complete or partial; one refused at once has none.
     // Once a scan: a new lint profile judges the same scan again, and that is no new snapshot.

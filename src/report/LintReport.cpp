@@ -3,6 +3,7 @@
 #include "keyspace/KeyEscape.h"
 #include "keyspace/KeyGlob.h"
 #include "keyspace/Units.h"
+#include "lint/FindingEvidence.h"
 #include "report/FindingGroups.h"
 #include "report/JsonWriter.h"
 #include "report/ShardsJson.h"
@@ -150,6 +151,10 @@ QByteArray lintToJson(const LintReport& report)
                 json.bytesField("pattern", groups->patternOf(finding.key));
             json.key("message").value(findingMessage(finding));
             json.key("fix").value(finding.rule->fix);
+            json.key("evidence").beginArray();
+            for (const QByteArray& evidence : lint::evidenceOf(finding))
+                json.value(keyspace::displayBytes(evidence)); // a key's bytes in it are escaped
+            json.endArray();
             json.endObject();
         }
     }
@@ -256,6 +261,8 @@ QByteArray lintToText(const LintReport& report)
             out += "    " + key + '\n';
             if (!finding.detail.isEmpty())
                 out += wrapped(keyspace::displayBytes(finding.detail), "      ");
+            if (const QByteArrayList evidence = lint::evidenceOf(finding); !evidence.isEmpty())
+                out += wrapped(keyspace::displayBytes(evidence.join("; ")), "      evidence: ");
         }
     }
     return out;

@@ -36,8 +36,8 @@ QByteArray formatLint(const LintReport& report, LintFormat format);
 
 // The `keylens-cli lint --format json` document, schema 1: tool, schema, profile, keys_scanned, summary
 // {findings, by_severity, by_rule, patterns, groups}, findings [{rule, severity, key, namespace, pattern, message,
-// fix}], groups [{rule, pattern, keys, memory_bytes, memory_lower_bound, library}] (every finding of a rule on the
-// keys of one pattern). Field names are an interface.
+// fix, evidence: [what it rests on, short strings]}], groups [{rule, pattern, keys, memory_bytes, memory_lower_bound,
+// library}] (every finding of a rule on the keys of one pattern). Field names are an interface.
 QByteArray lintToJson(const LintReport& report);
 
 // A table of rules with their counts, then each rule's rationale, fix, the patterns it found keys in (most keys

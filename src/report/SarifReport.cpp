@@ -3,6 +3,7 @@
 // viewer can show their rationale and fix.
 
 #include "keyspace/KeyEscape.h"
+#include "lint/FindingEvidence.h"
 #include "report/JsonWriter.h"
 #include "report/LintReport.h"
 
@@ -64,6 +65,10 @@ void writeResult(JsonWriter& json, const lint::Finding& finding, const keyspace:
     json.bytesField("key", finding.key);
     json.bytesField("namespace", findingNamespace(finding.key, delimiter));
     json.key("fix").value(finding.rule->fix);
+    json.key("evidence").beginArray();
+    for (const QByteArray& evidence : lint::evidenceOf(finding))
+        json.value(keyspace::displayBytes(evidence)); // a key's bytes in it are escaped
+    json.endArray();
     json.endObject();
     json.endObject();
 }

@@ -2,6 +2,7 @@
 
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
+#include "lint/FindingEvidence.h"
 #include "lint/Linter.h"
 #include "models/DisplayText.h"
 #include "models/FindingGrouping.h"
@@ -33,7 +34,7 @@ using models::displayText;
 namespace {
 
 enum Column { RuleColumn, SeverityColumn, KeysColumn, ColumnCount };
-enum Role { RuleRole = Qt::UserRole + 1, KeyRole, DetailRole, PatternRole };
+enum Role { RuleRole = Qt::UserRole + 1, KeyRole, DetailRole, PatternRole, EvidenceRole };
 // A rule's patterns beyond these are one "… more" row: a list of thousands of patterns reads like none.
 constexpr int PatternRowsPerRule = 200;
 enum TreeFilter { AllKeys, KeysWithFindings, KeysOfSelectedRule };
@@ -371,7 +372,15 @@ QTreeWidgetItem* FindingsPanel::exampleRow(const lint::Finding& finding, int rul
     example->setData(RuleColumn, KeyRole, finding.key);
     const QString detail = displayText(keyspace::displayBytes(finding.detail));
     example->setData(RuleColumn, DetailRole, detail);
-    example->setToolTip(RuleColumn, detail.isEmpty() ? tr("Double-click or Enter to select it in the tree") : detail);
+    // What the finding rests on ("word: cache", "ttl-contrast: …"), a line each.
+    QStringList evidence;
+    for (const QByteArray& line : lint::evidenceOf(finding))
+        evidence << displayText(keyspace::displayBytes(line));
+    example->setData(RuleColumn, EvidenceRole, evidence);
+    QString tip = detail.isEmpty() ? tr("Double-click or Enter to select it in the tree") : detail;
+    if (!evidence.isEmpty())
+        tip += QLatin1Char('\n') + tr("Evidence: %1").arg(evidence.join(QStringLiteral("; ")));
+    example->setToolTip(RuleColumn, tip);
     return example;
 }
 
@@ -458,6 +467,8 @@ void FindingsPanel::showRuleText()
         const QString detail = item->data(RuleColumn, DetailRole).toString();
         if (!detail.isEmpty())
             text += tr("<p><b>This key:</b> %1</p>").arg(detail.toHtmlEscaped());
+        if (const QStringList evidence = item->data(RuleColumn, EvidenceRole).toStringList(); !evidence.isEmpty())
+            text += tr("<p><b>Evidence:</b> %1</p>").arg(evidence.join(QStringLiteral("; ")).toHtmlEscaped());
     }
     m_ruleText->setText(text);
 }

@@ -21,6 +21,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -217,6 +219,56 @@ private Q_SLOTS:
         QCOMPARE(model->indexOfNode(store.find("user")).data(models::KeyTreeModel::LibraryRole).toString(), QString());
         QCOMPARE(model->totalsOf(store.find("bull")).findingCount(), std::uint64_t(0));
         QVERIFY(bull.data(Qt::ToolTipRole).toString().contains(QStringLiteral("BullMQ")));
+    }
+
+    // Without the catalogue (Scan > Name libraries from the catalogue, a setting kept like the others) no row is
+    // labelled and the library's keys are judged as any others; either way the Findings panel says what each finding
+    // rests on.
+    void catalogueSettingAndEvidence()
+    {
+        const std::unique_ptr<ui::MainWindow> window = scannedWindow();
+        QVERIFY(window);
+        QAction* catalogue = nullptr;
+        for (QAction* menu : window->menuBar()->actions()) {
+            for (QAction* action : menu->menu() ? menu->menu()->actions() : QList<QAction*>()) {
+                if (action->text() == QStringLiteral("Name &libraries from the catalogue"))
+                    catalogue = action;
+            }
+        }
+        QVERIFY(catalogue && catalogue->isCheckable() && catalogue->isChecked());
+
+        // The session keys' missing-ttl says why: the word of their namespace.
+        ui::FindingsPanel* panel = window->findingsPanel();
+        const auto missingTtlTips = [&] {
+            panel->selectRule(int(lint::ruleIndex(*lint::findRule("missing-ttl"))));
+            QString tips;
+            std::vector<QTreeWidgetItem*> items;
+            if (panel->list()->currentItem())
+                items.push_back(panel->list()->currentItem());
+            while (!items.empty()) {
+                QTreeWidgetItem* item = items.back();
+                items.pop_back();
+                tips += item->toolTip(0) + QLatin1Char('\n');
+                for (int i = 0; i < item->childCount(); ++i)
+                    items.push_back(item->child(i));
+            }
+            return tips;
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(missingTtlTips().contains(QStringLiteral("Evidence: word: session")),
+                                  qPrintable(missingTtlTips()), 10000);
+
+        QSignalSpy finished(window.get(), &ui::MainWindow::scanFinished);
+        catalogue->setChecked(false); // scans again
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(m_settings->value(QStringLiteral("lint/libraryCatalogue")).toBool(), false);
+        models::KeyTreeModel* model = window->browser()->treeModel();
+        const keyspace::Keyspace& store = window->session()->keyspace();
+        QTRY_VERIFY_WITH_TIMEOUT(!window->session()->isJudging(), 10000);
+        QCOMPARE(model->indexOfNode(store.find("bull")).data(models::KeyTreeModel::LibraryRole).toString(), QString());
+        QVERIFY(model->totalsOf(store.find("bull")).findingCount() > 0); // `emailQueue` is uppercase now
+        catalogue->setChecked(true);                                     // as the other tests expect it
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(m_settings->value(QStringLiteral("lint/libraryCatalogue")).toBool(), true);
     }
 
     void filterShowsKeysWithFindings()

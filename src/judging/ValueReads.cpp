@@ -1,0 +1,22 @@
+#include "judging/ValueReads.h"
+
+#include "inspect/ValuePrefixes.h"
+#include "judging/EndOfScan.h"
+#include "lint/ValueShape.h"
+
+namespace keylens::judging {
+
+lint::ValueSource valueSourceFor(const scan::ScanOptions& options, const scan::ScanSummary& summary, bool finished)
+{
+    lint::ValueSource source;
+    Q_UNUSED(summary);
+    if (!options.rdbFile.isEmpty() || !finished)
+        return source;
+    source.read = [server = options.connection, touching = touchingFor(options)](const std::vector<QByteArray>& keys) {
+        inspect::ValuePrefixes read = inspect::readValuePrefixes(server, keys, touching, lint::ValuePrefixBytes);
+        return lint::ValueRead{std::move(read.values), std::move(read.unread)};
+    };
+    return source;
+}
+
+} // namespace keylens::judging
