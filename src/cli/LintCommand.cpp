@@ -7,6 +7,7 @@
 #include "lint/Linter.h"
 #include "lint/ProfileFile.h"
 #include "lint/SegmentShapes.h"
+#include "lint/ValueShape.h"
 #include "report/LintReport.h"
 
 #include <QCommandLineParser>
@@ -92,6 +93,7 @@ int runLintCommand(const QStringList& arguments)
     if (!readScanOptions(parser, &options, &delimiter, &problem))
         return usageError(problem);
     convention->delimiters = delimiter;
+    options.valuePrefixBytes = lint::ValuePrefixBytes; // an RDB file keeps a few values for the role evidence
     convention->libraryCatalogue = convention->libraryCatalogue && catalogueWanted(parser);
 
     // The key-level rules run as each key enters the store; the rest once the scan is over.

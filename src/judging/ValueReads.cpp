@@ -9,8 +9,11 @@ namespace keylens::judging {
 lint::ValueSource valueSourceFor(const scan::ScanOptions& options, const scan::ScanSummary& summary, bool finished)
 {
     lint::ValueSource source;
-    Q_UNUSED(summary);
-    if (!options.rdbFile.isEmpty() || !finished)
+    if (!options.rdbFile.isEmpty()) {
+        source.kept = summary.valuePrefixes;
+        return source;
+    }
+    if (!finished)
         return source;
     source.read = [server = options.connection, touching = touchingFor(options)](const std::vector<QByteArray>& keys) {
         inspect::ValuePrefixes read = inspect::readValuePrefixes(server, keys, touching, lint::ValuePrefixBytes);

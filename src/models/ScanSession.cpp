@@ -7,6 +7,7 @@
 #include "judging/EndOfScan.h"
 #include "judging/ValueReads.h"
 #include "lint/Linter.h"
+#include "lint/ValueShape.h"
 #include "models/KeyTreeModel.h"
 #include "models/PatternTreeModel.h"
 #include "scan/Ingest.h"
@@ -83,6 +84,7 @@ void ScanSession::start(const scan::ScanOptions& options, const keyspace::Delimi
     m_serverInfo.reset();
     m_paused = false;
     m_options = options;
+    m_options.valuePrefixBytes = lint::ValuePrefixBytes; // an RDB file keeps a few values for the role evidence
 
     Q_EMIT aboutToReplaceStore();
     m_sampledMemory.reset();
@@ -99,7 +101,7 @@ void ScanSession::start(const scan::ScanOptions& options, const keyspace::Delimi
     // Nothing refers to the old store any more: the judgement and the pattern model's worker were waited for.
     m_lettingGo.dispose(std::move(old));
 
-    scan::ScanOptions background = options;
+    scan::ScanOptions background = m_options;
     background.background = true; // the GUI thread comes first
     m_scanner->start(background);
     m_publishTimer.start();

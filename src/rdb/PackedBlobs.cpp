@@ -189,6 +189,44 @@ std::optional<std::uint64_t> zipmapPairs(QByteArrayView blob)
     return pairs;
 }
 
+std::optional<QByteArray> lzfDecompressPrefix(QByteArrayView in, std::size_t size, std::size_t keep)
+{
+    const std::size_t wanted = std::min(size, keep);
+    // Room for the run or reference that crosses `wanted`: 32 literals or 264 copied bytes at most.
+    QByteArray out(qsizetype(std::min(size, wanted + 264)), Qt::Uninitialized);
+    auto* o = reinterpret_cast<unsigned char*>(out.data());
+    const auto* i = reinterpret_cast<const unsigned char*>(in.data());
+    const unsigned char* const iEnd = i + in.size();
+    const std::size_t room = std::size_t(out.size());
+    std::size_t written = 0;
+    while (i < iEnd && written < wanted) {
+        const std::size_t control = *i++;
+        if (control < 32) {
+            const std::size_t run = std::min<std::size_t>({control + 1, std::size_t(iEnd - i), room - written});
+            std::memcpy(o + written, i, run);
+            i += run;
+            written += run;
+            continue;
+        }
+        std::size_t length = control >> 5;
+        if (length == 7) {
+            if (i >= iEnd)
+                break;
+            length += *i++;
+        }
+        length += 2;
+        if (i >= iEnd)
+            break;
+        const std::size_t distance = ((control & 0x1f) << 8) + *i++ + 1;
+        if (distance > written)
+            return std::nullopt;
+        for (std::size_t k = 0; k < length && written < room; ++k, ++written)
+            o[written] = o[written - distance];
+    }
+    out.truncate(qsizetype(std::min(written, wanted)));
+    return out;
+}
+
 std::optional<QByteArray> lzfDecompress(QByteArrayView in, std::size_t size)
 {
     QByteArray out(qsizetype(size), Qt::Uninitialized);

@@ -21,5 +21,8 @@ std::optional<std::uint64_t> zipmapPairs(QByteArrayView blob);
 // LZF, as liblzf writes it (redis-server compresses strings over 20 bytes with it): `size` bytes out, or nothing when
 // the input is not a valid LZF stream of that size.
 std::optional<QByteArray> lzfDecompress(QByteArrayView in, std::size_t size);
+// The first `keep` bytes of an LZF string of `size` bytes, from the first of its compressed bytes (LZF never looks
+// ahead: a prefix of keep + keep / 32 + 3 of them is enough); nothing when they do not decompress.
+std::optional<QByteArray> lzfDecompressPrefix(QByteArrayView in, std::size_t size, std::size_t keep);
 
 } // namespace keylens::rdb

@@ -370,27 +370,45 @@ private:
         std::uint64_t length = 0;
         bool integer = false;
     };
-    Skipped skipString()
+    // `prefix`, when given, receives the first `keep` bytes of the string (a compressed one's decompressed as far as
+    // they go); the rest is skipped unread.
+    Skipped skipString(QByteArray* prefix = nullptr, std::size_t keep = 0)
     {
         const Length field = lengthField();
         if (!field.encoded) {
-            m_in.skip(field.value);
+            const std::uint64_t kept = prefix ? std::min<std::uint64_t>(keep, field.value) : 0;
+            if (kept > 0)
+                m_in.readInto(*prefix, kept);
+            m_in.skip(field.value - kept);
             return {field.value, false};
         }
+        const auto integer = [&](QByteArray text) {
+            const std::uint64_t size = std::uint64_t(text.size());
+            if (prefix)
+                *prefix = std::move(text);
+            return Skipped{size, true};
+        };
         switch (field.value) {
         case 0:
-            return {QByteArray::number(qint8(m_in.byte())).size() + 0ULL, true};
+            return integer(QByteArray::number(qint8(m_in.byte())));
         case 1: {
             const std::uint16_t low = m_in.byte();
-            return {std::uint64_t(QByteArray::number(qint16(low | std::uint16_t(m_in.byte()) << 8)).size()), true};
+            return integer(QByteArray::number(qint16(low | std::uint16_t(m_in.byte()) << 8)));
         }
         case 2:
-            return {std::uint64_t(QByteArray::number(qint32(m_in.littleEndian32())).size()), true};
+            return integer(QByteArray::number(qint32(m_in.littleEndian32())));
         case 3: {
             const std::uint64_t compressed = length();
             const std::uint64_t size = length();
             checkCompressedClaim(compressed, size); // skipped unread, yet its size is what the key is said to hold
-            m_in.skip(compressed);
+            const std::uint64_t read =
+                prefix && keep > 0 ? std::min<std::uint64_t>(compressed, keep + keep / 32 + 3) : 0;
+            if (read > 0) {
+                QByteArray packed;
+                m_in.readInto(packed, read);
+                *prefix = lzfDecompressPrefix(packed, std::size_t(size), keep).value_or(QByteArray());
+            }
+            m_in.skip(compressed - read);
             return {size, false};
         }
         default:
@@ -454,7 +472,10 @@ private:
     {
         switch (code) {
         case String: {
-            const Skipped s = skipString();
+            key.type = KeyType::String;
+            const int keep =
+                m_callbacks.valueBytes && (m_wantedDb < 0 || m_wantedDb == key.db) ? m_callbacks.valueBytes(key) : 0;
+            const Skipped s = keep > 0 ? skipString(&key.valuePrefix, std::size_t(keep)) : skipString();
             key.type = KeyType::String;
             key.elements = s.length;
             // Loaded, a string of digits that fits a long is stored as an integer.

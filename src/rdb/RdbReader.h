@@ -34,6 +34,8 @@ struct RdbKey
     std::optional<std::int64_t> expiresAtMs;
     std::optional<std::uint64_t> idleSeconds; // the IDLE opcode (saved under an LRU policy)
     std::optional<int> frequency;             // the FREQ opcode (under an LFU policy)
+    // A string's first bytes, when RdbCallbacks::valueBytes asked for them (never a whole big value: it is skipped).
+    QByteArray valuePrefix;
 };
 
 struct RdbSummary;
@@ -43,7 +45,10 @@ struct RdbCallbacks
 {
     // Once, before the first key (or at the end of a file without keys): the header and the AUX fields so far.
     std::function<void(const RdbSummary&)> header;
-    std::function<void(const RdbKey&)> key;            // each key of the database asked for
+    std::function<void(const RdbKey&)> key; // each key of the database asked for
+    // Before a string's value is read (the key's name, type and expiry known): how many of its first bytes to keep in
+    // RdbKey::valuePrefix; 0, or no callback, keeps none.
+    std::function<int(const RdbKey&)> valueBytes;
     std::function<void(std::uint64_t bytes)> progress; // the bytes read, now and then
     const std::atomic<bool>* cancel = nullptr;         // stops it between keys
 };

@@ -3,6 +3,7 @@
 #include "keyspace/KeyGlob.h"
 #include "keyspace/Units.h"
 #include "rdb/RdbReader.h"
+#include "scan/FileValueSamples.h"
 #include "scan/KeyBatch.h"
 
 #include <QDateTime>
@@ -130,6 +131,8 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     std::uint64_t frequencyKeys = 0;
     auto lengths = std::make_shared<QHash<QByteArray, std::uint64_t>>();
     StreamRange streams;
+    // A few string values of each kind of key, their first bytes: what a lint's role evidence would ask a server for.
+    FileValueSamples samples;
     // --match and --type as SCAN MATCH and SCAN TYPE would have applied them to the server that saved the file: the
     // same glob syntax, byte-wise, and a key that does not pass is neither seen nor counted as expired.
     const keyspace::KeyGlob match(options.match);
@@ -139,6 +142,12 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     };
     RdbCallbacks callbacks;
     callbacks.cancel = control.cancelFlag();
+    callbacks.valueBytes = [&](const RdbKey& key) {
+        const bool expires = key.expiresAtMs.has_value();
+        return options.valuePrefixBytes > 0 && passesFilters(key) && samples.wants(key.key, expires)
+                   ? options.valuePrefixBytes
+                   : 0;
+    };
     bool headerTold = false;
     callbacks.header = [&](const RdbSummary& header) {
         headerTold = true;
@@ -199,6 +208,8 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
         }
         if (key.estimatedMemory >= KnownLengthsFromBytes && std::size_t(lengths->size()) < KnownLengthsMaximum)
             lengths->insert(key.key, key.elements);
+        if (!key.valuePrefix.isNull())
+            samples.keep(key.key, key.valuePrefix);
         batch.add(key.key, info);
         if (batch.size() >= BatchKeys)
             flush();
@@ -210,6 +221,7 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
         callbacks.header(read); // damaged before its first key: what its AUX fields said so far
 
     summary.knownLengths = std::move(lengths);
+    summary.valuePrefixes = samples.take();
     if (read.version > 0) {
         RdbFileFacts facts;
         facts.version = read.version;

@@ -42,6 +42,9 @@ struct ScanOptions
     // A file's idle times and LFU counters (saved under an LRU or LFU policy) are read: they cost nothing, unlike a
     // server's OBJECT. --no-access leaves them unread.
     bool fileAccess = true;
+    // An RDB file: keep the first this many bytes of a few string values per kind of key (ScanSummary::valuePrefixes),
+    // for a lint's role evidence; 0 keeps none.
+    int valuePrefixBytes = 0;
     QByteArray match; // SCAN MATCH glob; empty for every key
     QByteArray type;  // SCAN TYPE; empty for every type
     ScanSpeed speed = ScanSpeed::Full;
@@ -185,6 +188,9 @@ struct ScanSummary
     // may be big: those of KnownLengthsFromBytes or more estimated memory. The end of the scan judges big-string and
     // big-collection with them, as it does with a server's STRLEN and HLEN answers.
     std::shared_ptr<const QHash<QByteArray, std::uint64_t>> knownLengths;
+    // The first bytes of a few string values of each kind of key, by key, kept as the file was read (RdbFileScan.h):
+    // what a lint's role evidence would have asked a server for.
+    std::shared_ptr<const QHash<QByteArray, QByteArray>> valuePrefixes;
     std::optional<RdbFileFacts> rdbFacts;
     // The access question the scan asked (last, when a policy change mid-scan switched it); None when it was turned
     // off, denied or failed from the start.

@@ -8,6 +8,7 @@
 #include "lint/RoleEvidence.h"
 #include "lint/RoleWords.h"
 #include "lint/ValueShape.h"
+#include "scan/FileValueSamples.h"
 #include "scan/Ingest.h"
 #include "scan/KeyBatch.h"
 
@@ -345,6 +346,37 @@ private Q_SLOTS:
                 QVERIFY2(!lint::evidenceOf(finding).isEmpty(), summary.rule->id);
         }
         QCOMPARE(judged.evidence("cache:page:1"), QByteArrayList{"word: cache"});
+    }
+
+    void fileSamplesFoldIds_data()
+    {
+        QTest::addColumn<QByteArray>("key");
+        QTest::addColumn<QByteArray>("kind");
+        QTest::newRow("token") << QByteArray("sess:--NnmXeOlLqyJc5dV4LCj_ftm-ImJZGg") << QByteArray("sess:#");
+        QTest::newRow("token too") << QByteArray("sess:TB8rO1A9n3Gq8PAcuisYmeoB7Lwmlv0O") << QByteArray("sess:#");
+        QTest::newRow("words then id") << QByteArray(":1:product_17") << QByteArray(":#:product_#");
+        QTest::newRow("glued") << QByteArray("shopfront-cache-3f2a9c0d1e4b5a6f") << QByteArray("shopfront-cache-#");
+        QTest::newRow("path") << QByteArray("views/products/index/page-13")
+                              << QByteArray("views/products/index/page-#");
+        QTest::newRow("words") << QByteArray("shop_catalogue:load_page|audio 0")
+                               << QByteArray("shop_catalogue:load_page|audio #");
+    }
+    void fileSamplesFoldIds()
+    {
+        QFETCH(QByteArray, key);
+        QFETCH(QByteArray, kind);
+        QCOMPARE(scan::FileValueSamples::kindOf(key), kind);
+    }
+
+    void fileSamplesKeepAFewPerKind()
+    {
+        scan::FileValueSamples samples;
+        int kept = 0;
+        for (int i = 0; i < 100; ++i)
+            kept += samples.wants(QByteArray("sess:" + hex(i)), false) ? 1 : 0;
+        QCOMPARE(kept, 2);
+        QVERIFY(samples.wants(QByteArray("sess:" + hex(7)), true));
+        QVERIFY(!samples.wants(QByteArray("sess:" + hex(8)), true));
     }
 };
 
