@@ -428,6 +428,7 @@ Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& membe
         judgement.notices.push_back(exemptionNotice(judgement.libraries));
     for (const FamilyFinding& finding : families.findings) {
         judgement.details.push_back(finding.detail);
+        judgement.evidence.emplace_back(); // evidenceOf() says it: the family's name and its habit
         judgement.verdicts.push_back({finding.node, std::uint32_t(judgement.details.size() - 1),
                                       std::uint8_t(ruleIndex(*finding.rule)), finding.severity});
     }
