@@ -62,13 +62,17 @@ void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment, Shape who
 QByteArray wordsOf(QByteArrayView pattern, char delimiter)
 {
     std::vector<QByteArray> words;
+    std::vector<QByteArray> placeholders; // where an id sits is a spelling, which words it names is not
     keyspace::forEachSegment(pattern, delimiter, [&](QByteArrayView segment) {
         forEachPart(segment, [&](QByteArrayView part, bool separator) {
             if (!separator) // a placeholder is one hump, and stays as it is
-                forEachHump(part, [&](QByteArrayView word) { words.push_back(word.toByteArray().toLower()); });
+                forEachHump(part, [&](QByteArrayView word) {
+                    (word.startsWith('<') ? placeholders : words).push_back(word.toByteArray().toLower());
+                });
         });
     });
-    std::sort(words.begin(), words.end());
+    std::sort(placeholders.begin(), placeholders.end());
+    words.insert(words.end(), placeholders.begin(), placeholders.end());
     QByteArray joined;
     for (const QByteArray& word : words) {
         if (!joined.isEmpty())

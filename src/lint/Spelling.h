@@ -14,9 +14,10 @@ namespace keylens::lint {
 //
 // Its pattern is the key with every id replaced by its placeholder and nothing else changed: `User:<int>`,
 // `user_<int>`, `userSettings_<int>`. Its words are what the pattern says, whatever the spelling: its
-// words in lower case (camelCase and every separator split) and its placeholders, sorted and joined by
-// spaces: `<int> user` for all of `user_123`, `User:123` and `USER-123`; `<int> settings user` for both
-// `userSettings_123` and `user:123:settings`. Two patterns with the same words are variants of one name.
+// words in lower case (camelCase and every separator split), in their order, then its placeholders, sorted, joined
+// by spaces: `user <int>` for all of `user_123`, `User:123` and `USER-123`; `user settings <int>` for both
+// `userSettings_123` and `user:123:settings`. Two patterns with the same words are variants of one name. The words'
+// order is kept: `rate_EUR_GBP` and `rate_GBP_EUR` are two rates, not one spelled twice.
 
 // Appends one segment (a level of a key, between delimiters) as the pattern spells it.
 void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment);

@@ -192,6 +192,22 @@ private Q_SLOTS:
         QVERIFY2(detail.contains("User:<int> (3)") && detail.contains("user_<int> (2)"), detail.constData());
     }
 
+    // The same words in another order are another thing (a rate from EUR to GBP is not one from GBP to EUR); an id
+    // moved between the same words is the same thing spelled another way.
+    void wordsInAnotherOrderAreNoVariant()
+    {
+        std::vector<Key> keys;
+        add(keys, "rate:EUR_GBP:#", 4);
+        add(keys, "rate:GBP_EUR:#", 4);
+        add(keys, "user:#:settings", 6);
+        add(keys, "userSettings_#", 2);
+        const Linted linted(keys);
+        QVERIFY(!linted.flagged("rate:EUR_GBP:1", "naming-variants"));
+        QVERIFY(!linted.flagged("rate:GBP_EUR:1", "naming-variants"));
+        QVERIFY(linted.flagged("userSettings_1", "naming-variants"));
+        QCOMPARE(linted.count("naming-variants"), 2u);
+    }
+
     void namingVariantsWithoutAConventionalSpellingProposeOne()
     {
         std::vector<Key> keys;

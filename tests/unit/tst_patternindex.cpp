@@ -99,12 +99,15 @@ private Q_SLOTS:
         const auto wordsOfKey = [&](const char* key) {
             return lint::wordsOf(index.text(index.patternOfKey(store.find(key))), ':');
         };
-        QCOMPARE(wordsOfKey("User:3"), QByteArray("<int> user"));
+        QCOMPARE(wordsOfKey("User:3"), QByteArray("user <int>"));
         QCOMPARE(hashOf("User:3"), hashOf("user_4"));
         QCOMPARE(hashOf("User:3"), hashOf("USER-5"));
-        QCOMPARE(wordsOfKey("userProfile_8"), QByteArray("<int> profile user"));
+        QCOMPARE(wordsOfKey("userProfile_8"), QByteArray("user profile <int>"));
+        QCOMPARE(wordsOfKey("user:5:profile"), wordsOfKey("userProfile_8"));
+        // The hash sorts candidates only: it ignores the order, which the words then tell apart.
         for (const char* key : {"user_6_profile", "profile:7:user", "userProfile_8"})
             QCOMPARE(hashOf(key), hashOf("user:5:profile"));
+        QVERIFY(wordsOfKey("profile:7:user") != wordsOfKey("user:5:profile"));
         QVERIFY(hashOf("user:9:settings") != hashOf("user:5:profile"));
         QVERIFY(hashOf("User:3") != hashOf("user:5:profile"));
     }
