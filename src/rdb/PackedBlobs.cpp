@@ -189,81 +189,71 @@ std::optional<std::uint64_t> zipmapPairs(QByteArrayView blob)
     return pairs;
 }
 
-std::optional<QByteArray> lzfDecompressPrefix(QByteArrayView in, std::size_t size, std::size_t keep)
+namespace {
+
+// LZF: a control byte below 32 starts a run of control + 1 literal bytes; another is a back reference, its length in
+// the top 3 bits (7: one more byte) + 2, its distance in the low 5 bits and the next byte + 1. The first `keep` bytes
+// of `size`: where keep covers the whole, every byte must be there and nothing may be left over; where it does not,
+// the input may end early (a prefix of the compressed bytes) and the run that crosses `keep` is cut.
+std::optional<QByteArray> lzfDecode(QByteArrayView in, std::size_t size, std::size_t keep)
 {
+    const bool whole = keep >= size;
     const std::size_t wanted = std::min(size, keep);
     // Room for the run or reference that crosses `wanted`: 32 literals or 264 copied bytes at most.
-    QByteArray out(qsizetype(std::min(size, wanted + 264)), Qt::Uninitialized);
+    const std::size_t room = whole ? size : std::min(size, wanted + 264);
+    QByteArray out(qsizetype(room), Qt::Uninitialized);
     auto* o = reinterpret_cast<unsigned char*>(out.data());
     const auto* i = reinterpret_cast<const unsigned char*>(in.data());
     const unsigned char* const iEnd = i + in.size();
-    const std::size_t room = std::size_t(out.size());
     std::size_t written = 0;
-    while (i < iEnd && written < wanted) {
+    const auto finished = [&]() -> std::optional<QByteArray> {
+        if (whole && (written != size || i != iEnd))
+            return std::nullopt;
+        out.truncate(qsizetype(std::min(written, wanted)));
+        return out;
+    };
+    while (i < iEnd && (whole || written < wanted)) {
         const std::size_t control = *i++;
         if (control < 32) {
-            const std::size_t run = std::min<std::size_t>({control + 1, std::size_t(iEnd - i), room - written});
+            std::size_t run = control + 1;
+            if (std::size_t(iEnd - i) < run || room - written < run) {
+                if (whole)
+                    return std::nullopt;
+                run = std::min({run, std::size_t(iEnd - i), room - written});
+            }
             std::memcpy(o + written, i, run);
             i += run;
             written += run;
             continue;
         }
+        // A reference cut off by the end of the input ends a prefix; a whole with one is damaged.
         std::size_t length = control >> 5;
-        if (length == 7) {
-            if (i >= iEnd)
-                break;
+        if (length == 7 && i < iEnd)
             length += *i++;
-        }
+        else if (length == 7)
+            return whole ? std::nullopt : finished();
         length += 2;
         if (i >= iEnd)
-            break;
+            return whole ? std::nullopt : finished();
         const std::size_t distance = ((control & 0x1f) << 8) + *i++ + 1;
-        if (distance > written)
+        if (distance > written || (whole && room - written < length))
             return std::nullopt;
-        for (std::size_t k = 0; k < length && written < room; ++k, ++written)
+        for (std::size_t k = 0; k < length && written < room; ++k, ++written) // may overlap: byte by byte
             o[written] = o[written - distance];
     }
-    out.truncate(qsizetype(std::min(written, wanted)));
-    return out;
+    return finished();
 }
+
+} // namespace
 
 std::optional<QByteArray> lzfDecompress(QByteArrayView in, std::size_t size)
 {
-    QByteArray out(qsizetype(size), Qt::Uninitialized);
-    auto* o = reinterpret_cast<unsigned char*>(out.data());
-    const auto* i = reinterpret_cast<const unsigned char*>(in.data());
-    const unsigned char* const iEnd = i + in.size();
-    std::size_t written = 0;
-    while (i < iEnd) {
-        std::size_t control = *i++;
-        if (control < 32) { // a run of control + 1 literal bytes
-            const std::size_t run = control + 1;
-            if (std::size_t(iEnd - i) < run || size - written < run)
-                return std::nullopt;
-            std::memcpy(o + written, i, run);
-            i += run;
-            written += run;
-            continue;
-        }
-        // A back reference: length (3 bits, 7: one more byte) + 2, distance (5 bits and a byte) + 1.
-        std::size_t length = control >> 5;
-        if (length == 7) {
-            if (i >= iEnd)
-                return std::nullopt;
-            length += *i++;
-        }
-        length += 2;
-        if (i >= iEnd)
-            return std::nullopt;
-        const std::size_t distance = ((control & 0x1f) << 8) + *i++ + 1;
-        if (distance > written || size - written < length)
-            return std::nullopt;
-        for (std::size_t k = 0; k < length; ++k, ++written) // may overlap: byte by byte
-            o[written] = o[written - distance];
-    }
-    if (written != size)
-        return std::nullopt;
-    return out;
+    return lzfDecode(in, size, size);
+}
+
+std::optional<QByteArray> lzfDecompressPrefix(QByteArrayView in, std::size_t size, std::size_t keep)
+{
+    return lzfDecode(in, size, keep);
 }
 
 } // namespace keylens::rdb
