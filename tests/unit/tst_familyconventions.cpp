@@ -3,7 +3,7 @@
 // breaks its own family's convention keeps its finding; a mixed family is judged word by word; the severity is info
 // unless the habit costs or breaks the convention most of the keyspace follows. And the words a family is told by
 // (lint/FamilyWords.h).
-#include "TestKeys.h"
+#include "LintedStore.h"
 #include "keyspace/Keyspace.h"
 #include "lint/FamilyWords.h"
 #include "lint/Linter.h"
@@ -20,15 +20,10 @@ using namespace keylens;
 
 namespace {
 
-constexpr std::int64_t Hour = 3'600'000;
-constexpr std::int64_t Now = 1'900'000'000'000;
-
-struct Key
-{
-    QByteArray name;
-    std::int64_t expiresAtMs = keyspace::NoExpiry;
-    std::uint64_t memory = 64;
-};
+using test::Hour;
+using test::Key;
+using test::Linted;
+using test::Now;
 
 // `#` replaced by 1..count, `%` by a session id (32 hex digits).
 void add(std::vector<Key>& keys, const char* format, int count, std::int64_t expiresAtMs = keyspace::NoExpiry,
@@ -36,61 +31,10 @@ void add(std::vector<Key>& keys, const char* format, int count, std::int64_t exp
 {
     for (int i = 1; i <= count; ++i) {
         const QByteArray session = QCryptographicHash::hash(QByteArray::number(i), QCryptographicHash::Md5).toHex();
-        keys.push_back(
-            {QByteArray(format).replace("#", QByteArray::number(i)).replace("%", session), expiresAtMs, memory});
+        keys.push_back({QByteArray(format).replace("#", QByteArray::number(i)).replace("%", session), expiresAtMs,
+                        keyspace::KeyType::String, memory});
     }
 }
-
-struct Linted
-{
-    keyspace::Keyspace store;
-    lint::Linter linter;
-
-    explicit Linted(const std::vector<Key>& keys, lint::Profile profile = *lint::builtInProfile("default"))
-        : linter(std::move(profile), 0)
-    {
-        scan::KeyBatch batch;
-        for (const Key& key : keys)
-            batch.add(key.name, test::measuredKey(keyspace::KeyType::String, key.memory, key.expiresAtMs));
-        scan::Ingest ingest(store);
-        ingest.setKeyStored([this](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
-            linter.keyAdded(store, node, key, info);
-        });
-        ingest.add(batch);
-        linter.finish(store);
-    }
-
-    const lint::RuleSummary* summary(const char* rule) const
-    {
-        for (const lint::RuleSummary& summary : linter.summaries()) {
-            if (summary.rule->id == QByteArrayView(rule))
-                m_kept = summary;
-        }
-        return m_kept.rule && m_kept.rule->id == QByteArrayView(rule) ? &m_kept : nullptr;
-    }
-    std::uint64_t count(const char* rule) const
-    {
-        const lint::RuleSummary* found = summary(rule);
-        return found ? found->findings : 0;
-    }
-    // The only finding of a rule: its key, severity and detail.
-    lint::Finding only(const char* rule) const
-    {
-        const lint::RuleSummary* found = summary(rule);
-        if (!found || found->findings != 1 || found->examples.size() != 1)
-            return {};
-        return found->examples.front();
-    }
-    bool flagged(const QByteArray& key, const char* rule) const
-    {
-        const keyspace::NodeId node = store.find(key);
-        return node != keyspace::InvalidNode &&
-               (store.findingRules(node) >> lint::ruleIndex(*lint::findRule(rule)) & 1);
-    }
-
-private:
-    mutable lint::RuleSummary m_kept;
-};
 
 QByteArrayList wordsOf(QByteArrayView key)
 {

@@ -1,7 +1,7 @@
 // The Linter on in-memory stores: each namespace-level rule on keyspaces built to trigger it and on ones
 // built not to, big collections, ignored keys, one finding per key and rule, and the store's per-node
 // totals agreeing with the linter's own counts.
-#include "TestKeys.h"
+#include "LintedStore.h"
 #include "keyspace/Keyspace.h"
 #include "lint/Linter.h"
 #include "lint/Profile.h"
@@ -20,68 +20,10 @@ using namespace keylens;
 
 namespace {
 
-constexpr std::int64_t Hour = 3'600'000;
-constexpr std::int64_t Now = 1'900'000'000'000;
-
-struct Key
-{
-    QByteArray name;
-    std::int64_t expiresAtMs = keyspace::NoExpiry;
-    keyspace::KeyType type = keyspace::KeyType::String;
-    std::uint64_t memory = 64;
-};
-
-// A store filled as a scan fills it (one batch through scan::Ingest, the applications' one path), linted as it
-// fills, then finished.
-struct Linted
-{
-    keyspace::Keyspace store;
-    lint::Linter linter;
-
-    explicit Linted(const std::vector<Key>& keys, lint::Profile profile = *lint::builtInProfile("default"),
-                    bool finish = true)
-        : linter(std::move(profile), 0)
-    {
-        scan::KeyBatch batch;
-        for (const Key& key : keys)
-            batch.add(key.name, test::measuredKey(key.type, key.memory, key.expiresAtMs));
-        scan::Ingest ingest(store);
-        ingest.setKeyStored([this](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
-            linter.keyAdded(store, node, key, info);
-        });
-        ingest.add(batch);
-        if (finish)
-            linter.finish(store);
-    }
-
-    std::map<QByteArray, std::uint64_t> byRule() const
-    {
-        std::map<QByteArray, std::uint64_t> counts;
-        for (const lint::RuleSummary& summary : linter.summaries())
-            counts[summary.rule->id] = summary.findings;
-        return counts;
-    }
-    std::uint64_t count(const char* rule) const
-    {
-        const auto counts = byRule();
-        const auto it = counts.find(rule);
-        return it == counts.end() ? 0 : it->second;
-    }
-    bool flagged(const QByteArray& key, const char* rule) const
-    {
-        const keyspace::NodeId node = store.find(key);
-        return node != keyspace::InvalidNode &&
-               (store.findingRules(node) >> lint::ruleIndex(*lint::findRule(rule)) & 1);
-    }
-    QByteArray detailOf(const char* rule) const
-    {
-        for (const lint::RuleSummary& summary : linter.summaries()) {
-            if (summary.rule->id == QByteArrayView(rule) && !summary.examples.empty())
-                return summary.examples.front().detail;
-        }
-        return {};
-    }
-};
+using test::Hour;
+using test::Key;
+using test::Linted;
+using test::Now;
 
 void add(std::vector<Key>& keys, const char* format, int count, std::int64_t expiresAtMs = keyspace::NoExpiry,
          int first = 1)
