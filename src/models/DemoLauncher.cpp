@@ -17,8 +17,7 @@ void DemoLauncher::start(std::uint64_t keys, quint16 port)
     demo::RedisServerProcess::Options serverOptions;
     serverOptions.port = port;
     if (redis::Status started = m_server->start(serverOptions); !started) {
-        QMetaObject::invokeMethod(
-            this, [this, message = started.error().message] { Q_EMIT failed(message); }, Qt::QueuedConnection);
+        m_failure.post([this, message = started.error().message] { Q_EMIT failed(message); });
         return;
     }
     const redis::ConnectionOptions options = m_server->connectionOptions();

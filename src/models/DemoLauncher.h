@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/JobRunner.h"
+#include "base/NextTurn.h"
 #include "demo/DemoKeyspace.h"
 #include "redis/ConnectionOptions.h"
 
@@ -32,6 +33,7 @@ Q_SIGNALS:
 
 private:
     std::unique_ptr<demo::RedisServerProcess> m_server;
+    base::NextTurn m_failure{QStringLiteral("demo failure"), this}; // a server that did not start, said after start()
     // Last: destroyed first, it cancels the seeding and joins its thread while the server still runs.
     base::JobRunner m_seeder{QStringLiteral("keylens-demo-seeder")};
 };

@@ -8,8 +8,7 @@ MonitorRunner::MonitorRunner(QObject* parent)
 
 MonitorRunner::~MonitorRunner()
 {
-    m_cancel = true;
-    m_task.reset(); // waits
+    m_cancel = true; // then m_job's destructor waits: MONITOR never outlives its window
 }
 
 void MonitorRunner::start(const redis::ConnectionOptions& options, const keyspace::Delimiters& delimiters, int seconds)
@@ -17,18 +16,14 @@ void MonitorRunner::start(const redis::ConnectionOptions& options, const keyspac
     if (isRunning())
         return;
     m_cancel = false;
-    m_task = std::make_unique<base::SideTask>([this, options, delimiters, seconds] {
-        auto sample =
-            std::make_shared<const live::MonitorSample>(live::sampleMonitor(options, delimiters, seconds, m_cancel));
-        // Delivered on the GUI thread, once the task is waited for there.
-        QMetaObject::invokeMethod(
-            this,
-            [this, sample] {
-                m_task.reset(); // waits for the task's last instructions
-                Q_EMIT finished(sample);
-            },
-            Qt::QueuedConnection);
-    });
+    auto sample = std::make_shared<std::shared_ptr<const live::MonitorSample>>();
+    m_job.start(
+        [this, sample, options, delimiters, seconds] {
+            *sample = std::make_shared<const live::MonitorSample>(
+                live::sampleMonitor(options, delimiters, seconds, m_cancel));
+        },
+        // On the GUI thread, once the job has returned; a cancelled sample too (cancel() only ends it early).
+        [this, sample] { Q_EMIT finished(*sample); }, /*backgroundPriority=*/false);
 }
 
 } // namespace keylens::models

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "base/SideTask.h"
+#include "base/WorkerJob.h"
 #include "keyspace/Delimiters.h"
 #include "live/MonitorSample.h"
 #include "redis/ConnectionOptions.h"
@@ -12,8 +12,9 @@
 
 namespace keylens::models {
 
-// A MONITOR sample (live::sampleMonitor) on a thread of its own, for the window's "Profile for N seconds": the GUI
-// thread stays free, Cancel stops it within a moment, and the sample arrives on the GUI thread.
+// A MONITOR sample (live::sampleMonitor) on a thread of its own (a base::WorkerJob), for the window's "Profile for N
+// seconds": the GUI thread stays free, Cancel stops it within a moment, and the sample (what came before Cancel too)
+// arrives on the GUI thread.
 class MonitorRunner : public QObject
 {
     Q_OBJECT
@@ -23,14 +24,14 @@ public:
 
     void start(const redis::ConnectionOptions& options, const keyspace::Delimiters& delimiters, int seconds);
     void cancel() { m_cancel = true; }
-    bool isRunning() const { return m_task != nullptr; }
+    bool isRunning() const { return m_job.isRunning(); }
 
 Q_SIGNALS:
     void finished(std::shared_ptr<const live::MonitorSample> sample);
 
 private:
-    std::unique_ptr<base::SideTask> m_task;
-    std::atomic<bool> m_cancel{false};
+    std::atomic<bool> m_cancel{false}; // read by the job: destroyed after it
+    base::WorkerJob m_job{QStringLiteral("keylens monitor sample"), this};
 };
 
 } // namespace keylens::models
