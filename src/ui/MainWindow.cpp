@@ -16,11 +16,11 @@
 #include "models/ScanSession.h"
 #include "models/ValueInspector.h"
 #include "redis/ClusterRoutes.h"
-#include "scan/ColdAfter.h"
 #include "ui/BrowserPane.h"
 #include "ui/CompareDialog.h"
 #include "ui/ConnectionDialog.h"
 #include "ui/ConsoleView.h"
+#include "ui/EditActions.h"
 #include "ui/ExportActions.h"
 #include "ui/FindingsPanel.h"
 #include "ui/KeyFilterBar.h"
@@ -28,6 +28,7 @@
 #include "ui/PasswordVault.h"
 #include "ui/PatternView.h"
 #include "ui/ProfileDialog.h"
+#include "ui/ScanSettings.h"
 #include "ui/ScanStatusBar.h"
 #include "ui/ScreenshotAfterScan.h"
 #include "ui/WindowActions.h"
@@ -39,10 +40,8 @@
 #include <QDateTime>
 #include <QDockWidget>
 #include <QFileDialog>
-#include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
-#include <QMessageBox>
 #include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
@@ -50,7 +49,6 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QTreeView>
-#include <QTreeWidget>
 
 #include <cstdio>
 
@@ -98,6 +96,8 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     createLiveView();
     createWelcome();
     restoreSettings();
+    m_edits = new EditActions(*m_actions, this, *m_session, *m_browser, *m_findings, m_inspector);
+    connect(m_edits, &EditActions::message, m_status, &ScanStatusBar::showMessage);
 
     connect(m_session, &models::ScanSession::progressChanged, m_status, &ScanStatusBar::showProgress);
     connect(m_session, &models::ScanSession::finished, this, &MainWindow::scanDone);
@@ -130,7 +130,6 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
         m_actions->patternsView->setChecked(patterns);
         m_actions->keysView->setChecked(!patterns);
     });
-    connect(m_browser, &BrowserPane::nodeShown, m_actions->remove, &QAction::setEnabled);
 
     m_countdown.setObjectName(QStringLiteral("expired since"));
     m_countdown.setInterval(1000);
@@ -143,21 +142,6 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
     });
     m_countdown.start();
 
-    connect(m_inspector, &models::ValueInspector::deleteDone, this,
-            [this](std::uint64_t, const QByteArray& key, const QString& error) {
-                if (!error.isEmpty()) {
-                    QMessageBox::warning(
-                        this, tr("Delete"),
-                        tr("%1 was not deleted: %2").arg(displayText(keyspace::displayBytes(key)), error));
-                    return;
-                }
-                if (const models::NodeRef node = m_session->view().find(key); !node.isNull())
-                    m_session->model()->markDeleted(node.node);
-                m_status->showMessage(
-                    tr("Deleted %1. Rescan (F5) to refresh the totals.").arg(displayText(keyspace::displayBytes(key))));
-            });
-    m_actions->remove->setEnabled(false); // until a key is selected
-    connect(m_inspector, &models::ValueInspector::editDone, this, &MainWindow::storeFollowsEdit);
     updateScanActions();
 }
 
@@ -193,15 +177,6 @@ void MainWindow::createActions()
             connectTo(Target::offlineFile(path));
     });
     connect(actions.quit, &QAction::triggered, this, &QWidget::close);
-    connect(actions.copy, &QAction::triggered, this, &MainWindow::copySelectedKey);
-    connect(actions.remove, &QAction::triggered, this, &MainWindow::deleteSelectedKey);
-    connect(actions.newKey, &QAction::triggered, this, &MainWindow::createKey);
-    const std::pair<QAction*, edit::BulkKind> bulk[] = {{actions.deleteBelow, edit::BulkKind::Delete},
-                                                        {actions.expireBelow, edit::BulkKind::Expire},
-                                                        {actions.persistBelow, edit::BulkKind::Persist},
-                                                        {actions.renameBelow, edit::BulkKind::Rename}};
-    for (const auto& [action, kind] : bulk)
-        connect(action, &QAction::triggered, this, [this, kind = kind] { openBulkAction(kind); });
     connect(actions.filter, &QAction::triggered, this, [this] { m_browser->filterBar()->focusToFilter(); });
     connect(actions.goTo, &QAction::triggered, this, [this] { m_browser->filterBar()->focusToGoTo(); });
     connect(actions.pause, &QAction::triggered, this, [this] {
@@ -214,27 +189,17 @@ void MainWindow::createActions()
     });
     connect(actions.cancel, &QAction::triggered, m_session, &models::ScanSession::cancel);
     connect(actions.rescan, &QAction::triggered, this, &MainWindow::rescan);
-    connect(actions.measureAccess, &QAction::toggled, this, [this](bool on) {
-        m_settings->setValue(QStringLiteral("scan/measureAccess"), on);
-        if (on && m_hasTarget && !m_session->isRunning())
-            rescan(); // the figures come from a scan: asked for, they should appear
-    });
-    connect(actions.exactMemory, &QAction::toggled, this, [this](bool on) {
-        m_settings->setValue(QStringLiteral("scan/exactMemory"), on);
-        if (on && m_hasTarget && !m_session->isRunning() && m_target.rdbFile.isEmpty())
-            rescan(); // as measureAccess: asked for, the whole figures should appear
-    });
-    connect(actions.ttlFromSave, &QAction::toggled, this, [this](bool on) {
-        m_settings->setValue(QStringLiteral("scan/ttlFromSave"), on);
-        m_target.ttlFromSave.reset(); // chosen here from now on, over the command line's
-        if (m_hasTarget && !m_target.rdbFile.isEmpty())
-            rescan(); // a file is read again in a moment, its TTLs as of the other moment
-    });
-    connect(actions.coldAfter, &QAction::triggered, this, &MainWindow::askColdAfter);
-    connect(actions.libraryCatalogue, &QAction::toggled, this, [this](bool on) {
-        m_settings->setValue(QStringLiteral("lint/libraryCatalogue"), on);
-        if (m_hasTarget && !m_session->isRunning())
-            rescan(); // the values the evidence reads are read at the end of a scan
+    m_scanSettings = new ScanSettings(m_settings, actions, this);
+    connect(m_scanSettings, &ScanSettings::coldAfterChanged, m_session, &models::ScanSession::setColdAfter);
+    connect(m_scanSettings, &ScanSettings::rescanWanted, this, [this](ScanSettings::Rescan when) {
+        const bool file = !m_target.rdbFile.isEmpty();
+        if (when == ScanSettings::Rescan::File) {
+            m_target.ttlFromSave.reset(); // chosen in the window from now on, over the command line's
+            if (m_hasTarget && file)
+                rescan();
+        } else if (m_hasTarget && !m_session->isRunning() && !(when == ScanSettings::Rescan::ServerWhenIdle && file)) {
+            rescan();
+        }
     });
     connect(actions.profile, &QAction::triggered, this, [this] {
         if (!m_hasTarget)
@@ -287,16 +252,6 @@ void MainWindow::createLayout()
 
     m_findings = new FindingsPanel(m_session->view());
     connect(m_findings, &FindingsPanel::groupingReady, this, &MainWindow::refreshFindings);
-    // The keys of a rule, acted on as a whole ("these 330 cache keys have no TTL").
-    m_findings->list()->setContextMenuPolicy(Qt::ActionsContextMenu);
-    m_findings->list()->addAction(tr("Set the TTL of these keys…"), this,
-                                  [this] { openBulkActionOnFinding(edit::BulkKind::Expire); });
-    m_findings->list()->addAction(tr("Remove the TTL of these keys…"), this,
-                                  [this] { openBulkActionOnFinding(edit::BulkKind::Persist); });
-    m_findings->list()->addAction(tr("Delete these keys…"), this,
-                                  [this] { openBulkActionOnFinding(edit::BulkKind::Delete); });
-    m_findings->list()->addAction(tr("Plan renames to the convention's spelling…"), this,
-                                  &MainWindow::planNamingVariantRenames);
     m_findingsDock = addFindingsDock(*this, m_findings);
     m_actions->viewMenu->addSeparator();
     m_actions->viewMenu->addAction(m_findingsDock->toggleViewAction());
@@ -309,46 +264,15 @@ void MainWindow::createLayout()
     statusBar()->setSizeGripEnabled(true);
 }
 
-std::int64_t MainWindow::coldAfterSeconds() const
-{
-    const qint64 saved = m_settings->value(QStringLiteral("scan/coldAfterSeconds"), 0).toLongLong();
-    return saved > 0 ? saved : scan::DefaultColdAfterSeconds;
-}
-
-void MainWindow::askColdAfter()
-{
-    const QString current = displayText(keyspace::formatDuration(coldAfterSeconds() * 1000));
-    for (QString text = current;;) {
-        bool ok = false;
-        text = QInputDialog::getText(this, tr("Cold after"),
-                                     tr("A key nothing has read or written for longer than this is cold (90s, 12h, "
-                                        "7d, 1h30m):"),
-                                     QLineEdit::Normal, text, &ok);
-        if (!ok)
-            return;
-        if (const std::optional<std::int64_t> seconds = scan::parseColdAfter(text.toUtf8())) {
-            m_settings->setValue(QStringLiteral("scan/coldAfterSeconds"), qint64(*seconds));
-            m_session->setColdAfter(*seconds);
-            return;
-        }
-        QMessageBox::warning(this, tr("Cold after"),
-                             tr("\"%1\" is not a duration of at least a second, such as 7d or 12h.").arg(text));
-    }
-}
-
 void MainWindow::measureCollectionsWhole()
 {
-    const QSignalBlocker quiet(m_actions->exactMemory); // the command line's choice: for this window, not saved
-    m_actions->exactMemory->setChecked(true);
+    m_scanSettings->measureCollectionsWhole();
 }
 
 void MainWindow::restoreSettings()
 {
-    m_actions->measureAccess->setChecked(m_settings->value(QStringLiteral("scan/measureAccess"), false).toBool());
-    m_actions->exactMemory->setChecked(m_settings->value(QStringLiteral("scan/exactMemory"), false).toBool());
-    m_actions->ttlFromSave->setChecked(m_settings->value(QStringLiteral("scan/ttlFromSave"), true).toBool());
+    m_scanSettings->restore();
     m_actions->followLive->setChecked(m_settings->value(QStringLiteral("scan/followLive"), false).toBool());
-    m_actions->libraryCatalogue->setChecked(m_settings->value(QStringLiteral("lint/libraryCatalogue"), true).toBool());
     // The first size fits the screen: on a 1366x768 laptop or an 800x600 VM every edge stays in sight.
     const QSize size = QSize(1280, 800).boundedTo(screen()->availableGeometry().size());
     resize(size);
@@ -443,24 +367,9 @@ void MainWindow::connectTo(const Target& chosen)
     setWindowTitle(tr("%1 — Keylens").arg(name));
 
     m_inspector->setConnection(target.options);
+    m_edits->setConnection(target.options);
     m_liveBar->setReadOnly(target.options.readOnly);
-    scan::ScanOptions options;
-    options.connection = target.options;
-    options.rdbFile = target.rdbFile;
-    if (target.ttlFromSave) { // the command line's choice, shown as the window's
-        const QSignalBlocker quiet(m_actions->ttlFromSave);
-        m_actions->ttlFromSave->setChecked(*target.ttlFromSave);
-    }
-    options.ttlFromSave = m_actions->ttlFromSave->isChecked();
-    options.maxKeysPerSecond = target.maxKeysPerSecond;
-    options.sampleSize = target.sampleSize;
-    // A file's memory is modelled from its encodings: nothing is sampled there (the command line refuses it).
-    options.exactMemory = m_actions->exactMemory->isChecked() && target.rdbFile.isEmpty();
-    options.speed = target.speed.value_or(scan::defaultSpeedFor(target.options));
-    // The demo's keyspace is small and its own: it shows what idle times tell without the user asking.
-    options.measureAccess = m_actions->measureAccess->isChecked() || target.demo;
-    options.coldAfterSeconds = coldAfterSeconds();
-    m_session->start(options, target.delimiter);
+    m_session->start(m_scanSettings->optionsFor(target), target.delimiter);
     // After start(): set on the fresh, empty store (before it, the new profile re-linted the previous
     // scan's keys, a second per million, only to throw them away). No key arrives before the event loop.
     applyLintProfile(m_lintProfileOverride.isEmpty() ? target.lintProfile : m_lintProfileOverride);

@@ -1,10 +1,7 @@
 #pragma once
 
 #include "base/SlicedJob.h"
-#include "edit/BulkAction.h"
-#include "edit/KeySelection.h"
 #include "models/ConnectionTarget.h"
-#include "models/ValueInspector.h"
 #include "redis/ConnectionOptions.h"
 #include "scan/ScanTypes.h"
 #include "ui/CredentialsDialog.h"
@@ -37,10 +34,12 @@ namespace keylens::ui {
 
 class BrowserPane;
 class ConsoleView;
+class EditActions;
 class ExportActions;
 class FindingsPanel;
 class LiveBar;
 class PasswordVault;
+class ScanSettings;
 class ScanStatusBar;
 class ScreenshotAfterScan;
 class WelcomePage;
@@ -49,9 +48,9 @@ class WindowTour;
 
 // The window, a shell around the browser (BrowserPane: the tree, the details, charts and treemap): the connection
 // bar and the menus, the Findings and Console docks, the status bar, the welcome page, and the connection's
-// lifecycle (connect, scan, rescan, the demo, a refused login). Editing is in MainWindowEditing.cpp, connecting in
-// MainWindowConnections.cpp, the welcome page and the tour in MainWindowStart.cpp; the exports are ExportActions',
-// --screenshot is ScreenshotAfterScan's.
+// lifecycle (connect, scan, rescan, the demo, a refused login). Connecting is in MainWindowConnections.cpp, the
+// welcome page and the tour in MainWindowStart.cpp, the live view in MainWindowLive.cpp; the edits are EditActions',
+// the exports ExportActions', the Scan menu's settings ScanSettings', --screenshot is ScreenshotAfterScan's.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -90,16 +89,6 @@ public:
     // Help > What am I looking at?: a few steps over the window's parts.
     WindowTour* startTour();
 
-    // A bulk action on the selected node and every key below it, through BulkActionDialog (a child of the window,
-    // open when this returns); the store follows what it did (MainWindowEditing.cpp).
-    void openBulkAction(keylens::edit::BulkKind kind);
-    // The same on the keys of the Findings panel's selected rule.
-    void openBulkActionOnFinding(keylens::edit::BulkKind kind);
-    // The naming-variants rename plan (RenamePlanDialog, open when this returns), which runs through a bulk action.
-    void planNamingVariantRenames();
-    // A key of any type, under the selected namespace by default (NewKeyDialog).
-    void createKey();
-
     // The session (the scan, its store and models) and the panes, each with its own interface.
     models::ScanSession* session() const { return m_session; }
     BrowserPane* browser() const { return m_browser; }
@@ -107,6 +96,7 @@ public:
     LiveBar* liveBar() const { return m_liveBar; }
     FindingsPanel* findingsPanel() const { return m_findings; }
     ExportActions* exports() const { return m_exports; }
+    EditActions* edits() const { return m_edits; } // copy, delete, new key, bulk actions, rename plans
     ConsoleView* console() const { return m_console; }
     QString statusText() const;
 
@@ -124,16 +114,9 @@ private:
     void createWelcome();
     void showBrowser(); // the tree and details instead of the welcome page
     void openRecentConnection(const models::RecentConnection& connection);
-    std::int64_t coldAfterSeconds() const; // the setting, or 7 days
-    void askColdAfter();
     void restoreSettings();
     void saveSettings();
     void updateScanActions();
-    void copySelectedKey();
-    void deleteSelectedKey();
-    // A BulkActionDialog over these keys (with a rename's planned names), once no scan runs.
-    void showBulkAction(edit::BulkKind kind, edit::KeySelection selection, std::vector<QByteArray> names = {});
-    void storeFollowsEdit(const models::ValueInspector::Edit& edit);
     void scanDone(const scan::ScanSummary& summary);
     void applyLintProfile(const QString& nameOrPath);
     void refreshFindings();
@@ -156,6 +139,8 @@ private:
 
     BrowserPane* m_browser;
     ExportActions* m_exports;
+    EditActions* m_edits = nullptr;
+    ScanSettings* m_scanSettings = nullptr; // the Scan menu's settings
     QToolBar* m_toolbar;
     QStackedWidget* m_central; // the welcome page, then the browser
     WelcomePage* m_welcome;
@@ -174,7 +159,6 @@ private:
     std::unique_ptr<WindowActions> m_actions;
     ConsoleView* m_console;
     QDockWidget* m_consoleDock;
-    QByteArray m_createdKey; // the last key New key… asked for: selected once it exists
 
     ScreenshotAfterScan* m_screenshot = nullptr; // --screenshot
 };

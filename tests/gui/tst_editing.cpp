@@ -16,6 +16,7 @@
 #include "ui/BrowserPane.h"
 #include "ui/BulkActionDialog.h"
 #include "ui/ConsoleView.h"
+#include "ui/EditActions.h"
 #include "ui/EditDialogs.h"
 #include "ui/ExportActions.h"
 #include "ui/FindingsPanel.h"
@@ -109,7 +110,7 @@ class TestEditing : public QObject
     {
         if (!m_window->browser()->selectPath(path))
             return nullptr;
-        m_window->openBulkAction(kind);
+        m_window->edits()->openBulkAction(kind);
         auto* dialog = m_window->findChild<ui::BulkActionDialog*>();
         if (dialog) {
             QSignalSpy checked(dialog, &ui::BulkActionDialog::checked);
@@ -323,7 +324,7 @@ private Q_SLOTS:
             return true;
         });
         const std::uint64_t keysBefore = store().keyCount();
-        m_window->createKey();
+        m_window->edits()->createKey();
         QVERIFY(*created);
         QTRY_VERIFY_WITH_TIMEOUT(client.integer({"EXISTS", "queue:jobs"}) == 1, 5000);
         QCOMPARE(client.elements({"LRANGE", "queue:jobs", "0", "-1"}),
@@ -642,7 +643,7 @@ private Q_SLOTS:
         const models::PatternTreeModel* patterns = m_window->session()->patternModel();
         QTRY_VERIFY(patterns->tree() && !patterns->tree()->isLive()); // the exact tree, not the live folding
         QTRY_VERIFY(m_window->browser()->patternView()->selectPattern("session:<int>"));
-        m_window->openBulkAction(edit::BulkKind::Persist);
+        m_window->edits()->openBulkAction(edit::BulkKind::Persist);
         auto* dialog = m_window->findChild<ui::BulkActionDialog*>();
         QVERIFY(dialog);
         QCOMPARE(dialog->selection().size(), std::size_t(40));
@@ -657,7 +658,7 @@ private Q_SLOTS:
         const int rule = int(lint::ruleIndex(*lint::findRule("naming-variants")));
         m_window->findingsPanel()->selectRule(rule);
         QCOMPARE(m_window->findingsPanel()->selectedRule(), rule);
-        m_window->openBulkActionOnFinding(edit::BulkKind::Expire);
+        m_window->edits()->openBulkActionOnFinding(edit::BulkKind::Expire);
         dialog = m_window->findChild<ui::BulkActionDialog*>();
         QVERIFY(dialog);
         QCOMPARE(dialog->selection().size(), std::size_t(20));
@@ -672,7 +673,7 @@ private Q_SLOTS:
     // naming-variants: a reviewed plan (one row unticked), saved as a redis-cli script and run with the preview.
     void namingVariantsRenamePlan()
     {
-        m_window->planNamingVariantRenames();
+        m_window->edits()->planNamingVariantRenames();
         auto* plan = m_window->findChild<ui::RenamePlanDialog*>();
         QVERIFY(plan);
         grab(plan, QStringLiteral("rename-plan"));
