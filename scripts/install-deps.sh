@@ -10,6 +10,7 @@ packages=(
   redis-server redis-tools
   xvfb xauth # the GUI tests run once more on a real X server (tst_livetree_xcb)
   openssl    # tst_faults makes a certificate for a TLS port
+  python3-minimal # the style tests that keep docs/ARCHITECTURE.md true (tests/style/house.py)
   openssh-client openssh-server # SSH tunnels run the system's ssh; tst_ssh starts a private sshd
   qt6-l10n-tools # lupdate and lrelease: the .ts template and the translations
   dpkg-dev file lintian # scripts/build-deb.sh: CPack's DEB (dpkg-shlibdeps), and its check
