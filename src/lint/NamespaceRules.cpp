@@ -1,7 +1,9 @@
 #include "lint/NamespaceRules.h"
 
 #include "base/SideTask.h"
+#include "keyspace/KeyPath.h"
 #include "keyspace/Units.h"
+#include "lint/AddressGroups.h"
 #include "lint/Characters.h"
 #include "lint/OverlayRules.h"
 #include "lint/PatternIndex.h"
@@ -147,6 +149,26 @@ struct DataInKeyGroup
     std::vector<NodeId> nodes;
 };
 
+// Whether a pattern holds an IPv6 address that its ':' split into levels (`ip:<int>:db8:aaaa:<int>::c6`): its groups
+// read as words and ids, so two addresses look like one name spelled two ways. An id placeholder stands for a group
+// of its kind.
+bool holdsSplitAddress(QByteArrayView pattern, char delimiter)
+{
+    if (delimiter != ':' || (!pattern.contains("::") && pattern.count(':') < 4))
+        return false;
+    std::vector<QByteArrayView> segments;
+    keyspace::forEachSegment(pattern, delimiter, [&](QByteArrayView segment) {
+        segments.push_back(segment == QByteArrayView("<int>")   ? QByteArrayView("2001")
+                           : segment == QByteArrayView("<hex>") ? QByteArrayView("abcd")
+                                                                : segment);
+    });
+    for (qsizetype first = 0; first < qsizetype(segments.size()); ++first) {
+        if (addressRunEnd(segments, first) >= 0)
+            return true;
+    }
+    return false;
+}
+
 // The patterns of keys that say the same words in two spellings or more, group by group: candidates by
 // the words' hash first (sorting numbers), then the exact words of the few candidates.
 std::vector<std::vector<PatternIndex::PatternId>> variantGroups(const PatternIndex& patterns, char delimiter)
@@ -164,8 +186,11 @@ std::vector<std::vector<PatternIndex::PatternId>> variantGroups(const PatternInd
         if (end - first < 2)
             continue;
         std::map<QByteArray, std::vector<PatternIndex::PatternId>> byWords;
-        for (std::size_t i = first; i < end; ++i)
-            byWords[wordsOf(patterns.text(byHash[i].second), delimiter)].push_back(byHash[i].second);
+        for (std::size_t i = first; i < end; ++i) {
+            const QByteArray text = patterns.text(byHash[i].second);
+            if (!holdsSplitAddress(text, delimiter))
+                byWords[wordsOf(text, delimiter)].push_back(byHash[i].second);
+        }
         for (auto& [words, group] : byWords) {
             if (group.size() > 1)
                 groups.push_back(std::move(group));

@@ -64,12 +64,18 @@ QByteArray wordsOf(QByteArrayView pattern, char delimiter)
     std::vector<QByteArray> words;
     std::vector<QByteArray> placeholders; // where an id sits is a spelling, which words it names is not
     keyspace::forEachSegment(pattern, delimiter, [&](QByteArrayView segment) {
+        bool said = false;
         forEachPart(segment, [&](QByteArrayView part, bool separator) {
             if (!separator) // a placeholder is one hump, and stays as it is
                 forEachHump(part, [&](QByteArrayView word) {
                     (word.startsWith('<') ? placeholders : words).push_back(word.toByteArray().toLower());
+                    said = true;
                 });
         });
+        // A level of punctuation only (`stats:uv:<date>:/`, the page "/") is a name of its own: a key with it is
+        // another key than the one without, not a spelling of it.
+        if (!said && !segment.isEmpty())
+            words.push_back(segment.toByteArray());
     });
     std::sort(placeholders.begin(), placeholders.end());
     words.insert(words.end(), placeholders.begin(), placeholders.end());

@@ -150,6 +150,19 @@ private Q_SLOTS:
         QCOMPARE(linted.count("naming-variants"), 2u);
     }
 
+    // A key is no spelling of its own child (`STATS:uv:<date>` and the page "/" below it, `STATS:uv:<date>:/`), and
+    // two IPv6 addresses split into levels by their ':' are two addresses, not one name spelled two ways.
+    void noVariantOfItsChildOrOfAnotherAddress()
+    {
+        std::vector<Key> keys;
+        add(keys, "STATS:uv:2026100#", 5);
+        add(keys, "STATS:uv:2026100#:/", 5);
+        add(keys, "login_fail_ip:2001:db8:aaaa:1#::b0", 5);
+        add(keys, "login_fail_ip:2001:db8:aaaa:b0::1#", 5);
+        const Linted linted(keys);
+        QCOMPARE(linted.count("naming-variants"), 0u);
+    }
+
     void namingVariantsWithoutAConventionalSpellingProposeOne()
     {
         std::vector<Key> keys;
