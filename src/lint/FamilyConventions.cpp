@@ -27,11 +27,13 @@ using keyspace::NodeId;
 constexpr qsizetype Depth = 3;
 
 // The key-level naming rules that judge how a key is spelled, which a family may do its own way. Not those that say
-// something of one key whatever its family does (placeholder-name, empty-segment, deep-nesting), nor the rules over
-// several keys.
-constexpr std::array<const char*, 10> ConventionRuleIds = {
-    "binary-key", "key-length", "no-namespace",       "delimiter",        "uppercase",
-    "id-first",   "mid-key-id", "special-characters", "timestamp-in-key", "cryptic-abbreviation"};
+// something of one key whatever its family does (placeholder-name, deep-nesting), nor the rules over
+// several keys. An empty level is a slip in one key (`user::1`) but a library's notation in all of a family's
+// (`rack::attack:…`, Django's `:1:` of an empty prefix).
+constexpr std::array<const char*, 11> ConventionRuleIds = {
+    "binary-key",   "key-length", "no-namespace",       "delimiter",        "uppercase",
+    "id-first",     "mid-key-id", "special-characters", "timestamp-in-key", "cryptic-abbreviation",
+    "empty-segment"};
 constexpr std::size_t ConventionRules = ConventionRuleIds.size();
 
 // The convention rules by slot, and each rule's slot.
@@ -165,8 +167,10 @@ private:
         std::uint64_t keys = 0;
         std::uint64_t memoryBytes = 0;
         std::uint64_t measured = 0;
-        std::uint64_t nameBytes = 0; // of the measured keys
+        std::uint64_t nameBytes = 0;     // of all its keys: a name's length needs no MEMORY USAGE
+        std::uint64_t measuredNames = 0; // of the measured keys, beside their memory
         std::uint64_t persistent = 0;
+        std::uint64_t ttlUnknown = 0; // PTTL denied or failed: neither expiring nor not
         NodeId first = keyspace::InvalidNode;
         Severity worst = Severity::Info;
     };
@@ -378,12 +382,15 @@ private:
                 Folded& sum = folded[{at, slot}];
                 ++sum.keys;
                 const keyspace::KeyInfo info = m_store.keyInfo(node);
+                const std::uint64_t nameBytes = m_store.pathLength(node);
+                sum.nameBytes += nameBytes;
                 if (info.memoryMeasured) {
                     ++sum.measured;
                     sum.memoryBytes += info.memoryBytes;
-                    sum.nameBytes += m_store.pathLength(node);
+                    sum.measuredNames += nameBytes;
                 }
                 sum.persistent += info.expiresAtMs == keyspace::NoExpiry ? 1 : 0;
+                sum.ttlUnknown += info.expiresAtMs == keyspace::ExpiryUnknown ? 1 : 0;
                 sum.first = std::min(sum.first, node);
                 sum.worst = std::max(sum.worst, severity);
             }
@@ -469,17 +476,25 @@ private:
             return "characters that need quoting";
         if (id == "no-namespace")
             return "names without a namespace";
+        if (id == "empty-segment")
+            return "empty levels ('" + QByteArray(2, m_store.delimiters().primary()) + "') in their names";
         if (id == "timestamp-in-key") {
             *costs = 2 * sum.persistent >= sum.keys; // they pile up
-            return sum.persistent == 0
-                       ? QByteArray("times in their names, all of them expiring")
-                       : "times in their names, " + keyspace::formatCount(sum.persistent) + " of them without a TTL";
+            if (sum.ttlUnknown == sum.keys)
+                return "times in their names (their TTLs were not measured)";
+            QByteArray text =
+                sum.persistent == 0 && sum.ttlUnknown == 0
+                    ? QByteArray("times in their names, all of them expiring")
+                    : "times in their names, " + keyspace::formatCount(sum.persistent) + " of them without a TTL";
+            if (sum.ttlUnknown > 0)
+                text += " (" + keyspace::formatCount(sum.ttlUnknown) + " not measured)";
+            return text;
         }
         // key-length
         QByteArray text =
-            "names of " + keyspace::formatCount(sum.measured ? sum.nameBytes / sum.measured : 0) + " bytes on average";
+            "names of " + keyspace::formatCount(sum.keys ? sum.nameBytes / sum.keys : 0) + " bytes on average";
         if (sum.measured > 0 && sum.memoryBytes > 0) {
-            const double share = double(sum.nameBytes) / double(sum.memoryBytes);
+            const double share = double(sum.measuredNames) / double(sum.memoryBytes);
             *costs = share >= FamilyConventions::CostlyNameShare;
             text += ", " + keyspace::formatPercent(share) + " of their memory";
         }

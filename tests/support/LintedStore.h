@@ -23,6 +23,7 @@ struct Key
     std::int64_t expiresAtMs = keyspace::NoExpiry;
     keyspace::KeyType type = keyspace::KeyType::String;
     std::uint64_t memory = 64;
+    bool memoryMeasured = true; // false: MEMORY USAGE denied, as for a user without it
 };
 
 struct Linted
@@ -35,8 +36,14 @@ struct Linted
         : linter(std::move(profile), 0)
     {
         scan::KeyBatch batch;
-        for (const Key& key : keys)
-            batch.add(key.name, measuredKey(key.type, key.memory, key.expiresAtMs));
+        for (const Key& key : keys) {
+            keyspace::KeyInfo info = measuredKey(key.type, key.memory, key.expiresAtMs);
+            if (!key.memoryMeasured) {
+                info.memoryMeasured = false;
+                info.memoryBytes = 0;
+            }
+            batch.add(key.name, info);
+        }
         scan::Ingest ingest(store);
         ingest.setKeyStored([this](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
             linter.keyAdded(store, node, key, info);

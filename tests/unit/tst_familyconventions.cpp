@@ -168,6 +168,39 @@ private Q_SLOTS:
         QVERIFY2(forever.detail.contains("20 of them without a TTL"), forever.detail.constData());
     }
 
+    // What was not measured is not said: a family whose TTLs PTTL could not read is not "all expiring", and a name's
+    // length needs no MEMORY USAGE.
+    void whatWasNotMeasuredIsNotSaid()
+    {
+        std::vector<Key> unknown;
+        for (int day = 0; day < 20; ++day) {
+            const QByteArray key = "report." + QDate(2024, 3, 1).addDays(day).toString(u"yyyyMMdd").toLatin1();
+            unknown.push_back({key, keyspace::ExpiryUnknown});
+        }
+        const lint::Finding times = Linted(unknown).only("timestamp-in-key");
+        QVERIFY2(times.detail.contains("not measured") && !times.detail.contains("expiring"), times.detail.constData());
+
+        std::vector<Key> unmeasured;
+        const QByteArray longName = "report:" + QByteArray(110, 'x') + ":#";
+        for (int i = 1; i <= 20; ++i)
+            unmeasured.push_back({QByteArray(longName).replace("#", QByteArray::number(i + 10)), keyspace::NoExpiry,
+                                  keyspace::KeyType::String, 0, false});
+        const lint::Finding length = Linted(unmeasured).only("key-length");
+        QVERIFY2(length.detail.contains("names of 120 bytes on average"), length.detail.constData());
+        QVERIFY2(!length.detail.contains("of their memory"), length.detail.constData());
+    }
+
+    // An empty level in all of a family's keys is its notation (`rack::attack:…`): one finding, not one a key.
+    void aFamilysEmptyLevelsAreOneFinding()
+    {
+        std::vector<Key> keys;
+        add(keys, "shop::offers:#:card", 30, Now + Hour);
+        add(keys, "user:#:profile", 40, Now + Hour);
+        const Linted linted(keys);
+        const lint::Finding empty = linted.only("empty-segment");
+        QVERIFY2(empty.detail.contains("empty levels"), empty.detail.constData());
+    }
+
     // A key changed or written after the scan is judged as its family was: the family's finding stays one.
     void editsKeepTheFamilysFinding()
     {
