@@ -15,7 +15,10 @@ lint::ValueSource valueSourceFor(const scan::ScanOptions& options, const scan::S
     }
     if (!finished)
         return source;
-    source.read = [server = options.connection, touching = touchingFor(options)](const std::vector<QByteArray>& keys) {
+    // Idle times that were not measured (OBJECT denied or failed from the start) are none to protect.
+    const inspect::Touching touching =
+        summary.access == scan::AccessQuestion::None ? inspect::Touching::Allowed : touchingFor(options);
+    source.read = [server = options.connection, touching](const std::vector<QByteArray>& keys) {
         inspect::ValuePrefixes read = inspect::readValuePrefixes(server, keys, touching, lint::ValuePrefixBytes);
         return lint::ValueRead{std::move(read.values), std::move(read.unread)};
     };

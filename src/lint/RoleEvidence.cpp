@@ -176,10 +176,20 @@ void RoleEvidence::readValues(PatternIndex& patterns, const ValueSource& source,
     if (keys.empty())
         return;
     const ValueRead read = source.read(keys);
-    if (!read.unread.isEmpty())
-        m_notices.push_back(QStringLiteral("No value was read for the evidence of what keys are for: %1. Their "
-                                           "TTLs, words and types judged them alone.")
-                                .arg(read.unread));
+    if (!read.unread.isEmpty()) {
+        // How much of the judgement went without: the patterns none of whose values came back.
+        QSet<PatternId> withValues;
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            if (read.values.contains(keys[i]))
+                withValues.insert(owners[i].first);
+        }
+        const std::size_t without = wanted.size() - std::size_t(withValues.size());
+        m_notices.push_back(QStringLiteral("Values of %1 of %2 kinds of keys were not read for the evidence of what "
+                                           "keys are for: %3. Their TTLs, words and types judged them alone; a cache "
+                                           "or session known only by its values is not flagged.")
+                                .arg(QString::fromUtf8(keyspace::formatCount(without)),
+                                     QString::fromUtf8(keyspace::formatCount(wanted.size())), read.unread));
+    }
     for (std::size_t i = 0; i < keys.size(); ++i) {
         const auto value = read.values.constFind(keys[i]);
         if (value == read.values.cend())

@@ -351,6 +351,50 @@ private Q_SLOTS:
                  notices.constData());
     }
 
+    // Values read for the evidence of what keys are for: pickled values without a TTL are a cache's. A user who may
+    // not run GETRANGE gets a notice that says so (not silence); one who may not run OBJECT has no idle times that
+    // reading could reset, so --access does not stop the values being read.
+    void valueEvidenceIsReadOrItsAbsenceSaid()
+    {
+        test::PlainClient admin(m_server.port());
+        QCOMPARE(admin.command({"SELECT", "1"}), QByteArray("OK"));
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 0; i < 12; ++i)
+            commands.push_back({"SET", "blob:" + QByteArray::number(1000 + i),
+                                QByteArray("\x80\x05\x95\x10\x00\x00\x00\x00\x00\x00\x00}\x94.", 14)});
+        QCOMPARE(admin.pipeline(commands), std::size_t(0));
+        const auto missingTtl = [](const QJsonObject& report) {
+            return report[QStringLiteral("summary")]
+                .toObject()[QStringLiteral("by_rule")]
+                .toObject()[QStringLiteral("missing-ttl")]
+                .toInt();
+        };
+        const auto notices = [](const QJsonObject& report) {
+            return QJsonDocument(report[QStringLiteral("notices")].toArray()).toJson();
+        };
+        const auto lintAs = [&](const QByteArray& denied, const QStringList& extra) {
+            const QByteArray user = "no" + denied;
+            admin.command({"ACL", "SETUSER", user, "on", ">pw", "~*", "+@all", "-" + denied});
+            const test::CliRun run = lint(
+                QStringList{QStringLiteral("-n"), QStringLiteral("1"), QStringLiteral("--user"),
+                            QString::fromLatin1(user), QStringLiteral("-a"), QStringLiteral("pw"),
+                            QStringLiteral("--no-auth-warning"), QStringLiteral("--format"), QStringLiteral("json")} +
+                extra);
+            return QJsonDocument::fromJson(run.out).object();
+        };
+        const QJsonObject plain = lintJson({QStringLiteral("-n"), QStringLiteral("1")});
+        QCOMPARE(missingTtl(plain), 12);
+
+        const QJsonObject noGetrange = lintAs("getrange", {});
+        QCOMPARE(missingTtl(noGetrange), 0);
+        QVERIFY2(notices(noGetrange).contains("refused GETRANGE"), notices(noGetrange).constData());
+
+        const QJsonObject noObject = lintAs("object", {QStringLiteral("--access")});
+        QVERIFY2(!notices(noObject).contains("reset the idle times"), notices(noObject).constData());
+        QCOMPARE(missingTtl(noObject), 12);
+        QCOMPARE(admin.command({"FLUSHDB"}), QByteArray("OK"));
+    }
+
     void textFitsEightyColumns()
     {
         const auto run = lint();
