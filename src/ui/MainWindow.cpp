@@ -238,6 +238,7 @@ void MainWindow::createActions()
 void MainWindow::createLayout()
 {
     m_connectionLabel = new QLabel(tr("Not connected"));
+    m_connectionLabel->setObjectName(QStringLiteral("connectionLabel"));
     m_connectionLabel->setContentsMargins(6, 0, 10, 0);
     m_connectionLabel->setTextFormat(Qt::RichText);
     m_toolbar = m_actions->addConnectionBar(*this, m_connectionLabel);
@@ -425,10 +426,14 @@ void MainWindow::scanDone(const scan::ScanSummary& summary)
                   : tr("The scan stopped: %1. The tree shows the %2 keys scanned before it: a partial result."))
                 .arg(summary.error->message, displayText(keyspace::formatCount(keyspace.keyCount()))));
         setWindowTitle(tr("%1 (partial) — Keylens").arg(m_target.displayName()));
+        m_connectionLabel->setText(m_connectionLabel->text() + tr(" · <b>partial</b>"));
     }
-    if (summary.error && summary.scanCalls == 0)
+    if (summary.error && summary.scanCalls == 0) {
+        // Nothing was read: the bar says what was asked for, not what a reading of it would have been.
+        if (!m_target.rdbFile.isEmpty())
+            m_connectionLabel->setText(tr("<b>%1</b> · not read").arg(m_target.displayName().toHtmlEscaped()));
         connectionFailed(*summary.error);
-    else if (m_target.remember) // offered again on the welcome page: a server that answered, not a typo
+    } else if (m_target.remember) // offered again on the welcome page: a server that answered, not a typo
         m_recent->remember({m_target.displayName(), m_target.options.uriWithoutPassword(), m_target.savedId,
                             m_target.options.tls, m_target.options.ssh, m_target.options.readOnly});
     m_browser->scanFinished(summary);

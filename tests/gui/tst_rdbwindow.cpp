@@ -83,11 +83,26 @@ private Q_SLOTS:
                      banner->text().contains(QString::number(partial)),
                  qPrintable(banner->text()));
         QVERIFY2(window.windowTitle().contains(QLatin1String("(partial)")), qPrintable(window.windowTitle()));
-        // Read whole again: neither stays.
+        auto* bar = window.findChild<QLabel*>(QStringLiteral("connectionLabel"));
+        QVERIFY(bar);
+        QVERIFY2(bar->text().contains(QLatin1String("partial")), qPrintable(bar->text()));
+        // Read whole again: none stays.
         window.connectTo(models::ConnectionTarget::offlineFile(fixture("redis_encodings.rdb")));
         QVERIFY(finished.wait(20000));
         QVERIFY(banner->isHidden());
         QVERIFY2(!window.windowTitle().contains(QLatin1String("partial")), qPrintable(window.windowTitle()));
+        QVERIFY2(!bar->text().contains(QLatin1String("partial")), qPrintable(bar->text()));
+
+        // Not an RDB file at all: the bar does not describe a reading that never happened.
+        const QString notes = m_dir.filePath(QStringLiteral("notes.txt"));
+        QFile text(notes);
+        QVERIFY(text.open(QIODevice::WriteOnly));
+        text.write("hello world, these are my notes\n");
+        text.close();
+        window.connectTo(models::ConnectionTarget::offlineFile(notes));
+        QVERIFY(finished.wait(20000));
+        QVERIFY2(!bar->text().contains(QLatin1String("memory estimated")), qPrintable(bar->text()));
+        QVERIFY2(bar->text().contains(QLatin1String("not read")), qPrintable(bar->text()));
     }
 
     // Paused, a file's reading says so at once ("Paused at"), as a scan does, and goes on from there when resumed.
