@@ -2,8 +2,7 @@
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
 #include "cli/ReportFile.h"
-#include "judging/EndOfScan.h"
-#include "judging/ValueReads.h"
+#include "inspect/EndOfScanReads.h"
 #include "lint/Linter.h"
 #include "lint/ProfileFile.h"
 #include "lint/SegmentShapes.h"
@@ -119,12 +118,12 @@ int runLintCommand(const QStringList& arguments)
     // finish asks nothing more (its library sets were not read either), and the report says what went unchecked.
     const bool finished = !outcome.interrupted && !outcome.summary.error;
     const bool fromFile = !options.rdbFile.isEmpty();
-    linter.setValueSource(judging::valueSourceFor(options, outcome.summary, finished));
-    const judging::BigKeyLengths lengths = judging::judgeBesideLengths(
-        keyspace, finished && !fromFile ? &options.connection : nullptr, judging::touchingFor(options),
+    linter.setValueSource(inspect::valueSourceFor(options, outcome.summary, finished));
+    const inspect::BigKeyLengths lengths = inspect::judgeBesideLengths(
+        keyspace, finished && !fromFile ? &options.connection : nullptr, inspect::touchingFor(options),
         outcome.librarySets, [&](const lint::SetMembers& members) { linter.finish(keyspace, members, &shapes); },
         nullptr, fromFile ? outcome.summary.knownLengths.get() : nullptr);
-    if (const QString unchecked = judging::recordBigKeyLengths(keyspace, linter, lengths); !unchecked.isEmpty())
+    if (const QString unchecked = inspect::recordBigKeyLengths(keyspace, linter, lengths); !unchecked.isEmpty())
         lintReport.notices << unchecked;
     const QByteArray document = report::formatLint(lintReport, *reportFormat);
     if (const int delivered = deliverReport(outcome, outputPath, document); delivered != ExitOk)

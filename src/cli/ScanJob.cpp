@@ -2,7 +2,7 @@
 
 #include "cli/InterruptWatcher.h"
 #include "cli/ProgressBar.h"
-#include "judging/EndOfScan.h"
+#include "inspect/EndOfScanReads.h"
 #include "scan/ScanDriver.h"
 
 #include <optional>
@@ -38,7 +38,7 @@ ScanOutcome runScanJob(const scan::ScanOptions& options, keyspace::Keyspace& key
     outcome.duplicates = scanned.duplicates;
     // Not of a server that failed the scan: its connect timeout would hold the exit.
     if (!outcome.interrupted && !outcome.summary.error && options.rdbFile.isEmpty() && libraryCatalogue)
-        outcome.librarySets = judging::readLibrarySets(options.connection, keyspace, judging::touchingFor(options));
+        outcome.librarySets = inspect::readLibrarySets(options.connection, keyspace, inspect::touchingFor(options));
     return outcome;
 }
 

@@ -4,8 +4,7 @@
 #include "base/SideTask.h"
 #include "history/SnapshotOfScan.h"
 #include "history/SnapshotStore.h"
-#include "judging/EndOfScan.h"
-#include "judging/ValueReads.h"
+#include "inspect/EndOfScanReads.h"
 #include "lint/Linter.h"
 #include "lint/ValueShape.h"
 #include "models/KeyTreeModel.h"
@@ -451,12 +450,12 @@ void ScanSession::judge()
     m_judgement = std::move(judgement);
     m_bigKeyLengths = {};
     m_delimiterUses = {};
-    // The end of a scan as the CLI's (judging::judgeBesideLengths): what names and types cannot tell a library's
+    // The end of a scan as the CLI's (inspect::judgeBesideLengths): what names and types cannot tell a library's
     // layout by and the big keys' lengths, asked on the worker. Not of a server that failed the scan (its connect
     // timeout would hold a rescan that waits for this thread).
     const bool serverAnswered = m_finishing && !m_finishing->error;
     // The role evidence's few values per pattern: read on the worker, as the library sets are.
-    m_linter->setValueSource(m_finishing ? judging::valueSourceFor(m_options, *m_finishing, serverAnswered)
+    m_linter->setValueSource(m_finishing ? inspect::valueSourceFor(m_options, *m_finishing, serverAnswered)
                                          : lint::ValueSource());
     m_snapshot.reset();
     // A scan that read keys is kept as a snapshot (history::), complete or partial; one refused at once has none.
@@ -467,7 +466,7 @@ void ScanSession::judge()
     m_judging.start(
         [linter, store, result, lengths = &m_bigKeyLengths, uses = &m_delimiterUses, snapshot = &m_snapshot,
          measured = std::move(measured), server = m_options.connection, serverAnswered,
-         touching = judging::touchingFor(m_options), fromFile = !m_options.rdbFile.isEmpty(),
+         touching = inspect::touchingFor(m_options), fromFile = !m_options.rdbFile.isEmpty(),
          fileLengths = m_finishing && !m_options.rdbFile.isEmpty() ? m_finishing->knownLengths : nullptr,
          cancel = &m_judging.cancelFlag()] {
             // The snapshot walks the namespaces: beside the rules, on another core, stopped with them.
@@ -476,7 +475,7 @@ void ScanSession::judge()
                     *snapshot =
                         history::snapshotOfStore(*store, *measured, QDateTime::currentMSecsSinceEpoch(), cancel);
             });
-            *lengths = judging::judgeBesideLengths(
+            *lengths = inspect::judgeBesideLengths(
                 *store, serverAnswered && !fromFile ? &server : nullptr, touching, std::nullopt,
                 [&](const lint::SetMembers& members) { *result = linter->judge(*store, members); }, cancel,
                 fileLengths.get());
@@ -498,11 +497,11 @@ void ScanSession::verdictsRecorded()
     m_lettingGo.dispose(std::move(m_judgement)); // a verdict a key at worst, in pages, and a table
     recordWaitingLengths();
     // The big keys' lengths, as the CLI records them; the tree shows them too. What could not be checked is said.
-    const judging::BigKeyLengths lengths = std::exchange(m_bigKeyLengths, {});
+    const inspect::BigKeyLengths lengths = std::exchange(m_bigKeyLengths, {});
     for (std::size_t i = 0; i < lengths.lengths.size() && i < lengths.candidates.nodes.size(); ++i)
         if (const std::optional<std::uint64_t> length = lengths.lengths[i])
             m_model->setLength(lengths.candidates.nodes[i], *length);
-    m_lengthsNotice = judging::recordBigKeyLengths(*m_keyspace, *m_linter, lengths);
+    m_lengthsNotice = inspect::recordBigKeyLengths(*m_keyspace, *m_linter, lengths);
     m_model->setLibraries(&m_linter->libraries());
     m_patternModel->setLibraries(&m_linter->libraries());
     keepSnapshot();

@@ -7,7 +7,7 @@
 #include "edit/BulkAction.h"
 #include "edit/KeySelection.h"
 #include "history/Snapshot.h"
-#include "judging/EndOfScan.h"
+#include "inspect/EndOfScanReads.h"
 #include "keyspace/Keyspace.h"
 #include "keyspace/MemoryEstimate.h"
 #include "lint/DelimiterUse.h"
@@ -217,7 +217,7 @@ private:
     // While the worker reads the store nothing may write to it: lengths learnt meanwhile wait here.
     base::WorkerJob m_judging{QStringLiteral("keylens namespace rules"), this};
     std::unique_ptr<lint::Judgement> m_judgement;
-    judging::BigKeyLengths m_bigKeyLengths;               // written by the worker until it finishes
+    inspect::BigKeyLengths m_bigKeyLengths;               // written by the worker until it finishes
     std::vector<lint::DelimiterUse> m_delimiterUses;      // the same
     std::optional<history::Snapshot> m_snapshot;          // the same: the scan's, taken beside the rules
     std::shared_ptr<history::Snapshot> m_pendingSnapshot; // while its patterns are added

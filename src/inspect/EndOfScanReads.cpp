@@ -1,14 +1,16 @@
-#include "judging/EndOfScan.h"
+#include "inspect/EndOfScanReads.h"
 
 #include "base/SideTask.h"
 #include "inspect/KeyReader.h"
+#include "inspect/ValuePrefixes.h"
+#include "lint/ValueShape.h"
 #include "redis/Connection.h"
 
-namespace keylens::judging {
+namespace keylens::inspect {
 
 namespace {
 
-void askLengths(const redis::ConnectionOptions& options, inspect::Touching touching, BigKeyLengths& lengths,
+void askLengths(const redis::ConnectionOptions& options, Touching touching, BigKeyLengths& lengths,
                 const std::atomic<bool>* cancel)
 {
     if (lengths.candidates.keys.empty())
@@ -19,18 +21,18 @@ void askLengths(const redis::ConnectionOptions& options, inspect::Touching touch
         return;
     }
     QString touchingWhy;
-    const redis::Result<bool> untouched = inspect::readWithoutTouching(**connection, &touchingWhy);
+    const redis::Result<bool> untouched = readWithoutTouching(**connection, &touchingWhy);
     if (!untouched) {
         lengths.error = untouched.error().message;
         return;
     }
-    if (!*untouched && touching == inspect::Touching::OnlyIfUntouched) {
+    if (!*untouched && touching == Touching::OnlyIfUntouched) {
         lengths.error =
             QStringLiteral("reading a length would reset the idle time this scan measured, and ") + touchingWhy;
         return;
     }
     redis::Result<std::vector<std::optional<std::uint64_t>>> answers =
-        inspect::readLengths(**connection, lengths.candidates.keys);
+        readLengths(**connection, lengths.candidates.keys);
     if (!answers) {
         lengths.error = answers.error().message;
         return;
@@ -40,19 +42,19 @@ void askLengths(const redis::ConnectionOptions& options, inspect::Touching touch
 
 } // namespace
 
-inspect::Touching touchingFor(const scan::ScanOptions& options)
+Touching touchingFor(const scan::ScanOptions& options)
 {
-    return options.measureAccess ? inspect::Touching::OnlyIfUntouched : inspect::Touching::Allowed;
+    return options.measureAccess ? Touching::OnlyIfUntouched : Touching::Allowed;
 }
 
 lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const keyspace::Keyspace& store,
-                                 inspect::Touching touching)
+                                 Touching touching)
 {
-    return inspect::readSetMembers(server, lint::LibraryLayouts::keysToRead(store), touching);
+    return readSetMembers(server, lint::LibraryLayouts::keysToRead(store), touching);
 }
 
 BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::ConnectionOptions* server,
-                                 inspect::Touching touching, std::optional<lint::SetMembers> known,
+                                 Touching touching, std::optional<lint::SetMembers> known,
                                  const std::function<void(const lint::SetMembers&)>& judge,
                                  const std::atomic<bool>* cancel, const QHash<QByteArray, std::uint64_t>* fileLengths)
 {
@@ -108,4 +110,22 @@ QString recordBigKeyLengths(keyspace::Keyspace& store, lint::Linter& linter, con
     return {};
 }
 
-} // namespace keylens::judging
+lint::ValueSource valueSourceFor(const scan::ScanOptions& options, const scan::ScanSummary& summary, bool finished)
+{
+    lint::ValueSource source;
+    if (!options.rdbFile.isEmpty()) {
+        source.kept = summary.valuePrefixes;
+        return source;
+    }
+    if (!finished)
+        return source;
+    // Idle times that were not measured (OBJECT denied or failed from the start) are none to protect.
+    const Touching touching = summary.access == scan::AccessQuestion::None ? Touching::Allowed : touchingFor(options);
+    source.read = [server = options.connection, touching](const std::vector<QByteArray>& keys) {
+        ValuePrefixes read = readValuePrefixes(server, keys, touching, lint::ValuePrefixBytes);
+        return lint::ValueRead{std::move(read.values), std::move(read.unread)};
+    };
+    return source;
+}
+
+} // namespace keylens::inspect

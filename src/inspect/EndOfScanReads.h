@@ -5,6 +5,7 @@
 #include "lint/LibraryLayouts.h"
 #include "lint/Linter.h"
 #include "lint/OverlayRules.h"
+#include "lint/ValueSamples.h"
 #include "redis/ConnectionOptions.h"
 #include "scan/ScanTypes.h"
 
@@ -18,7 +19,12 @@
 #include <optional>
 #include <vector>
 
-namespace keylens::judging {
+namespace keylens::inspect {
+
+// What the end of a scan reads of the server for the rules, beside them: one step for the window
+// (models::ScanSession, on its worker), the CLI (keylens-cli lint) and the tests. The rules themselves read no server
+// (src/lint): they are handed the library sets, the big keys' lengths and a few values read here, each in NO-TOUCH mode
+// where the server has it.
 
 // The lengths of the keys that may be bigger than big-string's and big-collection's thresholds: one pipelined O(1)
 // STRLEN, HLEN… each, asked once the scan is over.
@@ -30,12 +36,12 @@ struct BigKeyLengths
 };
 
 // A scan that measured idle times or LFU counters spares them: nothing after it may read what would touch them.
-inspect::Touching touchingFor(const scan::ScanOptions& options);
+Touching touchingFor(const scan::ScanOptions& options);
 
 // The set members that library layouts keep registries in (Sidekiq's `queues`…), asked of `server` for the keys
 // LibraryLayouts::keysToRead names; none when reading them would touch keys that `touching` spares.
 lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const keyspace::Keyspace& store,
-                                 inspect::Touching touching);
+                                 Touching touching);
 
 // The end of a scan, one step for the GUI, the CLI and the tests. `judge` runs the namespace rules and library
 // layouts over the store, given the library set members (`known`, or read from `server` first); meanwhile the server
@@ -47,7 +53,7 @@ lint::SetMembers readLibrarySets(const redis::ConnectionOptions& server, const k
 // leaves the lengths and sets unread, and the lengths' error says why. Nothing may write to the store until it
 // returns; any thread.
 BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::ConnectionOptions* server,
-                                 inspect::Touching touching, std::optional<lint::SetMembers> known,
+                                 Touching touching, std::optional<lint::SetMembers> known,
                                  const std::function<void(const lint::SetMembers&)>& judge,
                                  const std::atomic<bool>* cancel = nullptr,
                                  const QHash<QByteArray, std::uint64_t>* fileLengths = nullptr);
@@ -56,4 +62,10 @@ BigKeyLengths judgeBesideLengths(const keyspace::Keyspace& store, const redis::C
 // for the notices (empty when every candidate was): the other rules' findings stand either way.
 QString recordBigKeyLengths(keyspace::Keyspace& store, lint::Linter& linter, const BigKeyLengths& lengths);
 
-} // namespace keylens::judging
+// Where a lint's role evidence (lint/RoleEvidence.h) takes the first bytes of a few values per pattern from: an RDB
+// file's, kept as it was read; or the server's, read once the scan is over on a connection of its own, in NO-TOUCH
+// mode where the server has it (where it has not and the scan measured idle times, none is read and the lint says
+// so). None after a scan that did not finish: a failed server would only time out again.
+lint::ValueSource valueSourceFor(const scan::ScanOptions& options, const scan::ScanSummary& summary, bool finished);
+
+} // namespace keylens::inspect
