@@ -22,7 +22,7 @@
 namespace keylens::inspect {
 
 // What the end of a scan reads of the server for the rules, beside them: one step for the window
-// (models::ScanSession, on its worker), the CLI (keylens-cli lint) and the tests. The rules themselves read no server
+// (models::EndOfScan, on its worker), the CLI (keylens-cli lint) and the tests. The rules themselves read no server
 // (src/lint): they are handed the library sets, the big keys' lengths and a few values read here, each in NO-TOUCH mode
 // where the server has it.
 

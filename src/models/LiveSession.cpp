@@ -2,6 +2,7 @@
 
 #include "models/KeyTreeModel.h"
 #include "models/ScanSession.h"
+#include "models/StoreChanges.h"
 #include "redis/Connection.h"
 
 #include <QDateTime>
@@ -39,7 +40,7 @@ LiveSession::LiveSession(ScanSession* session, QObject* parent)
     connect(&m_lookTimer, &QTimer::timeout, this, &LiveSession::look);
     m_announceTimer.setInterval(AnnounceIntervalMs);
     connect(&m_announceTimer, &QTimer::timeout, this, [this] {
-        m_session->announceFollowedKeys();
+        m_session->changes()->announceFollowedKeys();
         m_session->model()->refreshWriteRates();
         Q_EMIT ratesChanged();
     });
@@ -256,7 +257,7 @@ void LiveSession::fallBehind(const QString& why)
 {
     stopFollowing();
     setState(State::Behind, why);
-    m_session->announceFollowedKeys(); // what was followed until now, with the state that says it stops here
+    m_session->changes()->announceFollowedKeys(); // what was followed until now, with the state that says it stops here
 }
 
 bool LiveSession::applyStep(std::size_t keys)
@@ -269,7 +270,7 @@ bool LiveSession::applyStep(std::size_t keys)
     for (std::size_t i = 0; i < count; ++i)
         now.emplace_back(m_waiting[i].key, m_waiting[i].now);
     // The store is busy (the rules, a sort on a worker): the keys wait for the next look.
-    if (!m_session->followKeys(now))
+    if (!m_session->changes()->followKeys(now))
         return true;
     const keyspace::Keyspace& store = m_session->keyspace();
     const std::int64_t when = nowMs();

@@ -25,7 +25,7 @@ class ScanSession;
 // The tree after a scan, kept following the server (issue: a live keyspace). Once enabled, each scan of the session
 // is followed from its start: the server's key events (live::KeyspaceFollower) name the keys written, deleted,
 // expired or evicted; once the scan is in, they are measured and go through the session's one ingest path
-// (ScanSession::followKeys), in slices of the GUI thread's turns, so that every ancestor's totals follow. Writes per
+// (StoreChanges::followKeys), in slices of the GUI thread's turns, so that every ancestor's totals follow. Writes per
 // namespace are counted for the Writes/s column (WriteRates).
 //
 // A server that does not publish key events (notify-keyspace-events) is not changed behind the user's back: the

@@ -6,11 +6,14 @@
 #include "keyspace/Units.h"
 #include "lint/Rules.h"
 #include "models/DisplayText.h"
+#include "models/EndOfScan.h"
 #include "models/FindingsText.h"
 #include "models/KeyspaceView.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 #include "models/ServerStatusText.h"
+#include "models/SnapshotKeeper.h"
+#include "models/StoreChanges.h"
 #include "redis/ConnectionOptions.h"
 #include "ui/ChartsPane.h"
 #include "ui/ColumnFitter.h"
@@ -175,7 +178,7 @@ QWidget* BrowserPane::createSide()
     m_keyDetails = new KeyDetailsView(m_inspector);
     connect(m_keyDetails, &KeyDetailsView::lengthKnown, this, [this](models::NodeRef node, std::uint64_t length) {
         if (m_session->view().isCurrent(node)) // a key of the scan before: its node id names another key now
-            m_session->lengthsKnown({{node.node, length}});
+            m_session->changes()->lengthsKnown({{node.node, length}});
     });
     m_namespaceDetails = new NamespaceDetailsView(*m_session);
     connect(m_namespaceDetails, &NamespaceDetailsView::keyActivated, this, [this](models::NodeRef node) {
@@ -300,9 +303,9 @@ void BrowserPane::followSession()
     });
     connect(m_session, &models::ScanSession::finished, this, [this] { refreshShards(); });
     // Each scan's snapshot joins the history (the file may still be on its way: the snapshot itself is handed over).
-    connect(m_session, &models::ScanSession::snapshotKept, this, [this] {
-        const std::shared_ptr<const history::Snapshot>& snapshot = m_session->lastSnapshot();
-        const QString root = m_session->snapshotFolder();
+    connect(m_session->snapshots(), &models::SnapshotKeeper::snapshotKept, this, [this] {
+        const std::shared_ptr<const history::Snapshot>& snapshot = m_session->snapshots()->lastSnapshot();
+        const QString root = m_session->snapshots()->folder();
         m_history->setFolder(root.isEmpty()
                                  ? QString()
                                  : history::SnapshotStore(root).folderOf(snapshot->server.address, snapshot->server.db),
@@ -381,7 +384,7 @@ void BrowserPane::scanFinished(const scan::ScanSummary& summary)
         m_tree->setCurrentIndex(first);
     }
     if (!summary.cancelled && !summary.error)
-        m_delimiterSuggestion->suggest(m_session->takeDelimiterUses(), m_session->view().delimiters());
+        m_delimiterSuggestion->suggest(m_session->endOfScan()->takeDelimiterUses(), m_session->view().delimiters());
     m_charts->refresh(true, true);   // counted once more over the whole store, off the GUI thread when big
     m_serverPanel->refreshIfShown(); // the whole scan's totals, without waiting for the next turn
 }
@@ -555,7 +558,7 @@ void BrowserPane::updateComparisonBanner()
                        .arg(m_comparison->label().toHtmlEscaped(), displayText(keyspace::formatCount(then.totals.keys)),
                             displayText(keyspace::formatBytes(then.totals.memoryBytes)));
     QStringList caveats;
-    if (const std::shared_ptr<const history::Snapshot>& now = m_session->lastSnapshot())
+    if (const std::shared_ptr<const history::Snapshot>& now = m_session->snapshots()->lastSnapshot())
         caveats = history::caveatsOf(then, *now);
     if (then.totals.keysMemoryUnmeasured > 0)
         caveats << tr("That scan did not measure every key's memory: Δ Memory is not compared.");

@@ -9,6 +9,7 @@
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 #include "models/SessionQueries.h"
+#include "models/StoreChanges.h"
 #include "scan/KeyBatch.h"
 #include "ui/BrowserPane.h"
 #include "ui/BulkActionDialog.h"
@@ -193,7 +194,7 @@ void EditActions::showBulkAction(edit::BulkKind kind, edit::KeySelection selecti
     connect(dialog, &BulkActionDialog::actionEnded, this,
             [this, dialog, storeReplaced](const edit::BulkSummary& summary) {
                 if (!*storeReplaced) {
-                    m_session.bulkActionDone(dialog->request(), dialog->selection(), summary);
+                    m_session.changes()->bulkActionDone(dialog->request(), dialog->selection(), summary);
                     m_browser.refreshSelection();
                 }
                 Q_EMIT message(summary.text());
@@ -228,7 +229,7 @@ void EditActions::storeFollowsEdit(const models::ValueInspector::Edit& edit)
     const bool sameDatabase = edit.change.database < 0 || edit.change.database == m_connection.db;
     if (!edit.change.newKey.isEmpty() && sameDatabase)
         keys.emplace_back(edit.change.newKey, edit.newKey);
-    m_session.keysAre(keys);
+    m_session.changes()->keysAre(keys);
     if (edit.change.kind == edit::KeyEdit::Kind::Rename && sameDatabase)
         m_browser.selectPath(edit.change.newKey);
     if (edit.change.kind == edit::KeyEdit::Kind::CreateKey && edit.change.key == m_createdKey) {

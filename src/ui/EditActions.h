@@ -26,7 +26,7 @@ class WindowActions;
 // The window's edits: copy and delete the selected key, a new key, bulk actions over the selected node's keys (or
 // pattern, or a rule's findings, from the Findings panel's context menu), the naming-variants rename plan, and the
 // store following what every edit did, so that the tree, its overlays and the findings are right without a rescan
-// (ScanSession::keysAre, bulkActionDone). Wires Edit's actions itself; its dialogs are `window`'s children.
+// (models::StoreChanges::keysAre, bulkActionDone). Wires Edit's actions itself; its dialogs are `window`'s children.
 class EditActions : public QObject
 {
     Q_OBJECT

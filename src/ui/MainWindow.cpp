@@ -8,12 +8,15 @@
 #include "lint/ProfileFile.h"
 #include "models/DemoLauncher.h"
 #include "models/DisplayText.h"
+#include "models/EndOfScan.h"
 #include "models/ExpiryCount.h"
 #include "models/KeyTreeModel.h"
 #include "models/KeyspaceView.h"
 #include "models/RecentConnections.h"
 #include "models/SavedConnections.h"
 #include "models/ScanSession.h"
+#include "models/SnapshotKeeper.h"
+#include "models/StoreChanges.h"
 #include "models/ValueInspector.h"
 #include "redis/ClusterRoutes.h"
 #include "ui/BrowserPane.h"
@@ -86,7 +89,7 @@ MainWindow::MainWindow(QSettings* settings, QWidget* parent)
 {
     registerResources();
     // Every scan is kept as a snapshot (docs/snapshot-format.md), for `keylens-cli diff` and comparisons later.
-    m_session->setSnapshotFolder(
+    m_session->snapshots()->setFolder(
         QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/snapshots"),
         std::size_t(std::max(1, m_settings->value(QStringLiteral("history/snapshotsKept"), 100).toInt())));
     setWindowTitle(tr("Keylens"));
@@ -212,10 +215,10 @@ void MainWindow::createActions()
         // This server's snapshots when a scan of it named it; a file otherwise.
         QString folder;
         std::int64_t current = 0;
-        if (const std::shared_ptr<const history::Snapshot>& last = m_session->lastSnapshot();
-            last && !m_session->snapshotFolder().isEmpty()) {
-            folder =
-                history::SnapshotStore(m_session->snapshotFolder()).folderOf(last->server.address, last->server.db);
+        if (const std::shared_ptr<const history::Snapshot>& last = m_session->snapshots()->lastSnapshot();
+            last && !m_session->snapshots()->folder().isEmpty()) {
+            folder = history::SnapshotStore(m_session->snapshots()->folder())
+                         .folderOf(last->server.address, last->server.db);
             current = last->takenAtMs;
         }
         CompareDialog dialog(folder, current, this);
@@ -232,7 +235,7 @@ void MainWindow::createActions()
     m_console = new ConsoleView;
     m_consoleDock = addConsoleDock(*this, m_console);
     actions.viewMenu->insertAction(actions.collapseAll, m_consoleDock->toggleViewAction());
-    connect(m_console, &ConsoleView::keysWritten, m_session, &models::ScanSession::keysAre);
+    connect(m_console, &ConsoleView::keysWritten, m_session->changes(), &models::StoreChanges::keysAre);
 }
 
 void MainWindow::createLayout()
@@ -465,7 +468,7 @@ void MainWindow::refreshFindings()
     if (!m_findingsDock->isVisible())
         return;
     m_findings->showFindings(m_session->linter(), m_session->isRunning());
-    m_findings->setNotices(m_session->notices());
+    m_findings->setNotices(m_session->endOfScan()->notices());
 }
 
 void MainWindow::showFindingsPanel()

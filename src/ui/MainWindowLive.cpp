@@ -5,6 +5,7 @@
 #include "models/KeyspaceView.h"
 #include "models/LiveSession.h"
 #include "models/ScanSession.h"
+#include "models/StoreChanges.h"
 #include "ui/BrowserPane.h"
 #include "ui/KeyTreeDelegate.h"
 #include "ui/LiveBar.h"
@@ -27,7 +28,7 @@ void MainWindow::createLiveView()
     connect(m_live, &models::LiveSession::stateChanged, this,
             [this] { showWritesColumn(*m_browser->tree(), m_live->state() == models::LiveSession::State::Following); });
     // The status line's totals are the store's as it follows.
-    connect(m_session, &models::ScanSession::storeEdited, this, [this] {
+    connect(m_session->changes(), &models::StoreChanges::storeEdited, this, [this] {
         const models::KeyspaceView& store = m_session->view();
         m_status->showStoreNow(store.keyCount(), store.stats(store.root()).memoryBytes,
                                m_live->state() == models::LiveSession::State::Following);

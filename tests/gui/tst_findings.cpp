@@ -8,6 +8,7 @@
 #include "keyspace/KeyEscape.h"
 #include "lint/ProfileFile.h"
 #include "lint/Rules.h"
+#include "models/EndOfScan.h"
 #include "models/KeyTreeModel.h"
 #include "models/ScanSession.h"
 #include "ui/BrowserPane.h"
@@ -381,7 +382,7 @@ private Q_SLOTS:
         window->connectTo(target);
         QVERIFY(finished.wait(60000));
         QTRY_VERIFY(!window->session()->isRunning());
-        const QStringList guiNotices = window->session()->notices();
+        const QStringList guiNotices = window->session()->endOfScan()->notices();
         QVERIFY2(guiNotices.join(u'|').contains(unchecked), qPrintable(guiNotices.join(u'|')));
         for (const QString& notice : guiNotices)
             QVERIFY2(cliNotices.contains(notice),

@@ -16,6 +16,7 @@
 #include "models/KeyTreeModel.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
+#include "models/SnapshotKeeper.h"
 #include "ui/BrowserPane.h"
 #include "ui/CompareDialog.h"
 #include "ui/HistoryPane.h"
@@ -92,7 +93,7 @@ class TestHistory : public QObject
 
     void scan()
     {
-        QSignalSpy kept(m_window->session(), &models::ScanSession::snapshotKept);
+        QSignalSpy kept(m_window->session()->snapshots(), &models::SnapshotKeeper::snapshotKept);
         QSignalSpy finished(m_window.get(), &ui::MainWindow::scanFinished);
         ui::MainWindow::Target target;
         target.options = m_server.connectionOptions();
@@ -158,7 +159,7 @@ private Q_SLOTS:
         m_window->resize(1280, 800);
         m_window->show();
         scan();
-        m_firstScanMs = m_window->session()->lastSnapshot()->takenAtMs;
+        m_firstScanMs = m_window->session()->snapshots()->lastSnapshot()->takenAtMs;
 
         // What the test does between the scans.
         commands.clear();
@@ -182,7 +183,7 @@ private Q_SLOTS:
     // The window's snapshot has what the CLI's has: patterns, and the libraries the linter recognised.
     void snapshotsCarryPatternsAndLibraries()
     {
-        const history::Snapshot& taken = *m_window->session()->lastSnapshot();
+        const history::Snapshot& taken = *m_window->session()->snapshots()->lastSnapshot();
         const auto pattern =
             std::find_if(taken.patterns.begin(), taken.patterns.end(),
                          [](const history::SnapshotPattern& entry) { return entry.pattern == "grow:<int>"; });
@@ -209,7 +210,7 @@ private Q_SLOTS:
         QAction* compare = actionNamed(*m_window, QStringLiteral("Compare &with…"));
         QVERIFY(compare);
         // Both files written (on the writer's thread, after the scans' signals).
-        const history::Snapshot& latest = *m_window->session()->lastSnapshot();
+        const history::Snapshot& latest = *m_window->session()->snapshots()->lastSnapshot();
         const history::SnapshotStore store(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
                                            QStringLiteral("/snapshots"));
         QTRY_COMPARE_WITH_TIMEOUT(store.list(latest.server.address, latest.server.db).size(), std::size_t(2), 10000);
@@ -508,7 +509,7 @@ private Q_SLOTS:
     // Another server's scan may be compared with: the banner says so.
     void anotherServersScanIsSaidSo()
     {
-        history::Snapshot other = *m_window->session()->lastSnapshot();
+        history::Snapshot other = *m_window->session()->snapshots()->lastSnapshot();
         other.server.address = "elsewhere.example:6379";
         other.server.db = 4;
         m_window->browser()->compareWith(std::make_shared<models::Comparison>(other, QStringLiteral("then")));
@@ -541,7 +542,7 @@ private Q_SLOTS:
     {
         history::SnapshotStore store(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
                                      QStringLiteral("/snapshots"));
-        const history::Snapshot& latest = *m_window->session()->lastSnapshot();
+        const history::Snapshot& latest = *m_window->session()->snapshots()->lastSnapshot();
         QString error;
         std::optional<history::Snapshot> first =
             history::readSnapshotOrReport(store.list(latest.server.address, latest.server.db).front().path, &error);

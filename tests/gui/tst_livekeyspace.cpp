@@ -9,6 +9,8 @@
 #include "models/KeyTreeModel.h"
 #include "models/LiveSession.h"
 #include "models/ScanSession.h"
+#include "models/SnapshotKeeper.h"
+#include "models/StoreChanges.h"
 #include "ui/BrowserPane.h"
 #include "ui/LiveBar.h"
 #include "ui/MainWindow.h"
@@ -207,7 +209,8 @@ private Q_SLOTS:
         QVERIFY(scanAndWait(*window, targetOf(server)));
         models::ScanSession* session = window->session();
         // The snapshot's patterns take a tenth of a second here past the scan's end (more on a slower machine).
-        QVERIFY2(session->lastSnapshot() == nullptr, "the snapshot was made before the scan ended: more keys needed");
+        QVERIFY2(session->snapshots()->lastSnapshot() == nullptr,
+                 "the snapshot was made before the scan ended: more keys needed");
         test::PlainClient client(server.port());
         client.command({"SET", "arrived:1", "v"}); // as the follower would hand it over
         keyspace::KeyInfo info;
@@ -215,11 +218,11 @@ private Q_SLOTS:
         info.memoryBytes = 56;
         info.memoryMeasured = true;
         const std::vector<std::pair<QByteArray, std::optional<keyspace::KeyInfo>>> arrived = {{"arrived:1", info}};
-        QVERIFY(!session->followKeys(arrived)); // it waits, as for a sort on a worker
-        QTRY_VERIFY_WITH_TIMEOUT(session->lastSnapshot() != nullptr, 20000);
-        QVERIFY2(session->lastSnapshot()->patterns.size() >= 8,
-                 qPrintable(QString::number(session->lastSnapshot()->patterns.size())));
-        QTRY_VERIFY_WITH_TIMEOUT(session->followKeys(arrived), 5000);
+        QVERIFY(!session->changes()->followKeys(arrived)); // it waits, as for a sort on a worker
+        QTRY_VERIFY_WITH_TIMEOUT(session->snapshots()->lastSnapshot() != nullptr, 20000);
+        QVERIFY2(session->snapshots()->lastSnapshot()->patterns.size() >= 8,
+                 qPrintable(QString::number(session->snapshots()->lastSnapshot()->patterns.size())));
+        QTRY_VERIFY_WITH_TIMEOUT(session->changes()->followKeys(arrived), 5000);
         QCOMPARE(treeKeys(*window, "arrived"), 1u);
 
         // Keys a writer adds while the window follows go in as ever: the tree counts what the server does.

@@ -13,6 +13,7 @@
 #include "keyspace/Units.h"
 #include "models/KeyTreeModel.h"
 #include "models/ScanSession.h"
+#include "models/SnapshotKeeper.h"
 #include "models/ValueTableModel.h"
 #include "redis/ServerInfo.h"
 #include "ui/BrowserPane.h"
@@ -203,8 +204,8 @@ private Q_SLOTS:
     void everyScanIsKeptAsASnapshot()
     {
         // Its patterns are added after the scan, on a worker.
-        QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->lastSnapshot(), 10000);
-        const std::shared_ptr<const history::Snapshot> taken = m_window->session()->lastSnapshot();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->session()->snapshots()->lastSnapshot(), 10000);
+        const std::shared_ptr<const history::Snapshot> taken = m_window->session()->snapshots()->lastSnapshot();
         test::PlainClient client(m_server.port());
         QCOMPARE(qint64(taken->totals.keys), client.integer({"DBSIZE"}));
         QVERIFY(taken->complete);
