@@ -98,7 +98,7 @@ public:
 
     const Profile& profile() const { return m_profile; }
     // Where the rules may read a few values per pattern (RoleEvidence.h) when they finish or judge: the end of a scan
-    // sets it (judging::valueSource), before finish() or judge(). None by default.
+    // sets it (inspect::valueSourceFor), before finish() or judge(). None by default.
     void setValueSource(ValueSource values) { m_values = std::move(values); }
     // The server's maxmemory-policy evicts any key (allkeys-*): a key without a TTL is evicted under memory
     // pressure, so missing-ttl is only information there. Set as soon as the server is known, before the first key.

@@ -22,8 +22,8 @@ struct ValueRead
 };
 
 // Where the role evidence (RoleEvidence.h) takes the first bytes of a few values per pattern from. The linter reads
-// no server itself: the end of a scan (judging::) gives it an RDB file's kept values, or a way to ask the server for
-// the few keys it picks. Empty: no value is read, and the other evidence judges alone.
+// no server itself: the end of a scan (inspect::valueSourceFor) gives it an RDB file's kept values, or a way to ask the
+// server for the few keys it picks. Empty: no value is read, and the other evidence judges alone.
 struct ValueSource
 {
     // An RDB file's values, kept as it was read (a few per kind of key): each pattern takes those of its keys.
