@@ -3,7 +3,6 @@
 #include "keyspace/Keyspace.h"
 #include "lint/Linter.h"
 #include "models/KeyspaceView.h"
-#include "report/FindingGroups.h"
 
 namespace keylens::models {
 
@@ -40,11 +39,19 @@ bool FindingGrouping::request(const lint::Linter& linter)
     return !m_slices.isRunning();
 }
 
-std::unique_ptr<report::FindingGroups> FindingGrouping::take()
+std::optional<GroupedFindings> FindingGrouping::take()
 {
-    if (m_slices.isRunning())
-        return nullptr;
-    return std::move(m_groups);
+    if (m_slices.isRunning() || !m_groups || !m_linter)
+        return std::nullopt;
+    GroupedFindings grouped;
+    grouped.groups = m_groups->groups();
+    grouped.patternCount = m_groups->patternCount();
+    // A lookup in the store per example (a few per rule), while the store the groups were made of is the view's.
+    for (const lint::RuleSummary& summary : m_linter->summaries())
+        for (const lint::Finding& finding : summary.examples)
+            grouped.patternOfExample.insert(finding.key, m_groups->patternOf(finding.key));
+    m_groups.reset();
+    return grouped;
 }
 
 void FindingGrouping::cancel()

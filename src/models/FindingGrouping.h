@@ -1,23 +1,33 @@
 #pragma once
 
 #include "base/SlicedJob.h"
+#include "report/FindingGroups.h"
 
+#include <QByteArray>
+#include <QHash>
 #include <QObject>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace keylens::lint {
 class Linter;
 }
 
-namespace keylens::report {
-class FindingGroups;
-}
-
 namespace keylens::models {
 
 class KeyspaceView;
+
+// What the Findings panel shows of a grouping: the groups, the number of patterns, and under which pattern each
+// example the linter keeps belongs (the panel reads no store to place them).
+struct GroupedFindings
+{
+    std::vector<report::FindingGroup> groups; // by rule, then by keys (report::FindingGroups' order)
+    std::uint64_t patternCount = 0;
+    QHash<QByteArray, QByteArray> patternOfExample; // lint::RuleSummary::examples' keys -> their pattern
+};
 
 // The findings of a finished scan grouped by rule and pattern (report::FindingGroups), for the Findings panel:
 // grouping reads every node with a finding and folds its key, a quarter of a second at a million keys, too long for
@@ -36,7 +46,8 @@ public:
     // false while they are still being grouped (ready() then brings the caller back). Asked again with the same
     // linter and findings, it goes on with the grouping under way.
     bool request(const lint::Linter& linter);
-    std::unique_ptr<report::FindingGroups> take();
+    // The groups once ready (nothing while the grouping is under way, or after they were taken).
+    std::optional<GroupedFindings> take();
     bool isRunning() const { return m_groups != nullptr; }
     void cancel();
 

@@ -275,12 +275,12 @@ std::uint32_t FindingGroups::patternIdOf(keyspace::NodeId node)
     return pattern;
 }
 
-QByteArray FindingGroups::patternOf(QByteArrayView key) const
+QByteArray FindingGroups::patternOf(QByteArrayView key)
 {
     const keyspace::NodeId node = m_store->find(key);
     if (node == keyspace::InvalidNode)
         return {};
-    return patternText(const_cast<FindingGroups*>(this)->patternIdOf(node));
+    return patternText(patternIdOf(node));
 }
 
 } // namespace keylens::report

@@ -49,8 +49,9 @@ public:
     const std::vector<FindingGroup>& groups() const { return m_groups; }
     // The distinct patterns that hold a finding ("15,706 findings in 212 patterns").
     std::uint64_t patternCount() const { return m_patternCount; }
-    // The pattern of a key (or namespace) in the store; empty for one not in it.
-    QByteArray patternOf(QByteArrayView key) const;
+    // The pattern of a key (or namespace) in the store; empty for one not in it. Not const: it folds the key's
+    // namespaces not folded yet, as grouping does.
+    QByteArray patternOf(QByteArrayView key);
 
 private:
     static constexpr std::uint32_t RootPattern = 0;

@@ -119,7 +119,7 @@ QByteArray lintToJson(const LintReport& report)
     json.endArray();
 
     const std::vector<lint::RuleSummary> rules = linter.summaries();
-    const std::optional<FindingGroups> groups =
+    std::optional<FindingGroups> groups =
         report.keyspace
             ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries(), report.segmentShapes)
             : std::nullopt;
@@ -186,7 +186,7 @@ QByteArray lintToText(const LintReport& report)
     QByteArray out = "Keylens " KEYLENS_VERSION " lint — " + report.summary.server.address.toUtf8() + " db" +
                      QByteArray::number(report.summary.server.db) + ", profile " + linter.profile().name.toUtf8() +
                      '\n';
-    const std::optional<FindingGroups> groups =
+    std::optional<FindingGroups> groups =
         report.keyspace
             ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries(), report.segmentShapes)
             : std::nullopt;

@@ -8,7 +8,6 @@
 #include "models/FindingGrouping.h"
 #include "models/FindingsText.h"
 #include "models/KeyspaceView.h"
-#include "report/FindingGroups.h"
 #include "ui/OverlayColours.h"
 
 #include <QComboBox>
@@ -233,8 +232,8 @@ void FindingsPanel::showGrouped(const lint::Linter& linter)
         return; // nothing new since the list was built
     if (!m_grouping->request(linter))
         return; // groupingReady() brings the caller back
-    if (const std::unique_ptr<report::FindingGroups> groups = m_grouping->take())
-        fillGrouped(linter, *groups);
+    if (const std::optional<models::GroupedFindings> grouped = m_grouping->take())
+        fillGrouped(linter, *grouped);
 }
 
 bool FindingsPanel::isGrouping() const
@@ -242,7 +241,7 @@ bool FindingsPanel::isGrouping() const
     return m_grouping->isRunning();
 }
 
-void FindingsPanel::fillGrouped(const lint::Linter& linter, const report::FindingGroups& groups)
+void FindingsPanel::fillGrouped(const lint::Linter& linter, const models::GroupedFindings& grouped)
 {
     const int selected = selectedRule();
     const std::set<int> expanded = expandedRules();
@@ -259,7 +258,7 @@ void FindingsPanel::fillGrouped(const lint::Linter& linter, const report::Findin
         std::map<QByteArray, QTreeWidgetItem*> byPattern;
         int patternRows = 0;
         std::uint64_t hiddenKeys = 0, hiddenPatterns = 0;
-        for (const report::FindingGroup& group : groups.groups()) {
+        for (const report::FindingGroup& group : grouped.groups) {
             if (group.rule != summary.rule)
                 continue;
             if (patternRows == PatternRowsPerRule) {
@@ -272,15 +271,16 @@ void FindingsPanel::fillGrouped(const lint::Linter& linter, const report::Findin
             if (group.library)
                 text += QStringLiteral("  [%1]").arg(QString::fromLatin1(group.library->id));
             row->setText(RuleColumn, text);
-            row->setText(SeverityColumn, QString::fromLatin1(keyspace::formatMemory(group.memory)));
+            const QString memory = QString::fromUtf8(keyspace::formatMemory(group.memory)); // "≥ 1.2 MiB"
+            row->setText(SeverityColumn, memory);
             row->setText(KeysColumn, count(group.keys));
             row->setTextAlignment(KeysColumn, Qt::AlignRight | Qt::AlignVCenter);
             row->setTextAlignment(SeverityColumn, Qt::AlignRight | Qt::AlignVCenter);
             row->setData(RuleColumn, RuleRole, rule);
             row->setData(RuleColumn, PatternRole, group.pattern);
-            row->setToolTip(RuleColumn,
-                            tr("%1 keys of this pattern have this finding; their memory: %2")
-                                .arg(count(group.keys), QString::fromLatin1(keyspace::formatMemory(group.memory))));
+            row->setToolTip(
+                RuleColumn,
+                tr("%1 keys of this pattern have this finding; their memory: %2").arg(count(group.keys), memory));
             byPattern[group.pattern] = row;
             ++patternRows;
         }
@@ -293,7 +293,7 @@ void FindingsPanel::fillGrouped(const lint::Linter& linter, const report::Findin
             more->setFlags(Qt::ItemIsEnabled);
         }
         for (const lint::Finding& finding : summary.examples) {
-            const auto row = byPattern.find(groups.patternOf(finding.key));
+            const auto row = byPattern.find(grouped.patternOfExample.value(finding.key));
             if (row == byPattern.end())
                 continue;
             row->second->addChild(exampleRow(finding, rule));
@@ -305,7 +305,7 @@ void FindingsPanel::fillGrouped(const lint::Linter& linter, const report::Findin
         selectRule(selected);
     m_groupedLinter = &linter;
     m_groupedFindings = linter.findings();
-    const std::uint64_t patterns = groups.patternCount();
+    const std::uint64_t patterns = grouped.patternCount;
     const lint::Profile& profile = linter.profile();
     m_heading->setText(tr("<b>%1</b> %2 in <b>%3</b> %4 · %5 %6 · profile <b>%7</b>")
                            .arg(count(linter.findings()), linter.findings() == 1 ? tr("finding") : tr("findings"),

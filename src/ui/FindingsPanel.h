@@ -21,11 +21,8 @@ class QTreeWidgetItem;
 namespace keylens::models {
 class FindingGrouping;
 class KeyspaceView;
+struct GroupedFindings;
 } // namespace keylens::models
-
-namespace keylens::report {
-class FindingGroups;
-}
 
 namespace keylens::ui {
 
@@ -85,9 +82,9 @@ private:
     void expandRules(const std::set<int>& rules);
     // An example's row: its key, severity and detail; activating it selects the key.
     QTreeWidgetItem* exampleRow(const lint::Finding& finding, int rule);
-    // Rule → pattern → examples, from the findings' groups (report/FindingGroups.h); the heading's pattern count.
+    // Rule → pattern → examples, from the findings' groups (models::FindingGrouping); the heading's pattern count.
     void showGrouped(const lint::Linter& linter);
-    void fillGrouped(const lint::Linter& linter, const report::FindingGroups& groups);
+    void fillGrouped(const lint::Linter& linter, const models::GroupedFindings& grouped);
     void emitTreeFilter();
 
     QLabel* m_heading;

@@ -225,7 +225,7 @@ private Q_SLOTS:
         add(deep);
         linter.finish(store);
 
-        const report::FindingGroups groups(store, linter.libraries());
+        report::FindingGroups groups(store, linter.libraries());
         std::uint64_t grouped = 0;
         std::set<QByteArray> patterns;
         for (const report::FindingGroup& group : groups.groups()) {
@@ -279,7 +279,7 @@ private Q_SLOTS:
         linter.finish(store);
         QVERIFY(store.nodeCount() > 200'000); // past the size grouped in halves
 
-        const report::FindingGroups halves(store, linter.libraries());
+        report::FindingGroups halves(store, linter.libraries());
         report::FindingGroups onePass(store, linter.libraries(), report::FindingGroups::Stepwise{});
         QVERIFY(onePass.step(store.nodeCount()));
         QCOMPARE(halves.groups().size(), onePass.groups().size());
