@@ -2,10 +2,7 @@
 
 #include "keyspace/KeyEscape.h"
 #include "keyspace/SubtreeTotals.h"
-
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include "report/JsonWriter.h"
 
 #include <algorithm>
 
@@ -20,8 +17,9 @@ constexpr KeyType ExportedTypes[] = {KeyType::String, KeyType::Hash,   KeyType::
 
 struct Row
 {
-    QByteArray name;
-    QByteArray path;
+    QByteArray name;      // the segment's bytes
+    QByteArray path;      // the key's or namespace's bytes
+    QByteArray shownPath; // as the tree shows it (binary bytes escaped): the sort's tie-break, as ever
     bool isKey = false;
     bool hasChildren = false;
     keyspace::SubtreeTotals totals;
@@ -32,12 +30,14 @@ std::vector<Row> rowsOf(const keyspace::Keyspace& store, keyspace::NodeId node)
 {
     std::vector<Row> rows;
     store.forEachChild(node, [&](keyspace::NodeId child) {
-        rows.push_back({keyspace::displayBytes(store.segment(child)), keyspace::displayBytes(store.path(child)),
-                        store.isKey(child), store.hasChildren(child), keyspace::subtreeTotals(store, child)});
+        QByteArray path = store.path(child);
+        QByteArray shownPath = keyspace::displayBytes(path);
+        rows.push_back({store.segment(child).toByteArray(), std::move(path), std::move(shownPath), store.isKey(child),
+                        store.hasChildren(child), keyspace::subtreeTotals(store, child)});
     });
     std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
         return a.totals.memoryBytes != b.totals.memoryBytes ? a.totals.memoryBytes > b.totals.memoryBytes
-                                                            : a.path < b.path;
+                                                            : a.shownPath < b.shownPath;
     });
     return rows;
 }
@@ -60,10 +60,11 @@ QByteArray childrenCsv(const keyspace::Keyspace& store, keyspace::NodeId node)
     out += "\r\n";
     for (const Row& row : rowsOf(store, node)) {
         const keyspace::SubtreeTotals& t = row.totals;
-        out += csvField(row.name) + ',' + csvField(row.path) + ',' + (row.isKey ? "true" : "false") + ',' +
-               (row.hasChildren ? "true" : "false") + ',' + QByteArray::number(t.keys) + ',' +
-               QByteArray::number(t.memoryBytes) + ',' + QByteArray::number(t.keysMemoryUnmeasured) + ',' +
-               QByteArray::number(t.keysWithTtl) + ',' + QByteArray::number(t.keysTtlUnknown) + ',' +
+        out += csvField(keyspace::displayBytes(row.name)) + ',' + csvField(row.shownPath) + ',' +
+               (row.isKey ? "true" : "false") + ',' + (row.hasChildren ? "true" : "false") + ',' +
+               QByteArray::number(t.keys) + ',' + QByteArray::number(t.memoryBytes) + ',' +
+               QByteArray::number(t.keysMemoryUnmeasured) + ',' + QByteArray::number(t.keysWithTtl) + ',' +
+               QByteArray::number(t.keysTtlUnknown) + ',' +
                (t.keysWithTtl > 0 ? QByteArray::number(t.soonestExpiryMs) : QByteArray());
         for (const KeyType type : ExportedTypes)
             out += ',' + QByteArray::number(t.types[std::size_t(type)]);
@@ -74,36 +75,43 @@ QByteArray childrenCsv(const keyspace::Keyspace& store, keyspace::NodeId node)
 
 QByteArray childrenJson(const keyspace::Keyspace& store, keyspace::NodeId node)
 {
-    QJsonArray rows;
+    // Names and paths as every JSON of ours writes bytes (report::JsonWriter::bytesField): the text, escaped where it
+    // is not printable UTF-8, and then the exact bytes in `<field>_base64`.
+    QByteArray out;
+    report::JsonWriter json(&out);
+    json.beginObject();
+    json.bytesField("node", node == keyspace::Keyspace::root() ? QByteArray() : store.path(node));
+    json.key("children").beginArray();
     for (const Row& row : rowsOf(store, node)) {
         const keyspace::SubtreeTotals& t = row.totals;
-        QJsonObject types;
-        for (const KeyType type : ExportedTypes)
-            types.insert(QString::fromLatin1(keyspace::keyTypeName(type)), double(t.types[std::size_t(type)]));
-        QJsonObject fields{
-            {QStringLiteral("name"), QString::fromUtf8(row.name)},
-            {QStringLiteral("path"), QString::fromUtf8(row.path)},
-            {QStringLiteral("is_key"), row.isKey},
-            {QStringLiteral("is_namespace"), row.hasChildren},
-            {QStringLiteral("keys"), double(t.keys)},
-            {QStringLiteral("memory_bytes"), double(t.memoryBytes)},
-            {QStringLiteral("keys_memory_not_measured"), double(t.keysMemoryUnmeasured)},
-            {QStringLiteral("keys_with_ttl"), double(t.keysWithTtl)},
-            {QStringLiteral("keys_ttl_unknown"), double(t.keysTtlUnknown)},
-            {QStringLiteral("soonest_expiry_ms"),
-             t.keysWithTtl > 0 ? QJsonValue(double(t.soonestExpiryMs)) : QJsonValue(QJsonValue::Null)},
-            {QStringLiteral("types"), types},
-        };
+        json.beginObject();
+        json.bytesField("name", row.name);
+        json.bytesField("path", row.path);
+        json.key("is_key").value(row.isKey);
+        json.key("is_namespace").value(row.hasChildren);
+        json.key("keys").value(std::uint64_t(t.keys));
+        json.key("memory_bytes").value(std::uint64_t(t.memoryBytes));
         // As in keylens-cli's JSON: where streams read from an RDB file make the memory a range.
         if (t.preallocatedBytes > 0)
-            fields.insert(QStringLiteral("memory_bytes_if_loaded"), double(t.memoryBytes - t.preallocatedBytes));
-        rows.append(fields);
+            json.key("memory_bytes_if_loaded").value(std::uint64_t(t.memoryBytes - t.preallocatedBytes));
+        json.key("keys_memory_not_measured").value(std::uint64_t(t.keysMemoryUnmeasured));
+        json.key("keys_with_ttl").value(std::uint64_t(t.keysWithTtl));
+        json.key("keys_ttl_unknown").value(std::uint64_t(t.keysTtlUnknown));
+        json.key("soonest_expiry_ms");
+        if (t.keysWithTtl > 0)
+            json.value(std::int64_t(t.soonestExpiryMs));
+        else
+            json.null();
+        json.key("types").beginObject();
+        for (const KeyType type : ExportedTypes)
+            json.key(keyspace::keyTypeName(type)).value(std::uint64_t(t.types[std::size_t(type)]));
+        json.endObject();
+        json.endObject();
     }
-    const QByteArray parent =
-        node == keyspace::Keyspace::root() ? QByteArray() : keyspace::displayBytes(store.path(node));
-    return QJsonDocument(
-               QJsonObject{{QStringLiteral("node"), QString::fromUtf8(parent)}, {QStringLiteral("children"), rows}})
-        .toJson(QJsonDocument::Indented);
+    json.endArray();
+    json.endObject();
+    out.append('\n');
+    return out;
 }
 
 } // namespace keylens::models
