@@ -13,7 +13,8 @@ namespace keylens::history {
 QByteArray gzipBytes(QByteArrayView data);
 
 // The contents of one gzip stream, or nothing with `error` set: damaged, cut short (no trailer), or with bytes after
-// its end. The output never grows past `maximumBytes`: a length in a damaged file is not trusted.
+// its end. The output never grows past `maximumBytes`: a length in a damaged file is not trusted (the one bounded
+// inflate, inspect/Inflate.h).
 std::optional<QByteArray> gunzipBytes(QByteArrayView data, qsizetype maximumBytes, QString* error);
 
 } // namespace keylens::history

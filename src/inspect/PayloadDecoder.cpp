@@ -1,5 +1,7 @@
 #include "inspect/PayloadDecoder.h"
 
+#include "inspect/Inflate.h"
+
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QStringDecoder>
@@ -8,7 +10,6 @@
 #include <lz4frame.h>
 #include <optional>
 #include <snappy-c.h>
-#include <zlib.h>
 #include <zstd.h>
 
 namespace keylens::inspect {
@@ -20,49 +21,30 @@ bool startsWith(QByteArrayView raw, const char* magic, qsizetype length)
     return raw.size() >= length && std::memcmp(raw.data(), magic, std::size_t(length)) == 0;
 }
 
-struct Inflated
+// What a decompressor gave: the bytes, capped at the limit or not, and a problem.
+struct Decompressed
 {
     QByteArray bytes;
     QString problem;
     bool capped = false;
 };
 
-Inflated inflateZlibOrGzip(QByteArrayView raw, qsizetype maxOutput)
+Decompressed inflateZlibOrGzip(QByteArrayView raw, qsizetype maxOutput)
 {
-    Inflated out;
-    z_stream stream{};
-    // 15 + 32: accept both the zlib and the gzip header.
-    if (inflateInit2(&stream, 15 + 32) != Z_OK) {
-        out.problem = QStringLiteral("zlib could not start");
-        return out;
-    }
-    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data()));
-    stream.avail_in = uInt(raw.size());
-    char chunk[64 * 1024];
-    int status = Z_OK;
-    while (status == Z_OK) {
-        stream.next_out = reinterpret_cast<Bytef*>(chunk);
-        stream.avail_out = sizeof chunk;
-        status = inflate(&stream, Z_NO_FLUSH);
-        out.bytes.append(chunk, qsizetype(sizeof chunk - stream.avail_out));
-        if (out.bytes.size() >= maxOutput) {
-            out.capped = true;
-            break;
-        }
-        if (status == Z_BUF_ERROR && stream.avail_in == 0) {
-            out.problem = QStringLiteral("the compressed data ends early");
-            break;
-        }
-    }
-    if (status != Z_STREAM_END && status != Z_OK && out.problem.isEmpty())
-        out.problem = QString::fromUtf8(stream.msg ? stream.msg : "corrupt data");
-    inflateEnd(&stream);
+    inspect::Inflated inflated = inflateBounded(raw, Wrapping::ZlibOrGzip, maxOutput);
+    Decompressed out;
+    out.bytes = std::move(inflated.bytes);
+    out.capped = inflated.end == inspect::Inflated::End::Capped;
+    if (inflated.end == inspect::Inflated::End::CutShort)
+        out.problem = QStringLiteral("the compressed data ends early");
+    else if (inflated.end == inspect::Inflated::End::Damaged)
+        out.problem = inflated.zlibMessage;
     return out;
 }
 
-Inflated decompressLz4Frame(QByteArrayView raw, qsizetype maxOutput)
+Decompressed decompressLz4Frame(QByteArrayView raw, qsizetype maxOutput)
 {
-    Inflated out;
+    Decompressed out;
     LZ4F_dctx* context = nullptr;
     if (LZ4F_isError(LZ4F_createDecompressionContext(&context, LZ4F_VERSION))) {
         out.problem = QStringLiteral("LZ4 could not start");
@@ -97,9 +79,9 @@ Inflated decompressLz4Frame(QByteArrayView raw, qsizetype maxOutput)
     return out;
 }
 
-Inflated decompressZstd(QByteArrayView raw, qsizetype maxOutput)
+Decompressed decompressZstd(QByteArrayView raw, qsizetype maxOutput)
 {
-    Inflated out;
+    Decompressed out;
     ZSTD_DStream* stream = ZSTD_createDStream();
     ZSTD_initDStream(stream);
     ZSTD_inBuffer input{raw.data(), std::size_t(raw.size()), 0};
@@ -127,9 +109,9 @@ Inflated decompressZstd(QByteArrayView raw, qsizetype maxOutput)
     return out;
 }
 
-Inflated decompressSnappyRaw(QByteArrayView raw, qsizetype maxOutput)
+Decompressed decompressSnappyRaw(QByteArrayView raw, qsizetype maxOutput)
 {
-    Inflated out;
+    Decompressed out;
     std::size_t length = 0;
     if (snappy_uncompressed_length(raw.data(), std::size_t(raw.size()), &length) != SNAPPY_OK ||
         qsizetype(length) > maxOutput) {
@@ -146,9 +128,9 @@ Inflated decompressSnappyRaw(QByteArrayView raw, qsizetype maxOutput)
 
 // The Snappy framing format: a stream identifier, then chunks of compressed (0x00) or plain (0x01)
 // data, each with a 4-byte checksum we skip (the data is only being shown, not trusted).
-Inflated decompressSnappyFramed(QByteArrayView raw, qsizetype maxOutput)
+Decompressed decompressSnappyFramed(QByteArrayView raw, qsizetype maxOutput)
 {
-    Inflated out;
+    Decompressed out;
     qsizetype pos = 0;
     while (pos + 4 <= raw.size()) {
         const auto type = static_cast<unsigned char>(raw[pos]);
@@ -163,7 +145,7 @@ Inflated decompressSnappyFramed(QByteArrayView raw, qsizetype maxOutput)
         const QByteArrayView body = raw.sliced(pos, length);
         pos += length;
         if (type == 0x00 && length >= 4) {
-            Inflated chunk = decompressSnappyRaw(body.sliced(4), maxOutput - out.bytes.size());
+            Decompressed chunk = decompressSnappyRaw(body.sliced(4), maxOutput - out.bytes.size());
             if (!chunk.problem.isEmpty()) {
                 out.problem = chunk.problem;
                 break;
@@ -307,7 +289,7 @@ bool isReadableText(QByteArrayView bytes)
 DecodedValue decodeValue(QByteArrayView raw, qsizetype maxOutput)
 {
     DecodedValue value;
-    Inflated inflated;
+    Decompressed inflated;
     // Whether the raw bytes are text: asked by the raw-Snappy test, kept for classifying an
     // uncompressed value, so a 4 MB string is not decoded as UTF-8 twice.
     std::optional<bool> rawReadable;

@@ -1,6 +1,7 @@
 // Payload detection and decompression, checked against the compression libraries themselves: each test
 // compresses with the library's own encoder and expects the original bytes back.
 #include "Deflate.h"
+#include "inspect/Inflate.h"
 #include "inspect/PayloadDecoder.h"
 #include "inspect/PayloadEncoder.h"
 
@@ -162,6 +163,32 @@ private Q_SLOTS:
         QVERIFY(value.outputCapped);
         QVERIFY(value.bytes.size() >= 1024 * 1024);
         QVERIFY(value.bytes.size() < 2 * 1024 * 1024);
+    }
+
+    // The one bounded inflate, as both its readers use it (values here, snapshot files in history/Gzip): the bound
+    // holds to the byte, a stream that ends at it is complete, and each other end is told apart.
+    void theInflateKeepsItsBound()
+    {
+        using inspect::Inflated;
+        const QByteArray zeros(3 * 1024 * 1024, '\0');
+        const QByteArray gzip = test::deflateBytes(zeros, 15 + 16);
+        const Inflated capped = inspect::inflateBounded(gzip, inspect::Wrapping::Gzip, 1000 * 1000);
+        QCOMPARE(capped.end, Inflated::End::Capped);
+        QCOMPARE(capped.bytes.size(), 1000 * 1000);
+        const Inflated exact = inspect::inflateBounded(gzip, inspect::Wrapping::Gzip, zeros.size());
+        QCOMPARE(exact.end, Inflated::End::Complete);
+        QCOMPARE(exact.bytes, zeros);
+        const Inflated trailing =
+            inspect::inflateBounded(QByteArray(gzip + "xyz"), inspect::Wrapping::ZlibOrGzip, zeros.size());
+        QCOMPARE(trailing.end, Inflated::End::Complete);
+        QCOMPARE(trailing.trailing, 3);
+        QCOMPARE(inspect::inflateBounded(gzip.chopped(8), inspect::Wrapping::Gzip, 2 * zeros.size()).end,
+                 Inflated::End::CutShort);
+        const QByteArray zlib = test::deflateBytes(zeros, 15);
+        QCOMPARE(inspect::inflateBounded(zlib, inspect::Wrapping::ZlibOrGzip, zeros.size()).bytes, zeros);
+        const Inflated notGzip = inspect::inflateBounded(zlib, inspect::Wrapping::Gzip, zeros.size());
+        QCOMPARE(notGzip.end, Inflated::End::Damaged);
+        QVERIFY(!notGzip.zlibMessage.isEmpty());
     }
 
     void classifiesContent()
