@@ -1,6 +1,7 @@
 #include "lint/PatternIndex.h"
 
 #include "keyspace/KeyPath.h"
+#include "lint/SegmentShape.h"
 #include "lint/Spelling.h"
 
 #include <QHash>
@@ -47,10 +48,8 @@ PatternIndex::PatternId PatternIndex::childPattern(PatternId parent, NodeId node
     // With several delimiters a level carries the one before it: `a:b` and `a/b` are two patterns.
     if (!m_store.delimiters().isSingle() && m_store.joiner(node) != 0)
         m_spelled.append(m_store.joiner(node));
-    if (const Shape shape = shapeOfNode(m_shapes, m_store, node); isId(shape))
-        m_spelled.append(placeholder(shape)); // from the table, an id's bytes are not read
-    else
-        appendSpelledSegment(m_spelled, m_store.segment(node), shape);
+    // The shape from the table: an id's bytes are not read.
+    appendPatternOf(m_spelled, m_store.segment(node), shapeOfNode(m_shapes, m_store, node));
     if (const auto it = m_patterns.find(Probe{parent, m_spelled}); it != m_patterns.end())
         return *it;
     if (!add)

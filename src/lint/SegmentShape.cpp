@@ -644,10 +644,31 @@ QByteArray foldedSegment(QByteArrayView segment, Shape whole)
     return folded ? out : QByteArray();
 }
 
+QByteArray patternOf(QByteArrayView segment, Shape whole)
+{
+    if (isId(whole) && whole != Shape::Token)
+        return sharedPlaceholder(whole);
+    QByteArray folded = foldedSegment(segment, whole);
+    return folded.isNull() ? segment.toByteArray() : folded;
+}
+
 QByteArray patternOf(QByteArrayView segment)
 {
-    QByteArray folded = foldedSegment(segment);
-    return folded.isNull() ? segment.toByteArray() : folded;
+    return patternOf(segment, shapeOf(segment));
+}
+
+void appendPatternOf(QByteArray& pattern, QByteArrayView segment, Shape whole)
+{
+    if (isId(whole) && whole != Shape::Token) {
+        pattern += sharedPlaceholder(whole);
+        return;
+    }
+    // An id between words of one segment is an id too (`user_<int>_profile`), so is the number of a code (`SKU<int>`:
+    // one pattern for a catalogue, not one per item), and an id with inner delimiters of its own stays one
+    // (`LIMITER/<ip>/search`, `mail_<email>_settings`). The rules still read the code as the name it is: only the
+    // pattern folds it.
+    const QByteArray folded = foldedSegment(segment, whole);
+    pattern += folded.isNull() ? segment : QByteArrayView(folded);
 }
 
 } // namespace keylens::lint

@@ -91,7 +91,15 @@ QByteArray foldedSegment(QByteArrayView segment, Shape whole);
 QByteArray foldedPiece(QByteArrayView piece);
 // The placeholder of a shape, shared (no allocation).
 const QByteArray& sharedPlaceholder(Shape shape);
-// The segment as a pattern shows it: foldedSegment(), or the segment itself for a word.
+// The one pattern notation: a level of a key (a segment) as every pattern spells it, its ids folded
+// (foldedSegment()), or the segment itself for a word. An id's bytes are not read when its shape is known (a token's
+// are, for the typed words it may hold). The pattern view (patterns::PatternTree, live), naming-variants'
+// lint::PatternIndex, the findings' groups (report::FindingGroups) and live::patternOfKey all spell a level with it,
+// so that a pattern one names is a pattern the others have. The exact PatternTree differs where it must: it keeps a
+// sparse id literal among its siblings' words (see PatternTree::split).
+QByteArray patternOf(QByteArrayView segment, Shape whole);
 QByteArray patternOf(QByteArrayView segment);
+// The same, appended (no allocation for an id or a word).
+void appendPatternOf(QByteArray& pattern, QByteArrayView segment, Shape whole);
 
 } // namespace keylens::lint

@@ -40,25 +40,6 @@ template<typename Callback> void forEachHump(QByteArrayView word, Callback&& onW
 
 } // namespace
 
-void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment)
-{
-    appendSpelledSegment(pattern, segment, shapeOf(segment));
-}
-
-void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment, Shape whole)
-{
-    if (isId(whole)) {
-        pattern += placeholder(whole);
-        return;
-    }
-    // The pattern view's notation (foldedSegment): an id between words of one segment is an id too
-    // (`user_<int>_profile`), so is the number of a code (`SKU<int>`: one pattern for a catalogue, not one per item),
-    // and an id with inner delimiters of its own stays one (`LIMITER/<ip>/search`, `mail_<email>_settings`). The
-    // rules still read the code as the name it is: only the pattern folds it.
-    const QByteArray folded = foldedSegment(segment, whole);
-    pattern += folded.isNull() ? segment : QByteArrayView(folded);
-}
-
 QByteArray wordsOf(QByteArrayView pattern, char delimiter)
 {
     std::vector<QByteArray> words;
@@ -158,7 +139,8 @@ std::optional<QByteArray> respell(QByteArrayView key, QByteArrayView target, cha
     qsizetype start = 0;
     for (qsizetype i = 0; i <= key.size(); ++i) {
         if (i == key.size() || key[i] == delimiter) {
-            appendSpelledSegment(pattern, key.sliced(start, i - start));
+            const QByteArrayView segment = key.sliced(start, i - start);
+            appendPatternOf(pattern, segment, shapeOf(segment));
             if (i < key.size())
                 pattern += delimiter;
             start = i + 1;

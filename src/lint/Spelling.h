@@ -19,10 +19,8 @@ namespace keylens::lint {
 // `userSettings_123` and `user:123:settings`. Two patterns with the same words are variants of one name. The words'
 // order is kept: `rate_EUR_GBP` and `rate_GBP_EUR` are two rates, not one spelled twice.
 
-// Appends one segment (a level of a key, between delimiters) as the pattern spells it.
-void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment);
-// The same for a segment whose shape is known already (SegmentShapes): an id is its placeholder, read from the shape.
-void appendSpelledSegment(QByteArray& pattern, QByteArrayView segment, Shape shape);
+// A pattern spells each segment (a level of a key, between delimiters) in the one notation: lint::appendPatternOf
+// (SegmentShape.h).
 // The words of a pattern (the pattern of a pattern is itself, so its words are the key's).
 QByteArray wordsOf(QByteArrayView pattern, char delimiter);
 // A hash of the words of one spelled segment, such that the sum over a pattern's segments depends only

@@ -133,10 +133,12 @@ void PatternTree::extend(std::size_t until)
     for (; m_folded < until; ++m_folded) {
         const auto node = keyspace::NodeId(m_folded);
         const PatternId parent = m_patternOf[m_store->parent(node)];
+        // Live, a level is spelled as the other patterns spell it (lint::patternOf, the one notation): the siblings
+        // that the exact tree weighs are not all known yet.
         const QByteArrayView segment = m_store->segment(node);
-        const QByteArray folded = lint::foldedSegment(segment);
-        const bool placeholder = !folded.isNull();
-        const std::uint32_t label = m_labels.idOf(placeholder ? QByteArrayView(folded) : segment);
+        const QByteArray spelled = lint::patternOf(segment);
+        const bool placeholder = spelled != segment;
+        const std::uint32_t label = m_labels.idOf(spelled);
         const std::uint64_t key = std::uint64_t(parent) << 32 | label;
         const char joiner = m_store->joiner(node);
         auto& byLabel = m_childByLabel[joiner];
@@ -229,7 +231,7 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
                     Level level;
                     level.node = end.node;
                     level.joiner = unitIndex == 0 ? m_store->joiner(kid) : 0;
-                    level.folded = QByteArray(end.prefix ? "<cidr>" : "<ip>");
+                    level.folded = lint::sharedPlaceholder(end.prefix ? lint::Shape::Cidr : lint::Shape::Ip);
                     level.partial = end.nextUnit > 0;
                     level.address = true;
                     level.nextUnit = end.nextUnit;
@@ -277,6 +279,10 @@ void PatternTree::split(PatternId pattern, std::vector<PatternId>& next)
     // those after different delimiters apart.
     std::unordered_map<int, std::unordered_map<std::string_view, PatternId>> byLabel;
     for (const Level& level : levels) {
+        // Where the exact tree must differ from the one notation (lint::patternOf, which the live tree, the index, the
+        // findings' groups and live::patternOfKey spell): a level is folded only where its siblings share the fold,
+        // so that a sparse id among words (`config:42` beside `config:timeout`) stays the literal it reads as.
+        // tst_patterntree::theExactTreeKeepsASparseIdLiteral holds both sides of it.
         const std::size_t shared = level.folded.isEmpty() ? 0 : sharing[view(level.folded)];
         bool collapse = level.address ||
                         (shared > 0 && (shared > m_options.collapseAbove || shared * 2 > levels.size() || mostlyIds));

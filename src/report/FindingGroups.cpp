@@ -160,9 +160,9 @@ std::uint32_t FindingGroups::labelOf(keyspace::NodeId node)
             return known->second;
     }
     const QByteArrayView segment = m_store->segment(node);
-    const QByteArray folded = lint::foldedSegment(segment, shape);
-    const std::uint32_t label = m_labels.idOf(folded.isNull() ? segment : QByteArrayView(folded));
-    if (shape == lint::Shape::Word && folded.isNull())
+    const QByteArray spelled = lint::patternOf(segment, shape); // the one notation (lint/SegmentShape.h)
+    const std::uint32_t label = m_labels.idOf(spelled);
+    if (shape == lint::Shape::Word && spelled == segment)
         m_wordLabel.emplace(segmentId, label);
     return label;
 }
@@ -217,13 +217,13 @@ std::optional<std::uint32_t> FindingGroups::addressPattern(std::uint32_t parent,
         return std::nullopt;
     // `LIMITER/fe80…` keeps its words before the address; the address is one placeholder, a prefix makes it a CIDR.
     const QByteArrayView head = segment.first(segment.size() - group.size());
-    const auto labelled = [&](const char* placeholder, QByteArrayView rest) {
-        QByteArray label = head.toByteArray() + placeholder;
-        const QByteArray folded = rest.isEmpty() ? QByteArray() : lint::foldedSegment(rest);
-        label.append(folded.isNull() ? rest : QByteArrayView(folded));
+    const auto labelled = [&](lint::Shape address, QByteArrayView rest) {
+        QByteArray label = head.toByteArray() + lint::sharedPlaceholder(address);
+        if (!rest.isEmpty())
+            label.append(lint::patternOf(rest));
         return labelledPattern(parent, label);
     };
-    const std::uint32_t levels = labelled("<ip>", {});
+    const std::uint32_t levels = labelled(lint::Shape::Ip, {});
     for (const keyspace::NodeId inside : address->inside)
         m_addressPattern[inside] = levels;
     for (const patterns::AddressEnd& end : address->ends) {
@@ -236,7 +236,7 @@ std::optional<std::uint32_t> FindingGroups::addressPattern(std::uint32_t parent,
             rest = rest.sliced(digits);
         }
         m_addressPattern[end.node] =
-            end.prefix || !rest.isEmpty() ? labelled(end.prefix ? "<cidr>" : "<ip>", rest) : levels;
+            end.prefix || !rest.isEmpty() ? labelled(end.prefix ? lint::Shape::Cidr : lint::Shape::Ip, rest) : levels;
     }
     return levels;
 }

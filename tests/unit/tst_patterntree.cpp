@@ -35,6 +35,25 @@ private:
     }
 
 private Q_SLOTS:
+    // Where the exact tree differs from the one notation (lint::patternOf), as PatternTree::split says: an id among
+    // words that no sibling shares stays literal there, while the live tree (and the index, the findings' groups and
+    // live::patternOfKey, which have no siblings to weigh) fold it.
+    void theExactTreeKeepsASparseIdLiteral()
+    {
+        keyspace::Keyspace store;
+        for (const char* key : {"config:timeout", "config:retries", "config:host", "config:42"})
+            add(store, key);
+        const PatternTree exact(store);
+        QCOMPARE(patternsOfKeys(store, exact)["config:42"], QByteArray("config:42"));
+        PatternTree live = PatternTree::folding(store);
+        live.extend(store.nodeCount());
+        QCOMPARE(patternsOfKeys(store, live)["config:42"], QByteArray("config:<int>"));
+        QCOMPARE(lint::patternOf("42"), QByteArray("<int>"));
+        // Words are the same on both sides.
+        QCOMPARE(patternsOfKeys(store, exact)["config:timeout"], QByteArray("config:timeout"));
+        QCOMPARE(patternsOfKeys(store, live)["config:timeout"], QByteArray("config:timeout"));
+    }
+
     void idsCollapseWordsStay()
     {
         keyspace::Keyspace store;
