@@ -107,7 +107,8 @@ QList<QCommandLineOption> scanOptions()
                         "cold memory per namespace. A fourth command per key: about a fifth more server time.")},
         {QStringLiteral("no-access"), QStringLiteral("Do not ask idle times (the default).")},
         {QStringLiteral("cold-after"),
-         QStringLiteral("A key idle longer than this is cold: 90s, 12h, 7d, 1h30m (default 7d)."),
+         QStringLiteral("With --access (or --rdb): a key idle longer than this is cold: 90s, 12h, 7d, 1h30m "
+                        "(default 7d)."),
          QStringLiteral("duration")},
         {QStringLiteral("max-rate"), QStringLiteral("At most this many keys per second, to spare a busy server."),
          QStringLiteral("keys/s")},
@@ -196,11 +197,15 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
         return false;
     }
     if (parser.isSet(QStringLiteral("exact-memory-cap"))) {
+        if (!options->exactMemory) {
+            *problem = QStringLiteral("--exact-memory-cap needs --exact-memory: it caps the collections measured "
+                                      "whole, and without --exact-memory none is");
+            return false;
+        }
         bool ok = false;
         options->exactMemoryCap = parser.value(QStringLiteral("exact-memory-cap")).toULongLong(&ok);
-        if (!options->exactMemory || !ok || options->exactMemoryCap == 0) {
-            *problem = QStringLiteral("--exact-memory-cap takes a number of elements of at least 1, with "
-                                      "--exact-memory, not '%1'")
+        if (!ok || options->exactMemoryCap == 0) {
+            *problem = QStringLiteral("--exact-memory-cap takes a number of elements of at least 1, not '%1'")
                            .arg(parser.value(QStringLiteral("exact-memory-cap")));
             return false;
         }
@@ -235,6 +240,11 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     }
     if (!options->rdbFile.isEmpty()) {
         options->fileAccess = !parser.isSet(QStringLiteral("no-access"));
+        if (parser.isSet(QStringLiteral("cold-after")) && !options->fileAccess) {
+            *problem = QStringLiteral("--cold-after does not go with --no-access: without idle times no key is "
+                                      "called cold");
+            return false;
+        }
         // What a file cannot honour is refused, never ignored: these ask how hard to lean on a server, or which
         // server to read, and a file has none.
         // --exact-memory asks the server again; a file's memory is modelled from its encodings, never sampled.
@@ -252,6 +262,11 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
                                       "other connection flag goes with it");
             return false;
         }
+    }
+    // A file holds its keys' idle times (read unless --no-access); a server is asked them only with --access.
+    if (options->rdbFile.isEmpty() && parser.isSet(QStringLiteral("cold-after")) && !options->measureAccess) {
+        *problem = QStringLiteral("--cold-after needs --access: without idle times no key is called cold");
+        return false;
     }
     options->cluster = parser.isSet(QStringLiteral("cluster"));
     options->fromReplicas = parser.isSet(QStringLiteral("from-replicas"));

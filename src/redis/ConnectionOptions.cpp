@@ -23,29 +23,72 @@ bool parseDb(QByteArrayView text, int* db)
     return true;
 }
 
-// Reads `db=N` out of a query string; other parameters are ignored as other clients do.
-bool parseQuery(QByteArrayView query, ConnectionOptions* options, QString* problem)
+// Reads `db=N` out of a query string. Any other parameter is refused, by name (never its value, which may be a
+// secret): a URI whose parameters were ignored would connect otherwise than it says. A db given twice must agree.
+bool parseQuery(QByteArrayView query, std::optional<int>* db, QString* problem)
 {
-    for (const QByteArrayView pair : QByteArrayView(query).toByteArray().split('&')) {
-        if (pair.startsWith("db=") && !parseDb(pair.sliced(3), &options->db)) {
+    QStringList unknown;
+    for (const QByteArray& pair : query.toByteArray().split('&')) {
+        if (pair.isEmpty())
+            continue;
+        if (!pair.startsWith("db=")) {
+            const qsizetype equals = pair.indexOf('=');
+            unknown << QStringLiteral("'%1'").arg(QString::fromUtf8(equals < 0 ? pair : pair.first(equals)));
+            continue;
+        }
+        int value = 0;
+        if (!parseDb(pair.sliced(3), &value)) {
             *problem = QStringLiteral("the database in the URI must be a number, not '%1'")
                            .arg(QString::fromUtf8(pair.sliced(3)));
             return false;
         }
+        if (*db && **db != value) {
+            *problem = QStringLiteral("the URI gives two databases, %1 and %2: give one").arg(**db).arg(value);
+            return false;
+        }
+        *db = value;
+    }
+    if (!unknown.isEmpty()) {
+        *problem = QStringLiteral("the URI has query parameters Keylens does not know: %1 (it reads db=N only)")
+                       .arg(unknown.join(QStringLiteral(", ")));
+        return false;
     }
     return true;
 }
 
-void parseUserInfo(QByteArrayView userInfo, ConnectionOptions* options)
+// A '%' not followed by two hex digits is no percent-encoding: refused, not sent as it is.
+std::optional<QByteArray> percentDecoded(QByteArrayView text)
+{
+    const auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == '%' && (i + 2 >= text.size() || !hex(text[i + 1]) || !hex(text[i + 2])))
+            return std::nullopt;
+    }
+    return QByteArray::fromPercentEncoding(text.toByteArray());
+}
+
+QString badPercentEncoding(const QString& what)
+{
+    return QStringLiteral("%1 in the URI has a '%' not followed by two hex digits (write '%' itself as %25)").arg(what);
+}
+
+// A problem to report, which never quotes the password.
+std::optional<QString> parseUserInfo(QByteArrayView userInfo, ConnectionOptions* options)
 {
     const qsizetype colon = userInfo.indexOf(':');
-    if (colon < 0) {
-        options->password = QByteArray::fromPercentEncoding(userInfo.toByteArray());
-    } else {
-        options->user = QByteArray::fromPercentEncoding(userInfo.first(colon).toByteArray());
-        options->password = QByteArray::fromPercentEncoding(userInfo.sliced(colon + 1).toByteArray());
+    const QByteArrayView password = colon < 0 ? userInfo : userInfo.sliced(colon + 1);
+    if (colon >= 0) {
+        const std::optional<QByteArray> user = percentDecoded(userInfo.first(colon));
+        if (!user)
+            return badPercentEncoding(QStringLiteral("the user name"));
+        options->user = *user;
     }
+    const std::optional<QByteArray> decoded = percentDecoded(password);
+    if (!decoded)
+        return badPercentEncoding(QStringLiteral("the password (not shown)"));
+    options->password = *decoded;
     options->hasPassword = true;
+    return std::nullopt;
 }
 
 // host[:port] or [v6]:port, into `host` and `port` (left alone when not given). A problem to report otherwise.
@@ -230,16 +273,32 @@ Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
     QString problem;
     if (options.transport == ConnectionOptions::Transport::Tcp) {
         if (const qsizetype at = rest.lastIndexOf('@'); at >= 0) {
-            parseUserInfo(rest.first(at), &options);
+            if (std::optional<QString> problem = parseUserInfo(rest.first(at), &options))
+                return usage(*problem);
             rest = rest.sliced(at + 1);
         }
     }
+    std::optional<int> queryDb;
     const qsizetype queryStart = rest.indexOf('?');
     if (queryStart >= 0) {
-        if (!parseQuery(rest.sliced(queryStart + 1), &options, &problem))
+        if (!parseQuery(rest.sliced(queryStart + 1), &queryDb, &problem))
             return usage(problem);
         rest = rest.first(queryStart);
     }
+    options.db = queryDb.value_or(options.db);
+    // The database in the path, /N, and in the query, ?db=N: either, or both when they agree.
+    const auto readPathDb = [&](QByteArrayView path) -> std::optional<Error> {
+        if (path.isEmpty())
+            return std::nullopt;
+        int db = 0;
+        if (!parseDb(path, &db))
+            return usage(
+                QStringLiteral("the database in the URI must be a number, not '%1'").arg(QString::fromUtf8(path)));
+        if (queryDb && *queryDb != db)
+            return usage(QStringLiteral("the URI gives two databases, /%1 and ?db=%2: give one").arg(db).arg(*queryDb));
+        options.db = db;
+        return std::nullopt;
+    };
 
     if (options.transport == ConnectionOptions::Transport::Unix) {
         // unix://[userinfo@]/path: the path starts at the first '/', userinfo is whatever came before '@'.
@@ -251,9 +310,13 @@ Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
             if (!before.endsWith('@'))
                 return usage(QStringLiteral("a unix:// URI needs an absolute socket path, as in "
                                             "unix:///run/redis.sock"));
-            parseUserInfo(before.chopped(1), &options);
+            if (std::optional<QString> problem = parseUserInfo(before.chopped(1), &options))
+                return usage(*problem);
         }
-        options.socketPath = QString::fromLocal8Bit(QByteArray::fromPercentEncoding(rest.sliced(slash).toByteArray()));
+        const std::optional<QByteArray> socketPath = percentDecoded(rest.sliced(slash));
+        if (!socketPath)
+            return usage(badPercentEncoding(QStringLiteral("the socket path")));
+        options.socketPath = QString::fromLocal8Bit(*socketPath);
         return options;
     }
 
@@ -274,15 +337,16 @@ Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
             options.sentinel.sentinels.emplace_back(sentinelHost, sentinelPort);
         }
         const qsizetype slash = path.indexOf('/');
-        options.sentinel.masterName =
-            QByteArray::fromPercentEncoding((slash >= 0 ? path.first(slash) : path).toByteArray());
+        const std::optional<QByteArray> masterName = percentDecoded(slash >= 0 ? path.first(slash) : path);
+        if (!masterName)
+            return usage(badPercentEncoding(QStringLiteral("the master name")));
+        options.sentinel.masterName = *masterName;
         if (options.sentinel.masterName.isEmpty())
             return usage(QStringLiteral("'%1' names no master: use redis+sentinel://host:port/master-name[/db]")
                              .arg(redactUri(uri)));
         path = slash >= 0 ? path.sliced(slash + 1) : QByteArrayView();
-        if (!path.isEmpty() && !parseDb(path, &options.db))
-            return usage(
-                QStringLiteral("the database in the URI must be a number, not '%1'").arg(QString::fromUtf8(path)));
+        if (std::optional<Error> bad = readPathDb(path))
+            return *bad;
         return options;
     }
 
@@ -294,8 +358,8 @@ Result<ConnectionOptions> parseRedisUri(QByteArrayView uri)
     else if (options.hasPassword || !options.user.isEmpty())
         return usage(
             QStringLiteral("'%1' names no host: use redis://[user:password@]host[:port][/db]").arg(redactUri(uri)));
-    if (!path.isEmpty() && !parseDb(path, &options.db))
-        return usage(QStringLiteral("the database in the URI must be a number, not '%1'").arg(QString::fromUtf8(path)));
+    if (std::optional<Error> bad = readPathDb(path))
+        return *bad;
     return options;
 }
 

@@ -373,6 +373,59 @@ private Q_SLOTS:
         QTest::newRow("bad speed") << QStringList{QStringLiteral("scan"), QStringLiteral("--speed"),
                                                   QStringLiteral("fast")};
     }
+    // An option that cannot be honoured is refused, naming what it needs (they were ignored, exit 0, or the message
+    // blamed the value).
+    void optionsWithoutWhatTheyNeedAreRefused_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QByteArray>("says");
+        QTest::newRow("--cold-after without --access")
+            << QStringList{QStringLiteral("--cold-after"), QStringLiteral("1d")}
+            << QByteArray("--cold-after needs --access");
+        QTest::newRow("--exact-memory-cap without --exact-memory")
+            << QStringList{QStringLiteral("--exact-memory-cap"), QStringLiteral("5000")}
+            << QByteArray("--exact-memory-cap needs --exact-memory");
+        QTest::newRow("URI with two databases")
+            << QStringList{QStringLiteral("redis://127.0.0.1:%1/0?db=3").arg(m_port)}
+            << QByteArray("two databases, /0 and ?db=3");
+        QTest::newRow("URI with an unknown parameter")
+            << QStringList{QStringLiteral("redis://127.0.0.1:%1?foo=bar").arg(m_port)}
+            << QByteArray("query parameters Keylens does not know: 'foo'");
+        QTest::newRow("URI with a bad percent-encoding")
+            << QStringList{QStringLiteral("redis://user:Canary%zzPw@127.0.0.1:%1").arg(m_port)}
+            << QByteArray("the password (not shown) in the URI has a '%' not followed by two hex digits");
+    }
+    void optionsWithoutWhatTheyNeedAreRefused()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QByteArray, says);
+        const bool uri = arguments.front().startsWith(QLatin1String("redis://"));
+        const auto run = test::runCli(QStringList{QStringLiteral("scan")} +
+                                      (uri ? QStringList{} : QStringList{QStringLiteral("-p"), m_port}) + arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(says), run.err.constData());
+        QVERIFY(run.out.isEmpty());
+        QVERIFY2(!run.err.contains("CanaryPw") && !run.err.contains("Canary%zz"), run.err.constData());
+        // What is honoured instead: ?db= alone, --cold-after with --access, the cap with --exact-memory.
+    }
+
+    void optionsWithWhatTheyNeedAreHonoured()
+    {
+        const auto json = [&](const QStringList& arguments) {
+            const auto run = test::runCli(QStringList{QStringLiteral("scan")} + arguments +
+                                          QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+            return run.exitCode == 0 ? QJsonDocument::fromJson(run.out).object() : QJsonObject();
+        };
+        const QJsonObject db3 = json({QStringLiteral("redis://127.0.0.1:%1?db=3").arg(m_port)});
+        QCOMPARE(db3[QLatin1String("server")][QLatin1String("db")].toInt(-1), 3);
+        const QJsonObject cold = json({QStringLiteral("-p"), m_port, QStringLiteral("--access"),
+                                       QStringLiteral("--cold-after"), QStringLiteral("1d")});
+        QCOMPARE(cold[QLatin1String("scan")][QLatin1String("cold_after_s")].toInt(), 86400);
+        const QJsonObject capped = json({QStringLiteral("-p"), m_port, QStringLiteral("--exact-memory"),
+                                         QStringLiteral("--exact-memory-cap"), QStringLiteral("5000")});
+        QCOMPARE(capped[QLatin1String("scan")][QLatin1String("exact_memory_cap")].toInt(), 5000);
+    }
+
     void usageErrorsExitTwo()
     {
         QFETCH(QStringList, arguments);

@@ -189,6 +189,12 @@ private Q_SLOTS:
             {{file, QStringLiteral("--sample"), QStringLiteral("10")}, "--sample does not apply to an RDB file"},
             {{file, QStringLiteral("--tls")}, "no other connection flag"},
             {{file, QStringLiteral("-t"), QStringLiteral("3")}, "no other connection flag"},
+            // Options that mean nothing without another: refused, never ignored (they were, exit 0).
+            {{QStringLiteral("--demo-keys"), QStringLiteral("10")}, "--demo-keys goes with --demo"},
+            {{QStringLiteral("-p"), QStringLiteral("7911"), QStringLiteral("--demo-port"), QStringLiteral("7000")},
+             "--demo-port goes with --demo"},
+            {{QStringLiteral("-p"), QStringLiteral("7911"), QStringLiteral("--size"), QStringLiteral("800x600")},
+             "--size goes with --screenshot"},
         };
         for (const auto& [arguments, message] : cases) {
             QProcess gui;

@@ -325,7 +325,7 @@ private Q_SLOTS:
                                      << QByteArray("contradict");
         QTest::newRow("a cap alone") << QStringList{QStringLiteral("scan"), QStringLiteral("URI"),
                                                     QStringLiteral("--exact-memory-cap"), QStringLiteral("10")}
-                                     << QByteArray("with --exact-memory");
+                                     << QByteArray("--exact-memory-cap needs --exact-memory");
         QTest::newRow("a cap of 0") << QStringList{QStringLiteral("scan"), QStringLiteral("URI"),
                                                    QStringLiteral("--exact-memory"),
                                                    QStringLiteral("--exact-memory-cap"), QStringLiteral("0")}

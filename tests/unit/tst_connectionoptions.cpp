@@ -103,6 +103,41 @@ private Q_SLOTS:
         QVERIFY(!parsed.error().message.isEmpty());
     }
 
+    // A URI means what it says or is refused: its database from the path or the query (both only when they agree),
+    // no query parameter ignored, no percent-encoding sent as it is; and no message quotes the password.
+    void uriQueriesAndEncodingsAreReadOrRefused()
+    {
+        QCOMPARE(parseRedisUri("redis://127.0.0.1:7000?db=3")->db, 3);
+        QCOMPARE(parseRedisUri("redis://127.0.0.1:7000/?db=3")->db, 3);
+        QCOMPARE(parseRedisUri("redis://127.0.0.1:7000/3?db=3")->db, 3);
+        QCOMPARE(parseRedisUri("redis+sentinel://s:26379/mymaster/2?db=2")->db, 2);
+        const struct
+        {
+            QByteArray uri;
+            QString says;
+        } refused[] = {
+            {"redis://127.0.0.1:7000/0?db=3", QStringLiteral("two databases, /0 and ?db=3")},
+            {"redis://127.0.0.1:7000?db=1&db=2", QStringLiteral("two databases, 1 and 2")},
+            {"redis+sentinel://s:26379/mymaster/1?db=2", QStringLiteral("two databases, /1 and ?db=2")},
+            {"redis://127.0.0.1:7000?foo=bar", QStringLiteral("query parameters Keylens does not know: 'foo'")},
+            {"redis://127.0.0.1:7000/0?db=0&timeout=5&x",
+             QStringLiteral("query parameters Keylens does not know: 'timeout', 'x'")},
+            {"unix:///tmp/r.sock?db=1&foo=1", QStringLiteral("'foo'")},
+            {"redis://user:Canary%zzPw@127.0.0.1", QStringLiteral("the password (not shown)")},
+            {"redis://user:CanaryPw%4@127.0.0.1", QStringLiteral("the password (not shown)")},
+            {"redis://Canary%G1:pw@127.0.0.1", QStringLiteral("the user name")},
+            {"unix:///tmp/r%zz.sock", QStringLiteral("the socket path")},
+            {"redis+sentinel://s:26379/my%master", QStringLiteral("the master name")},
+        };
+        for (const auto& bad : refused) {
+            const Result<ConnectionOptions> parsed = parseRedisUri(bad.uri);
+            QVERIFY2(!parsed.ok(), bad.uri.constData());
+            QCOMPARE(parsed.error().kind, ErrorKind::Usage);
+            QVERIFY2(parsed.error().message.contains(bad.says), qPrintable(parsed.error().message));
+            QVERIFY2(!parsed.error().message.contains(QStringLiteral("Canary")), qPrintable(parsed.error().message));
+        }
+    }
+
     // The TLS flags as redis-cli names them; the ones that need --tls are refused without it rather than ignored.
     void tlsFlags()
     {
