@@ -231,7 +231,7 @@ static int runBulkCommand(edit::BulkKind kind, const usage::Command& spec, const
         return *refused;
     if (outcome.interrupted) {
         writeStderr("Interrupted during the scan. Nothing was changed.\n");
-        return ExitInterrupted;
+        return interruptedExitCode();
     }
     if (!outcome.summary.complete) {
         writeStderr(

@@ -38,6 +38,9 @@ usage::Program program()
          QStringLiteral("delete, expire, rename: the preview was not confirmed (no --yes, or a wrong answer); "
                         "nothing was changed.")},
         {QString::number(ExitInterrupted), QStringLiteral("Interrupted (Ctrl-C): the partial report is printed.")},
+        {QStringLiteral("128+N"),
+         QStringLiteral("Ended by signal N as by Ctrl-C: 129 SIGHUP (a terminal or SSH session closing), 131 SIGQUIT, "
+                        "143 SIGTERM. 141: the reader of standard output went away (`| head`), quietly.")},
     };
     p.environment = {
         {QStringLiteral("REDIS_URL"), QStringLiteral("The server's URI when neither a URI nor -h, -p or -s is given.")},

@@ -1,6 +1,7 @@
 #include "cli/CommandLine.h"
 
 #include "cli/ExitCode.h"
+#include "cli/InterruptWatcher.h"
 #include "cli/Output.h"
 #include "cli/PasswordPrompt.h"
 #include "cli/ReportFile.h"
@@ -365,16 +366,14 @@ std::optional<int> printActionSummary(const QString& summary, bool cancelled, bo
     if (!writeStdout(summary.toUtf8() + '\n'))
         return ExitFailure;
     if (cancelled)
-        return ExitInterrupted;
+        return interruptedExitCode();
     return std::nullopt;
 }
 
 int printRequested(const QByteArray& text, const QString& what)
 {
-    if (QString problem; !writeToStandardOutput(text, what, &problem)) {
-        writeStderr("keylens-cli: " + problem.toUtf8() + '\n');
-        return ExitFailure;
-    }
+    if (QString problem; !writeToStandardOutput(text, what, &problem))
+        return writeFailed(problem);
     return ExitOk;
 }
 
@@ -411,12 +410,10 @@ std::optional<int> refuseWhenNothingWasRead(const ScanOutcome& outcome)
 
 int deliverReport(const ScanOutcome& outcome, const QString& outputPath, const QByteArray& document)
 {
-    if (QString problem; !writeReport(outputPath, document, &problem)) {
-        writeStderr("keylens-cli: " + problem.toUtf8() + '\n');
-        return ExitFailure;
-    }
+    if (QString problem; !writeReport(outputPath, document, &problem))
+        return writeFailed(problem);
     if (outcome.interrupted)
-        return ExitInterrupted;
+        return interruptedExitCode();
     if (outcome.summary.error && !outcome.summary.rdbFile.isEmpty()) {
         // A damaged file is the input's fault, as a bad flag is: the report above shows what came before it.
         writeStderr("keylens-cli: " + outcome.summary.error->message.toUtf8() +

@@ -91,7 +91,7 @@ int runDemoCommand(const QStringList& arguments)
             connection ? demo::seedDemoKeyspace(**connection, demoOptions) : redis::Status(connection.error());
         if (!seeded && seeded.error().kind == redis::ErrorKind::Cancelled) {
             writeStderr("keylens-cli: interrupted while writing the demo keyspace; the demo server is stopped.\n");
-            return ExitInterrupted;
+            return interruptedExitCode();
         }
         if (!seeded) {
             writeStderr("keylens-cli: seeding the demo keyspace failed: " + seeded.error().message.toUtf8() + '\n');

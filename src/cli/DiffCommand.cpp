@@ -1,6 +1,7 @@
 #include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
+#include "cli/InterruptWatcher.h"
 #include "cli/Output.h"
 #include "cli/ReportFile.h"
 #include "history/DiffReport.h"
@@ -115,7 +116,7 @@ int runDiffCommand(const QStringList& arguments)
         if (const std::optional<int> refused = refuseWhenNothingWasRead(outcome))
             return *refused;
         if (outcome.interrupted)
-            return ExitInterrupted;
+            return interruptedExitCode();
         if (outcome.summary.error)
             scanError = outcome.summary.error->message;
         const report::ScanReport scanReport =
@@ -134,10 +135,8 @@ int runDiffCommand(const QStringList& arguments)
     const history::SnapshotDiff diff = history::diffSnapshots(*before, *after, options);
     const QByteArray document = format == QLatin1String("json") ? history::diffToJson(diff, reportOptions)
                                                                 : history::diffToText(diff, reportOptions);
-    if (QString failed; !writeReport(outputPath, document, &failed)) {
-        writeStderr("keylens-cli: " + failed.toUtf8() + '\n');
-        return ExitFailure;
-    }
+    if (QString failed; !writeReport(outputPath, document, &failed))
+        return writeFailed(failed);
     if (scanError) { // as scan: the partial comparison is written, and the exit says the scan did not finish
         writeStderr("keylens-cli: the scan stopped early: " + scanError->toUtf8() + '\n');
         return ExitFailure;

@@ -13,10 +13,14 @@ namespace {
 
 int wakePipe[2] = {-1, -1};
 std::atomic<bool> fired{false};
+std::atomic<int> firstSignal{0}; // for the exit code: the first ending signal of the process
 static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler needs a lock-free flag");
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free number");
 
-extern "C" void onSignal(int)
+extern "C" void onSignal(int signal)
 {
+    int none = 0;
+    firstSignal.compare_exchange_strong(none, signal);
     fired.store(true);
     const char byte = 1;
     [[maybe_unused]] const auto written = ::write(wakePipe[1], &byte, 1); // async-signal-safe
@@ -62,6 +66,12 @@ InterruptWatcher::~InterruptWatcher()
         std::signal(signal, SIG_DFL);
     if (m_brokenPipe)
         std::signal(SIGPIPE, SIG_DFL);
+}
+
+int interruptedExitCode()
+{
+    const int signal = firstSignal.load();
+    return signal > 0 ? 128 + signal : 128 + SIGINT;
 }
 
 } // namespace keylens::cli

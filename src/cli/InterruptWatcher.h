@@ -32,4 +32,8 @@ private:
     bool m_brokenPipe = false;
 };
 
+// The exit code of a command ended by a signal, as a shell reports a process killed by it: 128 + the signal (130 for
+// SIGINT, 143 for SIGTERM, 129 for SIGHUP, 131 for SIGQUIT, 141 for SIGPIPE); 130 when no signal came (a cancel).
+int interruptedExitCode();
+
 } // namespace keylens::cli

@@ -4,6 +4,7 @@
 #include "cli/ExitCode.h"
 #include "cli/InterruptWatcher.h"
 #include "cli/Output.h"
+#include "cli/ReportFile.h"
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
 #include "live/MonitorSample.h"
@@ -162,11 +163,10 @@ int runProfileCommand(const QStringList& arguments)
     if (sample.error)
         writeStderr("keylens-cli: the MONITOR connection ended early (" + sample.error->message.toUtf8() +
                     "): the sample covers what arrived before\n");
-    if (!writeStdout(json ? profileJson(sample, std::size_t(top)) : profileText(sample, std::size_t(top)))) {
-        writeStderr("keylens-cli: cannot write to standard output\n");
-        return ExitFailure;
-    }
-    return interrupts.hasFired() ? ExitInterrupted : sample.error ? ExitFailure : ExitOk;
+    const QByteArray document = json ? profileJson(sample, std::size_t(top)) : profileText(sample, std::size_t(top));
+    if (QString problem; !writeToStandardOutput(document, QStringLiteral("the profile"), &problem))
+        return writeFailed(problem);
+    return interrupts.hasFired() ? interruptedExitCode() : sample.error ? ExitFailure : ExitOk;
 }
 
 } // namespace keylens::cli

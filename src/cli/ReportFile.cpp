@@ -1,5 +1,6 @@
 #include "cli/ReportFile.h"
 
+#include "cli/ExitCode.h"
 #include "cli/Output.h"
 
 #include <QDir>
@@ -40,11 +41,33 @@ QString checkReportDestination(const QString& path)
     return {};
 }
 
+namespace {
+bool stdoutReaderGone = false;
+}
+
+bool readerWentAway()
+{
+    return stdoutReaderGone;
+}
+
+int writeFailed(const QString& problem)
+{
+    if (problem.isEmpty())
+        return ExitReaderGone;
+    writeStderr("keylens-cli: " + problem.toUtf8() + '\n');
+    return ExitFailure;
+}
+
 bool writeToStandardOutput(const QByteArray& bytes, const QString& what, QString* problem)
 {
     errno = 0;
     if (writeStdout(bytes))
         return true;
+    if (errno == EPIPE) { // the reader has what it wanted (`| head`): nothing to say
+        stdoutReaderGone = true;
+        problem->clear();
+        return false;
+    }
     *problem = QStringLiteral("cannot write %1 to standard output: %2")
                    .arg(what, QString::fromLocal8Bit(std::strerror(errno ? errno : EIO)));
     return false;

@@ -4,6 +4,7 @@
 #include "cli/ExitCode.h"
 #include "cli/InterruptWatcher.h"
 #include "cli/Output.h"
+#include "cli/ReportFile.h"
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
 #include "live/EventSubscriber.h"
@@ -228,7 +229,7 @@ int runWatchCommand(const QStringList& arguments)
         while (clock.elapsed() < next && !interrupts.hasFired())
             QThread::msleep(std::uint32_t(std::clamp<qint64>(next - clock.elapsed(), 1, 50)));
         if (interrupts.hasFired()) {
-            exitCode = ExitInterrupted;
+            exitCode = interruptedExitCode();
             break;
         }
         if (const std::optional<redis::Error> failure = subscriber.failure()) {
@@ -241,11 +242,11 @@ int runWatchCommand(const QStringList& arguments)
             break;
         }
         const std::vector<live::PatternEvents> counts = subscriber.takeCounts();
-        const bool written = writeStdout(json ? intervalJson(*interval, counts, std::size_t(*top))
-                                              : intervalText(double(*interval), counts, std::size_t(*top), terminal));
-        if (!written) {
-            writeStderr("keylens-cli: cannot write to standard output\n");
-            exitCode = ExitFailure;
+        QString problem;
+        if (!writeToStandardOutput(json ? intervalJson(*interval, counts, std::size_t(*top))
+                                        : intervalText(double(*interval), counts, std::size_t(*top), terminal),
+                                   QStringLiteral("the counts"), &problem)) {
+            exitCode = writeFailed(problem); // quietly when the reader went away (`watch | head`)
             break;
         }
         if (last)

@@ -426,6 +426,22 @@ private Q_SLOTS:
         QCOMPARE(capped[QLatin1String("scan")][QLatin1String("exact_memory_cap")].toInt(), 5000);
     }
 
+    // A reader that closes the pipe (`scan | head -1`) ends the scan quietly, as other Unix tools: exit 0 or 141
+    // (128 + SIGPIPE), no message (it said "cannot write the report to standard output: Broken pipe", exit 1).
+    void aReaderThatGoesAwayEndsItQuietly()
+    {
+        QProcess shell;
+        shell.start(QStringLiteral("bash"), {QStringLiteral("-c"),
+                                             QStringLiteral("\"$0\" scan -p \"$1\" --top 5000 --format json | true; "
+                                                            "echo \"exit ${PIPESTATUS[0]}\""),
+                                             QStringLiteral(KEYLENS_CLI_PATH), m_port});
+        QVERIFY(shell.waitForFinished(60000));
+        const QByteArray out = shell.readAllStandardOutput().trimmed();
+        const QByteArray err = shell.readAllStandardError();
+        QVERIFY2(out == "exit 141" || out == "exit 0", out.constData());
+        QVERIFY2(err.isEmpty(), err.constData());
+    }
+
     void usageErrorsExitTwo()
     {
         QFETCH(QStringList, arguments);
