@@ -4,8 +4,13 @@
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
 #include "cli/Output.h"
+#include "redis/Connection.h"
 #include "redis/HiredisVersion.h"
 #include "usage/Version.h"
+
+#include <QSet>
+
+#include <mutex>
 
 namespace keylens::cli {
 
@@ -74,6 +79,16 @@ usage::Program program()
 
 int run(const QStringList& arguments)
 {
+    // A scan opens many connections (cluster nodes, reconnects): the same warning is said once.
+    redis::setConnectionWarningHandler([](const QString& warning) {
+        static std::mutex said;
+        static QSet<QString> warnings;
+        const std::lock_guard lock(said);
+        if (!warnings.contains(warning)) {
+            warnings.insert(warning);
+            writeStderr("keylens-cli: warning: " + warning.toUtf8() + '\n');
+        }
+    });
     const QString command = arguments.value(1);
     const QStringList rest = arguments.mid(0, 1) + arguments.mid(2);
     setCurrentCommand(command); // usage errors point at this command's --help

@@ -13,6 +13,24 @@ namespace keylens::redis {
 
 namespace {
 constexpr qsizetype ReadChunk = 256 * 1024;
+
+std::function<void(const QString&)>& warningHandler()
+{
+    static std::function<void(const QString&)> handler;
+    return handler;
+}
+
+// AUTH to a server that has no password set (Redis 6+ and older words): no login failed, the password was not needed.
+bool noPasswordIsSet(QByteArrayView reply)
+{
+    return (reply.startsWith("ERR AUTH") && reply.contains("without any password configured")) ||
+           reply.startsWith("ERR Client sent AUTH, but no password is set");
+}
+} // namespace
+
+void setConnectionWarningHandler(std::function<void(const QString&)> handler)
+{
+    warningHandler() = std::move(handler);
 }
 
 Connection::Connection(ConnectionOptions options, std::unique_ptr<Transport> transport)
@@ -140,8 +158,14 @@ Status Connection::handshake()
         Result<Reply> reply = readHandshakeReply();
         if (!reply)
             return reply.error();
-        if (reply->isError())
+        if (reply->isError() && noPasswordIsSet(reply->bytes())) {
+            // As redis-cli: a warning, and on without it (the commands after AUTH were sent all the same).
+            if (const auto& warn = warningHandler())
+                warn(QStringLiteral("%1 has no password set: the password given was not needed, and is not used")
+                         .arg(m_options.address()));
+        } else if (reply->isError()) {
             note(errorFromReply(reply->bytes(), "AUTH"));
+        }
     }
     // CLIENT SETNAME only helps people reading CLIENT LIST; a denial is no reason to fail.
     if (Result<Reply> reply = readHandshakeReply(); !reply)

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <deque>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -21,6 +22,11 @@ namespace keylens::redis {
 
 class DeepReplyReader;
 class Transport;
+
+// Where a connection's warnings go: what is worth telling the user but no reason to fail (a password given to a server
+// that has none set, which redis-cli warns of and carries on). Set once, before connections are opened; it may be
+// called from any thread, once per connection. Unset, warnings are dropped.
+void setConnectionWarningHandler(std::function<void(const QString&)> handler);
 
 // One logged-in connection to a server, used by one thread at a time.
 //

@@ -1,4 +1,5 @@
 // Reaching and logging in to a server: every failure comes back as a clear Error, never a crash.
+#include "CliRunner.h"
 #include "PlainClient.h"
 #include "ScanHelper.h"
 #include "TestServer.h"
@@ -81,6 +82,33 @@ private Q_SLOTS:
         auto wrongUser = Connection::open(withPassword("alice", "nope"));
         QVERIFY(!wrongUser.ok());
         QCOMPARE(wrongUser.error().kind, ErrorKind::AuthFailed);
+    }
+
+    // A password given to a server that has none set: redis-cli warns and carries on, and so does keylens-cli (it
+    // said "authentication failed: wrong user or password", exit 3, which was untrue). A wrong password where one is
+    // set stays an error, exit 3.
+    void aPasswordTheServerDoesNotNeedIsAWarning()
+    {
+        demo::RedisServerProcess open;
+        KEYLENS_START_SERVER(open);
+        QCOMPARE(keylens::test::PlainClient(open.port()).command({"SET", "k", "v"}), QByteArray("OK"));
+        const keylens::test::CliRun scan =
+            keylens::test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), QString::number(open.port()),
+                                   QStringLiteral("-a"), QStringLiteral("CanaryPw")});
+        QVERIFY2(scan.exitCode == 0, scan.err.constData());
+        QVERIFY2(scan.err.contains(
+                     QByteArray("warning: 127.0.0.1:" + QByteArray::number(open.port()) + " has no password set")),
+                 scan.err.constData());
+        QCOMPARE(scan.err.count("has no password set"), 1);
+        QVERIFY2(!scan.err.contains("authentication failed") && !scan.err.contains("CanaryPw"), scan.err.constData());
+        QVERIFY2(scan.out.contains("Scanned 1 key in "), scan.out.constData());
+
+        const keylens::test::CliRun wrong =
+            keylens::test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), QString::number(m_server.port()),
+                                   QStringLiteral("-a"), QStringLiteral("CanaryPw")});
+        QCOMPARE(wrong.exitCode, 3);
+        QVERIFY2(wrong.err.contains("authentication failed: wrong user or password"), wrong.err.constData());
+        QVERIFY(wrong.out.isEmpty());
     }
 
     void missingPassword()
