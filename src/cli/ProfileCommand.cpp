@@ -30,6 +30,9 @@ QByteArray profileJson(const live::MonitorSample& sample, std::size_t top)
     report::JsonWriter json(&out);
     json.beginDocument(1);
     json.key("seconds").value(sample.seconds);
+    json.key("seconds_asked").value(sample.secondsAsked);
+    json.key("ended_early");
+    sample.error ? json.value(sample.error->message.toUtf8()) : json.null(); // why: the connection ended
     json.key("calls").value(profile.calls());
     json.key("ops_per_sec_before");
     sample.opsBefore ? json.value(*sample.opsBefore) : json.null();
@@ -74,8 +77,13 @@ QByteArray profileText(const live::MonitorSample& sample, std::size_t top)
     const auto ops = [](std::optional<double> value) {
         return value ? keyspace::formatCount(std::uint64_t(*value)) + " ops/s" : QByteArray("unknown");
     };
-    QByteArray out = "MONITOR sample of " + QByteArray::number(sample.seconds, 'f', 1) +
-                     " s: " + keyspace::formatCount(profile.calls()) + " commands (" +
+    // A sample cut short says so, and how long it really ran.
+    const QByteArray cutShort = sample.error ? " (of the " + QByteArray::number(sample.secondsAsked) +
+                                                   " s asked: the MONITOR connection ended, " +
+                                                   sample.error->message.toUtf8() + ")"
+                                             : QByteArray();
+    QByteArray out = "MONITOR sample of " + QByteArray::number(sample.seconds, 'f', 1) + " s" + cutShort + ": " +
+                     keyspace::formatCount(profile.calls()) + " commands (" +
                      perSecond(profile.calls(), sample.seconds) + "/s). Server throughput " + ops(sample.opsBefore) +
                      " before, " + ops(sample.opsDuring) + " during.\n\n";
     out += QByteArray("PATTERN").leftJustified(40) + "   CALLS/s    READS   WRITES  COMMANDS\n";

@@ -62,6 +62,7 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
     sample.opsBefore = before.instantaneous;
 
     std::atomic<bool> stop{false};
+    std::atomic<bool> readerEnded{false}; // the MONITOR connection ended: the sample ends with it
     redis::ConnectionOptions monitorOptions = options;
     monitorOptions.commandTimeoutMs = INT_MAX; // an idle server sends nothing for long
     // The MONITOR connection lives on the reader's thread from its opening to its end: a socket used from a thread
@@ -88,6 +89,7 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
             if (!line) {
                 if (line.error().kind != redis::ErrorKind::Cancelled)
                     lost = line.error();
+                readerEnded = true;
                 return;
             }
             if (const std::optional<MonitorLine> parsed = parseMonitorLine(line->bytes()))
@@ -104,8 +106,10 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
         started();
     QElapsedTimer clock;
     clock.start();
-    while (clock.elapsed() < std::int64_t(seconds) * 1000 && !cancel.load())
-        QThread::msleep(50);
+    sample.secondsAsked = seconds;
+    // Until the time asked, a Ctrl-C, or the server going away: a sample is only as long as what it heard.
+    while (clock.elapsed() < std::int64_t(seconds) * 1000 && !cancel.load() && !readerEnded.load())
+        QThread::msleep(20);
     stop = true;
     reader.wait();
     sample.seconds = double(clock.elapsed()) / 1000.0;

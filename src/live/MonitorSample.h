@@ -18,7 +18,8 @@ inline constexpr int MaximumMonitorSeconds = 60;
 struct MonitorSample
 {
     std::shared_ptr<MonitorProfile> profile;
-    double seconds = 0;
+    double seconds = 0;                // how long it ran: less than asked after a Ctrl-C or when the connection ended
+    int secondsAsked = 0;              // how long it was to run
     std::optional<double> opsBefore;   // INFO stats instantaneous_ops_per_sec before MONITOR started
     std::optional<double> opsDuring;   // commands processed a second while it ran
     std::optional<redis::Error> error; // why it could not start, or ended early (the sample holds what came before)

@@ -9,6 +9,7 @@
 #include "live/MonitorLine.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QTest>
 #include <QThread>
 
@@ -224,13 +225,21 @@ private Q_SLOTS:
         QVERIFY(startServer());
         test::PlainClient client(m_server->port());
         QProcess profile;
-        test::startCli(profile, {QStringLiteral("profile"), uri(), QStringLiteral("--seconds"), QStringLiteral("2")});
+        test::startCli(profile, {QStringLiteral("profile"), uri(), QStringLiteral("--seconds"), QStringLiteral("30")});
         QTRY_VERIFY_WITH_TIMEOUT(client.command({"CLIENT", "LIST"}).contains("cmd=monitor"), 10000);
         ::kill(pid_t(m_server->processId()), SIGKILL);
         const test::CliRun run = test::finishCli(profile);
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains("the MONITOR connection ended early"), run.err.constData());
         QVERIFY2(!run.err.contains("QSocketNotifier"), run.err.constData());
+        // The report says how long the sample really ran, and that it was cut short: it said "MONITOR sample of
+        // 30.0 s" after a server that went away in the first seconds.
+        const QRegularExpressionMatch said =
+            QRegularExpression(QStringLiteral("^MONITOR sample of ([0-9.]+) s \\(of the 30 s asked: the MONITOR "
+                                              "connection ended, "))
+                .match(QString::fromUtf8(run.out));
+        QVERIFY2(said.hasMatch(), run.out.constData());
+        QVERIFY2(said.captured(1).toDouble() < 25.0, run.out.constData());
     }
 
     void profileCountsWhatAClientSentAndHidesThePassword()
