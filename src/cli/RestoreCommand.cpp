@@ -28,6 +28,9 @@ usage::Command restoreCommand()
     command.options = {
         {QStringLiteral("replace"), QStringLiteral("Overwrite keys that exist now (RESTORE … REPLACE).")},
         {QStringLiteral("speed"), QStringLiteral("full or gentle (default gentle)."), QStringLiteral("full|gentle")},
+        {QStringLiteral("incomplete"),
+         QStringLiteral("Restore a backup that ends before its end record (its writer was killed, or the file was cut "
+                        "short): the keys it holds. Without it such a backup is refused, nothing written.")},
     };
     command.groups = {connectionGroup()};
     command.choices = {{QStringLiteral("speed"), scanChoices().value(QStringLiteral("speed"))}};
@@ -47,6 +50,7 @@ int runRestoreCommand(const QStringList& arguments)
         return *failed;
     edit::RestoreOptions options;
     options.replace = parser.isSet(QStringLiteral("replace"));
+    options.incomplete = parser.isSet(QStringLiteral("incomplete"));
     if (parser.isSet(QStringLiteral("speed"))) {
         const std::optional<scan::ScanSpeed> speed = scan::parseSpeed(parser.value(QStringLiteral("speed")));
         if (!speed)

@@ -123,8 +123,14 @@ RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup
         RestoreSummary checked;
         if (redis::Status opened = check.open(backup.path()); !opened)
             checked.damage = opened.error();
-        else
-            readToTheEnd(check, cancel, checked);
+        else if (readToTheEnd(check, cancel, checked) && check.stoppedEarly() && !options.incomplete)
+            // No end record, no gzip trailer: nothing vouches for what it holds, and it restored as a success ("7,892
+            // of 7,892 keys", exit 0) what was half a backup.
+            checked.damage = Error{ErrorKind::Damaged,
+                                   QStringLiteral("it ends after %L1 keys without its end record or its gzip trailer "
+                                                  "(cut short, or its writer was killed or ran out of disk); restore "
+                                                  "--incomplete puts back the keys it holds")
+                                       .arg(checked.read)};
         if (checked.damage || checked.cancelled) {
             checked.plannedKeys = summary.plannedKeys;
             checked.action = summary.action;

@@ -9,6 +9,10 @@ struct RestoreOptions
 {
     bool replace = false; // RESTORE … REPLACE: put the backup's value over a key that exists now
     scan::ScanSpeed speed = scan::ScanSpeed::Gentle;
+    // Restore a backup that ends before its end record (cut short, or its writer was killed or ran out of disk): the
+    // keys it holds. Without it such a backup is refused whole, as a damaged one is: nothing checks it whole (its
+    // gzip CRC is at its end), and a file cut short cannot be told from one whose writer stopped.
+    bool incomplete = false;
 };
 
 struct RestoreSummary
@@ -41,9 +45,10 @@ struct RestoreSummary
 };
 
 // Puts every key of a backup back with RESTORE, with the PTTL it had when it was backed up (a key that had none gets
-// none), in pipelined batches at the given speed. A backup cut short restores what it holds, and the summary says it
-// was incomplete (its writer stopped); a damaged one is read whole first and refused whole, nothing written, and the
-// summary names the damage (refusedWhole). On a
+// none), in pipelined batches at the given speed. The whole file is read first: a damaged one, and one that stops
+// before its end record (unless options.incomplete), is refused whole, nothing written, and the summary names the
+// damage (refusedWhole). With options.incomplete a backup cut short restores what it holds, and the summary says it
+// was incomplete. On a
 // read-only connection nothing is sent: the whole backup is read and counted, so the summary says what a restore
 // would put back.
 RestoreSummary restoreBackup(redis::Connection& connection, BackupReader& backup, const RestoreOptions& options,

@@ -638,8 +638,8 @@ private Q_SLOTS:
     // (bytes flipped inside the compressed stream, single bits anywhere, the gzip trailer cut off), cut short, and
     // hand-made with lengths no record can have. Damage: exit 2, named on stdout and stderr with its offset and the
     // last good key, and nothing written (the whole file is checked first: its CRC is only known at its end). Cut
-    // short: exit 0, every key it holds restored. Nothing allocates what a length claims: the restore runs with 1 GiB
-    // of address space.
+    // short: refused as well, and with --incomplete every key it holds restored. Nothing allocates what a length
+    // claims: the restore runs with 1 GiB of address space.
     void aDamagedBackupIsAnErrorAndACutOneIsNot()
     {
         fillEveryType(m_server.port(), 6000, "dmg:");
@@ -714,9 +714,21 @@ private Q_SLOTS:
         QVERIFY2(noTrailer.out.contains("gzip trailer"), noTrailer.out.constData());
         QCOMPARE(client.integer({"DBSIZE"}), 0LL);
 
-        // Cut short at 60%: the writer stopped. Every key it holds is restored, exit 0, and it says so.
+        // Cut short at 60% (no end record, no gzip trailer): nothing vouches for it, and it cannot be told from a
+        // writer that stopped. Refused whole, exit 2, nothing written, with the way to restore it all the same (it
+        // said "Restored 3,600 of 3,600 keys", exit 0). With --incomplete, every key it holds is restored, exit 0, and
+        // it says so.
         writeFile(file(QStringLiteral("cut.klb")), whole.left(whole.size() * 6 / 10));
-        const test::CliRun cut = restore(file(QStringLiteral("cut.klb")));
+        QCOMPARE(client.command({"CONFIG", "RESETSTAT"}), QByteArray("OK"));
+        const test::CliRun refused = restore(file(QStringLiteral("cut.klb")));
+        QVERIFY2(refused.exitCode == 2, refused.out.constData());
+        QVERIFY2(refused.out.contains("without its end record") && refused.out.contains("Nothing was restored"),
+                 refused.out.constData());
+        QVERIFY2(refused.err.contains("restore --incomplete") && refused.err.contains("Nothing was restored"),
+                 refused.err.constData());
+        QCOMPARE(client.integer({"DBSIZE"}), 0LL);
+        QCOMPARE(client.commandCalls("restore"), 0LL);
+        const test::CliRun cut = restore(file(QStringLiteral("cut.klb")), {QStringLiteral("--incomplete")});
         QVERIFY2(cut.exitCode == 0, cut.out.constData());
         QVERIFY2(cut.out.contains("stops early") && !cut.out.contains("DAMAGED"), cut.out.constData());
         const std::size_t fromCut = client.allKeys("dmg:*").size();
