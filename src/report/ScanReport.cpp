@@ -18,6 +18,7 @@ using keyspace::NodeId;
 // million `user:<id>` namespaces of 10M keys through stats() in the comparison took 24 s after the scan.
 struct RankedNamespace
 {
+    double rank; // the memory it is ranked by: measured, or a sampled scan's estimate
     std::uint64_t memoryBytes;
     std::uint64_t preallocatedBytes;
     std::uint32_t keys;
@@ -27,14 +28,16 @@ struct RankedNamespace
 
 } // namespace
 
-std::vector<NodeId> biggestChildNamespaces(const Keyspace& keyspace, NodeId parent, std::size_t count, Others* others)
+std::vector<NodeId> biggestChildNamespaces(const Keyspace& keyspace, NodeId parent, std::size_t count, Others* others,
+                                           bool byEstimate)
 {
     std::vector<RankedNamespace> namespaces;
     for (const NodeId child : keyspace.children(parent)) {
         if (keyspace.hasChildren(child)) {
             const keyspace::NamespaceStats stats = keyspace.stats(child);
+            const double rank = byEstimate ? keyspace::estimatedMemory(stats).value_or(0.0) : double(stats.memoryBytes);
             namespaces.push_back(
-                {stats.memoryBytes, stats.preallocatedBytes, stats.keys, stats.keysMemoryUnmeasured, child});
+                {rank, stats.memoryBytes, stats.preallocatedBytes, stats.keys, stats.keysMemoryUnmeasured, child});
         }
     }
     // Biggest first: memory, then keys, then name, so the order is the same on every run. Only the namespaces shown
@@ -42,8 +45,8 @@ std::vector<NodeId> biggestChildNamespaces(const Keyspace& keyspace, NodeId pare
     const std::size_t shown = std::min(namespaces.size(), count);
     std::partial_sort(namespaces.begin(), namespaces.begin() + std::ptrdiff_t(shown), namespaces.end(),
                       [&](const RankedNamespace& a, const RankedNamespace& b) {
-                          if (a.memoryBytes != b.memoryBytes)
-                              return a.memoryBytes > b.memoryBytes;
+                          if (a.rank != b.rank)
+                              return a.rank > b.rank;
                           if (a.keys != b.keys)
                               return a.keys > b.keys;
                           return keyspace.segment(a.node) < keyspace.segment(b.node);
@@ -71,11 +74,11 @@ std::optional<std::int64_t> accessTime(const scan::ScanSummary& summary, std::in
 }
 
 void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& libraries, NodeId parent, int level,
-                    const ReportOptions& options, std::optional<std::int64_t> accessAtMs,
+                    const ReportOptions& options, std::optional<std::int64_t> accessAtMs, bool byEstimate,
                     std::vector<NamespaceEntry>* entries, Others* others)
 {
     for (const NodeId node : biggestChildNamespaces(
-             keyspace, parent, static_cast<std::size_t>(std::max(0, options.widthAt(level))), others)) {
+             keyspace, parent, static_cast<std::size_t>(std::max(0, options.widthAt(level))), others, byEstimate)) {
         NamespaceEntry entry;
         entry.node = node;
         entry.path = keyspace.namespacePrefix(node);
@@ -85,7 +88,8 @@ void listNamespaces(const Keyspace& keyspace, const lint::LibraryLayouts& librar
         if (accessAtMs)
             entry.access = keyspace::namespaceAccess(keyspace, node, *accessAtMs / 1000);
         if (level + 1 < options.depth)
-            listNamespaces(keyspace, libraries, node, level + 1, options, accessAtMs, &entry.children, &entry.others);
+            listNamespaces(keyspace, libraries, node, level + 1, options, accessAtMs, byEstimate, &entry.children,
+                           &entry.others);
         entries->push_back(std::move(entry));
     }
 }
@@ -207,8 +211,9 @@ ScanReport buildReport(const Keyspace& keyspace, const scan::ScanSummary& summar
         options.libraryCatalogue ? lint::LibraryLayouts::recognise(keyspace, librarySets) : lint::LibraryLayouts();
     report.libraries = listLibraries(keyspace, libraries);
     if (report.options.depth > 0)
-        listNamespaces(keyspace, libraries, Keyspace::root(), 0, report.options, accessAtMs, &report.namespaces,
-                       &report.others);
+        // A sampled scan's namespaces are ranked by their estimates: the sums of a few sampled keys rank by luck.
+        listNamespaces(keyspace, libraries, Keyspace::root(), 0, report.options, accessAtMs,
+                       summary.sampleProbability.has_value(), &report.namespaces, &report.others);
     if (summary.sampleProbability) {
         // Memory is a sampled scan's estimate: every namespace listed gets its own, with its bound.
         const keyspace::SampledMemory sampled(keyspace);

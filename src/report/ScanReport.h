@@ -121,8 +121,9 @@ struct ScanReport
 
 // A namespace's child namespaces, biggest first (memory, then keys, then name: the same order on every run), at most
 // `count` of them; those past it are summed into `others`. The report's levels and a snapshot's are listed so.
+// `byEstimate`: ranked by estimated memory (keyspace::estimatedMemory), for a sampled scan.
 std::vector<keyspace::NodeId> biggestChildNamespaces(const keyspace::Keyspace& keyspace, keyspace::NodeId parent,
-                                                     std::size_t count, Others* others);
+                                                     std::size_t count, Others* others, bool byEstimate = false);
 
 // Every pattern that holds keys (patterns::PatternTree), with its own keys' totals, biggest first: the list
 // partitions the keyspace. `libraries` labels them when given. A set `cancel` stops it (the list is then empty).

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
+#include <cmath>
 
 namespace keylens::report {
 
@@ -19,6 +21,12 @@ using keyspace::KeyType;
 using keyspace::NamespaceStats;
 
 constexpr int MaxNameWidth = 56;
+
+// "1 key", "2,628 keys".
+QByteArray counted(std::uint64_t count, const char* noun)
+{
+    return formatCount(count) + ' ' + noun + (count == 1 ? "" : "s");
+}
 
 // Terminal columns taken by UTF-8 text (one per code point; wide CJK glyphs are not worth a table here).
 int displayWidth(QByteArrayView utf8)
@@ -87,11 +95,15 @@ public:
         , m_noun(std::move(noun))
     {}
 
-    void row(const QByteArray& name, const NamespaceStats& stats)
+    // `estimate`: a sampled scan's, with its bound (the JSON's memory_estimate).
+    void row(const QByteArray& name, const NamespaceStats& stats,
+             const std::optional<keyspace::MemoryEstimate>& estimate = std::nullopt)
     {
         const keyspace::MemoryFigure figure = keyspace::memoryFigureOf(stats);
-        m_rows.push_back({name, formatCount(stats.keys), memory(figure), share(figure), ttlShare(stats),
-                          coldShare(stats), expiries(stats), typeMix(stats)});
+        const bool sampled = sampledScan();
+        m_rows.push_back({name, formatCount(stats.keys), sampled ? estimatedMemory(stats, estimate) : memory(figure),
+                          sampled ? estimatedShare(stats, estimate) : share(figure), ttlShare(stats), coldShare(stats),
+                          expiries(stats), typeMix(stats)});
     }
 
     void othersRow(const QByteArray& indent, const Others& others)
@@ -99,10 +111,15 @@ public:
         if (others.namespaces == 0)
             return;
         const keyspace::MemoryFigure figure = keyspace::memoryFigureOf(others);
+        NamespaceStats summed; // what a point estimate needs of them
+        summed.keys = std::uint32_t(std::min<std::uint64_t>(others.keys, UINT32_MAX));
+        summed.memoryBytes = others.memoryBytes;
+        summed.keysMemoryUnmeasured = std::uint32_t(std::min<std::uint64_t>(others.keysMemoryUnmeasured, summed.keys));
+        const bool sampled = sampledScan();
         m_rows.push_back({indent + "… " + formatCount(others.namespaces) + " more " + m_noun.toLower() + 's',
                           formatCount(others.keys),
-                          memory(figure),
-                          share(figure),
+                          sampled ? estimatedMemory(summed, std::nullopt) : memory(figure),
+                          sampled ? estimatedShare(summed, std::nullopt) : share(figure),
                           {},
                           {},
                           {},
@@ -156,6 +173,40 @@ private:
             return QByteArray("\u2265 ") + percent;
         return percent;
     }
+    // A sampled scan measured the memory of a few keys: the sums of those say little, and the table shows what the
+    // header does, each row's estimate (± its bound where the report has one), and its share of the estimated total.
+    bool sampledScan() const
+    {
+        return m_report.summary.memoryMeasured && m_report.totalEstimate && m_report.totalEstimate->bytes;
+    }
+    static std::optional<double> estimateOf(const NamespaceStats& stats,
+                                            const std::optional<keyspace::MemoryEstimate>& estimate)
+    {
+        return estimate ? estimate->bytes : keyspace::estimatedMemory(stats);
+    }
+    static QByteArray estimatedMemory(const NamespaceStats& stats,
+                                      const std::optional<keyspace::MemoryEstimate>& estimate)
+    {
+        const std::optional<double> bytes = estimateOf(stats, estimate);
+        if (!bytes)
+            return "n/a";
+        QByteArray text = "\u2248 " + formatBytes(std::uint64_t(std::llround(*bytes)));
+        // As the header: no bound with fewer than two keys measured ("± ?"), none needed when all were (0).
+        if (estimate && !estimate->bound)
+            text += " \u00b1 ?";
+        else if (estimate && *estimate->bound > 0)
+            text += " \u00b1 " + formatBytes(std::uint64_t(std::llround(*estimate->bound)));
+        return text;
+    }
+    QByteArray estimatedShare(const NamespaceStats& stats,
+                              const std::optional<keyspace::MemoryEstimate>& estimate) const
+    {
+        const std::optional<double> bytes = estimateOf(stats, estimate);
+        const double total = *m_report.totalEstimate->bytes;
+        if (!bytes || total <= 0)
+            return "-";
+        return "\u2248 " + formatPercent(*bytes / total);
+    }
     QByteArray expiries(const NamespaceStats& stats) const
     {
         if (!stats.hasExpiringKeys())
@@ -197,7 +248,7 @@ void addNamespaces(Table& table, const std::vector<NamespaceEntry>& entries, con
 {
     const QByteArray indent(level * 2, ' ');
     for (const NamespaceEntry& entry : entries) {
-        table.row(indent + keyspace::displayBytes(entry.path) + libraryTag(entry.library), entry.stats);
+        table.row(indent + keyspace::displayBytes(entry.path) + libraryTag(entry.library), entry.stats, entry.estimate);
         addNamespaces(table, entry.children, entry.others, level + 1);
     }
     table.othersRow(indent, others);
@@ -243,16 +294,21 @@ QByteArray header(const ScanReport& report)
     QByteArray state = summary.complete    ? QByteArray(file ? "Read" : "Scanned")
                        : summary.cancelled ? QByteArray("Cancelled after")
                                            : QByteArray(file ? "Stopped by damage after" : "Stopped after");
-    out += state + ' ' + formatCount(report.totals.keys) + " keys in " + formatDuration(summary.durationMs);
+    out += state + ' ' + counted(report.totals.keys, "key") + " in " + formatDuration(summary.durationMs);
     // The rate of the keys this report holds: a scan cancelled before any key was stored had none, whatever SCAN
     // had listed by then.
-    // A file has no speed setting: it is read as fast as it comes.
-    const QByteArray speed = file ? QByteArray() : ", " + scan::speedName(summary.speed).toUtf8() + " speed";
+    // A file has no speed setting: it is read as fast as it comes. --max-rate holds a scan below its speed: the
+    // rate is said, never "full speed" alone.
+    QByteArray speedName = scan::speedName(summary.speed).toUtf8() + " speed";
+    if (summary.maxKeysPerSecond > 0)
+        speedName +=
+            " held to --max-rate " + formatCount(std::uint64_t(std::llround(summary.maxKeysPerSecond))) + " keys/s";
+    const QByteArray speed = file ? QByteArray() : ", " + speedName;
     if (summary.durationMs > 0 && report.totals.keys > 0)
         out += " (" + formatCount(std::uint64_t(report.totals.keys) * 1000 / std::uint64_t(summary.durationMs)) +
                " keys/s" + speed + ")";
     else if (!file)
-        out += " (" + scan::speedName(summary.speed).toUtf8() + " speed)";
+        out += " (" + speedName + ")";
     if (server.dbsize && !file)
         out += "; DBSIZE " + formatCount(std::uint64_t(*server.dbsize));
     if (server.usedMemory)
@@ -402,14 +458,14 @@ QByteArray memorySamplingLines(const scan::ScanSummary& summary, const Namespace
     QByteArray out;
     if (summary.exactMemory && summary.keysMemoryCorrected > 0) {
         const std::int64_t change = summary.memoryCorrectionBytes;
-        out += "Memory of " + formatCount(summary.keysMemoryCorrected) +
-               " collections measured whole (--exact-memory): " + (change < 0 ? "-" : "+") +
+        out += "Memory of " + counted(summary.keysMemoryCorrected, "collection") +
+               " measured whole (--exact-memory): " + (change < 0 ? "-" : "+") +
                formatBytes(std::uint64_t(change < 0 ? -change : change)) +
                " against the server's estimates from 5 elements\n";
     }
     if (totals.keysMemorySampled > 0) {
-        out += "Memory of " + formatCount(totals.keysMemorySampled) + " keys (" +
-               formatBytes(totals.memorySampledBytes) + ") sampled by the server (MEMORY USAGE scales 5 elements up)";
+        out += "Memory of " + counted(totals.keysMemorySampled, "key") + " (" + formatBytes(totals.memorySampledBytes) +
+               ") sampled by the server (MEMORY USAGE scales 5 elements up)";
         out += summary.exactMemory ? "; above --exact-memory-cap (" + formatCount(summary.exactMemoryCap) +
                                          " elements), they were not measured whole\n"
                                    : QByteArray("; --exact-memory to measure them whole\n");
@@ -432,7 +488,7 @@ QByteArray toText(const ScanReport& report)
         return out;
     }
     Table table(report);
-    table.row("(all keys)", report.totals);
+    table.row("(all keys)", report.totals, report.totalEstimate);
     addNamespaces(table, report.namespaces, report.others, 0);
     if (report.keysWithoutDelimiter.keys > 0)
         table.row("(keys without '" + report.delimiter.bytes() + "')", report.keysWithoutDelimiter);

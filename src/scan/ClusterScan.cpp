@@ -416,6 +416,7 @@ ScanSummary ClusterRun::run(ClusterTopology topology, const redis::ServerInfo& s
 {
     m_summary.jobId = m_jobId;
     m_summary.speed = m_options.speed;
+    m_summary.maxKeysPerSecond = m_options.maxKeysPerSecond;
     m_summary.memoryMeasured = m_options.measureMemory;
     m_summary.exactMemory = m_options.measureMemory && m_options.exactMemory;
     m_summary.exactMemoryCap = m_summary.exactMemory ? m_options.exactMemoryCap : 0;

@@ -1,6 +1,7 @@
 #include "scan/ScanLoop.h"
 
 #include "keyspace/MemoryEstimate.h"
+#include "keyspace/Units.h"
 #include "redis/Connection.h"
 #include "scan/ClusterScan.h"
 #include "scan/KeyAnswers.h"
@@ -19,6 +20,13 @@
 namespace keylens::scan {
 
 namespace {
+
+// "1 key", "2,628 keys": as the reports count.
+QString keysText(std::uint64_t count)
+{
+    return QString::fromUtf8(keyspace::formatCount(count)) +
+           (count == 1 ? QStringLiteral(" key") : QStringLiteral(" keys"));
+}
 
 using Clock = std::chrono::steady_clock;
 using keyspace::KeyInfo;
@@ -64,6 +72,7 @@ public:
         m_summary.exactMemoryCap = m_summary.exactMemory ? options.exactMemoryCap : 0;
         m_summary.coldAfterSeconds = options.coldAfterSeconds;
         m_summary.speed = options.speed;
+        m_summary.maxKeysPerSecond = options.maxKeysPerSecond;
     }
 
     ScanSummary run();
@@ -670,22 +679,22 @@ ScanSummary ScanRun::run()
     if (!m_ask.memory)
         m_summary.memoryMeasured = false;
     if (m_summary.memorySamplingUnknown > 0)
-        notice(QStringLiteral("whether the server sampled the memory of %1 keys is not known: MEMORY USAGE with "
+        notice(QStringLiteral("whether the server sampled the memory of %1 is not known: MEMORY USAGE with "
                               "SAMPLES failed for them")
-                   .arg(m_summary.memorySamplingUnknown));
+                   .arg(keysText(m_summary.memorySamplingUnknown)));
     m_summary.access = m_ask.access;
     if (m_ask.access != AccessQuestion::None && m_summary.accessNotMeasured > 0)
-        notice(QStringLiteral("the idle time of %1 keys could not be measured; idle figures leave them out")
-                   .arg(m_summary.accessNotMeasured));
+        notice(QStringLiteral("the idle time of %1 could not be measured; idle figures leave them out")
+                   .arg(keysText(m_summary.accessNotMeasured)));
     if (m_summary.sampleProbability)
-        notice(QStringLiteral("memory was measured on a uniform random sample of %1 keys (each with probability %2); "
+        notice(QStringLiteral("memory was measured on a uniform random sample of %1 (each with probability %2); "
                               "namespace memory is estimated from it, ± %3 standard errors")
-                   .arg(m_summary.keysSeen - m_summary.memoryNotMeasured)
+                   .arg(keysText(m_summary.keysSeen - m_summary.memoryNotMeasured))
                    .arg(*m_summary.sampleProbability, 0, 'g', 3)
                    .arg(keyspace::BoundInStandardErrors));
     else if (m_ask.memory && m_summary.memoryNotMeasured > 0)
-        notice(QStringLiteral("the memory of %1 keys could not be measured; memory sums leave them out")
-                   .arg(m_summary.memoryNotMeasured));
+        notice(QStringLiteral("the memory of %1 could not be measured; memory sums leave them out")
+                   .arg(keysText(m_summary.memoryNotMeasured)));
     reportProgress(true);
     return m_summary;
 }

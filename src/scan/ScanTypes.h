@@ -201,6 +201,7 @@ struct ScanSummary
     // in memoryNotMeasured); memory figures are then estimates (keyspace::MemoryEstimate). Unset: every key.
     std::optional<double> sampleProbability;
     ScanSpeed speed = ScanSpeed::Full;
+    double maxKeysPerSecond = 0;  // ScanOptions' (--max-rate): 0 when the scan was not held to a rate
     std::uint64_t backoffs = 0;   // gentle: rounds after which the latency guard rested longer
     std::uint64_t reconnects = 0; // times the scan connected again after losing its connection or a busy server
     // The server restarted, or another took over in a failover, during the scan (its run_id changed): the scan

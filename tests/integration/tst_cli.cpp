@@ -426,6 +426,15 @@ private Q_SLOTS:
         QCOMPARE(capped[QLatin1String("scan")][QLatin1String("exact_memory_cap")].toInt(), 5000);
     }
 
+    // A scan held to --max-rate says the rate it was held to (it said "full speed").
+    void aRateCapIsSaid()
+    {
+        const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("-p"), m_port,
+                                       QStringLiteral("--max-rate"), QStringLiteral("100000")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("keys/s, full speed held to --max-rate 100,000 keys/s)"), run.out.constData());
+    }
+
     // A reader that closes the pipe (`scan | head -1`) ends the scan quietly, as other Unix tools: exit 0 or 141
     // (128 + SIGPIPE), no message (it said "cannot write the report to standard output: Broken pipe", exit 1).
     void aReaderThatGoesAwayEndsItQuietly()

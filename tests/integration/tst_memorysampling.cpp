@@ -283,6 +283,33 @@ private Q_SLOTS:
         QCOMPARE(lint.value(QStringLiteral("scan")).toObject().value(QStringLiteral("exact_memory")).toBool(), true);
     }
 
+    // One key counts as one: "Memory of 1 key", "1 collection" (it said "1 keys", "1 collections").
+    void oneKeyIsOneKey()
+    {
+        const test::CliRun sampled =
+            test::runCli({QStringLiteral("scan"), uri(), QStringLiteral("--match"), QStringLiteral("edge:hash6")});
+        QCOMPARE(sampled.exitCode, 0);
+        QVERIFY2(sampled.out.contains("Scanned 1 key in ") && sampled.out.contains("Memory of 1 key ("),
+                 sampled.out.constData());
+        const test::CliRun whole = test::runCli({QStringLiteral("scan"), uri(), QStringLiteral("--match"),
+                                                 QStringLiteral("edge:hash6"), QStringLiteral("--exact-memory")});
+        QCOMPARE(whole.exitCode, 0);
+        QVERIFY2(whole.out.contains("Memory of 1 collection measured whole"), whole.out.constData());
+    }
+
+    // --exact-memory with --sample is honoured (README, "Memory the server sampled"): the sampled keys' collections
+    // are measured whole, and the estimate is made from those figures.
+    void exactMemoryOnASampleMeasuresTheSampledKeysWhole()
+    {
+        const QJsonObject report = scanJson(
+            {QStringLiteral("--exact-memory"), QStringLiteral("--sample"), QString::number(m_keys.size() / 2)});
+        const QJsonObject scan = report.value(QStringLiteral("scan")).toObject();
+        QVERIFY(scan.value(QStringLiteral("sample_probability")).toDouble() > 0);
+        QCOMPARE(scan.value(QStringLiteral("exact_memory")).toBool(), true);
+        QVERIFY(field(scan, "keys_memory_corrected") > 0);
+        QCOMPARE(field(report.value(QStringLiteral("totals")).toObject(), "keys_memory_sampled"), 0);
+    }
+
     // Under a cap of 1,000 elements the big keys (2,000 elements; the list and the stream, whose nodes SAMPLES 0 walks,
     // take far more bytes than 1,000 nodes could hold in so few) keep their sampled figure and are counted; the edge
     // keys, of 6 elements, are measured whole.

@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cmath>
@@ -160,6 +161,36 @@ private Q_SLOTS:
         QVERIFY(report.value(QStringLiteral("scan")).toObject().value(QStringLiteral("sample_probability")).isNull());
         QCOMPARE(report.value(QStringLiteral("totals")).toObject().value(QStringLiteral("memory_bytes")).toInteger(),
                  m_total);
+    }
+
+    // The text report shows what the JSON has: each namespace's estimate and bound, ranked by the estimate, the whole
+    // keyspace's the header's. It showed the sums of the sampled keys as lower bounds ("(all keys) ≥ 19.3 KiB
+    // ≥ 100.0%") beneath a header that estimated 3.40 MiB ± 409 KiB.
+    void theTextReportShowsTheEstimates()
+    {
+        load(6);
+        const test::CliRun run =
+            test::runCli({QStringLiteral("scan"), m_server.uri(), QStringLiteral("--sample"), QStringLiteral("1000")});
+        QCOMPARE(run.exitCode, 0);
+        const QString text = QString::fromUtf8(run.out);
+        const QRegularExpressionMatch header =
+            QRegularExpression(QStringLiteral("about (\\S+ \\S+) \u00b1 ([^ ;]+ [^ ;]+)")).match(text);
+        QVERIFY2(header.hasMatch(), run.out.constData());
+        const QString table = text.mid(text.indexOf(QStringLiteral("NAMESPACE")));
+        const QString allKeys =
+            QStringLiteral("\\(all keys\\) +30,000 +\u2248 %1 \u00b1 %2 +\u2248 100.0%")
+                .arg(QRegularExpression::escape(header.captured(1)), QRegularExpression::escape(header.captured(2)));
+        QVERIFY2(QRegularExpression(allKeys).match(table).hasMatch(), run.out.constData());
+        QVERIFY2(!table.contains(QStringLiteral("\u2265")), run.out.constData());
+        // Biggest first, by their estimates (each within its bound of the truth, as the JSON's are).
+        const qsizetype blob = table.indexOf(QStringLiteral("\nblob:")),
+                        hash = table.indexOf(QStringLiteral("\nhash:")),
+                        small = table.indexOf(QStringLiteral("\nsmall:"));
+        QVERIFY2(blob > 0 && blob < hash && hash < small, run.out.constData());
+        QVERIFY2(QRegularExpression(QStringLiteral("\nblob: +5,000 +\u2248 \\S+ \\S+ \u00b1 \\S+ \\S+ +\u2248 "))
+                     .match(table)
+                     .hasMatch(),
+                 run.out.constData());
     }
 
     void aBadSampleIsAUsageError()
