@@ -3,6 +3,7 @@
 #include "base/SideTask.h"
 #include "inspect/KeyReader.h"
 #include "inspect/ValuePrefixes.h"
+#include "keyspace/Units.h"
 #include "lint/ValueShape.h"
 #include "redis/Connection.h"
 
@@ -88,9 +89,8 @@ QString recordBigKeyLengths(keyspace::Keyspace& store, lint::Linter& linter, con
     if (asked == 0)
         return {};
     if (!lengths.error.isEmpty() || lengths.lengths.size() != asked)
-        return QStringLiteral("big-string and big-collection were not checked on %1 keys: %2")
-            .arg(asked)
-            .arg(lengths.error);
+        return QStringLiteral("big-string and big-collection were not checked on %1: %2")
+            .arg(QString::fromUtf8(keyspace::formatCount(asked) + (asked == 1 ? " key" : " keys")), lengths.error);
     std::size_t unknown = 0;
     for (std::size_t i = 0; i < asked; ++i) {
         if (const std::optional<std::uint64_t> length = lengths.lengths[i])

@@ -227,12 +227,16 @@ void NamespaceDetailsView::showNamespace(models::NodeRef ref, bool topKeys)
         notes << tr("Memory was not measured for %1 keys (MEMORY USAGE denied or skipped); the sum "
                     "leaves them out.")
                      .arg(displayText(keyspace::formatCount(totals.keysMemoryUnmeasured)));
-    if (totals.keysMemorySampled)
-        notes << tr("The server estimated the memory of %1 keys (%2 of it) from 5 of their elements: big collections, "
-                    "measured so by MEMORY USAGE unless asked otherwise. Scan > Measure big collections whole (or "
-                    "--exact-memory) measures them whole.")
-                     .arg(displayText(keyspace::formatCount(totals.keysMemorySampled)),
-                          displayText(keyspace::formatBytes(totals.memorySampledBytes)));
+    if (totals.keysMemorySampled) {
+        const QString sampledBytes = displayText(keyspace::formatBytes(totals.memorySampledBytes));
+        notes
+            << (totals.keysMemorySampled == 1
+                    ? tr("The server estimated the memory of 1 key (%1 of it) from 5 of its elements").arg(sampledBytes)
+                    : tr("The server estimated the memory of %1 keys (%2 of it) from 5 of their elements")
+                          .arg(displayText(keyspace::formatCount(totals.keysMemorySampled)), sampledBytes)) +
+                   tr(": big collections, measured so by MEMORY USAGE unless asked otherwise. Scan > Measure big "
+                      "collections whole (or --exact-memory) measures them whole.");
+    }
     if (const lint::LibraryInfo* library = model.libraryOf(node))
         notes << tr("Written by %1, a %2 (%3). The naming rules skip a library's keys; memory and TTL "
                     "rules still apply.")

@@ -65,7 +65,7 @@ private Q_SLOTS:
 
         QVERIFY(window.browser()->selectPath("jobs"));
         const QString notes = window.browser()->namespaceDetails()->notesText();
-        QVERIFY2(notes.contains(QStringLiteral("The server estimated the memory of 1 keys")), qPrintable(notes));
+        QVERIFY2(notes.contains(QStringLiteral("The server estimated the memory of 1 key (")), qPrintable(notes));
         QVERIFY(window.browser()->selectPath("other"));
         QVERIFY(!window.browser()->namespaceDetails()->notesText().contains(QStringLiteral("estimated")));
 
