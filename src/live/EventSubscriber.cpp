@@ -4,6 +4,7 @@
 #include "redis/Connection.h"
 
 #include <climits>
+#include <future>
 
 namespace keylens::live {
 
@@ -29,6 +30,24 @@ EventSubscriber::~EventSubscriber()
 
 redis::Status EventSubscriber::start()
 {
+    // The connection is opened, subscribed and read on the reader's thread: a socket belongs to the thread that made
+    // it, and one read elsewhere warned "QSocketNotifier: Socket notifiers cannot be enabled or disabled from another
+    // thread" when the server went away.
+    std::promise<redis::Status> subscribed;
+    std::future<redis::Status> outcome = subscribed.get_future();
+    m_reader.emplace([this, &subscribed] {
+        redis::Status status = subscribe();
+        const bool ok = bool(status);
+        subscribed.set_value(std::move(status)); // `subscribed` is not touched after this
+        if (ok)
+            readEvents();
+        m_connection.reset(); // on the thread that made it
+    });
+    return outcome.get();
+}
+
+redis::Status EventSubscriber::subscribe()
+{
     redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(m_options, &m_stop);
     if (!opened)
         return opened.error();
@@ -39,7 +58,6 @@ redis::Status EventSubscriber::start()
         return subscribed.error();
     if (subscribed->isError())
         return redis::errorFromReply(subscribed->bytes(), "PSUBSCRIBE");
-    m_reader.emplace([this] { readEvents(); });
     return {};
 }
 

@@ -46,6 +46,7 @@ public:
     void stop();
 
 private:
+    redis::Status subscribe();
     void readEvents();
 
     redis::ConnectionOptions m_options;
