@@ -256,4 +256,45 @@ std::optional<QByteArray> lzfDecompressPrefix(QByteArrayView in, std::size_t siz
     return lzfDecode(in, size, keep);
 }
 
+void LzfWalk::feed(QByteArrayView piece)
+{
+    const auto* p = reinterpret_cast<const unsigned char*>(piece.data());
+    const std::size_t n = std::size_t(piece.size());
+    std::size_t i = 0;
+    while (i < n && !m_bad) {
+        if (m_literalLeft > 0) {
+            const std::size_t taken = std::size_t(std::min<std::uint64_t>(m_literalLeft, n - i));
+            i += taken;
+            m_literalLeft -= taken;
+            continue;
+        }
+        const std::size_t byte = p[i++];
+        if (m_need == 0) { // a control byte: a literal run, or a back reference's length
+            m_control = byte;
+            if (byte < 32) {
+                m_literalLeft = byte + 1;
+                m_out += byte + 1;
+            } else {
+                m_length = byte >> 5;
+                m_need = m_length == 7 ? 2 : 1;
+            }
+            continue;
+        }
+        if (m_need == 2) {
+            m_length += byte;
+            m_need = 1;
+            continue;
+        }
+        const std::size_t distance = ((m_control & 0x1f) << 8) + byte + 1;
+        m_bad = distance > m_out; // before anything was written
+        m_out += m_length + 2;
+        m_need = 0;
+    }
+}
+
+bool LzfWalk::decompressesTo(std::uint64_t size) const
+{
+    return !m_bad && m_need == 0 && m_literalLeft == 0 && m_out == size;
+}
+
 } // namespace keylens::rdb

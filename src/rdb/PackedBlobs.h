@@ -25,4 +25,22 @@ std::optional<QByteArray> lzfDecompress(QByteArrayView in, std::size_t size);
 // ahead: a prefix of keep + keep / 32 + 3 of them is enough); nothing when they do not decompress.
 std::optional<QByteArray> lzfDecompressPrefix(QByteArrayView in, std::size_t size, std::size_t keep);
 
+// An LZF stream fed in pieces and walked, keeping none of it: what it would decompress to, counted. A value skipped
+// unread is still proved to be as long as it says (redis-server refuses a file where it is not, and a damaged stream
+// would otherwise be reported as a key of the size it claims).
+class LzfWalk
+{
+public:
+    void feed(QByteArrayView piece);
+    bool decompressesTo(std::uint64_t size) const;
+
+private:
+    std::uint64_t m_out = 0;
+    std::uint64_t m_literalLeft = 0; // bytes of a literal run still to come
+    std::size_t m_control = 0;
+    std::size_t m_length = 0;
+    int m_need = 0; // bytes a back reference still needs: its length's extra byte, its distance's
+    bool m_bad = false;
+};
+
 } // namespace keylens::rdb

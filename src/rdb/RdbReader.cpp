@@ -403,12 +403,25 @@ private:
             checkCompressedClaim(compressed, size); // skipped unread, yet its size is what the key is said to hold
             const std::uint64_t read =
                 prefix && keep > 0 ? std::min<std::uint64_t>(compressed, keep + keep / 32 + 3) : 0;
+            LzfWalk walk;
             if (read > 0) {
                 QByteArray packed;
                 m_in.readInto(packed, read);
                 *prefix = lzfDecompressPrefix(packed, std::size_t(size), keep).value_or(QByteArray());
+                walk.feed(packed);
             }
-            m_in.skip(compressed - read);
+            // The rest is read in pieces and walked, not kept: a stream that does not make its length is damaged.
+            constexpr std::uint64_t Piece = 64 * 1024;
+            for (std::uint64_t left = compressed - read; left > 0;) {
+                const std::uint64_t piece = std::min(left, Piece);
+                m_lzfPiece.resize(0); // readInto appends; resize(0) keeps the capacity, clear() would not
+                m_in.readInto(m_lzfPiece, piece);
+                walk.feed(m_lzfPiece);
+                left -= piece;
+            }
+            if (!walk.decompressesTo(size))
+                m_in.fail(
+                    QStringLiteral("a compressed string does not decompress to the %1 bytes it claims").arg(size));
             return {size, false};
         }
         default:
@@ -703,6 +716,7 @@ private:
     }
 
     RdbInput m_in;
+    QByteArray m_lzfPiece; // the piece of a compressed value being walked, its buffer reused
     int m_wantedDb;
     const RdbCallbacks& m_callbacks;
     bool m_headerTold = false;

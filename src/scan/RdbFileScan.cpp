@@ -251,6 +251,8 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
         const QString message =
             read.version > 0
                 ? QStringLiteral("the file is damaged at byte %1: %2").arg(read.error->offset).arg(read.error->message)
+            : read.error->offset > 0 // past the magic: its version
+                ? QStringLiteral("%1: at byte %2, %3").arg(name).arg(read.error->offset).arg(read.error->message)
                 : QStringLiteral("%1: %2").arg(name, read.error->message);
         summary.error = redis::Error{redis::ErrorKind::Protocol, message};
     }

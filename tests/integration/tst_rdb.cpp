@@ -587,6 +587,12 @@ private Q_SLOTS:
                             QByteArray("\x00\x00\x00\x01\x00\x00\x00\x00", 8) + QByteArray(12, 'x') +
                             QByteArray("\xff", 1) + placeholder)
             << QStringLiteral("claims 4294967296 bytes from 12");
+        // A value compressed with LZF whose stream (twelve zero bytes: six one-byte literals) makes 6 bytes, not the
+        // 1,000 it claims: within the ratio LZF can reach, so only walking the stream tells.
+        QTest::newRow("LZF value short of its length")
+            << withChecksum(QByteArray("REDIS0010\xfe\x00\x00\x01k\xc3\x0c\x43\xe8", 18) + QByteArray(12, '\0') +
+                            QByteArray("\xff", 1) + placeholder)
+            << QStringLiteral("does not decompress to the 1000 bytes it claims");
     }
     void craftedFilesAreRefused()
     {
@@ -616,6 +622,8 @@ private Q_SLOTS:
                           QStringLiteral("--format"), QStringLiteral("json")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(message.toUtf8()), run.err.constData());
+        const QByteArray where = "byte " + QByteArray::number(read.summary.error->offset);
+        QVERIFY2(run.err.contains(where), run.err.constData());
     }
 
     // A FIFO with no writer yet, and one whose writer stalls mid-file (a stalled gunzip): Ctrl-C and SIGTERM end the
