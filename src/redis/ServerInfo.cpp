@@ -44,6 +44,7 @@ ServerInfo queryServerInfo(Connection& connection)
     connection.append({"INFO", "memory"});
     connection.append({"DBSIZE"});
     connection.append({"INFO", "replication"});
+    connection.append({"INFO", "keyspace"});
     const auto denied = [&](QByteArrayView command, const Result<Reply>& reply) {
         const QString why = reply ? QString::fromUtf8(reply->bytes()) : reply.error().message;
         info.notices << QStringLiteral("%1 failed (%2)").arg(QString::fromUtf8(command), why);
@@ -82,6 +83,21 @@ ServerInfo queryServerInfo(Connection& connection)
                                        "may be stale")
                             .arg(QString::fromUtf8(infoField(replication->bytes(), "master_host")),
                                  QString::fromUtf8(infoField(replication->bytes(), "master_port")));
+    }
+
+    // "db3:keys=2,expires=0,avg_ttl=0": where the keys are when the one scanned holds none. Denied, it is not said.
+    Result<Reply> keyspace = connection.read();
+    if (keyspace && keyspace->isString()) {
+        forEachInfoField(keyspace->bytes(), [&](QByteArrayView name, QByteArrayView value) {
+            bool dbOk = false, keysOk = false;
+            const int db = name.startsWith("db") ? name.sliced(2).toInt(&dbOk) : -1;
+            const QByteArrayView keys = value.startsWith("keys=") ? value.sliced(5) : QByteArrayView();
+            const qsizetype comma = keys.indexOf(',');
+            const qint64 count = (comma < 0 ? keys : keys.first(comma)).toLongLong(&keysOk);
+            if (dbOk && keysOk)
+                info.keysByDatabase.emplace_back(db, count);
+            return true;
+        });
     }
     return info;
 }

@@ -25,6 +25,8 @@ struct ServerInfo
     std::optional<qint64> usedMemory;
     QByteArray maxmemoryPolicy; // INFO memory's: "noeviction", "allkeys-lru", …; empty when not known
     bool clusterMode = false;   // INFO server's redis_mode is "cluster"
+    // INFO keyspace: the keys of each database that holds any (empty when INFO was denied).
+    std::vector<std::pair<int, qint64>> keysByDatabase;
     // A cluster scan's shards as they are scanned, by first slot: the node's address and the slots it serves.
     std::vector<std::pair<QString, QString>> shards;
     QStringList notices; // why a field is missing

@@ -451,6 +451,32 @@ QByteArray shardTable(const ScanReport& report)
     return out;
 }
 
+// An empty database is said with where the keys are, when the server or the file holds some in others.
+QByteArray emptyDatabaseText(const ScanReport& report)
+{
+    const bool file = report.summary.rdbFacts.has_value();
+    std::vector<std::pair<int, qint64>> databases;
+    if (file) {
+        for (const auto& [db, keys] : report.summary.rdbFacts->keysByDatabase)
+            databases.emplace_back(db, qint64(keys));
+    } else {
+        databases = report.summary.server.keysByDatabase;
+    }
+    const int scanned = report.summary.server.db;
+    QByteArray elsewhere;
+    for (const auto& [db, keys] : databases) {
+        if (db == scanned || keys <= 0)
+            continue;
+        elsewhere += QByteArray(elsewhere.isEmpty() ? "" : ", ") + keyspace::formatCount(std::uint64_t(keys)) +
+                     (keys == 1 ? " key" : " keys") + " in db" + QByteArray::number(db) + " (-n " +
+                     QByteArray::number(db) + ")";
+    }
+    if (elsewhere.isEmpty())
+        return "No keys: the database is empty.\n";
+    return "No keys in db" + QByteArray::number(scanned) + "; the " + (file ? "file" : "server") + " holds " +
+           elsewhere + ".\n";
+}
+
 } // namespace
 
 QByteArray memorySamplingLines(const scan::ScanSummary& summary, const NamespaceStats& totals)
@@ -484,7 +510,7 @@ QByteArray toText(const ScanReport& report)
         else if (report.summary.server.dbsize.value_or(0) > 0)
             out += "No key matched the --match / --type filters.\n";
         else
-            out += "No keys: the database is empty.\n";
+            out += emptyDatabaseText(report);
         return out;
     }
     Table table(report);

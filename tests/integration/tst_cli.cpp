@@ -233,6 +233,22 @@ private Q_SLOTS:
         QVERIFY2(text.out.contains("gentle speed"), text.out.left(300).constData());
     }
 
+    // An empty database is not "the database is empty" when the server holds keys in another: it says where
+    // (INFO keyspace, asked beside DBSIZE).
+    void anEmptyDatabaseSaysWhereTheKeysAre()
+    {
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.command({"SELECT", "3"}), QByteArray("OK"));
+        QCOMPARE(client.pipeline({{"SET", "elsewhere:1", "v"}, {"SET", "elsewhere:2", "v"}}), std::size_t(0));
+        const test::CliRun run = test::runCli(
+            {QStringLiteral("scan"), QStringLiteral("-p"), m_port, QStringLiteral("-n"), QStringLiteral("5")});
+        QCOMPARE(client.command({"FLUSHDB"}), QByteArray("OK"));
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("No keys in db5; the server holds ") && run.out.contains("2 keys in db3 (-n 3)"),
+                 run.out.constData());
+        QVERIFY2(!run.out.contains("the database is empty"), run.out.constData());
+    }
+
     void textReport()
     {
         const auto run = test::runCli({QStringLiteral("scan"), QStringLiteral("redis://127.0.0.1:") + m_port});
