@@ -448,8 +448,9 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
         m_elementDialog->written();
     if (!result.error.isEmpty()) {
         setEditStatus(result.error);
-    } else if (result.outcome.conflict && result.change.kind == Kind::SetString && m_unsaved) {
-        const QString server = result.outcome.current ? shownValue(*result.outcome.current) : tr("(the key is gone)");
+    } else if (result.outcome.conflict && result.change.kind == Kind::SetString && m_unsaved &&
+               result.outcome.current) {
+        const QString server = shownValue(*result.outcome.current);
         QMessageBox conflict(QMessageBox::Warning, tr("Changed on the server"),
                              tr("%1. Your edit was not written. The difference (- on the server now, + "
                                 "yours) is below.")
@@ -462,20 +463,25 @@ void KeyDetailsView::takeEdit(const models::ValueInspector::Edit& result)
         setEditStatus(result.outcome.message);
         Q_EMIT editFinished();
         conflict.exec();
-        if (conflict.clickedButton() == overwrite && result.outcome.current) {
+        if (conflict.clickedButton() == overwrite) {
             m_overview.key.valuePrefix = *result.outcome.current; // what it is now is what the edit replaces
             saveString(true);
         } else if (conflict.clickedButton() == reload) {
             showKey(m_key, m_node);
         }
         return;
-    } else if (result.outcome.keyGone) {
-        // Deleted or renamed by someone else: say so, and let nothing more be written under the old name.
+    } else if (result.outcome.keyGone || (result.outcome.conflict && !result.outcome.current)) {
+        // Deleted or renamed by someone else (a string's edit finds it gone as a conflict with nothing there now): say
+        // so, and let nothing more be written under the old name. There is nothing to overwrite.
         m_keyGone = true;
         cancelStringEdit();
+        const QString why =
+            result.outcome.keyGone
+                ? result.outcome.message
+                : tr("%1 was deleted on the server since it was read").arg(displayText(keyspace::displayBytes(m_key)));
         setEditStatus(tr("%1; nothing was written. This pane is read-only now: select the key again after a rescan, "
                          "or another key.")
-                          .arg(result.outcome.message));
+                          .arg(why));
         updateEditControls();
     } else if (!result.outcome.applied) {
         // An element's conflict: what the server holds there now, beside why nothing was written.

@@ -216,7 +216,9 @@ void KeyDetailsView::showFileKey(const QByteArray& key, models::NodeRef node, co
     }
     if (length) {
         const bool string = info.type == KeyType::String;
-        m_length->setText(displayText(keyspace::formatCount(*length)) + (string ? tr(" bytes") : tr(" elements")));
+        const bool one = *length == 1;
+        m_length->setText(displayText(keyspace::formatCount(*length)) +
+                          (string ? (one ? tr(" byte") : tr(" bytes")) : (one ? tr(" element") : tr(" elements"))));
     } else {
         m_length->setText(
             tr("– (kept for keys of %1 or more)").arg(displayText(keyspace::formatBytes(scan::KnownLengthsFromBytes))));
@@ -282,6 +284,7 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
             label->setText(QStringLiteral("–"));
         m_message->setText(tr("The key no longer exists: it expired or was deleted after the scan."));
         m_valuePages->setCurrentIndex(MessagePage);
+        updateEditControls(); // nothing to edit: the buttons of the key shown before go
         Q_EMIT loaded();
         return;
     }
@@ -299,9 +302,9 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     }
     QString length = key.length ? displayText(keyspace::formatCount(*key.length)) : QStringLiteral("–");
     if (key.length && key.type == KeyType::String)
-        length += tr(" bytes");
+        length += *key.length == 1 ? tr(" byte") : tr(" bytes");
     else if (key.length)
-        length += tr(" elements");
+        length += *key.length == 1 ? tr(" element") : tr(" elements");
     const bool big = key.length && (key.type == KeyType::String ? lint::isBigString(*key.length)
                                                                 : lint::isBigCollection(*key.length));
     if (big)

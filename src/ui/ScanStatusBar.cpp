@@ -167,7 +167,8 @@ void ScanStatusBar::renderFinished()
         line = (file ? tr("Reading stopped: %1. ") : tr("Scan stopped: %1. ")).arg(summary.error->message);
     else if (summary.cancelled)
         line = tr("Scan cancelled. ");
-    line += tr("%1 keys").arg(displayText(keyspace::formatCount(m_finished->keys)));
+    line += (m_finished->keys == 1 ? tr("%1 key") : tr("%1 keys"))
+                .arg(displayText(keyspace::formatCount(m_finished->keys)));
     if (m_finished->live)
         line += tr(" now (live)");
     else if (m_finished->expiredSince > 0)
@@ -177,7 +178,8 @@ void ScanStatusBar::renderFinished()
     if (file)
         line += tr(" estimated");
     else if (m_finished->keysMemorySampled > 0)
-        line += tr(" (%1 keys estimated by the server from 5 elements)")
+        line += (m_finished->keysMemorySampled == 1 ? tr(" (%1 key estimated by the server from 5 elements)")
+                                                    : tr(" (%1 keys estimated by the server from 5 elements)"))
                     .arg(displayText(keyspace::formatCount(m_finished->keysMemorySampled)));
     // A rate over less than a second is noise ("13 keys/s" for 13 keys in no time): leave it out.
     if (file && summary.complete) // a file has no speed setting: it is read as fast as it comes

@@ -376,6 +376,30 @@ private Q_SLOTS:
         QVERIFY(!details()->removeButton()->isEnabled());
     }
 
+    // A string deleted by another client while it is edited: Save says it was deleted (not "changed", with an
+    // Overwrite that did nothing), writes nothing, and the pane turns read-only; shown again, it offers no Edit.
+    void anEditedStringDeletedMeanwhileIsSaidGone()
+    {
+        open("cache:1");
+        QTRY_VERIFY(details()->isLoaded());
+        QVERIFY(details()->editButton()->isEnabled());
+        details()->editButton()->click();
+        details()->valueEditor()->setPlainText(QStringLiteral("mine"));
+        test::PlainClient client(m_server.port());
+        QCOMPARE(client.integer({"DEL", "cache:1"}), 1LL);
+        auto dialog = std::make_shared<QString>();
+        auto asked = test::answerNextMessageBox(QStringLiteral("Keep editing"), dialog);
+        QVERIFY(clickAndWaitForEdit(details(), details()->saveButton()));
+        QTRY_VERIFY2(details()->editStatus().contains(QStringLiteral("was deleted on the server")),
+                     qPrintable(details()->editStatus()));
+        QVERIFY2(!*asked, qPrintable(*dialog)); // no "changed on the server" dialog
+        QCOMPARE(client.integer({"EXISTS", "cache:1"}), 0LL);
+        QVERIFY(details()->isKeyGone());
+        open("cache:1");
+        QTRY_VERIFY(details()->isLoaded());
+        QVERIFY(!details()->editButton()->isVisible() || !details()->editButton()->isEnabled());
+    }
+
     // The console keeps the last server's replies below a line that names the next one: output is never mistaken
     // for the new server's. A rescan of the same server adds no line.
     void consoleSaysWhenTheServerChanged()

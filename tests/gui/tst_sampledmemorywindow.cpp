@@ -60,7 +60,7 @@ private Q_SLOTS:
         ui::MainWindow window(&settings);
         window.show();
         QVERIFY(test::scanInWindow(window, m_server.connectionOptions()));
-        QVERIFY2(window.statusText().contains(QStringLiteral("(1 keys estimated by the server from 5 elements)")),
+        QVERIFY2(window.statusText().contains(QStringLiteral("(1 key estimated by the server from 5 elements)")),
                  qPrintable(window.statusText()));
 
         QVERIFY(window.browser()->selectPath("jobs"));
