@@ -5,7 +5,6 @@
 #include "ui/Translations.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QSettings>
 
 #include <cerrno>
@@ -36,28 +35,6 @@ int printParsed(const keylens::ui::GuiCommandResult& parsed, int exitCode)
     return exitCode;
 }
 
-// An option that only means something beside another is refused without it, as --select and --view are without
-// --screenshot, never ignored: --demo-keys and --demo-port without --demo (they do not start a demo), --size without
-// --screenshot (the window keeps its own size). Checked before there is a display, as every usage error is.
-QString optionWithoutItsPartner(const QStringList& arguments)
-{
-    QCommandLineParser parser;
-    keylens::ui::guiProgram().commands.front().addTo(parser);
-    if (!parser.parse(arguments))
-        return {}; // parseGuiCommandLine said so already
-    const struct
-    {
-        const char* option;
-        const char* partner;
-    } pairs[] = {{"demo-keys", "demo"}, {"demo-port", "demo"}, {"size", "screenshot"}};
-    for (const auto& [option, partner] : pairs) {
-        if (parser.isSet(QLatin1String(option)) && !parser.isSet(QLatin1String(partner)))
-            return QCoreApplication::translate("main", "--%1 goes with --%2")
-                .arg(QLatin1String(option), QLatin1String(partner));
-    }
-    return {};
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -71,12 +48,6 @@ int main(int argc, char** argv)
         nameTheApplication();
         keylens::ui::installTranslations(QLocale::system(), keylens::ui::translationDirectories());
         parsed = keylens::ui::parseGuiCommandLine(QCoreApplication::arguments());
-        if (const QString problem = optionWithoutItsPartner(QCoreApplication::arguments());
-            parsed.command && !problem.isEmpty()) {
-            parsed.command.reset();
-            parsed.exitCode = 2;
-            parsed.output = QCoreApplication::translate("main", "keylens: %1\nTry 'keylens --help'.\n").arg(problem);
-        }
     }
     if (!parsed.warning.isEmpty())
         std::fprintf(stderr, "keylens: %s\n", qPrintable(parsed.warning));

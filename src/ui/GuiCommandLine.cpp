@@ -274,10 +274,15 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
                              .arg(parser.value(speed)));
     }
     command.target.exactMemory = parser.isSet(exactMemory);
-    if (parser.isSet(select) && !parser.isSet(screenshot))
-        return usage(QCoreApplication::translate("GuiCommandLine", "--select goes with --screenshot"));
-    if (parser.isSet(view) && !parser.isSet(screenshot))
-        return usage(QCoreApplication::translate("GuiCommandLine", "--view goes with --screenshot"));
+    // An option that only means something beside another is refused without it, never ignored: --select, --view and
+    // --size do nothing without --screenshot (the window keeps its own size), --demo-keys and --demo-port nothing
+    // without --demo.
+    const std::pair<const QString&, const QString&> partners[] = {
+        {select, screenshot}, {view, screenshot}, {size, screenshot}, {demoKeys, demo}, {demoPort, demo}};
+    for (const auto& [option, partner] : partners) {
+        if (parser.isSet(option) && !parser.isSet(partner))
+            return usage(QCoreApplication::translate("GuiCommandLine", "--%1 goes with --%2").arg(option, partner));
+    }
     if (parser.isSet(view) && !screenshotViews().contains(parser.value(view)))
         return usage(QCoreApplication::translate("GuiCommandLine", "--view takes %1, not '%2'")
                          .arg(screenshotViews().join(QStringLiteral(", ")), parser.value(view)));
