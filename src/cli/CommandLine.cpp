@@ -363,8 +363,10 @@ std::optional<int> printActionSummary(const QString& summary, bool cancelled, bo
 {
     if (progressDrawn)
         writeStderr("\r\x1b[K");
-    if (!writeStdout(summary.toUtf8() + '\n'))
-        return ExitFailure;
+    // The action is done whatever happens to its summary; a summary that went nowhere is said (on /dev/full), or
+    // ends quietly with 141 when the reader went away (`| head`), as every other output does.
+    if (QString problem; !writeToStandardOutput(summary.toUtf8() + '\n', QStringLiteral("the summary"), &problem))
+        return writeFailed(problem);
     if (cancelled)
         return interruptedExitCode();
     return std::nullopt;

@@ -66,8 +66,8 @@ std::optional<int> readConnection(const QCommandLineParser& parser, const QStrin
                                   redis::ConnectionOptions* connection, int uriPosition = 0);
 
 // The end of an action that drew its progress on the terminal (delete, expire, rename, restore): clears the progress
-// line, prints the summary on stdout, and returns ExitFailure when it could not be written or ExitInterrupted after a
-// Ctrl-C; nothing when the command goes on to its own exit code.
+// line, prints the summary on stdout, and returns ExitFailure when it could not be written (saying so), 141 when the
+// reader went away, or ExitInterrupted after a Ctrl-C; nothing when the command goes on to its own exit code.
 std::optional<int> printActionSummary(const QString& summary, bool cancelled, bool progressDrawn);
 
 // Prints what --help or --version asked for (`what`: "the help") and returns ExitOk, or says it could not

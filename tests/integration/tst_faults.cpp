@@ -247,6 +247,18 @@ private Q_SLOTS:
         QCOMPARE(guiVersion.exitCode(), 1);
         QVERIFY(guiVersion.readAllStandardError().contains("cannot write to standard output: No space left on device"));
 
+        // An action's summary that could not be written is said too; the action itself was done.
+        QProcess deleting;
+        deleting.setStandardOutputFile(QStringLiteral("/dev/full"));
+        test::startCli(deleting,
+                       {QStringLiteral("delete"), QStringLiteral("-p"), portOf(server), QStringLiteral("--pattern"),
+                        QStringLiteral("ns:<int>"), QStringLiteral("--yes"), QStringLiteral("--no-backup")});
+        const auto deleted = test::finishCli(deleting);
+        QCOMPARE(deleted.exitCode, 1);
+        QVERIFY2(deleted.err.contains("cannot write the summary to standard output: No space left on device"),
+                 deleted.err.constData());
+        QCOMPARE(test::PlainClient(server.port()).integer({"EXISTS", "ns:0"}), 0LL);
+
         const auto outputFull =
             test::runCli(scan + QStringList{QStringLiteral("--output"), QStringLiteral("/dev/full")});
         QCOMPARE(outputFull.exitCode, 1);
