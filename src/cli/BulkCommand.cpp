@@ -13,6 +13,7 @@
 #include "lint/Linter.h"
 #include "lint/ProfileFile.h"
 #include "patterns/PatternTree.h"
+#include "usage/OptionValues.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -180,15 +181,14 @@ static int runBulkCommand(edit::BulkKind kind, const usage::Command& spec, const
         if (parser.isSet(QStringLiteral("persist"))) {
             request.kind = edit::BulkKind::Persist;
         } else {
-            const std::optional<std::int64_t> ttl =
-                keyspace::parseDuration(parser.value(QStringLiteral("ttl")).toUtf8());
+            const std::optional<std::int64_t> ttl = usage::parseDuration(parser.value(QStringLiteral("ttl")).toUtf8());
             if (!ttl || *ttl <= 0)
                 return usageError(QStringLiteral("--ttl takes a duration such as 90, 15m, 2h or 7d, not '%1'")
                                       .arg(parser.value(QStringLiteral("ttl"))));
             request.ttlMs = *ttl;
             if (parser.isSet(QStringLiteral("jitter"))) {
                 const std::optional<std::int64_t> jitter =
-                    keyspace::parseDuration(parser.value(QStringLiteral("jitter")).toUtf8());
+                    usage::parseDuration(parser.value(QStringLiteral("jitter")).toUtf8());
                 if (!jitter)
                     return usageError(QStringLiteral("--jitter takes a duration such as 10m, not '%1'")
                                           .arg(parser.value(QStringLiteral("jitter"))));

@@ -11,8 +11,8 @@
 #include "redis/ConnectionArguments.h"
 #include "report/JsonReport.h"
 #include "report/TextReport.h"
-#include "scan/ColdAfter.h"
 #include "scan/RdbFileScan.h"
+#include "usage/OptionValues.h"
 
 #include <QDateTime>
 #include <QProcessEnvironment>
@@ -203,13 +203,13 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
                                       "whole, and without --exact-memory none is");
             return false;
         }
-        bool ok = false;
-        options->exactMemoryCap = parser.value(QStringLiteral("exact-memory-cap")).toULongLong(&ok);
-        if (!ok || options->exactMemoryCap == 0) {
+        const std::optional<std::uint64_t> cap = usage::parseCount(parser.value(QStringLiteral("exact-memory-cap")));
+        if (!cap) {
             *problem = QStringLiteral("--exact-memory-cap takes a number of elements of at least 1, not '%1'")
                            .arg(parser.value(QStringLiteral("exact-memory-cap")));
             return false;
         }
+        options->exactMemoryCap = *cap;
     }
     if (parser.isSet(QStringLiteral("access")) && parser.isSet(QStringLiteral("no-access"))) {
         *problem = QStringLiteral("--access and --no-access contradict each other: give one");
@@ -218,7 +218,7 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     options->measureAccess = parser.isSet(QStringLiteral("access"));
     if (parser.isSet(QStringLiteral("cold-after"))) {
         const std::optional<std::int64_t> seconds =
-            scan::parseColdAfter(parser.value(QStringLiteral("cold-after")).toUtf8());
+            usage::parseWholeSeconds(parser.value(QStringLiteral("cold-after")).toUtf8());
         if (!seconds) {
             *problem = QStringLiteral("--cold-after takes a duration of at least a second (90s, 12h, 7d), not '%1'")
                            .arg(parser.value(QStringLiteral("cold-after")));
@@ -228,7 +228,7 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     }
     options->rdbFile = parser.value(QStringLiteral("rdb"));
     if (parser.isSet(QStringLiteral("ttl-from"))) {
-        const std::optional<bool> fromSave = scan::parseTtlFrom(parser.value(QStringLiteral("ttl-from")));
+        const std::optional<bool> fromSave = usage::parseTtlFromSave(parser.value(QStringLiteral("ttl-from")));
         if (options->rdbFile.isEmpty() || !fromSave) {
             *problem = QStringLiteral("--ttl-from takes saved or now, with --rdb");
             return false;
@@ -272,13 +272,13 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
     options->cluster = parser.isSet(QStringLiteral("cluster"));
     options->fromReplicas = parser.isSet(QStringLiteral("from-replicas"));
     if (parser.isSet(QStringLiteral("sample"))) {
-        bool ok = false;
-        options->sampleSize = parser.value(QStringLiteral("sample")).toULongLong(&ok);
-        if (!ok || options->sampleSize == 0) {
+        const std::optional<std::uint64_t> sample = usage::parseCount(parser.value(QStringLiteral("sample")));
+        if (!sample) {
             *problem = QStringLiteral("--sample takes a number of keys of at least 1, not '%1'")
                            .arg(parser.value(QStringLiteral("sample")));
             return false;
         }
+        options->sampleSize = *sample;
     }
     if (!readWholeNumber(parser, QStringLiteral("count"), 1, &options->count, problem) ||
         !readWholeNumber(parser, QStringLiteral("reconnect"), 0, &options->reconnectAttempts, problem, 1000))
@@ -295,13 +295,13 @@ bool readScanOptions(const QCommandLineParser& parser, scan::ScanOptions* option
         options->speed = *speed;
     }
     if (parser.isSet(QStringLiteral("max-rate"))) {
-        bool ok = false;
-        options->maxKeysPerSecond = parser.value(QStringLiteral("max-rate")).toDouble(&ok);
-        if (!ok || options->maxKeysPerSecond <= 0) {
+        const std::optional<double> rate = usage::parseRate(parser.value(QStringLiteral("max-rate")));
+        if (!rate) {
             *problem = QStringLiteral("--max-rate takes keys per second, not '%1'")
                            .arg(parser.value(QStringLiteral("max-rate")));
             return false;
         }
+        options->maxKeysPerSecond = *rate;
     }
     return true;
 }

@@ -7,6 +7,7 @@
 #include "demo/RedisServerProcess.h"
 #include "keyspace/Units.h"
 #include "redis/Connection.h"
+#include "usage/OptionValues.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -47,17 +48,19 @@ int runDemoCommand(const QStringList& arguments)
 
     demo::DemoOptions demoOptions;
     if (parser.isSet(keys)) {
-        bool ok = false;
-        demoOptions.keys = parser.value(keys).toULongLong(&ok);
-        if (!ok || demoOptions.keys == 0 || demoOptions.keys > 50'000'000)
-            return usageError(
-                QStringLiteral("--keys takes a number from 1 to 50000000, not '%1'").arg(parser.value(keys)));
+        const std::optional<std::uint64_t> count =
+            usage::parseCount(parser.value(keys), 1, demo::DemoOptions::MaximumKeys);
+        if (!count)
+            return usageError(QStringLiteral("--keys takes a number from 1 to %1, not '%2'")
+                                  .arg(demo::DemoOptions::MaximumKeys)
+                                  .arg(parser.value(keys)));
+        demoOptions.keys = *count;
     }
     if (parser.isSet(seed)) {
-        bool ok = false;
-        demoOptions.seed = parser.value(seed).toULongLong(&ok);
-        if (!ok)
+        const std::optional<std::uint64_t> number = usage::parseCount(parser.value(seed), 0);
+        if (!number)
             return usageError(QStringLiteral("--seed takes a number, not '%1'").arg(parser.value(seed)));
+        demoOptions.seed = *number;
     }
     scan::ScanOptions scanOptions;
     keyspace::Delimiters delimiter(':');

@@ -1,6 +1,7 @@
 #include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
+#include "cli/GrowthGateOption.h"
 #include "cli/InterruptWatcher.h"
 #include "cli/Output.h"
 #include "cli/ReportFile.h"
@@ -71,7 +72,7 @@ int runDiffCommand(const QStringList& arguments)
         return usageError(QStringLiteral("--format takes text or json, not '%1'").arg(format));
     history::DiffReportOptions reportOptions;
     if (parser.isSet(QStringLiteral("fail-on-growth"))) {
-        reportOptions.gate = history::parseGrowthGate(parser.value(QStringLiteral("fail-on-growth")), &problem);
+        reportOptions.gate = parseGrowthGate(parser.value(QStringLiteral("fail-on-growth")), &problem);
         if (!reportOptions.gate)
             return usageError(problem);
     }

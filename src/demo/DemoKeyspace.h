@@ -9,6 +9,8 @@ namespace keylens::demo {
 
 struct DemoOptions
 {
+    // What --keys and --demo-keys take at most: 50 million keys are ~4 GB in the demo's server.
+    static constexpr std::uint64_t MaximumKeys = 50'000'000;
     std::uint64_t keys = 200'000; // exactly this many keys (at least the fixed ones, about 70)
     std::uint64_t seed = 20261129;
     std::function<bool()> shouldStop; // polled every few thousand keys; true ends seeding with ErrorKind::Cancelled

@@ -216,42 +216,4 @@ bool GrowthGate::exceededBy(const Change& change) const
     return *change.memoryGrowthPercent() > percent;
 }
 
-std::optional<GrowthGate> parseGrowthGate(const QString& text, QString* error)
-{
-    const QStringList parts = text.split(QLatin1Char(':'));
-    GrowthGate gate;
-    bool ok = parts.size() <= 2;
-    QString percent = parts.value(0);
-    if (percent.endsWith(QLatin1Char('%')))
-        percent.chop(1);
-    gate.percent = percent.toDouble(&ok);
-    ok = ok && parts.size() <= 2 && gate.percent >= 0 && std::isfinite(gate.percent);
-    if (ok && parts.size() == 2) {
-        // Bytes, or with a unit: 10MB, 512KiB.
-        QString bytes = parts[1].trimmed().toUpper();
-        std::uint64_t unit = 1;
-        for (const auto& [suffix, size] : {std::pair{QStringLiteral("GIB"), 1ull << 30},
-                                           {QStringLiteral("MIB"), 1ull << 20},
-                                           {QStringLiteral("KIB"), 1ull << 10},
-                                           {QStringLiteral("GB"), 1'000'000'000ull},
-                                           {QStringLiteral("MB"), 1'000'000ull},
-                                           {QStringLiteral("KB"), 1'000ull},
-                                           {QStringLiteral("B"), 1ull}}) {
-            if (bytes.endsWith(suffix)) {
-                bytes.chop(suffix.size());
-                unit = size;
-                break;
-            }
-        }
-        const double value = bytes.toDouble(&ok);
-        ok = ok && value >= 0 && value * double(unit) < 1.8e19;
-        gate.bytes = ok ? std::uint64_t(value * double(unit)) : 0;
-    }
-    if (!ok) {
-        *error = QStringLiteral("--fail-on-growth takes PERCENT or PERCENT:BYTES (50, 50:10MB), not '%1'").arg(text);
-        return std::nullopt;
-    }
-    return gate;
-}
-
 } // namespace keylens::history

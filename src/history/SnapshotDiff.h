@@ -77,7 +77,5 @@ struct GrowthGate
     std::uint64_t bytes = 0;
     bool exceededBy(const Change& change) const;
 };
-// The gate from its command-line text, or nothing with `error` set.
-std::optional<GrowthGate> parseGrowthGate(const QString& text, QString* error);
 
 } // namespace keylens::history

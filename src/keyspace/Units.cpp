@@ -91,50 +91,6 @@ QByteArray formatTimeLeft(std::int64_t expiresAtMs, std::int64_t nowMs)
     return formatDuration(expiresAtMs - nowMs);
 }
 
-std::optional<std::int64_t> parseDuration(QByteArrayView text)
-{
-    text = text.trimmed();
-    if (text.isEmpty())
-        return std::nullopt;
-    std::int64_t total = 0;
-    qsizetype at = 0;
-    constexpr std::int64_t Most = std::int64_t(1) << 52; // 142,000 years in ms: far beyond any TTL
-    while (at < text.size()) {
-        const qsizetype digits = at;
-        std::int64_t number = 0;
-        while (at < text.size() && text[at] >= '0' && text[at] <= '9') {
-            number = number * 10 + (text[at++] - '0');
-            if (number > Most)
-                return std::nullopt;
-        }
-        if (at == digits)
-            return std::nullopt;
-        const qsizetype unitStart = at;
-        while (at < text.size() && text[at] >= 'a' && text[at] <= 'z')
-            ++at;
-        const QByteArrayView unit = text.sliced(unitStart, at - unitStart);
-        std::int64_t scale = 0;
-        if (unit.isEmpty() || unit == "s")
-            scale = 1000;
-        else if (unit == "ms")
-            scale = 1;
-        else if (unit == "m")
-            scale = 60'000;
-        else if (unit == "h")
-            scale = 3'600'000;
-        else if (unit == "d")
-            scale = 86'400'000;
-        else
-            return std::nullopt;
-        if (unit.isEmpty() && at < text.size())
-            return std::nullopt; // a bare number is only allowed alone or last
-        total += number * scale;
-        if (total > Most)
-            return std::nullopt;
-    }
-    return total;
-}
-
 QByteArray formatMemory(const MemoryFigure& figure)
 {
     if (!figure.known())

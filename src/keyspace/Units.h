@@ -16,9 +16,6 @@ QByteArray formatDuration(std::int64_t milliseconds);
 QByteArray formatPercent(double fraction); // 0.4567 -> "45.7%", tiny non-zero shares -> "<0.1%"
 // One key's TTL as of `nowMs`: "no TTL", "not measured" (PTTL denied), "expired", or the time left.
 QByteArray formatTimeLeft(std::int64_t expiresAtMs, std::int64_t nowMs);
-// A duration as a person writes it: "90" (seconds), "500ms", "90s", "15m", "2h", "7d", or sums such as "1h30m".
-// Nothing for text that is not one, or for a negative or overflowing value.
-std::optional<std::int64_t> parseDuration(QByteArrayView text);
 
 // The memory of some keys, of which `unmeasured` were not measured (MEMORY USAGE denied, failed or not sampled):
 // then the sum is a lower bound, and when no key was measured it is unknown, never zero.

@@ -276,13 +276,4 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
     return summary;
 }
 
-std::optional<bool> parseTtlFrom(const QString& name)
-{
-    if (name == QLatin1String("saved"))
-        return true;
-    if (name == QLatin1String("now"))
-        return false;
-    return std::nullopt;
-}
-
 } // namespace keylens::scan

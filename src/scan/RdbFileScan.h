@@ -13,7 +13,4 @@ namespace keylens::scan {
 // with the error and its offset, after the keys before it.
 ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, ScanControl& control, ScanSink& sink);
 
-// --ttl-from's value (keylens-cli and keylens): "saved" is true (ScanOptions::ttlFromSave), "now" false, else unset.
-std::optional<bool> parseTtlFrom(const QString& name);
-
 } // namespace keylens::scan

@@ -3,6 +3,7 @@
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
 #include "models/DisplayText.h"
+#include "usage/OptionValues.h"
 
 #include <QDateTime>
 #include <QDialogButtonBox>
@@ -171,8 +172,8 @@ bool BulkActionDialog::readRequest(QString* problem)
     m_request.keys = m_selection.keys;
     m_request.speed = scan::ScanSpeed::Gentle;
     if (m_ttl) {
-        const std::optional<std::int64_t> ttl = keyspace::parseDuration(m_ttl->text().toUtf8());
-        const std::optional<std::int64_t> jitter = keyspace::parseDuration(m_jitter->text().toUtf8());
+        const std::optional<std::int64_t> ttl = usage::parseDuration(m_ttl->text().toUtf8());
+        const std::optional<std::int64_t> jitter = usage::parseDuration(m_jitter->text().toUtf8());
         if (!ttl || *ttl <= 0 || !jitter) {
             *problem = tr("A TTL and a jitter are durations such as 90, 15m, 2h or 7d.");
             return false;

@@ -3,6 +3,7 @@
 #include "edit/RenamePlan.h"
 #include "keyspace/KeyEscape.h"
 #include "keyspace/Units.h"
+#include "usage/OptionValues.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -369,7 +370,7 @@ std::optional<edit::KeyEdit> NewKeyDialog::change()
     }
     change.key = *name;
     if (!m_ttl->text().trimmed().isEmpty() && m_ttl->text().trimmed() != QLatin1String("none")) {
-        const std::optional<std::int64_t> ttl = keyspace::parseDuration(m_ttl->text().toUtf8());
+        const std::optional<std::int64_t> ttl = usage::parseDuration(m_ttl->text().toUtf8());
         if (!ttl || *ttl <= 0) {
             m_problem->setText(tr("A TTL is a duration such as 90, 15m, 2h or 7d."));
             return std::nullopt;

@@ -1,11 +1,13 @@
 #include "ui/GuiCommandLine.h"
 
+#include "demo/DemoKeyspace.h"
 #include "keyspace/Units.h"
 #include "lint/ProfileFile.h"
 #include "redis/ConnectionArguments.h"
 #include "redis/HiredisVersion.h"
 #include "scan/MemorySampling.h"
 #include "scan/RdbFileScan.h"
+#include "usage/OptionValues.h"
 #include "usage/Version.h"
 
 #include <QCommandLineParser>
@@ -253,19 +255,19 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
             return usage(QCoreApplication::translate("GuiCommandLine", "--palette takes dark or light"));
     }
     if (parser.isSet(maxRate)) {
-        bool ok = false;
-        command.target.maxKeysPerSecond = parser.value(maxRate).toDouble(&ok);
-        if (!ok || command.target.maxKeysPerSecond <= 0)
+        const std::optional<double> rate = usage::parseRate(parser.value(maxRate));
+        if (!rate)
             return usage(QCoreApplication::translate("GuiCommandLine", "--max-rate takes keys per second, not '%1'")
                              .arg(parser.value(maxRate)));
+        command.target.maxKeysPerSecond = *rate;
     }
     if (parser.isSet(sample)) {
-        bool ok = false;
-        command.target.sampleSize = parser.value(sample).toULongLong(&ok);
-        if (!ok || command.target.sampleSize == 0)
+        const std::optional<std::uint64_t> count = usage::parseCount(parser.value(sample));
+        if (!count)
             return usage(
                 QCoreApplication::translate("GuiCommandLine", "--sample takes a number of keys of at least 1, not '%1'")
                     .arg(parser.value(sample)));
+        command.target.sampleSize = *count;
     }
     if (parser.isSet(speed)) {
         command.target.speed = scan::parseSpeed(parser.value(speed));
@@ -320,18 +322,18 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
     if (parser.isSet(demo)) {
         command.start = GuiCommand::Start::Demo;
         if (parser.isSet(demoKeys)) {
-            bool ok = false;
-            command.demoKeys = parser.value(demoKeys).toULongLong(&ok);
-            if (!ok || command.demoKeys == 0 || command.demoKeys > 50'000'000)
-                return usage(
-                    QCoreApplication::translate("GuiCommandLine", "--demo-keys takes a number from 1 to 50000000"));
+            const std::optional<std::uint64_t> count =
+                usage::parseCount(parser.value(demoKeys), 1, demo::DemoOptions::MaximumKeys);
+            if (!count)
+                return usage(QCoreApplication::translate("GuiCommandLine", "--demo-keys takes a number from 1 to %1")
+                                 .arg(demo::DemoOptions::MaximumKeys));
+            command.demoKeys = *count;
         }
         if (parser.isSet(demoPort)) {
-            bool ok = false;
-            const uint port = parser.value(demoPort).toUInt(&ok);
-            if (!ok || port == 0 || port > 65535)
+            const std::optional<std::uint64_t> port = usage::parseCount(parser.value(demoPort), 1, 65535);
+            if (!port)
                 return usage(QCoreApplication::translate("GuiCommandLine", "--demo-port takes a port from 1 to 65535"));
-            command.demoPort = quint16(port);
+            command.demoPort = quint16(*port);
         }
     } else if (rdbFile) {
         // A file is read as fast as the disk gives it, whole: these ask how hard to lean on a server.
@@ -354,7 +356,7 @@ GuiCommandResult parseGuiCommandLine(const QStringList& arguments)
             return usage(db.error().message);
         command.target.options.db = *db;
         if (parser.isSet(ttlFrom)) {
-            command.target.ttlFromSave = scan::parseTtlFrom(parser.value(ttlFrom));
+            command.target.ttlFromSave = usage::parseTtlFromSave(parser.value(ttlFrom));
             if (!command.target.ttlFromSave)
                 return usage(QCoreApplication::translate("GuiCommandLine", "--ttl-from takes saved or now"));
         }

@@ -10,6 +10,7 @@
 #include "models/ValueTableModel.h"
 #include "ui/EditDialogs.h"
 #include "ui/KeyDetailsView.h"
+#include "usage/OptionValues.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -402,7 +403,7 @@ void KeyDetailsView::setTtl()
     if (text.trimmed().isEmpty()) {
         change.kind = Kind::Persist;
     } else {
-        const std::optional<std::int64_t> ttl = keyspace::parseDuration(text.toUtf8());
+        const std::optional<std::int64_t> ttl = usage::parseDuration(text.toUtf8());
         if (!ttl || *ttl <= 0) {
             setEditStatus(tr("A TTL is a duration such as 90, 15m, 2h or 7d."));
             return;

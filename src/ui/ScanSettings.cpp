@@ -3,9 +3,9 @@
 #include "keyspace/Units.h"
 #include "models/ConnectionTarget.h"
 #include "models/DisplayText.h"
-#include "scan/ColdAfter.h"
 #include "scan/ScanSpeed.h"
 #include "ui/WindowActions.h"
+#include "usage/OptionValues.h"
 
 #include <QAction>
 #include <QInputDialog>
@@ -74,7 +74,7 @@ void ScanSettings::askColdAfter()
                                      QLineEdit::Normal, text, &ok);
         if (!ok)
             return;
-        if (const std::optional<std::int64_t> seconds = scan::parseColdAfter(text.toUtf8())) {
+        if (const std::optional<std::int64_t> seconds = usage::parseWholeSeconds(text.toUtf8())) {
             m_settings->setValue(QStringLiteral("scan/coldAfterSeconds"), qint64(*seconds));
             Q_EMIT coldAfterChanged(*seconds);
             return;

@@ -164,18 +164,6 @@ private Q_SLOTS:
         QVERIFY(refusal.contains(QStringLiteral("newer")));
     }
 
-    void growthGatesParse()
-    {
-        QString error;
-        QCOMPARE(parseGrowthGate(QStringLiteral("50"), &error)->percent, 50.0);
-        QCOMPARE(parseGrowthGate(QStringLiteral("50%:10MB"), &error)->bytes, std::uint64_t(10'000'000));
-        QCOMPARE(parseGrowthGate(QStringLiteral("0:1KiB"), &error)->bytes, std::uint64_t(1024));
-        QVERIFY(!parseGrowthGate(QStringLiteral("fast"), &error));
-        QVERIFY(!parseGrowthGate(QStringLiteral("-5"), &error));
-        QVERIFY(!parseGrowthGate(QStringLiteral("5:many"), &error));
-        QVERIFY(error.contains(QStringLiteral("--fail-on-growth")));
-    }
-
     void absenceCountsOnlyWhereEverySiblingIsListed()
     {
         // `user:1:` is listed before, not after; after lists `user:` with unlisted children: not comparable. With
