@@ -1,8 +1,12 @@
 #include "history/SnapshotOfJsonReport.h"
 
+#include "history/NamespaceLister.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <limits>
 
 namespace keylens::history {
 
@@ -94,7 +98,9 @@ std::optional<Snapshot> snapshotOfJsonReport(QByteArrayView json, std::int64_t f
     snapshot.keysScanned = snapshot.totals.keys;
     snapshot.unlistedTopLevel = unlistedOf(root);
 
-    // Parents before children, as the format keeps them: breadth first over the nested lists.
+    // Parents before children, as the format keeps them: breadth first over the nested lists. The report listed what
+    // it was asked to: no cap here.
+    NamespaceLister lister(snapshot, std::numeric_limits<std::size_t>::max());
     std::vector<std::pair<QJsonObject, std::uint32_t>> level;
     for (const QJsonValue entry : root.value(QLatin1StringView("namespaces")).toArray())
         level.emplace_back(entry.toObject(), SnapshotNamespace::TopLevel);
@@ -107,10 +113,8 @@ std::optional<Snapshot> snapshotOfJsonReport(QByteArrayView json, std::int64_t f
             entry.stats = statsOf(object, snapshot.takenAtMs);
             entry.library = object.value(QLatin1StringView("library")).toString().toUtf8();
             entry.unlisted = unlistedOf(object);
-            const auto index = std::uint32_t(snapshot.namespaces.size());
-            snapshot.namespaces.push_back(std::move(entry));
             // The report does not say its --depth: the deepest level it lists is the most that can be compared.
-            snapshot.listedDepth = std::max(snapshot.listedDepth, snapshot.depthOf(index) + 1);
+            const std::uint32_t index = *lister.add(std::move(entry));
             for (const QJsonValue child : object.value(QLatin1StringView("children")).toArray())
                 next.emplace_back(child.toObject(), index);
         }

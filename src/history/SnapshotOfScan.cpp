@@ -1,5 +1,7 @@
 #include "history/SnapshotOfScan.h"
 
+#include "history/NamespaceLister.h"
+
 #include <deque>
 
 namespace keylens::history {
@@ -48,6 +50,7 @@ std::optional<Snapshot> snapshotOfStore(const keyspace::Keyspace& store, const s
     header.options.depth = 0;
     Snapshot snapshot = snapshotOf(header, limits);
     snapshot.listedDepth = limits.depth;
+    NamespaceLister lister(snapshot, limits.total);
 
     struct Pending
     {
@@ -62,21 +65,20 @@ std::optional<Snapshot> snapshotOfStore(const keyspace::Keyspace& store, const s
         const Pending parent = pending.front();
         pending.pop_front();
         const int width = parent.depth == 0 ? limits.topWidth : limits.width;
+        // No more than the total cap leaves room for: the rest is summed, not walked.
         const std::size_t room = std::min<std::size_t>(
             std::size_t(std::max(0, width)), limits.total - std::min(limits.total, snapshot.namespaces.size()));
         report::Others others;
         const std::vector<keyspace::NodeId> shown = report::biggestChildNamespaces(store, parent.node, room, &others);
-        (parent.index == SnapshotNamespace::TopLevel ? snapshot.unlistedTopLevel
-                                                     : snapshot.namespaces[parent.index].unlisted) = unlistedOf(others);
+        lister.unlistedUnder(parent.index) = unlistedOf(others);
         for (const keyspace::NodeId node : shown) {
             SnapshotNamespace entry;
             entry.parent = parent.index;
             entry.path = store.namespacePrefix(node);
             entry.stats = statsOf(store.stats(node));
-            const auto index = std::uint32_t(snapshot.namespaces.size());
-            snapshot.namespaces.push_back(std::move(entry));
-            if (parent.depth + 1 < limits.depth)
-                pending.push_back({node, index, parent.depth + 1});
+            const std::optional<std::uint32_t> index = lister.add(std::move(entry));
+            if (index && parent.depth + 1 < limits.depth)
+                pending.push_back({node, *index, parent.depth + 1});
         }
     }
     return snapshot;
@@ -144,6 +146,7 @@ Snapshot snapshotOf(const report::ScanReport& report, const SnapshotLimits& limi
         const report::NamespaceEntry* entry;
         std::uint32_t parent;
     };
+    NamespaceLister lister(snapshot, limits.total);
     std::deque<Pending> pending;
     for (const report::NamespaceEntry& entry : report.namespaces)
         pending.push_back({&entry, SnapshotNamespace::TopLevel});
@@ -151,25 +154,16 @@ Snapshot snapshotOf(const report::ScanReport& report, const SnapshotLimits& limi
         const Pending next = pending.front();
         pending.pop_front();
         const report::NamespaceEntry& entry = *next.entry;
-        if (snapshot.namespaces.size() >= limits.total) {
-            Unlisted& into = next.parent == SnapshotNamespace::TopLevel ? snapshot.unlistedTopLevel
-                                                                        : snapshot.namespaces[next.parent].unlisted;
-            ++into.namespaces;
-            into.keys += entry.stats.keys;
-            into.memoryBytes += entry.stats.memoryBytes;
-            continue;
-        }
         SnapshotNamespace out;
         out.parent = next.parent;
         out.path = entry.path;
         out.stats = statsOf(entry.stats);
         out.library = libraryId(entry.library);
         out.unlisted = unlistedOf(entry.others);
-        const auto index = std::uint32_t(snapshot.namespaces.size());
-        snapshot.namespaces.push_back(std::move(out));
-        snapshot.listedDepth = std::max(snapshot.listedDepth, snapshot.depthOf(index) + 1);
-        for (const report::NamespaceEntry& child : entry.children)
-            pending.push_back({&child, index});
+        if (const std::optional<std::uint32_t> index = lister.add(std::move(out))) {
+            for (const report::NamespaceEntry& child : entry.children)
+                pending.push_back({&child, *index});
+        }
     }
     snapshot.listedDepth = std::max(snapshot.listedDepth, asked);
     for (const report::PatternEntry& entry : report.patterns)
