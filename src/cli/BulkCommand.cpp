@@ -39,9 +39,8 @@ QByteArray shown(const QByteArray& key)
 void printPreview(const edit::BulkRequest& request, const edit::KeySelection& selection,
                   const std::optional<edit::SelectionCheck>& check, const keyspace::Keyspace& store, bool dryRun)
 {
-    QByteArray text = edit::bulkVerb(request.kind).toUtf8() + ": " + keyspace::formatCount(selection.size()) +
-                      QByteArray(selection.size() == 1 ? " key" : " keys") + " in '" + shown(selection.description) +
-                      "' (" + selection.sizeText() + ")\n";
+    QByteArray text = edit::bulkVerb(request.kind).toUtf8() + ": " + keyspace::formatCounted(selection.size(), "key") +
+                      " in '" + shown(selection.description) + "' (" + selection.sizeText() + ")\n";
     if (request.kind == edit::BulkKind::Expire)
         text += "  TTL: " + keyspace::formatDuration(request.ttlMs) +
                 (request.jitterMs > 0

@@ -99,7 +99,7 @@ QByteArray profileText(const live::MonitorSample& sample, std::size_t top)
                keyspace::formatCount(pattern.writes).rightJustified(7) + "  " + commands.join(", ") + '\n';
         for (const live::MonitorProfile::KeyCalls& key : pattern.topKeys)
             out += "    " + keyspace::displayBytes(key.key).leftJustified(44, ' ', true) + ' ' +
-                   keyspace::formatCount(key.calls) + (key.calls == 1 ? " call\n" : " calls\n");
+                   keyspace::formatCounted(key.calls, "call") + '\n';
     }
     if (patterns.size() > top)
         out += "… " + keyspace::formatCount(patterns.size() - top) + " more patterns\n";

@@ -3,6 +3,7 @@
 #include "edit/BackupFile.h"
 #include "edit/BulkPacing.h"
 #include "keyspace/KeyEscape.h"
+#include "keyspace/Units.h"
 #include "redis/ClusterRoutes.h"
 #include "redis/ClusterSlot.h"
 
@@ -38,7 +39,7 @@ QString pastTense(BulkKind kind)
 
 QString keysText(std::uint64_t count)
 {
-    return count == 1 ? QStringLiteral("1 key") : QStringLiteral("%L1 keys").arg(count);
+    return QString::fromUtf8(keyspace::formatCounted(count, "key"));
 }
 
 // "1 key was", "2 keys were".

@@ -90,7 +90,7 @@ QString recordBigKeyLengths(keyspace::Keyspace& store, lint::Linter& linter, con
         return {};
     if (!lengths.error.isEmpty() || lengths.lengths.size() != asked)
         return QStringLiteral("big-string and big-collection were not checked on %1: %2")
-            .arg(QString::fromUtf8(keyspace::formatCount(asked) + (asked == 1 ? " key" : " keys")), lengths.error);
+            .arg(QString::fromUtf8(keyspace::formatCounted(asked, "key")), lengths.error);
     std::size_t unknown = 0;
     for (std::size_t i = 0; i < asked; ++i) {
         if (const std::optional<std::uint64_t> length = lengths.lengths[i])

@@ -35,6 +35,14 @@ QByteArray formatCount(std::uint64_t count)
     return digits;
 }
 
+QByteArray formatCounted(std::uint64_t count, QByteArrayView noun, QByteArrayView plural)
+{
+    QByteArray text = formatCount(count).append(' ');
+    if (count == 1)
+        return text.append(noun);
+    return plural.isNull() ? text.append(noun).append('s') : text.append(plural);
+}
+
 QByteArray formatDuration(std::int64_t milliseconds)
 {
     if (milliseconds < 0)

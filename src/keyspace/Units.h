@@ -12,6 +12,9 @@ namespace keylens::keyspace {
 // thousands separators for counts ("1,234,567"), and the largest two units for durations ("2h 5m").
 QByteArray formatBytes(std::uint64_t bytes);
 QByteArray formatCount(std::uint64_t count);
+// A count with its noun: "1 key", "2,628 keys"; the noun takes an "s" unless `plural` is given ("1 match", "2
+// matches").
+QByteArray formatCounted(std::uint64_t count, QByteArrayView noun, QByteArrayView plural = {});
 QByteArray formatDuration(std::int64_t milliseconds);
 QByteArray formatPercent(double fraction); // 0.4567 -> "45.7%", tiny non-zero shares -> "<0.1%"
 // One key's TTL as of `nowMs`: "no TTL", "not measured" (PTTL denied), "expired", or the time left.

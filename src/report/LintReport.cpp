@@ -17,12 +17,6 @@ namespace {
 
 using lint::Severity;
 
-// "1 error", "2 errors"
-QByteArray counted(std::uint64_t count, const char* noun)
-{
-    return keyspace::formatCount(count) + ' ' + noun + (count == 1 ? "" : "s");
-}
-
 // `text` folded to lines of at most `width` columns, each starting with `indent`.
 QByteArray wrapped(QByteArrayView text, const QByteArray& indent, qsizetype width = 78)
 {
@@ -190,10 +184,11 @@ QByteArray lintToText(const LintReport& report)
         report.keyspace
             ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries(), report.segmentShapes)
             : std::nullopt;
-    out += counted(linter.keysLinted(), "key") + ", " + counted(linter.findings(), "finding") +
-           (groups ? " in " + counted(groups->patternCount(), "pattern") : QByteArray()) + ": " +
-           counted(linter.findings(Severity::Error), "error") + ", " +
-           counted(linter.findings(Severity::Warning), "warning") + ", " +
+    out += keyspace::formatCounted(linter.keysLinted(), "key") + ", " +
+           keyspace::formatCounted(linter.findings(), "finding") +
+           (groups ? " in " + keyspace::formatCounted(groups->patternCount(), "pattern") : QByteArray()) + ": " +
+           keyspace::formatCounted(linter.findings(Severity::Error), "error") + ", " +
+           keyspace::formatCounted(linter.findings(Severity::Warning), "warning") + ", " +
            keyspace::formatCount(linter.findings(Severity::Info)) + " info\n";
     if (!report.summary.complete)
         out += "! the scan did not complete: these findings cover the keys scanned\n";
@@ -240,7 +235,7 @@ QByteArray lintToText(const LintReport& report)
                 QByteArray pattern = keyspace::displayBytes(group.pattern);
                 if (pattern.size() > 56)
                     pattern = pattern.left(55) + "…";
-                QByteArray line = "    " + pattern + "  " + counted(group.keys, "key");
+                QByteArray line = "    " + pattern + "  " + keyspace::formatCounted(group.keys, "key");
                 if (group.memory.known())
                     line += ", " + keyspace::formatMemory(group.memory);
                 if (group.library)
@@ -248,7 +243,7 @@ QByteArray lintToText(const LintReport& report)
                 out += line + '\n';
             }
             if (more > 0)
-                out += "    … and " + counted(more, "more pattern") + '\n';
+                out += "    … and " + keyspace::formatCounted(more, "more pattern") + '\n';
             examples = std::min<std::size_t>(examples, 3);
             if (examples > 0)
                 out += "  for example:\n";

@@ -22,12 +22,6 @@ using keyspace::NamespaceStats;
 
 constexpr int MaxNameWidth = 56;
 
-// "1 key", "2,628 keys".
-QByteArray counted(std::uint64_t count, const char* noun)
-{
-    return formatCount(count) + ' ' + noun + (count == 1 ? "" : "s");
-}
-
 // Terminal columns taken by UTF-8 text (one per code point; wide CJK glyphs are not worth a table here).
 int displayWidth(QByteArrayView utf8)
 {
@@ -294,7 +288,8 @@ QByteArray header(const ScanReport& report)
     QByteArray state = summary.complete    ? QByteArray(file ? "Read" : "Scanned")
                        : summary.cancelled ? QByteArray("Cancelled after")
                                            : QByteArray(file ? "Stopped by damage after" : "Stopped after");
-    out += state + ' ' + counted(report.totals.keys, "key") + " in " + formatDuration(summary.durationMs);
+    out +=
+        state + ' ' + keyspace::formatCounted(report.totals.keys, "key") + " in " + formatDuration(summary.durationMs);
     // The rate of the keys this report holds: a scan cancelled before any key was stored had none, whatever SCAN
     // had listed by then.
     // A file has no speed setting: it is read as fast as it comes. --max-rate holds a scan below its speed: the
@@ -467,9 +462,8 @@ QByteArray emptyDatabaseText(const ScanReport& report)
     for (const auto& [db, keys] : databases) {
         if (db == scanned || keys <= 0)
             continue;
-        elsewhere += QByteArray(elsewhere.isEmpty() ? "" : ", ") + keyspace::formatCount(std::uint64_t(keys)) +
-                     (keys == 1 ? " key" : " keys") + " in db" + QByteArray::number(db) + " (-n " +
-                     QByteArray::number(db) + ")";
+        elsewhere += QByteArray(elsewhere.isEmpty() ? "" : ", ") + keyspace::formatCounted(std::uint64_t(keys), "key") +
+                     " in db" + QByteArray::number(db) + " (-n " + QByteArray::number(db) + ")";
     }
     if (elsewhere.isEmpty())
         return "No keys: the database is empty.\n";
@@ -484,14 +478,14 @@ QByteArray memorySamplingLines(const scan::ScanSummary& summary, const Namespace
     QByteArray out;
     if (summary.exactMemory && summary.keysMemoryCorrected > 0) {
         const std::int64_t change = summary.memoryCorrectionBytes;
-        out += "Memory of " + counted(summary.keysMemoryCorrected, "collection") +
+        out += "Memory of " + keyspace::formatCounted(summary.keysMemoryCorrected, "collection") +
                " measured whole (--exact-memory): " + (change < 0 ? "-" : "+") +
                formatBytes(std::uint64_t(change < 0 ? -change : change)) +
                " against the server's estimates from 5 elements\n";
     }
     if (totals.keysMemorySampled > 0) {
-        out += "Memory of " + counted(totals.keysMemorySampled, "key") + " (" + formatBytes(totals.memorySampledBytes) +
-               ") sampled by the server (MEMORY USAGE scales 5 elements up)";
+        out += "Memory of " + keyspace::formatCounted(totals.keysMemorySampled, "key") + " (" +
+               formatBytes(totals.memorySampledBytes) + ") sampled by the server (MEMORY USAGE scales 5 elements up)";
         out += summary.exactMemory ? "; above --exact-memory-cap (" + formatCount(summary.exactMemoryCap) +
                                          " elements), they were not measured whole\n"
                                    : QByteArray("; --exact-memory to measure them whole\n");

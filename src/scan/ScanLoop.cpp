@@ -24,8 +24,7 @@ namespace {
 // "1 key", "2,628 keys": as the reports count.
 QString keysText(std::uint64_t count)
 {
-    return QString::fromUtf8(keyspace::formatCount(count)) +
-           (count == 1 ? QStringLiteral(" key") : QStringLiteral(" keys"));
+    return QString::fromUtf8(keyspace::formatCounted(count, "key"));
 }
 
 using Clock = std::chrono::steady_clock;

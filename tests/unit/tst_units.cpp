@@ -25,6 +25,14 @@ private Q_SLOTS:
         QCOMPARE(formatCount(1000), QByteArray("1,000"));
         QCOMPARE(formatCount(1234567), QByteArray("1,234,567"));
     }
+    void countedNouns()
+    {
+        QCOMPARE(formatCounted(1, "key"), QByteArray("1 key"));
+        QCOMPARE(formatCounted(0, "key"), QByteArray("0 keys"));
+        QCOMPARE(formatCounted(2628, "key"), QByteArray("2,628 keys"));
+        QCOMPARE(formatCounted(1, "match", "matches"), QByteArray("1 match"));
+        QCOMPARE(formatCounted(3, "match", "matches"), QByteArray("3 matches"));
+    }
     void durations()
     {
         QCOMPARE(formatDuration(450), QByteArray("450ms"));
