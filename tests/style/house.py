@@ -20,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LAYERS = os.path.join(HERE, "layers.txt")
 THREADS = os.path.join(HERE, "threads.txt")
 ARCHITECTURE = "docs/ARCHITECTURE.md"
+README = "README.md"
 
 LONG_FILE_LINES = 500
 LONG_FILE_FOLDERS = ("src/ui", "src/models")
@@ -190,11 +191,16 @@ def check_folders():
         match = re.match(r"\|\s*`src/([\w-]+)/?`\s*\|", line)
         if match:
             rows.add(match.group(1))
-    return [
+    problems = [
         f"src/{name}: not in {ARCHITECTURE}'s folder table: add a row | `src/{name}` | its one job |"
         for name in src_folders()
         if name not in rows
     ]
+    # One map: a second folder table (the README had one) drifts from it.
+    for number, line in enumerate(read_lines(README), 1):
+        if re.match(r"\|\s*`src/[\w-]+/?`\s*\|", line):
+            problems.append(f"README.md:{number}: a folder table row; the map is {ARCHITECTURE}: link it instead")
+    return problems
 
 
 # --- threads ----------------------------------------------------------------------------------------------------
