@@ -409,8 +409,12 @@ private:
                                 " follow a convention of their own: " + habit(rule, key, sum, &costs);
             if (keyspaceHasConvention)
                 detail += "; most keys of this keyspace follow the profile's";
-            out.findings.push_back(
-                {sum.first, &rule, costs || keyspaceHasConvention ? sum.worst : Severity::Info, detail});
+            out.findings.push_back({sum.first,
+                                    &rule,
+                                    costs || keyspaceHasConvention ? sum.worst : Severity::Info,
+                                    detail,
+                                    sum.keys,
+                                    {sum.memoryBytes, sum.keys, sum.keys - sum.measured}});
             foldedWords[joinedWords(words, order, depth)] |= std::uint32_t(1) << ruleIndex(rule);
         }
         out.foldedWords.assign(foldedWords.begin(), foldedWords.end());

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "keyspace/Keyspace.h"
+#include "keyspace/Units.h"
 #include "lint/Profile.h"
 #include "lint/Rules.h"
 #include "lint/SegmentShapes.h"
@@ -42,6 +43,16 @@ struct FoldedKeyFinding
     std::uint8_t severity; // the one it was recorded with
 };
 
+// What one finding stands for where it was folded from many keys' (a family's): the keys it covers and
+// their memory, so that the findings' groups count them, not the one key it is recorded on.
+struct CoveredFinding
+{
+    keyspace::NodeId node;
+    std::uint8_t rule; // index in allRules()
+    std::uint64_t keys;
+    keyspace::MemoryFigure memory;
+};
+
 // One family's finding, recorded on its first key.
 struct FamilyFinding
 {
@@ -49,6 +60,8 @@ struct FamilyFinding
     const RuleInfo* rule;
     Severity severity;
     QByteArray detail;
+    std::uint64_t keys = 1;        // the keys it covers
+    keyspace::MemoryFigure memory; // theirs
 };
 
 struct FamilyFolding

@@ -346,10 +346,17 @@ void Linter::foldFamilies(keyspace::Keyspace& store, FamilyConventions& families
     });
     if (folded)
         forgetRetractedExamples(store);
-    for (const FamilyFinding& finding : folding.findings)
-        record(store, finding.node, *finding.rule, finding.severity, finding.detail);
+    recordFolded(store, folding.findings);
     m_notices.insert(m_notices.end(), folding.notices.begin(), folding.notices.end());
     m_families.foldedWords = folding.foldedWords;
+}
+
+void Linter::recordFolded(keyspace::Keyspace& store, const std::vector<FamilyFinding>& findings)
+{
+    for (const FamilyFinding& finding : findings) {
+        record(store, finding.node, *finding.rule, finding.severity, finding.detail);
+        m_covered.push_back({finding.node, std::uint8_t(ruleIndex(*finding.rule)), finding.keys, finding.memory});
+    }
 }
 
 std::uint32_t Linter::foldedRules(QByteArrayView key) const
@@ -431,6 +438,8 @@ Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& membe
         judgement.evidence.emplace_back(); // evidenceOf() says it: the family's name and its habit
         judgement.verdicts.push_back({finding.node, std::uint32_t(judgement.details.size() - 1),
                                       std::uint8_t(ruleIndex(*finding.rule)), finding.severity});
+        judgement.covered.push_back(
+            {finding.node, std::uint8_t(ruleIndex(*finding.rule)), finding.keys, finding.memory});
     }
     judgement.notices.insert(judgement.notices.end(), families.notices.begin(), families.notices.end());
     judgement.foldedFamilies = std::move(families.foldedWords);
@@ -473,6 +482,7 @@ bool Linter::apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t 
     m_notices = judgement.notices;
     m_libraries = std::move(judgement.libraries);
     m_families.foldedWords = std::move(judgement.foldedFamilies);
+    m_covered = std::move(judgement.covered);
     return true;
 }
 

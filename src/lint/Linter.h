@@ -60,8 +60,9 @@ struct Judgement
     std::vector<QByteArrayList> evidence; // parallel to details
     std::vector<QString> notices;
     // The families whose own convention folded their keys' findings (FamilyConventions.h): the folded findings are
-    // among the retractions, the families' findings among the verdicts.
+    // among the retractions, the families' findings among the verdicts, with the keys each covers.
     std::vector<std::pair<QByteArray, std::uint32_t>> foldedFamilies;
+    std::vector<CoveredFinding> covered;
     // The linter's table of naming-variants targets, sized on the judging thread for all of them: grown one
     // finding at a time on the GUI thread, a million entries' rehashes held it for 50-70 ms each.
     keyspace::NodeMap<std::uint32_t> variantTargets;
@@ -151,6 +152,9 @@ public:
     // The library layouts found when the linter finished (none before, or when the profile does not
     // exempt libraries).
     const LibraryLayouts& libraries() const { return m_libraries; }
+    // The findings that stand for many keys (a family's), with the keys each covers: the findings'
+    // groups count those (report::FindingGroups). Once finished.
+    const std::vector<CoveredFinding>& coveredFindings() const { return m_covered; }
 
     // Records one finding on a key (ignored keys and disabled rules are left out; a second finding of one
     // rule on one key counts once). The key's bytes are read from the store only for an example.
@@ -183,6 +187,8 @@ private:
                                                      const SegmentShapes* shapes) const;
     // Folds the findings of the families counted into theirs (records them and takes the keys' own back).
     void foldFamilies(keyspace::Keyspace& store, FamilyConventions& families);
+    // Records the folded findings of a family, and the keys each covers.
+    void recordFolded(keyspace::Keyspace& store, const std::vector<FamilyFinding>& findings);
     // The rules folded into the family of a key (bits by rule index): none before the linter is finished.
     std::uint32_t foldedRules(QByteArrayView key) const;
 
@@ -199,6 +205,7 @@ private:
     keyspace::NodeMap<std::uint32_t> m_variantTarget;
     std::vector<QByteArray> m_variantSpellings;
     FamilyFolding m_families; // its foldedWords, once finished
+    std::vector<CoveredFinding> m_covered;
     std::uint64_t m_keys = 0;
     bool m_finished = false;
 };

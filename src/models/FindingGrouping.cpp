@@ -24,7 +24,7 @@ bool FindingGrouping::request(const lint::Linter& linter)
     if (!m_keyspace.hasStore())
         return false;
     m_groups = std::make_unique<report::FindingGroups>(*m_keyspace.store(), linter.libraries(),
-                                                       report::FindingGroups::Stepwise{});
+                                                       report::FindingGroups::Stepwise{}, linter.coveredFindings());
     m_generation = m_keyspace.generation();
     m_linter = &linter;
     m_findings = linter.findings();

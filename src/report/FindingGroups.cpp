@@ -14,8 +14,8 @@
 namespace keylens::report {
 
 FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries,
-                             const lint::SegmentShapes* shapes)
-    : FindingGroups(store, libraries, Stepwise{})
+                             const lint::SegmentShapes* shapes, const std::vector<lint::CoveredFinding>& covered)
+    : FindingGroups(store, libraries, Stepwise{}, covered)
 {
     m_shapes = shapes;
     const auto end = keyspace::NodeId(store.nodeCount());
@@ -26,7 +26,7 @@ FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::Librar
         step(end);
         return;
     }
-    FindingGroups second(store, libraries, Stepwise{});
+    FindingGroups second(store, libraries, Stepwise{}, covered);
     second.m_shapes = shapes;
     second.m_next = end / 2;
     {
@@ -38,13 +38,16 @@ FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::Librar
     conclude();
 }
 
-FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries, Stepwise)
+FindingGroups::FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries, Stepwise,
+                             const std::vector<lint::CoveredFinding>& covered)
     : m_store(&store)
     , m_libraries(libraries)
     , m_patternLinks(1) // RootPattern: the empty text
     , m_namespacePattern(store.namespaceCount(), Unknown)
 {
     m_placeholderLabel.fill(Unknown);
+    for (const lint::CoveredFinding& finding : covered)
+        m_covered[std::uint64_t(finding.node) << 8 | finding.rule] = {finding.keys, finding.memory};
 }
 
 bool FindingGroups::step(std::size_t nodes)
@@ -83,6 +86,16 @@ void FindingGroups::group(keyspace::NodeId end)
                 m_groups.push_back(std::move(group));
             }
             FindingGroup& group = m_groups[it->second];
+            if (!m_covered.empty()) {
+                // A family's or pattern's one finding: the keys it stands for.
+                if (const auto covered = m_covered.find(std::uint64_t(node) << 8 | rule); covered != m_covered.end()) {
+                    group.keys += covered->second.first;
+                    group.memory.keys += covered->second.second.keys;
+                    group.memory.bytes += covered->second.second.bytes;
+                    group.memory.unmeasured += covered->second.second.unmeasured;
+                    continue;
+                }
+            }
             ++group.keys;
             ++group.memory.keys;
             if (store.isKey(node) && info.memoryMeasured)

@@ -2,6 +2,7 @@
 
 #include "keyspace/Keyspace.h"
 #include "keyspace/Units.h"
+#include "lint/FamilyConventions.h"
 #include "lint/LibraryLayouts.h"
 #include "lint/Rules.h"
 #include "lint/SegmentShapes.h"
@@ -34,14 +35,17 @@ struct FindingGroup
 class FindingGroups
 {
 public:
-    // `shapes`, when given, holds the store's segments classified already (lint/SegmentShapes.h).
+    // `shapes`, when given, holds the store's segments classified already (lint/SegmentShapes.h). `covered`: the
+    // findings that stand for many keys (a family's, a pattern's: lint::Linter::coveredFindings), counted as the keys
+    // and memory they cover, not as the one key they are recorded on.
     FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries,
-                  const lint::SegmentShapes* shapes = nullptr);
+                  const lint::SegmentShapes* shapes = nullptr, const std::vector<lint::CoveredFinding>& covered = {});
     // Built in steps (the window's Findings panel, a slice of the GUI thread at a time): nothing is grouped until
-    // step() has gone over the store. The store must outlive the steps; the libraries are copied.
+    // step() has gone over the store. The store must outlive the steps; the libraries and covered findings are copied.
     struct Stepwise
     {};
-    FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries, Stepwise);
+    FindingGroups(const keyspace::Keyspace& store, const lint::LibraryLayouts& libraries, Stepwise,
+                  const std::vector<lint::CoveredFinding>& covered = {});
     // Groups the findings of the next `nodes` nodes; true once every node is (then groups() is complete).
     bool step(std::size_t nodes);
 
@@ -75,6 +79,8 @@ private:
     const keyspace::Keyspace* m_store;
     const lint::SegmentShapes* m_shapes = nullptr; // or none: each segment is classified when asked
     lint::LibraryLayouts m_libraries;
+    // The covered findings by node << 8 | rule: the keys and memory each stands for.
+    std::unordered_map<std::uint64_t, std::pair<std::uint64_t, keyspace::MemoryFigure>> m_covered;
     keyspace::NodeId m_next = 1;                                 // the next node step() looks at
     std::unordered_map<std::uint64_t, std::size_t> m_groupIndex; // (rule, pattern) -> index in m_groups
     // A pattern is its parent pattern and one more label: its text is made when a group needs it (patternText()), so

@@ -114,9 +114,9 @@ QByteArray lintToJson(const LintReport& report)
 
     const std::vector<lint::RuleSummary> rules = linter.summaries();
     std::optional<FindingGroups> groups =
-        report.keyspace
-            ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries(), report.segmentShapes)
-            : std::nullopt;
+        report.keyspace ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries(),
+                                                       report.segmentShapes, linter.coveredFindings())
+                        : std::nullopt;
     json.key("summary").beginObject();
     json.key("findings").value(linter.findings());
     json.key("by_severity").beginObject();
@@ -181,9 +181,9 @@ QByteArray lintToText(const LintReport& report)
                      QByteArray::number(report.summary.server.db) + ", profile " + linter.profile().name.toUtf8() +
                      '\n';
     std::optional<FindingGroups> groups =
-        report.keyspace
-            ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries(), report.segmentShapes)
-            : std::nullopt;
+        report.keyspace ? std::optional<FindingGroups>(std::in_place, *report.keyspace, linter.libraries(),
+                                                       report.segmentShapes, linter.coveredFindings())
+                        : std::nullopt;
     out += keyspace::formatCounted(linter.keysLinted(), "key") + ", " +
            keyspace::formatCounted(linter.findings(), "finding") +
            (groups ? " in " + keyspace::formatCounted(groups->patternCount(), "pattern") : QByteArray()) + ": " +

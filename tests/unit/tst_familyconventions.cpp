@@ -7,6 +7,7 @@
 #include "keyspace/Keyspace.h"
 #include "lint/FamilyWords.h"
 #include "lint/Linter.h"
+#include "report/FindingGroups.h"
 #include "scan/Ingest.h"
 #include "scan/KeyBatch.h"
 
@@ -220,6 +221,31 @@ private Q_SLOTS:
         QCOMPARE(linted.count("uppercase"), 1u);
         QCOMPARE(linted.store.stats(keyspace::Keyspace::root()).findings[std::size_t(lint::Severity::Info)],
                  linted.linter.findings(lint::Severity::Info));
+    }
+
+    // A family's one finding stands for its keys: the findings' groups (the JSON report's "groups", the Findings
+    // panel's patterns) count them and their memory, not the one key it is recorded on.
+    void aFamilysFindingCountsItsKeysInTheGroups()
+    {
+        const Linted linted(libraries());
+        const report::FindingGroups groups(linted.store, linted.linter.libraries(), nullptr,
+                                           linted.linter.coveredFindings());
+        const auto uppercase =
+            std::find_if(groups.groups().begin(), groups.groups().end(),
+                         [](const report::FindingGroup& group) { return group.rule == lint::findRule("uppercase"); });
+        QVERIFY(uppercase != groups.groups().end());
+        QCOMPARE(uppercase->keys, std::uint64_t(40));
+        QCOMPARE(uppercase->memory.bytes, std::uint64_t(40 * 64));
+        QCOMPARE(uppercase->memory.keys, std::uint64_t(40));
+        QCOMPARE(linted.count("uppercase"), 1u); // still one finding
+        // Stepwise (the window's), the same.
+        report::FindingGroups stepwise(linted.store, linted.linter.libraries(), report::FindingGroups::Stepwise{},
+                                       linted.linter.coveredFindings());
+        while (!stepwise.step(7)) {
+        }
+        QCOMPARE(stepwise.groups().size(), groups.groups().size());
+        for (std::size_t i = 0; i < groups.groups().size(); ++i)
+            QCOMPARE(stepwise.groups()[i].keys, groups.groups()[i].keys);
     }
 
     // The profile may judge every key on its own.
