@@ -43,7 +43,7 @@ struct FoldedKeyFinding
     std::uint8_t severity; // the one it was recorded with
 };
 
-// What one finding stands for where it was folded from many keys' (a family's): the keys it covers and
+// What one finding stands for where it was folded from many keys' (a family's, a pattern's): the keys it covers and
 // their memory, so that the findings' groups count them, not the one key it is recorded on.
 struct CoveredFinding
 {
@@ -53,7 +53,7 @@ struct CoveredFinding
     keyspace::MemoryFigure memory;
 };
 
-// One family's finding, recorded on its first key.
+// One family's finding (or one pattern's: LengthPatterns.h), recorded on its first key.
 struct FamilyFinding
 {
     keyspace::NodeId node;
@@ -71,6 +71,9 @@ struct FamilyFolding
     // The folded families by their words (joined by '\0'), with the rules folded in each (bits by rule index): a key
     // written or changed after the scan is judged as its family was.
     std::vector<std::pair<QByteArray, std::uint32_t>> foldedWords;
+    // The patterns whose key-length findings were folded into one (LengthPatterns.h), sorted: a key of one written
+    // after the scan is judged as its pattern was.
+    std::vector<QByteArray> foldedLengthPatterns;
 
     // The rules folded into the family of `key` (bits by rule index).
     std::uint32_t foldedRules(QByteArrayView key, const keyspace::Delimiters& delimiters) const;

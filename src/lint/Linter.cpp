@@ -1,6 +1,8 @@
 #include "lint/Linter.h"
 
 #include "base/SideTask.h"
+#include "lint/KeyPattern.h"
+#include "lint/LengthPatterns.h"
 #include "lint/NamespaceRules.h"
 #include "lint/OverlayRules.h"
 #include "lint/SegmentShapes.h"
@@ -351,6 +353,21 @@ void Linter::foldFamilies(keyspace::Keyspace& store, FamilyConventions& families
     m_families.foldedWords = folding.foldedWords;
 }
 
+void Linter::foldLengthPatterns(keyspace::Keyspace& store)
+{
+    if (!m_profile.foldFamilies)
+        return;
+    bool folded = false;
+    FamilyFolding folding = LengthPatterns::fold(store, m_profile, {}, [&](const FoldedKeyFinding& finding) {
+        retract(store, {finding.node, finding.rule, finding.severity});
+        folded = true;
+    });
+    if (folded)
+        forgetRetractedExamples(store);
+    recordFolded(store, folding.findings);
+    m_families.foldedLengthPatterns = std::move(folding.foldedLengthPatterns);
+}
+
 void Linter::recordFolded(keyspace::Keyspace& store, const std::vector<FamilyFinding>& findings)
 {
     for (const FamilyFinding& finding : findings) {
@@ -361,7 +378,15 @@ void Linter::recordFolded(keyspace::Keyspace& store, const std::vector<FamilyFin
 
 std::uint32_t Linter::foldedRules(QByteArrayView key) const
 {
-    return m_finished ? m_families.foldedRules(key, m_profile.delimiters) : 0;
+    if (!m_finished)
+        return 0;
+    std::uint32_t rules = m_families.foldedRules(key, m_profile.delimiters);
+    // A long key of a pattern whose long keys are one finding: judged as they were.
+    const std::vector<QByteArray>& patterns = m_families.foldedLengthPatterns;
+    if (!patterns.empty() && std::uint64_t(key.size()) > m_profile.keyLengthInfo &&
+        std::binary_search(patterns.begin(), patterns.end(), patternOfKey(key, m_profile.delimiters)))
+        rules |= std::uint32_t(1) << ruleIndex(*findRule("key-length"));
+    return rules;
 }
 
 void Linter::finish(keyspace::Keyspace& store, const SetMembers& members, const SegmentShapes* shapes)
@@ -402,6 +427,7 @@ void Linter::finish(keyspace::Keyspace& store, const SetMembers& members, const 
     // last, taken back as they are found, not listed (a few hundred thousand at a million keys).
     if (families)
         foldFamilies(store, *families);
+    foldLengthPatterns(store);
     if (!m_profile.libraryCatalogue)
         m_notices.push_back(noCatalogueNotice());
 }
@@ -433,6 +459,23 @@ Judgement Linter::judge(const keyspace::Keyspace& store, const SetMembers& membe
                       });
     if (!judgement.libraries.isEmpty() && m_profile.exemptLibraries)
         judgement.notices.push_back(exemptionNotice(judgement.libraries));
+    // The long names left, by pattern: the keys whose key-length finding is taken back already (a family's, a
+    // library's) are not counted again.
+    if (m_profile.foldFamilies) {
+        const std::size_t keyLength = ruleIndex(*findRule("key-length"));
+        std::vector<bool> retracted(store.nodeCount(), false);
+        for (const Judgement::Retraction& retraction : judgement.retractions) {
+            if (retraction.rule == keyLength)
+                retracted[retraction.node] = true;
+        }
+        FamilyFolding lengths = LengthPatterns::fold(
+            store, m_profile, [&](keyspace::NodeId node) { return bool(retracted[node]); },
+            [&](const FoldedKeyFinding& folded) {
+                judgement.retractions.push_back({folded.node, folded.rule, folded.severity});
+            });
+        families.findings.insert(families.findings.end(), lengths.findings.begin(), lengths.findings.end());
+        judgement.foldedLengthPatterns = std::move(lengths.foldedLengthPatterns);
+    }
     for (const FamilyFinding& finding : families.findings) {
         judgement.details.push_back(finding.detail);
         judgement.evidence.emplace_back(); // evidenceOf() says it: the family's name and its habit
@@ -482,6 +525,7 @@ bool Linter::apply(keyspace::Keyspace& store, Judgement& judgement, std::size_t 
     m_notices = judgement.notices;
     m_libraries = std::move(judgement.libraries);
     m_families.foldedWords = std::move(judgement.foldedFamilies);
+    m_families.foldedLengthPatterns = std::move(judgement.foldedLengthPatterns);
     m_covered = std::move(judgement.covered);
     return true;
 }

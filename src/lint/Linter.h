@@ -59,9 +59,11 @@ struct Judgement
     std::vector<QByteArray> details;      // a detail is shared by the many keys of one group
     std::vector<QByteArrayList> evidence; // parallel to details
     std::vector<QString> notices;
-    // The families whose own convention folded their keys' findings (FamilyConventions.h): the folded findings are
-    // among the retractions, the families' findings among the verdicts, with the keys each covers.
+    // The families whose own convention folded their keys' findings (FamilyConventions.h), and the patterns whose
+    // long names did (LengthPatterns.h): the folded findings are among the retractions, the families' and patterns'
+    // findings among the verdicts, with the keys each covers.
     std::vector<std::pair<QByteArray, std::uint32_t>> foldedFamilies;
+    std::vector<QByteArray> foldedLengthPatterns;
     std::vector<CoveredFinding> covered;
     // The linter's table of naming-variants targets, sized on the judging thread for all of them: grown one
     // finding at a time on the GUI thread, a million entries' rehashes held it for 50-70 ms each.
@@ -152,7 +154,7 @@ public:
     // The library layouts found when the linter finished (none before, or when the profile does not
     // exempt libraries).
     const LibraryLayouts& libraries() const { return m_libraries; }
-    // The findings that stand for many keys (a family's), with the keys each covers: the findings'
+    // The findings that stand for many keys (a family's, a pattern's), with the keys each covers: the findings'
     // groups count those (report::FindingGroups). Once finished.
     const std::vector<CoveredFinding>& coveredFindings() const { return m_covered; }
 
@@ -187,7 +189,9 @@ private:
                                                      const SegmentShapes* shapes) const;
     // Folds the findings of the families counted into theirs (records them and takes the keys' own back).
     void foldFamilies(keyspace::Keyspace& store, FamilyConventions& families);
-    // Records the folded findings of a family, and the keys each covers.
+    // Then the key-length findings left, by pattern (LengthPatterns.h).
+    void foldLengthPatterns(keyspace::Keyspace& store);
+    // Records the folded findings of a family or pattern, and the keys each covers.
     void recordFolded(keyspace::Keyspace& store, const std::vector<FamilyFinding>& findings);
     // The rules folded into the family of a key (bits by rule index): none before the linter is finished.
     std::uint32_t foldedRules(QByteArrayView key) const;
@@ -204,7 +208,7 @@ private:
     // naming-variants: each flagged key's target spelling, interned (a few spellings for many keys).
     keyspace::NodeMap<std::uint32_t> m_variantTarget;
     std::vector<QByteArray> m_variantSpellings;
-    FamilyFolding m_families; // its foldedWords, once finished
+    FamilyFolding m_families; // its foldedWords and foldedLengthPatterns, once finished
     std::vector<CoveredFinding> m_covered;
     std::uint64_t m_keys = 0;
     bool m_finished = false;

@@ -72,7 +72,8 @@ struct Profile
     // rules still judge them (a BullMQ queue that keeps every completed job is a real finding).
     bool exemptLibraries = true;
     // A family of keys that consistently follows a convention of its own (another delimiter, upper case, ids first…)
-    // gets one finding per rule, not one per key (FamilyConventions.h); false judges every key on its own.
+    // gets one finding per rule, not one per key (FamilyConventions.h), and so do ten or more keys of one pattern
+    // over the key-length threshold (LengthPatterns.h); false judges every key on its own.
     bool foldFamilies = true;
     // The catalogue of library layouts (LibraryLayouts.h) is a bonus, not a crutch: off, no library is named, and
     // every role the TTL rules read comes from the keys' own evidence (RoleEvidence.h), as for a library it never knew.

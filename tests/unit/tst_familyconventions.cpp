@@ -248,6 +248,67 @@ private Q_SLOTS:
             QCOMPARE(stepwise.groups()[i].keys, groups.groups()[i].keys);
     }
 
+    // Long names are a pattern's habit: where ten or more keys of one pattern are over the threshold (here half of its
+    // keys, so its family does not fold them), they are one finding, that says how many, the longest and what cutting
+    // them would save; a pattern of fewer keys keeps a finding a key. A long key of the pattern written after the scan
+    // is judged as its pattern was.
+    void longNamesOfOnePatternAreOneFinding()
+    {
+        std::vector<Key> keys;
+        for (int i = 0; i < 20; ++i) // 5 + 7 + 33 = 45 bytes
+            keys.push_back({"user:" + QByteArray::number(3000000 + i) + ":recently_viewed_products_listing"});
+        for (int i = 0; i < 20; ++i) // 5 + 2 + 33 = 40 bytes
+            keys.push_back({"user:" + QByteArray::number(10 + i) + ":recently_viewed_products_listing"});
+        for (int i = 0; i < 9; ++i) // 9 long names of another pattern, beside 81 short ones: one finding each
+            keys.push_back({"order:" + QByteArray::number(3000000 + i) + ":shipping_address_history_xyz_ab"});
+        for (int i = 0; i < 81; ++i)
+            keys.push_back({"order:" + QByteArray::number(i) + ":shipping_address_history_xyz_ab"});
+        Linted linted(keys);
+        QCOMPARE(linted.count("key-length"), 1u + 9u);
+        const auto summary = linted.summary("key-length");
+        QVERIFY(summary);
+        const auto folded = std::find_if(summary->examples.begin(), summary->examples.end(),
+                                         [](const lint::Finding& finding) { return finding.key.startsWith("user:"); });
+        QVERIFY(folded != summary->examples.end());
+        QCOMPARE(folded->key, QByteArray("user:3000000:recently_viewed_products_listing"));
+        QCOMPARE(folded->detail,
+                 QByteArray("user:<int>:recently_viewed_products_listing: 20 keys longer than 44 bytes, "
+                            "up to 45 bytes; cut to 44 bytes, their names would take 20 B less "
+                            "(their memory: 1.25 KiB)"));
+        QCOMPARE(folded->severity, lint::Severity::Info);
+        QVERIFY(!linted.flagged("user:3000003:recently_viewed_products_listing", "key-length"));
+        QVERIFY(linted.flagged("order:3000003:shipping_address_history_xyz_ab", "key-length"));
+        const report::FindingGroups groups(linted.store, linted.linter.libraries(), nullptr,
+                                           linted.linter.coveredFindings());
+        std::map<QByteArray, std::uint64_t> keysByPattern;
+        for (const report::FindingGroup& group : groups.groups()) {
+            if (group.rule == lint::findRule("key-length"))
+                keysByPattern[group.pattern] = group.keys;
+        }
+        QCOMPARE(keysByPattern["user:<int>:recently_viewed_products_listing"], std::uint64_t(20));
+        QCOMPARE(keysByPattern["order:<int>:shipping_address_history_xyz_ab"], std::uint64_t(9));
+        // The store's counts are the linter's.
+        QCOMPARE(linted.store.stats(keyspace::Keyspace::root()).findings[std::size_t(lint::Severity::Info)],
+                 linted.linter.findings(lint::Severity::Info));
+
+        const QByteArray late = "user:3000099:recently_viewed_products_listing";
+        const keyspace::KeyInfo info = test::measuredKey(keyspace::KeyType::String, 64, keyspace::NoExpiry);
+        keyspace::NodeId added = keyspace::InvalidNode;
+        QCOMPARE(linted.store.insert(late, info, &added), keyspace::Keyspace::Insert::Added);
+        linted.linter.keyAdded(linted.store, added, late, info);
+        QCOMPARE(linted.count("key-length"), 1u + 9u);
+
+        // The window's way (judge on a worker, apply in slices): the same findings and groups.
+        Linted gui(keys, *lint::builtInProfile("default"), false);
+        lint::Judgement judgement = gui.linter.judge(gui.store);
+        while (!gui.linter.apply(gui.store, judgement, 5)) {
+        }
+        QCOMPARE(gui.count("key-length"), 1u + 9u);
+        QVERIFY(!gui.flagged("user:3000003:recently_viewed_products_listing", "key-length"));
+        const report::FindingGroups guiGroups(gui.store, gui.linter.libraries(), nullptr, gui.linter.coveredFindings());
+        QCOMPARE(guiGroups.groups().size(), groups.groups().size());
+    }
+
     // The profile may judge every key on its own.
     void aProfileMayJudgeKeyByKey()
     {
@@ -256,6 +317,10 @@ private Q_SLOTS:
         const Linted linted(libraries(), profile);
         QCOMPARE(linted.count("uppercase"), 40u);
         QCOMPARE(linted.count("id-first"), 25u);
+        std::vector<Key> keys;
+        for (int i = 0; i < 20; ++i)
+            keys.push_back({"user:" + QByteArray::number(3000000 + i) + ":recently_viewed_products_listing"});
+        QCOMPARE(Linted(keys, profile).count("key-length"), 20u);
     }
 };
 
