@@ -93,6 +93,8 @@ int runLintCommand(const QStringList& arguments)
         return usageError(problem);
     convention->delimiters = delimiter;
     options.valuePrefixBytes = lint::ValuePrefixBytes; // an RDB file keeps a few values for the role evidence
+    options.valueMembers = lint::SampledMembers;       // and a few members of collections without a TTL
+    options.valueMemberBytes = lint::MemberBytes;
     convention->libraryCatalogue = convention->libraryCatalogue && catalogueWanted(parser);
 
     // The key-level rules run as each key enters the store; the rest once the scan is over.

@@ -115,15 +115,16 @@ lint::ValueSource valueSourceFor(const scan::ScanOptions& options, const scan::S
     lint::ValueSource source;
     if (!options.rdbFile.isEmpty()) {
         source.kept = summary.valuePrefixes;
+        source.keptMembers = summary.valueMembers;
         return source;
     }
     if (!finished)
         return source;
     // Idle times that were not measured (OBJECT denied or failed from the start) are none to protect.
     const Touching touching = summary.access == scan::AccessQuestion::None ? Touching::Allowed : touchingFor(options);
-    source.read = [server = options.connection, touching](const std::vector<QByteArray>& keys) {
-        ValuePrefixes read = readValuePrefixes(server, keys, touching, lint::ValuePrefixBytes);
-        return lint::ValueRead{std::move(read.values), std::move(read.unread)};
+    source.read = [server = options.connection, touching](const lint::ValueQuestion& question) {
+        ValuePrefixes read = readValuePrefixes(server, question, touching, lint::ValuePrefixBytes);
+        return lint::ValueRead{std::move(read.values), std::move(read.members), std::move(read.unread)};
     };
     return source;
 }

@@ -23,6 +23,19 @@ const char* lookedAt(QByteArrayView rule)
 
 } // namespace
 
+QByteArrayView fixOf(const Finding& finding)
+{
+    // An index that a TTL of its own would drop before the entries it lists (under a volatile-* eviction policy too:
+    // a library may keep it without one on purpose, so that the entries are evicted first).
+    if (QByteArrayView(finding.rule->id) == "missing-ttl" && !finding.evidence.isEmpty() &&
+        finding.evidence.front().startsWith("index: "))
+        return "Prune the members whose keys are gone (SSCAN, EXISTS, SREM; a sorted set scored by expiry: "
+               "ZREMRANGEBYSCORE), or give the index a TTL at least as long as its members' and renew it on each add. "
+               "Where a library keeps it without a TTL on purpose (so that a volatile-* eviction policy evicts the "
+               "entries before the index), prune it: a TTL would let it go before the entries it lists.";
+    return finding.rule->fix;
+}
+
 QByteArrayList evidenceOf(const Finding& finding)
 {
     if (!finding.evidence.isEmpty())

@@ -29,6 +29,11 @@ bool expiresByEvidence(LibraryRole role)
     return shouldExpire(role) || role == LibraryRole::RateLimit;
 }
 
+// What an index of keys that expire holds without a TTL of its own (RoleEvidence::judgeIndex); fixOf() says what to do.
+constexpr const char* IndexDetail =
+    "an index of keys that expire, kept without a TTL: it outlives the keys it names, and the "
+    "names of those gone pile up in it";
+
 // "1,200 of 1,800 keys in this pattern expire"
 QByteArray ttlContrast(std::uint64_t withTtl, std::uint64_t known, const char* where)
 {
@@ -102,6 +107,15 @@ void RoleEvidence::addKey(NodeId key, PatternId pattern)
     } else if (type == KeyType::List || type == KeyType::ZSet || type == KeyType::Stream) {
         ++facts.queueTypes;
     }
+    if (type == KeyType::Set || type == KeyType::ZSet || type == KeyType::List) {
+        ++facts.collections;
+        // An index of other keys is kept without a TTL (what would be flagged). A list's elements are read whole:
+        // only a small one's.
+        if (persistent && facts.indexSampled < facts.indexes.size() &&
+            (type != KeyType::List ||
+             (m_store.keyInfo(key).memoryMeasured && m_store.keyInfo(key).memoryBytes <= LargestSampledList)))
+            facts.indexes[facts.indexSampled++] = key;
+    }
     if (m_accessMeasured) {
         const keyspace::KeyAccess access = m_store.access(key);
         if (access.hasIdleTime()) {
@@ -138,64 +152,121 @@ void RoleEvidence::findFamilies(const PatternIndex& patterns)
     }
 }
 
-void RoleEvidence::readValues(PatternIndex& patterns, const ValueSource& source, const std::vector<PatternId>& wanted)
+void RoleEvidence::countNamed(PatternId pattern, const QByteArrayList& members)
 {
-    if (source.kept) {
+    // Each member's name looked up in the scanned store, which knows its TTL: nothing is asked of the server.
+    Named& named = m_named[pattern];
+    for (const QByteArray& member : members) {
+        ++named.members;
+        const NodeId node = member.size() < MemberBytes ? m_store.find(member) : keyspace::InvalidNode;
+        const std::int64_t expiresAt =
+            node != keyspace::InvalidNode && m_store.isKey(node) ? m_store.expiresAtMs(node) : keyspace::ExpiryUnknown;
+        if (node == keyspace::InvalidNode || !m_store.isKey(node))
+            ++named.nothing;
+        else if (expiresAt == keyspace::NoExpiry)
+            ++named.persistent;
+        else if (expiresAt != keyspace::ExpiryUnknown)
+            ++named.expiring;
+    }
+}
+
+void RoleEvidence::readValues(PatternIndex& patterns, const ValueSource& source, const std::vector<PatternId>& wanted,
+                              const std::vector<PatternId>& indexes)
+{
+    if (source.kept || source.keptMembers) {
         // An RDB file kept a few values of each kind of key as it was read: each goes to its key's pattern.
         const QSet<PatternId> asked(wanted.begin(), wanted.end());
-        for (auto it = source.kept->cbegin(); it != source.kept->cend(); ++it) {
-            const NodeId node = m_store.find(it.key());
-            if (node == keyspace::InvalidNode || !m_store.isKey(node))
-                continue;
-            const PatternId pattern = patterns.patternOfKey(node);
-            if (!asked.contains(pattern))
-                continue;
-            Sampled& sampled = m_sampled[pattern];
-            std::vector<ValueKind>& kinds =
-                m_store.expiresAtMs(node) == keyspace::NoExpiry ? sampled.persistent : sampled.expiring;
-            if (kinds.size() < SamplesPerPattern)
-                kinds.push_back(valueKindOf(it.value()));
+        if (source.kept) {
+            for (auto it = source.kept->cbegin(); it != source.kept->cend(); ++it) {
+                const NodeId node = m_store.find(it.key());
+                if (node == keyspace::InvalidNode || !m_store.isKey(node))
+                    continue;
+                const PatternId pattern = patterns.patternOfKey(node);
+                if (!asked.contains(pattern))
+                    continue;
+                Sampled& sampled = m_sampled[pattern];
+                std::vector<ValueKind>& kinds =
+                    m_store.expiresAtMs(node) == keyspace::NoExpiry ? sampled.persistent : sampled.expiring;
+                if (kinds.size() < SamplesPerPattern)
+                    kinds.push_back(valueKindOf(it.value()));
+            }
+        }
+        if (source.keptMembers) {
+            // And the first members of a few collections without a TTL of each kind.
+            const QSet<PatternId> askedIndexes(indexes.begin(), indexes.end());
+            QHash<PatternId, std::uint32_t> keysRead;
+            for (auto it = source.keptMembers->cbegin(); it != source.keptMembers->cend(); ++it) {
+                const NodeId node = m_store.find(it.key());
+                if (node == keyspace::InvalidNode || !m_store.isKey(node) ||
+                    m_store.expiresAtMs(node) != keyspace::NoExpiry)
+                    continue;
+                const PatternId pattern = patterns.patternOfKey(node);
+                if (!askedIndexes.contains(pattern) || keysRead[pattern] >= IndexSamplesPerPattern)
+                    continue;
+                ++keysRead[pattern];
+                countNamed(pattern, it.value());
+            }
         }
         return;
     }
     if (!source.read)
         return;
-    std::vector<QByteArray> keys;
-    std::vector<std::pair<PatternId, bool>> owners; // parallel to keys: the pattern, and whether the key expires
+    ValueQuestion question;
+    std::vector<std::pair<PatternId, bool>> owners; // parallel to the strings: the pattern, and whether the key expires
     for (const PatternId pattern : wanted) {
         const Facts& facts = m_facts[pattern];
         for (std::uint8_t i = 0; i < facts.persistentSampled; ++i) {
-            keys.push_back(m_store.path(facts.persistent[i]));
+            question.strings.push_back(m_store.path(facts.persistent[i]));
             owners.emplace_back(pattern, false);
         }
         if (facts.expiring != keyspace::InvalidNode) {
-            keys.push_back(m_store.path(facts.expiring));
+            question.strings.push_back(m_store.path(facts.expiring));
             owners.emplace_back(pattern, true);
         }
     }
-    if (keys.empty())
+    std::vector<PatternId> indexOwners; // parallel to the collections
+    for (const PatternId pattern : indexes) {
+        const Facts& facts = m_facts[pattern];
+        for (std::uint8_t i = 0; i < facts.indexSampled; ++i) {
+            question.collections.emplace_back(m_store.path(facts.indexes[i]), m_store.keyType(facts.indexes[i]));
+            indexOwners.push_back(pattern);
+        }
+    }
+    if (question.isEmpty())
         return;
-    const ValueRead read = source.read(keys);
+    const ValueRead read = source.read(question);
     if (!read.unread.isEmpty()) {
         // How much of the judgement went without: the patterns none of whose values came back.
         QSet<PatternId> withValues;
-        for (std::size_t i = 0; i < keys.size(); ++i) {
-            if (read.values.contains(keys[i]))
+        for (std::size_t i = 0; i < question.strings.size(); ++i) {
+            if (read.values.contains(question.strings[i]))
                 withValues.insert(owners[i].first);
         }
-        const std::size_t without = wanted.size() - std::size_t(withValues.size());
+        for (std::size_t i = 0; i < question.collections.size(); ++i) {
+            if (read.members.contains(question.collections[i].first))
+                withValues.insert(indexOwners[i]);
+        }
+        QSet<PatternId> asked(wanted.begin(), wanted.end());
+        asked.unite(QSet<PatternId>(indexes.begin(), indexes.end()));
+        const std::size_t without = std::size_t(asked.size()) - std::size_t(withValues.size());
         m_notices.push_back(QStringLiteral("Values of %1 of %2 kinds of keys were not read for the evidence of what "
                                            "keys are for: %3. Their TTLs, words and types judged them alone; a cache "
-                                           "or session known only by its values is not flagged.")
+                                           "or session known only by its values, or an index known only by its "
+                                           "members, is not flagged.")
                                 .arg(QString::fromUtf8(keyspace::formatCount(without)),
-                                     QString::fromUtf8(keyspace::formatCount(wanted.size())), read.unread));
+                                     QString::fromUtf8(keyspace::formatCount(std::size_t(asked.size()))), read.unread));
     }
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-        const auto value = read.values.constFind(keys[i]);
+    for (std::size_t i = 0; i < question.strings.size(); ++i) {
+        const auto value = read.values.constFind(question.strings[i]);
         if (value == read.values.cend())
             continue;
         Sampled& sampled = m_sampled[owners[i].first];
         (owners[i].second ? sampled.expiring : sampled.persistent).push_back(valueKindOf(*value));
+    }
+    for (std::size_t i = 0; i < question.collections.size(); ++i) {
+        const auto members = read.members.constFind(question.collections[i].first);
+        if (members != read.members.cend())
+            countNamed(indexOwners[i], *members);
     }
 }
 
@@ -298,6 +369,30 @@ void RoleEvidence::judgePattern(PatternId pattern, const QByteArray& text)
     m_verdicts.insert(pattern, {detail, evidence});
 }
 
+bool RoleEvidence::judgeIndex(PatternId pattern, const QByteArray& text)
+{
+    const auto found = m_named.constFind(pattern);
+    if (found == m_named.cend())
+        return false;
+    // A queue's words say its keys live as long as their work: a registry of workers whose heartbeats expire is the
+    // queue's to prune.
+    if (const std::optional<RoleWord> word = roleOfWords(text); word && word->role == LibraryRole::Queue)
+        return false;
+    const Named& named = *found;
+    if (named.expiring < IndexMinimumNames || named.persistent * 10 > named.expiring ||
+        named.expiring * 4 < named.members)
+        return false;
+    QByteArray evidence = "index: " + keyspace::formatCount(named.expiring) + " of " +
+                          keyspace::formatCount(named.members) + " sampled members name keys that expire";
+    if (named.persistent > 0)
+        evidence += ", " + keyspace::formatCount(named.persistent) + " a key without a TTL";
+    if (named.nothing > 0)
+        evidence +=
+            ", " + keyspace::formatCount(named.nothing) + (named.nothing == 1 ? " names" : " name") + " no key (gone)";
+    m_verdicts.insert(pattern, {QByteArray(IndexDetail), {evidence}});
+    return true;
+}
+
 void RoleEvidence::judge(PatternIndex& patterns, const ValueSource& values)
 {
     m_facts.resize(std::max(m_facts.size(), patterns.patternCount()));
@@ -306,10 +401,14 @@ void RoleEvidence::judge(PatternIndex& patterns, const ValueSource& values)
     // The patterns that may be flagged: keys without a TTL, mostly strings or hashes (what caches, sessions and locks
     // are kept in). A queue's own lists, sorted sets and streams are its structure.
     std::vector<PatternId> candidates;
+    // And the patterns of collections without a TTL that may be an index of other keys: their members are read.
+    std::vector<PatternId> indexes;
     for (PatternId pattern = 1; pattern < patterns.patternCount(); ++pattern) {
         const Facts& facts = m_facts[pattern];
         if (facts.keys == 0)
             continue;
+        if (facts.indexSampled > 0 && facts.collections * 2 > facts.keys)
+            indexes.push_back(pattern);
         if (facts.queueTypes * 2 > facts.keys)
             m_queueLike[pattern] = 1;
         else if (facts.ttlKnown > facts.withTtl && (facts.strings + facts.hashes) * 2 > facts.keys)
@@ -331,19 +430,31 @@ void RoleEvidence::judge(PatternIndex& patterns, const ValueSource& values)
             neverExpiring.contains(m_family[pattern]))
             wanted.push_back(pattern);
     }
-    std::sort(wanted.begin(), wanted.end(), [&](PatternId a, PatternId b) {
+    const auto mostKeysFirst = [&](PatternId a, PatternId b) {
         return m_facts[a].keys > m_facts[b].keys || (m_facts[a].keys == m_facts[b].keys && a < b);
-    });
+    };
+    std::sort(wanted.begin(), wanted.end(), mostKeysFirst);
     wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-    if (wanted.size() > MaximumSampledPatterns) {
+    std::sort(indexes.begin(), indexes.end(), mostKeysFirst);
+    const std::size_t sampled = wanted.size() + indexes.size();
+    if (sampled > MaximumSampledPatterns) {
         m_notices.push_back(QStringLiteral("Values were read for the evidence of what keys are for in the %1 patterns "
                                            "with the most keys, of %2.")
                                 .arg(MaximumSampledPatterns)
-                                .arg(wanted.size()));
-        wanted.resize(MaximumSampledPatterns);
+                                .arg(sampled));
+        // The strings' patterns first, as before; the collections' share what is left, at least a quarter.
+        const std::size_t forIndexes = std::min(
+            indexes.size(), std::max(MaximumSampledPatterns / 4,
+                                     MaximumSampledPatterns - std::min(wanted.size(), MaximumSampledPatterns)));
+        indexes.resize(forIndexes);
+        wanted.resize(std::min(wanted.size(), MaximumSampledPatterns - forIndexes));
     }
-    if (!values.isEmpty() && !wanted.empty())
-        readValues(patterns, values, wanted);
+    if (!values.isEmpty() && (!wanted.empty() || !indexes.empty()))
+        readValues(patterns, values, wanted, indexes);
+    for (const PatternId pattern : indexes) {
+        if (judgeIndex(pattern, patterns.text(pattern)))
+            m_queueLike[pattern] = 0; // a sorted set or list of names of keys that expire: an index, not a queue
+    }
     for (PatternId pattern = 1; pattern < patterns.patternCount(); ++pattern) {
         const Facts& facts = m_facts[pattern];
         if (facts.keys == 0 || !nearlyAll(facts.withTtl, facts.ttlKnown))

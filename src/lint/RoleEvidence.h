@@ -26,10 +26,15 @@ namespace keylens::lint {
 // - word: a whole word of the pattern (`cache`, `session`, `lock`, `tmp`, `otp`, `throttle`…; RoleWords.h);
 // - value: the first bytes of a few values per pattern (a serialization, JSON with an expiry field, a random token;
 //   ValueShape.h), never a whole value, from the server (GETRANGE, in NO-TOUCH mode where it has it) or an RDB file;
-// - access, where measured: keys without a TTL that nothing has read for long, beside keys that are read.
-// A word, a value's shape or a pattern that nearly all expires is enough alone; weaker hints (most keys of the pattern
-// expire, a random token, unread keys) count in twos. A queue's keys are told apart by their structure (hashes of jobs
-// beside lists, sorted sets or streams; the lists themselves) and words (`queue`, `jobs`), and are never flagged.
+// - access, where measured: keys without a TTL that nothing has read for long, beside keys that are read;
+// - index: a set, sorted set or list without a TTL whose members (a few read per pattern: SRANDMEMBER key 5,
+//   ZRANGE key 0 4, LRANGE key 0 4, or an RDB file's first members) are the names of keys that expire. Such an index
+//   (a tag's set of cache entries, "the keys of X") outlives the entries it lists, and the names of those gone pile up
+//   in it. The names are looked up in the scanned store, which knows each key's TTL; no member is asked of the server.
+// A word, a value's shape, an index of expiring keys or a pattern that nearly all expires is enough alone; weaker hints
+// (most keys of the pattern expire, a random token, unread keys) count in twos. A queue's keys are told apart by their
+// structure (hashes of jobs beside lists, sorted sets or streams; the lists themselves) and words (`queue`, `jobs`),
+// and are never flagged.
 //
 // Fed as the pattern index is built (addKey, its visitor), judged once after it (judge: may block on the server), then
 // recorded (record). Reads the store only; one thread at a time.
@@ -56,6 +61,13 @@ public:
     // Patterns whose values are read, at most (a few keys each), the most keys first.
     static constexpr std::size_t MaximumSampledPatterns = 2000;
     static constexpr std::size_t SamplesPerPattern = 3;
+    // Collections without a TTL whose members are read, per pattern; a list only up to this much memory (its
+    // elements may be payloads, not names: five of them are read whole).
+    static constexpr std::size_t IndexSamplesPerPattern = 2;
+    static constexpr std::uint64_t LargestSampledList = 64 * 1024;
+    // An index: at least this many of its sampled members name keys that expire, nearly none a key without a TTL, and
+    // at least a quarter of them name a key at all (the others name keys that are gone).
+    static constexpr std::uint32_t IndexMinimumNames = 2;
 
 private:
     struct Facts
@@ -76,6 +88,19 @@ private:
         std::array<keyspace::NodeId, 2> persistent{};
         keyspace::NodeId expiring = keyspace::InvalidNode;
         std::uint8_t persistentSampled = 0;
+        // Sets, sorted sets and lists without a TTL whose members may be read: an index of other keys?
+        std::uint32_t collections = 0; // sets, sorted sets and lists
+        std::array<keyspace::NodeId, IndexSamplesPerPattern> indexes{};
+        std::uint8_t indexSampled = 0;
+    };
+    // What the members read of a pattern's collections name: keys that expire, keys without a TTL, or nothing (gone,
+    // or no key's name).
+    struct Named
+    {
+        std::uint32_t members = 0;
+        std::uint32_t expiring = 0;
+        std::uint32_t persistent = 0;
+        std::uint32_t nothing = 0;
     };
     // The kinds of values read for a pattern's keys without a TTL, and with one.
     struct Sampled
@@ -89,8 +114,12 @@ private:
         QByteArrayList evidence;
     };
     void findFamilies(const PatternIndex& patterns);
-    void readValues(PatternIndex& patterns, const ValueSource& source, const std::vector<PatternId>& wanted);
+    void readValues(PatternIndex& patterns, const ValueSource& source, const std::vector<PatternId>& wanted,
+                    const std::vector<PatternId>& indexes);
+    void countNamed(PatternId pattern, const QByteArrayList& members);
     void judgePattern(PatternId pattern, const QByteArray& text);
+    // Whether a pattern's collections without a TTL are an index of keys that expire: its verdict then.
+    bool judgeIndex(PatternId pattern, const QByteArray& text);
     bool queueStructure(const Facts& facts, const QByteArray& text, bool ownRoleWord) const;
 
     const keyspace::Keyspace& m_store;
@@ -100,6 +129,7 @@ private:
     std::vector<std::uint8_t> m_queueLike;    // by pattern id, once judged
     QHash<PatternId, Verdict> m_verdicts;     // the patterns whose keys without a TTL are flagged
     QHash<PatternId, Sampled> m_sampled;      // the values read
+    QHash<PatternId, Named> m_named;          // what the members read name
     std::vector<std::uint64_t> m_familyKnown; // by family: keys whose TTL is known
     std::vector<std::uint64_t> m_familyTtl;   // by family: of them, with a TTL
     // By family: the kinds of value (ValueKind::signature) its patterns that expire hold, with their keys.

@@ -88,6 +88,8 @@ void ScanSession::start(const scan::ScanOptions& options, const keyspace::Delimi
     m_paused = false;
     m_options = options;
     m_options.valuePrefixBytes = lint::ValuePrefixBytes; // an RDB file keeps a few values for the role evidence
+    m_options.valueMembers = lint::SampledMembers;       // and a few members of collections without a TTL
+    m_options.valueMemberBytes = lint::MemberBytes;
 
     Q_EMIT aboutToReplaceStore();
     m_sampledMemory.reset();

@@ -1,6 +1,7 @@
 #include "rdb/PackedBlobs.h"
 
 #include <cstring>
+#include <optional>
 
 namespace keylens::rdb {
 
@@ -187,6 +188,150 @@ std::optional<std::uint64_t> zipmapPairs(QByteArrayView blob)
     if (at != size - 1 || (p[0] < 254 && p[0] != pairs))
         return std::nullopt;
     return pairs;
+}
+
+namespace {
+
+std::int64_t signedLe(const unsigned char* p, int bytes)
+{
+    std::uint64_t value = 0;
+    for (int i = 0; i < bytes; ++i)
+        value |= std::uint64_t(p[i]) << (8 * i);
+    const int shift = 64 - 8 * bytes; // sign-extend from the top byte
+    return std::int64_t(value << shift) >> shift;
+}
+
+// An element kept: a string cut to `bytes`, an integer as its text.
+void keepString(QByteArrayList& out, const unsigned char* p, std::uint64_t length, int bytes)
+{
+    out.push_back(QByteArray(reinterpret_cast<const char*>(p), qsizetype(std::min<std::uint64_t>(length, bytes))));
+}
+
+} // namespace
+
+QByteArrayList listpackElements(QByteArrayView blob, int count, int bytes, int step)
+{
+    QByteArrayList out;
+    const auto* p = reinterpret_cast<const unsigned char*>(blob.data());
+    const std::size_t size = std::size_t(blob.size());
+    if (size < 7 || count <= 0)
+        return out;
+    std::size_t at = 6;
+    for (int index = 0; at < size - 1 && out.size() < count; ++index) {
+        const unsigned char e = p[at];
+        std::uint64_t head = 1;
+        std::uint64_t data = 0;
+        std::optional<std::int64_t> integer;
+        const auto fits = [&](std::size_t n) { return at + n <= size - 1; };
+        if ((e & 0x80) == 0) {
+            integer = e & 0x7f;
+        } else if ((e & 0xc0) == 0x80) {
+            data = e & 0x3f;
+        } else if ((e & 0xe0) == 0xc0) {
+            if (!fits(2))
+                break;
+            head = 2;
+            const std::int64_t raw = std::int64_t(e & 0x1f) << 8 | p[at + 1];
+            integer = raw >= 4096 ? raw - 8192 : raw;
+        } else if ((e & 0xf0) == 0xe0) {
+            if (!fits(2))
+                break;
+            head = 2, data = std::uint64_t(e & 0x0f) << 8 | p[at + 1];
+        } else if (e == 0xf0) {
+            if (!fits(5))
+                break;
+            head = 5, data = le32(p + at + 1);
+        } else if (e >= 0xf1 && e <= 0xf4) {
+            const int width = e == 0xf1 ? 2 : e == 0xf2 ? 3 : e == 0xf3 ? 4 : 8;
+            if (!fits(std::size_t(1 + width)))
+                break;
+            head = std::uint64_t(1 + width);
+            integer = signedLe(p + at + 1, width);
+        } else {
+            break;
+        }
+        const std::uint64_t entry = head + data;
+        if (!fits(std::size_t(entry)))
+            break;
+        if (index % step == 0) {
+            if (integer)
+                out.push_back(QByteArray::number(qlonglong(*integer)));
+            else
+                keepString(out, p + at + head, data, bytes);
+        }
+        at += std::size_t(entry + backLengthBytes(entry));
+    }
+    return out;
+}
+
+QByteArrayList ziplistElements(QByteArrayView blob, int count, int bytes, int step)
+{
+    QByteArrayList out;
+    const auto* p = reinterpret_cast<const unsigned char*>(blob.data());
+    const std::size_t size = std::size_t(blob.size());
+    if (size < 11 || count <= 0)
+        return out;
+    std::size_t at = 10;
+    for (int index = 0; at < size - 1 && out.size() < count; ++index) {
+        at += p[at] < 254 ? 1 : 5; // the previous entry's length
+        if (at >= size - 1)
+            break;
+        const unsigned char e = p[at];
+        std::uint64_t head = 1;
+        std::uint64_t data = 0;
+        std::optional<std::int64_t> integer;
+        const auto fits = [&](std::size_t n) { return at + n <= size - 1; };
+        switch (e >> 6) {
+        case 0:
+            data = e & 0x3f;
+            break;
+        case 1:
+            if (!fits(2))
+                return out;
+            head = 2, data = std::uint64_t(e & 0x3f) << 8 | p[at + 1];
+            break;
+        case 2:
+            if (!fits(5))
+                return out;
+            head = 5, data = std::uint64_t(p[at + 1]) << 24 | std::uint64_t(p[at + 2]) << 16 |
+                             std::uint64_t(p[at + 3]) << 8 | p[at + 4];
+            break;
+        default: {
+            const int width = e == 0xc0 ? 2 : e == 0xd0 ? 4 : e == 0xe0 ? 8 : e == 0xf0 ? 3 : e == 0xfe ? 1 : 0;
+            if (width == 0 && !(e >= 0xf1 && e <= 0xfd))
+                return out;
+            if (!fits(std::size_t(1 + width)))
+                return out;
+            integer = width > 0 ? signedLe(p + at + 1, width) : std::int64_t(e & 0x0f) - 1;
+            data = std::uint64_t(width);
+        }
+        }
+        if (!fits(std::size_t(head + data)))
+            break;
+        if (index % step == 0) {
+            if (integer)
+                out.push_back(QByteArray::number(qlonglong(*integer)));
+            else
+                keepString(out, p + at + head, data, bytes);
+        }
+        at += std::size_t(head + data);
+    }
+    return out;
+}
+
+QByteArrayList intsetElements(QByteArrayView blob, int count)
+{
+    QByteArrayList out;
+    const auto* p = reinterpret_cast<const unsigned char*>(blob.data());
+    if (blob.size() < 8)
+        return out;
+    const std::uint32_t width = le32(p);
+    const std::uint32_t length = le32(p + 4);
+    if ((width != 2 && width != 4 && width != 8) || std::uint64_t(blob.size()) < 8 + std::uint64_t(width) * length)
+        return out;
+    for (std::uint32_t i = 0; i < length && out.size() < count; ++i)
+        out.push_back(QByteArray::number(qlonglong(signedLe(p + 8 + std::size_t(width) * i, int(width)))));
+    return out;
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayList>
 #include <QByteArrayView>
 
 #include <cstdint>
@@ -17,6 +18,13 @@ std::optional<std::uint64_t> ziplistEntries(QByteArrayView blob);
 std::optional<std::uint64_t> intsetEntries(QByteArrayView blob);
 // A zipmap's field-value pairs.
 std::optional<std::uint64_t> zipmapPairs(QByteArrayView blob);
+
+// The first `count` elements of a listpack, a ziplist or an intset, each cut to `bytes`, integers as their decimal
+// text: a set's or list's members, or (`step` 2: every other entry from the first) a sorted set's. Fewer where the blob
+// has fewer, or where it stops holding together (the caller has walked it with the counts above first).
+QByteArrayList listpackElements(QByteArrayView blob, int count, int bytes, int step = 1);
+QByteArrayList ziplistElements(QByteArrayView blob, int count, int bytes, int step = 1);
+QByteArrayList intsetElements(QByteArrayView blob, int count);
 
 // LZF, as liblzf writes it (redis-server compresses strings over 20 bytes with it): `size` bytes out, or nothing when
 // the input is not a valid LZF stream of that size.

@@ -481,6 +481,23 @@ private:
 
     // ---- values ----
 
+    // How many of a collection's first members the callbacks keep (its type set first).
+    int membersWanted(const RdbKey& key) const
+    {
+        return m_callbacks.members && (m_wantedDb < 0 || m_wantedDb == key.db) ? m_callbacks.members(key) : 0;
+    }
+
+    // A string element skipped, its first bytes kept in `key.members` while it is among the first `wanted`.
+    Skipped memberString(RdbKey& key, int wanted)
+    {
+        if (key.members.size() >= wanted)
+            return skipString();
+        QByteArray member;
+        const Skipped s = skipString(&member, std::size_t(std::max(1, m_callbacks.memberBytes)));
+        key.members.push_back(std::move(member));
+        return s;
+    }
+
     void value(std::uint8_t code, RdbKey& key)
     {
         switch (code) {
@@ -498,11 +515,12 @@ private:
         case List:
         case Set: {
             key.type = code == List ? KeyType::List : KeyType::Set;
+            const int wanted = membersWanted(key);
             key.elements = length();
             std::uint64_t entries = 0;
             std::uint64_t bytes = 0;
             for (std::uint64_t i = 0; i < key.elements; ++i) {
-                const Skipped s = skipString();
+                const Skipped s = memberString(key, wanted);
                 entries += memory::sds(s.length);
                 bytes += s.length + 2;
             }
@@ -514,10 +532,11 @@ private:
         case ZSet:
         case ZSet2: {
             key.type = KeyType::ZSet;
+            const int wanted = membersWanted(key);
             key.elements = length();
             std::uint64_t members = 0;
             for (std::uint64_t i = 0; i < key.elements; ++i) {
-                members += memory::sds(skipString().length);
+                members += memory::sds(memberString(key, wanted).length);
                 if (code == ZSet)
                     skipDouble();
                 else
@@ -570,8 +589,11 @@ private:
         case ZSetZiplist:
         case HashZiplist: {
             key.type = code == ListZiplist ? KeyType::List : code == ZSetZiplist ? KeyType::ZSet : KeyType::Hash;
+            const int wanted = code == HashZiplist ? 0 : membersWanted(key);
             const QByteArray bytes = blob();
             const std::uint64_t entries = counted(ziplistEntries(bytes), "ziplist");
+            if (wanted > 0)
+                key.members = ziplistElements(bytes, wanted, m_callbacks.memberBytes, code == ZSetZiplist ? 2 : 1);
             key.elements = code == ListZiplist ? entries : entries / 2;
             // Loaded as a listpack of about the same size (a list: a quicklist of one node).
             key.estimatedMemory = code == ListZiplist
@@ -581,8 +603,11 @@ private:
         }
         case SetIntset: {
             key.type = KeyType::Set;
+            const int wanted = membersWanted(key);
             const QByteArray bytes = blob();
             key.elements = counted(intsetEntries(bytes), "intset");
+            if (wanted > 0)
+                key.members = intsetElements(bytes, wanted);
             key.estimatedMemory = memory::packed(std::uint64_t(bytes.size()));
             return;
         }
@@ -594,8 +619,11 @@ private:
             key.type = code == SetListpack ? KeyType::Set : code == ZSetListpack ? KeyType::ZSet : KeyType::Hash;
             if (code == HashListpackEx)
                 m_in.skip(8); // the soonest field expiry
+            const int wanted = key.type == KeyType::Hash ? 0 : membersWanted(key);
             const QByteArray bytes = blob();
             const std::uint64_t entries = counted(listpackEntries(bytes), "listpack");
+            if (wanted > 0)
+                key.members = listpackElements(bytes, wanted, m_callbacks.memberBytes, code == ZSetListpack ? 2 : 1);
             const std::uint64_t per = code == SetListpack                                     ? 1
                                       : code == HashListpackEx || code == HashListpackExPreGa ? 3
                                                                                               : 2;
@@ -608,12 +636,13 @@ private:
         case ListQuicklist:
         case ListQuicklist2: {
             key.type = KeyType::List;
+            const int wanted = membersWanted(key);
             const std::uint64_t nodes = length();
             std::uint64_t nodeBytes = 0;
             for (std::uint64_t i = 0; i < nodes; ++i) {
                 const std::uint64_t container = code == ListQuicklist2 ? length() : 2;
                 if (container == 1) { // PLAIN: one big element, kept as it is
-                    const Skipped s = skipString();
+                    const Skipped s = memberString(key, wanted);
                     ++key.elements;
                     nodeBytes += memory::allocation(s.length);
                     continue;
@@ -623,6 +652,9 @@ private:
                 const QByteArray bytes = blob();
                 key.elements += code == ListQuicklist2 ? counted(listpackEntries(bytes), "listpack")
                                                        : counted(ziplistEntries(bytes), "ziplist");
+                if (const int more = wanted - int(key.members.size()); more > 0)
+                    key.members += code == ListQuicklist2 ? listpackElements(bytes, more, m_callbacks.memberBytes)
+                                                          : ziplistElements(bytes, more, m_callbacks.memberBytes);
                 nodeBytes += memory::allocation(std::uint64_t(bytes.size()));
             }
             key.estimatedMemory = memory::quicklist(nodes, nodeBytes);

@@ -4,6 +4,7 @@
 #include "rdb/RdbInput.h"
 
 #include <QByteArray>
+#include <QByteArrayList>
 #include <QString>
 
 #include <atomic>
@@ -36,6 +37,9 @@ struct RdbKey
     std::optional<int> frequency;             // the FREQ opcode (under an LFU policy)
     // A string's first bytes, when RdbCallbacks::valueBytes asked for them (never a whole big value: it is skipped).
     QByteArray valuePrefix;
+    // A set's, sorted set's or list's first members, when RdbCallbacks::members asked for them (each cut to
+    // RdbCallbacks::memberBytes; a sorted set's without their scores).
+    QByteArrayList members;
 };
 
 struct RdbSummary;
@@ -49,6 +53,11 @@ struct RdbCallbacks
     // Before a string's value is read (the key's name, type and expiry known): how many of its first bytes to keep in
     // RdbKey::valuePrefix; 0, or no callback, keeps none.
     std::function<int(const RdbKey&)> valueBytes;
+    // Before a set's, sorted set's or list's value is read (its name, type and expiry known): how many of its first
+    // members to keep in RdbKey::members, each up to memberBytes; 0, or no callback, keeps none. The rest is skipped
+    // as ever.
+    std::function<int(const RdbKey&)> members;
+    int memberBytes = 512;
     std::function<void(std::uint64_t bytes)> progress; // the bytes read, now and then
     const std::atomic<bool>* cancel = nullptr;         // stops it between keys
 };

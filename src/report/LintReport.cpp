@@ -144,7 +144,7 @@ QByteArray lintToJson(const LintReport& report)
             if (groups)
                 json.bytesField("pattern", groups->patternOf(finding.key));
             json.key("message").value(findingMessage(finding));
-            json.key("fix").value(finding.rule->fix);
+            json.key("fix").value(lint::fixOf(finding));
             json.key("evidence").beginArray();
             for (const QByteArray& evidence : lint::evidenceOf(finding))
                 json.value(keyspace::displayBytes(evidence)); // a key's bytes in it are escaped
@@ -258,6 +258,8 @@ QByteArray lintToText(const LintReport& report)
                 out += wrapped(keyspace::displayBytes(finding.detail), "      ");
             if (const QByteArrayList evidence = lint::evidenceOf(finding); !evidence.isEmpty())
                 out += wrapped(keyspace::displayBytes(evidence.join("; ")), "      evidence: ");
+            if (const QByteArrayView fix = lint::fixOf(finding); fix != QByteArrayView(rule.rule->fix))
+                out += wrapped(fix, "      fix: "); // the rule's would be wrong for this key
         }
     }
     return out;

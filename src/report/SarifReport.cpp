@@ -64,7 +64,7 @@ void writeResult(JsonWriter& json, const lint::Finding& finding, const keyspace:
     json.key("properties").beginObject();
     json.bytesField("key", finding.key);
     json.bytesField("namespace", findingNamespace(finding.key, delimiter));
-    json.key("fix").value(finding.rule->fix);
+    json.key("fix").value(lint::fixOf(finding));
     json.key("evidence").beginArray();
     for (const QByteArray& evidence : lint::evidenceOf(finding))
         json.value(keyspace::displayBytes(evidence)); // a key's bytes in it are escaped

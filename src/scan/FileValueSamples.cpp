@@ -78,16 +78,24 @@ QByteArray FileValueSamples::kindOf(QByteArrayView key)
     return kind;
 }
 
-bool FileValueSamples::wants(QByteArrayView key, bool expires)
+FileValueSamples::Kept* FileValueSamples::kindOfKey(QByteArrayView key)
 {
     const QByteArray kind = kindOf(key);
     auto it = m_kinds.find(kind);
     if (it == m_kinds.end()) {
         if (m_kinds.size() >= MaximumKinds)
-            return false;
+            return nullptr;
         it = m_kinds.insert(kind, {});
     }
-    std::uint8_t& kept = expires ? it->expiring : it->persistent;
+    return &*it;
+}
+
+bool FileValueSamples::wants(QByteArrayView key, bool expires)
+{
+    Kept* kind = kindOfKey(key);
+    if (!kind)
+        return false;
+    std::uint8_t& kept = expires ? kind->expiring : kind->persistent;
     if (kept >= (expires ? 1 : 2))
         return false;
     ++kept;
@@ -103,6 +111,26 @@ std::shared_ptr<const QHash<QByteArray, QByteArray>> FileValueSamples::take()
 {
     m_kinds.clear();
     return std::exchange(m_values, std::make_shared<QHash<QByteArray, QByteArray>>());
+}
+
+bool FileValueSamples::wantsMembers(QByteArrayView key)
+{
+    Kept* kind = kindOfKey(key);
+    if (!kind || kind->collections >= 2)
+        return false;
+    ++kind->collections;
+    return true;
+}
+
+void FileValueSamples::keepMembers(const QByteArray& key, QByteArrayList members)
+{
+    m_members->insert(key, std::move(members));
+}
+
+std::shared_ptr<const QHash<QByteArray, QByteArrayList>> FileValueSamples::takeMembers()
+{
+    m_kinds.clear();
+    return std::exchange(m_members, std::make_shared<QHash<QByteArray, QByteArrayList>>());
 }
 
 } // namespace keylens::scan

@@ -148,6 +148,12 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
                    ? options.valuePrefixBytes
                    : 0;
     };
+    callbacks.members = [&](const RdbKey& key) {
+        return options.valueMembers > 0 && !key.expiresAtMs && passesFilters(key) && samples.wantsMembers(key.key)
+                   ? options.valueMembers
+                   : 0;
+    };
+    callbacks.memberBytes = std::max(1, options.valueMemberBytes);
     bool headerTold = false;
     callbacks.header = [&](const RdbSummary& header) {
         headerTold = true;
@@ -210,6 +216,8 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
             lengths->insert(key.key, key.elements);
         if (!key.valuePrefix.isNull())
             samples.keep(key.key, key.valuePrefix);
+        if (!key.members.isEmpty())
+            samples.keepMembers(key.key, key.members);
         batch.add(key.key, info);
         if (batch.size() >= BatchKeys)
             flush();
@@ -221,6 +229,7 @@ ScanSummary runRdbFileScan(std::uint64_t jobId, const ScanOptions& options, Scan
         callbacks.header(read); // damaged before its first key: what its AUX fields said so far
 
     summary.knownLengths = std::move(lengths);
+    summary.valueMembers = samples.takeMembers();
     summary.valuePrefixes = samples.take();
     if (read.version > 0) {
         RdbFileFacts facts;

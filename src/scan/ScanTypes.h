@@ -6,6 +6,7 @@
 #include "scan/ScanSpeed.h"
 
 #include <QByteArray>
+#include <QByteArrayList>
 #include <QHash>
 #include <QMetaType>
 #include <QStringList>
@@ -43,8 +44,12 @@ struct ScanOptions
     // server's OBJECT. --no-access leaves them unread.
     bool fileAccess = true;
     // An RDB file: keep the first this many bytes of a few string values per kind of key (ScanSummary::valuePrefixes),
-    // for a lint's role evidence; 0 keeps none.
+    // and the first members of a few sets, sorted sets and lists without a TTL (ScanSummary::valueMembers), for a
+    // lint's role evidence; 0 keeps none.
     int valuePrefixBytes = 0;
+    // And of those collections, the first this many members, each up to valueMemberBytes; 0 keeps none.
+    int valueMembers = 0;
+    int valueMemberBytes = 0;
     QByteArray match; // SCAN MATCH glob; empty for every key
     QByteArray type;  // SCAN TYPE; empty for every type
     ScanSpeed speed = ScanSpeed::Full;
@@ -191,6 +196,10 @@ struct ScanSummary
     // The first bytes of a few string values of each kind of key, by key, kept as the file was read (RdbFileScan.h):
     // what a lint's role evidence would have asked a server for.
     std::shared_ptr<const QHash<QByteArray, QByteArray>> valuePrefixes;
+    // The first members (lint::SampledMembers, each cut to lint::MemberBytes) of a few sets, sorted sets and lists
+    // without a TTL of each kind of key, by key: what the role evidence would have asked a server for (SRANDMEMBER,
+    // ZRANGE, LRANGE).
+    std::shared_ptr<const QHash<QByteArray, QByteArrayList>> valueMembers;
     std::optional<RdbFileFacts> rdbFacts;
     // The access question the scan asked (last, when a policy change mid-scan switched it); None when it was turned
     // off, denied or failed from the start.

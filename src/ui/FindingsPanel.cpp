@@ -33,7 +33,7 @@ using models::displayText;
 namespace {
 
 enum Column { RuleColumn, SeverityColumn, KeysColumn, ColumnCount };
-enum Role { RuleRole = Qt::UserRole + 1, KeyRole, DetailRole, PatternRole, EvidenceRole };
+enum Role { RuleRole = Qt::UserRole + 1, KeyRole, DetailRole, PatternRole, EvidenceRole, FixRole };
 // A rule's patterns beyond these are one "… more" row: a list of thousands of patterns reads like none.
 constexpr int PatternRowsPerRule = 200;
 enum TreeFilter { AllKeys, KeysWithFindings, KeysOfSelectedRule };
@@ -377,6 +377,8 @@ QTreeWidgetItem* FindingsPanel::exampleRow(const lint::Finding& finding, int rul
     for (const QByteArray& line : lint::evidenceOf(finding))
         evidence << displayText(keyspace::displayBytes(line));
     example->setData(RuleColumn, EvidenceRole, evidence);
+    if (const QByteArrayView fix = lint::fixOf(finding); fix != QByteArrayView(finding.rule->fix))
+        example->setData(RuleColumn, FixRole, QString::fromUtf8(fix)); // the rule's would be wrong for this key
     QString tip = detail.isEmpty() ? tr("Double-click or Enter to select it in the tree") : detail;
     if (!evidence.isEmpty())
         tip += QLatin1Char('\n') + tr("Evidence: %1").arg(evidence.join(QStringLiteral("; ")));
@@ -469,6 +471,8 @@ void FindingsPanel::showRuleText()
             text += tr("<p><b>This key:</b> %1</p>").arg(detail.toHtmlEscaped());
         if (const QStringList evidence = item->data(RuleColumn, EvidenceRole).toStringList(); !evidence.isEmpty())
             text += tr("<p><b>Evidence:</b> %1</p>").arg(evidence.join(QStringLiteral("; ")).toHtmlEscaped());
+        if (const QString fix = item->data(RuleColumn, FixRole).toString(); !fix.isEmpty())
+            text += tr("<p><b>Fix for this key:</b> %1</p>").arg(fix.toHtmlEscaped());
     }
     m_ruleText->setText(text);
 }

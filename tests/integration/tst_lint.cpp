@@ -395,6 +395,85 @@ private Q_SLOTS:
         QCOMPARE(admin.command({"FLUSHDB"}), QByteArray("OK"));
     }
 
+    // A set without a TTL whose members are the names of keys that expire (a tag's set of cache entries) is an
+    // index that outlives them: missing-ttl, with the evidence of its members and a fix that is no bare EXPIRE. Sets
+    // of other members (ids, the names of keys kept for good) are not. From the server (a few members of two sets a
+    // pattern, SRANDMEMBER), from the RDB file it saves (their first members, kept as it is read), and not at all where
+    // the user may not read them (a notice says so).
+    void anIndexOfExpiringKeysIsFlaggedFromTheServerAndItsFile()
+    {
+        test::PlainClient admin(m_server.port());
+        QCOMPARE(admin.command({"SELECT", "2"}), QByteArray("OK"));
+        std::vector<std::vector<QByteArray>> commands;
+        for (int i = 0; i < 36; ++i)
+            commands.push_back({"SET", "shop:page:" + QByteArray::number(i), "<html>", "EX", "3600"});
+        for (int t = 0; t < 12; ++t)
+            commands.push_back({"SADD", "shop:tag:" + QByteArray::number(t), "shop:page:" + QByteArray::number(3 * t),
+                                "shop:page:" + QByteArray::number(3 * t + 1),
+                                "shop:page:" + QByteArray::number(3 * t + 2)});
+        for (int i = 0; i < 12; ++i)
+            commands.push_back({"SET", "product:" + QByteArray::number(i), "mug"});
+        for (int u = 0; u < 12; ++u) {
+            commands.push_back({"SADD", "member:" + QByteArray::number(u) + ":followers", QByteArray::number(100 + u),
+                                QByteArray::number(200 + u)});
+            commands.push_back({"SADD", "member:" + QByteArray::number(u) + ":wishlist",
+                                "product:" + QByteArray::number(u), "product:" + QByteArray::number((u + 1) % 12)});
+        }
+        QCOMPARE(admin.pipeline(commands), std::size_t(0));
+        const auto missingTtl = [](const QJsonObject& report) {
+            std::map<QByteArray, QJsonObject> flagged;
+            for (const QJsonValue& value : report[QStringLiteral("findings")].toArray()) {
+                const QJsonObject finding = value.toObject();
+                if (finding[QStringLiteral("rule")].toString() == QLatin1String("missing-ttl"))
+                    flagged[finding[QStringLiteral("key")].toString().toUtf8()] = finding;
+            }
+            return flagged;
+        };
+        const auto checkFlagged = [&](const QJsonObject& report) {
+            const std::map<QByteArray, QJsonObject> flagged = missingTtl(report);
+            QCOMPARE(flagged.size(), std::size_t(12));
+            for (int t = 0; t < 12; ++t) {
+                const auto found = flagged.find("shop:tag:" + QByteArray::number(t));
+                QVERIFY(found != flagged.end());
+                const QJsonArray evidence = found->second[QStringLiteral("evidence")].toArray();
+                QVERIFY2(!evidence.isEmpty() && evidence.first().toString().startsWith(QLatin1String(
+                                                    "index: 6 of 6 sampled members name keys that expire")),
+                         QJsonDocument(evidence).toJson().constData());
+                const QString fix = found->second[QStringLiteral("fix")].toString();
+                QVERIFY2(fix.startsWith(QLatin1String("Prune the members whose keys are gone")), qPrintable(fix));
+            }
+        };
+        const QStringList json{QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--max-examples"),
+                               QStringLiteral("0")};
+        const test::CliRun live = lint(QStringList{QStringLiteral("-n"), QStringLiteral("2")} + json);
+        checkFlagged(QJsonDocument::fromJson(live.out).object());
+
+        // A user who may not run SRANDMEMBER: no index judged, and a notice that says why.
+        admin.command({"ACL", "SETUSER", "nosrandmember", "on", ">pw", "~*", "+@all", "-srandmember"});
+        const test::CliRun denied =
+            lint(QStringList{QStringLiteral("-n"), QStringLiteral("2"), QStringLiteral("--user"),
+                             QStringLiteral("nosrandmember"), QStringLiteral("-a"), QStringLiteral("pw"),
+                             QStringLiteral("--no-auth-warning")} +
+                 json);
+        const QJsonObject deniedReport = QJsonDocument::fromJson(denied.out).object();
+        QCOMPARE(missingTtl(deniedReport).size(), std::size_t(0));
+        const QByteArray notices = QJsonDocument(deniedReport[QStringLiteral("notices")].toArray()).toJson();
+        QVERIFY2(notices.contains("refused SRANDMEMBER for "), notices.constData());
+
+        // The same from the file the server saves.
+        QCOMPARE(admin.command({"SAVE"}), QByteArray("OK"));
+        const std::vector<QByteArray> dir = admin.elements({"CONFIG", "GET", "dir"});
+        const std::vector<QByteArray> file = admin.elements({"CONFIG", "GET", "dbfilename"});
+        QVERIFY(dir.size() == 2 && file.size() == 2);
+        const test::CliRun fromFile = test::runCli(QStringList{QStringLiteral("lint"), QStringLiteral("--rdb"),
+                                                               QString::fromUtf8(dir.back() + '/' + file.back()),
+                                                               QStringLiteral("-n"), QStringLiteral("2")} +
+                                                   json);
+        QVERIFY2(fromFile.exitCode == 0 || fromFile.exitCode == 1, fromFile.err.constData());
+        checkFlagged(QJsonDocument::fromJson(fromFile.out).object());
+        QCOMPARE(admin.command({"FLUSHDB"}), QByteArray("OK"));
+    }
+
     void textFitsEightyColumns()
     {
         const auto run = lint();

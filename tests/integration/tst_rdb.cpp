@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -35,7 +36,8 @@ struct Read
     rdb::RdbSummary summary;
 };
 
-Read readBytes(const QByteArray& bytes)
+// `members`: of every set, sorted set and list, keep so many first members (RdbKey::members), each up to `bytes`.
+Read readBytes(const QByteArray& bytes, int members = 0, int memberBytes = 512)
 {
     Read read;
     QBuffer buffer;
@@ -43,6 +45,10 @@ Read readBytes(const QByteArray& bytes)
     buffer.open(QIODevice::ReadOnly);
     rdb::RdbCallbacks callbacks;
     callbacks.key = [&](const rdb::RdbKey& key) { read.keys[QByteArray::number(key.db) + '/' + key.key] = key; };
+    if (members > 0) {
+        callbacks.members = [members](const rdb::RdbKey&) { return members; };
+        callbacks.memberBytes = memberBytes;
+    }
     read.summary = rdb::readRdb(buffer, -1, callbacks);
     return read;
 }
@@ -193,6 +199,49 @@ private Q_SLOTS:
         QCOMPARE(module.keys.at("0/foo").type, keyspace::KeyType::Other);
         QCOMPARE(module.keys.at("0/simplekey").type, keyspace::KeyType::String);
         QCOMPARE(module.summary.redisVersion, QByteArray("4.0.0"));
+    }
+
+    // The first members of a set, sorted set or list, for the role evidence (an index of keys that expire?): kept from
+    // every encoding a file may hold them in, as the saving server had them (its own expected dumps: redis-server 7.0
+    // loading the file, HDT3213/rdb's cases/listpack.json), integers as their text, a sorted set's without
+    // its scores; cut to the bytes asked; none unless asked.
+    void firstMembersOfEveryEncoding()
+    {
+        using List = QByteArrayList;
+        const Read classic = readBytes(fileBytes(fixture("redis_encodings.rdb")), 5);
+        QVERIFY(classic.summary.complete);
+        QCOMPARE(classic.keys.at("0/list_zipped").members, (List{"1", "2", "3", "a", "b"})); // ziplist
+        QCOMPARE(classic.keys.at("0/list").members, (List{"1", "2", "3", "a", "b"}));        // linked list
+        QCOMPARE(classic.keys.at("0/zset_zipped").members, (List{"a", "b", "c"}));           // ziplist pairs
+        QCOMPARE(classic.keys.at("0/set_zipped_1").members, (List{"1", "2", "3", "4"}));     // intset 16
+        QCOMPARE(classic.keys.at("0/set_zipped_2").members, (List{"100000", "200000", "300000", "400000"}));
+        QCOMPARE(classic.keys.at("0/set_zipped_3").members, // intset 64
+                 (List{"1000000000", "2000000000", "3000000000", "4000000000", "5000000000"}));
+        // A hash table's order: what the server that loads the file holds (SMEMBERS, ZRANGE), in some order.
+        const QSet<QByteArray> setMembers{"1", "100000", "2", "3", "6000000000", "a", "b", "c"};
+        QCOMPARE(classic.keys.at("0/set").members.size(), 5);
+        for (const QByteArray& member : classic.keys.at("0/set").members)
+            QVERIFY2(setMembers.contains(member), member.constData());
+        const QSet<QByteArray> zsetMembers{"a",   "b",   "c",   "aa",   "bb",   "cc",
+                                           "aaa", "bbb", "ccc", "aaaa", "cccc", "bbbb"};
+        QCOMPARE(classic.keys.at("0/zset").members.size(), 5);
+        for (const QByteArray& member : classic.keys.at("0/zset").members)
+            QVERIFY2(zsetMembers.contains(member), member.constData());
+        QVERIFY(classic.keys.at("0/hash").members.isEmpty()); // a hash's fields are no members
+        QVERIFY(classic.keys.at("0/compressible").members.isEmpty());
+
+        const Read listpacks = readBytes(fileBytes(fixture("hdt_listpack.rdb")), 12);
+        QVERIFY(listpacks.summary.complete);
+        QCOMPARE(listpacks.keys.at("0/l").members, (List{"1", "20000", "aaaa", "4", "16380", "-16380", "1048576",
+                                                         "268435456", "8589934592"})); // quicklist of listpacks
+        QCOMPARE(listpacks.keys.at("0/z").members,
+                 (List{"11", "9", "7", "5", "12", "3", "1", "2", "4", "6", "8", "10"})); // listpack pairs, by score
+        QVERIFY(listpacks.keys.at("0/h").members.isEmpty());
+
+        const Read setListpack = readBytes(test::handBuiltRdb("rdb11-set-listpack.rdbhex"), 5, 3);
+        QCOMPARE(setListpack.keys.at("0/tags").members, (List{"red", "blu", "7"})); // cut to 3 bytes
+
+        QVERIFY(readBytes(fileBytes(fixture("redis_encodings.rdb"))).keys.at("0/list").members.isEmpty());
     }
 
     // Hand-built files of the encodings no server here writes (the local one is 7.0, RDB 10): RDB 11's set listpack,

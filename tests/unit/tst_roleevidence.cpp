@@ -37,7 +37,16 @@ struct Key
     keyspace::KeyType type;
     QByteArray value;         // its first bytes, for the value source
     std::int64_t readDaysAgo; // its idle time, in days, when measured (-1: not)
+    QByteArrayList members;   // a collection's, for the value source (its first few, as SRANDMEMBER answers)
 };
+
+// A set (or sorted set, or list) without a TTL holding `members`.
+Key collection(QByteArray name, QByteArrayList members, keyspace::KeyType type = keyspace::KeyType::Set)
+{
+    Key key(std::move(name), false, type);
+    key.members = std::move(members);
+    return key;
+}
 
 constexpr std::int64_t NowSeconds = 1'900'000'000;
 constexpr std::int64_t Day = 86'400;
@@ -47,13 +56,15 @@ struct Judged
 {
     keyspace::Keyspace store;
     lint::Linter linter;
-    std::vector<QByteArray> asked; // the keys whose values were read
+    std::vector<QByteArray> asked;        // the keys whose values were read
+    std::vector<QByteArray> askedMembers; // the collections whose members were read
 
     explicit Judged(const std::vector<Key>& keys, bool readValues = true)
         : linter(profile(), 0)
     {
         scan::KeyBatch batch;
         auto values = std::make_shared<lint::ValuePrefixes>();
+        auto members = std::make_shared<lint::ValueMembers>();
         bool accessMeasured = false;
         for (const Key& key : keys) {
             keyspace::KeyInfo info = test::measuredKey(key.type, 64, key.expires ? Later : keyspace::NoExpiry);
@@ -64,6 +75,8 @@ struct Judged
             batch.add(key.name, info);
             if (!key.value.isNull())
                 values->insert(key.name, key.value);
+            if (!key.members.isEmpty())
+                members->insert(key.name, key.members.mid(0, lint::SampledMembers));
         }
         scan::Ingest ingest(store);
         ingest.setKeyStored([this](keyspace::NodeId node, QByteArrayView key, const keyspace::KeyInfo& info) {
@@ -74,12 +87,17 @@ struct Judged
             store.setColdAfter(7 * Day, NowSeconds);
         lint::ValueSource source;
         if (readValues)
-            source.read = [this, values](const std::vector<QByteArray>& keys) {
+            source.read = [this, values, members](const lint::ValueQuestion& question) {
                 lint::ValueRead read;
-                for (const QByteArray& key : keys) {
+                for (const QByteArray& key : question.strings) {
                     asked.push_back(key);
                     if (values->contains(key))
                         read.values.insert(key, values->value(key));
+                }
+                for (const auto& [key, type] : question.collections) {
+                    askedMembers.push_back(key);
+                    if (members->contains(key))
+                        read.members.insert(key, members->value(key));
                 }
                 return read;
             };
@@ -318,6 +336,84 @@ private Q_SLOTS:
         QCOMPARE(judged.missingTtlCount("tasks:"), std::size_t(0));
     }
 
+    // Symfony's tag sets, Laravel's tagged entries, an application's "keys of X" sets: a collection without a TTL
+    // whose members are the names of keys that expire is an index that outlives them. Only a few members of a few of
+    // them are read, and their names are looked up in the store; the fix is no bare EXPIRE.
+    void anIndexOfExpiringKeysIsFlagged()
+    {
+        std::vector<Key> keys;
+        for (int i = 0; i < 200; ++i)
+            keys.push_back({"pages:page|product|" + QByteArray::number(i) + "|de", true});
+        for (int i = 0; i < 50; ++i) {
+            QByteArrayList members;
+            for (int j = 0; j < 4; ++j)
+                members << "pages:page|product|" + QByteArray::number(i * 4 + j) + "|de";
+            keys.push_back(collection(QByteArray("pages:\0tags\0product-", 20) + QByteArray::number(i), members));
+        }
+        // A sorted set scored by expiry, whose listed entries have partly gone.
+        for (int i = 0; i < 20; ++i)
+            keys.push_back({"report:" + QByteArray::number(i), true});
+        for (int i = 0; i < 12; ++i)
+            keys.push_back(collection("reports-by-day:" + QByteArray::number(i),
+                                      {"report:" + QByteArray::number(i), "report:" + QByteArray::number(i + 1),
+                                       "report:" + QByteArray::number(100 + i)},
+                                      keyspace::KeyType::ZSet));
+        // A small list of the names of the latest ones.
+        for (int i = 0; i < 12; ++i)
+            keys.push_back(collection("latest-reports:" + QByteArray::number(i),
+                                      {"report:" + QByteArray::number(i), "report:" + QByteArray::number(i + 2)},
+                                      keyspace::KeyType::List));
+        const Judged judged(keys);
+        const QByteArray tagSet = QByteArray("pages:\0tags\0product-", 20) + "7";
+        QVERIFY(judged.missingTtl(tagSet));
+        QCOMPARE(judged.missingTtlCount("pages:"), std::size_t(50)); // the sets; the entries expire
+        QVERIFY2(judged.evidence(tagSet).contains("index: 8 of 8 sampled members name keys that expire"),
+                 judged.evidence(tagSet).join(" | ").constData());
+        QCOMPARE(judged.missingTtlCount("reports-by-day:"), std::size_t(12));
+        QVERIFY2(judged.evidence("reports-by-day:3")
+                     .contains("index: 4 of 6 sampled members name keys that expire, 2 name no key (gone)"),
+                 judged.evidence("reports-by-day:3").join(" | ").constData());
+        QCOMPARE(judged.missingTtlCount("latest-reports:"), std::size_t(12));
+        QVERIFY(judged.evidence("latest-reports:5").contains("index: 4 of 4 sampled members name keys that expire"));
+        // Two collections a pattern, never every one of them.
+        QVERIFY(judged.askedMembers.size() <= 3 * lint::RoleEvidence::IndexSamplesPerPattern);
+        for (const lint::RuleSummary& summary : judged.linter.summaries()) {
+            for (const lint::Finding& finding : summary.examples) {
+                if (finding.key == tagSet && summary.rule == lint::findRule("missing-ttl")) {
+                    QVERIFY(lint::fixOf(finding) != QByteArrayView(summary.rule->fix));
+                    QVERIFY2(lint::fixOf(finding).contains("Prune the members"), lint::fixOf(finding).data());
+                    QVERIFY(!finding.detail.contains("EXPIRE"));
+                }
+            }
+        }
+    }
+
+    // Collections without a TTL whose members are no keys' names (a user's followers, a queue's job ids), or the names
+    // of keys kept for good, or a queue's own registry of workers whose heartbeats expire: no index of expiring keys.
+    void collectionsOfOtherMembersAreNoIndex()
+    {
+        std::vector<Key> keys;
+        for (int i = 0; i < 30; ++i)
+            keys.push_back({"user:" + QByteArray::number(i), false, keyspace::KeyType::Hash});
+        for (int i = 0; i < 30; ++i) {
+            keys.push_back(collection("user:" + QByteArray::number(i) + ":followers",
+                                      {QByteArray::number(i + 1), QByteArray::number(i + 2)}));
+            keys.push_back(collection("user:" + QByteArray::number(i) + ":friends",
+                                      {"user:" + QByteArray::number(i + 1), "user:" + QByteArray::number(i + 2)}));
+        }
+        for (int i = 0; i < 20; ++i)
+            keys.push_back({"worker:host-" + QByteArray::number(i), true, keyspace::KeyType::Hash});
+        keys.push_back(collection("workers", {"worker:host-1", "worker:host-2", "worker:host-3"}));
+        for (int i = 0; i < 20; ++i)
+            keys.push_back(collection("queue:mail:" + QByteArray::number(i),
+                                      {R"({"id":1,"to":"a@example.com"})", R"({"id":2})"}, keyspace::KeyType::List));
+        const Judged judged(keys);
+        QCOMPARE(judged.missingTtlCount("user:"), std::size_t(0));
+        QCOMPARE(judged.missingTtlCount("workers"), std::size_t(0));
+        QCOMPARE(judged.missingTtlCount("queue:"), std::size_t(0));
+        QVERIFY(!judged.askedMembers.empty()); // read, and judged no index
+    }
+
     // A single key named by the word is a placeholder's name or a setting's, not one of a pattern of keys that come
     // and go.
     void aLoneWordIsNoEvidence()
@@ -366,6 +462,16 @@ private Q_SLOTS:
         QFETCH(QByteArray, key);
         QFETCH(QByteArray, kind);
         QCOMPARE(scan::FileValueSamples::kindOf(key), kind);
+    }
+
+    void fileSamplesKeepTheMembersOfAFewCollectionsPerKind()
+    {
+        scan::FileValueSamples samples;
+        int kept = 0;
+        for (int i = 0; i < 100; ++i)
+            kept += samples.wantsMembers(QByteArray("tags:" + hex(i))) ? 1 : 0;
+        QCOMPARE(kept, 2);
+        QVERIFY(samples.wantsMembers("other:1"));
     }
 
     void fileSamplesKeepAFewPerKind()
