@@ -74,6 +74,7 @@ std::optional<Severity> Linter::admit(const keyspace::Keyspace& store, keyspace:
         }
     }
     RuleSummary& summary = m_byRule[index];
+    ++m_changes;
     ++summary.findings;
     ++summary.bySeverity[std::size_t(severity)];
     if (m_maxExamples == 0 || summary.examples.size() < m_maxExamples)
@@ -86,6 +87,7 @@ void Linter::keyAdded(keyspace::Keyspace& store, keyspace::NodeId node, QByteArr
                       const keyspace::KeyInfo& info, const SegmentShapes* shapes)
 {
     ++m_keys;
+    ++m_changes;
     if (m_profile.isIgnored(key)) {
         store.setLintIgnored(node);
         return;
@@ -160,6 +162,7 @@ void Linter::keyRemoved(keyspace::Keyspace& store, keyspace::NodeId node)
     takeBack(store, node, ~std::uint32_t(0));
     if (m_keys > 0)
         --m_keys;
+    ++m_changes;
 }
 
 void Linter::keyChanged(keyspace::Keyspace& store, keyspace::NodeId node, const keyspace::KeyInfo& info)
@@ -305,6 +308,7 @@ void Linter::retract(keyspace::Keyspace& store, const Judgement::Retraction& ret
     store.removeFinding(retraction.node, retraction.rule, retraction.severity);
     if (allRules()[retraction.rule].id == QByteArrayView("naming-variants"))
         m_variantTarget.erase(retraction.node);
+    ++m_changes;
     RuleSummary& summary = m_byRule[retraction.rule];
     if (summary.findings > 0) // a severity told wrong must not wrap the counts
         --summary.findings;

@@ -147,6 +147,10 @@ public:
     std::uint64_t findings() const;
     std::uint64_t findings(Severity severity) const;
     std::uint64_t keysLinted() const { return m_keys; }
+    // Counts every change of the keys linted and of their findings: a view of them made at another count is out of
+    // date, also where the figures came back to the same (a key with a finding renamed to one without is a finding
+    // less, then a key more).
+    std::uint64_t changes() const { return m_changes; }
     // The worst severity found, if any finding was.
     std::optional<Severity> worst() const;
     // Notes on what the linter could not do in full (a table cap reached), for the reports.
@@ -211,6 +215,7 @@ private:
     FamilyFolding m_families; // its foldedWords and foldedLengthPatterns, once finished
     std::vector<CoveredFinding> m_covered;
     std::uint64_t m_keys = 0;
+    std::uint64_t m_changes = 0;
     bool m_finished = false;
 };
 

@@ -18,7 +18,7 @@ FindingGrouping::~FindingGrouping() = default;
 bool FindingGrouping::request(const lint::Linter& linter)
 {
     const bool same =
-        m_groups && m_generation == m_keyspace.generation() && m_linter == &linter && m_findings == linter.findings();
+        m_groups && m_generation == m_keyspace.generation() && m_linter == &linter && m_changes == linter.changes();
     if (same)
         return !m_slices.isRunning();
     if (!m_keyspace.hasStore())
@@ -27,7 +27,7 @@ bool FindingGrouping::request(const lint::Linter& linter)
                                                        report::FindingGroups::Stepwise{}, linter.coveredFindings());
     m_generation = m_keyspace.generation();
     m_linter = &linter;
-    m_findings = linter.findings();
+    m_changes = linter.changes();
     m_inFirstSlice = true;
     m_slices.start([this](std::size_t nodes) { return m_groups->step(nodes); },
                    [this] {

@@ -44,7 +44,7 @@ public:
 
     // The groups of the linter's findings over the session's store: true when they are ready now (take them);
     // false while they are still being grouped (ready() then brings the caller back). Asked again with the same
-    // linter and findings, it goes on with the grouping under way.
+    // linter unchanged since (lint::Linter::changes()), it goes on with the grouping under way.
     bool request(const lint::Linter& linter);
     // The groups once ready (nothing while the grouping is under way, or after they were taken).
     std::optional<GroupedFindings> take();
@@ -59,7 +59,7 @@ private:
     std::unique_ptr<report::FindingGroups> m_groups; // under way or ready
     std::uint64_t m_generation = 0;                  // of the store, the linter and the findings grouped
     const lint::Linter* m_linter = nullptr;
-    std::uint64_t m_findings = 0;
+    std::uint64_t m_changes = 0; // lint::Linter::changes() when grouped
     bool m_inFirstSlice = false; // run by request() itself: ready, not announced
     base::SlicedJob m_slices{4096, QStringLiteral("finding groups"), this};
 };

@@ -53,7 +53,17 @@ bool StoreChanges::keysAdded(const scan::KeyBatch& keys)
 
 void StoreChanges::keysAre(const KeysNowByName& keys)
 {
-    const KeysNow now = sortOut(keys);
+    // A key read back after an edit comes with the idle time its read asked (OBJECT IDLETIME): the store keeps what
+    // the scan measured, so where the scan asked none, or the other question (LFU), the key has none either. An
+    // "idle 0ms" among keys whose idle times are "not measured" said something no scan measured.
+    const scan::AccessQuestion asked = m_session.summary() ? m_session.summary()->access : scan::AccessQuestion::None;
+    KeysNowByName asScanned = keys;
+    for (auto& [key, now] : asScanned) {
+        if (now && ((now->access.hasIdleTime() && asked != scan::AccessQuestion::IdleTime) ||
+                    (now->access.hasFrequency() && asked != scan::AccessQuestion::Frequency)))
+            now->access = {};
+    }
+    const KeysNow now = sortOut(asScanned);
     if (!now.removed.empty())
         keysRemoved(now.removed);
     if (!now.changed.empty())

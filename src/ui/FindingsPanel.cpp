@@ -228,7 +228,7 @@ void FindingsPanel::showFindings(const lint::Linter& linter, bool scanRunning)
 
 void FindingsPanel::showGrouped(const lint::Linter& linter)
 {
-    if (m_groupedLinter == &linter && m_groupedFindings == linter.findings())
+    if (m_groupedLinter == &linter && m_groupedChanges == linter.changes())
         return; // nothing new since the list was built
     if (!m_grouping->request(linter))
         return; // groupingReady() brings the caller back
@@ -304,7 +304,7 @@ void FindingsPanel::fillGrouped(const lint::Linter& linter, const models::Groupe
     if (selected >= 0)
         selectRule(selected);
     m_groupedLinter = &linter;
-    m_groupedFindings = linter.findings();
+    m_groupedChanges = linter.changes();
     const std::uint64_t patterns = grouped.patternCount;
     const lint::Profile& profile = linter.profile();
     m_heading->setText(tr("<b>%1</b> %2 in <b>%3</b> %4 · %5 %6 · profile <b>%7</b>")

@@ -95,7 +95,7 @@ private:
     const lint::Linter* m_shownLinter = nullptr;
     // The grouped list shows this linter's findings at this count (a rescan or a finished judgement rebuilds it).
     const lint::Linter* m_groupedLinter = nullptr;
-    std::uint64_t m_groupedFindings = 0;
+    std::uint64_t m_groupedChanges = 0; // lint::Linter::changes() the list was grouped at
     const models::KeyspaceView& m_keyspace;
     models::FindingGrouping* m_grouping;
     std::array<QIcon, 4> m_dots; // no finding (-1), info, warning, error

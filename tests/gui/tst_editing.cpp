@@ -11,6 +11,7 @@
 #include "keyspace/SubtreeTotals.h"
 #include "lint/Linter.h"
 #include "lint/Rules.h"
+#include "models/KeyTreeModel.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 #include "ui/BrowserPane.h"
@@ -35,6 +36,7 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
@@ -332,6 +334,55 @@ private Q_SLOTS:
         QVERIFY(client.integer({"PTTL", "queue:jobs"}) > 500'000);
         QTRY_COMPARE(store().keyCount(), keysBefore + 1);
         QCOMPARE(totals("queue").types[std::size_t(keyspace::KeyType::List)], std::uint64_t(1));
+    }
+
+    // After Rename… the Findings panel, the status bar and the server count the same keys (the panel said one fewer:
+    // the renamed key had dropped out of its count), and the key read back after the rename has no idle time where
+    // the scan measured none (it said "idle 0s", from the OBJECT IDLETIME the edit's read-back asked).
+    void renamedKeyIsCountedAndItsIdleTimeStaysUnmeasured()
+    {
+        test::PlainClient client(m_server.port());
+        const auto counted = [](const QString& text, const QString& after) {
+            // "618 keys", "· 618 keys ·": the figure before "key"/"keys".
+            const QRegularExpression figure(after + QStringLiteral("([0-9][0-9,]*) keys?\\b"));
+            const QRegularExpressionMatch match = figure.match(text);
+            return match.hasMatch() ? match.captured(1).remove(u',').toLongLong() : -1LL;
+        };
+        ui::FindingsPanel* panel = m_window->findingsPanel();
+        const auto agree = [&] {
+            const long long dbsize = client.integer({"DBSIZE"});
+            return counted(panel->headingText(), QStringLiteral("· ")) == dbsize &&
+                   counted(m_window->statusText(), QStringLiteral("^")) == dbsize;
+        };
+        const auto said = [&]() -> QString {
+            return panel->headingText() + QStringLiteral(" | ") + m_window->statusText();
+        };
+        QTRY_VERIFY2(agree(), qPrintable(said()));
+        // A key with a finding (naming-variants) to a name without, one without to one without, and back to a name
+        // with findings: each changes the findings and the keys in another way.
+        for (const auto& [from, to] : {std::pair<QByteArray, QByteArray>("User_1001", "user:1001"),
+                                       std::pair<QByteArray, QByteArray>("keep:3", "keep:renamed"),
+                                       std::pair<QByteArray, QByteArray>("keep:4", "KEEP_Four")}) {
+            open(from);
+            auto renamed = test::whenOpen<ui::KeyNameDialog>([to](ui::KeyNameDialog* dialog) {
+                dialog->nameField()->setText(QString::fromUtf8(to));
+                dialog->accept();
+                return true;
+            });
+            QSignalSpy finished(details(), &ui::KeyDetailsView::editFinished);
+            details()->renameKey();
+            QVERIFY(*renamed);
+            QVERIFY(!finished.isEmpty() || finished.wait(10000));
+            QCOMPARE(client.integer({"EXISTS", to}), 1LL);
+            QTRY_VERIFY(store().isKey(store().find(to)));
+            QTRY_VERIFY2(agree(), qPrintable(QString::fromUtf8(from) + QStringLiteral(" renamed: ") + said()));
+            // The scan asked no idle times (no Measure idle times): the key's Cold cell says so, as its neighbours'.
+            models::KeyTreeModel* model = m_window->browser()->treeModel();
+            const QModelIndex cold = model->indexOfNode(store().find(to), models::TreeColumns::ColdColumn);
+            QVERIFY(cold.isValid());
+            QCOMPARE(cold.data().toString(), QStringLiteral("not measured"));
+            QVERIFY(!store().keyInfo(store().find(to)).access.hasIdleTime());
+        }
     }
 
     // On a read-only connection the edit controls are disabled and say why: nothing is refused at Save, because
