@@ -43,6 +43,22 @@ QCheckBox* escapedBox()
     return box;
 }
 
+// Says why beside the fields, and makes the dialog as tall as its words then need: a window's layout does not grow
+// it for a wrapped label's new lines (its least size ignores height for width), and three lines of "…is gone…"
+// squashed the fields above them to slivers.
+void sayProblem(QDialog* dialog, QLabel* problem, const QString& text)
+{
+    problem->setText(text);
+    QLayout* layout = dialog->layout();
+    if (!layout)
+        return;
+    layout->activate();
+    const int needed =
+        layout->hasHeightForWidth() ? layout->totalHeightForWidth(dialog->width()) : layout->totalSizeHint().height();
+    if (dialog->height() < needed)
+        dialog->resize(dialog->width(), needed);
+}
+
 // Splits "a b c" lines into the arguments of a command (redis-cli quoting), for list elements, members and fields.
 std::optional<QByteArrayList> argumentsOf(const QString& text)
 {
@@ -160,7 +176,7 @@ std::optional<edit::KeyEdit> ElementDialog::change()
     const std::optional<QByteArray> second =
         m_second && m_type != KeyType::ZSet ? BytesField(m_second, m_escaped).bytes() : QByteArray();
     if (!first || !second) {
-        m_problem->setText(tr("An escaped field does not parse: check its \\x escapes and quotes."));
+        sayProblem(this, m_problem, tr("An escaped field does not parse: check its \\x escapes and quotes."));
         return std::nullopt;
     }
     switch (m_type) {
@@ -194,7 +210,7 @@ std::optional<edit::KeyEdit> ElementDialog::change()
         bool ok = false;
         change.score = m_second->text().trimmed().toDouble(&ok);
         if (!ok) {
-            m_problem->setText(tr("A score is a number, such as 42 or -1.5."));
+            sayProblem(this, m_problem, tr("A score is a number, such as 42 or -1.5."));
             return std::nullopt;
         }
         if (m_existing && *first != m_existing->first) {
@@ -212,7 +228,7 @@ std::optional<edit::KeyEdit> ElementDialog::change()
     case KeyType::Stream: {
         const std::optional<QByteArrayList> fields = argumentsOf(m_second->text());
         if (!fields || fields->isEmpty() || fields->size() % 2 != 0) {
-            m_problem->setText(tr("A stream entry needs fields and values in pairs: field value …"));
+            sayProblem(this, m_problem, tr("A stream entry needs fields and values in pairs: field value …"));
             return std::nullopt;
         }
         change.kind = Kind::AddStreamEntry;
@@ -240,7 +256,7 @@ void ElementDialog::accept()
     // Closed only once it is written: a refusal (the field exists already, OOM, NOPERM) leaves what was typed here.
     m_waiting = true;
     m_ok->setEnabled(false);
-    m_problem->setText(tr("Writing…"));
+    sayProblem(this, m_problem, tr("Writing…"));
     m_send(*edit);
 }
 
@@ -258,7 +274,7 @@ void ElementDialog::written()
 void ElementDialog::refused(const QString& why, bool again)
 {
     m_waiting = false;
-    m_problem->setText(why);
+    sayProblem(this, m_problem, why);
     m_ok->setEnabled(again);
     if (!again)
         m_ok->setToolTip(tr("The key is gone from the server: nothing can be written in it"));
@@ -365,14 +381,14 @@ std::optional<edit::KeyEdit> NewKeyDialog::change()
     change.type = KeyType(m_type->currentData().toInt());
     const std::optional<QByteArray> name = BytesField(m_name, m_escaped).bytes();
     if (!name || name->isEmpty()) {
-        m_problem->setText(tr("Name the key."));
+        sayProblem(this, m_problem, tr("Name the key."));
         return std::nullopt;
     }
     change.key = *name;
     if (!m_ttl->text().trimmed().isEmpty() && m_ttl->text().trimmed() != QLatin1String("none")) {
         const std::optional<std::int64_t> ttl = usage::parseDuration(m_ttl->text().toUtf8());
         if (!ttl || *ttl <= 0) {
-            m_problem->setText(tr("A TTL is a duration such as 90, 15m, 2h or 7d."));
+            sayProblem(this, m_problem, tr("A TTL is a duration such as 90, 15m, 2h or 7d."));
             return std::nullopt;
         }
         change.ttlMs = *ttl;
@@ -381,7 +397,7 @@ std::optional<edit::KeyEdit> NewKeyDialog::change()
         const std::optional<QByteArray> value =
             m_escaped->isChecked() ? unescaped(m_value->toPlainText()) : m_value->toPlainText().toUtf8();
         if (!value) {
-            m_problem->setText(tr("The escaped value does not parse."));
+            sayProblem(this, m_problem, tr("The escaped value does not parse."));
             return std::nullopt;
         }
         change.value = *value;
@@ -390,7 +406,8 @@ std::optional<edit::KeyEdit> NewKeyDialog::change()
     const std::optional<QByteArrayList> fields = argumentsOf(m_value->toPlainText());
     const bool pairs = change.type == KeyType::Hash || change.type == KeyType::ZSet || change.type == KeyType::Stream;
     if (!fields || fields->isEmpty() || (pairs && fields->size() % 2 != 0)) {
-        m_problem->setText(pairs ? tr("Give the value as pairs, as the hint says.") : tr("Give at least one element."));
+        sayProblem(this, m_problem,
+                   pairs ? tr("Give the value as pairs, as the hint says.") : tr("Give at least one element."));
         return std::nullopt;
     }
     change.fields = *fields;

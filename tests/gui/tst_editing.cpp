@@ -32,6 +32,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPointer>
@@ -425,6 +426,71 @@ private Q_SLOTS:
         QVERIFY(details()->isKeyGone());
         QVERIFY(!details()->addButton()->isEnabled());
         QVERIFY(!details()->removeButton()->isEnabled());
+    }
+
+    // The Add element dialog of a key deleted on the server meanwhile: the refusal is said beside fields that keep
+    // their height (they were squashed to slivers under the message), every line of it in sight, nothing overlapping.
+    void addElementDialogOfAGoneKeyLaysOut()
+    {
+        for (const QByteArray& key : {QByteArray("board"), QByteArray("profile:1")}) {
+            open(key);
+            test::PlainClient client(m_server.port());
+            QCOMPARE(client.integer({"DEL", key}), 1LL);
+            auto checked = std::make_shared<QString>();
+            auto shown = test::whenOpen<ui::ElementDialog>([checked, key](ui::ElementDialog* dialog) {
+                dialog->firstField()->setText(QStringLiteral("member"));
+                dialog->secondField()->setText(QStringLiteral("42"));
+                dialog->accept();
+                test::afterAnswer(dialog, [checked, key](ui::ElementDialog* open) {
+                    if (!open) {
+                        *checked = QStringLiteral("closed: nothing refused");
+                        return;
+                    }
+                    for (int i = 0; i < 5; ++i) // the layout settles over a few turns
+                        QCoreApplication::processEvents();
+                    grab(open, QStringLiteral("element-dialog-gone-") + QString::fromUtf8(key).replace(u':', u'-'));
+                    QStringList problems;
+                    if (!open->problem().contains(QStringLiteral("is gone")))
+                        problems << QStringLiteral("says: ") + open->problem();
+                    const QList<QWidget*> shownWidgets = open->findChildren<QWidget*>();
+                    for (QWidget* widget : shownWidgets) {
+                        if (!widget->isVisible() || widget->parentWidget() != open)
+                            continue;
+                        const QSize least = widget->minimumSizeHint();
+                        if (widget->height() < least.height())
+                            problems << QStringLiteral("%1 %2 px tall, needs %3")
+                                            .arg(QString::fromLatin1(widget->metaObject()->className()))
+                                            .arg(widget->height())
+                                            .arg(least.height());
+                        if (auto* label = qobject_cast<QLabel*>(widget);
+                            label && label->wordWrap() && !label->text().isEmpty() &&
+                            label->height() < label->heightForWidth(label->width()))
+                            problems << QStringLiteral("'%1' %2 px tall, needs %3")
+                                            .arg(label->text())
+                                            .arg(label->height())
+                                            .arg(label->heightForWidth(label->width()));
+                        if (!open->rect().contains(widget->geometry()))
+                            problems << QStringLiteral("%1 outside the dialog")
+                                            .arg(QString::fromLatin1(widget->metaObject()->className()));
+                        for (QWidget* other : shownWidgets) {
+                            if (other != widget && other->isVisible() && other->parentWidget() == open &&
+                                other->geometry().intersects(widget->geometry()))
+                                problems << QStringLiteral("%1 over %2")
+                                                .arg(QString::fromLatin1(widget->metaObject()->className()),
+                                                     QString::fromLatin1(other->metaObject()->className()));
+                        }
+                    }
+                    *checked = problems.isEmpty() ? QStringLiteral("ok") : problems.join(QStringLiteral("; "));
+                    open->reject();
+                });
+                return true;
+            });
+            QSignalSpy finished(details(), &ui::KeyDetailsView::editFinished);
+            details()->addButton()->click();
+            QVERIFY(*shown);
+            QTRY_VERIFY(!checked->isEmpty());
+            QVERIFY2(*checked == QStringLiteral("ok"), qPrintable(QString::fromUtf8(key) + u' ' + *checked));
+        }
     }
 
     // A string deleted by another client while it is edited: Save says it was deleted (not "changed", with an
