@@ -26,9 +26,15 @@ ColumnFitter::ColumnFitter(QTreeView* view, int fillingColumn, std::vector<Colum
     header->setStretchLastSection(false);
     m_viewport = view->viewport();
     m_viewport->installEventFilter(this);
-    connect(header, &QHeaderView::sectionResized, this, [this](int logicalIndex, int, int newSize) {
+    connect(header, &QHeaderView::sectionResized, this, [this](int logicalIndex, int oldSize, int newSize) {
         if (m_fitting)
             return;
+        if (oldSize == 0 || newSize == 0) {
+            // Shown or hidden (the Δ columns while comparing, Writes while live), not sized by the user: taken as the
+            // user's, the Δ columns kept the header's 100 px default and pushed the tree past its edge at 800 px.
+            fit();
+            return;
+        }
         for (Fitted& fitted : m_columns) {
             if (fitted.column.logicalIndex == logicalIndex)
                 takeUserWidth(fitted, newSize);
@@ -174,13 +180,44 @@ void ColumnFitter::fit()
         widths.push_back(shown ? preferredOf(fitted) : 0);
         wanted += widths.back();
     }
+    // Where even the least widths do not fit, the columns that can be squeezed go down to their last resort, and
+    // then the ranked columns go whole, lowest rank first, until they do.
+    const int room = m_viewport->width();
+    std::vector<int> minimums;
+    int least = 0;
+    std::vector<std::size_t> ranked;
+    for (std::size_t i = 0; i < m_columns.size(); ++i) {
+        minimums.push_back(minimumOf(m_columns[i]));
+        least += widths[i] == 0 ? 0 : minimums[i];
+        if (widths[i] > 0 && m_columns[i].column.hideRank > 0)
+            ranked.push_back(i);
+    }
+    for (std::size_t i = 0; i < m_columns.size() && least > room; ++i) {
+        const Fitted& fitted = m_columns[i];
+        if (widths[i] == 0 || fitted.userSized || fitted.column.lastResort <= 0)
+            continue;
+        const int squeezed = std::min(minimums[i], std::max(fitted.column.lastResort, fitted.content));
+        least -= minimums[i] - squeezed;
+        minimums[i] = squeezed;
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [this](std::size_t a, std::size_t b) {
+        return m_columns[a].column.hideRank < m_columns[b].column.hideRank;
+    });
+    for (const std::size_t i : ranked) {
+        if (least <= room)
+            break;
+        least -= minimums[i];
+        wanted -= widths[i];
+        widths[i] = 0;
+        m_columns[i].hiddenHere = true;
+    }
     // Give way in order until the columns fit, or every one is down to its least width.
-    int excess = wanted - m_viewport->width();
+    int excess = wanted - room;
     for (std::size_t i = 0; i < m_columns.size() && excess > 0; ++i) {
         if (widths[i] == 0)
             continue;
         // A column that may go goes whole: a sliver of it would say nothing.
-        const int minimum = minimumOf(m_columns[i]);
+        const int minimum = minimums[i];
         const int give = minimum == 0 ? widths[i] : std::min(excess, widths[i] - std::min(widths[i], minimum));
         widths[i] -= give;
         excess -= give;

@@ -12,9 +12,12 @@ namespace keylens::ui {
 
 // Fits a tree's columns to its width. Every column has the width it wants and the least it can live with; one
 // column (the name) takes whatever is left over. When the view narrows, columns give way in a given order, each
-// down to its least width, and only below the sum of those does the view scroll sideways. A column whose least
-// width is 0 says what another shows too: it is hidden while there is no room for it. A column the user resizes
-// keeps the width given to it (the filling column: as its least).
+// down to its least width. A column whose least width is 0 says what another shows too: it is hidden while there is
+// no room for it. Where even the least widths do not fit, the columns that can be squeezed further go down to their
+// last resort (`lastResort`: the name, elided in its middle; the memory bar), and then the columns with a rank
+// (`hideRank`, 1 first) go whole, so that the others are in sight and whole: at 800 px the tree scrolled sideways and
+// showed "75," of "75,123". Only when that is not enough does the view scroll sideways. A column the user resizes keeps
+// the width given to it (the filling column: as its least); showing or hiding a column is not resizing it.
 //
 // A column of figures (`whole`) is never narrower than its widest cell on screen: a figure cut to "26,2…,582" says
 // nothing. What the rows on screen need is measured a moment after they change (a publish, a scroll, an expansion)
@@ -30,6 +33,8 @@ public:
         int preferred;
         int minimum;
         bool whole = false; // figures: at least as wide as its cells on screen (see above)
+        int hideRank = 0;   // gone whole, in this order, where the least widths do not fit; 0: never
+        int lastResort = 0; // a narrower least width, where the least widths do not fit; 0: none
     };
 
     // `columns` in the order they give way, the filling column first among them.

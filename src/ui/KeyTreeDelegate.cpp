@@ -365,23 +365,29 @@ ColumnFitter* setUpKeyTreeView(QTreeView& view)
     // The same widths in both trees, so that switching between them keeps every column in its place, unless their
     // figures need more (`whole`: never cut, "26,299 of 26,582" under a filter, "100.0% · some expired"). The name
     // takes the space there is and gives way first; the type gives way last, as it says what a namespace holds.
+    // Where the least widths do not fit (800 px: the details pane keeps 300), the name and the memory bar narrow
+    // further, and then whole columns go rather than any being cut at the edge: the type (the details say it), then
+    // the TTLs (details, charts), then the findings (the Findings panel), then the writes; Keys, Memory and, while
+    // comparing, the Δ columns stay.
     using models::TreeColumns;
     constexpr bool Whole = true;
-    return new ColumnFitter(&view, TreeColumns::NameColumn,
-                            {{TreeColumns::NameColumn, 220, 150},
-                             {TreeColumns::ShareColumn, 85, 0, Whole}, // the memory bar's length says it too
-                             // Details and the treemap's colouring say it too; hidden while there is no room.
-                             {TreeColumns::ColdColumn, 125, 0, Whole},
-                             // The number and a line of the last five minutes.
-                             {TreeColumns::WritesColumn, 130, 90, Whole},
-                             {TreeColumns::FindingsColumn, 95, 56, Whole},
-                             {TreeColumns::KeysColumn, 80, 56, Whole},
-                             {TreeColumns::TtlColumn, 120, 80, Whole},
-                             {TreeColumns::MemoryColumn, 170, 116, Whole}, // the bar beside the figure, not under it
-                             {TreeColumns::TypeColumn, 200, 90},           // cut between its types, see paint()
-                             // Shown while the window compares with an earlier scan, and then they matter most.
-                             {TreeColumns::DeltaKeysColumn, 110, 70, Whole},
-                             {TreeColumns::DeltaMemoryColumn, 110, 80, Whole}});
+    return new ColumnFitter(
+        &view, TreeColumns::NameColumn,
+        {{TreeColumns::NameColumn, 220, 150, false, 0, 120},
+         {TreeColumns::ShareColumn, 85, 0, Whole}, // the memory bar's length says it too
+         // Details and the treemap's colouring say it too; hidden while there is no room.
+         {TreeColumns::ColdColumn, 125, 0, Whole},
+         // The number and a line of the last five minutes.
+         {TreeColumns::WritesColumn, 130, 90, Whole, 4},
+         {TreeColumns::FindingsColumn, 95, 56, Whole, 3},
+         {TreeColumns::KeysColumn, 80, 56, Whole},
+         {TreeColumns::TtlColumn, 120, 80, Whole, 2},
+         {TreeColumns::MemoryColumn, 170, 116, Whole, 0, 96}, // the bar beside the figure, not under it
+         {TreeColumns::TypeColumn, 200, 90, false, 1},        // cut between its types, see paint()
+         // Shown while the window compares with an earlier scan, and then they matter most:
+         // as wide as their figures ("new +26,300", "−371 KiB").
+         {TreeColumns::DeltaKeysColumn, 110, 50, Whole},
+         {TreeColumns::DeltaMemoryColumn, 110, 60, Whole}});
 }
 
 } // namespace keylens::ui

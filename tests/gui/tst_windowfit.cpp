@@ -5,13 +5,13 @@
 #include "GrabAtSizes.h"
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "TreeCells.h"
 #include "WindowScan.h"
 #include "models/KeyTreeModel.h"
 #include "models/PatternTreeModel.h"
 #include "models/ScanSession.h"
 #include "ui/BrowserPane.h"
 #include "ui/FindingsPanel.h"
-#include "ui/KeyTreeDelegate.h"
 #include "ui/MainWindow.h"
 #include "ui/PatternView.h"
 
@@ -20,7 +20,6 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStyle>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -70,47 +69,6 @@ class TestWindowFit : public QObject
     std::unique_ptr<QSettings> settingsNamed(const QString& name)
     {
         return std::make_unique<QSettings>(m_dir.filePath(name + QStringLiteral(".ini")), QSettings::IniFormat);
-    }
-
-    // Every cell on screen of the view's figures: as wide as its text asks at most (the delegate's size hint, which is
-    // the style's margins and the text); the cells cut between their parts keep whole parts.
-    static QStringList cutCells(QTreeView* view)
-    {
-        QStringList cut;
-        QHeaderView* header = view->header();
-        const int bottom = view->viewport()->height();
-        const int margin = view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1;
-        for (QModelIndex row = view->indexAt(QPoint(0, 0)); row.isValid(); row = view->indexBelow(row)) {
-            if (view->visualRect(row).top() >= bottom)
-                break;
-            if (view->isFirstColumnSpanned(row.row(), row.parent()))
-                continue;
-            for (int column = 1; column < header->count(); ++column) {
-                if (header->isSectionHidden(column))
-                    continue;
-                const QModelIndex cell = row.siblingAtColumn(column);
-                const QString text = cell.data().toString();
-                if (text.isEmpty())
-                    continue;
-                const int width = header->sectionSize(column);
-                if (column == TreeColumns::TypeColumn) {
-                    // What the delegate paints: whole types, "…" for the rest.
-                    const QString shown = ui::fitBetweenParts(text, view->fontMetrics(), width - 2 * margin);
-                    QStringList parts = shown.split(QStringLiteral(" · "));
-                    if (parts.back() == QStringLiteral("…"))
-                        parts.removeLast();
-                    const QStringList whole = text.split(QStringLiteral(" · "));
-                    for (const QString& part : parts) {
-                        if (!whole.contains(part))
-                            cut << QStringLiteral("%1 as %2").arg(text, shown);
-                    }
-                    continue;
-                }
-                if (view->sizeHintForIndex(cell).width() > width)
-                    cut << QStringLiteral("%1 (%2 px)").arg(text).arg(width);
-            }
-        }
-        return cut;
     }
 
 private Q_SLOTS:
@@ -283,7 +241,7 @@ private Q_SLOTS:
         else
             QVERIFY2(shownText(TreeColumns::KeysColumn).contains(QStringLiteral(" of ")),
                      qPrintable(shownText(TreeColumns::KeysColumn)));
-        QTRY_VERIFY2(cutCells(view).isEmpty(), qPrintable(cutCells(view).join(QStringLiteral(", "))));
+        QTRY_VERIFY2(test::cutCells(view).isEmpty(), qPrintable(test::cutCells(view).join(QStringLiteral(", "))));
         if (size.width() >= 1600)
             QTRY_COMPARE(view->horizontalScrollBar()->maximum(), 0);
         test::grabAtSizes(&window, QStringLiteral("figures-") +
@@ -312,9 +270,9 @@ private Q_SLOTS:
         }
         QVERIFY(otp.isValid());
         QVERIFY2(!otp.data().toString().contains(QStringLiteral("expired")), qPrintable(otp.data().toString()));
-        QTRY_VERIFY2(cutCells(view).isEmpty(), qPrintable(cutCells(view).join(QStringLiteral(", "))));
+        QTRY_VERIFY2(test::cutCells(view).isEmpty(), qPrintable(test::cutCells(view).join(QStringLiteral(", "))));
         QTRY_VERIFY_WITH_TIMEOUT(otp.data().toString().contains(QStringLiteral("some expired")), 10000);
-        QTRY_VERIFY2(cutCells(view).isEmpty(), qPrintable(cutCells(view).join(QStringLiteral(", "))));
+        QTRY_VERIFY2(test::cutCells(view).isEmpty(), qPrintable(test::cutCells(view).join(QStringLiteral(", "))));
     }
 };
 
