@@ -6,8 +6,10 @@
 
 #include <QCoreApplication>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
+#include <QLayout>
+
+#include <algorithm>
 
 namespace keylens::ui {
 
@@ -56,26 +58,113 @@ QLabel* addDetailsField(QFormLayout* form, const QString& name)
     return label;
 }
 
+namespace {
+
+// Two facts and the dot between them on one line where they fit whole; else the second under the first (the dot
+// then says nothing), each wrapped to the width. An HBox shrank both into narrow columns of three lines each
+// ("2.18 MiB (estimated by the | server from 5 | elements)") beside empty room; unwrapped, they held the pane
+// wider than its tab.
+class PairLayout : public QLayout
+{
+public:
+    PairLayout(QLabel* first, QLabel* dot, QLabel* second, QWidget* parent)
+        : QLayout(parent)
+    {
+        setContentsMargins(0, 0, 0, 0);
+        for (QLabel* label : {first, dot, second}) {
+            addChildWidget(label);
+            m_items.append(new QWidgetItem(label));
+        }
+    }
+    ~PairLayout() override { qDeleteAll(m_items); }
+
+    void addItem(QLayoutItem* item) override { m_items.append(item); }
+    int count() const override { return int(m_items.size()); }
+    QLayoutItem* itemAt(int index) const override { return m_items.value(index); }
+    QLayoutItem* takeAt(int index) override
+    {
+        return index >= 0 && index < m_items.size() ? m_items.takeAt(index) : nullptr;
+    }
+    QSize sizeHint() const override
+    {
+        int width = 0, height = 0;
+        for (QLayoutItem* item : m_items) {
+            width += lineWidth(item) + gap();
+            height = std::max(height, item->sizeHint().height());
+        }
+        return {width - gap(), height};
+    }
+    QSize minimumSize() const override
+    {
+        // One under the other: as narrow as the wider of the two can wrap.
+        return {std::max(m_items[0]->minimumSize().width(), m_items[2]->minimumSize().width()),
+                m_items[0]->minimumSize().height()};
+    }
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override
+    {
+        if (inOneLine(width))
+            return sizeHint().height();
+        return heightOf(m_items[0], width) + gap() + heightOf(m_items[2], width);
+    }
+    void setGeometry(const QRect& rect) override
+    {
+        QLayout::setGeometry(rect);
+        const bool oneLine = inOneLine(rect.width());
+        m_items[1]->widget()->setVisible(oneLine);
+        if (oneLine) {
+            int x = rect.left();
+            for (QLayoutItem* item : m_items) {
+                item->setGeometry(QRect(x, rect.top(), lineWidth(item), rect.height()));
+                x += lineWidth(item) + gap();
+            }
+            return;
+        }
+        const int firstHeight = heightOf(m_items[0], rect.width());
+        m_items[0]->setGeometry(QRect(rect.left(), rect.top(), rect.width(), firstHeight));
+        m_items[2]->setGeometry(
+            QRect(rect.left(), rect.top() + firstHeight + gap(), rect.width(), heightOf(m_items[2], rect.width())));
+    }
+
+private:
+    int gap() const { return 4; }
+    bool inOneLine(int width) const { return sizeHint().width() <= width; }
+    // A label's text on one line: a wrapped label's size hint is narrower on purpose (QLabel makes a long text a
+    // block of a few lines).
+    static int lineWidth(QLayoutItem* item)
+    {
+        const auto* label = qobject_cast<const QLabel*>(item->widget());
+        if (!label || !label->wordWrap())
+            return item->sizeHint().width();
+        const QMargins margins = label->contentsMargins();
+        return label->fontMetrics().horizontalAdvance(label->text()) + margins.left() + margins.right() +
+               2 * label->margin() + 1;
+    }
+    static int heightOf(QLayoutItem* item, int width)
+    {
+        return item->hasHeightForWidth() ? item->heightForWidth(width) : item->sizeHint().height();
+    }
+
+    QList<QLayoutItem*> m_items;
+};
+
+} // namespace
+
 std::pair<QLabel*, QLabel*> addDetailsFieldPair(QFormLayout* form, const QString& rowName, const QString& first,
                                                 const QString& second)
 {
     auto* row = new QWidget;
-    auto* layout = new QHBoxLayout(row);
-    layout->setContentsMargins(0, 0, 0, 0);
     QLabel* labels[2] = {};
     for (int i = 0; i < 2; ++i) {
-        if (i == 1) {
-            auto* separator = new QLabel(QStringLiteral("·"));
-            separator->setForegroundRole(QPalette::PlaceholderText);
-            layout->addWidget(separator);
-        }
         labels[i] = new QLabel;
         labels[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        labels[i]->setWordWrap(true);
         labels[i]->setObjectName(i == 0 ? first : second);
         labels[i]->setToolTip(i == 0 ? first : second); // the row names both only together
-        layout->addWidget(labels[i]);
     }
-    layout->addStretch();
+    auto* dot = new QLabel(QStringLiteral("·"));
+    dot->setForegroundRole(QPalette::PlaceholderText);
+    new PairLayout(labels[0], dot, labels[1], row);
     form->addRow(rowName + u':', row);
     return {labels[0], labels[1]};
 }
