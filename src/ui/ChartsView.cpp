@@ -9,6 +9,7 @@
 #include "models/DisplayText.h"
 #include "models/EstimatedMemory.h"
 #include "ui/ChartTickers.h"
+#include "ui/EmptyChart.h"
 #include "ui/OverlayColours.h"
 
 #include <QAction>
@@ -90,6 +91,8 @@ ChartsView::ChartsView(QWidget* parent)
     for (int chart = 0; chart < ChartCount; ++chart) {
         m_plots[chart] = newPlot(titles[chart]);
         addExportMenu(m_plots[chart], titles[chart]);
+        QCustomPlot* plot = m_plots[chart];
+        connect(plot, &QCustomPlot::afterLayout, this, [plot] { fitEmptyChartNote(plot); });
         const bool wholeRow = chart == Timeline || (chart == Timeline - 1 && Timeline % 2 == 1);
         layout->addWidget(m_plots[chart], chart == Timeline ? (Timeline + 1) / 2 : chart / 2, wholeRow ? 0 : chart % 2,
                           1, wholeRow ? 2 : 1);
@@ -160,7 +163,7 @@ void ChartsView::showData(const QString& title, const ChartData& data, bool from
 {
     m_data = data;
     m_fromFile = fromFile;
-    m_title->setText(tr("%1 — %2 keys, %3")
+    m_title->setText((data.keys == 1 ? tr("%1 — %2 key, %3") : tr("%1 — %2 keys, %3"))
                          .arg(title, displayText(keyspace::formatCount(data.keys)),
                               models::estimatedFigure(displayText(keyspace::formatBytes(data.memoryBytes)), fromFile)));
     m_title->setToolTip(fromFile ? models::estimatedMemoryNote() : QString());
@@ -172,8 +175,43 @@ void ChartsView::showData(const QString& title, const ChartData& data, bool from
     drawNameLengths();
     drawMemoryPerKey();
     drawTimeline();
+    for (int chart = 0; chart < ChartCount; ++chart)
+        markIfEmpty(Chart(chart));
     for (QCustomPlot* plot : m_plots)
         plot->replot();
+}
+
+QString ChartsView::emptyReason(Chart chart) const
+{
+    if (m_data.keys == 0)
+        return tr("No keys here");
+    switch (chart) {
+    case ByMemory:
+        return m_data.byMemory.empty() ? tr("Nothing below it to compare") : tr("Memory not measured");
+    case ByKeys:
+        return tr("Nothing below it to compare");
+    case Ttl:
+        return tr("TTLs not measured");
+    case IdleAge:
+        return m_fromFile ? tr("Idle times not measured (the file was saved without an LRU or LFU policy)")
+                          : tr("Idle times not measured (Scan > Measure idle times)");
+    case MemoryPerKey:
+        return tr("Memory not measured");
+    case Timeline:
+        return tr("No key expires in the next 24 hours");
+    case Types:
+    case NameLengths:
+    case ChartCount:
+        break;
+    }
+    return tr("Nothing to chart");
+}
+
+void ChartsView::markIfEmpty(Chart chart)
+{
+    // Byte sizes along the bottom of an empty log chart say nothing either.
+    QCPAxis* bare = chart == MemoryPerKey ? m_plots[chart]->xAxis : nullptr;
+    markEmptyChart(m_plots[chart], emptyReason(chart), bare, palette().color(QPalette::PlaceholderText));
 }
 
 void ChartsView::drawBars(Chart chart, const std::vector<ChartData::Bar>& bars, bool memory)
@@ -251,12 +289,8 @@ void ChartsView::drawIdleAge()
         keyCounts << double(m_data.idleKeys[std::size_t(bucket)]);
         bytes << double(m_data.idleMemory[std::size_t(bucket)]);
     }
+    // Nothing measured is said over the empty bars (markIfEmpty), which would otherwise read as "nothing is idle".
     drawBuckets(IdleAge, names, keyCounts, bytes);
-    // Nothing measured is said under the empty bars, which would otherwise read as "nothing is idle".
-    const bool unmeasured = m_data.keys > 0 && m_data.idleUnknown == m_data.keys;
-    m_plots[IdleAge]->xAxis->setLabel(!unmeasured  ? QString()
-                                      : m_fromFile ? tr("not measured (saved without an LRU or LFU policy)")
-                                                   : tr("not measured (Scan > Measure idle times)"));
 }
 
 void ChartsView::drawBuckets(Chart chart, const QStringList& names, const QVector<double>& keyCounts,

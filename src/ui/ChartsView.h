@@ -44,6 +44,9 @@ private:
     void drawMemoryPerKey();
     void drawTimeline();
     void addExportMenu(QCustomPlot* plot, const QString& name);
+    // A chart with nothing to draw: no value ticks, and a note of why in its middle (EmptyChart.h).
+    void markIfEmpty(Chart chart);
+    QString emptyReason(Chart chart) const;
 
     bool eventFilter(QObject* watched, QEvent* event) override;
     static void fitTitle(QCustomPlot* plot, int width);

@@ -47,6 +47,37 @@ class TestCharts : public QObject
         return values;
     }
 
+    // The tick labels drawn on the axes that carry the bars' values (after a replot), the empty ones left out.
+    static QStringList valueAxisLabels(QCustomPlot* plot)
+    {
+        QList<QCPAxis*> axes;
+        for (int i = 0; i < plot->plottableCount(); ++i) {
+            QCPAxis* axis = plot->plottable(i)->valueAxis();
+            if (!axes.contains(axis))
+                axes << axis;
+        }
+        QStringList labels;
+        for (QCPAxis* axis : axes) {
+            if (!axis->visible() || !axis->tickLabels())
+                continue;
+            for (const QString& label : axis->tickVectorLabels())
+                if (!label.isEmpty())
+                    labels << label;
+        }
+        return labels;
+    }
+
+    // What the chart says when it has nothing to draw (an item text named so), or null.
+    static QCPItemText* noteOf(QCustomPlot* plot)
+    {
+        for (int i = 0; i < plot->itemCount(); ++i) {
+            auto* text = qobject_cast<QCPItemText*>(plot->item(i));
+            if (text && text->objectName() == QStringLiteral("emptyNote"))
+                return text;
+        }
+        return nullptr;
+    }
+
     // Selects a node and waits for its charts.
     models::ChartData chartsOf(const QByteArray& path)
     {
@@ -219,6 +250,80 @@ private Q_SLOTS:
                           Qt::NoModifier, Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(plot, &wheel);
         QVERIFY(scroll->verticalScrollBar()->value() > 0);
+        m_window->resize(1400, 900);
+    }
+
+    // A chart with nothing to draw says so in words that fit it, and its value axis shows no ticks: an empty chart
+    // labelled its memory axis "1 B 1 B 0 B" (a 0..1 range cut in halves and rounded). Here `user` (no key with a
+    // TTL, no idle time measured), one key (no TTL), and a keyspace of no keys at all; at 1600 px, where the idle
+    // chart's note ran past both edges, and at 800 px.
+    void emptyChartsSaySo()
+    {
+        test::PlainClient client(m_server.port());
+        // The truth of what is empty, from the server: `user` has no TTL anywhere.
+        for (const QByteArray& key : client.allKeys("user:*"))
+            QCOMPARE(client.integer({"PTTL", key}), -1LL);
+        ui::ChartsView* view = m_window->browser()->charts()->view();
+        const QByteArray key = "a:very:long:key:name:that:is:far:beyond:the:forty:four:byte:line";
+        QCOMPARE(client.integer({"PTTL", key}), -1LL);
+        for (const QSize size : {QSize(1600, 1000), QSize(800, 600)}) {
+            m_window->resize(size);
+            QTRY_COMPARE(m_window->size(), size);
+            for (const QByteArray& path : {QByteArray("user"), key, QByteArray()}) {
+                if (path.isEmpty())
+                    view->showData(QStringLiteral("nothing"), models::ChartData{}); // a keyspace of no keys
+                else
+                    QCOMPARE(chartsOf(path).keys, std::uint64_t(path == "user" ? 300 : 1));
+                for (int i = 0; i < 5; ++i)
+                    QCoreApplication::processEvents();
+                QStringList empty;
+                for (int chart = 0; chart < ui::ChartsView::ChartCount; ++chart) {
+                    QCustomPlot* plot = view->plot(ui::ChartsView::Chart(chart));
+                    plot->replot();
+                    const QString where = QStringLiteral("%1 at %2 px, %3: ")
+                                              .arg(QString::fromUtf8(path.isEmpty() ? "no keys" : path))
+                                              .arg(size.width())
+                                              .arg(plot->objectName());
+                    double sum = 0;
+                    for (int i = 0; i < plot->plottableCount(); ++i)
+                        for (const double value : valuesOf(plot, i))
+                            sum += value;
+                    const QStringList shown = valueAxisLabels(plot);
+                    QCPItemText* note = noteOf(plot);
+                    if (sum > 0) {
+                        // Drawn: its value labels say different things, and no note says it is empty.
+                        QVERIFY2(QSet<QString>(shown.begin(), shown.end()).size() == shown.size(),
+                                 qPrintable(where + shown.join(u' ')));
+                        QVERIFY2(!note || !note->visible(), qPrintable(where + (note ? note->text() : QString())));
+                        continue;
+                    }
+                    empty << plot->objectName();
+                    QVERIFY2(shown.isEmpty(), qPrintable(where + shown.join(u' ')));
+                    QVERIFY2(note && note->visible() && !note->text().isEmpty(),
+                             qPrintable(where + QStringLiteral("no note")));
+                    // Every line of the note inside the chart's plotting area.
+                    const QRect area = plot->axisRect()->rect();
+                    const QFontMetrics metrics(note->font());
+                    for (const QString& line : note->text().split(u'\n'))
+                        QVERIFY2(metrics.horizontalAdvance(line) <= area.width(),
+                                 qPrintable(where + QStringLiteral("'%1' in %2 px").arg(line).arg(area.width())));
+                    const QRectF box(note->topLeft->pixelPosition(), note->bottomRight->pixelPosition());
+                    QVERIFY2(area.contains(box.toAlignedRect()),
+                             qPrintable(where + QStringLiteral("note outside the plotting area")));
+                }
+                // The charts that are empty here, as the figures say they must be.
+                if (path == "user")
+                    QVERIFY2(empty.contains(view->plot(ui::ChartsView::Timeline)->objectName()) &&
+                                 empty.contains(view->plot(ui::ChartsView::IdleAge)->objectName()),
+                             qPrintable(empty.join(u'|')));
+                if (path.isEmpty())
+                    QCOMPARE(empty.size(), int(ui::ChartsView::ChartCount));
+                if (const QString dir = qEnvironmentVariable("KEYLENS_GRAB_DIR"); !dir.isEmpty())
+                    m_window->grab().save(QStringLiteral("%1/charts-empty-%2-%3.png")
+                                              .arg(dir, QString::fromUtf8(path.isEmpty() ? "none" : path.left(8)))
+                                              .arg(size.width()));
+            }
+        }
         m_window->resize(1400, 900);
     }
 
