@@ -1,6 +1,7 @@
 #include "models/Comparison.h"
 
 #include "history/SnapshotSeries.h"
+#include "lint/SegmentShape.h"
 
 #include <algorithm>
 #include <numeric>
@@ -9,6 +10,97 @@ namespace keylens::models {
 
 using keyspace::Keyspace;
 using keyspace::NodeId;
+
+namespace {
+
+// A piece of a pattern's text: bytes as they are, or a placeholder (`<int>`, `<uuid>`…) for one or more bytes: digits
+// for a number's, any but a delimiter for an id within a level, any at all for an address (a split IPv6 address is
+// one `<ip>` over several levels).
+struct PatternPiece
+{
+    enum Kind { Bytes, Digits, Level, Any } kind = Bytes;
+    QByteArrayView bytes;
+};
+
+// The placeholder that starts at `at` in `text` (its length and kind), or length 0 where `<` starts no placeholder.
+std::pair<qsizetype, PatternPiece::Kind> placeholderAt(QByteArrayView text, qsizetype at)
+{
+    for (int shape = 0; shape < int(lint::Shape::Count); ++shape) {
+        const QByteArrayView name = lint::placeholder(lint::Shape(shape));
+        if (name.isEmpty() || !text.sliced(at).startsWith(name))
+            continue;
+        switch (lint::Shape(shape)) {
+        case lint::Shape::Integer:
+        case lint::Shape::Epoch:
+            return {name.size(), PatternPiece::Digits};
+        case lint::Shape::Ip:
+            return {name.size(), PatternPiece::Any};
+        default:
+            return {name.size(), PatternPiece::Level};
+        }
+    }
+    return {0, PatternPiece::Bytes};
+}
+
+// Whether `key` could be one of a pattern's keys: every byte of it covered, in order, by the pattern's literal bytes
+// and its placeholders (each one byte or more). Generous where unsure, so that a key it says no to was not among
+// them. Positions reachable after each piece, over the key's bytes: no recursion, at most the key's length squared
+// per placeholder.
+bool patternCouldHold(QByteArrayView pattern, QByteArrayView key, QByteArrayView delimiters)
+{
+    std::vector<PatternPiece> pieces;
+    qsizetype literal = 0;
+    for (qsizetype at = 0; at < pattern.size();) {
+        const auto [length, kind] =
+            pattern[at] == '<' ? placeholderAt(pattern, at) : std::pair{qsizetype(0), PatternPiece::Bytes};
+        if (length == 0) {
+            ++at;
+            continue;
+        }
+        if (at > literal)
+            pieces.push_back({PatternPiece::Bytes, pattern.sliced(literal, at - literal)});
+        pieces.push_back({kind, {}});
+        at += length;
+        literal = at;
+    }
+    if (literal < pattern.size())
+        pieces.push_back({PatternPiece::Bytes, pattern.sliced(literal)});
+    std::vector<char> reach(std::size_t(key.size()) + 1, 0), next(reach.size(), 0);
+    reach[0] = 1;
+    for (const PatternPiece& piece : pieces) {
+        std::fill(next.begin(), next.end(), 0);
+        bool any = false;
+        for (qsizetype from = 0; from <= key.size(); ++from) {
+            if (!reach[std::size_t(from)])
+                continue;
+            if (piece.kind == PatternPiece::Bytes) {
+                if (key.sliced(from).startsWith(piece.bytes)) {
+                    next[std::size_t(from + piece.bytes.size())] = 1;
+                    any = true;
+                }
+                continue;
+            }
+            for (qsizetype to = from + 1; to <= key.size(); ++to) {
+                const char byte = key[to - 1];
+                if ((piece.kind == PatternPiece::Digits && !(byte >= '0' && byte <= '9')) ||
+                    (piece.kind == PatternPiece::Level && delimiters.contains(byte)))
+                    break;
+                next[std::size_t(to)] = 1;
+                any = true;
+            }
+        }
+        if (!any)
+            return false;
+        reach.swap(next);
+    }
+    return reach.back() != 0;
+}
+
+// Past this, a key is not matched against patterns byte by byte (a key of 100,000 segments): it may have been
+// among any of them.
+constexpr qsizetype LongestKeyMatched = 1024;
+
+} // namespace
 
 Comparison::Comparison(history::Snapshot baseline, QString label)
     : m_baseline(std::move(baseline))
@@ -22,6 +114,82 @@ Comparison::Comparison(history::Snapshot baseline, QString label)
     std::sort(m_patternsByText.begin(), m_patternsByText.end(), [this](std::uint32_t a, std::uint32_t b) {
         return m_baseline.patterns[a].pattern < m_baseline.patterns[b].pattern;
     });
+    for (std::size_t i = 0; i < m_baseline.patterns.size(); ++i) {
+        const QByteArrayView text(m_baseline.patterns[i].pattern);
+        for (qsizetype at = text.indexOf('<'); at >= 0; at = text.indexOf('<', at + 1)) {
+            if (placeholderAt(text, at).first == 0)
+                continue;
+            m_foldedByPrefix[text.first(at).toByteArray()].push_back(std::uint32_t(i));
+            if (std::find(m_foldedPrefixLengths.begin(), m_foldedPrefixLengths.end(), at) ==
+                m_foldedPrefixLengths.end())
+                m_foldedPrefixLengths.push_back(at);
+            break;
+        }
+    }
+}
+
+bool Comparison::foldedPatternCouldHold(QByteArrayView key) const
+{
+    if (key.size() > LongestKeyMatched)
+        return true;
+    for (const qsizetype length : m_foldedPrefixLengths) {
+        if (length > key.size())
+            continue;
+        const auto found = m_foldedByPrefix.constFind(QByteArray::fromRawData(key.data(), length));
+        if (found == m_foldedByPrefix.constEnd())
+            continue;
+        for (const std::uint32_t entry : *found) {
+            if (patternCouldHold(m_baseline.patterns[entry].pattern, key, m_baseline.delimiters))
+                return true;
+        }
+    }
+    return false;
+}
+
+const history::SnapshotStats* Comparison::ownPatternOf(QByteArrayView key) const
+{
+    if (key.contains('<'))
+        return nullptr; // its own spelling may be a placeholder's
+    const auto it = std::lower_bound(m_patternsByText.begin(), m_patternsByText.end(), key,
+                                     [this](std::uint32_t entry, QByteArrayView text) {
+                                         return QByteArrayView(m_baseline.patterns[entry].pattern) < text;
+                                     });
+    if (it == m_patternsByText.end() || m_baseline.patterns[*it].pattern != key)
+        return nullptr;
+    return &m_baseline.patterns[*it].stats;
+}
+
+RowDelta Comparison::ofKey(const Keyspace& store, NodeId node) const
+{
+    RowDelta delta;
+    delta.memoryCompared = memoryComparedWith(store);
+    if (m_baseline.patterns.empty())
+        return delta; // the earlier scan did not fold its keys: it says nothing of any one
+    const QByteArray key = store.path(node);
+    const history::SnapshotStats* before = ownPatternOf(key);
+    if (!store.isKey(node)) {
+        // Deleted here since the scan (a struck-out row): gone, when the earlier scan had it as itself.
+        if (before && before->keys == 1) {
+            delta.kind = RowDelta::Gone;
+            delta.keysBefore = 1;
+            delta.memoryBefore = before->memoryBytes;
+        }
+        return delta;
+    }
+    const keyspace::KeyInfo info = store.keyInfo(node);
+    delta.keysNow = 1;
+    delta.memoryNow = info.memoryMeasured ? info.memoryBytes : 0;
+    if (before) {
+        if (before->keys == 1) {
+            delta.kind = RowDelta::Compared;
+            delta.keysBefore = 1;
+            delta.memoryBefore = before->memoryBytes;
+        }
+        return delta;
+    }
+    if (!foldedPatternCouldHold(key))
+        delta.kind = RowDelta::New;
+    return delta;
 }
 
 std::optional<std::uint32_t> Comparison::namespaceEntry(QByteArrayView path) const
@@ -59,7 +227,7 @@ RowDelta Comparison::ofNamespace(const Keyspace& store, NodeId node) const
     if (node == Keyspace::root())
         return ofKeyspace(store);
     if (!store.hasChildren(node))
-        return delta; // a key: snapshots hold no keys
+        return ofKey(store, node);
     // The namespace's own keys below it, as the snapshot counted them (a key named like the namespace is not one).
     const keyspace::NamespaceStats now = store.stats(node);
     delta.keysNow = now.keys;

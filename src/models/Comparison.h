@@ -26,8 +26,15 @@ public:
     const history::Snapshot& baseline() const { return m_baseline; }
     const QString& label() const { return m_label; }
 
-    // A namespace of the store (a node with children; anything else is Unknown), against the earlier scan.
+    // A namespace of the store (a node with children), against the earlier scan; a key, as ofKey.
     RowDelta ofNamespace(const keyspace::Keyspace& store, keyspace::NodeId node) const;
+    // A key against the earlier scan's patterns, which count every key it found and name none (snapshots keep no key
+    // names): a pattern spelled as the key itself that held one key was that key (Compared: an unchanged key says 0,
+    // not nothing); where no pattern of that scan could have held the key (its words in order, a placeholder standing
+    // for bytes, `<int>` for digits), the key was not there (New). Else the key was counted within a pattern of many
+    // (`user:<int>`): Unknown, as a namespace the snapshot did not list. A key deleted here since the scan (a node
+    // that is no key any more) is Gone where that scan had it as itself.
+    RowDelta ofKey(const keyspace::Keyspace& store, keyspace::NodeId node) const;
     // The whole keyspace against the earlier scan's totals.
     RowDelta ofKeyspace(const keyspace::Keyspace& store) const;
     // A pattern row's whole subtree, as the pattern view totals it (history::isInPatternSubtree); `glued`: the
@@ -64,12 +71,20 @@ public:
 
 private:
     std::optional<std::uint32_t> namespaceEntry(QByteArrayView path) const;
+    // The earlier scan's pattern spelled as `key` itself, if it had one.
+    const history::SnapshotStats* ownPatternOf(QByteArrayView key) const;
+    // Whether a pattern of the earlier scan with a placeholder could have held `key`.
+    bool foldedPatternCouldHold(QByteArrayView key) const;
     bool provesAbsent(const keyspace::Keyspace& store, keyspace::NodeId node) const;
 
     history::Snapshot m_baseline;
     QString m_label;
     QHash<QByteArray, std::uint32_t> m_namespaces; // path -> index in m_baseline.namespaces
     std::vector<std::uint32_t> m_patternsByText;   // indexes in m_baseline.patterns, by their text
+    // The patterns with a placeholder, by their bytes before the first one (`user:` of `user:<int>`), and the lengths
+    // of those: a key is held by none of them unless it starts with one of these.
+    QHash<QByteArray, std::vector<std::uint32_t>> m_foldedByPrefix;
+    std::vector<qsizetype> m_foldedPrefixLengths;
 };
 
 } // namespace keylens::models

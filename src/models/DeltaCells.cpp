@@ -80,8 +80,8 @@ QString deltaToolTip(const RowDelta& delta, DeltaColumn column, const QString& l
     const auto bytes = [](std::uint64_t count) { return displayText(keyspace::formatBytes(count)); };
     switch (delta.kind) {
     case RowDelta::Unknown:
-        return tr("The scan of %1 did not list this row: its snapshot keeps the biggest namespaces down to a few "
-                  "levels, and no keys.")
+        return tr("The scan of %1 did not list this row on its own: its snapshot keeps the biggest namespaces down "
+                  "to a few levels, and counts a key by its pattern (this one's had many keys).")
             .arg(label);
     case RowDelta::Pending:
         return tr("Compared with the scan of %1 once this scan ends: until then its figures are partial.").arg(label);
@@ -110,7 +110,9 @@ QString deltaSummary(const RowDelta& delta, const QString& label)
 {
     switch (delta.kind) {
     case RowDelta::Unknown:
-        return tr("not listed in the snapshot of %1 (it keeps the biggest namespaces, a few levels deep)").arg(label);
+        return tr("not listed in the snapshot of %1 (it keeps the biggest namespaces, a few levels deep, and counts "
+                  "keys by pattern)")
+            .arg(label);
     case RowDelta::Pending:
         return tr("compared with %1 once the scan ends").arg(label);
     case RowDelta::New:

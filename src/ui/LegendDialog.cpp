@@ -99,8 +99,12 @@ LegendDialog::LegendDialog(QWidget* parent)
            "\"new\" where the namespace was not there then."));
     add(swatch(overlay::shrinkage(palette)),
         tr("<b>Shrank</b> since the scan compared with. A struck-out row is a namespace or pattern gone since, with "
-           "its old "
-           "figures; an empty Δ is one that scan did not list (it keeps the biggest namespaces, a few levels deep)."));
+           "its old figures."));
+    add(swatch(overlay::expired(palette)),
+        tr("<b>Unchanged</b> (a faint 0 and 0 B) since the scan compared with. An empty Δ is a row that scan did not "
+           "list on its own: it keeps the biggest namespaces, a few levels deep, and counts keys by pattern, so a key "
+           "whose pattern held many keys (user:&lt;int&gt;) has none; a key that is a pattern of its own has its "
+           "change."));
 
     // The Findings column: one colour per severity, then what each rule checks, in its own words.
     const QString findingsText[] = {

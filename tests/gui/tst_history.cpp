@@ -19,7 +19,9 @@
 #include "models/SnapshotKeeper.h"
 #include "ui/BrowserPane.h"
 #include "ui/CompareDialog.h"
+#include "ui/EditDialogs.h"
 #include "ui/HistoryPane.h"
+#include "ui/KeyDetailsView.h"
 #include "ui/MainWindow.h"
 #include "ui/NamespaceDetailsView.h"
 #include "ui/PatternDetailsView.h"
@@ -89,6 +91,7 @@ class TestHistory : public QObject
     };
     std::map<QByteArray, Truth> m_before;
     std::map<QByteArray, Truth> m_after;
+    std::map<QByteArray, Truth> m_keysBefore; // the keys at the top, before the changes
     std::int64_t m_firstScanMs = 0;
 
     void scan()
@@ -148,9 +151,20 @@ private Q_SLOTS:
         commands.push_back({"HSET", "bull:emailQueue:meta", "opts.maxLenEvents", "10000"});
         for (int i = 1; i <= 3; ++i)
             commands.push_back({"HSET", "bull:emailQueue:" + QByteArray::number(i), "name", "welcomeMail"});
+        // Keys at the top, each a pattern of its own: two left alone, one rewritten bigger, one renamed in the window
+        // once compared (keysSayTheirChangeToo).
+        commands.push_back({"HSET", "settings", "theme", "dark", "lang", "en"});
+        commands.push_back({"SET", "counter", "42"});
+        commands.push_back({"SET", "banner", "hello"});
+        commands.push_back({"ZADD", "board", "10", "alice", "20", "bob"});
+        // Ids that fold into `ids:<int>`, and later a word beside them.
+        for (int i = 1; i <= 30; ++i)
+            commands.push_back({"SET", "ids:" + QByteArray::number(i), "i"});
         QCOMPARE(client.pipeline(commands), std::size_t(0));
-        for (const QByteArray name : {"grow", "drop", "keep", "hash", "bull"})
+        for (const QByteArray name : {"grow", "drop", "keep", "hash", "bull", "ids"})
             m_before[name] = truthOf(client, name);
+        for (const QByteArray key : {"settings", "counter", "banner", "board"})
+            m_keysBefore[key] = {1, client.integer({"MEMORY", "USAGE", key})};
 
         QVERIFY(m_settingsDir.isValid());
         m_settings =
@@ -171,6 +185,9 @@ private Q_SLOTS:
             commands.push_back({"HSET", "hash:h", "field" + QByteArray::number(i), QByteArray(30, 'h')});
         for (int i = 0; i < 300; ++i)
             commands.push_back({"SET", "fresh:" + QByteArray::number(i), QByteArray(20, 'f')});
+        commands.push_back({"SET", "banner", QByteArray(500, 'b')});
+        commands.push_back({"SET", "brandnew", "x"});
+        commands.push_back({"SET", "ids:extra", "x"});
         QCOMPARE(client.pipeline(commands), std::size_t(0));
         for (const QByteArray name : {"grow", "drop", "keep", "hash", "fresh", "bull"})
             m_after[name] = truthOf(client, name);
@@ -272,6 +289,82 @@ private Q_SLOTS:
         QCOMPARE(m_window->browser()->treeModel()->index(0, 0).data().toString(), QStringLiteral("grow"));
     }
 
+    // A key at the top is compared too, by the earlier scan's patterns (a key that is a pattern of its own): one
+    // left alone says 0 and 0 B (it was blank, which the Legend says means "not listed"), one rewritten says what
+    // MEMORY USAGE says changed, one written since and one renamed in the window say "new". A key the earlier scan
+    // counted within a pattern of many (`grow:<int>`) stays blank: it truly was not listed on its own.
+    void keysSayTheirChangeToo()
+    {
+        test::PlainClient client(m_server.port());
+        for (const QByteArray key : {"settings", "counter", "banner"}) {
+            const QString row = QString::fromLatin1(key);
+            QVERIFY2(rowNamed(row).isValid(), key.constData());
+            const long long change = client.integer({"MEMORY", "USAGE", key}) - m_keysBefore[key].memory;
+            QCOMPARE(cell(row, KeyTreeModel::DeltaKeysColumn).toString(), QStringLiteral("0"));
+            QCOMPARE(cell(row, KeyTreeModel::DeltaKeysColumn, KeyTreeModel::SortRole).toLongLong(), 0);
+            QCOMPARE(cell(row, KeyTreeModel::DeltaMemoryColumn, KeyTreeModel::SortRole).toLongLong(), change);
+            QCOMPARE(cell(row, KeyTreeModel::DeltaMemoryColumn, KeyTreeModel::DeltaSignRole).toInt(), change > 0   ? 1
+                                                                                                      : change < 0 ? -1
+                                                                                                                   : 0);
+            if (key != "banner") { // left alone
+                QCOMPARE(change, 0LL);
+                QCOMPARE(cell(row, KeyTreeModel::DeltaMemoryColumn).toString(), QStringLiteral("0 B"));
+            }
+        }
+        QVERIFY(cell(QStringLiteral("banner"), KeyTreeModel::DeltaMemoryColumn).toString().startsWith(u'+'));
+        QVERIFY2(cell(QStringLiteral("brandnew"), KeyTreeModel::DeltaKeysColumn)
+                     .toString()
+                     .startsWith(QStringLiteral("new")),
+                 qPrintable(cell(QStringLiteral("brandnew"), KeyTreeModel::DeltaKeysColumn).toString()));
+        // Counted within `grow:<int>` and `ids:<int>` by the earlier scan: not listed on its own, and the tooltip
+        // says why; a word written beside those ids since, which no `<int>` held, is new.
+        KeyTreeModel* model = m_window->browser()->treeModel();
+        const auto deltaOf = [&](const QByteArray& key) {
+            return model->indexOfNode(m_window->session()->keyspace().find(key), KeyTreeModel::DeltaKeysColumn);
+        };
+        for (const QByteArray key : {"grow:5", "ids:7"}) {
+            const QModelIndex folded = deltaOf(key);
+            QVERIFY2(folded.isValid(), key.constData());
+            QVERIFY2(folded.data().toString().isEmpty(), qPrintable(folded.data().toString()));
+            QVERIFY2(folded.data(Qt::ToolTipRole).toString().contains(QStringLiteral("pattern")),
+                     qPrintable(folded.data(Qt::ToolTipRole).toString()));
+        }
+        QCOMPARE(client.integer({"EXISTS", "ids:extra"}), 1LL);
+        QVERIFY2(deltaOf("ids:extra").data().toString().startsWith(QStringLiteral("new")),
+                 qPrintable(deltaOf("ids:extra").data().toString()));
+
+        // Renamed in the window: a name the earlier scan did not have.
+        QCOMPARE(client.integer({"EXISTS", "leaderboard"}), 0LL);
+        ui::KeyDetailsView* details = m_window->browser()->keyDetails();
+        QVERIFY(m_window->browser()->selectPath("board"));
+        QTRY_VERIFY(details->isLoaded() && details->key() == "board");
+        auto renamed = test::whenOpen<ui::KeyNameDialog>([](ui::KeyNameDialog* dialog) {
+            dialog->nameField()->setText(QStringLiteral("leaderboard"));
+            dialog->accept();
+            return true;
+        });
+        QSignalSpy finished(details, &ui::KeyDetailsView::editFinished);
+        details->renameKey();
+        QVERIFY(*renamed);
+        QVERIFY(!finished.isEmpty() || finished.wait(10000));
+        QCOMPARE(client.integer({"EXISTS", "leaderboard"}), 1LL);
+        QTRY_VERIFY(rowNamed(QStringLiteral("leaderboard")).isValid());
+        QVERIFY2(cell(QStringLiteral("leaderboard"), KeyTreeModel::DeltaKeysColumn)
+                     .toString()
+                     .startsWith(QStringLiteral("new")),
+                 qPrintable(cell(QStringLiteral("leaderboard"), KeyTreeModel::DeltaKeysColumn).toString()));
+        QCOMPARE(
+            cell(QStringLiteral("leaderboard"), KeyTreeModel::DeltaMemoryColumn, KeyTreeModel::SortRole).toLongLong(),
+            client.integer({"MEMORY", "USAGE", "leaderboard"}));
+        // Its old name, struck out where the window deleted it: gone since, with what the earlier scan measured.
+        const QModelIndex board = rowNamed(QStringLiteral("board"));
+        QVERIFY(board.isValid() && board.data(Qt::FontRole).value<QFont>().strikeOut());
+        QCOMPARE(board.siblingAtColumn(KeyTreeModel::DeltaKeysColumn).data().toString(), QString(QChar(0x2212)) + u'1');
+        QCOMPARE(board.siblingAtColumn(KeyTreeModel::DeltaMemoryColumn).data(KeyTreeModel::SortRole).toLongLong(),
+                 -m_keysBefore["board"].memory);
+        test::grabAtSizes(m_window.get(), QStringLiteral("compare-keys"));
+    }
+
     void vanishedNamespaceIsStruckOutWithItsOldFigures()
     {
         const QModelIndex drop = rowNamed(QStringLiteral("drop"));
@@ -365,6 +458,8 @@ private Q_SLOTS:
         QCOMPARE(qlonglong(history->points()[1].keys), client.integer({"DBSIZE"}));
         std::size_t before = 0;
         for (const auto& [name, truth] : m_before)
+            before += truth.keys;
+        for (const auto& [key, truth] : m_keysBefore)
             before += truth.keys;
         QCOMPARE(history->points()[0].keys, std::uint64_t(before));
     }
