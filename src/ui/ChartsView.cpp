@@ -85,20 +85,18 @@ ChartsView::ChartsView(QWidget* parent)
                                         tr("Memory per key (log axis)"),
                                         tr("Expiries per minute, next 24 h")};
     auto* grid = new QWidget;
-    auto* layout = new QGridLayout(grid);
-    layout->setContentsMargins(0, 0, 0, 0);
-    // Two to a row, the timeline (wide by nature) on a row of its own; an odd chart before it takes a whole row.
+    m_grid = new QGridLayout(grid);
+    m_grid->setContentsMargins(0, 0, 0, 0);
     for (int chart = 0; chart < ChartCount; ++chart) {
         m_plots[chart] = newPlot(titles[chart]);
         addExportMenu(m_plots[chart], titles[chart]);
         QCustomPlot* plot = m_plots[chart];
         connect(plot, &QCustomPlot::afterLayout, this, [plot] { fitEmptyChartNote(plot); });
-        const bool wholeRow = chart == Timeline || (chart == Timeline - 1 && Timeline % 2 == 1);
-        layout->addWidget(m_plots[chart], chart == Timeline ? (Timeline + 1) / 2 : chart / 2, wholeRow ? 0 : chart % 2,
-                          1, wholeRow ? 2 : 1);
     }
+    placeCharts(2);
     auto* scroll = m_scroll = new QScrollArea;
     scroll->setWidgetResizable(true);
+    scroll->viewport()->installEventFilter(this); // one chart to a row where two do not fit
     // The wheel scrolls the panel even over a chart (which would take it and do nothing with it).
     for (QCustomPlot* plot : m_plots)
         plot->installEventFilter(this);
@@ -109,8 +107,32 @@ ChartsView::ChartsView(QWidget* parent)
     box->addWidget(scroll, 1);
 }
 
+void ChartsView::placeCharts(int columns)
+{
+    // Two to a row, the timeline (wide by nature) on a row of its own; an odd chart before it takes a whole row. One
+    // to a row where two do not fit side by side: at 800 px the second of each row was cut at the pane's edge.
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    for (QCustomPlot* plot : m_plots)
+        m_grid->removeWidget(plot);
+    for (int chart = 0; chart < ChartCount; ++chart) {
+        if (columns == 1) {
+            m_grid->addWidget(m_plots[chart], chart, 0);
+            continue;
+        }
+        const bool wholeRow = chart == Timeline || (chart == Timeline - 1 && Timeline % 2 == 1);
+        m_grid->addWidget(m_plots[chart], chart == Timeline ? (Timeline + 1) / 2 : chart / 2, wholeRow ? 0 : chart % 2,
+                          1, wholeRow ? 2 : 1);
+    }
+}
+
 bool ChartsView::eventFilter(QObject* watched, QEvent* event)
 {
+    if (m_scroll && watched == m_scroll->viewport() && event->type() == QEvent::Resize) {
+        const int width = static_cast<QResizeEvent*>(event)->size().width();
+        placeCharts(width >= 2 * m_plots[0]->minimumWidth() + m_grid->horizontalSpacing() ? 2 : 1);
+    }
     auto* plot = qobject_cast<QCustomPlot*>(watched);
     if (plot && event->type() == QEvent::Wheel) {
         QCoreApplication::sendEvent(m_scroll->verticalScrollBar(), event);
@@ -144,13 +166,14 @@ void ChartsView::fitTitle(QCustomPlot* plot, int width)
 
 void ChartsView::fitTickCount(QCustomPlot* plot, int width)
 {
-    // Byte and count labels along a horizontal axis ("1.72 MiB", "12,500"): a step per 120 px of axis (the names
-    // on the left take about 140), kept to (the tickers meet the count: count + 1 labels), so that they never
-    // overprint on a narrow chart.
+    // Byte and count labels along a horizontal axis ("1.72 MiB", "12,500"): a step per 100 px of the chart past its
+    // first 100 (the names on the left take some), kept to (the tickers meet the count: count + 1 labels), so that
+    // they never overprint on a narrow chart. One step is rounded up past the top of the range: a chart of 340 px,
+    // one to a row at 800 px, said "0 B" alone.
     QCPAxisTicker* ticker = plot->xAxis->ticker().data();
     if (dynamic_cast<ByteTicker*>(ticker) || dynamic_cast<CountTicker*>(ticker)) {
         ticker->setTickStepStrategy(QCPAxisTicker::tssMeetTickCount);
-        ticker->setTickCount(std::clamp((width - 140) / 120, 1, 4));
+        ticker->setTickCount(std::clamp((width - 100) / 100, 1, 4));
     }
 }
 

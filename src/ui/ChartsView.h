@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QCustomPlot;
+class QGridLayout;
 class QLabel;
 class QScrollArea;
 
@@ -44,6 +45,7 @@ private:
     void drawMemoryPerKey();
     void drawTimeline();
     void addExportMenu(QCustomPlot* plot, const QString& name);
+    void placeCharts(int columns);
     // A chart with nothing to draw: no value ticks, and a note of why in its middle (EmptyChart.h).
     void markIfEmpty(Chart chart);
     QString emptyReason(Chart chart) const;
@@ -54,6 +56,8 @@ private:
 
     QLabel* m_title;
     QScrollArea* m_scroll = nullptr;
+    QGridLayout* m_grid;
+    int m_columns = 0; // charts to a row: 2, or 1 where two do not fit
     QCustomPlot* m_plots[ChartCount];
     models::ChartData m_data;
     bool m_fromFile = false;

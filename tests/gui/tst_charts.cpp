@@ -253,6 +253,46 @@ private Q_SLOTS:
         m_window->resize(1400, 900);
     }
 
+    // At 800 px the charts are one to a row: two side by side were wider than the pane, which scrolled sideways and
+    // cut the second of each row at its edge. Back at 1400 px they are two to a row again.
+    void chartsFitThePaneAt800()
+    {
+        chartsOf("user");
+        ui::ChartsView* view = m_window->browser()->charts()->view();
+        auto* scroll = view->findChild<QScrollArea*>();
+        QVERIFY(scroll);
+        const auto outside = [&] {
+            QStringList cut;
+            for (int chart = 0; chart < ui::ChartsView::ChartCount; ++chart) {
+                QCustomPlot* plot = view->plot(ui::ChartsView::Chart(chart));
+                const int right = plot->mapTo(scroll->viewport(), QPoint(plot->width(), 0)).x();
+                if (right > scroll->viewport()->width())
+                    cut << QStringLiteral("%1 ends at %2 of %3 px")
+                               .arg(plot->objectName())
+                               .arg(right)
+                               .arg(scroll->viewport()->width());
+            }
+            if (scroll->horizontalScrollBar()->maximum() > 0)
+                cut << QStringLiteral("scrolls sideways");
+            return cut.join(QStringLiteral("; "));
+        };
+        m_window->resize(800, 600);
+        QTRY_COMPARE(m_window->size(), QSize(800, 600));
+        QTRY_VERIFY(scroll->viewport()->width() < 2 * view->plot(ui::ChartsView::ByMemory)->minimumWidth());
+        QTRY_VERIFY2(outside().isEmpty(), qPrintable(outside()));
+        // Its memory axis says more than "0 B" (one tick step was rounded up past the top of the range).
+        QCustomPlot* memory = view->plot(ui::ChartsView::ByMemory);
+        memory->replot();
+        QVERIFY2(valueAxisLabels(memory).size() >= 2, qPrintable(valueAxisLabels(memory).join(u' ')));
+        m_window->resize(1400, 900);
+        QTRY_COMPARE(m_window->size(), QSize(1400, 900));
+        QTRY_VERIFY(scroll->viewport()->width() > 2 * view->plot(ui::ChartsView::ByMemory)->minimumWidth());
+        QTRY_VERIFY2(outside().isEmpty(), qPrintable(outside()));
+        QCustomPlot* first = view->plot(ui::ChartsView::ByMemory);
+        QCustomPlot* second = view->plot(ui::ChartsView::ByKeys);
+        QTRY_COMPARE(second->y(), first->y()); // side by side
+    }
+
     // A chart with nothing to draw says so in words that fit it, and its value axis shows no ticks: an empty chart
     // labelled its memory axis "1 B 1 B 0 B" (a 0..1 range cut in halves and rounded). Here `user` (no key with a
     // TTL, no idle time measured), one key (no TTL), and a keyspace of no keys at all; at 1600 px, where the idle
