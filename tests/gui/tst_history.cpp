@@ -11,6 +11,7 @@
 #include "GrabAtSizes.h"
 #include "PlainClient.h"
 #include "TestServer.h"
+#include "TreeCells.h"
 #include "history/ReadSnapshot.h"
 #include "history/SnapshotStore.h"
 #include "models/KeyTreeModel.h"
@@ -362,6 +363,16 @@ private Q_SLOTS:
         QCOMPARE(board.siblingAtColumn(KeyTreeModel::DeltaKeysColumn).data().toString(), QString(QChar(0x2212)) + u'1');
         QCOMPARE(board.siblingAtColumn(KeyTreeModel::DeltaMemoryColumn).data(KeyTreeModel::SortRole).toLongLong(),
                  -m_keysBefore["board"].memory);
+        // At 800 px, the Δ columns whole beside the others.
+        const QSize size = m_window->size();
+        m_window->resize(800, 600);
+        QTRY_COMPARE(m_window->size(), QSize(800, 600));
+        QTreeView* tree = m_window->browser()->tree();
+        const auto problems = [&] {
+            return (test::columnsPastTheEdge(tree) + test::cutCells(tree)).join(QStringLiteral("; "));
+        };
+        QTRY_VERIFY2(problems().isEmpty(), qPrintable(problems()));
+        m_window->resize(size);
         test::grabAtSizes(m_window.get(), QStringLiteral("compare-keys"));
     }
 
