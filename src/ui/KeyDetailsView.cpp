@@ -308,7 +308,7 @@ void KeyDetailsView::takeOverview(const models::ValueInspector::Overview& overvi
     const bool big = key.length && (key.type == KeyType::String ? lint::isBigString(*key.length)
                                                                 : lint::isBigCollection(*key.length));
     if (big)
-        length += tr("  — a big key");
+        length += tr(" — a big key");
     m_length->setText(length);
     m_problems->setText(key.problems.join(u'\n'));
     m_problems->setVisible(!key.problems.isEmpty());
