@@ -4,6 +4,7 @@
 
 #ifdef Q_OS_LINUX
 #include <cerrno>
+#include <pthread.h>
 #include <sys/resource.h>
 #endif
 
@@ -24,6 +25,17 @@ void runAtBackgroundPriority()
     if (QThread* thread = QThread::currentThread())
         thread->setPriority(QThread::LowPriority);
 #endif
+}
+
+void setUpThisThread(const QString& name, Priority priority)
+{
+#ifdef Q_OS_LINUX
+    pthread_setname_np(pthread_self(), name.toUtf8().left(15).constData()); // the kernel keeps 15 bytes
+#else
+    Q_UNUSED(name);
+#endif
+    if (priority == Priority::Background)
+        runAtBackgroundPriority();
 }
 
 } // namespace keylens::base

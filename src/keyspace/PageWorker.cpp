@@ -1,6 +1,6 @@
 #include "keyspace/PageWorker.h"
 
-#include "base/QueueWorker.h"
+#include "base/QueueThread.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -17,8 +17,8 @@ namespace keylens::keyspace::detail {
 void runOnPageWorker(std::function<void()> job, PageLane lane)
 {
     // Never destroyed: an array may post its next page while statics are destroyed at exit.
-    static base::QueueWorker* const pages = new base::QueueWorker;
-    static base::QueueWorker* const bigBuffers = new base::QueueWorker;
+    static base::QueueThread* const pages = new base::QueueThread(QStringLiteral("keylens pages"));
+    static base::QueueThread* const bigBuffers = new base::QueueThread(QStringLiteral("keylens buffers"));
     (lane == PageLane::Pages ? pages : bigBuffers)->post(std::move(job));
 }
 

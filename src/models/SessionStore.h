@@ -1,6 +1,6 @@
 #pragma once
 
-#include "base/Disposal.h"
+#include "base/QueueThread.h"
 #include "keyspace/Keyspace.h"
 
 #include <QString>
@@ -30,8 +30,10 @@ struct SessionStore
     std::unique_ptr<lint::Linter> linter; // over `keys`
     KeyTreeModel* model = nullptr;        // the session's models over `keys`
     PatternTreeModel* patternModel = nullptr;
-    // What a finished scan leaves (a store, its linter, a judgement) is freed there; waited for when the session goes.
-    base::Disposal lettingGo{QStringLiteral("keylens let go")};
+    // What a finished scan leaves (a store, its linter, a judgement) is freed there, at background priority (on the
+    // GUI thread it was a stall; at equal priority the thread took turns with the GUI thread on its core); waited for
+    // when the session goes.
+    base::QueueThread lettingGo{QStringLiteral("keylens let go"), base::Priority::Background};
 };
 
 } // namespace keylens::models

@@ -1,6 +1,6 @@
 #include "models/SnapshotKeeper.h"
 
-#include "base/QueueWorker.h"
+#include "base/QueueThread.h"
 #include "history/SnapshotOfScan.h"
 #include "history/SnapshotStore.h"
 #include "lint/Linter.h"
@@ -80,7 +80,8 @@ void SnapshotKeeper::save()
         return;
     if (!m_root.isEmpty()) {
         // Written on a thread of its own, in order: a few MB at most, but not in the GUI thread's time.
-        static base::QueueWorker* writer = new base::QueueWorker; // never deleted: see QueueWorker
+        // Never deleted: a snapshot may be posted while statics are destroyed at exit (see QueueThread).
+        static base::QueueThread* writer = new base::QueueThread(QStringLiteral("keylens snapshots"));
         writer->post([root = m_root, keep = m_kept, snapshot] {
             if (const QString failed = history::SnapshotStore(root, keep).save(*snapshot); !failed.isEmpty())
                 qWarning("keylens: %s", qPrintable(failed));

@@ -1,6 +1,6 @@
 #include "redis/ChildProcess.h"
 
-#include "base/QueueWorker.h"
+#include "base/QueueThread.h"
 #include "redis/ChildEnvironment.h"
 
 #include <QStandardPaths>
@@ -46,7 +46,8 @@ public:
     }
 
 private:
-    base::QueueWorker* m_worker = new base::QueueWorker; // never deleted, as the class comment says
+    // Never deleted, as the class comment says.
+    base::QueueThread* m_worker = new base::QueueThread(QStringLiteral("keylens spawner"));
 };
 
 // Between fork and exec the child of a threaded process may only make async-signal-safe calls: everything it

@@ -241,7 +241,7 @@ def check_folders():
 # --- threads ----------------------------------------------------------------------------------------------------
 
 # What starts a thread, or runs a step later on one: each has its one home in src/base (NextTurn, SideTask, WorkerJob,
-# JobRunner, QueueWorker, Disposal, SlicedJob).
+# JobRunner, QueueThread, SlicedJob).
 THREAD_PRIMITIVES = [
     ("std::thread", r"\bstd::j?thread\b(?!::)"),
     ("std::async", r"\bstd::async\b"),

@@ -1,14 +1,15 @@
 // base/: the one way background work is written. Each helper is checked for what its callers rely on: the work runs
 // on another thread, everything it wrote is visible after the wait, nothing is run twice or skipped, and a queue
 // keeps its order; a worker job delivers on the owner's thread only while current, and a next-turn step runs once.
-#include "base/Disposal.h"
+// A primitive's stress test runs a matrix of batch size × delay × iterations (the rows of its `_data` function) that
+// would catch a job lost, run twice, out of order or stale, and a stop that hangs.
 #include "base/NextTurn.h"
-#include "base/QueueWorker.h"
+#include "base/QueueThread.h"
 #include "base/SideTask.h"
 #include "base/ThreadPriority.h"
 #include "base/WorkerJob.h"
 
-#include <QSignalSpy>
+#include <QElapsedTimer>
 #include <QTest>
 #include <QThread>
 
@@ -16,7 +17,9 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <sys/resource.h>
 #include <thread>
@@ -24,6 +27,73 @@
 
 using namespace keylens;
 using namespace std::chrono_literals;
+
+namespace {
+
+// A job's cost: busy for `us` microseconds (a sleep would hand the core over and hide races).
+void spend(int us)
+{
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+}
+
+// The matrix every stress test runs: batch × delay × iterations, from many tiny jobs to a few slow ones (each row
+// about the same total work, a few tens of milliseconds).
+void stressRows()
+{
+    QTest::addColumn<int>("batch");
+    QTest::addColumn<int>("delayUs");
+    QTest::addColumn<int>("iterations");
+    for (const int batch : {1, 8, 64}) {
+        for (const int delayUs : {0, 50, 1000}) {
+            const int iterations = std::clamp(20'000 / (batch * (delayUs + 20)), 4, 90);
+            QTest::addRow("batch %d, %d us, %d rounds", batch, delayUs, iterations) << batch << delayUs << iterations;
+        }
+    }
+}
+
+// How a stress round ends: everything delivered before the next, all cancelled at once, or the next round goes on
+// while this one's work still runs (and supersedes it, where lanes or restarts do).
+enum class RoundEnd { Delivered, Cancelled, Overlapped };
+RoundEnd roundEnd(int round)
+{
+    return round % 3 == 0 ? RoundEnd::Delivered : round % 3 == 1 ? RoundEnd::Cancelled : RoundEnd::Overlapped;
+}
+
+// A stop may take a moment (a cancel slice, a loaded machine), never a job's or a wait's length.
+constexpr qint64 PromptStopMs = 500;
+
+// Ends the test run at once, saying what hung, when the scope it guards (a stop, a destructor that waits) has not
+// returned within `ms`: a stop that hangs would otherwise stall the run until QtTest's watchdog, five minutes on.
+class HangGuard
+{
+public:
+    explicit HangGuard(const char* what, int ms = 10'000)
+        : m_watch([this, what, ms] {
+            std::unique_lock lock(m_mutex);
+            if (!m_returnedOrNot.wait_for(lock, std::chrono::milliseconds(ms), [this] { return m_returned; }))
+                qFatal("%s has not returned after %d ms: it hangs", what, ms);
+        })
+    {}
+    ~HangGuard()
+    {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_returned = true;
+        }
+        m_returnedOrNot.notify_all();
+        m_watch.join();
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_returnedOrNot;
+    bool m_returned = false;
+    std::thread m_watch; // last: started once the rest exists
+};
+
+} // namespace
 
 class TestBackground : public QObject
 {
@@ -102,27 +172,6 @@ private Q_SLOTS:
         }
     }
 
-    void aQueueWorkerRunsJobsInOrderOnOneOtherThread()
-    {
-        static auto* const worker = new base::QueueWorker; // never deleted, as its callers keep theirs
-        std::vector<int> order;                            // written by the worker only
-        std::vector<std::thread::id> threads;
-        std::promise<void> done;
-        for (int i = 0; i < 200; ++i) {
-            worker->post([&, i] {
-                order.push_back(i);
-                threads.push_back(std::this_thread::get_id());
-            });
-        }
-        worker->post([&] { done.set_value(); });
-        QVERIFY(done.get_future().wait_for(5s) == std::future_status::ready);
-        QCOMPARE(order.size(), std::size_t(200));
-        for (int i = 0; i < 200; ++i)
-            QCOMPARE(order[std::size_t(i)], i);
-        QVERIFY(threads.front() != std::this_thread::get_id());
-        QVERIFY(std::all_of(threads.begin(), threads.end(), [&](std::thread::id id) { return id == threads.front(); }));
-    }
-
     // The background priority is the calling thread's only: the GUI thread that starts a worker keeps its own.
     void backgroundPriorityIsPerThread()
     {
@@ -138,9 +187,65 @@ private Q_SLOTS:
         QCOMPARE(getpriority(PRIO_PROCESS, 0), before);
     }
 
-    // What is disposed of is freed on one other thread, at background priority, in the order given; the disposal's
-    // destructor waits for all of it.
-    void aDisposalFreesOffThisThreadInOrderAndIsWaitedFor()
+    // --- QueueThread ------------------------------------------------------------------------------------------------
+
+    void aQueueThreadRunsEveryJobOnceInOrder_data() { stressRows(); }
+    // Two producers (this thread and a side task) post `batch` jobs each per round; the queue runs each once, on one
+    // thread that is neither, in each producer's order. The queue is then destroyed with a round still queued: its
+    // destructor runs all of it (nothing dropped) and returns once it has.
+    void aQueueThreadRunsEveryJobOnceInOrder()
+    {
+        QFETCH(int, batch);
+        QFETCH(int, delayUs);
+        QFETCH(int, iterations);
+        std::vector<int> ran[2]; // by producer; written by the queue's thread only, read after a fence or the join
+        std::vector<std::thread::id> threads;
+        auto queue = std::make_unique<base::QueueThread>(QStringLiteral("stress queue"));
+        int posted[2] = {0, 0};
+        const auto produce = [&](int producer) {
+            for (int i = 0; i < batch; ++i) {
+                queue->post([&, producer, seq = posted[producer]++, delayUs] {
+                    spend(delayUs);
+                    ran[producer].push_back(seq);
+                    threads.push_back(std::this_thread::get_id());
+                });
+            }
+        };
+        for (int round = 0; round < iterations; ++round) {
+            {
+                base::SideTask other([&] { produce(1); });
+                produce(0);
+            }
+            if (roundEnd(round) == RoundEnd::Delivered) { // a fence: everything posted before it has run
+                std::promise<void> fence;
+                queue->post([&fence] { fence.set_value(); });
+                QVERIFY(fence.get_future().wait_for(20s) == std::future_status::ready);
+                QCOMPARE(ran[0].size(), std::size_t(posted[0]));
+                QCOMPARE(ran[1].size(), std::size_t(posted[1]));
+            }
+        }
+        produce(0);
+        produce(1);
+        QElapsedTimer stopping;
+        stopping.start();
+        {
+            const HangGuard guard("a QueueThread's destructor");
+            queue.reset(); // runs what is queued, then joins
+        }
+        QVERIFY2(stopping.elapsed() < 5000 + qint64(8 * batch) * delayUs / 1000, // it drains: slow, never stuck
+                 qPrintable(QString::number(stopping.elapsed())));
+        for (int producer : {0, 1}) {
+            QCOMPARE(ran[producer].size(), std::size_t(posted[producer])); // none lost, none twice
+            for (std::size_t i = 0; i < ran[producer].size(); ++i)
+                QCOMPARE(ran[producer][i], int(i)); // in order
+        }
+        QVERIFY(threads.front() != std::this_thread::get_id());
+        QVERIFY(std::all_of(threads.begin(), threads.end(), [&](std::thread::id id) { return id == threads.front(); }));
+    }
+
+    // What is disposed of is freed on the queue's thread, at its priority, in the order given; the destructor waits
+    // for all of it.
+    void aQueueThreadDisposesOffThisThreadInOrderAndIsWaitedFor()
     {
         struct Tracked
         {
@@ -160,7 +265,7 @@ private Q_SLOTS:
         std::vector<std::thread::id> threads;
         std::vector<int> priorities;
         {
-            base::Disposal disposal(QStringLiteral("test disposal"));
+            base::QueueThread disposal(QStringLiteral("test disposal"), base::Priority::Background);
             for (int i = 0; i < 20; ++i)
                 disposal.dispose(std::unique_ptr<Tracked>(new Tracked{&order, i, &threads, &priorities}));
             disposal.dispose(std::unique_ptr<Tracked>()); // nothing: nothing to free
@@ -171,6 +276,17 @@ private Q_SLOTS:
         QVERIFY(threads.front() != std::this_thread::get_id());
         QVERIFY(std::all_of(threads.begin(), threads.end(), [&](std::thread::id id) { return id == threads.front(); }));
         QVERIFY(std::all_of(priorities.begin(), priorities.end(), [](int nice) { return nice >= 10; }));
+    }
+
+    // A queue that is never deleted (the page worker's, the spawner's) runs its jobs as any other.
+    void aQueueThreadThatIsNeverDeletedRunsItsJobs()
+    {
+        static auto* const queue = new base::QueueThread(QStringLiteral("test queue")); // never deleted
+        std::promise<std::thread::id> ran;
+        queue->post([&ran] { ran.set_value(std::this_thread::get_id()); });
+        std::future<std::thread::id> thread = ran.get_future();
+        QVERIFY(thread.wait_for(5s) == std::future_status::ready);
+        QVERIFY(thread.get() != std::this_thread::get_id());
     }
 
     void aWorkerJobRunsOffThisThreadAndDeliversOnIt()
@@ -208,7 +324,10 @@ private Q_SLOTS:
             },
             [&] { delivered = true; });
         QTRY_VERIFY(started.load());
-        job.cancel();
+        {
+            const HangGuard guard("WorkerJob::cancel()");
+            job.cancel();
+        }
         QVERIFY(returned.load()); // cancel() waited for the work
         QVERIFY(!job.isRunning());
         QVERIFY(!job.cancelled()); // the next job starts with a clear flag
