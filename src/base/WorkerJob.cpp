@@ -1,16 +1,12 @@
 #include "base/WorkerJob.h"
 
-#include "base/ThreadPriority.h"
-
-#include <QThread>
-
 #include <utility>
 
 namespace keylens::base {
 
-WorkerJob::WorkerJob(const QString& threadName, QObject* parent)
+WorkerJob::WorkerJob(const QString& threadName, QObject* parent, Priority priority)
     : QObject(parent)
-    , m_threadName(threadName)
+    , m_runner(threadName, nullptr, priority)
 {}
 
 WorkerJob::~WorkerJob()
@@ -18,37 +14,22 @@ WorkerJob::~WorkerJob()
     cancel();
 }
 
-void WorkerJob::start(std::function<void()> work, std::function<void()> delivered, bool backgroundPriority)
+void WorkerJob::start(std::function<void()> work, std::function<void()> delivered)
 {
     cancel();
-    m_thread = QThread::create([work = std::move(work), backgroundPriority] {
-        if (backgroundPriority)
-            runAtBackgroundPriority();
+    m_job = m_runner.post([work = std::move(work), delivered = std::move(delivered)](const JobContext&) {
         work();
+        return delivered; // may start the next job
     });
-    m_thread->setObjectName(m_threadName);
-    QThread* thread = m_thread;
-    connect(thread, &QThread::finished, this, [this, thread, job = ++m_job, delivered = std::move(delivered)] {
-        if (job != m_job)
-            return; // cancelled, and deleted by cancel()
-        thread->deleteLater();
-        m_thread = nullptr;
-        if (delivered)
-            delivered(); // may start the next job
-    });
-    m_thread->start();
 }
 
 void WorkerJob::cancel()
 {
-    if (!m_thread)
+    if (!isRunning())
         return;
     m_cancel.store(true, std::memory_order_relaxed);
-    m_thread->wait();
-    delete m_thread; // its finished signal, maybe queued already, is dropped with it or by the number below
-    m_thread = nullptr;
-    ++m_job;
-    m_cancel.store(false, std::memory_order_relaxed);
+    m_runner.cancelAllAndWait();
+    m_cancel.store(false, std::memory_order_relaxed); // the next job starts with a clear flag
 }
 
 } // namespace keylens::base

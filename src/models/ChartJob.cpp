@@ -86,7 +86,7 @@ void ChartJob::start(const keyspace::Keyspace& store, std::vector<keyspace::Node
             while (!m_walk->step(NodesPerCheck) && !m_worker.cancelled()) {
             }
         },
-        deliver, false);
+        deliver);
 }
 
 } // namespace keylens::models

@@ -52,7 +52,7 @@ private:
     // Nodes walked between two looks for a cancel on the worker, and at most between two looks at the clock here.
     static constexpr std::size_t NodesPerCheck = 20'000;
     base::SlicedJob m_slices{NodesPerCheck, QStringLiteral("chart slices"), this};
-    base::WorkerJob m_worker{QStringLiteral("keylens chart"), this};
+    base::WorkerJob m_worker{QStringLiteral("keylens chart"), this, base::Priority::Normal};
 };
 
 } // namespace keylens::models

@@ -154,8 +154,7 @@ void LiveSession::begin()
                                                           "will not move"));
             if (m_scanIn && m_session->summary())
                 scanFinished(*m_session->summary());
-        },
-        false);
+        });
 }
 
 void LiveSession::turnOnNotifications(bool keep)
@@ -185,8 +184,7 @@ void LiveSession::turnOnNotifications(bool keep)
             if (!keep && !m_owed)
                 m_owed = Owed{server, was.flags};
             begin();
-        },
-        false);
+        });
 }
 
 void LiveSession::putNotificationsBack()

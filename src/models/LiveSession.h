@@ -117,7 +117,7 @@ private:
     bool m_scanIn = false;             // the scan followed is in the store
     bool m_followsFromNow = false;     // see followsFromNow()
     std::unique_ptr<live::KeyspaceFollower> m_follower;
-    base::WorkerJob m_starting{QStringLiteral("keylens live start"), this};
+    base::WorkerJob m_starting{QStringLiteral("keylens live start"), this, base::Priority::Normal};
     QTimer m_lookTimer;
     QTimer m_announceTimer;
     std::deque<live::LiveKey> m_waiting;

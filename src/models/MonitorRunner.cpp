@@ -23,7 +23,7 @@ void MonitorRunner::start(const redis::ConnectionOptions& options, const keyspac
                 live::sampleMonitor(options, delimiters, seconds, m_cancel));
         },
         // On the GUI thread, once the job has returned; a cancelled sample too (cancel() only ends it early).
-        [this, sample] { Q_EMIT finished(*sample); }, /*backgroundPriority=*/false);
+        [this, sample] { Q_EMIT finished(*sample); });
 }
 
 } // namespace keylens::models

@@ -31,7 +31,7 @@ Q_SIGNALS:
 
 private:
     std::atomic<bool> m_cancel{false}; // read by the job: destroyed after it
-    base::WorkerJob m_job{QStringLiteral("keylens monitor sample"), this};
+    base::WorkerJob m_job{QStringLiteral("keylens monitor sample"), this, base::Priority::Normal};
 };
 
 } // namespace keylens::models

@@ -832,8 +832,7 @@ void RowTreeModel::startWorkerSort(std::shared_ptr<WorkerSortJob> job)
                 }
             }
             Q_EMIT workerSortApplied();
-        },
-        false);
+        });
 }
 
 void RowTreeModel::waitForWorkerSort()

@@ -230,7 +230,7 @@ private:
     QElapsedTimer m_clock;
     static constexpr qint64 BigParentIntervalMs = 1000;
 
-    base::WorkerJob m_workerSort{QStringLiteral("keylens final sort"), this};
+    base::WorkerJob m_workerSort{QStringLiteral("keylens final sort"), this, base::Priority::Normal};
     // The rows of a sort for the worker, being copied a slice at a time first (see sortOnWorker()).
     std::shared_ptr<WorkerSortJob> m_copyingForSort;
     // Rows per look at the clock: at most 256 KB of fresh pages, 0.1-1 ms on the development VM.

@@ -3,6 +3,7 @@
 // keeps its order; a worker job delivers on the owner's thread only while current, and a next-turn step runs once.
 // A primitive's stress test runs a matrix of batch size × delay × iterations (the rows of its `_data` function) that
 // would catch a job lost, run twice, out of order or stale, and a stop that hangs.
+#include "base/JobRunner.h"
 #include "base/NextTurn.h"
 #include "base/QueueThread.h"
 #include "base/SideTask.h"
@@ -59,6 +60,13 @@ enum class RoundEnd { Delivered, Cancelled, Overlapped };
 RoundEnd roundEnd(int round)
 {
     return round % 3 == 0 ? RoundEnd::Delivered : round % 3 == 1 ? RoundEnd::Cancelled : RoundEnd::Overlapped;
+}
+
+// Whether a round lets the worker run all of its work out before the round ends (its deliveries are queued then, and
+// must be dropped all the same when the round is cancelled or overlapped), or ends it while work still runs.
+bool settles(int round)
+{
+    return (round / 3) % 2 == 0;
 }
 
 // A stop may take a moment (a cancel slice, a loaded machine), never a job's or a wait's length.
@@ -187,6 +195,337 @@ private Q_SLOTS:
         QCOMPARE(getpriority(PRIO_PROCESS, 0), before);
     }
 
+    // --- JobRunner --------------------------------------------------------------------------------------------------
+
+    void aJobRunnerDeliversOnlyWhileCurrentAndInOrder_data() { stressRows(); }
+    // Each round posts `batch` jobs to lane 0 and `batch` to lane 1, alternately; each job streams one delivery
+    // (send) and returns another. Lane 0's all arrive unless cancelled; of a round's lane-1 jobs only the last may (it
+    // superseded the others before the owner's thread took a turn), and not when the next round's first supersedes it
+    // after it ran. Every delivery is on the owner's thread, in posting order, once.
+    void aJobRunnerDeliversOnlyWhileCurrentAndInOrder()
+    {
+        QFETCH(int, batch);
+        QFETCH(int, delayUs);
+        QFETCH(int, iterations);
+        struct Expect
+        {
+            bool mayDeliver = false;
+            bool mustDeliver = false;
+        };
+        std::vector<Expect> expect;
+        std::vector<int> returned; // the owner's thread only
+        std::vector<int> sent;
+        std::vector<std::atomic<int>> started(std::size_t(iterations * batch * 2));
+        std::atomic<int> lastRan{-1}; // jobs run in posting order
+        bool offThread = false;
+        QThread* const owner = QThread::currentThread();
+        auto runner = std::make_unique<base::JobRunner>(QStringLiteral("stress jobs"));
+        for (int round = 0; round < iterations; ++round) {
+            const RoundEnd end = roundEnd(round);
+            const std::size_t first = expect.size();
+            for (int i = 0; i < 2 * batch; ++i) {
+                const int seq = int(expect.size());
+                expect.push_back({});
+                runner->post(
+                    [&, seq, delayUs](const base::JobContext& job) -> base::JobRunner::Delivery {
+                        ++started[std::size_t(seq)];
+                        spend(delayUs);
+                        job.send([&, seq] {
+                            offThread = offThread || QThread::currentThread() != owner;
+                            sent.push_back(seq);
+                        });
+                        lastRan = seq;
+                        return [&, seq] {
+                            offThread = offThread || QThread::currentThread() != owner;
+                            returned.push_back(seq);
+                        };
+                    },
+                    i % 2);
+            }
+            const bool settled = settles(round) && end != RoundEnd::Delivered;
+            if (settled) { // every job of the round has run, and its deliveries wait in the event queue
+                while (lastRan.load() < int(expect.size()) - 1)
+                    std::this_thread::sleep_for(100us);
+            }
+            for (std::size_t seq = first; seq < expect.size(); ++seq) {
+                const bool lane1 = (seq - first) % 2 == 1;
+                const bool last = seq + 1 == expect.size();
+                // An overlapped round's last lane-1 job is superseded by the next round's first: after it ran when
+                // the round settled, before or after otherwise; the last round's is not.
+                const bool superseded = end == RoundEnd::Overlapped && settled && round + 1 < iterations;
+                expect[seq].mayDeliver = end != RoundEnd::Cancelled && (!lane1 || (last && !superseded));
+                expect[seq].mustDeliver = expect[seq].mayDeliver && (!lane1 || end == RoundEnd::Delivered);
+            }
+            if (end == RoundEnd::Cancelled)
+                runner->cancelAll();
+            if (end == RoundEnd::Delivered)
+                QVERIFY(QTest::qWaitFor([&] { return !returned.empty() && returned.back() == int(expect.size()) - 1; },
+                                        20000));
+        }
+        bool fenced = false; // deliveries come in order: once this one ran, every earlier one has
+        runner->post(
+            [&fenced](const base::JobContext&) -> base::JobRunner::Delivery { return [&fenced] { fenced = true; }; });
+        QTRY_VERIFY_WITH_TIMEOUT(fenced, 20000);
+        QTest::qWait(5); // anything stale still queued would arrive now
+
+        // The stop: a job blocked until it is cancelled, slow ones queued behind it that must never start.
+        std::atomic<bool> blocked{false};
+        std::atomic<int> startedLate{0};
+        runner->post([&blocked](const base::JobContext& job) -> base::JobRunner::Delivery {
+            blocked = true;
+            while (!job.cancelled())
+                std::this_thread::sleep_for(1ms);
+            return {};
+        });
+        for (int i = 0; i < batch; ++i) {
+            runner->post([&startedLate](const base::JobContext&) -> base::JobRunner::Delivery {
+                ++startedLate;
+                spend(100'000);
+                return {};
+            });
+        }
+        while (!blocked)
+            std::this_thread::sleep_for(1ms);
+        QElapsedTimer stopping;
+        stopping.start();
+        {
+            const HangGuard guard("a JobRunner's destructor");
+            runner.reset();
+        }
+        QVERIFY2(stopping.elapsed() < PromptStopMs, qPrintable(QString::number(stopping.elapsed())));
+        QCOMPARE(startedLate.load(), 0);
+
+        QVERIFY(!offThread);
+        for (std::size_t i = 0; i < returned.size(); ++i) {
+            const int seq = returned[i];
+            QVERIFY2(expect[std::size_t(seq)].mayDeliver, qPrintable(QStringLiteral("job %1 was stale").arg(seq)));
+            if (i > 0) // strictly increasing: none twice, none out of order
+                QVERIFY2(returned[i - 1] < seq,
+                         qPrintable(QStringLiteral("%1 after %2").arg(seq).arg(returned[i - 1])));
+        }
+        for (std::size_t seq = 0; seq < expect.size(); ++seq) {
+            if (expect[seq].mustDeliver)
+                QVERIFY2(std::binary_search(returned.begin(), returned.end(), int(seq)),
+                         qPrintable(QStringLiteral("job %1 was lost").arg(seq)));
+            QVERIFY(started[seq] <= 1);
+        }
+        for (std::size_t i = 0; i < sent.size(); ++i) {
+            QVERIFY2(expect[std::size_t(sent[i])].mayDeliver,
+                     qPrintable(QStringLiteral("job %1 sent stale").arg(sent[i])));
+            if (i > 0)
+                QVERIFY(sent[i - 1] < sent[i]);
+        }
+        for (const int seq : returned) // a job's sent delivery came, and before its return (both in order)
+            QVERIFY(std::binary_search(sent.begin(), sent.end(), seq));
+    }
+
+    // A lane-0 job cancelled while it runs: its flag turns, cancelAllAndWait() returns only after it has.
+    void cancelAllAndWaitWaitsForTheRunningJob()
+    {
+        base::JobRunner runner(QStringLiteral("test jobs"));
+        std::atomic<bool> running{false};
+        std::atomic<bool> returned{false};
+        bool delivered = false;
+        runner.post([&](const base::JobContext& job) -> base::JobRunner::Delivery {
+            running = true;
+            while (!job.cancelled())
+                std::this_thread::sleep_for(1ms);
+            std::this_thread::sleep_for(20ms); // still working after it saw the flag
+            returned = true;
+            return [&delivered] { delivered = true; };
+        });
+        while (!running)
+            std::this_thread::sleep_for(1ms);
+        {
+            const HangGuard guard("JobRunner::cancelAllAndWait()");
+            runner.cancelAllAndWait();
+        }
+        QVERIFY(returned.load());
+        QTest::qWait(20);
+        QVERIFY(!delivered);
+    }
+
+    // --- WorkerJob, JobRunner's one-job form ---------------------------------------------------------------------
+
+    void aWorkerJobRunsOffThisThreadAndDeliversOnIt()
+    {
+        base::WorkerJob job(QStringLiteral("test worker"));
+        std::thread::id workThread;
+        QThread* deliveryThread = nullptr;
+        int deliveries = 0;
+        job.start([&] { workThread = std::this_thread::get_id(); },
+                  [&] {
+                      deliveryThread = QThread::currentThread();
+                      ++deliveries;
+                  });
+        QVERIFY(job.isRunning());
+        QTRY_COMPARE(deliveries, 1);
+        QVERIFY(workThread != std::this_thread::get_id());
+        QCOMPARE(deliveryThread, QThread::currentThread());
+        QVERIFY(!job.isRunning());
+        QTest::qWait(20);
+        QCOMPARE(deliveries, 1); // once
+    }
+
+    void aCancelledWorkerJobStopsIsWaitedForAndNeverDelivers()
+    {
+        base::WorkerJob job(QStringLiteral("test worker"));
+        std::atomic<bool> started{false};
+        std::atomic<bool> returned{false};
+        bool delivered = false;
+        job.start(
+            [&] {
+                started = true;
+                while (!job.cancelled())
+                    std::this_thread::sleep_for(1ms);
+                returned = true;
+            },
+            [&] { delivered = true; });
+        QTRY_VERIFY(started.load());
+        {
+            const HangGuard guard("WorkerJob::cancel()");
+            job.cancel();
+        }
+        QVERIFY(returned.load()); // cancel() waited for the work
+        QVERIFY(!job.isRunning());
+        QVERIFY(!job.cancelled()); // the next job starts with a clear flag
+        QTest::qWait(20);
+        QVERIFY(!delivered);
+    }
+
+    void aWorkerJobStartedAgainDeliversOnlyTheLastWork()
+    {
+        base::WorkerJob job(QStringLiteral("test worker"));
+        std::vector<int> delivered;
+        for (int i = 0; i < 5; ++i)
+            job.start([] { std::this_thread::sleep_for(2ms); }, [&delivered, i] { delivered.push_back(i); });
+        QTRY_VERIFY(!job.isRunning());
+        QTest::qWait(20);
+        QCOMPARE(delivered, std::vector<int>{4});
+    }
+
+    void aWorkerJobWhoseDeliveryIsQueuedIsDroppedOnCancel()
+    {
+        // The work is done and its delivery waits in the event queue: cancel() still drops it.
+        base::WorkerJob job(QStringLiteral("test worker"));
+        std::atomic<bool> returned{false};
+        bool delivered = false;
+        job.start([&] { returned = true; }, [&] { delivered = true; });
+        while (!returned.load())
+            std::this_thread::sleep_for(1ms);
+        std::this_thread::sleep_for(10ms); // the work has returned; no event was processed
+        job.cancel();
+        QTest::qWait(20);
+        QVERIFY(!delivered);
+    }
+
+    // A WorkerJob thread runs at background priority unless asked otherwise, for good.
+    void aWorkerJobsThreadHasItsPriority()
+    {
+        errno = 0;
+        const int before = getpriority(PRIO_PROCESS, 0);
+        QCOMPARE(errno, 0);
+        for (const base::Priority priority : {base::Priority::Background, base::Priority::Normal}) {
+            base::WorkerJob job(QStringLiteral("test worker"), nullptr, priority);
+            int nice = -100;
+            bool done = false;
+            job.start([&nice] { nice = getpriority(PRIO_PROCESS, 0); }, [&done] { done = true; });
+            QTRY_VERIFY(done);
+            QCOMPARE(nice, priority == base::Priority::Background ? std::max(before, 10) : before);
+        }
+        QCOMPARE(getpriority(PRIO_PROCESS, 0), before);
+    }
+
+    void aWorkerJobDeliversOnlyItsLastStartAndCancelWaits_data() { stressRows(); }
+    // Each round starts the job `batch` times (each start cancels the one before and waits for it) and then lets the
+    // last deliver, cancels it, or starts the next round over it, either at once or once its work has returned (its
+    // delivery queued). At most one work runs at a time; only a round's last start may deliver, once; after cancel()
+    // no work runs and nothing of it is delivered.
+    void aWorkerJobDeliversOnlyItsLastStartAndCancelWaits()
+    {
+        QFETCH(int, batch);
+        QFETCH(int, delayUs);
+        QFETCH(int, iterations);
+        base::WorkerJob job(QStringLiteral("stress worker"));
+        std::atomic<int> running{0};
+        std::atomic<int> overlaps{0};
+        std::atomic<int> dirtyStarts{0}; // work that began with the cancel flag still set
+        std::atomic<int> lastReturned{-1};
+        std::vector<int> delivered;
+        std::vector<int> mayDeliver;  // in order
+        std::vector<int> mustDeliver; // in order
+        int seq = 0;
+        for (int round = 0; round < iterations; ++round) {
+            const RoundEnd end = roundEnd(round);
+            for (int i = 0; i < batch; ++i, ++seq) {
+                job.start(
+                    [&, delayUs, seq] {
+                        if (running.fetch_add(1) != 0)
+                            ++overlaps;
+                        if (job.cancelled())
+                            ++dirtyStarts;
+                        for (int spent = 0; spent < delayUs && !job.cancelled(); spent += 10)
+                            spend(10);
+                        --running;
+                        lastReturned = seq;
+                    },
+                    [&delivered, seq] { delivered.push_back(seq); });
+            }
+            const int last = seq - 1;
+            const bool settled = settles(round) && end != RoundEnd::Delivered;
+            if (settled) { // its work has returned, its delivery waits in the event queue
+                while (lastReturned.load() < last)
+                    std::this_thread::sleep_for(100us);
+            }
+            if (end == RoundEnd::Cancelled) {
+                job.cancel();
+                QCOMPARE(running.load(), 0); // waited for
+                QVERIFY(!job.isRunning());
+            } else if (end == RoundEnd::Delivered || !settled || round + 1 == iterations) {
+                // An overlapped round's last start is superseded by the next round's first start: after its work
+                // returned when the round settled, before or after otherwise; the last round's is not.
+                mayDeliver.push_back(last);
+                if (end == RoundEnd::Delivered || round + 1 == iterations)
+                    mustDeliver.push_back(last);
+                if (end == RoundEnd::Delivered)
+                    QVERIFY(QTest::qWaitFor([&] { return !delivered.empty() && delivered.back() == last; }, 20000));
+            }
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!job.isRunning(), 20000);
+        QTest::qWait(5);
+        QCOMPARE(overlaps.load(), 0);
+        QCOMPARE(dirtyStarts.load(), 0);
+        for (std::size_t i = 0; i < delivered.size(); ++i) {
+            QVERIFY2(std::binary_search(mayDeliver.begin(), mayDeliver.end(), delivered[i]),
+                     qPrintable(QStringLiteral("start %1 was stale").arg(delivered[i])));
+            if (i > 0)
+                QVERIFY(delivered[i - 1] < delivered[i]);
+        }
+        for (const int last : mustDeliver)
+            QVERIFY2(std::binary_search(delivered.begin(), delivered.end(), last),
+                     qPrintable(QStringLiteral("start %1 was lost").arg(last)));
+        // The stop: the destructor cancels work that runs until it is told, promptly.
+        auto blocking = std::make_unique<base::WorkerJob>(QStringLiteral("stress worker"));
+        std::atomic<bool> blocked{false};
+        blocking->start(
+            [&blocked, job = blocking.get()] {
+                blocked = true;
+                while (!job->cancelled())
+                    std::this_thread::sleep_for(1ms);
+            },
+            [] { QFAIL("delivered after its job was destroyed"); });
+        while (!blocked)
+            std::this_thread::sleep_for(1ms);
+        QElapsedTimer stopping;
+        stopping.start();
+        {
+            const HangGuard guard("a WorkerJob's destructor");
+            blocking.reset();
+        }
+        QVERIFY2(stopping.elapsed() < PromptStopMs, qPrintable(QString::number(stopping.elapsed())));
+        QTest::qWait(5);
+    }
+
     // --- QueueThread ------------------------------------------------------------------------------------------------
 
     void aQueueThreadRunsEveryJobOnceInOrder_data() { stressRows(); }
@@ -287,78 +626,6 @@ private Q_SLOTS:
         std::future<std::thread::id> thread = ran.get_future();
         QVERIFY(thread.wait_for(5s) == std::future_status::ready);
         QVERIFY(thread.get() != std::this_thread::get_id());
-    }
-
-    void aWorkerJobRunsOffThisThreadAndDeliversOnIt()
-    {
-        base::WorkerJob job(QStringLiteral("test worker"));
-        std::thread::id workThread;
-        QThread* deliveryThread = nullptr;
-        int deliveries = 0;
-        job.start([&] { workThread = std::this_thread::get_id(); },
-                  [&] {
-                      deliveryThread = QThread::currentThread();
-                      ++deliveries;
-                  });
-        QVERIFY(job.isRunning());
-        QTRY_COMPARE(deliveries, 1);
-        QVERIFY(workThread != std::this_thread::get_id());
-        QCOMPARE(deliveryThread, QThread::currentThread());
-        QVERIFY(!job.isRunning());
-        QTest::qWait(20);
-        QCOMPARE(deliveries, 1); // once
-    }
-
-    void aCancelledWorkerJobStopsIsWaitedForAndNeverDelivers()
-    {
-        base::WorkerJob job(QStringLiteral("test worker"));
-        std::atomic<bool> started{false};
-        std::atomic<bool> returned{false};
-        bool delivered = false;
-        job.start(
-            [&] {
-                started = true;
-                while (!job.cancelled())
-                    std::this_thread::sleep_for(1ms);
-                returned = true;
-            },
-            [&] { delivered = true; });
-        QTRY_VERIFY(started.load());
-        {
-            const HangGuard guard("WorkerJob::cancel()");
-            job.cancel();
-        }
-        QVERIFY(returned.load()); // cancel() waited for the work
-        QVERIFY(!job.isRunning());
-        QVERIFY(!job.cancelled()); // the next job starts with a clear flag
-        QTest::qWait(20);
-        QVERIFY(!delivered);
-    }
-
-    void aWorkerJobStartedAgainDeliversOnlyTheLastWork()
-    {
-        base::WorkerJob job(QStringLiteral("test worker"));
-        std::vector<int> delivered;
-        for (int i = 0; i < 5; ++i)
-            job.start([] { std::this_thread::sleep_for(2ms); }, [&delivered, i] { delivered.push_back(i); });
-        QTRY_VERIFY(!job.isRunning());
-        QTest::qWait(20);
-        QCOMPARE(delivered, std::vector<int>{4});
-    }
-
-    void aWorkerJobWhoseDeliveryIsQueuedIsDroppedOnCancel()
-    {
-        // The work is done and its thread's finished signal waits in the event queue: cancel() still drops it.
-        base::WorkerJob job(QStringLiteral("test worker"));
-        std::atomic<bool> returned{false};
-        bool delivered = false;
-        job.start([&] { returned = true; }, [&] { delivered = true; });
-        while (!returned.load())
-            std::this_thread::sleep_for(1ms);
-        std::this_thread::sleep_for(10ms); // the thread has ended; no event was processed
-        job.cancel();
-        QTest::qWait(20);
-        QVERIFY(!delivered);
     }
 
     void aNextTurnStepRunsOnceAfterTheCurrentEventUnlessCancelled()
