@@ -1,4 +1,5 @@
 // keylens-cli profile [URI]: which key patterns the application reads and writes, from a short MONITOR sample.
+#include "base/ServiceThread.h"
 #include "cli/CommandLine.h"
 #include "cli/Commands.h"
 #include "cli/ExitCode.h"
@@ -158,8 +159,8 @@ int runProfileCommand(const QStringList& arguments)
     if (QString problem; !readDelimiterOption(parser, &delimiters, &problem))
         return usageError(problem);
 
-    std::atomic<bool> cancel{false};
-    InterruptWatcher interrupts([&cancel] { cancel = true; });
+    base::StopFlag cancel;
+    InterruptWatcher interrupts([&cancel] { cancel.request(); });
     const live::MonitorSample sample = live::sampleMonitor(connection, delimiters, seconds, cancel, [seconds] {
         writeStderr("keylens-cli: MONITOR for " + QByteArray::number(seconds) +
                     " s; it costs the server about half its throughput meanwhile\n");

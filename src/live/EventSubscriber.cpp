@@ -35,7 +35,7 @@ redis::Status EventSubscriber::start()
     // thread" when the server went away.
     std::promise<redis::Status> subscribed;
     std::future<redis::Status> outcome = subscribed.get_future();
-    m_reader.emplace([this, &subscribed] {
+    m_reader.start([this, &subscribed] {
         redis::Status status = subscribe();
         const bool ok = bool(status);
         subscribed.set_value(std::move(status)); // `subscribed` is not touched after this
@@ -48,7 +48,7 @@ redis::Status EventSubscriber::start()
 
 redis::Status EventSubscriber::subscribe()
 {
-    redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(m_options, &m_stop);
+    redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(m_options, m_reader.stopFlag());
     if (!opened)
         return opened.error();
     m_connection = std::move(*opened);
@@ -63,7 +63,7 @@ redis::Status EventSubscriber::subscribe()
 
 void EventSubscriber::readEvents()
 {
-    while (!m_stop.load()) {
+    while (!m_reader.isStopRequested()) {
         redis::Result<redis::Reply> message = m_connection->read();
         if (!message) {
             if (message.error().kind != redis::ErrorKind::Cancelled) {
@@ -107,9 +107,7 @@ std::optional<redis::Error> EventSubscriber::failure() const
 
 void EventSubscriber::stop()
 {
-    m_stop = true;
-    if (m_reader)
-        m_reader->wait();
+    m_reader.stop(); // a blocked read ends within the connection's cancel slice
 }
 
 } // namespace keylens::live

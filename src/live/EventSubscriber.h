@@ -1,6 +1,6 @@
 #pragma once
 
-#include "base/SideTask.h"
+#include "base/ServiceThread.h"
 #include "live/ChangedKeys.h"
 #include "live/EventCounts.h"
 #include "redis/ConnectionOptions.h"
@@ -20,8 +20,9 @@ class Connection;
 namespace keylens::live {
 
 // Subscribes to the key events of the connection's database (PSUBSCRIBE __keyevent@<db>__:*) on a connection of
-// its own, and on a thread of its own either counts them per pattern (keylens-cli watch) or collects the keys they
-// name (the live tree); another thread takes what was gathered each interval.
+// its own, and on a thread of its own (a base::ServiceThread, until stop()) either counts them per pattern
+// (keylens-cli watch) or collects the keys they name (the live tree); another thread takes what was gathered each
+// interval.
 // A subscriber that reads slower than the server writes is disconnected by the server (client-output-buffer-limit
 // pubsub): the counts from then on would be silently short, so failure() says so and the caller stops.
 class EventSubscriber
@@ -50,10 +51,9 @@ private:
     void readEvents();
 
     redis::ConnectionOptions m_options;
-    std::unique_ptr<redis::Connection> m_connection;
-    std::atomic<bool> m_stop{false};
+    std::unique_ptr<redis::Connection> m_connection; // the reader's: opened, read and closed there
     std::atomic<std::uint64_t> m_eventsRead{0};
-    std::optional<base::SideTask> m_reader;
+    base::ServiceThread m_reader{QStringLiteral("keylens key events")};
     mutable std::mutex m_mutex;
     std::variant<EventCounts, ChangedKeys> m_gathered; // under m_mutex
     std::optional<redis::Error> m_error;               // under m_mutex

@@ -5,7 +5,6 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QThread>
 
 namespace keylens::live {
 
@@ -24,13 +23,14 @@ redis::Status KeyspaceFollower::start()
     // The subscription first: a key written while the measuring connection opens is not missed.
     if (redis::Status subscribed = m_subscriber.start(); !subscribed)
         return subscribed;
-    redis::Result<std::unique_ptr<redis::Connection>> opened = redis::Connection::open(m_options.connection, &m_stop);
+    redis::Result<std::unique_ptr<redis::Connection>> opened =
+        redis::Connection::open(m_options.connection, m_looks.stopFlag());
     if (!opened) {
         m_subscriber.stop();
         return opened.error();
     }
     m_connection = std::move(*opened);
-    m_worker.emplace([this] { follow(); });
+    m_looks.start([this] { follow(); });
     return {};
 }
 
@@ -39,8 +39,7 @@ void KeyspaceFollower::follow()
     int quietLooks = 0;
     QElapsedTimer sinceDbSize;
     sinceDbSize.start();
-    while (!m_stop.load()) {
-        QThread::msleep(std::uint32_t(m_options.lookIntervalMs));
+    while (m_looks.waitFor(m_options.lookIntervalMs)) { // false at once on stop()
         if (const std::optional<redis::Error> failure = m_subscriber.failure()) {
             fallBehind(QStringLiteral("the server ended the subscription to key events (%1): events were lost. A "
                                       "subscriber that reads slower than the server writes is disconnected "
@@ -66,7 +65,8 @@ void KeyspaceFollower::follow()
             // An event published before the DBSIZE ran may still be on its way to the subscriber: it would count a key
             // the store does not have yet. Loopback or not, it arrives within moments; if any did, this was no quiet
             // moment after all.
-            QThread::msleep(QuietCheckMs);
+            if (!m_looks.waitFor(QuietCheckMs))
+                return;
             if (m_subscriber.eventsRead() != eventsBefore)
                 dbSize.reset();
         }
@@ -161,10 +161,9 @@ LiveUpdate KeyspaceFollower::take()
 
 void KeyspaceFollower::stop()
 {
-    m_stop = true;
+    m_looks.requestStop(); // a look under way ends within the measuring connection's cancel slice
     m_subscriber.stop();
-    if (m_worker)
-        m_worker->wait();
+    m_looks.stop();
 }
 
 } // namespace keylens::live

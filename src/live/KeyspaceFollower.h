@@ -1,6 +1,6 @@
 #pragma once
 
-#include "base/SideTask.h"
+#include "base/ServiceThread.h"
 #include "keyspace/KeyGlob.h"
 #include "keyspace/NamespaceStats.h"
 #include "live/EventSubscriber.h"
@@ -43,8 +43,9 @@ struct LiveUpdate
 };
 
 // Keeps a scanned store following the server after the scan: subscribes to the database's key events (an
-// EventSubscriber of changed keys), and on a thread of its own measures the keys they named, each once per look
-// however often it was written, on a connection of its own, in pipelines. The GUI thread takes the result.
+// EventSubscriber of changed keys), and on a thread of its own (a base::ServiceThread, a look every lookIntervalMs
+// until stop()) measures the keys they named, each once per look however often it was written, on a connection of
+// its own, in pipelines. The GUI thread takes the result.
 //
 // While held (a scan is running) it only gathers the keys: they are measured once the scan is over, so that a key
 // written during the scan is stored as it is after it. It never guesses: when the subscription is dropped (the
@@ -86,11 +87,11 @@ private:
     void fallBehind(QString why);
 
     Options m_options;
+    // Its stop flag is the measuring connection's cancel flag: declared before it, so that it outlives it.
+    base::ServiceThread m_looks{QStringLiteral("keylens live follow")};
     EventSubscriber m_subscriber;
     std::unique_ptr<redis::Connection> m_connection; // the measuring one
-    std::atomic<bool> m_stop{false};
     std::atomic<bool> m_held{true};
-    std::optional<base::SideTask> m_worker;
     std::mutex m_mutex;
     LiveUpdate m_waiting; // under m_mutex
 };

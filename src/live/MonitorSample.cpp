@@ -1,12 +1,10 @@
 #include "live/MonitorSample.h"
 
-#include "base/SideTask.h"
 #include "redis/Connection.h"
 #include "redis/ServerInfo.h"
 #include "redis/WriteGate.h"
 
 #include <QElapsedTimer>
-#include <QThread>
 
 #include <algorithm>
 #include <climits>
@@ -39,7 +37,7 @@ OpsFigures opsOf(redis::Connection& connection)
 } // namespace
 
 MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keyspace::Delimiters& delimiters,
-                            int seconds, const std::atomic<bool>& cancel, const std::function<void()>& started)
+                            int seconds, base::StopFlag& stop, const std::function<void()>& started)
 {
     MonitorSample sample;
     seconds = std::clamp(seconds, 1, MaximumMonitorSeconds);
@@ -61,8 +59,6 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
     const OpsFigures before = opsOf(admin);
     sample.opsBefore = before.instantaneous;
 
-    std::atomic<bool> stop{false};
-    std::atomic<bool> readerEnded{false}; // the MONITOR connection ended: the sample ends with it
     redis::ConnectionOptions monitorOptions = options;
     monitorOptions.commandTimeoutMs = INT_MAX; // an idle server sends nothing for long
     // The MONITOR connection lives on the reader's thread from its opening to its end: a socket used from a thread
@@ -71,9 +67,12 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
     std::promise<std::optional<redis::Error>> opening;
     std::future<std::optional<redis::Error>> monitoring = opening.get_future();
     std::optional<redis::Error> lost;
-    base::SideTask reader([&] {
+    // Stopped by this thread at the end (its own flag: the MONITOR connection's cancel flag), not by `stop`, so that a
+    // Cancel during the opening still gives a sample.
+    base::ServiceThread reader(QStringLiteral("keylens monitor"));
+    reader.start([&] {
         redis::Result<std::unique_ptr<redis::Connection>> monitorOpened =
-            redis::Connection::open(monitorOptions, &stop);
+            redis::Connection::open(monitorOptions, reader.stopFlag());
         if (!monitorOpened) {
             opening.set_value(monitorOpened.error());
             return;
@@ -84,12 +83,12 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
             return;
         }
         opening.set_value(std::nullopt);
-        while (!stop.load()) {
+        while (!reader.isStopRequested()) {
             redis::Result<redis::Reply> line = monitor.read();
             if (!line) {
                 if (line.error().kind != redis::ErrorKind::Cancelled)
                     lost = line.error();
-                readerEnded = true;
+                stop.request(); // the MONITOR connection ended: the sample ends with it
                 return;
             }
             if (const std::optional<MonitorLine> parsed = parseMonitorLine(line->bytes()))
@@ -97,7 +96,7 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
         }
     });
     if (std::optional<redis::Error> refused = monitoring.get()) {
-        reader.wait();
+        reader.stop();
         sample.error = std::move(refused);
         return sample;
     }
@@ -107,11 +106,9 @@ MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keysp
     QElapsedTimer clock;
     clock.start();
     sample.secondsAsked = seconds;
-    // Until the time asked, a Ctrl-C, or the server going away: a sample is only as long as what it heard.
-    while (clock.elapsed() < std::int64_t(seconds) * 1000 && !cancel.load() && !readerEnded.load())
-        QThread::msleep(20);
-    stop = true;
-    reader.wait();
+    // Until the time asked, a Cancel or Ctrl-C, or the server going away: a sample is only as long as what it heard.
+    stop.waitFor(seconds * 1000);
+    reader.stop();
     sample.seconds = double(clock.elapsed()) / 1000.0;
     const OpsFigures after = opsOf(admin);
     if (before.processed && after.processed && sample.seconds > 0)

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "base/ServiceThread.h"
 #include "live/MonitorProfile.h"
 #include "redis/ConnectionOptions.h"
 #include "redis/Error.h"
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -26,12 +26,13 @@ struct MonitorSample
     bool started = false;              // MONITOR ran: the profile means something
 };
 
-// Runs MONITOR on a connection of its own for `seconds` (at most MaximumMonitorSeconds) or until `cancel` is set,
-// grouping what the clients sent by key pattern (MonitorProfile). Blocks: call it on a worker thread, or from a
-// command-line tool. The lines are parsed as they come: a reader slower than the server lets MONITOR's output buffer
-// grow on the server, which has no limit for it. `started`, when given, is called once MONITOR runs (not before: a
-// refused connection or a denied MONITOR must not be announced as a sample under way).
+// Runs MONITOR on a connection of its own for `seconds` (at most MaximumMonitorSeconds) or until `stop` is requested
+// (Cancel, Ctrl-C: it ends at once, not at the next look at a flag), grouping what the clients sent by key pattern
+// (MonitorProfile). When the MONITOR connection ends first, the sample requests `stop` itself. Blocks: call it on a
+// worker thread, or from a command-line tool. The lines are parsed as they come: a reader slower than the server lets
+// MONITOR's output buffer grow on the server, which has no limit for it. `started`, when given, is called once MONITOR
+// runs (not before: a refused connection or a denied MONITOR must not be announced as a sample under way).
 MonitorSample sampleMonitor(const redis::ConnectionOptions& options, const keyspace::Delimiters& delimiters,
-                            int seconds, const std::atomic<bool>& cancel, const std::function<void()>& started = {});
+                            int seconds, base::StopFlag& stop, const std::function<void()>& started = {});
 
 } // namespace keylens::live

@@ -8,14 +8,14 @@ MonitorRunner::MonitorRunner(QObject* parent)
 
 MonitorRunner::~MonitorRunner()
 {
-    m_cancel = true; // then m_job's destructor waits: MONITOR never outlives its window
+    m_cancel.request(); // then m_job's destructor waits: MONITOR never outlives its window
 }
 
 void MonitorRunner::start(const redis::ConnectionOptions& options, const keyspace::Delimiters& delimiters, int seconds)
 {
     if (isRunning())
         return;
-    m_cancel = false;
+    m_cancel.reset(); // nothing reads it: no sample runs
     auto sample = std::make_shared<std::shared_ptr<const live::MonitorSample>>();
     m_job.start(
         [this, sample, options, delimiters, seconds] {

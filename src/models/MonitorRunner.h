@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/ServiceThread.h"
 #include "base/WorkerJob.h"
 #include "keyspace/Delimiters.h"
 #include "live/MonitorSample.h"
@@ -7,7 +8,6 @@
 
 #include <QObject>
 
-#include <atomic>
 #include <memory>
 
 namespace keylens::models {
@@ -23,14 +23,14 @@ public:
     ~MonitorRunner() override; // cancels and waits: MONITOR never outlives its window
 
     void start(const redis::ConnectionOptions& options, const keyspace::Delimiters& delimiters, int seconds);
-    void cancel() { m_cancel = true; }
+    void cancel() { m_cancel.request(); } // ends the sample at once; what came before is still delivered
     bool isRunning() const { return m_job.isRunning(); }
 
 Q_SIGNALS:
     void finished(std::shared_ptr<const live::MonitorSample> sample);
 
 private:
-    std::atomic<bool> m_cancel{false}; // read by the job: destroyed after it
+    base::StopFlag m_cancel; // read by the job: destroyed after it
     base::WorkerJob m_job{QStringLiteral("keylens monitor sample"), this, base::Priority::Normal};
 };
 

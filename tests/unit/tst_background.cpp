@@ -6,6 +6,7 @@
 #include "base/JobRunner.h"
 #include "base/NextTurn.h"
 #include "base/QueueThread.h"
+#include "base/ServiceThread.h"
 #include "base/SideTask.h"
 #include "base/ThreadPriority.h"
 #include "base/WorkerJob.h"
@@ -22,6 +23,7 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sys/resource.h>
 #include <thread>
 #include <vector>
@@ -626,6 +628,120 @@ private Q_SLOTS:
         std::future<std::thread::id> thread = ran.get_future();
         QVERIFY(thread.wait_for(5s) == std::future_status::ready);
         QVERIFY(thread.get() != std::this_thread::get_id());
+    }
+
+    // --- ServiceThread ----------------------------------------------------------------------------------------------
+
+    void aServiceThreadStopsAtOnceAndWritesNothingAfter_data()
+    {
+        QTest::addColumn<int>("batch");      // services at once
+        QTest::addColumn<int>("delayMs");    // each one's wait between rounds
+        QTest::addColumn<int>("iterations"); // start-and-stop cycles
+        for (const int batch : {1, 4, 16})
+            for (const int delayMs : {0, 2, 60'000})
+                QTest::addRow("batch %d, %d ms, 6 cycles", batch, delayMs) << batch << delayMs << 6;
+    }
+    // Each service's loop appends 0, 1, 2, … to what it owns under its lock, waiting `delayMs` between rounds; the
+    // owner takes what is there a few times meanwhile, as the live view does. stop() returns at once whatever the
+    // wait; after it, nothing more is written; what was taken and what is left are 0, 1, 2, … (none lost, none twice,
+    // in order).
+    void aServiceThreadStopsAtOnceAndWritesNothingAfter()
+    {
+        QFETCH(int, batch);
+        QFETCH(int, delayMs);
+        QFETCH(int, iterations);
+        struct Service
+        {
+            std::mutex mutex;
+            std::vector<int> written; // under mutex
+            std::vector<int> taken;   // the owner's
+            std::unique_ptr<base::ServiceThread> thread;
+        };
+        for (int cycle = 0; cycle < iterations; ++cycle) {
+            std::vector<Service> services(static_cast<std::size_t>(batch));
+            for (Service& service : services) {
+                service.thread = std::make_unique<base::ServiceThread>(QStringLiteral("stress service"));
+                base::ServiceThread* thread = service.thread.get();
+                service.thread->start([&service, thread, delayMs] {
+                    int next = 0;
+                    do {
+                        const std::lock_guard lock(service.mutex);
+                        service.written.push_back(next++);
+                    } while (thread->waitFor(delayMs) && next < 1'000'000);
+                });
+            }
+            for (int take = 0; take < 3; ++take) {
+                std::this_thread::sleep_for(1ms);
+                for (Service& service : services) {
+                    const std::lock_guard lock(service.mutex);
+                    service.taken.insert(service.taken.end(), service.written.begin(), service.written.end());
+                    service.written.clear();
+                }
+            }
+            QElapsedTimer stopping;
+            stopping.start();
+            if (cycle % 2 == 0) { // all asked at once, then waited for; or each stopped in turn
+                for (Service& service : services)
+                    service.thread->requestStop();
+            }
+            {
+                const HangGuard guard("ServiceThread::stop()");
+                for (Service& service : services)
+                    service.thread->stop();
+            }
+            QVERIFY2(stopping.elapsed() < PromptStopMs, qPrintable(QString::number(stopping.elapsed())));
+            for (Service& service : services) {
+                std::size_t after = 0;
+                {
+                    const std::lock_guard lock(service.mutex);
+                    after = service.written.size();
+                }
+                std::this_thread::sleep_for(delayMs == 0 ? 1ms : 3ms);
+                const std::lock_guard lock(service.mutex);
+                QCOMPARE(service.written.size(), after); // nothing written after stop()
+                service.taken.insert(service.taken.end(), service.written.begin(), service.written.end());
+                QVERIFY(!service.taken.empty()); // the loop ran before its first wait
+                for (std::size_t i = 0; i < service.taken.size(); ++i)
+                    QCOMPARE(service.taken[i], int(i));
+                QVERIFY(service.thread->isStopRequested());
+            }
+        }
+    }
+
+    // A loop that ends by itself stops the service: whoever waits on it wakes at once.
+    void aServiceWhoseLoopEndsWakesItsWaiters()
+    {
+        base::ServiceThread service(QStringLiteral("test service"));
+        service.start([] { std::this_thread::sleep_for(20ms); });
+        QElapsedTimer waited;
+        waited.start();
+        QVERIFY(!service.waitFor(60'000));
+        QVERIFY2(waited.elapsed() < 20 + PromptStopMs, qPrintable(QString::number(waited.elapsed())));
+        service.stop();
+        service.stop(); // again: at once
+    }
+
+    // Its stop flag stops what takes a plain flag (a connection's blocked read) too; a stop flag of one's own wakes
+    // its waiters from another thread and can be used again once reset.
+    void aStopFlagWakesItsWaitersAtOnce()
+    {
+        base::StopFlag stop;
+        QVERIFY(stop.waitFor(1)); // the time passed
+        std::optional<base::SideTask> requester;
+        requester.emplace([&stop] {
+            std::this_thread::sleep_for(10ms);
+            stop.request();
+        });
+        QElapsedTimer waited;
+        waited.start();
+        QVERIFY(!stop.waitFor(60'000));
+        QVERIFY(waited.elapsed() < 10 + PromptStopMs);
+        requester.reset();
+        QVERIFY(stop.flag()->load());
+        QVERIFY(!stop.waitFor(60'000)); // stays requested
+        stop.reset();
+        QVERIFY(!stop.isRequested());
+        QVERIFY(stop.waitFor(1));
     }
 
     void aNextTurnStepRunsOnceAfterTheCurrentEventUnlessCancelled()
