@@ -1,10 +1,14 @@
 #include "cli/InterruptWatcher.h"
 
+#include <QDeadlineTimer>
 #include <QSocketNotifier>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 namespace keylens::cli {
@@ -58,6 +62,28 @@ InterruptWatcher::InterruptWatcher(std::function<void()> onInterrupt, Pipe pipe)
 bool InterruptWatcher::hasFired() const
 {
     return fired.load();
+}
+
+bool InterruptWatcher::waitFor(int ms) const
+{
+    const QDeadlineTimer deadline(std::max(ms, 0));
+    for (;;) {
+        if (fired.load())
+            return false; // the byte stays in the pipe for the notifier
+        const qint64 left = deadline.remainingTime();
+        if (left <= 0)
+            return true;
+        pollfd pipe = {wakePipe[0], POLLIN, 0};
+        const int ready = ::poll(&pipe, wakePipe[0] < 0 ? 0 : 1, int(left)); // no pipe: a plain sleep
+        if (ready > 0 && !fired.load()) {
+            // A byte left by a signal an earlier watcher already answered: taken, or every wait would end at once.
+            char buffer[16];
+            while (::read(wakePipe[0], buffer, sizeof buffer) > 0) {
+            }
+        } else if (ready < 0 && errno != EINTR) {
+            ::poll(nullptr, 0, int(left)); // the pipe cannot be watched: the rest of the time, as without one
+        }
+    }
 }
 
 InterruptWatcher::~InterruptWatcher()

@@ -23,6 +23,10 @@ public:
 
     // True once a signal arrived; usable by code that blocks the event loop (the demo's seeding).
     bool hasFired() const;
+    // For code that blocks the event loop (watch's intervals): sleeps up to `ms`; true when the time passed, false at
+    // once when a signal arrives (or had arrived). A signal handler can wake no condition variable, so this waits on
+    // the handler's pipe; onInterrupt still runs at the event loop's next turn.
+    bool waitFor(int ms) const;
     // What to do on the next signal, from now on (a watcher that spans several steps of a command).
     void setOnInterrupt(std::function<void()> onInterrupt) { m_onInterrupt = std::move(onInterrupt); }
 

@@ -15,7 +15,6 @@
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
-#include <QThread>
 
 #include <unistd.h>
 
@@ -226,8 +225,9 @@ int runWatchCommand(const QStringList& arguments)
     int exitCode = ExitOk;
     for (qint64 next = std::int64_t(*interval) * 1000;; next += std::int64_t(*interval) * 1000) {
         const bool last = *seconds > 0 && next >= std::int64_t(*seconds) * 1000;
-        while (clock.elapsed() < next && !interrupts.hasFired())
-            QThread::msleep(std::uint32_t(std::clamp<qint64>(next - clock.elapsed(), 1, 50)));
+        // The rest of the interval; a signal ends the wait at once.
+        while (clock.elapsed() < next && interrupts.waitFor(int(next - clock.elapsed()))) {
+        }
         if (interrupts.hasFired()) {
             exitCode = interruptedExitCode();
             break;
