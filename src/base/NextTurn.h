@@ -7,11 +7,13 @@
 
 namespace keylens::base {
 
-// A function run once on the owner's thread at the next turn of its event loop, unless cancelled or posted again
-// first: for a step that must be an event of its own (so that input and paint come between it and the long event
-// that led to it) and that a newer state may make stale (a rescan started meanwhile cancels it).
+// SlicedJob's one-step form: a function run once on the owner's thread at the next turn of its event loop, unless
+// cancelled or posted again first: for a step that must be an event of its own (so that input and paint come between
+// it and the long event that led to it) and that a newer state may make stale (a rescan started meanwhile cancels it).
+// Unlike a slice, it does not wait for another job's slice to have ended (TimeSlice's turns).
 //
-// The owner's thread only.
+// Threads: the owner's thread only. Ordering: the last step posted before the turn runs, once; the ones it replaced
+// never. Cancel: cancel() drops a posted step at once; a step that runs may post the next.
 class NextTurn : public QObject
 {
     Q_OBJECT

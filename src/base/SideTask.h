@@ -9,7 +9,13 @@ namespace keylens::base {
 // Work on a thread of its own beside the caller's, started at once and waited for by wait() or the destructor: the
 // fork of a fork-join. For passes that read a store nobody writes meanwhile (two halves of an array, two gathering
 // passes over a finished scan) and for blocking work the caller overlaps with its own (asking a server while
-// computing). Nothing is delivered anywhere: the work writes what the caller reads after wait().
+// computing). Not for a loop that runs until it is stopped (ServiceThread).
+//
+// Threads: the caller's and the task's own (a new one per task, unnamed, at the caller's priority).
+// Ordering and ownership: nothing is delivered anywhere: the work writes what the caller reads after wait(), which
+// makes every write visible; what the work refers to (the caller's locals) must outlive the wait.
+// Stop: there is none: the work runs to its end, and wait() and the destructor wait for it (a task that may block
+// takes a cancel flag of the caller's, as the big keys' length questions do).
 class SideTask
 {
 public:

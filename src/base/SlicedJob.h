@@ -11,10 +11,13 @@ namespace keylens::base {
 
 // Work on the GUI thread, a slice per turn of the event loop (runForOneSlice: a few milliseconds, taking turns with
 // every other job's slices) until its step says it is done. It owns what each sliced job wrote for itself: the
-// zero-interval timer, the unit count learned from the steps, and the cancel. One job at a time: start() drops the
-// running one.
+// zero-interval timer, the unit count learned from the steps, and the cancel. NextTurn is its one-step form.
 //
-// GUI thread only.
+// Threads: the GUI thread (the owner's) only: no thread is started, the step runs in the owner's event loop.
+// Ordering: one job at a time: start() drops the running one; a job's steps run in order, each given the units left
+// by the one before (the step keeps its own position).
+// Cancel: cancel() and start() drop the running job at once: its step is never called again, its `finished` never;
+// nothing to wait for.
 class SlicedJob : public QObject
 {
     Q_OBJECT

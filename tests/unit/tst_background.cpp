@@ -1,13 +1,18 @@
-// base/: the one way background work is written. Each helper is checked for what its callers rely on: the work runs
-// on another thread, everything it wrote is visible after the wait, nothing is run twice or skipped, and a queue
-// keeps its order; a worker job delivers on the owner's thread only while current, and a next-turn step runs once.
-// A primitive's stress test runs a matrix of batch size × delay × iterations (the rows of its `_data` function) that
-// would catch a job lost, run twice, out of order or stale, and a stop that hangs.
+// base/: the one way background work is written, five primitives (docs/ARCHITECTURE.md, "Threads"). Each is checked
+// for what its callers rely on, and each under a stress matrix of batch size × delay × iterations (the rows of its
+// `_data` function) that would catch a delivery lost, run twice, out of order or stale (after its job was cancelled
+// or superseded), and a stop that hangs:
+// - JobRunner and its one-job form WorkerJob: deliveries on the owner's thread, only while current, in order;
+// - QueueThread: jobs run once each, in order, on one other thread; the destructor runs them all and returns;
+// - ServiceThread: a loop stopped at once, however long its wait; nothing written after stop();
+// - SideTask, inTwoHalves, eachOnItsOwnThread: every index once, everything written visible after the wait;
+// - SlicedJob and its one-step form NextTurn: every unit once and in order, a dropped job never called again.
 #include "base/JobRunner.h"
 #include "base/NextTurn.h"
 #include "base/QueueThread.h"
 #include "base/ServiceThread.h"
 #include "base/SideTask.h"
+#include "base/SlicedJob.h"
 #include "base/ThreadPriority.h"
 #include "base/WorkerJob.h"
 
@@ -110,93 +115,6 @@ class TestBackground : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void aSideTaskRunsBesideTheCallerAndIsDoneAfterWait()
-    {
-        std::thread::id worker;
-        std::vector<int> written;
-        base::SideTask task([&] {
-            std::this_thread::sleep_for(20ms); // still running when the caller asks
-            worker = std::this_thread::get_id();
-            written.assign(1000, 7);
-        });
-        QVERIFY(!task.isWaitedFor());
-        task.wait();
-        QVERIFY(task.isWaitedFor());
-        QVERIFY(worker != std::this_thread::get_id());
-        QCOMPARE(written.size(), std::size_t(1000));
-        QCOMPARE(written.back(), 7);
-        task.wait(); // again: at once
-    }
-
-    void aSideTaskLeftInScopeIsWaitedFor()
-    {
-        std::atomic<bool> finished = false;
-        {
-            base::SideTask task([&] {
-                std::this_thread::sleep_for(30ms);
-                finished = true;
-            });
-        }
-        QVERIFY(finished);
-    }
-
-    void twoHalvesCoverEveryIndexOnceOnTwoThreads()
-    {
-        for (const std::size_t count : {0, 1, 2, 3, 1001}) {
-            std::vector<std::atomic<int>> seen(count);
-            std::mutex mutex;
-            std::vector<std::thread::id> threads;
-            base::inTwoHalves(count, [&](std::size_t from, std::size_t to) {
-                {
-                    const std::lock_guard lock(mutex);
-                    threads.push_back(std::this_thread::get_id());
-                }
-                for (std::size_t i = from; i < to; ++i)
-                    ++seen[i];
-            });
-            for (std::size_t i = 0; i < count; ++i)
-                QCOMPARE(seen[i].load(), 1);
-            QCOMPARE(threads.size(), std::size_t(2));
-            QVERIFY(threads[0] != threads[1]);
-        }
-    }
-
-    void eachTaskRunsOnceAndAllRunAtTheSameTime()
-    {
-        // Every task waits for all the others to have started: run one after another, none would see them all.
-        constexpr std::size_t Count = 6;
-        std::atomic<std::size_t> started = 0;
-        std::vector<std::atomic<int>> runs(Count);
-        std::vector<std::atomic<bool>> sawAll(Count);
-        base::eachOnItsOwnThread(Count, [&](std::size_t i) {
-            ++runs[i];
-            ++started;
-            const auto deadline = std::chrono::steady_clock::now() + 5s;
-            while (started < Count && std::chrono::steady_clock::now() < deadline)
-                std::this_thread::sleep_for(1ms);
-            sawAll[i] = started == Count;
-        });
-        for (std::size_t i = 0; i < Count; ++i) {
-            QCOMPARE(runs[i].load(), 1);
-            QVERIFY(sawAll[i]);
-        }
-    }
-
-    // The background priority is the calling thread's only: the GUI thread that starts a worker keeps its own.
-    void backgroundPriorityIsPerThread()
-    {
-        errno = 0;
-        const int before = getpriority(PRIO_PROCESS, 0);
-        QCOMPARE(errno, 0);
-        int worker = before;
-        std::thread([&worker] {
-            base::runAtBackgroundPriority();
-            worker = getpriority(PRIO_PROCESS, 0);
-        }).join();
-        QCOMPARE(worker, std::max(before, 10));
-        QCOMPARE(getpriority(PRIO_PROCESS, 0), before);
-    }
-
     // --- JobRunner --------------------------------------------------------------------------------------------------
 
     void aJobRunnerDeliversOnlyWhileCurrentAndInOrder_data() { stressRows(); }
@@ -744,6 +662,197 @@ private Q_SLOTS:
         QVERIFY(stop.waitFor(1));
     }
 
+    // --- SideTask, inTwoHalves, eachOnItsOwnThread --------------------------------------------------------------
+
+    void aSideTaskRunsBesideTheCallerAndIsDoneAfterWait()
+    {
+        std::thread::id worker;
+        std::vector<int> written;
+        base::SideTask task([&] {
+            std::this_thread::sleep_for(20ms); // still running when the caller asks
+            worker = std::this_thread::get_id();
+            written.assign(1000, 7);
+        });
+        QVERIFY(!task.isWaitedFor());
+        task.wait();
+        QVERIFY(task.isWaitedFor());
+        QVERIFY(worker != std::this_thread::get_id());
+        QCOMPARE(written.size(), std::size_t(1000));
+        QCOMPARE(written.back(), 7);
+        task.wait(); // again: at once
+    }
+
+    void aSideTaskLeftInScopeIsWaitedFor()
+    {
+        std::atomic<bool> finished = false;
+        {
+            base::SideTask task([&] {
+                std::this_thread::sleep_for(30ms);
+                finished = true;
+            });
+        }
+        QVERIFY(finished);
+    }
+
+    void twoHalvesCoverEveryIndexOnceOnTwoThreads()
+    {
+        for (const std::size_t count : {0, 1, 2, 3, 1001}) {
+            std::vector<std::atomic<int>> seen(count);
+            std::mutex mutex;
+            std::vector<std::thread::id> threads;
+            base::inTwoHalves(count, [&](std::size_t from, std::size_t to) {
+                {
+                    const std::lock_guard lock(mutex);
+                    threads.push_back(std::this_thread::get_id());
+                }
+                for (std::size_t i = from; i < to; ++i)
+                    ++seen[i];
+            });
+            for (std::size_t i = 0; i < count; ++i)
+                QCOMPARE(seen[i].load(), 1);
+            QCOMPARE(threads.size(), std::size_t(2));
+            QVERIFY(threads[0] != threads[1]);
+        }
+    }
+
+    void forkJoinCoversEveryIndexOnceAndShowsItAfterTheWait_data() { stressRows(); }
+    // inTwoHalves over `batch` × 16 indexes, eachOnItsOwnThread over `batch` tasks, and `batch` side tasks at once,
+    // `iterations` times: each index written once (plain writes, read after the join), on more than one thread.
+    void forkJoinCoversEveryIndexOnceAndShowsItAfterTheWait()
+    {
+        QFETCH(int, batch);
+        QFETCH(int, delayUs);
+        QFETCH(int, iterations);
+        for (int round = 0; round < std::min(iterations, 20); ++round) {
+            const std::size_t count = std::size_t(batch) * 16;
+            std::vector<int> halves(count, 0);
+            std::vector<std::thread::id> halfThreads(count);
+            base::inTwoHalves(count, [&](std::size_t from, std::size_t to) {
+                for (std::size_t i = from; i < to; ++i) {
+                    ++halves[i];
+                    halfThreads[i] = std::this_thread::get_id();
+                }
+                spend(delayUs);
+            });
+            for (std::size_t i = 0; i < count; ++i)
+                QCOMPARE(halves[i], 1);
+            QVERIFY(halfThreads.front() == std::this_thread::get_id());
+            QVERIFY(halfThreads.back() != std::this_thread::get_id());
+
+            std::vector<int> each(std::size_t(batch), 0);
+            base::eachOnItsOwnThread(each.size(), [&](std::size_t i) {
+                spend(delayUs);
+                ++each[i];
+            });
+            QVERIFY(std::all_of(each.begin(), each.end(), [](int runs) { return runs == 1; }));
+
+            std::vector<int> written(std::size_t(batch), 0);
+            {
+                std::vector<std::unique_ptr<base::SideTask>> tasks;
+                for (int i = 0; i < batch; ++i) {
+                    tasks.push_back(std::make_unique<base::SideTask>([&written, i, delayUs] {
+                        spend(delayUs);
+                        written[std::size_t(i)] = i + 1;
+                    }));
+                }
+            } // each waited for
+            for (int i = 0; i < batch; ++i)
+                QCOMPARE(written[std::size_t(i)], i + 1);
+        }
+    }
+
+    void eachTaskRunsOnceAndAllRunAtTheSameTime()
+    {
+        // Every task waits for all the others to have started: run one after another, none would see them all.
+        constexpr std::size_t Count = 6;
+        std::atomic<std::size_t> started = 0;
+        std::vector<std::atomic<int>> runs(Count);
+        std::vector<std::atomic<bool>> sawAll(Count);
+        base::eachOnItsOwnThread(Count, [&](std::size_t i) {
+            ++runs[i];
+            ++started;
+            const auto deadline = std::chrono::steady_clock::now() + 5s;
+            while (started < Count && std::chrono::steady_clock::now() < deadline)
+                std::this_thread::sleep_for(1ms);
+            sawAll[i] = started == Count;
+        });
+        for (std::size_t i = 0; i < Count; ++i) {
+            QCOMPARE(runs[i].load(), 1);
+            QVERIFY(sawAll[i]);
+        }
+    }
+
+    // The background priority is the calling thread's only: the GUI thread that starts a worker keeps its own.
+    void backgroundPriorityIsPerThread()
+    {
+        errno = 0;
+        const int before = getpriority(PRIO_PROCESS, 0);
+        QCOMPARE(errno, 0);
+        int worker = before;
+        std::thread([&worker] {
+            base::runAtBackgroundPriority();
+            worker = getpriority(PRIO_PROCESS, 0);
+        }).join();
+        QCOMPARE(worker, std::max(before, 10));
+        QCOMPARE(getpriority(PRIO_PROCESS, 0), before);
+    }
+
+    // --- SlicedJob and NextTurn ---------------------------------------------------------------------------------
+
+    void aSlicedJobDoesEveryUnitOnceInOrder_data() { stressRows(); }
+    // `iterations` jobs of `batch` × 64 units, each unit `delayUs`: a job let finish does every unit once, in order,
+    // and its `finished` once; a job replaced (start() again) or cancelled mid-way has its step never called again and
+    // its `finished` never.
+    void aSlicedJobDoesEveryUnitOnceInOrder()
+    {
+        QFETCH(int, batch);
+        QFETCH(int, delayUs);
+        QFETCH(int, iterations);
+        base::SlicedJob job(256, QStringLiteral("stress slices"));
+        const std::size_t units = std::size_t(batch) * 64;
+        const int rounds = std::min(iterations, 12);
+        std::vector<int> finished(std::size_t(rounds), 0);        // by round: a dropped job's must stay 0
+        std::vector<bool> doneAtOnce(std::size_t(rounds), false); // a small job, its first slice run by start()
+        std::vector<std::shared_ptr<std::vector<std::size_t>>> done;
+        int staleSteps = 0;
+        int current = -1;
+        for (int round = 0; round < rounds; ++round) {
+            const RoundEnd end = roundEnd(round);
+            done.push_back(std::make_shared<std::vector<std::size_t>>());
+            current = round;
+            job.start(
+                [&, did = done.back(), round, delayUs, units](std::size_t count) {
+                    if (round != current)
+                        ++staleSteps;
+                    for (std::size_t i = 0; i < count && did->size() < units; ++i) {
+                        spend(delayUs / 64); // the unit's cost, kept small: a slice does many
+                        did->push_back(did->size());
+                    }
+                    return did->size() == units;
+                },
+                [&finished, round] { ++finished[std::size_t(round)]; }, /*firstSliceNow=*/round % 2 == 1);
+            doneAtOnce[std::size_t(round)] = !job.isRunning();
+            if (end == RoundEnd::Delivered)
+                QVERIFY(QTest::qWaitFor([&] { return !job.isRunning(); }, 20000));
+            else if (end == RoundEnd::Cancelled)
+                job.cancel();
+            // Overlapped: the next start() replaces it, whatever it had done.
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!job.isRunning(), 20000);
+        QTest::qWait(5);
+        QCOMPARE(staleSteps, 0);
+        for (int round = 0; round < rounds; ++round) {
+            const bool letFinish = roundEnd(round) == RoundEnd::Delivered || round == rounds - 1;
+            const std::vector<std::size_t>& did = *done[std::size_t(round)];
+            QCOMPARE(finished[std::size_t(round)], letFinish || doneAtOnce[std::size_t(round)] ? 1 : 0);
+            if (letFinish) {
+                QCOMPARE(did.size(), units);
+                for (std::size_t i = 0; i < units; ++i)
+                    QCOMPARE(did[i], i); // every unit once, in order
+            }
+        }
+    }
+
     void aNextTurnStepRunsOnceAfterTheCurrentEventUnlessCancelled()
     {
         base::NextTurn turn(QStringLiteral("test turn"));
@@ -765,6 +874,35 @@ private Q_SLOTS:
         QTRY_COMPARE(fixed, 1);
         QTest::qWait(20);
         QCOMPARE(fixed, 1);
+    }
+
+    void aNextTurnRunsOnlyTheLastOfABatch_data() { stressRows(); }
+    // `batch` posts a turn: only the last runs, once, and a cancelled turn's never.
+    void aNextTurnRunsOnlyTheLastOfABatch()
+    {
+        QFETCH(int, batch);
+        QFETCH(int, delayUs);
+        QFETCH(int, iterations);
+        base::NextTurn turn(QStringLiteral("stress turn"));
+        std::vector<int> ran;
+        std::vector<int> lasts;
+        int seq = 0;
+        for (int round = 0; round < std::min(iterations, 30); ++round) {
+            for (int i = 0; i < batch; ++i, ++seq) {
+                turn.post([&ran, seq, delayUs] {
+                    spend(delayUs);
+                    ran.push_back(seq);
+                });
+            }
+            if (roundEnd(round) == RoundEnd::Cancelled) {
+                turn.cancel();
+            } else {
+                lasts.push_back(seq - 1);
+                QVERIFY(QTest::qWaitFor([&] { return !turn.isPending(); }, 5000));
+            }
+        }
+        QTest::qWait(5);
+        QCOMPARE(ran, lasts);
     }
 };
 
