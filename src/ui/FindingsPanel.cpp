@@ -258,9 +258,11 @@ void FindingsPanel::fillGrouped(const lint::Linter& linter, const models::Groupe
         std::map<QByteArray, QTreeWidgetItem*> byPattern;
         int patternRows = 0;
         std::uint64_t hiddenKeys = 0, hiddenPatterns = 0;
+        std::uint64_t ruleKeys = 0; // a family's or pattern's one finding stands for many keys
         for (const report::FindingGroup& group : grouped.groups) {
             if (group.rule != summary.rule)
                 continue;
+            ruleKeys += group.keys;
             if (patternRows == PatternRowsPerRule) {
                 hiddenKeys += group.keys;
                 ++hiddenPatterns;
@@ -284,6 +286,8 @@ void FindingsPanel::fillGrouped(const lint::Linter& linter, const models::Groupe
             byPattern[group.pattern] = row;
             ++patternRows;
         }
+        if (patternRows > 0)
+            item->setText(KeysColumn, count(ruleKeys));
         if (hiddenPatterns > 0) {
             auto* more = new QTreeWidgetItem(item);
             more->setText(RuleColumn, tr("… %1 more patterns").arg(count(hiddenPatterns)));

@@ -62,6 +62,37 @@ private Q_SLOTS:
         QVERIFY(row->second->childCount() > 0);
         QVERIFY(row->second->child(0)->text(0).startsWith(QStringLiteral("User:")));
     }
+
+    // A rule's row counts the keys its findings stand for: a pattern's one key-length finding stands for all its long
+    // keys, and the row said 1 (the findings) beside a pattern row of 12 (the keys).
+    void aRuleRowCountsTheKeysItsFindingsCover()
+    {
+        std::vector<test::Key> keys;
+        for (int i = 0; i < 12; ++i) // 12 names of 52 bytes or more: one pattern, `cart:<int>:…`, folded into one
+            keys.push_back({"cart:" + QByteArray::number(i) + ":line_items_with_their_discounts_applied_already",
+                            keyspace::NoExpiry, keyspace::KeyType::String, 50});
+        test::Linted linted(keys);
+        models::KeyspaceView view;
+        view.setStore(&linted.store);
+        ui::FindingsPanel panel(view);
+        panel.showFindings(linted.linter, false);
+        QTRY_VERIFY(!panel.isGrouping());
+        panel.showFindings(linted.linter, false);
+
+        QTreeWidget* list = panel.list();
+        QTreeWidgetItem* rule = nullptr;
+        for (int i = 0; i < list->topLevelItemCount(); ++i) {
+            if (list->topLevelItem(i)->text(0).startsWith(QStringLiteral("key-length")))
+                rule = list->topLevelItem(i);
+        }
+        QVERIFY(rule);
+        QVERIFY(rule->childCount() > 0);
+        std::uint64_t patternKeys = 0;
+        for (int child = 0; child < rule->childCount(); ++child)
+            patternKeys += rule->child(child)->text(2).remove(u',').toULongLong();
+        QCOMPARE(patternKeys, std::uint64_t(12));
+        QCOMPARE(rule->text(2), QStringLiteral("12"));
+    }
 };
 
 QTEST_MAIN(TestFindingsPanel)
