@@ -20,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LAYERS = os.path.join(HERE, "layers.txt")
 THREADS = os.path.join(HERE, "threads.txt")
 ARCHITECTURE = "docs/ARCHITECTURE.md"
+README = "README.md"
 
 LONG_FILE_LINES = 500
 LONG_FILE_FOLDERS = ("src/ui", "src/models")
@@ -154,6 +155,40 @@ def check_layers():
 # --- sizes ------------------------------------------------------------------------------------------------------
 
 
+# The map's size table may lag the tree by this much before the test asks for it to be redrawn.
+SIZE_TABLE_SLACK = 0.2
+
+
+def folder_size(folder):
+    """(C++ files, lines) of one src/ folder, its sub-folders included."""
+    paths = sources(os.path.join("src", folder))
+    return len(paths), sum(len(read_lines(path)) for path in paths)
+
+
+def size_table_rows():
+    return [f"| `src/{name}` | {files:,} | {lines:,} |" for name in src_folders() for files, lines in [folder_size(name)]]
+
+
+def check_size_table(doc):
+    """The map's table of folder sizes: every src/ folder, each figure within SIZE_TABLE_SLACK of the tree's."""
+    claimed = {}
+    for line in doc:
+        match = re.match(r"\|\s*`src/([\w-]+)`\s*\|\s*([\d,]+)\s*\|\s*([\d,]+)\s*\|", line)
+        if match:
+            claimed[match.group(1)] = (int(match.group(2).replace(",", "")), int(match.group(3).replace(",", "")))
+    redraw = f"redraw it with `python3 tests/style/house.py size-table`"
+    problems = []
+    for name in src_folders():
+        files, lines = folder_size(name)
+        if name not in claimed:
+            problems.append(f"src/{name}: not in {ARCHITECTURE}'s size table (\"Sizes\"): {redraw}")
+            continue
+        for what, real, said in (("files", files, claimed[name][0]), ("lines", lines, claimed[name][1])):
+            if abs(real - said) > SIZE_TABLE_SLACK * max(said, 1):
+                problems.append(f"src/{name}: {ARCHITECTURE} says {said:,} {what}, the tree has {real:,}: {redraw}")
+    return problems
+
+
 def check_sizes():
     problems = []
     doc = read_lines(ARCHITECTURE)
@@ -170,6 +205,7 @@ def check_sizes():
                 f"{path}: {count} lines, over {LONG_FILE_LINES}: split it into classes with one job each, or "
                 f"give it a line in {ARCHITECTURE} (\"Sizes\") that names `{path}` and says why it stays whole"
             )
+    problems += check_size_table(doc)
     windows = [path for path in sources("src/ui") if re.fullmatch(r"MainWindow\w*\.cpp", os.path.basename(path))]
     total = sum(len(read_lines(path)) for path in windows)
     if total > MAIN_WINDOW_LINES:
@@ -187,14 +223,19 @@ def check_sizes():
 def check_folders():
     rows = set()
     for line in read_lines(ARCHITECTURE):
-        match = re.match(r"\|\s*`src/([\w-]+)/?`\s*\|", line)
+        match = re.match(r"\|\s*`src/([\w-]+)/?`\s*\|\s*[^\d\s|]", line)  # a job in words, not the size table
         if match:
             rows.add(match.group(1))
-    return [
+    problems = [
         f"src/{name}: not in {ARCHITECTURE}'s folder table: add a row | `src/{name}` | its one job |"
         for name in src_folders()
         if name not in rows
     ]
+    # One map: a second folder table (the README had one) drifts from it.
+    for number, line in enumerate(read_lines(README), 1):
+        if re.match(r"\|\s*`src/[\w-]+/?`\s*\|", line):
+            problems.append(f"README.md:{number}: a folder table row; the map is {ARCHITECTURE}: link it instead")
+    return problems
 
 
 # --- threads ----------------------------------------------------------------------------------------------------
@@ -259,6 +300,10 @@ CHECKS = {"layers": check_layers, "sizes": check_sizes, "folders": check_folders
 
 
 def main(argv):
+    if len(argv) == 2 and argv[1] == "size-table":
+        print("| folder | C++ files | lines |\n| --- | ---: | ---: |")
+        print("\n".join(size_table_rows()))
+        return 0
     if len(argv) != 2 or argv[1] not in CHECKS:
         print(f"usage: {argv[0]} {'|'.join(CHECKS)}", file=sys.stderr)
         return 2
