@@ -257,8 +257,7 @@ void FindingsPanel::fillGrouped(const lint::Linter& linter, const models::Groupe
         // Its patterns, most keys first (FindingGroups' order), each with the examples the linter kept of it.
         std::map<QByteArray, QTreeWidgetItem*> byPattern;
         int patternRows = 0;
-        std::uint64_t hiddenKeys = 0, hiddenPatterns = 0;
-        std::uint64_t ruleKeys = 0; // a family's or pattern's one finding stands for many keys
+        std::uint64_t hiddenKeys = 0, hiddenPatterns = 0, ruleKeys = 0; // one finding may stand for many keys
         for (const report::FindingGroup& group : grouped.groups) {
             if (group.rule != summary.rule)
                 continue;
