@@ -31,6 +31,100 @@ std::optional<std::uint64_t> countAgrees(std::uint16_t declared, std::uint64_t e
     return entries;
 }
 
+std::int64_t signedLe(const unsigned char* p, int bytes)
+{
+    std::uint64_t value = 0;
+    for (int i = 0; i < bytes; ++i)
+        value |= std::uint64_t(p[i]) << (8 * i);
+    const int shift = 64 - 8 * bytes; // sign-extend from the top byte
+    return std::int64_t(value << shift) >> shift;
+}
+
+// One entry of a listpack or a ziplist, as its encoding byte says: `head` bytes of encoding, then `data` bytes (a
+// string's, or a ziplist integer's), and its value where it is an integer. The one reading of each format's entries,
+// for the walks that count them and those that keep their first elements.
+struct PackedEntry
+{
+    std::uint64_t head = 1;
+    std::uint64_t data = 0;
+    std::optional<std::int64_t> integer;
+
+    std::uint64_t bytes() const { return head + data; }
+};
+
+// The listpack entry at `at` (before its back-length), or nothing where its encoding is none or its header runs into
+// the end byte.
+std::optional<PackedEntry> listpackEntryAt(const unsigned char* p, std::size_t size, std::size_t at)
+{
+    const auto fits = [&](std::size_t n) { return at + n <= size - 1; };
+    const unsigned char e = p[at];
+    PackedEntry entry;
+    if ((e & 0x80) == 0) { // 7-bit unsigned integer
+        entry.integer = e & 0x7f;
+    } else if ((e & 0xc0) == 0x80) { // string up to 63 bytes
+        entry.data = e & 0x3f;
+    } else if ((e & 0xe0) == 0xc0) { // 13-bit integer
+        if (!fits(2))
+            return std::nullopt;
+        entry.head = 2;
+        const std::int64_t raw = std::int64_t(e & 0x1f) << 8 | p[at + 1];
+        entry.integer = raw >= 4096 ? raw - 8192 : raw;
+    } else if ((e & 0xf0) == 0xe0) { // string up to 4095 bytes
+        if (!fits(2))
+            return std::nullopt;
+        entry.head = 2, entry.data = std::uint64_t(e & 0x0f) << 8 | p[at + 1];
+    } else if (e == 0xf0) { // string with a 32-bit length
+        if (!fits(5))
+            return std::nullopt;
+        entry.head = 5, entry.data = le32(p + at + 1);
+    } else if (e >= 0xf1 && e <= 0xf4) { // 16, 24, 32 and 64-bit integers
+        const int width = e == 0xf1 ? 2 : e == 0xf2 ? 3 : e == 0xf3 ? 4 : 8;
+        if (!fits(std::size_t(1 + width)))
+            return std::nullopt;
+        entry.head = std::uint64_t(1 + width);
+        entry.integer = signedLe(p + at + 1, width);
+    } else {
+        return std::nullopt; // 0xf5-0xfe are unused; 0xff only ends the listpack
+    }
+    return entry;
+}
+
+// The ziplist entry whose encoding byte is at `at` (after the previous entry's length), or nothing where its encoding
+// is none or its header runs into the end byte.
+std::optional<PackedEntry> ziplistEntryAt(const unsigned char* p, std::size_t size, std::size_t at)
+{
+    const auto fits = [&](std::size_t n) { return at + n <= size - 1; };
+    const unsigned char e = p[at];
+    PackedEntry entry;
+    switch (e >> 6) {
+    case 0:
+        entry.data = e & 0x3f;
+        break;
+    case 1:
+        if (!fits(2))
+            return std::nullopt;
+        entry.head = 2, entry.data = std::uint64_t(e & 0x3f) << 8 | p[at + 1];
+        break;
+    case 2:
+        if (!fits(5))
+            return std::nullopt;
+        entry.head = 5, entry.data = std::uint64_t(p[at + 1]) << 24 | std::uint64_t(p[at + 2]) << 16 |
+                                     std::uint64_t(p[at + 3]) << 8 | p[at + 4];
+        break;
+    default: {
+        // Integers: 16, 32, 64, 24 and 8 bits after the encoding byte, or 0-12 in the encoding byte itself.
+        const int width = e == 0xc0 ? 2 : e == 0xd0 ? 4 : e == 0xe0 ? 8 : e == 0xf0 ? 3 : e == 0xfe ? 1 : 0;
+        if (width == 0 && !(e >= 0xf1 && e <= 0xfd))
+            return std::nullopt;
+        if (!fits(std::size_t(1 + width)))
+            return std::nullopt;
+        entry.integer = width > 0 ? signedLe(p + at + 1, width) : std::int64_t(e & 0x0f) - 1;
+        entry.data = std::uint64_t(width);
+    }
+    }
+    return entry;
+}
+
 } // namespace
 
 std::optional<std::uint64_t> listpackEntries(QByteArrayView blob)
@@ -44,36 +138,10 @@ std::optional<std::uint64_t> listpackEntries(QByteArrayView blob)
     std::uint64_t entries = 0;
     std::size_t at = 6;
     while (at < size - 1) {
-        const unsigned char e = p[at];
-        std::uint64_t head = 0;
-        std::uint64_t data = 0;
-        if ((e & 0x80) == 0) { // 7-bit unsigned integer
-            head = 1;
-        } else if ((e & 0xc0) == 0x80) { // string up to 63 bytes
-            head = 1, data = e & 0x3f;
-        } else if ((e & 0xe0) == 0xc0) { // 13-bit integer
-            head = 2;
-        } else if ((e & 0xf0) == 0xe0) { // string up to 4095 bytes
-            if (at + 1 >= size)
-                return std::nullopt;
-            head = 2, data = std::uint64_t(e & 0x0f) << 8 | p[at + 1];
-        } else if (e == 0xf0) { // string with a 32-bit length
-            if (at + 5 > size)
-                return std::nullopt;
-            head = 5, data = le32(p + at + 1);
-        } else if (e == 0xf1) {
-            head = 3;
-        } else if (e == 0xf2) {
-            head = 4;
-        } else if (e == 0xf3) {
-            head = 5;
-        } else if (e == 0xf4) {
-            head = 9;
-        } else {
-            return std::nullopt; // 0xf5-0xfe are unused; 0xff only ends the listpack
-        }
-        const std::uint64_t entry = head + data;
-        at += std::size_t(entry + backLengthBytes(entry));
+        const std::optional<PackedEntry> entry = listpackEntryAt(p, size, at);
+        if (!entry)
+            return std::nullopt;
+        at += std::size_t(entry->bytes() + backLengthBytes(entry->bytes()));
         if (at > size - 1)
             return std::nullopt;
         ++entries;
@@ -96,41 +164,10 @@ std::optional<std::uint64_t> ziplistEntries(QByteArrayView blob)
         at += p[at] < 254 ? 1 : 5;
         if (at >= size - 1)
             return std::nullopt;
-        const unsigned char e = p[at];
-        std::uint64_t head = 1;
-        std::uint64_t data = 0;
-        switch (e >> 6) {
-        case 0:
-            data = e & 0x3f;
-            break;
-        case 1:
-            if (at + 1 >= size)
-                return std::nullopt;
-            head = 2, data = std::uint64_t(e & 0x3f) << 8 | p[at + 1];
-            break;
-        case 2:
-            if (at + 5 > size)
-                return std::nullopt;
-            head = 5, data = std::uint64_t(p[at + 1]) << 24 | std::uint64_t(p[at + 2]) << 16 |
-                             std::uint64_t(p[at + 3]) << 8 | p[at + 4];
-            break;
-        default:
-            if (e == 0xc0)
-                data = 2;
-            else if (e == 0xd0)
-                data = 4;
-            else if (e == 0xe0)
-                data = 8;
-            else if (e == 0xf0)
-                data = 3;
-            else if (e == 0xfe)
-                data = 1;
-            else if (e >= 0xf1 && e <= 0xfd)
-                data = 0; // the value is in the encoding byte
-            else
-                return std::nullopt;
-        }
-        at += std::size_t(head + data);
+        const std::optional<PackedEntry> entry = ziplistEntryAt(p, size, at);
+        if (!entry)
+            return std::nullopt;
+        at += std::size_t(entry->bytes());
         if (at > size - 1)
             return std::nullopt;
         ++entries;
@@ -192,19 +229,14 @@ std::optional<std::uint64_t> zipmapPairs(QByteArrayView blob)
 
 namespace {
 
-std::int64_t signedLe(const unsigned char* p, int bytes)
-{
-    std::uint64_t value = 0;
-    for (int i = 0; i < bytes; ++i)
-        value |= std::uint64_t(p[i]) << (8 * i);
-    const int shift = 64 - 8 * bytes; // sign-extend from the top byte
-    return std::int64_t(value << shift) >> shift;
-}
-
 // An element kept: a string cut to `bytes`, an integer as its text.
-void keepString(QByteArrayList& out, const unsigned char* p, std::uint64_t length, int bytes)
+void keep(QByteArrayList& out, const PackedEntry& entry, const unsigned char* start, int bytes)
 {
-    out.push_back(QByteArray(reinterpret_cast<const char*>(p), qsizetype(std::min<std::uint64_t>(length, bytes))));
+    if (entry.integer)
+        out.push_back(QByteArray::number(qlonglong(*entry.integer)));
+    else
+        out.push_back(QByteArray(reinterpret_cast<const char*>(start + entry.head),
+                                 qsizetype(std::min<std::uint64_t>(entry.data, std::uint64_t(bytes)))));
 }
 
 } // namespace
@@ -218,48 +250,12 @@ QByteArrayList listpackElements(QByteArrayView blob, int count, int bytes, int s
         return out;
     std::size_t at = 6;
     for (int index = 0; at < size - 1 && out.size() < count; ++index) {
-        const unsigned char e = p[at];
-        std::uint64_t head = 1;
-        std::uint64_t data = 0;
-        std::optional<std::int64_t> integer;
-        const auto fits = [&](std::size_t n) { return at + n <= size - 1; };
-        if ((e & 0x80) == 0) {
-            integer = e & 0x7f;
-        } else if ((e & 0xc0) == 0x80) {
-            data = e & 0x3f;
-        } else if ((e & 0xe0) == 0xc0) {
-            if (!fits(2))
-                break;
-            head = 2;
-            const std::int64_t raw = std::int64_t(e & 0x1f) << 8 | p[at + 1];
-            integer = raw >= 4096 ? raw - 8192 : raw;
-        } else if ((e & 0xf0) == 0xe0) {
-            if (!fits(2))
-                break;
-            head = 2, data = std::uint64_t(e & 0x0f) << 8 | p[at + 1];
-        } else if (e == 0xf0) {
-            if (!fits(5))
-                break;
-            head = 5, data = le32(p + at + 1);
-        } else if (e >= 0xf1 && e <= 0xf4) {
-            const int width = e == 0xf1 ? 2 : e == 0xf2 ? 3 : e == 0xf3 ? 4 : 8;
-            if (!fits(std::size_t(1 + width)))
-                break;
-            head = std::uint64_t(1 + width);
-            integer = signedLe(p + at + 1, width);
-        } else {
+        const std::optional<PackedEntry> entry = listpackEntryAt(p, size, at);
+        if (!entry || at + entry->bytes() > size - 1)
             break;
-        }
-        const std::uint64_t entry = head + data;
-        if (!fits(std::size_t(entry)))
-            break;
-        if (index % step == 0) {
-            if (integer)
-                out.push_back(QByteArray::number(qlonglong(*integer)));
-            else
-                keepString(out, p + at + head, data, bytes);
-        }
-        at += std::size_t(entry + backLengthBytes(entry));
+        if (index % step == 0)
+            keep(out, *entry, p + at, bytes);
+        at += std::size_t(entry->bytes() + backLengthBytes(entry->bytes()));
     }
     return out;
 }
@@ -276,45 +272,12 @@ QByteArrayList ziplistElements(QByteArrayView blob, int count, int bytes, int st
         at += p[at] < 254 ? 1 : 5; // the previous entry's length
         if (at >= size - 1)
             break;
-        const unsigned char e = p[at];
-        std::uint64_t head = 1;
-        std::uint64_t data = 0;
-        std::optional<std::int64_t> integer;
-        const auto fits = [&](std::size_t n) { return at + n <= size - 1; };
-        switch (e >> 6) {
-        case 0:
-            data = e & 0x3f;
+        const std::optional<PackedEntry> entry = ziplistEntryAt(p, size, at);
+        if (!entry || at + entry->bytes() > size - 1)
             break;
-        case 1:
-            if (!fits(2))
-                return out;
-            head = 2, data = std::uint64_t(e & 0x3f) << 8 | p[at + 1];
-            break;
-        case 2:
-            if (!fits(5))
-                return out;
-            head = 5, data = std::uint64_t(p[at + 1]) << 24 | std::uint64_t(p[at + 2]) << 16 |
-                             std::uint64_t(p[at + 3]) << 8 | p[at + 4];
-            break;
-        default: {
-            const int width = e == 0xc0 ? 2 : e == 0xd0 ? 4 : e == 0xe0 ? 8 : e == 0xf0 ? 3 : e == 0xfe ? 1 : 0;
-            if (width == 0 && !(e >= 0xf1 && e <= 0xfd))
-                return out;
-            if (!fits(std::size_t(1 + width)))
-                return out;
-            integer = width > 0 ? signedLe(p + at + 1, width) : std::int64_t(e & 0x0f) - 1;
-            data = std::uint64_t(width);
-        }
-        }
-        if (!fits(std::size_t(head + data)))
-            break;
-        if (index % step == 0) {
-            if (integer)
-                out.push_back(QByteArray::number(qlonglong(*integer)));
-            else
-                keepString(out, p + at + head, data, bytes);
-        }
-        at += std::size_t(head + data);
+        if (index % step == 0)
+            keep(out, *entry, p + at, bytes);
+        at += std::size_t(entry->bytes());
     }
     return out;
 }
